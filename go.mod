@@ -1,0 +1,3 @@
+module github.com/ptxkit/ptxkit
+
+go 1.26
