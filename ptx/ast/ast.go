@@ -74,29 +74,29 @@ type VarDecl struct {
 	Linkage    []string // ".visible", ".extern", ".weak", ".common"
 	Space      string   // ".reg", ".global", ".shared::cta", ".param", ...; "" only in bad input
 	SpacePos   token.Pos
-	Align      int64    // 0 when absent
-	Vector     int      // 0, 2, 4 or 8 (.v2/.v4/.v8)
-	Type       string   // ".u32", ".b8", ".pred", ".f16x2", ".b128", ...
+	Align      int64  // 0 when absent
+	Vector     int    // 0, 2, 4 or 8 (.v2/.v4/.v8)
+	Type       string // ".u32", ".b8", ".pred", ".f16x2", ".b128", ...
 	TypePos    token.Pos
 	Attrs      []string // other attributes in order: ".ptr", ".global" (after .ptr), ".attribute(...)" text
 	Name       *Ident
-	Count      int64    // N in "%r<N>"; -1 when not a parameterized declaration
-	Dims       []int64  // array dimensions; -1 for "[]"
-	Init       Expr     // initializer after '=', or nil
+	Count      int64      // N in "%r<N>"; -1 when not a parameterized declaration
+	Dims       []int64    // array dimensions; -1 for "[]"
+	Init       Expr       // initializer after '=', or nil
 	ExtraNames []*VarDecl // further names in ".reg .b32 a, b, c;" (same attributes)
 }
 
 // Function is a .entry or .func definition or declaration.
 type Function struct {
 	Span
-	Linkage  []string // ".visible", ".extern", ".weak"
-	Kind     string   // ".entry" or ".func"
-	Returns  []*VarDecl
-	HasRet   bool // a return parameter list was written, even if empty
-	Name     *Ident
-	Params   []*VarDecl
-	Perf     []*Directive // .maxntid, .reqntid, .minnctapersm, .maxnreg, .noreturn, .explicitcluster, ...
-	Body     *Block       // nil for a declaration (prototype followed by ';')
+	Linkage []string // ".visible", ".extern", ".weak"
+	Kind    string   // ".entry" or ".func"
+	Returns []*VarDecl
+	HasRet  bool // a return parameter list was written, even if empty
+	Name    *Ident
+	Params  []*VarDecl
+	Perf    []*Directive // .maxntid, .reqntid, .minnctapersm, .maxnreg, .noreturn, .explicitcluster, ...
+	Body    *Block       // nil for a declaration (prototype followed by ';')
 }
 
 // Block is a brace-enclosed statement list.
@@ -122,11 +122,11 @@ type BadStmt struct {
 //	@!%p1 st.global.v4.u32 [%rd1+16], {%r1, %r2, %r3, %r4};
 type Instruction struct {
 	Span
-	Guard    *Guard  // nil when unguarded
-	Opcode   string  // "st", "tcgen05", "mbarrier", "cp" ...: the text before the first '.'
+	Guard    *Guard // nil when unguarded
+	Opcode   string // "st", "tcgen05", "mbarrier", "cp" ...: the text before the first '.'
 	OpPos    token.Pos
-	Quals    []Qual  // each dotted qualifier in source order, e.g. ".async", ".shared::cluster", ".v4", ".u32"
-	Operands []Expr  // in source order
+	Quals    []Qual // each dotted qualifier in source order, e.g. ".async", ".shared::cluster", ".v4", ".u32"
+	Operands []Expr // in source order
 }
 
 // Guard is "@%p" or "@!%p".
