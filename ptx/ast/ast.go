@@ -34,7 +34,8 @@ type Module struct {
 	Stmts    []TopStmt // in source order
 }
 
-// TopStmt is a module-level statement: *Directive, *VarDecl, *Function.
+// TopStmt is a module-level statement: *Directive, *VarDecl, *Function,
+// or *BadStmt where the parser skipped text after a syntax error.
 type TopStmt interface {
 	Node
 	topStmt()
@@ -57,11 +58,17 @@ type Stmt interface {
 // and .file they may be *StringLit. Raw is the exact source text from Name
 // up to (not including) the terminating newline or ';' when the directive
 // has a free form (.section bodies are kept only in Raw).
+//
+// A call prototype ("p0: .callprototype (.param .b32 _) _ (.param .b64 _);")
+// is a *Label followed by a Directive named ".callprototype" whose Proto
+// holds the return and parameter declarations (Proto.Kind is
+// ".callprototype", Proto.Name the "_" placeholder, Proto.Body nil).
 type Directive struct {
 	Span
-	Name string
-	Args []Expr
-	Raw  string
+	Name  string
+	Args  []Expr
+	Raw   string
+	Proto *Function // for .callprototype only
 }
 
 // VarDecl declares a variable, a parameter or registers.
@@ -148,8 +155,8 @@ func (q Qual) End() token.Pos { return q.Pos.Advance(q.Name) }
 
 // Expr is an operand or an initializer expression:
 // *Reg, *Ident, *Sink, *IntLit, *FloatLit, *StringLit, *VectorExpr,
-// *Address, *IndexExpr, *ParenList, *UnaryExpr, *BinaryExpr, *CallExpr,
-// *InitList, *BadExpr.
+// *Address, *IndexExpr, *ParenList, *ParenExpr, *UnaryExpr, *BinaryExpr,
+// *CallExpr, *InitList, *BadExpr.
 type Expr interface {
 	Node
 	expr()
@@ -268,6 +275,13 @@ type InitList struct {
 	Elems []Expr
 }
 
+// ParenExpr is a parenthesized constant expression "(x)". Operand lists in
+// parentheses (call's return and argument lists) are *ParenList instead.
+type ParenExpr struct {
+	Span
+	X Expr
+}
+
 // BadExpr stands for an operand that could not be parsed.
 type BadExpr struct {
 	Span
@@ -276,6 +290,7 @@ type BadExpr struct {
 func (*Directive) topStmt() {}
 func (*VarDecl) topStmt()   {}
 func (*Function) topStmt()  {}
+func (*BadStmt) topStmt()   {}
 
 func (*Instruction) stmt() {}
 func (*Label) stmt()       {}
@@ -299,6 +314,7 @@ func (*BinaryExpr) expr() {}
 func (*CallExpr) expr()   {}
 func (*InitList) expr()   {}
 func (*BadExpr) expr()    {}
+func (*ParenExpr) expr()  {}
 
 // HasQual reports whether the instruction carries qualifier name (".v4").
 func (in *Instruction) HasQual(name string) bool {

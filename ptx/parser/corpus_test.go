@@ -1,0 +1,184 @@
+package parser_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
+)
+
+// corpusPath is the store-family conformance corpus, relative to this
+// package.
+var corpusPath = filepath.Join("..", "..", "..", "shared", "corpus", "stores.tsv")
+
+type corpusRow struct {
+	line  int
+	instr string
+	note  string
+}
+
+func readCorpus(t testing.TB) []corpusRow {
+	t.Helper()
+	f, err := os.Open(corpusPath)
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	defer f.Close()
+	var rows []corpusRow
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		if n == 1 {
+			continue // header
+		}
+		cols := strings.Split(sc.Text(), "\t")
+		if len(cols) < 5 {
+			t.Fatalf("%s:%d: %d columns, want 5", corpusPath, n, len(cols))
+		}
+		rows = append(rows, corpusRow{line: n, instr: cols[0], note: cols[4]})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// regKinds maps placeholder register prefixes to their declared type
+// (the corpus README: r -> %rN, l -> %rdN, f -> %fN, d -> %fdN, h -> %rsN,
+// q -> %rqN).
+var regKinds = []struct{ prefix, typ string }{
+	{"%rd", ".b64"}, {"%rs", ".b16"}, {"%rq", ".b128"}, {"%fd", ".f64"},
+	{"%r", ".b32"}, {"%f", ".f32"}, {"%p", ".pred"},
+}
+
+var (
+	regRE   = regexp.MustCompile(`%[a-z_]+[0-9]*`)
+	identRE = regexp.MustCompile(`(^|[^%.\w$])([A-Za-z_$][\w$]*)`)
+)
+
+// wrapInstruction builds a kernel that declares every register and name an
+// instruction uses, so that the instruction can be parsed in context.
+func wrapInstruction(instr string) string {
+	regs := map[string]string{}  // declared register name -> type
+	names := map[string]string{} // plain identifiers -> declaration kind
+	body := instr
+	if i := strings.Index(body, " "); i >= 0 {
+		body = body[i:]
+	} else {
+		body = ""
+	}
+	guard := ""
+	if strings.HasPrefix(instr, "@") {
+		f := strings.Fields(instr)
+		guard = strings.TrimLeft(f[0], "@!")
+		body = strings.TrimPrefix(instr, f[0])
+		if i := strings.Index(strings.TrimSpace(body), " "); i >= 0 {
+			body = strings.TrimSpace(body)[i:]
+		} else {
+			body = ""
+		}
+	}
+	for _, r := range regRE.FindAllString(body+" "+guard, -1) {
+		if isSpecial(r) {
+			continue
+		}
+		typ := ".b32"
+		for _, k := range regKinds {
+			if strings.HasPrefix(r, k.prefix) {
+				typ = k.typ
+				break
+			}
+		}
+		regs[r] = typ
+	}
+	if guard != "" && !strings.HasPrefix(guard, "%") {
+		regs[guard] = ".pred"
+	}
+	for _, m := range identRE.FindAllStringSubmatch(body, -1) {
+		n := m[2]
+		if n == "_" || regs[n] != "" {
+			continue
+		}
+		names[n] = ".b32"
+	}
+	var b strings.Builder
+	b.WriteString(".version 8.7\n.target sm_100a\n.address_size 64\n\n")
+	for _, n := range sortedKeys(names) {
+		fmt.Fprintf(&b, ".global .align 16 .b8 %s[256];\n", n)
+	}
+	b.WriteString(".visible .entry corpus_kernel()\n{\n")
+	for _, r := range sortedKeys(regs) {
+		fmt.Fprintf(&b, "\t.reg %s %s;\n", regs[r], r)
+	}
+	b.WriteString("\t" + instr + "\n}\n")
+	return b.String()
+}
+
+func isSpecial(r string) bool {
+	for _, s := range []string{"%tid", "%ntid", "%laneid", "%warpid", "%ctaid", "%nctaid", "%clock", "%cluster", "%smid", "%globaltimer", "%dynamic_smem_size"} {
+		if strings.HasPrefix(r, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// TestCorpus parses every instruction of the conformance corpus inside a
+// kernel that declares its operands, and checks the print/parse round trip.
+func TestCorpus(t *testing.T) {
+	rows := readCorpus(t)
+	failed := 0
+	for _, r := range rows {
+		src := wrapInstruction(r.instr)
+		name := fmt.Sprintf("stores.tsv:%d", r.line)
+		m, errs := parser.ParseString(name, src)
+		if errs.HasErrors() {
+			if strings.Contains(strings.ToLower(r.note), "invalid") {
+				continue // an invalid row may be rejected by the parser
+			}
+			failed++
+			t.Errorf("%s: %q: %v\n%s", name, r.instr, errs.Err(), src)
+			continue
+		}
+		in := findInstruction(m)
+		if in == nil {
+			t.Errorf("%s: no instruction parsed from %q", name, r.instr)
+			continue
+		}
+		out := printer.String(m)
+		m2, errs2 := parser.ParseString(name+" (printed)", out)
+		if errs2.HasErrors() || !ast.Equal(m, m2) {
+			failed++
+			t.Errorf("%s: round trip failed for %q: %v\n%s", name, r.instr, errs2.Err(), out)
+		}
+	}
+	t.Logf("%d corpus rows, %d failed", len(rows), failed)
+}
+
+func findInstruction(m *ast.Module) *ast.Instruction {
+	var in *ast.Instruction
+	ast.Inspect(m, func(n ast.Node) bool {
+		if x, ok := n.(*ast.Instruction); ok && in == nil {
+			in = x
+		}
+		return in == nil
+	})
+	return in
+}

@@ -1,0 +1,413 @@
+package parser
+
+import (
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/scanner"
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// parseVarDecl parses a variable declaration starting at the state space
+// (linkage already consumed; start is where the declaration began):
+//
+//	.global .align 8 .v2 .u32 arr[4] = {...}, other;
+//	.reg .b32 %r<10>, %f<3>;
+//	.param .u64 .ptr .global .align 16 p        (param: no ';', one name)
+func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *ast.VarDecl {
+	d := &ast.VarDecl{Linkage: linkage, Count: -1}
+	d.From = start
+	p.parseDeclAttrs(d)
+	if d.Space == "" {
+		p.errorExpected("state space")
+	}
+	if d.Type == "" {
+		p.errorExpected("type")
+		if p.tok.Kind != scanner.Ident {
+			p.sync(start.Line)
+			d.To = p.prevEnd
+			return d
+		}
+	}
+	if !p.parseDeclName(d) {
+		if !param {
+			p.sync(start.Line)
+		}
+		d.To = p.prevEnd
+		return d
+	}
+	if param {
+		d.To = p.prevEnd
+		return d
+	}
+	for p.tok.Kind == scanner.Comma {
+		p.next()
+		x := &ast.VarDecl{Linkage: d.Linkage, Space: d.Space, SpacePos: d.SpacePos, Align: d.Align,
+			Vector: d.Vector, Type: d.Type, TypePos: d.TypePos, Attrs: d.Attrs, Count: -1}
+		x.From = p.tok.Pos
+		ok := p.parseDeclName(x)
+		x.To = p.prevEnd
+		d.ExtraNames = append(d.ExtraNames, x)
+		if !ok {
+			p.sync(start.Line)
+			d.To = p.prevEnd
+			return d
+		}
+	}
+	if _, ok := p.expect(scanner.Semi); !ok {
+		p.sync(start.Line)
+	}
+	d.To = p.prevEnd
+	return d
+}
+
+// parseDeclAttrs parses the dotted words of a declaration before its name.
+func (p *parser) parseDeclAttrs(d *ast.VarDecl) {
+	afterPtr := false
+	for p.tok.Kind == scanner.Dotted {
+		lit := p.tok.Lit
+		switch {
+		case d.Space == "" && isStateSpace(lit):
+			d.Space, d.SpacePos = lit, p.tok.Pos
+		case lit == ".align":
+			p.next()
+			from := p.tok.Pos.Offset
+			n := p.parseIntArg()
+			if afterPtr {
+				d.Attrs = append(d.Attrs, ".align "+compact(p.src[from:max(from, p.prevEnd.Offset)]))
+			} else {
+				d.Align = n
+			}
+			continue
+		case vectorWidth(lit) != 0 && d.Type == "":
+			d.Vector = vectorWidth(lit)
+		case d.Type == "" && isType(lit):
+			d.Type, d.TypePos = lit, p.tok.Pos
+		case lit == ".attribute":
+			d.Attrs = append(d.Attrs, p.parseAttribute())
+			continue
+		default:
+			if lit == ".ptr" {
+				afterPtr = true
+			}
+			d.Attrs = append(d.Attrs, lit)
+		}
+		p.next()
+	}
+}
+
+// parseAttribute parses ".attribute(.managed)" and returns its text.
+func (p *parser) parseAttribute() string {
+	start := p.tok.Pos
+	p.next()
+	if p.tok.Kind != scanner.LParen {
+		p.errorExpected("'(' after .attribute")
+		return ".attribute"
+	}
+	for p.tok.Kind != scanner.RParen && p.tok.Kind != scanner.EOF && p.tok.Kind != scanner.Semi {
+		p.next()
+	}
+	end, _ := p.expect(scanner.RParen)
+	return compact(p.src[start.Offset:end.Offset])
+}
+
+// compact removes white space from s.
+func compact(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// parseIntArg parses a constant integer expression (an alignment, a
+// register count, an array dimension).
+func (p *parser) parseIntArg() int64 { return p.parseIntPrec(1) }
+
+// parseIntPrec is parseIntArg limited to operators binding at least as
+// tightly as prec (so that "%r<10>" stops at '>').
+func (p *parser) parseIntPrec(prec int) int64 {
+	e := p.parseBinary(prec)
+	v, ok := ConstValue(e)
+	if !ok {
+		if _, bad := e.(*ast.BadExpr); !bad {
+			p.errorAt(e.Pos(), e.End(), "expected integer constant")
+		}
+	}
+	return v
+}
+
+// parseDeclName parses "name", "%r<N>", "arr[4][]" and "= init".
+func (p *parser) parseDeclName(d *ast.VarDecl) bool {
+	if p.tok.Kind != scanner.Ident {
+		p.errorExpected("variable name")
+		return false
+	}
+	d.Name = p.ident()
+	if p.tok.Kind == scanner.Lss {
+		p.next()
+		d.Count = p.parseIntPrec(precedence(scanner.Shl))
+		if d.Count < 0 {
+			d.Count = 0
+		}
+		if _, ok := p.expect(scanner.Gtr); !ok {
+			return false
+		}
+	}
+	for p.tok.Kind == scanner.LBrack {
+		p.next()
+		if p.tok.Kind == scanner.RBrack {
+			d.Dims = append(d.Dims, -1)
+		} else {
+			n := p.parseIntArg()
+			if n < 0 {
+				p.errorAt(p.prevEnd, p.prevEnd, "negative array dimension")
+				n = 0
+			}
+			d.Dims = append(d.Dims, n)
+		}
+		if _, ok := p.expect(scanner.RBrack); !ok {
+			return false
+		}
+	}
+	if p.tok.Kind == scanner.Assign {
+		p.next()
+		d.Init = p.parseInit()
+		if _, bad := d.Init.(*ast.BadExpr); bad {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) ident() *ast.Ident {
+	id := &ast.Ident{Name: p.tok.Lit}
+	id.From, id.To = p.tok.Pos, p.tok.End
+	p.next()
+	return id
+}
+
+// parseFunction parses a .entry or .func definition or declaration.
+func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function {
+	f := &ast.Function{Linkage: linkage, Kind: p.tok.Lit}
+	f.From = start
+	p.next()
+	if p.tok.Kind == scanner.LParen {
+		f.HasRet = true
+		f.Returns = p.parseParamList()
+	}
+	if p.tok.Kind != scanner.Ident {
+		p.errorExpected("function name")
+		p.sync(start.Line)
+		f.To = p.prevEnd
+		return f
+	}
+	f.Name = p.ident()
+	if p.tok.Kind == scanner.LParen {
+		f.Params = p.parseParamList()
+	}
+	f.Perf = p.parsePerf()
+	switch p.tok.Kind {
+	case scanner.LBrace:
+		f.Body = p.parseBlock()
+	case scanner.Semi:
+		p.next()
+	default:
+		p.errorExpected("'{' or ';' after function header")
+		p.sync(start.Line)
+	}
+	f.To = p.prevEnd
+	return f
+}
+
+// parsePerf parses the performance-tuning directives after a function
+// header: .maxntid 256, 1, 1  .noreturn  .reqnctapercluster 2 ...
+func (p *parser) parsePerf() []*ast.Directive {
+	var ds []*ast.Directive
+	for p.tok.Kind == scanner.Dotted && isPerfDirective(p.tok.Lit) {
+		d := &ast.Directive{Name: p.tok.Lit}
+		d.From = p.tok.Pos
+		p.next()
+		if d.Name == ".pragma" {
+			d.Args = p.parseDirectiveArgs(d.From.Line)
+			if p.tok.Kind == scanner.Semi {
+				p.next()
+			}
+		} else {
+			for p.startsOperand() {
+				d.Args = append(d.Args, p.parseBinary(1))
+				if p.tok.Kind != scanner.Comma {
+					break
+				}
+				p.next()
+			}
+		}
+		d.To = p.prevEnd
+		ds = append(ds, d)
+	}
+	return ds
+}
+
+func (p *parser) startsOperand() bool {
+	switch p.tok.Kind {
+	case scanner.Int, scanner.Float, scanner.Ident, scanner.Sub, scanner.LParen, scanner.Tilde, scanner.String:
+		return true
+	}
+	return false
+}
+
+// parseParamList parses "(.param .b32 a, .reg .b64 b)".
+func (p *parser) parseParamList() []*ast.VarDecl {
+	open := p.tok
+	p.next()
+	var ps []*ast.VarDecl
+	if p.tok.Kind == scanner.RParen {
+		p.next()
+		return ps
+	}
+	for {
+		if p.tok.Kind != scanner.Dotted {
+			p.errorExpected("parameter declaration")
+			p.skipParens()
+			return ps
+		}
+		ps = append(ps, p.parseVarDecl(p.tok.Pos, nil, true))
+		if p.tok.Kind == scanner.Comma {
+			p.next()
+			continue
+		}
+		if p.tok.Kind == scanner.RParen {
+			p.next()
+			return ps
+		}
+		p.errorExpected("',' or ')' in parameter list")
+		_ = open
+		p.skipParens()
+		return ps
+	}
+}
+
+// skipParens skips to just after the next ')' on the way to a '{' or ';'.
+func (p *parser) skipParens() {
+	for {
+		switch p.tok.Kind {
+		case scanner.RParen:
+			p.next()
+			return
+		case scanner.EOF, scanner.LBrace, scanner.Semi, scanner.RBrace:
+			return
+		}
+		p.next()
+	}
+}
+
+// parseDirective parses a directive that is not a declaration. The
+// directives with a fixed form keep their arguments in Args; .section
+// bodies, .loc, .file and unknown directives also keep their text in Raw.
+func (p *parser) parseDirective() *ast.Directive {
+	d := &ast.Directive{Name: p.tok.Lit}
+	d.From = p.tok.Pos
+	line := p.tok.Pos.Line
+	p.next()
+	switch d.Name {
+	case ".section":
+		return p.parseSection(d)
+	case ".callprototype":
+		return p.parseCallPrototype(d)
+	case ".version", ".target", ".address_size", ".pragma", ".loc", ".file", ".alias", ".maxnreg", ".maxntid", ".reqntid", ".minnctapersm":
+		d.Args = p.parseDirectiveArgs(line)
+		if d.Name == ".loc" || d.Name == ".file" {
+			d.Raw = p.src[d.From.Offset:p.prevEnd.Offset]
+		}
+	default:
+		for p.tok.Kind != scanner.EOF && p.tok.Kind != scanner.Semi && p.tok.Kind != scanner.RBrace && p.tok.Pos.Line == line {
+			p.next()
+		}
+		d.Raw = p.src[d.From.Offset:p.prevEnd.Offset]
+	}
+	if p.tok.Kind == scanner.Semi {
+		p.next()
+	}
+	d.To = p.prevEnd
+	return d
+}
+
+// parseDirectiveArgs parses the operands of a directive up to the end of
+// its line or a ';'. Commas between operands are optional (.loc 1 2 3).
+func (p *parser) parseDirectiveArgs(line int32) []ast.Expr {
+	var args []ast.Expr
+	for p.tok.Pos.Line == line {
+		switch p.tok.Kind {
+		case scanner.EOF, scanner.Semi, scanner.RBrace, scanner.LBrace:
+			return args
+		case scanner.Comma:
+			p.next()
+			continue
+		case scanner.Dotted:
+			// .loc ... inlined_at / .target options never start with '.';
+			// take other dotted words as identifiers.
+			args = append(args, p.ident())
+			continue
+		}
+		e := p.parseOperand()
+		args = append(args, e)
+		if _, bad := e.(*ast.BadExpr); bad {
+			p.sync(line)
+			return args
+		}
+	}
+	return args
+}
+
+// parseSection parses ".section .name { raw }" keeping the body only as text.
+func (p *parser) parseSection(d *ast.Directive) *ast.Directive {
+	if p.tok.Kind == scanner.Dotted || p.tok.Kind == scanner.Ident {
+		d.Args = append(d.Args, p.ident())
+	}
+	if p.tok.Kind != scanner.LBrace {
+		p.errorExpected("'{' after .section name")
+		p.sync(d.From.Line)
+		d.To = p.prevEnd
+		d.Raw = p.src[d.From.Offset:d.To.Offset]
+		return d
+	}
+	// The scanner is at the byte after '{' unless a token was peeked.
+	open := p.tok.Pos
+	if p.peeked {
+		// Only parseTopStmt peeks, and never before a '{'.
+		p.peeked = false
+	}
+	end, _ := p.sc.SkipBalanced(open)
+	p.tok.End = end
+	p.next()
+	d.To = end
+	d.Raw = p.src[d.From.Offset:end.Offset]
+	return d
+}
+
+// parseCallPrototype parses ".callprototype (.param .b32 _) _ (.param .b64 _);"
+// after the label that names it.
+func (p *parser) parseCallPrototype(d *ast.Directive) *ast.Directive {
+	f := &ast.Function{Kind: ".callprototype"}
+	f.From = d.From
+	if p.tok.Kind == scanner.LParen {
+		f.HasRet = true
+		f.Returns = p.parseParamList()
+	}
+	if p.tok.Kind == scanner.Ident {
+		f.Name = p.ident()
+	} else {
+		p.errorExpected("'_' in .callprototype")
+	}
+	if p.tok.Kind == scanner.LParen {
+		f.Params = p.parseParamList()
+	}
+	f.Perf = p.parsePerf()
+	f.To = p.prevEnd
+	d.Proto = f
+	if _, ok := p.expect(scanner.Semi); !ok {
+		p.sync(d.From.Line)
+	}
+	d.To = p.prevEnd
+	return d
+}

@@ -1,0 +1,266 @@
+// Package parser builds the syntax tree (package ast) of a PTX module.
+//
+// The parser is hand written and recursive descent. It accepts the module
+// grammar of the PTX ISA (§4 "Syntax", §5 "State Spaces, Types, and
+// Variables", §11 "Directives") as ptxas 12.5 accepts it, and keeps going
+// after syntax errors: each error is reported with its position, the parser
+// skips to the next ';', '}' or statement that starts a new line, and the
+// returned tree holds *ast.BadStmt and *ast.BadExpr where text could not be
+// parsed. No input makes it panic, loop or use memory beyond a small
+// multiple of the input size: nesting depth and the number of reported
+// errors are bounded (MaxDepth, MaxErrors).
+//
+// Syntax errors have the rule id "syntax". The parser does not resolve
+// names or check types and qualifiers; see packages resolve and check.
+package parser
+
+import (
+	"strconv"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/scanner"
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// Limits that bound the work done on hostile input.
+const (
+	MaxErrors = 100 // after this many syntax errors the parser stops
+	MaxDepth  = 100 // deepest nesting of blocks, braces, brackets and parentheses
+)
+
+// RuleSyntax is the rule id of every diagnostic the parser reports.
+const RuleSyntax = "syntax"
+
+// ParseFile parses the PTX module src. filename is recorded in the module
+// and in every diagnostic; it is not opened. The returned module is never
+// nil, even when the list holds errors: it contains every statement that
+// could be parsed, with BadStmt/BadExpr nodes where text was skipped.
+func ParseFile(filename string, src []byte) (*ast.Module, diag.List) {
+	return ParseString(filename, string(src))
+}
+
+// ParseString is ParseFile for a string source; the tree's strings share
+// memory with src.
+func ParseString(filename, src string) (*ast.Module, diag.List) {
+	var p parser
+	p.init(filename, src)
+	m := p.parseModule()
+	return m, p.errs
+}
+
+type parser struct {
+	file string
+	src  string
+	sc   scanner.Scanner
+
+	tok     scanner.Token // current token
+	prevEnd token.Pos     // end of the previous token
+	peeked  bool
+	peekTok scanner.Token
+
+	errs    diag.List
+	nerrs   int
+	stopped bool // too many errors or too deep: every further token is EOF
+	depth   int
+	inCall  bool // parenthesized operands are call lists (ParenList)
+	inInit  bool // parsing an initializer: braces are InitList, name(...) is CallExpr
+}
+
+func (p *parser) init(file, src string) {
+	p.file = file
+	p.src = src
+	p.sc.Init(src, func(pos token.Pos, msg string) { p.errorAt(pos, pos, msg) })
+	p.next()
+}
+
+// next advances to the next token, reporting and skipping illegal characters.
+func (p *parser) next() {
+	p.prevEnd = p.tok.End
+	for {
+		if p.stopped {
+			p.tok = scanner.Token{Kind: scanner.EOF, Pos: p.prevEnd, End: p.prevEnd}
+			return
+		}
+		if p.peeked {
+			p.tok, p.peeked = p.peekTok, false
+		} else {
+			p.tok = p.sc.Scan()
+		}
+		if p.tok.Kind != scanner.Illegal {
+			return
+		}
+		p.errorAt(p.tok.Pos, p.tok.End, "illegal character "+strconv.Quote(p.tok.Lit))
+	}
+}
+
+// peek returns the token after the current one without consuming it.
+func (p *parser) peek() scanner.Token {
+	if !p.peeked {
+		p.peekTok = p.sc.Scan()
+		p.peeked = true
+	}
+	return p.peekTok
+}
+
+func (p *parser) errorAt(pos, end token.Pos, msg string) {
+	if p.stopped {
+		return
+	}
+	// One error per position: cascades at one place add nothing.
+	if n := len(p.errs); n > 0 && p.errs[n-1].Pos == pos {
+		return
+	}
+	p.nerrs++
+	if p.nerrs > MaxErrors {
+		p.errs.Add(diag.Diagnostic{File: p.file, Pos: pos, End: end, Severity: diag.Error, Rule: RuleSyntax,
+			Message: "too many syntax errors; stopping"})
+		p.stop()
+		return
+	}
+	p.errs.Add(diag.Diagnostic{File: p.file, Pos: pos, End: end, Severity: diag.Error, Rule: RuleSyntax, Message: msg})
+}
+
+func (p *parser) stop() {
+	p.stopped = true
+	p.peeked = false
+	p.tok = scanner.Token{Kind: scanner.EOF, Pos: p.tok.Pos, End: p.tok.Pos}
+}
+
+func (p *parser) error(msg string) { p.errorAt(p.tok.Pos, p.tok.End, msg) }
+
+// describe names the current token for an error message.
+func (p *parser) describe() string {
+	switch p.tok.Kind {
+	case scanner.EOF:
+		return "end of file"
+	case scanner.Ident, scanner.Dotted, scanner.Int, scanner.Float:
+		return strconv.Quote(p.tok.Lit)
+	case scanner.String:
+		return "string " + p.tok.Lit
+	}
+	return p.tok.Kind.String()
+}
+
+func (p *parser) errorExpected(what string) {
+	p.error("expected " + what + ", found " + p.describe())
+}
+
+// expect consumes a token of kind k or reports an error. It returns the
+// end of the consumed token (or of the previous token on error).
+func (p *parser) expect(k scanner.Kind) (token.Pos, bool) {
+	if p.tok.Kind != k {
+		p.errorExpected(k.String())
+		return p.prevEnd, false
+	}
+	end := p.tok.End
+	p.next()
+	return end, true
+}
+
+// enter increments the nesting depth; it stops the parse when the depth
+// exceeds MaxDepth. It returns false in that case.
+func (p *parser) enter() bool {
+	p.depth++
+	if p.depth > MaxDepth {
+		p.error("nesting too deep")
+		p.stop()
+		return false
+	}
+	return true
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// sync skips tokens after a syntax error up to and including the next
+// ';', or up to (not including) a '}' or a token on a later line than line
+// that can begin a statement.
+func (p *parser) sync(line int32) {
+	for {
+		switch p.tok.Kind {
+		case scanner.EOF, scanner.RBrace:
+			return
+		case scanner.Semi:
+			p.next()
+			return
+		case scanner.Dotted, scanner.At, scanner.LBrace:
+			if p.tok.Pos.Line > line {
+				return
+			}
+		case scanner.Ident:
+			if p.tok.Pos.Line > line && p.tok.Lit[0] != '%' {
+				return
+			}
+		}
+		p.next()
+	}
+}
+
+// parseModule parses the whole input.
+func (p *parser) parseModule() *ast.Module {
+	m := &ast.Module{Filename: p.file}
+	m.From = token.Pos{Line: 1, Col: 1}
+	for p.tok.Kind != scanner.EOF {
+		if s := p.parseTopStmt(); s != nil {
+			m.Stmts = append(m.Stmts, s)
+		}
+	}
+	m.To = p.tok.End
+	if !p.stopped {
+		m.To = p.sc.EndPos()
+	}
+	return m
+}
+
+func (p *parser) parseTopStmt() ast.TopStmt {
+	switch p.tok.Kind {
+	case scanner.Semi:
+		p.next()
+		return nil
+	case scanner.Dotted:
+		start := p.tok.Pos
+		linkage := p.parseLinkage()
+		switch {
+		case p.tok.Kind != scanner.Dotted:
+		case p.tok.Lit == ".entry" || p.tok.Lit == ".func":
+			return p.parseFunction(start, linkage)
+		case isStateSpace(p.tok.Lit):
+			return p.parseVarDecl(start, linkage, false)
+		case linkage == nil:
+			return p.parseDirective()
+		}
+		p.errorExpected("function or variable declaration after " + linkage[len(linkage)-1])
+		return p.bad(start)
+	}
+	start := p.tok.Pos
+	if p.tok.Kind == scanner.Ident && p.peek().Kind == scanner.Colon {
+		p.error("label outside a function body")
+	} else {
+		p.errorExpected("directive")
+	}
+	return p.bad(start)
+}
+
+// bad skips to the next statement and returns a BadStmt covering the text
+// from start.
+func (p *parser) bad(start token.Pos) *ast.BadStmt {
+	p.sync(start.Line)
+	if p.prevEnd.Offset <= start.Offset && p.tok.Kind != scanner.EOF && p.tok.Pos == start {
+		p.next() // always make progress
+	}
+	b := &ast.BadStmt{}
+	b.From, b.To = start, p.prevEnd
+	if b.To.Offset < b.From.Offset {
+		b.To = b.From
+	}
+	return b
+}
+
+func (p *parser) parseLinkage() []string {
+	var l []string
+	for p.tok.Kind == scanner.Dotted && isLinkage(p.tok.Lit) {
+		l = append(l, p.tok.Lit)
+		p.next()
+	}
+	return l
+}

@@ -1,0 +1,63 @@
+package parser_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
+)
+
+// testdataPTX lists the valid PTX files under testdata/ptx (hand-written
+// kernels accepted by ptxas and llc output).
+func testdataPTX(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range []string{"hand", "llc"} {
+		m, err := filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", dir, "*.ptx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatal("no testdata PTX files found")
+	}
+	return files
+}
+
+// roundTrip checks that src parses without errors and that its printed
+// form parses to an equal tree.
+func roundTrip(t *testing.T, name string, src []byte) *ast.Module {
+	t.Helper()
+	m, errs := parser.ParseFile(name, src)
+	for _, d := range errs {
+		t.Errorf("%s", d)
+	}
+	out := printer.Bytes(m)
+	m2, errs2 := parser.ParseFile(name+".printed", out)
+	for _, d := range errs2 {
+		t.Errorf("printed form: %s", d)
+	}
+	if !ast.Equal(m, m2) {
+		t.Errorf("%s: tree changed after print and parse; printed:\n%s", name, out)
+	}
+	return m
+}
+
+func TestTestdataParsesAndRoundTrips(t *testing.T) {
+	for _, f := range testdataPTX(t) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := roundTrip(t, f, src)
+			if len(m.Stmts) == 0 {
+				t.Errorf("no statements parsed")
+			}
+		})
+	}
+}

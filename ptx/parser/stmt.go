@@ -1,0 +1,159 @@
+package parser
+
+import (
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/scanner"
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// parseBlock parses "{ statements }".
+func (p *parser) parseBlock() *ast.Block {
+	b := &ast.Block{}
+	b.From = p.tok.Pos
+	p.next()
+	if !p.enter() {
+		b.To = p.prevEnd
+		return b
+	}
+	defer p.leave()
+	for p.tok.Kind != scanner.RBrace && p.tok.Kind != scanner.EOF {
+		if p.tok.Kind == scanner.Dotted && topLevelOnly(p.tok.Lit) {
+			p.errorAt(b.From, b.From, "'{' not closed before "+p.tok.Lit)
+			b.To = p.prevEnd
+			return b
+		}
+		if s := p.parseStmt(); s != nil {
+			b.Stmts = append(b.Stmts, s)
+		}
+	}
+	if p.tok.Kind == scanner.EOF {
+		p.errorAt(b.From, b.From, "'{' not closed at end of file")
+		b.To = p.prevEnd
+		return b
+	}
+	b.To = p.tok.End
+	p.next()
+	return b
+}
+
+// parseStmt parses one statement of a function body.
+func (p *parser) parseStmt() ast.Stmt {
+	switch p.tok.Kind {
+	case scanner.Semi:
+		p.next()
+		return nil
+	case scanner.LBrace:
+		return p.parseBlock()
+	case scanner.Dotted:
+		start := p.tok.Pos
+		if isStateSpace(p.tok.Lit) {
+			return p.parseVarDecl(start, nil, false)
+		}
+		return p.parseDirective()
+	case scanner.At:
+		return p.parseInstruction()
+	case scanner.Ident:
+		if p.peek().Kind == scanner.Colon {
+			l := &ast.Label{Name: p.tok.Lit}
+			l.From = p.tok.Pos
+			p.next()
+			l.To = p.tok.End
+			p.next()
+			return l
+		}
+		if p.tok.Lit[0] == '%' {
+			p.errorExpected("instruction")
+			return p.bad(p.tok.Pos)
+		}
+		return p.parseInstruction()
+	}
+	p.errorExpected("instruction")
+	return p.bad(p.tok.Pos)
+}
+
+// parseInstruction parses "[@[!]pred] opcode{.qual} [operand {, operand}];".
+func (p *parser) parseInstruction() ast.Stmt {
+	in := &ast.Instruction{}
+	in.From = p.tok.Pos
+	line := p.tok.Pos.Line
+	if p.tok.Kind == scanner.At {
+		in.Guard = p.parseGuard()
+		if in.Guard == nil {
+			return p.bad(in.From)
+		}
+	}
+	if p.tok.Kind != scanner.Ident || p.tok.Lit[0] == '%' {
+		p.errorExpected("opcode")
+		return p.bad(in.From)
+	}
+	in.Opcode, in.OpPos = p.tok.Lit, p.tok.Pos
+	end := p.tok.End
+	p.next()
+	for p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == end.Offset {
+		in.Quals = append(in.Quals, ast.Qual{Pos: p.tok.Pos, Name: p.tok.Lit})
+		end = p.tok.End
+		p.next()
+	}
+	if p.tok.Kind != scanner.Semi {
+		p.inCall = in.Opcode == "call"
+		in.Operands = p.parseOperandList()
+		p.inCall = false
+	}
+	if _, ok := p.expect(scanner.Semi); !ok {
+		p.sync(line)
+	}
+	in.To = p.prevEnd
+	return in
+}
+
+func (p *parser) parseGuard() *ast.Guard {
+	g := &ast.Guard{}
+	g.From = p.tok.Pos
+	p.next()
+	if p.tok.Kind == scanner.Not {
+		g.Negate = true
+		p.next()
+	}
+	if p.tok.Kind != scanner.Ident {
+		p.errorExpected("predicate register after '@'")
+		return nil
+	}
+	g.Reg = &ast.Reg{Name: p.tok.Lit}
+	g.Reg.From, g.Reg.To = p.tok.Pos, p.tok.End
+	g.To = p.tok.End
+	p.next()
+	return g
+}
+
+// parseOperandList parses comma-separated operands up to ';'.
+func (p *parser) parseOperandList() []ast.Expr {
+	var ops []ast.Expr
+	for {
+		e := p.parseOperand()
+		ops = append(ops, e)
+		if _, bad := e.(*ast.BadExpr); bad {
+			return ops
+		}
+		if p.tok.Kind != scanner.Comma {
+			return ops
+		}
+		p.next()
+	}
+}
+
+// badExpr reports an unexpected token and returns a BadExpr for it,
+// consuming it unless it ends an operand list.
+func (p *parser) badExpr(what string) *ast.BadExpr {
+	b := &ast.BadExpr{}
+	b.From, b.To = p.tok.Pos, p.tok.End
+	p.errorExpected(what)
+	switch p.tok.Kind {
+	case scanner.Semi, scanner.RBrace, scanner.EOF, scanner.Comma, scanner.RBrack, scanner.RParen:
+		b.To = b.From
+	default:
+		p.next()
+	}
+	return b
+}
+
+var _ = token.Pos{}

@@ -1,0 +1,501 @@
+// Package scanner splits PTX source text into tokens.
+//
+// The scanner follows the lexical rules of the PTX ISA (§4 "Syntax"):
+// identifiers ([a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+), dotted
+// directive and qualifier names (".global", ".shared::cluster",
+// ".16x64b"), integer literals (decimal, hex 0x, octal 0, binary 0b, with an
+// optional U suffix), floating-point literals (decimal and the exact
+// 0f/0d hex forms), strings, punctuation and the operators of constant
+// expressions. Comments ("//" and "/* */") are skipped.
+//
+// The scanner never allocates per token: token text is a substring of the
+// source string given to Init.
+package scanner
+
+import (
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// Kind is the class of a token.
+type Kind uint8
+
+// Token kinds.
+const (
+	EOF     Kind = iota
+	Illegal      // a character that starts no token
+	Ident        // name, %name, $name, _ (the sink)
+	Dotted       // .name, with "::" parts: .shared::cluster, .16x64b
+	Int          // 42, 0x2A, 052, 0b101010, 42U
+	Float        // 1.5, 1e-3, 0f3F800000, 0d3FF0000000000000
+	String       // "text"
+
+	Semi     // ;
+	Comma    // ,
+	Colon    // :
+	LBrace   // {
+	RBrace   // }
+	LBrack   // [
+	RBrack   // ]
+	LParen   // (
+	RParen   // )
+	At       // @
+	Assign   // =
+	Add      // +
+	Sub      // -
+	Mul      // *
+	Quo      // /
+	Rem      // %
+	Not      // !
+	Tilde    // ~
+	And      // &
+	Or       // |
+	Xor      // ^
+	Shl      // <<
+	Shr      // >>
+	Lss      // <
+	Gtr      // >
+	Leq      // <=
+	Geq      // >=
+	Eql      // ==
+	Neq      // !=
+	LAnd     // &&
+	LOr      // ||
+	Question // ?
+)
+
+var kindNames = [...]string{
+	EOF: "end of file", Illegal: "illegal character", Ident: "identifier", Dotted: "directive or qualifier",
+	Int: "integer literal", Float: "float literal", String: "string literal",
+	Semi: "';'", Comma: "','", Colon: "':'", LBrace: "'{'", RBrace: "'}'", LBrack: "'['", RBrack: "']'",
+	LParen: "'('", RParen: "')'", At: "'@'", Assign: "'='", Add: "'+'", Sub: "'-'", Mul: "'*'", Quo: "'/'",
+	Rem: "'%'", Not: "'!'", Tilde: "'~'", And: "'&'", Or: "'|'", Xor: "'^'", Shl: "'<<'", Shr: "'>>'",
+	Lss: "'<'", Gtr: "'>'", Leq: "'<='", Geq: "'>='", Eql: "'=='", Neq: "'!='", LAnd: "'&&'", LOr: "'||'",
+	Question: "'?'",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown token"
+}
+
+// IsOperator reports whether k is a binary or unary operator of constant
+// expressions.
+func (k Kind) IsOperator() bool { return k >= Add && k <= Question }
+
+// Token is one scanned token. Lit is its exact text (for Illegal, the
+// offending character; for EOF, "").
+type Token struct {
+	Kind     Kind
+	Pos, End token.Pos
+	Lit      string
+}
+
+// Scanner holds the scanning state. The zero value is not usable; call Init.
+type Scanner struct {
+	src       string
+	off       int   // next byte to read
+	line      int32 // line of off
+	lineStart int   // offset of the first byte of the current line
+	err       func(pos token.Pos, msg string)
+}
+
+// Init prepares s to scan src. err, when not nil, is called for each
+// lexical error (unterminated comment or string, malformed number).
+func (s *Scanner) Init(src string, err func(pos token.Pos, msg string)) {
+	*s = Scanner{src: src, line: 1, err: err}
+	// Skip a UTF-8 byte order mark.
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		s.off, s.lineStart = 3, 3
+	}
+}
+
+// Source returns the text being scanned.
+func (s *Scanner) Source() string { return s.src }
+
+// pos returns the position of byte offset off, which must be on the
+// current line.
+func (s *Scanner) pos(off int) token.Pos {
+	return token.Pos{Offset: int32(off), Line: s.line, Col: int32(off-s.lineStart) + 1}
+}
+
+func (s *Scanner) error(off int, msg string) {
+	if s.err != nil {
+		s.err(s.pos(off), msg)
+	}
+}
+
+func (s *Scanner) newline(off int) {
+	s.line++
+	s.lineStart = off + 1
+}
+
+// skipSpace skips white space and comments.
+func (s *Scanner) skipSpace() {
+	for s.off < len(s.src) {
+		c := s.src[s.off]
+		switch {
+		case c == '\n':
+			s.newline(s.off)
+			s.off++
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			s.off++
+		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '/':
+			for s.off < len(s.src) && s.src[s.off] != '\n' {
+				s.off++
+			}
+		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
+			start := s.off
+			s.off += 2
+			for {
+				if s.off >= len(s.src) {
+					// Report at the comment start, which may be on an earlier line.
+					if s.err != nil {
+						s.err(s.commentPos(start), "comment not terminated")
+					}
+					return
+				}
+				if s.src[s.off] == '\n' {
+					s.newline(s.off)
+				} else if s.src[s.off] == '*' && s.off+1 < len(s.src) && s.src[s.off+1] == '/' {
+					s.off += 2
+					break
+				}
+				s.off++
+			}
+		default:
+			return
+		}
+	}
+}
+
+// commentPos computes the position of an offset before the current line.
+func (s *Scanner) commentPos(off int) token.Pos {
+	p := token.Pos{Line: 1, Col: 1}
+	ls := 0
+	line := int32(1)
+	for i := 0; i < off; i++ {
+		if s.src[i] == '\n' {
+			line++
+			ls = i + 1
+		}
+	}
+	p.Offset, p.Line, p.Col = int32(off), line, int32(off-ls)+1
+	return p
+}
+
+// IsIdentChar reports whether c may continue an identifier.
+func IsIdentChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$'
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// Scan returns the next token. At the end of the input it returns EOF
+// tokens forever.
+func (s *Scanner) Scan() Token {
+	s.skipSpace()
+	start := s.off
+	if start >= len(s.src) {
+		p := s.pos(start)
+		return Token{Kind: EOF, Pos: p, End: p}
+	}
+	c := s.src[start]
+	var k Kind
+	switch {
+	case isLetter(c) || c == '_' || c == '$':
+		s.off++
+		s.identRest()
+		k = Ident
+	case c == '%' && s.off+1 < len(s.src) && IsIdentChar(s.src[s.off+1]):
+		s.off++
+		s.identRest()
+		k = Ident
+	case c == '.' && s.off+1 < len(s.src) && IsIdentChar(s.src[s.off+1]):
+		s.off++
+		s.dotted()
+		k = Dotted
+	case isDigit(c):
+		k = s.number()
+	case c == '"':
+		k = s.string()
+	default:
+		k = s.operator(c)
+	}
+	return Token{Kind: k, Pos: s.pos(start), End: s.pos(s.off), Lit: s.src[start:s.off]}
+}
+
+func (s *Scanner) identRest() {
+	for s.off < len(s.src) && IsIdentChar(s.src[s.off]) {
+		s.off++
+	}
+}
+
+// dotted scans the rest of ".name" with any "::part" suffixes.
+func (s *Scanner) dotted() {
+	for {
+		s.identRest()
+		if s.off+2 < len(s.src) && s.src[s.off] == ':' && s.src[s.off+1] == ':' && IsIdentChar(s.src[s.off+2]) {
+			s.off += 2
+			continue
+		}
+		return
+	}
+}
+
+// number scans an integer or floating-point literal (PTX ISA §4.5.1).
+func (s *Scanner) number() Kind {
+	start := s.off
+	src := s.src
+	if src[start] == '0' && start+1 < len(src) {
+		switch src[start+1] {
+		case 'x', 'X':
+			s.off += 2
+			s.digits(isHex, start, "hexadecimal literal has no digits")
+			s.intSuffix()
+			return Int
+		case 'b', 'B':
+			if start+2 < len(src) && (src[start+2] == '0' || src[start+2] == '1') {
+				s.off += 2
+				s.digits(func(c byte) bool { return c == '0' || c == '1' }, start, "")
+				s.intSuffix()
+				return Int
+			}
+		case 'f', 'F', 'd', 'D':
+			n := 8
+			if src[start+1] == 'd' || src[start+1] == 'D' {
+				n = 16
+			}
+			s.off += 2
+			d := s.digits(isHex, start, "hexadecimal float literal has no digits")
+			if d > 0 && d != n {
+				s.error(start, "hexadecimal float literal "+src[start:s.off]+" must have exactly "+itoa(n)+" digits")
+			}
+			return Float
+		}
+	}
+	for s.off < len(src) && isDigit(src[s.off]) {
+		s.off++
+	}
+	float := false
+	if s.off < len(src) && src[s.off] == '.' && !(s.off+1 < len(src) && isLetter(src[s.off+1])) {
+		float = true
+		s.off++
+		for s.off < len(src) && isDigit(src[s.off]) {
+			s.off++
+		}
+	}
+	if s.off < len(src) && (src[s.off] == 'e' || src[s.off] == 'E') {
+		j := s.off + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		if j < len(src) && isDigit(src[j]) {
+			float = true
+			s.off = j
+			for s.off < len(src) && isDigit(src[s.off]) {
+				s.off++
+			}
+		}
+	}
+	if float {
+		return Float
+	}
+	s.intSuffix()
+	return Int
+}
+
+func (s *Scanner) digits(ok func(byte) bool, start int, empty string) int {
+	n := 0
+	for s.off < len(s.src) && ok(s.src[s.off]) {
+		s.off++
+		n++
+	}
+	if n == 0 && empty != "" {
+		s.error(start, empty)
+	}
+	return n
+}
+
+func (s *Scanner) intSuffix() {
+	if s.off < len(s.src) && (s.src[s.off] == 'U' || s.src[s.off] == 'u') {
+		s.off++
+	}
+}
+
+func (s *Scanner) string() Kind {
+	start := s.off
+	s.off++
+	for s.off < len(s.src) {
+		switch s.src[s.off] {
+		case '"':
+			s.off++
+			return String
+		case '\\':
+			s.off++
+			if s.off < len(s.src) && s.src[s.off] != '\n' {
+				s.off++
+			}
+		case '\n':
+			s.error(start, "string literal not terminated")
+			return String
+		default:
+			s.off++
+		}
+	}
+	s.error(start, "string literal not terminated")
+	return String
+}
+
+func (s *Scanner) operator(c byte) Kind {
+	s.off++
+	next := byte(0)
+	if s.off < len(s.src) {
+		next = s.src[s.off]
+	}
+	two := func(k Kind) Kind { s.off++; return k }
+	switch c {
+	case ';':
+		return Semi
+	case ',':
+		return Comma
+	case ':':
+		return Colon
+	case '{':
+		return LBrace
+	case '}':
+		return RBrace
+	case '[':
+		return LBrack
+	case ']':
+		return RBrack
+	case '(':
+		return LParen
+	case ')':
+		return RParen
+	case '@':
+		return At
+	case '=':
+		if next == '=' {
+			return two(Eql)
+		}
+		return Assign
+	case '+':
+		return Add
+	case '-':
+		return Sub
+	case '*':
+		return Mul
+	case '/':
+		return Quo
+	case '%':
+		return Rem
+	case '!':
+		if next == '=' {
+			return two(Neq)
+		}
+		return Not
+	case '~':
+		return Tilde
+	case '&':
+		if next == '&' {
+			return two(LAnd)
+		}
+		return And
+	case '|':
+		if next == '|' {
+			return two(LOr)
+		}
+		return Or
+	case '^':
+		return Xor
+	case '<':
+		switch next {
+		case '<':
+			return two(Shl)
+		case '=':
+			return two(Leq)
+		}
+		return Lss
+	case '>':
+		switch next {
+		case '>':
+			return two(Shr)
+		case '=':
+			return two(Geq)
+		}
+		return Gtr
+	case '?':
+		return Question
+	}
+	// Keep multi-byte UTF-8 sequences together in one Illegal token.
+	if c >= 0x80 {
+		for s.off < len(s.src) && s.src[s.off]&0xC0 == 0x80 {
+			s.off++
+		}
+	}
+	if c == '\n' { // unreachable: skipSpace consumes newlines
+		s.newline(s.off - 1)
+	}
+	return Illegal
+}
+
+// SkipBalanced consumes raw text up to and including the '}' that closes a
+// '{' already scanned, honouring nested braces, strings and comments. It
+// returns the end position. It is used for free-form bodies such as
+// ".section .debug_info { ... }". At the end of the input it reports an
+// error and returns false.
+func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
+	depth := 1
+	for {
+		s.skipSpace()
+		if s.off >= len(s.src) {
+			if s.err != nil {
+				s.err(open, "'{' not closed")
+			}
+			return s.pos(s.off), false
+		}
+		switch c := s.src[s.off]; c {
+		case '{':
+			depth++
+			s.off++
+		case '}':
+			depth--
+			s.off++
+			if depth == 0 {
+				return s.pos(s.off), true
+			}
+		case '"':
+			s.string()
+		default:
+			s.off++
+		}
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// EndPos returns the position just past the end of the source.
+func (s *Scanner) EndPos() token.Pos {
+	for s.off < len(s.src) {
+		s.Scan()
+	}
+	return s.pos(len(s.src))
+}
