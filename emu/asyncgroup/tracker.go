@@ -1,0 +1,179 @@
+package asyncgroup
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Range is a half-open byte range [Lo, Hi) in the address space the
+// emulator uses to name memory (one address per byte, the same for every
+// thread, e.g. generic addresses). An empty range touches nothing.
+type Range struct{ Lo, Hi uint64 }
+
+// Overlaps reports whether r and s share a byte.
+func (r Range) Overlaps(s Range) bool { return r.Lo < s.Hi && s.Lo < r.Hi && r.Lo < r.Hi && s.Lo < s.Hi }
+
+func (r Range) String() string { return fmt.Sprintf("[%#x, %#x)", r.Lo, r.Hi) }
+
+// BarrierRef names an mbarrier object: the CTA whose shared memory holds it
+// and its shared::cta address.
+type BarrierRef struct {
+	CTA  int
+	Addr uint64
+}
+
+// Op is one outstanding asynchronous operation.
+type Op struct {
+	ID     OpID
+	Name   string // instruction, e.g. "cp.async.cg.shared.global"
+	Thread int    // issuing thread, numbered by the emulator
+	Where  string // source position of the instruction, for reports
+	Dst    Range  // bytes the operation writes
+	Src    Range  // bytes the operation reads; empty for a register source
+
+	Landed     bool // the data has been written
+	SourceFree bool // the source has been read (a .read wait observed it)
+
+	// Signalled is set once the operation's completion has been signalled on
+	// an mbarrier (complete-tx, or the arrival of cp.async.mbarrier.arrive)
+	// while that barrier had completed Phase phases: the signal counts
+	// toward the phase numbered Phase.
+	Signalled bool
+	Barrier   BarrierRef
+	Phase     uint64
+}
+
+// Tracker holds the outstanding asynchronous operations of one launch. An
+// operation stays outstanding from its issue until its completion is
+// observed: by the wait of its async-group, or by a wait that returns true
+// on the mbarrier phase its completion was signalled in. The zero Tracker is
+// ready to use; it is not safe for concurrent use.
+type Tracker struct {
+	ops  []*Op // outstanding, in issue order
+	next OpID
+}
+
+// Issue records a new operation and returns its ID.
+func (tr *Tracker) Issue(op Op) OpID {
+	tr.next++
+	op.ID = tr.next
+	tr.ops = append(tr.ops, &op)
+	return op.ID
+}
+
+// Get returns the outstanding operation id, or nil once it is observed.
+func (tr *Tracker) Get(id OpID) *Op {
+	i := sort.Search(len(tr.ops), func(i int) bool { return tr.ops[i].ID >= id })
+	if i < len(tr.ops) && tr.ops[i].ID == id {
+		return tr.ops[i]
+	}
+	return nil
+}
+
+// Len returns the number of outstanding operations.
+func (tr *Tracker) Len() int { return len(tr.ops) }
+
+// Ops returns the outstanding operations in issue order.
+func (tr *Tracker) Ops() []*Op { return tr.ops }
+
+// Land marks id as landed: its source has been read and its destination
+// written.
+func (tr *Tracker) Land(id OpID) {
+	if op := tr.Get(id); op != nil {
+		op.Landed, op.SourceFree = true, true
+	}
+}
+
+// FreeSource marks the source of id as read and no longer guarded, as a
+// completed cp.async.bulk.wait_group.read does.
+func (tr *Tracker) FreeSource(id OpID) {
+	if op := tr.Get(id); op != nil {
+		op.SourceFree = true
+	}
+}
+
+// Signal records that the completion of id was signalled on barrier b while
+// b had completed phase phases.
+func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
+	if op := tr.Get(id); op != nil {
+		op.Signalled, op.Barrier, op.Phase = true, b, phase
+	}
+}
+
+// Observe forgets id: its completion has been observed.
+func (tr *Tracker) Observe(id OpID) {
+	i := sort.Search(len(tr.ops), func(i int) bool { return tr.ops[i].ID >= id })
+	if i < len(tr.ops) && tr.ops[i].ID == id {
+		tr.ops = append(tr.ops[:i], tr.ops[i+1:]...)
+	}
+}
+
+// ObserveBarrier forgets every operation signalled on b in a phase that has
+// completed, now that a wait on b returned true with b having completed
+// phases phases. It returns how many it forgot.
+func (tr *Tracker) ObserveBarrier(b BarrierRef, phases uint64) int {
+	kept := tr.ops[:0]
+	n := 0
+	for _, op := range tr.ops {
+		if op.Signalled && op.Barrier == b && op.Phase < phases {
+			n++
+			continue
+		}
+		kept = append(kept, op)
+	}
+	for i := len(kept); i < len(tr.ops); i++ {
+		tr.ops[i] = nil
+	}
+	tr.ops = kept
+	return n
+}
+
+// Hazard is an access to memory an outstanding asynchronous operation owns
+// (§9.7.9.25.1: reading the destination or modifying the source before the
+// operation completes is undefined).
+type Hazard struct {
+	Rule    string // "async-read-destination", "async-write-source", "async-write-destination"
+	Spec    string
+	Message string
+	Op      *Op
+}
+
+const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchronous copy operations)"
+
+// CheckRead returns a hazard when thread reads bytes r that an outstanding
+// operation writes, or nil.
+func (tr *Tracker) CheckRead(thread int, r Range) *Hazard {
+	for _, op := range tr.ops {
+		if op.Dst.Overlaps(r) {
+			return &Hazard{Rule: "async-read-destination", Spec: completionSpec, Op: op,
+				Message: fmt.Sprintf("thread %d reads %s, the destination of %s (issued by thread %d%s), before its completion is observed",
+					thread, r, op.Name, op.Thread, at(op.Where))}
+		}
+	}
+	return nil
+}
+
+// CheckWrite returns a hazard when thread writes bytes r that an
+// outstanding operation still reads or writes, or nil.
+func (tr *Tracker) CheckWrite(thread int, r Range) *Hazard {
+	for _, op := range tr.ops {
+		if !op.SourceFree && op.Src.Overlaps(r) {
+			return &Hazard{Rule: "async-write-source", Spec: completionSpec, Op: op,
+				Message: fmt.Sprintf("thread %d writes %s, the source of %s (issued by thread %d%s), before its completion is observed",
+					thread, r, op.Name, op.Thread, at(op.Where))}
+		}
+		if op.Dst.Overlaps(r) {
+			return &Hazard{Rule: "async-write-destination", Spec: completionSpec, Op: op,
+				Message: fmt.Sprintf("thread %d writes %s, the destination of %s (issued by thread %d%s), before its completion is observed",
+					thread, r, op.Name, op.Thread, at(op.Where))}
+		}
+	}
+	return nil
+}
+
+func at(where string) string {
+	if where == "" {
+		return ""
+	}
+	return " at " + where
+}
