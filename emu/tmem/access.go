@@ -1,0 +1,183 @@
+package tmem
+
+// WarpAccess names the warp executing a tcgen05.st or tcgen05.ld and the
+// taddr operand each of its 32 threads passed.
+type WarpAccess struct {
+	Warp  int      // warp index in the CTA: linear thread index / 32
+	Taddr [32]Addr // taddr of thread t of the warp
+}
+
+// Uniform returns a WarpAccess for warp in which every thread passed taddr.
+func Uniform(warp int, taddr Addr) *WarpAccess {
+	acc := &WarpAccess{Warp: warp}
+	for t := range acc.Taddr {
+		acc.Taddr[t] = taddr
+	}
+	return acc
+}
+
+// check validates a warp-collective access of form f and returns its base
+// address. op is "tcgen05.st" or "tcgen05.ld", spec its section.
+func (m *Memory) check(op, spec string, acc *WarpAccess, f Form) (Addr, error) {
+	if err := f.Validate(); err != nil {
+		return 0, err
+	}
+	base := acc.Taddr[0]
+	for t, a := range acc.Taddr {
+		if a != base {
+			return 0, errorf(RuleTaddrMismatch, spec,
+				"%s: threads of warp %d pass different taddr: thread 0 has %#08x, thread %d has %#08x; all threads must pass the same base address",
+				op, acc.Warp, uint32(base), t, uint32(a))
+		}
+	}
+	lanes, cols := f.Extent()
+	l0, c0 := base.Lane(), base.Column()
+	if l0+lanes > Lanes {
+		return 0, errorf(RuleColumnRange, specAddr, "%s%s at taddr %#08x reaches lane %d; Tensor Memory has lanes 0..%d",
+			op, f, uint32(base), l0+lanes-1, Lanes-1)
+	}
+	q := Quarter(acc.Warp)
+	if lo := q * LanesPerWarp; l0 < lo || l0+lanes > lo+LanesPerWarp {
+		return 0, errorf(RuleLaneQuarter, specAccess,
+			"%s%s by warp %d (warp %d of its warpgroup) accesses lanes %d..%d; it may only access lanes %d..%d",
+			op, f, acc.Warp, q, l0, l0+lanes-1, lo, lo+LanesPerWarp-1)
+	}
+	if c0+cols > Columns {
+		return 0, errorf(RuleColumnRange, specTMEM, "%s%s at taddr %#08x reaches column %d; Tensor Memory has columns 0..%d",
+			op, f, uint32(base), c0+cols-1, Columns-1)
+	}
+	if err := m.checkAllocated(op, f, c0); err != nil {
+		return 0, err
+	}
+	return base, nil
+}
+
+// checkAllocated reports the first column the access touches that no
+// tcgen05.alloc covers.
+func (m *Memory) checkAllocated(op string, f Form, c0 int) error {
+	w := f.Shape.BaseColumns() * f.Num
+	if f.Packed {
+		w *= 2
+	}
+	spans := [][2]int{{c0, c0 + w}}
+	if f.Shape == Shape16x32bx2 {
+		spans = append(spans, [2]int{c0 + f.SplitOffset, c0 + f.SplitOffset + w})
+	}
+	for _, s := range spans {
+		for col := s[0]; col < s[1]; col++ {
+			if !m.Alloc.Allocated(col) {
+				return errorf(RuleUnallocated, specAllocation,
+					"%s%s accesses column %d, which is not allocated (columns %d..%d are accessed); allocate it with tcgen05.alloc first",
+					op, f, col, s[0], s[1]-1)
+			}
+		}
+	}
+	return nil
+}
+
+// Store performs tcgen05.st (§9.7.16.8.4) of form f by the warp in acc.
+// regs[t] holds the f.Regs() source registers of thread t.
+//
+// All checks run before any cell is written, so a returned error means
+// nothing was stored. The written cells are recorded as pending for their
+// thread until WaitStores.
+func (m *Memory) Store(acc *WarpAccess, f Form, regs [][]uint32) error {
+	base, err := m.check("tcgen05.st", specStore, acc, f)
+	if err != nil {
+		return err
+	}
+	if err := checkRegs("tcgen05.st", f, regs); err != nil {
+		return err
+	}
+	l0, c0 := base.Lane(), base.Column()
+	for t := range 32 {
+		pend := m.pendingOf(acc.Warp*32 + t)
+		for j, v := range regs[t] {
+			p := f.Place(t, j)
+			lane, col := l0+p.Lane, c0+p.Column
+			if p.Cells == 1 {
+				m.SetCell(lane, col, v)
+				pend.add(cellIndex(lane, col))
+				continue
+			}
+			m.storeHalf(lane, col, uint16(v))
+			m.storeHalf(lane, col+1, uint16(v>>16))
+			pend.add(cellIndex(lane, col))
+			pend.add(cellIndex(lane, col+1))
+		}
+	}
+	return nil
+}
+
+// storeHalf writes the low 16 bits of a cell for .unpack::16b.
+func (m *Memory) storeHalf(lane, col int, h uint16) {
+	old := m.Cell(lane, col)
+	if m.ZeroUpperOnUnpack {
+		old = 0
+	}
+	m.SetCell(lane, col, old&^0xffff|uint32(h))
+}
+
+// Load performs tcgen05.ld (§9.7.16.8.3) of form f by the warp in acc and
+// writes thread t's f.Regs() destination registers to out[t].
+//
+// Errors other than RuleUnwaitedStore mean nothing was loaded. A
+// RuleUnwaitedStore error (a thread reads a cell its own tcgen05.st wrote
+// with no tcgen05.wait::st in between, §9.7.16.6) is reported after the
+// load completed with the values the emulator stored at issue.
+func (m *Memory) Load(acc *WarpAccess, f Form, out [][]uint32) error {
+	base, err := m.check("tcgen05.ld", specLoad, acc, f)
+	if err != nil {
+		return err
+	}
+	if err := checkRegs("tcgen05.ld", f, out); err != nil {
+		return err
+	}
+	l0, c0 := base.Lane(), base.Column()
+	var hazard error
+	for t := range 32 {
+		thread := acc.Warp*32 + t
+		for j := range out[t] {
+			p := f.Place(t, j)
+			lane, col := l0+p.Lane, c0+p.Column
+			if p.Cells == 1 {
+				out[t][j] = m.Cell(lane, col)
+			} else {
+				out[t][j] = m.Cell(lane, col)&0xffff | m.Cell(lane, col+1)<<16
+			}
+			if hazard == nil {
+				hazard = m.unwaited(thread, lane, col, p.Cells)
+			}
+		}
+	}
+	return hazard
+}
+
+// unwaited reports whether thread reads one of cells (lane, col..col+n-1)
+// that its own unwaited tcgen05.st wrote.
+func (m *Memory) unwaited(thread, lane, col, n int) error {
+	if thread >= len(m.pending) || m.pending[thread] == nil || m.pending[thread].n == 0 {
+		return nil
+	}
+	for c := col; c < col+n; c++ {
+		if m.pending[thread].has(cellIndex(lane, c)) {
+			return errorf(RuleUnwaitedStore, specWait,
+				"tcgen05.ld: thread %d (warp %d, lane %d) reads Tensor Memory lane %d, column %d, which its own tcgen05.st wrote with no tcgen05.wait::st in between",
+				thread, thread/32, thread%32, lane, c)
+		}
+	}
+	return nil
+}
+
+func checkRegs(op string, f Form, regs [][]uint32) error {
+	if len(regs) != 32 {
+		return errorf(RuleForm, specTable50, "%s%s: register vectors for %d threads, want 32", op, f, len(regs))
+	}
+	for t, r := range regs {
+		if len(r) != f.Regs() {
+			return errorf(RuleForm, specTable50, "%s%s takes %d registers per thread, thread %d has %d",
+				op, f, f.Regs(), t, len(r))
+		}
+	}
+	return nil
+}
