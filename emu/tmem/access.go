@@ -82,31 +82,76 @@ func (m *Memory) checkAllocated(op string, f Form, c0 int) error {
 // nothing was stored. The written cells are recorded as pending for their
 // thread until WaitStores.
 func (m *Memory) Store(acc *WarpAccess, f Form, regs [][]uint32) error {
-	base, err := m.check("tcgen05.st", specStore, acc, f)
+	st, err := m.PrepareStore(acc, f, regs)
 	if err != nil {
 		return err
 	}
-	if err := checkRegs("tcgen05.st", f, regs); err != nil {
-		return err
+	st.Land()
+	return nil
+}
+
+// PendingStore is a checked tcgen05.st whose cells are not yet written:
+// tcgen05.st is asynchronous (§9.7.16.6), and an emulator may land it at
+// any point up to the issuing threads' tcgen05.wait::st.
+type PendingStore struct {
+	m      *Memory
+	f      Form
+	base   Addr
+	regs   [][]uint32
+	landed bool
+}
+
+// PrepareStore checks a tcgen05.st like Store and records its cells as
+// pending for their threads (so a tcgen05.ld of them before
+// tcgen05.wait::st is reported whether or not the store has landed), but
+// writes nothing: PendingStore.Land does. The register values are copied,
+// so the caller may reuse regs.
+func (m *Memory) PrepareStore(acc *WarpAccess, f Form, regs [][]uint32) (*PendingStore, error) {
+	base, err := m.check("tcgen05.st", specStore, acc, f)
+	if err != nil {
+		return nil, err
 	}
+	if err := checkRegs("tcgen05.st", f, regs); err != nil {
+		return nil, err
+	}
+	st := &PendingStore{m: m, f: f, base: base, regs: make([][]uint32, 32)}
 	l0, c0 := base.Lane(), base.Column()
 	for t := range 32 {
+		st.regs[t] = append([]uint32(nil), regs[t]...)
 		pend := m.pendingOf(acc.Warp*32 + t)
-		for j, v := range regs[t] {
+		for j := range regs[t] {
+			p := f.Place(t, j)
+			for c := range p.Cells {
+				pend.add(cellIndex(l0+p.Lane, c0+p.Column+c))
+			}
+		}
+	}
+	return st, nil
+}
+
+// Landed reports whether Land has run.
+func (st *PendingStore) Landed() bool { return st.landed }
+
+// Land writes the store's cells. Only the first call has an effect.
+func (st *PendingStore) Land() {
+	if st.landed {
+		return
+	}
+	st.landed = true
+	m, f := st.m, st.f
+	l0, c0 := st.base.Lane(), st.base.Column()
+	for t, regs := range st.regs {
+		for j, v := range regs {
 			p := f.Place(t, j)
 			lane, col := l0+p.Lane, c0+p.Column
 			if p.Cells == 1 {
 				m.SetCell(lane, col, v)
-				pend.add(cellIndex(lane, col))
 				continue
 			}
 			m.storeHalf(lane, col, uint16(v))
 			m.storeHalf(lane, col+1, uint16(v>>16))
-			pend.add(cellIndex(lane, col))
-			pend.add(cellIndex(lane, col+1))
 		}
 	}
-	return nil
 }
 
 // storeHalf writes the low 16 bits of a cell for .unpack::16b.

@@ -275,3 +275,29 @@ func TestUnpackUpperBits(t *testing.T) {
 		}
 	}
 }
+
+func TestPrepareStore(t *testing.T) {
+	m := newAllocated(t, 32)
+	f := Form{Shape: Shape32x32b, Num: 2}
+	regs := regsFor(f, 5)
+	st, err := m.PrepareStore(Uniform(0, 0), f, regs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs[0][0] = 999 // the store keeps its own copy
+	if m.Written(0, 0) || st.Landed() {
+		t.Fatal("PrepareStore wrote cells")
+	}
+	if m.PendingStores(0) != 2 {
+		t.Fatalf("pending = %d before landing, want 2", m.PendingStores(0))
+	}
+	out := regsFor(f, 0)
+	wantRule(t, m.Load(Uniform(0, 0), f, out), RuleUnwaitedStore)
+	st.Land()
+	st.Land()
+	if m.Cell(0, 0) != 5 || m.Cell(31, 1) != 5+31*1000+1 || !st.Landed() {
+		t.Fatalf("landed cells %d %d", m.Cell(0, 0), m.Cell(31, 1))
+	}
+	_, err = m.PrepareStore(Uniform(0, MakeAddr(0, 31)), f, regs)
+	wantRule(t, err, RuleUnallocated)
+}
