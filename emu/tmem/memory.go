@@ -45,26 +45,34 @@ func (m *Memory) Written(lane, col int) bool {
 	return m.written[i/64]&(1<<(i%64)) != 0
 }
 
-// cellSet is a bitset over all cells.
+// cellSet is a bitset over all cells that remembers which words it set,
+// so that clearing costs as much as the stores it recorded.
 type cellSet struct {
-	bits [Lanes * Columns / 64]uint64
-	n    int
+	bits  [Lanes * Columns / 64]uint64
+	dirty []uint16 // indices of non-zero words
+	n     int
 }
 
 func (s *cellSet) add(i int) {
-	if s.bits[i/64]&(1<<(i%64)) == 0 {
-		s.bits[i/64] |= 1 << (i % 64)
-		s.n++
+	w, b := i/64, uint64(1)<<(i%64)
+	if s.bits[w]&b != 0 {
+		return
 	}
+	if s.bits[w] == 0 {
+		s.dirty = append(s.dirty, uint16(w))
+	}
+	s.bits[w] |= b
+	s.n++
 }
 
 func (s *cellSet) has(i int) bool { return s.bits[i/64]&(1<<(i%64)) != 0 }
 
 func (s *cellSet) reset() {
-	if s.n > 0 {
-		clear(s.bits[:])
-		s.n = 0
+	for _, w := range s.dirty {
+		s.bits[w] = 0
 	}
+	s.dirty = s.dirty[:0]
+	s.n = 0
 }
 
 func (m *Memory) pendingOf(thread int) *cellSet {
