@@ -36,6 +36,7 @@ type jsonDiagnostic struct {
 // severity, rule, message and, when known, spec and fix.
 func WriteJSON(w io.Writer, l List) error {
 	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
 	for _, d := range l {
 		end := d.End
 		if !end.IsValid() {

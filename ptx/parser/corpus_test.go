@@ -13,6 +13,7 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // corpusPath is the store-family conformance corpus, relative to this
@@ -60,7 +61,7 @@ var regKinds = []struct{ prefix, typ string }{
 }
 
 var (
-	regRE   = regexp.MustCompile(`%[a-z_]+[0-9]*`)
+	regRE   = regexp.MustCompile(`%[A-Za-z0-9_$]+`)
 	identRE = regexp.MustCompile(`(^|[^%.\w$])([A-Za-z_$][\w$]*)`)
 )
 
@@ -156,6 +157,10 @@ func TestCorpus(t *testing.T) {
 			failed++
 			t.Errorf("%s: %q: %v\n%s", name, r.instr, errs.Err(), src)
 			continue
+		}
+		if _, rerrs := resolve.Module(m); rerrs.HasErrors() {
+			failed++
+			t.Errorf("%s: %q: resolution: %v\n%s", name, r.instr, rerrs.Err(), src)
 		}
 		in := findInstruction(m)
 		if in == nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // testdataPTX lists the valid PTX files under testdata/ptx (hand-written
@@ -55,6 +56,11 @@ func TestTestdataParsesAndRoundTrips(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := roundTrip(t, f, src)
+			if _, rerrs := resolve.Module(m); rerrs.HasErrors() {
+				for _, d := range rerrs {
+					t.Errorf("%s", d)
+				}
+			}
 			if len(m.Stmts) == 0 {
 				t.Errorf("no statements parsed")
 			}

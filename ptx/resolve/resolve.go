@@ -1,0 +1,290 @@
+// Package resolve binds every name used in a PTX module to its
+// declaration (PTX ISA §4.4 "Identifiers", §5.1 "State Spaces", §5.4
+// "Variables", §11 "Directives").
+//
+// Module resolves registers, variables, parameters, labels, functions and
+// call prototypes, and knows the special registers (§10) by name. It
+// reports:
+//
+//	undeclared-register        a %name that is neither declared nor special
+//	undeclared-name            an identifier operand that names nothing
+//	undeclared-label           a branch target that is not a label of the function
+//	undeclared-function        a call target that is not a declared function
+//	duplicate-declaration      a name declared twice in one scope
+//	register-out-of-range      %r10 when only %r<10> (%r0..%r9) is declared
+//	register-outside-function  a register of another function
+//	special-register-component %laneid.x, %tid.w and other invalid components
+//
+// The returned Info maps each use to its Symbol; the validator reads the
+// declared state space and type of operands from it.
+package resolve
+
+import (
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// Rule ids of resolution diagnostics.
+const (
+	RuleUndeclaredRegister = "undeclared-register"
+	RuleUndeclaredName     = "undeclared-name"
+	RuleUndeclaredLabel    = "undeclared-label"
+	RuleUndeclaredFunction = "undeclared-function"
+	RuleDuplicate          = "duplicate-declaration"
+	RuleRegisterRange      = "register-out-of-range"
+	RuleRegisterOutside    = "register-outside-function"
+	RuleSpecialComponent   = "special-register-component"
+)
+
+// Kind classifies a Symbol.
+type Kind uint8
+
+// Symbol kinds.
+const (
+	Register   Kind = iota + 1 // declared in .reg
+	Variable                   // .global, .const, .shared, .local, .tex variable
+	Param                      // .param: kernel or function parameter, or a call argument slot
+	Function                   // .entry or .func
+	Prototype                  // a label naming a .callprototype
+	Label                      // a branch target
+	SpecialReg                 // a predefined special register
+)
+
+var kindNames = [...]string{Register: "register", Variable: "variable", Param: "parameter", Function: "function",
+	Prototype: "call prototype", Label: "label", SpecialReg: "special register"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Symbol is what a name refers to. One Symbol stands for one declaration
+// and is shared by all uses of it; for "%r<10>" every %r0..%r9 use maps to
+// the same Symbol.
+type Symbol struct {
+	Kind    Kind
+	Decl    *ast.VarDecl  // Register, Variable, Param: the declaration of this name (an ExtraNames entry for later names on a line)
+	Func    *ast.Function // Function (the definition when there is one), Prototype
+	Label   *ast.Label    // Label, Prototype
+	Special *Special      // SpecialReg
+	Owner   *ast.Function // function whose parameters or body declare it; nil at module scope
+}
+
+// Space returns the state space of a register, variable or parameter
+// (".reg", ".shared::cta", ...) or "" for other symbols. Special registers
+// are in ".sreg".
+func (s *Symbol) Space() string {
+	switch {
+	case s.Decl != nil:
+		return s.Decl.Space
+	case s.Special != nil:
+		return ".sreg"
+	}
+	return ""
+}
+
+// Type returns the declared type (".b32", ".pred", ...) of a register,
+// variable, parameter or special register, or "".
+func (s *Symbol) Type() string {
+	switch {
+	case s.Decl != nil:
+		return s.Decl.Type
+	case s.Special != nil:
+		return s.Special.Type
+	}
+	return ""
+}
+
+// Info is the result of resolving a module.
+type Info struct {
+	// Uses maps every resolved name use (*ast.Reg or *ast.Ident in an
+	// operand, guard, address, index or initializer) to its symbol.
+	// Unresolved names are absent.
+	Uses map[ast.Node]*Symbol
+	// Globals holds the module-scope variables by name.
+	Globals map[string]*Symbol
+	// Functions holds the module's functions by name; a definition
+	// replaces an earlier declaration.
+	Functions map[string]*Symbol
+}
+
+// Symbol returns the symbol that the name use n (*ast.Reg or *ast.Ident)
+// refers to, or nil.
+func (info *Info) Symbol(n ast.Node) *Symbol {
+	if info == nil {
+		return nil
+	}
+	return info.Uses[n]
+}
+
+// Decl returns the declaration of the register, variable or parameter that
+// the operand e names, or nil. For an address ("[%rd1+8]") or an indexed
+// name ("arr[2]") it returns the declaration of the base.
+func (info *Info) Decl(e ast.Expr) *ast.VarDecl {
+	switch x := e.(type) {
+	case *ast.Address:
+		if x.Base == nil {
+			return nil
+		}
+		e = x.Base
+	case *ast.IndexExpr:
+		e = x.X
+	}
+	if s := info.Symbol(e); s != nil {
+		return s.Decl
+	}
+	return nil
+}
+
+// Module resolves the names of m. It never fails: names that cannot be
+// resolved are reported and left out of Info.Uses.
+func Module(m *ast.Module) (*Info, diag.List) {
+	r := &resolver{
+		file: m.Filename,
+		info: &Info{
+			Uses:      make(map[ast.Node]*Symbol),
+			Globals:   make(map[string]*Symbol),
+			Functions: make(map[string]*Symbol),
+		},
+		regOwner: make(map[string]*ast.Function),
+	}
+	r.module(m)
+	return r.info, r.errs
+}
+
+type resolver struct {
+	file     string
+	info     *Info
+	errs     diag.List
+	global   *scope
+	fn       *ast.Function            // function being resolved
+	regOwner map[string]*ast.Function // first function declaring each register name
+}
+
+func (r *resolver) errorf(n ast.Node, rule, format string, args ...any) {
+	r.errs.Add(diag.Diagnostic{File: r.file, Pos: n.Pos(), End: n.End(), Severity: diag.Error, Rule: rule,
+		Message: fmt.Sprintf(format, args...), Spec: "PTX ISA §4.4, §5.1"})
+}
+
+func (r *resolver) module(m *ast.Module) {
+	// Like ptxas, names must be declared before they are used: a
+	// variable's initializer sees only earlier variables, a call only
+	// earlier (or its own) function declarations.
+	r.global = newScope(nil)
+	for _, s := range m.Stmts {
+		switch s := s.(type) {
+		case *ast.VarDecl:
+			r.resolveInits(s, r.global)
+			r.declareVar(r.global, s, nil)
+		case *ast.Function:
+			r.declareFunc(s)
+			r.function(s)
+		}
+	}
+}
+
+func (r *resolver) declareFunc(f *ast.Function) {
+	if f.Name == nil {
+		return
+	}
+	name := f.Name.Name
+	if prev := r.info.Functions[name]; prev != nil {
+		if prev.Func.Body != nil && f.Body != nil {
+			r.errorf(f.Name, RuleDuplicate, "function %s redefined (previous definition at %s)", name, prev.Func.Name.Pos())
+			return
+		}
+		if f.Body != nil {
+			prev.Func = f
+		}
+		return
+	}
+	if g := r.global.names[name]; g != nil {
+		r.errorf(f.Name, RuleDuplicate, "%s redeclared as a function (previous declaration at %s)", name, declPos(g))
+		return
+	}
+	sym := &Symbol{Kind: Function, Func: f}
+	r.info.Functions[name] = sym
+}
+
+// declareVar declares every name of d in sc.
+func (r *resolver) declareVar(sc *scope, d *ast.VarDecl, owner *ast.Function) {
+	r.declareOne(sc, d, owner)
+	for _, x := range d.ExtraNames {
+		r.declareOne(sc, x, owner)
+	}
+}
+
+func kindOf(d *ast.VarDecl) Kind {
+	switch d.Space {
+	case ".reg", ".sreg":
+		return Register
+	case ".param":
+		return Param
+	}
+	return Variable
+}
+
+func (r *resolver) declareOne(sc *scope, d *ast.VarDecl, owner *ast.Function) {
+	if d.Name == nil {
+		return
+	}
+	name := d.Name.Name
+	if name == "_" { // unnamed parameter of a prototype or declaration
+		return
+	}
+	sym := &Symbol{Kind: kindOf(d), Decl: d, Owner: owner}
+	if prev := sc.declare(name, d.Count, sym); prev != nil {
+		r.errorf(d.Name, RuleDuplicate, "%s redeclared in this scope (previous declaration at %s)", displayName(d), declPos(prev))
+		return
+	}
+	if sc == r.global {
+		if f := r.info.Functions[name]; f != nil {
+			r.errorf(d.Name, RuleDuplicate, "%s redeclared as a variable (function declared at %s)", name, f.Func.Name.Pos())
+		}
+		r.info.Globals[name] = sym
+	}
+	if owner != nil && sym.Kind == Register {
+		key := name
+		if d.Count >= 0 {
+			key += "<>"
+		}
+		if r.regOwner[key] == nil {
+			r.regOwner[key] = owner
+		}
+	}
+}
+
+func displayName(d *ast.VarDecl) string {
+	if d.Count >= 0 {
+		return fmt.Sprintf("%s<%d>", d.Name.Name, d.Count)
+	}
+	return d.Name.Name
+}
+
+func declPos(s *Symbol) token.Pos {
+	switch {
+	case s.Decl != nil && s.Decl.Name != nil:
+		return s.Decl.Name.Pos()
+	case s.Label != nil:
+		return s.Label.Pos()
+	case s.Func != nil && s.Func.Name != nil:
+		return s.Func.Name.Pos()
+	}
+	return token.Pos{}
+}
+
+func (r *resolver) resolveInits(d *ast.VarDecl, sc *scope) {
+	if d.Init != nil {
+		r.expr(d.Init, sc, "")
+	}
+	for _, x := range d.ExtraNames {
+		if x.Init != nil {
+			r.expr(x.Init, sc, "")
+		}
+	}
+}
