@@ -1,0 +1,232 @@
+package sass
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FieldError reports an instruction field that cannot be encoded.
+type FieldError struct {
+	Field string // field name: "offset", "Rb", "size", ...
+	Msg   string
+	id    field
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+func fieldErr(f field, format string, args ...any) *FieldError {
+	return &FieldError{Field: f.String(), Msg: fmt.Sprintf(format, args...), id: f}
+}
+
+// defaults holds the value of each field that a format does not encode.
+var defaults = NewInst(OpInvalid)
+
+// signedOff reports whether in's offset is signed: with a base register,
+// and always in the uniform-register forms; [RZ+imm] is an unsigned
+// absolute address (seed 004, ImmS24 vs ImmU24).
+func (in *Inst) signedOff() bool { return in.Ra != RZ || in.UR }
+
+// offRange returns the accepted offset range for an n-bit offset field.
+func (in *Inst) offRange(n uint8) (lo, hi int64) {
+	if in.signedOff() {
+		return -(1 << (n - 1)), 1<<(n-1) - 1
+	}
+	return 0, 1<<n - 1
+}
+
+// Encode returns the instruction word of in for arch. It checks every field:
+// offsets against ImmS24/ImmU24 (ImmS32/ImmU32 for the generic ST), data
+// register alignment for .64 (even) and .128 (multiple of 4) unless RZ, the
+// fields the format has no room for, and on Turing+ the scheduling values
+// nvdisasm accepts (write barrier 7, usched_info not 16 or 28-31).
+//
+// For Maxwell the scheduling controls live in the bundle's control word (see
+// ControlWord); Encode returns only the instruction word.
+func Encode(in Inst, arch Arch) (Word, error) { return Options{}.Encode(in, arch) }
+
+// Options relax the encoder's checks.
+type Options struct {
+	// AllowMisaligned accepts .64/.128 data registers that are not even or
+	// not a multiple of 4. nvdisasm prints such words without complaint
+	// (ENCODING.md T5); ptxas never produces them.
+	AllowMisaligned bool
+}
+
+// Encode is the package-level Encode with o's checks.
+func (o Options) Encode(in Inst, arch Arch) (Word, error) {
+	f := lookup(arch.Gen(), in.Op, in.UR)
+	if f == nil || in.Op == NOP {
+		return Word{}, &FieldError{Field: "opcode", id: numFields, Msg: fmt.Sprintf("%s%s is not encodable on %s", in.Op, urSuffix(in.UR), arch)}
+	}
+	if err := in.check(f, arch, o); err != nil {
+		return Word{}, err
+	}
+	w := f.value
+	for _, b := range f.fields {
+		w.setBits(b.lo, b.n, in.get(b.f))
+	}
+	return w, nil
+}
+
+func urSuffix(ur bool) string {
+	if ur {
+		return " with a uniform register"
+	}
+	return ""
+}
+
+// check validates in against format f.
+func (in *Inst) check(f *format, arch Arch, o Options) error {
+	for _, b := range f.fields {
+		if b.f == fOff || b.f == fOff32 {
+			if lo, hi := in.offRange(b.n); in.Off < lo || in.Off > hi {
+				return fieldErr(b.f, "%s out of range [%s, %s]", hexS(in.Off), hexS(lo), hexS(hi))
+			}
+			continue
+		}
+		if v := in.get(b.f); v >= 1<<b.n {
+			return fieldErr(b.f, "value %d does not fit in %d bits", v, b.n)
+		}
+	}
+	for id := field(0); id < numFields; id++ {
+		if !f.has(id) && !isSchedField(id) && id != fOff && id != fOff32 && in.get(id) != defaults.get(id) {
+			return fieldErr(id, "%s has no %s on %s", in.Op, id, arch)
+		}
+	}
+	if !o.AllowMisaligned {
+		if err := in.checkRegs(); err != nil {
+			return err
+		}
+	}
+	return in.checkForm(f, arch)
+}
+
+// checkRegs enforces the register-tuple alignment that ptxas always
+// produces (ENCODING.md §3); nvdisasm itself prints misaligned tuples.
+func (in *Inst) checkRegs() error {
+	if in.Rb == RZ || in.Op == NOP {
+		return nil
+	}
+	switch n := in.Size.Regs(); {
+	case n == 2 && in.Rb%2 != 0:
+		return fieldErr(fRb, "R%d is not even, as a .64 store needs", in.Rb)
+	case n == 4 && in.Rb%4 != 0:
+		return fieldErr(fRb, "R%d is not a multiple of 4, as a .128 store needs", in.Rb)
+	}
+	return nil
+}
+
+// checkForm checks combinations that nvdisasm rejects or prints as garbage.
+func (in *Inst) checkForm(f *format, arch Arch) error {
+	s := in.Sched
+	if arch.Gen() == Turing {
+		if s.Wr != 7 {
+			return fieldErr(fWr, "a store sets no write barrier (must be 7, got %d)", s.Wr)
+		}
+		if u := s.Yield<<4 | s.Stall; u == 16 || u >= 28 {
+			return fieldErr(fStall, "usched_info %d (stall %d, yield %d) is undefined", u, s.Stall, s.Yield)
+		}
+	} else if s.Stall > 15 || s.Yield > 1 || s.Wr > 7 || s.Rd > 7 || s.Req > 63 || s.Reuse > 15 {
+		return fieldErr(fStall, "control slot value out of range")
+	}
+	if f.has(fDesc) {
+		if in.Desc && (!in.Ra64 || !in.E) {
+			return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (.E and Ra.64)")
+		}
+		if !in.Desc && in.Ra64 && in.Ra == RZ {
+			return fieldErr(fRa, "RZ.64 is only valid with desc[] addressing")
+		}
+	}
+	if in.Op == STAS && in.Sem != 0 {
+		return fieldErr(fSem, "STAS has no memory-semantics field")
+	}
+	return nil
+}
+
+func hexS(v int64) string {
+	if v < 0 {
+		return fmt.Sprintf("-0x%x", -v)
+	}
+	return fmt.Sprintf("0x%x", v)
+}
+
+// DecodeError reports a word that is not a store instruction.
+type DecodeError struct {
+	Word Word
+	Msg  string
+}
+
+func (e *DecodeError) Error() string { return e.Msg }
+
+// Decode returns the instruction in word w for arch. Reserved bits are
+// ignored and register alignment is not checked, as nvdisasm does; words
+// that nvdisasm rejects (unknown opcodes, Turing+ write barriers other than
+// 7, undefined usched_info values) are errors. For Maxwell the schedule is
+// DefaultSched; callers that have the control word set Sched from it.
+func Decode(w Word, arch Arch) (Inst, error) {
+	g := arch.Gen()
+	if g == Maxwell && w.Hi != 0 {
+		return Inst{}, &DecodeError{w, "a Maxwell word has 64 bits"}
+	}
+	for i := range formats {
+		f := &formats[i]
+		if f.gen != g || w.and(f.mask) != f.value {
+			continue
+		}
+		in := NewInst(f.op)
+		in.UR = f.ur
+		for _, b := range f.fields {
+			in.set(b.f, w.bits(b.lo, b.n))
+		}
+		in.fixOffset(f)
+		if in.Op == NOP {
+			return in, nil
+		}
+		if err := in.checkForm(f, arch); err != nil {
+			return Inst{}, &DecodeError{w, "invalid encoding: " + err.Error()}
+		}
+		return in, nil
+	}
+	return Inst{}, &DecodeError{w, fmt.Sprintf("unrecognized operation %s on %s", w.Hex(arch), arch)}
+}
+
+// fixOffset sign-extends a signed offset.
+func (in *Inst) fixOffset(f *format) {
+	for _, b := range f.fields {
+		if (b.f == fOff || b.f == fOff32) && in.signedOff() {
+			sh := 64 - b.n
+			in.Off = in.Off << sh >> sh
+		}
+	}
+}
+
+// Hex formats w in the vectors.tsv convention: 0x + 16 digits for Maxwell,
+// 0x + 32 digits (hi64 then lo64) for Turing+.
+func (w Word) Hex(arch Arch) string {
+	if arch.Gen() == Maxwell {
+		return fmt.Sprintf("0x%016x", w.Lo)
+	}
+	return fmt.Sprintf("0x%016x%016x", w.Hi, w.Lo)
+}
+
+// ParseHex parses a word in the Hex convention ("0x" optional).
+func ParseHex(s string, arch Arch) (Word, error) {
+	t := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
+	digits := 2 * arch.WordBytes()
+	if len(t) == 0 || len(t) > digits {
+		return Word{}, fmt.Errorf("%q: want at most %d hex digits for %s", s, digits, arch)
+	}
+	t = strings.Repeat("0", digits-len(t)) + t
+	var w Word
+	var err error
+	if arch.Gen() == Maxwell {
+		w.Lo, err = strconv.ParseUint(t, 16, 64)
+	} else if w.Hi, err = strconv.ParseUint(t[:16], 16, 64); err == nil {
+		w.Lo, err = strconv.ParseUint(t[16:], 16, 64)
+	}
+	if err != nil {
+		return Word{}, fmt.Errorf("%q: not a hexadecimal word", s)
+	}
+	return w, nil
+}
