@@ -23,20 +23,20 @@ const (
 	fPredNeg
 	fRa
 	fRb
-	fOff      // 24-bit offset
-	fOff32    // 32-bit offset (generic ST)
-	fSize     // .sz
-	fCop      // Maxwell .cop / cache
-	fE        // .E
-	fPredC    // Maxwell ST third operand
-	fURc      // uniform register
-	fScale    // STS .X4/.X8/.X16
-	fPolicy   // L1 policy
-	fSem      // memory semantics/scope
-	fDesc     // desc[URc] addressing
-	fRa64     // 64-bit Ra
-	fPM       // ?PMn
-	fStall    // Turing+ scheduling bits; Maxwell keeps them in the control word
+	fOff    // 24-bit offset
+	fOff32  // 32-bit offset (generic ST)
+	fSize   // .sz
+	fCop    // Maxwell .cop / cache
+	fE      // .E
+	fPredC  // Maxwell ST third operand
+	fURc    // uniform register
+	fScale  // STS .X4/.X8/.X16
+	fPolicy // L1 policy
+	fSem    // memory semantics/scope
+	fDesc   // desc[URc] addressing
+	fRa64   // 64-bit Ra
+	fPM     // ?PMn
+	fStall  // Turing+ scheduling bits; Maxwell keeps them in the control word
 	fYield
 	fWr
 	fRd
