@@ -132,38 +132,38 @@ func TestRangeOverlaps(t *testing.T) {
 
 func TestTrackerHazards(t *testing.T) {
 	var tr Tracker
-	cp := tr.Issue(Op{Name: "cp.async", Thread: 3, Where: "k.ptx:7:1", Dst: Range{0x100, 0x110}, Src: Range{0x9000, 0x9010}})
-	st := tr.Issue(Op{Name: "st.async", Thread: 4, Dst: Range{0x200, 0x204}})
+	cp := tr.Issue(Op{Name: "cp.async", Issuer: "thread 3", Where: "k.ptx:7:1", Dst: Range{0x100, 0x110}, Src: Range{0x9000, 0x9010}})
+	st := tr.Issue(Op{Name: "st.async", Issuer: "thread 4", Dst: Range{0x200, 0x204}})
 	if cp != 1 || st != 2 || tr.Len() != 2 {
 		t.Fatalf("ids %d %d", cp, st)
 	}
-	h := tr.CheckRead(0, Range{0x10c, 0x110})
+	h := tr.CheckRead(Range{0x10c, 0x110})
 	if h == nil || h.Rule != "async-read-destination" || h.Op.ID != cp ||
-		!strings.Contains(h.Message, "thread 0 reads [0x10c, 0x110)") || !strings.Contains(h.Message, "k.ptx:7:1") {
+		h.Message != "read of [0x10c, 0x110), the destination of cp.async at k.ptx:7:1 issued by thread 3, before its completion is observed" {
 		t.Fatalf("read hazard: %+v", h)
 	}
-	if h := tr.CheckRead(0, Range{0x9000, 0x9004}); h != nil {
+	if h := tr.CheckRead(Range{0x9000, 0x9004}); h != nil {
 		t.Errorf("reading a source is fine: %+v", h)
 	}
-	if h := tr.CheckWrite(1, Range{0x9008, 0x9009}); h == nil || h.Rule != "async-write-source" {
+	if h := tr.CheckWrite(Range{0x9008, 0x9009}); h == nil || h.Rule != "async-write-source" {
 		t.Errorf("write source: %+v", h)
 	}
-	if h := tr.CheckWrite(1, Range{0x200, 0x201}); h == nil || h.Rule != "async-write-destination" || h.Op.ID != st {
+	if h := tr.CheckWrite(Range{0x200, 0x201}); h == nil || h.Rule != "async-write-destination" || h.Op.ID != st {
 		t.Errorf("write destination: %+v", h)
 	}
 	tr.FreeSource(cp)
-	if h := tr.CheckWrite(1, Range{0x9008, 0x9009}); h != nil {
+	if h := tr.CheckWrite(Range{0x9008, 0x9009}); h != nil {
 		t.Errorf("source freed by .read wait still guarded: %+v", h)
 	}
 	tr.Land(cp)
 	if op := tr.Get(cp); !op.Landed {
 		t.Error("Land")
 	}
-	if h := tr.CheckRead(0, Range{0x100, 0x101}); h == nil {
+	if h := tr.CheckRead(Range{0x100, 0x101}); h == nil {
 		t.Error("landed but unobserved destination read not reported")
 	}
 	tr.Observe(cp)
-	if tr.Get(cp) != nil || tr.CheckRead(0, Range{0x100, 0x101}) != nil {
+	if tr.Get(cp) != nil || tr.CheckRead(Range{0x100, 0x101}) != nil {
 		t.Error("observed op still guarded")
 	}
 	tr.Observe(cp) // idempotent

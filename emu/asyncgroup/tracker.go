@@ -11,7 +11,9 @@ import (
 type Range struct{ Lo, Hi uint64 }
 
 // Overlaps reports whether r and s share a byte.
-func (r Range) Overlaps(s Range) bool { return r.Lo < s.Hi && s.Lo < r.Hi && r.Lo < r.Hi && s.Lo < s.Hi }
+func (r Range) Overlaps(s Range) bool {
+	return r.Lo < s.Hi && s.Lo < r.Hi && r.Lo < r.Hi && s.Lo < s.Hi
+}
 
 func (r Range) String() string { return fmt.Sprintf("[%#x, %#x)", r.Lo, r.Hi) }
 
@@ -26,7 +28,7 @@ type BarrierRef struct {
 type Op struct {
 	ID     OpID
 	Name   string // instruction, e.g. "cp.async.cg.shared.global"
-	Thread int    // issuing thread, numbered by the emulator
+	Issuer string // issuing thread, as the emulator describes it
 	Where  string // source position of the instruction, for reports
 	Dst    Range  // bytes the operation writes
 	Src    Range  // bytes the operation reads; empty for a register source
@@ -140,40 +142,38 @@ type Hazard struct {
 
 const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchronous copy operations)"
 
-// CheckRead returns a hazard when thread reads bytes r that an outstanding
-// operation writes, or nil.
-func (tr *Tracker) CheckRead(thread int, r Range) *Hazard {
+// CheckRead returns a hazard when bytes r, which a thread reads, are
+// written by an outstanding operation, or nil.
+func (tr *Tracker) CheckRead(r Range) *Hazard {
 	for _, op := range tr.ops {
 		if op.Dst.Overlaps(r) {
-			return &Hazard{Rule: "async-read-destination", Spec: completionSpec, Op: op,
-				Message: fmt.Sprintf("thread %d reads %s, the destination of %s (issued by thread %d%s), before its completion is observed",
-					thread, r, op.Name, op.Thread, at(op.Where))}
+			return hazard("async-read-destination", "read of %s, the destination of %s", r, op)
 		}
 	}
 	return nil
 }
 
-// CheckWrite returns a hazard when thread writes bytes r that an
-// outstanding operation still reads or writes, or nil.
-func (tr *Tracker) CheckWrite(thread int, r Range) *Hazard {
+// CheckWrite returns a hazard when bytes r, which a thread writes, are
+// still read or written by an outstanding operation, or nil.
+func (tr *Tracker) CheckWrite(r Range) *Hazard {
 	for _, op := range tr.ops {
 		if !op.SourceFree && op.Src.Overlaps(r) {
-			return &Hazard{Rule: "async-write-source", Spec: completionSpec, Op: op,
-				Message: fmt.Sprintf("thread %d writes %s, the source of %s (issued by thread %d%s), before its completion is observed",
-					thread, r, op.Name, op.Thread, at(op.Where))}
+			return hazard("async-write-source", "write to %s, the source of %s", r, op)
 		}
 		if op.Dst.Overlaps(r) {
-			return &Hazard{Rule: "async-write-destination", Spec: completionSpec, Op: op,
-				Message: fmt.Sprintf("thread %d writes %s, the destination of %s (issued by thread %d%s), before its completion is observed",
-					thread, r, op.Name, op.Thread, at(op.Where))}
+			return hazard("async-write-destination", "write to %s, the destination of %s", r, op)
 		}
 	}
 	return nil
 }
 
-func at(where string) string {
-	if where == "" {
-		return ""
+func hazard(rule, format string, r Range, op *Op) *Hazard {
+	msg := fmt.Sprintf(format, r, op.Name)
+	if op.Where != "" {
+		msg += " at " + op.Where
 	}
-	return " at " + where
+	if op.Issuer != "" {
+		msg += " issued by " + op.Issuer
+	}
+	return &Hazard{Rule: rule, Spec: completionSpec, Op: op, Message: msg + ", before its completion is observed"}
 }
