@@ -118,11 +118,10 @@ func (m *Memory) PrepareStore(acc *WarpAccess, f Form, regs [][]uint32) (*Pendin
 	l0, c0 := base.Lane(), base.Column()
 	for t := range 32 {
 		st.regs[t] = append([]uint32(nil), regs[t]...)
-		pend := m.pendingOf(acc.Warp*32 + t)
 		for j := range regs[t] {
 			p := f.Place(t, j)
 			for c := range p.Cells {
-				pend.add(cellIndex(l0+p.Lane, c0+p.Column+c))
+				m.markPending(acc.Warp*32+t, cellIndex(l0+p.Lane, c0+p.Column+c))
 			}
 		}
 	}
@@ -199,17 +198,34 @@ func (m *Memory) Load(acc *WarpAccess, f Form, out [][]uint32) error {
 }
 
 // unwaited reports whether thread reads one of cells (lane, col..col+n-1)
-// that its own unwaited tcgen05.st wrote.
+// that a tcgen05.st not yet followed by its threads' tcgen05.wait::st
+// wrote: the thread's own store (§9.7.16.6: wait::st before a later ld of
+// the same cells) or another thread's (the writer must wait::st, then
+// synchronize with the reader).
 func (m *Memory) unwaited(thread, lane, col, n int) error {
-	if thread >= len(m.pending) || m.pending[thread] == nil || m.pending[thread].n == 0 {
+	if m.writers == nil {
 		return nil
 	}
 	for c := col; c < col+n; c++ {
-		if m.pending[thread].has(cellIndex(lane, c)) {
+		i := cellIndex(lane, c)
+		if m.writers[i] == 0 {
+			continue
+		}
+		if thread < len(m.pending) && m.pending[thread] != nil && m.pending[thread].has(i) {
 			return errorf(RuleUnwaitedStore, specWait,
 				"tcgen05.ld: thread %d (warp %d, lane %d) reads Tensor Memory lane %d, column %d, which its own tcgen05.st wrote with no tcgen05.wait::st in between",
 				thread, thread/32, thread%32, lane, c)
 		}
+		writer := -1
+		for t, s := range m.pending {
+			if s != nil && s.has(i) {
+				writer = t
+				break
+			}
+		}
+		return errorf(RuleUnwaitedStore, specWait,
+			"tcgen05.ld: thread %d (warp %d, lane %d) reads Tensor Memory lane %d, column %d, which the tcgen05.st of thread %d (warp %d) wrote; that thread has not executed tcgen05.wait::st",
+			thread, thread/32, thread%32, lane, c, writer, writer/32)
 	}
 	return nil
 }

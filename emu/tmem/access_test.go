@@ -301,3 +301,41 @@ func TestPrepareStore(t *testing.T) {
 	_, err = m.PrepareStore(Uniform(0, MakeAddr(0, 31)), f, regs)
 	wantRule(t, err, RuleUnallocated)
 }
+
+// Another thread's unwaited store is reported too: warps 0 and 4 share lane
+// quarter 0, and threads of one warp read each other's cells with a
+// different shape.
+func TestUnwaitedStoreOtherThread(t *testing.T) {
+	m := newAllocated(t, 32)
+	f := Form{Shape: Shape32x32b, Num: 1}
+	if err := m.Store(Uniform(0, 0), f, regsFor(f, 1)); err != nil {
+		t.Fatal(err)
+	}
+	out := regsFor(f, 0)
+	err := m.Load(Uniform(4, 0), f, out)
+	wantRule(t, err, RuleUnwaitedStore)
+	if !strings.Contains(err.Error(), "thread 128 (warp 4, lane 0)") || !strings.Contains(err.Error(), "tcgen05.st of thread 0 (warp 0)") {
+		t.Errorf("message %q", err)
+	}
+	// 16x64b thread 1 reads lane 8, written by 32x32b thread 8.
+	g := Form{Shape: Shape16x64b, Num: 1}
+	for th := range 32 {
+		if th != 8 {
+			m.WaitStores(th)
+		}
+	}
+	err = m.Load(Uniform(0, 0), g, regsFor(g, 0))
+	wantRule(t, err, RuleUnwaitedStore)
+	if !strings.Contains(err.Error(), "thread 1 (warp 0, lane 1) reads Tensor Memory lane 8, column 0, which the tcgen05.st of thread 8") {
+		t.Errorf("message %q", err)
+	}
+	m.WaitStores(8)
+	if err := m.Load(Uniform(4, 0), f, out); err != nil {
+		t.Fatalf("after every writer waited: %v", err)
+	}
+	for i, n := range m.writers {
+		if n != 0 {
+			t.Fatalf("writers[%d] = %d after all waits", i, n)
+		}
+	}
+}

@@ -22,7 +22,8 @@ const (
 	// RuleUnallocated: an access touches columns that are not allocated.
 	RuleUnallocated Rule = "tcgen05-unallocated"
 	// RuleUnwaitedStore: tcgen05.ld reads cells that an earlier tcgen05.st
-	// of the same thread writes and no tcgen05.wait::st came in between.
+	// wrote and the writing thread has not executed tcgen05.wait::st since:
+	// its own store, or another thread's.
 	RuleUnwaitedStore Rule = "tcgen05-ld-unwaited-st"
 	// RuleNCols: tcgen05.alloc/dealloc column count not a power of two in
 	// [32, 512].

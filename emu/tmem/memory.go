@@ -1,5 +1,7 @@
 package tmem
 
+import "math/bits"
+
 // Memory is the Tensor Memory of one CTA: its cells, its allocator, and the
 // tcgen05.st results each thread has not yet waited for. The zero Memory is
 // not ready to use; call New.
@@ -14,6 +16,9 @@ type Memory struct {
 	cells   []uint32   // Lanes*Columns, lane-major
 	written []uint64   // bit per cell: stored at least once
 	pending []*cellSet // per thread of the CTA: cells of unwaited tcgen05.st
+	// writers counts, per cell, the threads whose unwaited tcgen05.st
+	// wrote it; nil until the first tcgen05.st.
+	writers []uint16
 }
 
 // New returns an empty, unallocated Tensor Memory.
@@ -53,26 +58,42 @@ type cellSet struct {
 	n     int
 }
 
-func (s *cellSet) add(i int) {
+// add inserts cell i and reports whether it was new.
+func (s *cellSet) add(i int) bool {
 	w, b := i/64, uint64(1)<<(i%64)
 	if s.bits[w]&b != 0 {
-		return
+		return false
 	}
 	if s.bits[w] == 0 {
 		s.dirty = append(s.dirty, uint16(w))
 	}
 	s.bits[w] |= b
 	s.n++
+	return true
 }
 
 func (s *cellSet) has(i int) bool { return s.bits[i/64]&(1<<(i%64)) != 0 }
 
-func (s *cellSet) reset() {
+// reset empties s, decrementing writers for each cell it held.
+func (s *cellSet) reset(writers []uint16) {
 	for _, w := range s.dirty {
+		for b := s.bits[w]; b != 0; b &= b - 1 {
+			writers[int(w)*64+bits.TrailingZeros64(b)]--
+		}
 		s.bits[w] = 0
 	}
 	s.dirty = s.dirty[:0]
 	s.n = 0
+}
+
+// markPending records that thread's unwaited tcgen05.st writes cell i.
+func (m *Memory) markPending(thread, i int) {
+	if m.writers == nil {
+		m.writers = make([]uint16, Lanes*Columns)
+	}
+	if m.pendingOf(thread).add(i) {
+		m.writers[i]++
+	}
 }
 
 func (m *Memory) pendingOf(thread int) *cellSet {
@@ -98,6 +119,6 @@ func (m *Memory) PendingStores(thread int) int {
 // the CTA): its earlier tcgen05.st are complete (§9.7.16.8.5).
 func (m *Memory) WaitStores(thread int) {
 	if thread >= 0 && thread < len(m.pending) && m.pending[thread] != nil {
-		m.pending[thread].reset()
+		m.pending[thread].reset(m.writers)
 	}
 }
