@@ -192,17 +192,21 @@ func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function 
 	f := &ast.Function{Linkage: linkage, Kind: p.tok.Lit}
 	f.From = start
 	p.next()
-	if p.tok.Kind == scanner.LParen {
+	if p.tok.Kind == scanner.LParen && f.Kind == ".func" {
 		f.HasRet = true
 		f.Returns = p.parseParamList()
 	}
-	if p.tok.Kind != scanner.Ident {
+	switch p.tok.Kind {
+	case scanner.Ident:
+		f.Name = p.ident()
+	case scanner.LParen, scanner.LBrace:
+		p.errorExpected("function name") // parse the rest as an unnamed function
+	default:
 		p.errorExpected("function name")
 		p.sync(start.Line)
 		f.To = p.prevEnd
 		return f
 	}
-	f.Name = p.ident()
 	if p.tok.Kind == scanner.LParen {
 		f.Params = p.parseParamList()
 	}

@@ -278,6 +278,7 @@ func (p *parser) parseParens() ast.Expr {
 func (p *parser) parseAddress() ast.Expr {
 	a := &ast.Address{}
 	a.From = p.tok.Pos
+	errs := p.nerrs
 	elems, end := p.parseList(scanner.RBrack)
 	a.To = end
 	if len(elems) == 0 {
@@ -294,7 +295,9 @@ func (p *parser) parseAddress() ast.Expr {
 	}
 	base, off, hasOff, ok := splitAddress(e)
 	if !ok {
-		p.errorAt(e.Pos(), e.End(), "invalid address: expected [reg], [reg+imm], [var+imm] or [imm]")
+		if p.nerrs == errs {
+			p.errorAt(e.Pos(), e.End(), "invalid address: expected [reg], [reg+imm], [var+imm] or [imm]")
+		}
 		return &ast.BadExpr{Span: a.Span}
 	}
 	a.Base, a.Offset, a.HasOffset = base, off, hasOff

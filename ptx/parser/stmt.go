@@ -94,16 +94,29 @@ func (p *parser) parseInstruction() ast.Stmt {
 		end = p.tok.End
 		p.next()
 	}
+	errs := p.nerrs
 	if p.tok.Kind != scanner.Semi {
 		p.inCall = in.Opcode == "call"
 		in.Operands = p.parseOperandList()
 		p.inCall = false
 	}
-	if _, ok := p.expect(scanner.Semi); !ok {
-		p.sync(line)
-	}
+	p.endStmt(line, errs)
 	in.To = p.prevEnd
 	return in
+}
+
+// endStmt consumes the ';' that ends a statement. When it is missing the
+// parser reports it, unless the statement already had an error, and skips
+// to the next statement.
+func (p *parser) endStmt(line int32, errsBefore int) {
+	if p.tok.Kind == scanner.Semi {
+		p.next()
+		return
+	}
+	if p.nerrs == errsBefore {
+		p.errorExpected("';'")
+	}
+	p.sync(line)
 }
 
 func (p *parser) parseGuard() *ast.Guard {
@@ -131,9 +144,6 @@ func (p *parser) parseOperandList() []ast.Expr {
 	for {
 		e := p.parseOperand()
 		ops = append(ops, e)
-		if _, bad := e.(*ast.BadExpr); bad {
-			return ops
-		}
 		if p.tok.Kind != scanner.Comma {
 			return ops
 		}

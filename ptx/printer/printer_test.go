@@ -1,0 +1,115 @@
+package printer_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
+)
+
+var update = flag.Bool("update", false, "rewrite the .golden files")
+
+// TestGolden prints each testdata/ptx/printer/*.input and compares the
+// result with the matching .golden file; the golden output must be a fixed
+// point of parse+print.
+func TestGolden(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", "printer", "*.input"))
+	if len(inputs) == 0 {
+		t.Fatal("no golden inputs")
+	}
+	for _, in := range inputs {
+		t.Run(filepath.Base(in), func(t *testing.T) {
+			src, err := os.ReadFile(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, errs := parser.ParseFile(in, src)
+			if errs.HasErrors() {
+				t.Fatal(errs.Err())
+			}
+			got := printer.Bytes(m)
+			golden := strings.TrimSuffix(in, ".input") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("printed output differs from %s:\n%s", golden, got)
+			}
+			m2, errs := parser.ParseFile(golden, want)
+			if errs.HasErrors() {
+				t.Fatal(errs.Err())
+			}
+			if again := printer.Bytes(m2); !bytes.Equal(again, want) {
+				t.Errorf("golden output is not a fixed point:\n%s", again)
+			}
+			if !ast.Equal(m, m2) {
+				t.Errorf("tree of golden output differs from tree of input")
+			}
+		})
+	}
+}
+
+// ptxas returns the path of NVIDIA's ptxas from $PTXKIT_CUDA_BIN or
+// $HOME/.cache/cuda-oracle/12.5/bin, or skips the test.
+func ptxas(t *testing.T) string {
+	t.Helper()
+	dirs := []string{os.Getenv("PTXKIT_CUDA_BIN")}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin"))
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, "ptxas")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	t.Skip("ptxas not found: set PTXKIT_CUDA_BIN or run scripts that fetch the CUDA 12.5 oracle")
+	return ""
+}
+
+// TestPrintedAcceptedByPtxas checks that ptxas accepts the canonical form
+// of every valid testdata module, so that "ptxkit fmt" never breaks a file.
+func TestPrintedAcceptedByPtxas(t *testing.T) {
+	bin := ptxas(t)
+	var files []string
+	for _, dir := range []string{"hand", "llc"} {
+		m, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", dir, "*.ptx"))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, errs := parser.ParseFile(f, src)
+			if errs.HasErrors() {
+				t.Fatal(errs.Err())
+			}
+			out := filepath.Join(t.TempDir(), "printed.ptx")
+			if err := os.WriteFile(out, printer.Bytes(m), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "-arch=sm_90a", out, "-o", os.DevNull)
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("ptxas rejects the printed form: %v\n%s", err, msg)
+			}
+		})
+	}
+}
