@@ -1,0 +1,551 @@
+package emu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+)
+
+// symKind says what a name denotes.
+type symKind uint8
+
+const (
+	symReg symKind = iota
+	symVar
+	symFunc
+)
+
+// symbol is a declared name.
+type symbol struct {
+	kind  symKind
+	slot  int32 // symReg: slot base (slot*32)
+	typ   Type
+	vec   int
+	space Space  // symVar
+	addr  uint64 // symVar: address in its space (shared: offset in the CTA's shared memory)
+	size  int
+	fn    *ast.Function
+}
+
+// funcInfo is a .func or .entry being lowered.
+type funcInfo struct {
+	fn      *ast.Function
+	start   int32
+	params  []*symbol
+	returns []*symbol
+	entry   bool
+}
+
+type labelFixup struct {
+	inst  int
+	name  string
+	fn    *funcInfo
+	node  ast.Node
+	isFn  bool
+	field *int32
+}
+
+// Decoder lowers a checked module into a Program. Extension decoders
+// (RegisterOpcode) receive it to resolve operands.
+type Decoder struct {
+	prog     *Program
+	errs     diag.List
+	module   map[string]*symbol
+	scopes   []map[string]*symbol
+	funcs    map[string]*ast.Function
+	lowered  map[*ast.Function]*funcInfo
+	queue    []*funcInfo
+	cur      *funcInfo
+	labels   map[*funcInfo]map[string]int32
+	fixups   []labelFixup
+	consts   map[uint64]int32
+	specials map[specialSlot]int32
+	shared   map[*ast.VarDecl]uint64
+	dynamic  []*specialSlot
+	nslots   int
+	temps    []int32
+	inst     int
+}
+
+// Decode lowers kernel (the first .entry when kernel is "") of m, and
+// every function it calls, into a Program. It reports constructs the
+// emulator cannot run as diagnostics with rule "emu-unsupported" and
+// malformed input it did not expect (m should have been checked) with
+// rule "emu-decode".
+func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
+	d := &Decoder{
+		prog:     &Program{File: m.Filename},
+		module:   map[string]*symbol{},
+		funcs:    map[string]*ast.Function{},
+		lowered:  map[*ast.Function]*funcInfo{},
+		labels:   map[*funcInfo]map[string]int32{},
+		consts:   map[uint64]int32{},
+		specials: map[specialSlot]int32{},
+		shared:   map[*ast.VarDecl]uint64{},
+	}
+	var entry *ast.Function
+	var entries []string
+	for _, s := range m.Stmts {
+		if f, ok := s.(*ast.Function); ok && f.Name != nil {
+			if old := d.funcs[f.Name.Name]; old == nil || old.Body == nil {
+				d.funcs[f.Name.Name] = f
+			}
+			d.module[f.Name.Name] = &symbol{kind: symFunc, fn: f}
+			if f.Kind == ".entry" && f.Body != nil {
+				entries = append(entries, f.Name.Name)
+				if entry == nil && (kernel == "" || f.Name.Name == kernel) {
+					entry = f
+				}
+			}
+		}
+	}
+	if entry == nil {
+		if kernel == "" {
+			d.errorf(m, "emu-decode", "the module defines no .entry kernel")
+		} else {
+			d.errorf(m, "emu-decode", "no .entry kernel named %q (kernels: %s)", kernel, strings.Join(entries, ", "))
+		}
+		return nil, d.errs
+	}
+	d.prog.Kernel = entry.Name.Name
+	d.moduleVars(m)
+	d.sharedVars(m)
+	d.entryParams(entry)
+	d.enqueue(entry).entry = true
+	for len(d.queue) > 0 {
+		f := d.queue[0]
+		d.queue = d.queue[1:]
+		d.lowerFunc(f)
+	}
+	d.resolveFixups()
+	d.resolveCalls()
+	d.finish()
+	if d.errs.HasErrors() {
+		return nil, d.errs
+	}
+	return d.prog, d.errs
+}
+
+func (d *Decoder) errorf(n ast.Node, rule, format string, args ...any) {
+	d.errs.Errorf(d.prog.File, n.Pos(), n.End(), rule, format, args...)
+}
+
+// Errorf returns an error positioned at n for an extension decoder to
+// return; the decoder records it as an "emu-unsupported" diagnostic.
+func (d *Decoder) Errorf(n ast.Node, format string, args ...any) error {
+	return &decodeError{node: n, msg: fmt.Sprintf(format, args...)}
+}
+
+type decodeError struct {
+	node ast.Node
+	msg  string
+}
+
+func (e *decodeError) Error() string { return e.msg }
+
+// Program returns the program being built (for extension decoders that
+// need its layout).
+func (d *Decoder) Program() *Program { return d.prog }
+
+// NewSlot allocates a scratch register slot and returns its base.
+func (d *Decoder) NewSlot() int32 {
+	d.nslots++
+	return int32(d.nslots-1) * 32
+}
+
+// Const returns the slot base of a slot holding v in every lane.
+func (d *Decoder) Const(v uint64) int32 {
+	if s, ok := d.consts[v]; ok {
+		return s
+	}
+	s := d.NewSlot()
+	d.consts[v] = s
+	d.prog.consts = append(d.prog.consts, constSlot{slot: s, val: v})
+	return s
+}
+
+func (d *Decoder) special(k specialKind, comp int, off uint64) int32 {
+	key := specialSlot{kind: k, comp: comp, off: off}
+	if s, ok := d.specials[key]; ok {
+		return s
+	}
+	s := d.NewSlot()
+	d.specials[key] = s
+	key.slot = s
+	d.prog.specials = append(d.prog.specials, key)
+	return s
+}
+
+// finish fixes the layout: register slots first (zeroed per CTA), then
+// constants and specials, which were numbered as they appeared; the
+// renumbering is not needed because zeroing covers only user slots, so
+// user slots must be allocated before the others. Instead every slot is
+// zeroed per CTA and the constants are refilled.
+func (d *Decoder) finish() {
+	d.prog.NumSlots = d.nslots
+	d.prog.userSlots = d.nslots
+	if d.prog.SharedAlign == 0 {
+		d.prog.SharedAlign = 1
+	}
+}
+
+// moduleVars allocates module-scope .global and .const variables.
+func (d *Decoder) moduleVars(m *ast.Module) {
+	var glb, cst regionSet
+	for _, s := range m.Stmts {
+		v, ok := s.(*ast.VarDecl)
+		if !ok {
+			continue
+		}
+		for _, vd := range declNames(v) {
+			sp, ok := parseSpace(vd.Space)
+			if !ok || (sp != SpaceGlobal && sp != SpaceConst) || vd.Name == nil {
+				continue
+			}
+			size, elem, err := d.varSize(vd)
+			if err != nil {
+				d.errorf(vd, "emu-decode", "%v", err)
+				continue
+			}
+			align := uint64(max(vd.Align, int64(elem)))
+			var r *Region
+			if sp == SpaceGlobal {
+				r = glb.alloc(vd.Name.Name, size, align, SpaceGlobal, GlobalBase)
+				d.prog.globals = append(d.prog.globals, r)
+			} else {
+				r = cst.alloc(vd.Name.Name, size, align, SpaceConst, 0x1000)
+				d.prog.konsts = append(d.prog.konsts, r)
+			}
+			d.module[vd.Name.Name] = &symbol{kind: symVar, space: sp, addr: r.Base, size: size}
+			if vd.Init != nil {
+				d.initVar(vd, r.Data)
+			}
+		}
+	}
+	d.prog.nextGlb = glb.next
+	if d.prog.nextGlb == 0 {
+		d.prog.nextGlb = GlobalBase
+	}
+}
+
+// declNames expands "a, b, c" declarations.
+func declNames(v *ast.VarDecl) []*ast.VarDecl {
+	out := []*ast.VarDecl{v}
+	for _, x := range v.ExtraNames {
+		out = append(out, x)
+	}
+	return out
+}
+
+// varSize returns a variable's size in bytes and its element alignment.
+func (d *Decoder) varSize(v *ast.VarDecl) (int, int, error) {
+	t, ok := ParseType(v.Type)
+	if !ok {
+		return 0, 0, fmt.Errorf("variable %s has unknown type %q", v.Name.Name, v.Type)
+	}
+	elem := t.Size() * max(1, v.Vector)
+	n := int64(elem)
+	for _, dim := range v.Dims {
+		if dim < 0 {
+			if v.Init != nil {
+				if l, ok := v.Init.(*ast.InitList); ok {
+					dim = int64(len(l.Elems))
+				}
+			}
+			if dim < 0 {
+				dim = 0
+			}
+		}
+		n *= dim
+		if n > 1<<30 {
+			return 0, 0, fmt.Errorf("variable %s is too large", v.Name.Name)
+		}
+	}
+	return int(n), elem, nil
+}
+
+// initVar writes a variable's initializer into data.
+func (d *Decoder) initVar(v *ast.VarDecl, data []byte) {
+	t, _ := ParseType(v.Type)
+	var flat []ast.Expr
+	var walk func(e ast.Expr)
+	walk = func(e ast.Expr) {
+		if l, ok := e.(*ast.InitList); ok {
+			for _, x := range l.Elems {
+				walk(x)
+			}
+			return
+		}
+		flat = append(flat, e)
+	}
+	walk(v.Init)
+	sz := t.Size()
+	for i, e := range flat {
+		if (i+1)*sz > len(data) {
+			d.errorf(e, "emu-decode", "too many initializers for %s", v.Name.Name)
+			return
+		}
+		val, ok := d.constValue(e, t)
+		if !ok {
+			d.errorf(e, "emu-unsupported", "initializer the emulator cannot evaluate")
+			return
+		}
+		putLE(data[i*sz:], val, sz)
+	}
+}
+
+// constValue evaluates an immediate or initializer element as a value of
+// type t: integers, floats (converted to t), symbol addresses and
+// generic(sym).
+func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
+	switch x := e.(type) {
+	case *ast.FloatLit:
+		f := x.Value
+		if x.Hex {
+			if x.Single {
+				f = float64(math.Float32frombits(uint32(x.Bits)))
+			} else {
+				f = math.Float64frombits(x.Bits)
+			}
+			if t.Size() == 4 && x.Single || t.Size() == 8 && !x.Single && !t.Float() {
+				return x.Bits, true
+			}
+		}
+		if t.Float() {
+			return floatBits(t, f, RoundNearest), true
+		}
+		return uint64(int64(f)), true
+	case *ast.UnaryExpr:
+		if x.Op == "-" {
+			if fl, ok := x.X.(*ast.FloatLit); ok && t.Float() {
+				v, _ := d.constValue(fl, t)
+				return v ^ 1<<(uint(t.Bits())-1), true
+			}
+		}
+	case *ast.Ident:
+		if s := d.lookup(x.Name); s != nil && s.kind == symVar {
+			return s.addr, true
+		}
+		return 0, false
+	case *ast.CallExpr:
+		if x.Fun == "generic" && len(x.Args) == 1 {
+			if id, ok := x.Args[0].(*ast.Ident); ok {
+				if s := d.lookup(id.Name); s != nil && s.kind == symVar {
+					return genericOf(s), true
+				}
+			}
+		}
+		return 0, false
+	case *ast.BinaryExpr:
+		if id, ok := x.X.(*ast.Ident); ok && (x.Op == "+" || x.Op == "-") {
+			base, ok1 := d.constValue(id, t)
+			off, ok2 := parser.ConstValue(x.Y)
+			if ok1 && ok2 {
+				if x.Op == "-" {
+					off = -off
+				}
+				return base + uint64(off), true
+			}
+		}
+		if c, ok := x.X.(*ast.CallExpr); ok && x.Op == "+" {
+			base, ok1 := d.constValue(c, t)
+			off, ok2 := parser.ConstValue(x.Y)
+			if ok1 && ok2 {
+				return base + uint64(off), true
+			}
+		}
+	}
+	if v, ok := parser.ConstValue(e); ok {
+		if t.Float() {
+			return floatBits(t, float64(v), RoundNearest), true
+		}
+		return uint64(v), true
+	}
+	return 0, false
+}
+
+// genericOf returns the generic address of a module variable.
+func genericOf(s *symbol) uint64 {
+	switch s.space {
+	case SpaceConst:
+		return ConstWindow + s.addr
+	case SpaceLocal:
+		return LocalWindow + s.addr
+	}
+	return s.addr
+}
+
+func putLE(b []byte, v uint64, n int) {
+	switch n {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+// sharedVars lays out static shared memory: module-scope .shared
+// variables, then those declared inside function bodies; .extern arrays
+// without a size start after them (dynamic shared memory).
+func (d *Decoder) sharedVars(m *ast.Module) {
+	var dyn []*ast.VarDecl
+	off := uint64(0)
+	place := func(v *ast.VarDecl) {
+		sp, ok := parseSpace(v.Space)
+		if !ok || (sp != SpaceShared && sp != SpaceSharedCluster) || v.Name == nil {
+			return
+		}
+		size, elem, err := d.varSize(v)
+		if err != nil {
+			d.errorf(v, "emu-decode", "%v", err)
+			return
+		}
+		align := uint64(max(v.Align, int64(elem), 1))
+		if int(align) > d.prog.SharedAlign {
+			d.prog.SharedAlign = int(align)
+		}
+		if size == 0 {
+			dyn = append(dyn, v)
+			return
+		}
+		off = (off + align - 1) &^ (align - 1)
+		d.shared[v] = off
+		off += uint64(size)
+	}
+	var walk func(stmts []ast.Stmt)
+	walk = func(stmts []ast.Stmt) {
+		for _, s := range stmts {
+			switch x := s.(type) {
+			case *ast.VarDecl:
+				for _, v := range declNames(x) {
+					place(v)
+				}
+			case *ast.Block:
+				walk(x.Stmts)
+			}
+		}
+	}
+	for _, s := range m.Stmts {
+		switch x := s.(type) {
+		case *ast.VarDecl:
+			for _, v := range declNames(x) {
+				place(v)
+				if o, ok := d.shared[v]; ok {
+					d.module[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: o}
+				}
+			}
+		case *ast.Function:
+			if x.Body != nil {
+				walk(x.Body.Stmts)
+			}
+		}
+	}
+	dynOff := (off + 15) &^ 15
+	for _, v := range dyn {
+		a := uint64(max(v.Align, 16))
+		dynOff = (off + a - 1) &^ (a - 1)
+	}
+	for _, v := range dyn {
+		d.shared[v] = dynOff
+		if _, ok := d.module[v.Name.Name]; !ok {
+			d.module[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: dynOff}
+		}
+	}
+	for _, s := range m.Stmts {
+		if v, ok := s.(*ast.VarDecl); ok {
+			for _, vd := range declNames(v) {
+				if o, ok := d.shared[vd]; ok && vd.Name != nil {
+					d.module[vd.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: o}
+				}
+			}
+		}
+	}
+	d.prog.SharedStatic = int(dynOff)
+	if len(dyn) == 0 {
+		d.prog.SharedStatic = int(off)
+	}
+}
+
+// entryParams lays out the kernel parameter buffer (§5.1.6).
+func (d *Decoder) entryParams(f *ast.Function) {
+	off := 0
+	for _, p := range f.Params {
+		t, ok := ParseType(p.Type)
+		if !ok || p.Name == nil {
+			d.errorf(p, "emu-decode", "parameter with unknown type %q", p.Type)
+			continue
+		}
+		size, elem, _ := d.varSize(p)
+		align := max(int(p.Align), elem, 1)
+		off = (off + align - 1) &^ (align - 1)
+		prm := Param{Name: p.Name.Name, Type: t, Size: size, Align: align, Offset: off}
+		for _, a := range p.Attrs {
+			if a == ".ptr" {
+				prm.Ptr = true
+			}
+		}
+		d.prog.Params = append(d.prog.Params, prm)
+		off += size
+	}
+	d.prog.ParamSize = off
+	for _, dir := range f.Perf {
+		switch dir.Name {
+		case ".explicitcluster":
+			d.prog.Explicit = true
+		case ".reqnctapercluster", ".reqntid":
+			var dims [3]int
+			for i, a := range dir.Args {
+				if v, ok := parser.ConstValue(a); ok && i < 3 {
+					dims[i] = int(v)
+				}
+			}
+			for i := range dims {
+				if dims[i] == 0 {
+					dims[i] = 1
+				}
+			}
+			if dir.Name == ".reqntid" {
+				d.prog.ReqNTID = dims
+			} else {
+				d.prog.ReqCluster = dims
+				d.prog.Explicit = true
+			}
+		}
+	}
+}
+
+func (d *Decoder) enqueue(f *ast.Function) *funcInfo {
+	if fi := d.lowered[f]; fi != nil {
+		return fi
+	}
+	fi := &funcInfo{fn: f, start: -1}
+	d.lowered[f] = fi
+	d.queue = append(d.queue, fi)
+	return fi
+}
+
+func (d *Decoder) lookup(name string) *symbol {
+	for i := len(d.scopes) - 1; i >= 0; i-- {
+		if s, ok := d.scopes[i][name]; ok {
+			return s
+		}
+	}
+	return d.module[name]
+}
+
+// allocLocal reserves n bytes of per-thread local memory.
+func (d *Decoder) allocLocal(n int, align int) uint64 {
+	align = max(align, 1)
+	off := (d.prog.LocalFrame + align - 1) &^ (align - 1)
+	d.prog.LocalFrame = off + n
+	return uint64(off)
+}

@@ -1,0 +1,572 @@
+package emu
+
+import (
+	"strings"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
+)
+
+// lowerFunc lowers one function body into d.prog.Insts.
+func (d *Decoder) lowerFunc(fi *funcInfo) {
+	f := fi.fn
+	d.cur = fi
+	fi.start = int32(len(d.prog.Insts))
+	d.labels[fi] = map[string]int32{}
+	d.scopes = []map[string]*symbol{{}}
+	if fi.entry {
+		for i, p := range f.Params {
+			if p.Name != nil && i < len(d.prog.Params) {
+				pr := d.prog.Params[i]
+				d.scopes[0][p.Name.Name] = &symbol{kind: symVar, space: SpaceParam, addr: uint64(pr.Offset), size: pr.Size}
+			}
+		}
+	} else {
+		for _, list := range [][]*ast.VarDecl{f.Returns, f.Params} {
+			for _, p := range list {
+				s := d.funcParam(p)
+				if s == nil {
+					return
+				}
+				if len(list) == len(f.Returns) && &list[0] == &f.Returns[0] {
+					fi.returns = append(fi.returns, s)
+				} else {
+					fi.params = append(fi.params, s)
+				}
+			}
+		}
+	}
+	if f.Body == nil {
+		d.errorf(f, "emu-decode", "function %s has no body", f.Name.Name)
+		return
+	}
+	d.lowerBlock(f.Body.Stmts)
+	// Falling off the end returns (or exits the kernel).
+	d.append(Inst{Exec: execRet, Pos: f.Body.End(), Opcode: "ret (end of " + f.Name.Name + ")", Guard: -1})
+}
+
+// funcParam declares a .func parameter in per-thread local memory.
+func (d *Decoder) funcParam(p *ast.VarDecl) *symbol {
+	if p.Name == nil {
+		return nil
+	}
+	if p.Space != ".param" && p.Space != ".param::func" {
+		d.errorf(p, "emu-unsupported", "the emulator passes .func arguments only in .param space (got %s)", p.Space)
+		return nil
+	}
+	size, elem, err := d.varSize(p)
+	if err != nil {
+		d.errorf(p, "emu-decode", "%v", err)
+		return nil
+	}
+	s := &symbol{kind: symVar, space: SpaceParamFunc, addr: d.allocLocal(size, max(int(p.Align), elem)), size: size}
+	d.scopes[0][p.Name.Name] = s
+	return s
+}
+
+func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
+	for _, st := range stmts {
+		switch x := st.(type) {
+		case *ast.VarDecl:
+			for _, v := range declNames(x) {
+				d.declare(v)
+			}
+		case *ast.Label:
+			d.labels[d.cur][x.Name] = int32(len(d.prog.Insts))
+		case *ast.Instruction:
+			d.lowerInst(x)
+		case *ast.Block:
+			d.scopes = append(d.scopes, map[string]*symbol{})
+			d.lowerBlock(x.Stmts)
+			d.scopes = d.scopes[:len(d.scopes)-1]
+		case *ast.BadStmt:
+			d.errorf(x, "emu-decode", "unparsed statement")
+		}
+	}
+}
+
+// declare handles a declaration inside a function body.
+func (d *Decoder) declare(v *ast.VarDecl) {
+	if v.Name == nil {
+		return
+	}
+	scope := d.scopes[len(d.scopes)-1]
+	if v.Space == ".reg" {
+		t, ok := ParseType(v.Type)
+		if !ok {
+			d.errorf(v, "emu-decode", "register %s has unknown type %q", v.Name.Name, v.Type)
+			return
+		}
+		per := max(1, v.Vector)
+		if t == TB128 {
+			per *= 2
+		}
+		mk := func(name string) {
+			s := &symbol{kind: symReg, typ: t, vec: v.Vector, slot: d.NewSlot()}
+			for range per - 1 {
+				d.NewSlot()
+			}
+			scope[name] = s
+		}
+		if v.Count >= 0 {
+			if v.Count > 1<<16 {
+				d.errorf(v, "emu-unsupported", "too many registers (%d)", v.Count)
+				return
+			}
+			for i := range v.Count {
+				mk(v.Name.Name + itoa(int(i)))
+			}
+			return
+		}
+		mk(v.Name.Name)
+		return
+	}
+	sp, ok := parseSpace(v.Space)
+	if !ok {
+		d.errorf(v, "emu-unsupported", "declaration in %s space", v.Space)
+		return
+	}
+	size, elem, err := d.varSize(v)
+	if err != nil {
+		d.errorf(v, "emu-decode", "%v", err)
+		return
+	}
+	switch sp {
+	case SpaceShared, SpaceSharedCluster:
+		scope[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: d.shared[v], size: size}
+	case SpaceLocal:
+		s := &symbol{kind: symVar, space: SpaceLocal, addr: d.allocLocal(size, max(int(v.Align), elem)), size: size}
+		scope[v.Name.Name] = s
+		if v.Init != nil {
+			d.errorf(v, "emu-unsupported", "initialized .local variable")
+		}
+	case SpaceParam, SpaceParamFunc:
+		scope[v.Name.Name] = &symbol{kind: symVar, space: SpaceParamFunc, addr: d.allocLocal(size, max(int(v.Align), elem)), size: size}
+	default:
+		d.errorf(v, "emu-unsupported", "%s variable declared inside a function", v.Space)
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for i > 0 {
+		n--
+		b[n] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[n:])
+}
+
+func (d *Decoder) append(in Inst) int {
+	d.prog.Insts = append(d.prog.Insts, in)
+	return len(d.prog.Insts) - 1
+}
+
+// Emit appends an extra instruction after the one being decoded (for
+// opcodes that lower to several steps). It returns its index.
+func (d *Decoder) Emit(in Inst) int {
+	if in.Guard == 0 && in.D == 0 && in.A == 0 {
+		in.Guard, in.D, in.A, in.B, in.C, in.D2 = -1, -1, -1, -1, -1, -1
+	}
+	return d.append(in)
+}
+
+func blankInst() Inst {
+	in := Inst{Guard: -1, D: -1, A: -1, B: -1, C: -1, D2: -1, Vec: 1, Target: -1}
+	for i := range in.V {
+		in.V[i] = -1
+	}
+	return in
+}
+
+// lowerInst decodes one instruction with its registered DecodeFunc.
+func (d *Decoder) lowerInst(in *ast.Instruction) {
+	dec := decoderFor(in)
+	if dec == nil {
+		d.errorf(in, "emu-unsupported", "the emulator does not implement %s", in.FullOpcode())
+		return
+	}
+	out := blankInst()
+	out.Pos = in.Pos()
+	out.Opcode = in.FullOpcode()
+	if in.Guard != nil {
+		s, err := d.Src(in.Guard.Reg, TPred)
+		if err != nil {
+			d.report(err)
+			return
+		}
+		out.Guard, out.GuardNeg = s, in.Guard.Negate
+	}
+	idx := d.append(out)
+	d.inst = idx
+	if err := dec(d, in, &out); err != nil {
+		d.report(err)
+		return
+	}
+	if out.Exec == nil {
+		d.errorf(in, "emu-decode", "decoder for %s set no handler", in.Opcode)
+		return
+	}
+	d.prog.Insts[idx] = out
+}
+
+func (d *Decoder) report(err error) {
+	if e, ok := err.(*decodeError); ok {
+		d.errorf(e.node, "emu-unsupported", "%s", e.msg)
+		return
+	}
+	d.errs.Errorf(d.prog.File, d.prog.Insts[len(d.prog.Insts)-1].Pos, d.prog.Insts[len(d.prog.Insts)-1].Pos, "emu-unsupported", "%v", err)
+}
+
+// Label records that field Target of the instruction being decoded is the
+// pc of label e (resolved when the function is complete).
+func (d *Decoder) Label(e ast.Expr) error {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return d.Errorf(e, "expected a label")
+	}
+	d.fixups = append(d.fixups, labelFixup{inst: d.inst, name: id.Name, fn: d.cur, node: e})
+	return nil
+}
+
+// Func resolves a call target, queueing the callee for lowering.
+func (d *Decoder) calleeOf(e ast.Expr) (*funcInfo, error) {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil, d.Errorf(e, "indirect calls are not supported by the emulator")
+	}
+	f := d.funcs[id.Name]
+	if f == nil || f.Body == nil {
+		return nil, d.Errorf(e, "call to %s, which has no body in this module", id.Name)
+	}
+	if f.Kind != ".func" {
+		return nil, d.Errorf(e, "call to %s, which is not a .func", id.Name)
+	}
+	return d.enqueue(f), nil
+}
+
+func (d *Decoder) resolveFixups() {
+	for _, fx := range d.fixups {
+		pc, ok := d.labels[fx.fn][fx.name]
+		if !ok {
+			d.errorf(fx.node, "emu-decode", "undefined label %s", fx.name)
+			continue
+		}
+		d.prog.Insts[fx.inst].Target = pc
+	}
+	d.checkRecursion()
+}
+
+// Quals is an instruction's qualifier list, classified.
+type Quals struct {
+	Types    []Type // type qualifiers in order
+	Space    Space
+	HasSpace bool
+	Vec      int // 1, 2, 4 or 8
+	Round    Round
+	Cmp      string // setp comparison (".eq" ...), without the dot
+	BoolOp   string // "and", "or", "xor" for setp/set
+	Names    []string
+}
+
+// ParseQuals classifies in's qualifiers.
+func ParseQuals(in *ast.Instruction) Quals {
+	q := Quals{Vec: 1}
+	for _, x := range in.Quals {
+		n := x.Name
+		q.Names = append(q.Names, n)
+		if t, ok := ParseType(n); ok {
+			q.Types = append(q.Types, t)
+			continue
+		}
+		if sp, ok := parseSpace(n); ok && !q.HasSpace {
+			q.Space, q.HasSpace = sp, true
+			continue
+		}
+		if r, ok := parseRound(n); ok {
+			q.Round = r
+			continue
+		}
+		switch n {
+		case ".v2":
+			q.Vec = 2
+		case ".v4":
+			q.Vec = 4
+		case ".v8":
+			q.Vec = 8
+		case ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs",
+			".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan":
+			if q.Cmp == "" {
+				q.Cmp = n[1:]
+			}
+		case ".and", ".or", ".xor":
+			q.BoolOp = n[1:]
+		}
+	}
+	return q
+}
+
+// Has reports whether qualifier name was written.
+func (q *Quals) Has(name string) bool {
+	for _, n := range q.Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Type returns the last type qualifier, or TNone.
+func (q *Quals) Type() Type {
+	if len(q.Types) == 0 {
+		return TNone
+	}
+	return q.Types[len(q.Types)-1]
+}
+
+var specialKinds = map[string]specialKind{
+	"%tid": spTid, "%ntid": spNtid, "%ctaid": spCtaid, "%nctaid": spNctaid,
+	"%laneid": spLaneid, "%warpid": spWarpid, "%nwarpid": spNwarpid,
+	"%clusterid": spClusterid, "%nclusterid": spNclusterid,
+	"%cluster_ctaid": spClusterCtaid, "%cluster_nctaid": spClusterNctaid,
+	"%cluster_ctarank": spClusterCtarank, "%cluster_nctarank": spClusterNctarank,
+	"%is_explicit_cluster": spIsExplicitCluster, "%smid": spSmid, "%nsmid": spNsmid,
+	"%gridid": spGridid, "%lanemask_eq": spLanemaskEq, "%lanemask_lt": spLanemaskLt,
+	"%lanemask_le": spLanemaskLe, "%lanemask_gt": spLanemaskGt, "%lanemask_ge": spLanemaskGe,
+	"%dynamic_smem_size": spDynSmem, "%total_smem_size": spTotalSmem,
+	"%clock": spClock, "%clock64": spClock, "%globaltimer": spClock,
+}
+
+func compIndex(c string) int {
+	switch c {
+	case "y", "g":
+		return 1
+	case "z", "b":
+		return 2
+	case "w", "a":
+		return 3
+	}
+	return 0
+}
+
+// regSlot resolves a register operand to its slot base.
+func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
+	if k, ok := specialKinds[r.Name]; ok {
+		return d.special(k, compIndex(r.Comp), 0), TU32, nil
+	}
+	if resolve.LookupSpecial(r.Name) != nil {
+		return 0, 0, d.Errorf(r, "the emulator does not model special register %s", r.Name)
+	}
+	s := d.lookup(r.Name)
+	if s == nil || s.kind != symReg {
+		return 0, 0, d.Errorf(r, "undeclared register %s", r.Name)
+	}
+	slot := s.slot
+	if r.Comp != "" {
+		c := compIndex(r.Comp)
+		if c >= max(1, s.vec) {
+			return 0, 0, d.Errorf(r, "register %s has no component .%s", r.Name, r.Comp)
+		}
+		if s.typ == TB128 {
+			c *= 2
+		}
+		slot += int32(c) * 32
+	}
+	return slot, s.typ, nil
+}
+
+// Dst resolves a destination operand: a register (slot base) or "_" (-1).
+func (d *Decoder) Dst(e ast.Expr) (int32, error) {
+	switch x := e.(type) {
+	case *ast.Sink:
+		return -1, nil
+	case *ast.Reg:
+		if _, ok := specialKinds[x.Name]; ok {
+			return 0, d.Errorf(x, "special register %s is read-only", x.Name)
+		}
+		s, _, err := d.regSlot(x)
+		return s, err
+	case *ast.Ident:
+		if s := d.lookup(x.Name); s != nil && s.kind == symReg {
+			return s.slot, nil
+		}
+	}
+	return 0, d.Errorf(e, "expected a destination register")
+}
+
+// Src resolves a source operand read as type t to a slot base: registers,
+// special registers, immediates and symbol addresses all become slots.
+func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
+	switch x := e.(type) {
+	case *ast.Reg:
+		s, _, err := d.regSlot(x)
+		return s, err
+	case *ast.Ident:
+		s := d.lookup(x.Name)
+		if s == nil {
+			return 0, d.Errorf(x, "undefined name %s", x.Name)
+		}
+		switch s.kind {
+		case symReg:
+			return s.slot, nil
+		case symVar:
+			return d.symAddr(s, 0), nil
+		}
+		return 0, d.Errorf(x, "%s is a function, not a value", x.Name)
+	case *ast.ParenExpr:
+		return d.Src(x.X, t)
+	case *ast.Sink:
+		return 0, d.Errorf(x, "\"_\" cannot be a source operand")
+	}
+	v, ok := d.constValue(e, t)
+	if !ok {
+		return 0, d.Errorf(e, "operand the emulator cannot evaluate")
+	}
+	return d.Const(v), nil
+}
+
+// symAddr returns a slot holding the address of variable s plus off in
+// its own state space.
+func (d *Decoder) symAddr(s *symbol, off int64) int32 {
+	if s.space == SpaceShared {
+		return d.special(spSharedAddr, 0, s.addr+uint64(off))
+	}
+	return d.Const(s.addr + uint64(off))
+}
+
+// Addr resolves an address operand ([reg+off], [sym+off], [imm], sym[i])
+// to a base slot and displacement. sp is the space of a named variable
+// (SpaceGeneric when the base is a register or an absolute address).
+func (d *Decoder) Addr(e ast.Expr) (base int32, off int64, sp Space, err error) {
+	switch x := e.(type) {
+	case *ast.Address:
+		if len(x.Index) > 0 {
+			return 0, 0, 0, d.Errorf(x, "address with a vector index is not supported here")
+		}
+		switch b := x.Base.(type) {
+		case nil:
+			return d.Const(0), x.Offset, SpaceGeneric, nil
+		case *ast.Reg:
+			s, _, err := d.regSlot(b)
+			return s, x.Offset, SpaceGeneric, err
+		case *ast.Ident:
+			s := d.lookup(b.Name)
+			if s == nil {
+				return 0, 0, 0, d.Errorf(b, "undefined name %s", b.Name)
+			}
+			if s.kind == symReg {
+				return s.slot, x.Offset, SpaceGeneric, nil
+			}
+			if s.kind != symVar {
+				return 0, 0, 0, d.Errorf(b, "%s is not a variable", b.Name)
+			}
+			if s.space == SpaceShared {
+				return d.symAddr(s, 0), x.Offset, SpaceShared, nil
+			}
+			return d.Const(0), int64(s.addr) + x.Offset, s.space, nil
+		case *ast.IndexExpr:
+			return d.Addr(b)
+		}
+		return 0, 0, 0, d.Errorf(x, "unsupported address base")
+	case *ast.IndexExpr:
+		id, ok := x.X.(*ast.Ident)
+		idx, ok2 := parser.ConstValue(x.Index)
+		if !ok || !ok2 {
+			return 0, 0, 0, d.Errorf(x, "array index must be a constant")
+		}
+		s := d.lookup(id.Name)
+		if s == nil || s.kind != symVar {
+			return 0, 0, 0, d.Errorf(x, "undefined variable %s", id.Name)
+		}
+		if s.space == SpaceShared {
+			return d.symAddr(s, 0), idx, SpaceShared, nil
+		}
+		return d.Const(0), int64(s.addr) + idx, s.space, nil
+	}
+	return 0, 0, 0, d.Errorf(e, "expected an address operand [..]")
+}
+
+// Vector resolves a brace-enclosed operand list (elements may be "_").
+func (d *Decoder) Vector(e ast.Expr, t Type, dst bool) ([]int32, error) {
+	v, ok := e.(*ast.VectorExpr)
+	if !ok {
+		return nil, d.Errorf(e, "expected a vector operand {...}")
+	}
+	out := make([]int32, len(v.Elems))
+	for i, x := range v.Elems {
+		var err error
+		if _, sink := x.(*ast.Sink); sink {
+			out[i] = -1
+			continue
+		}
+		if dst {
+			out[i], err = d.Dst(x)
+		} else {
+			out[i], err = d.Src(x, t)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// checkRecursion rejects call cycles: .func frames are laid out statically.
+func (d *Decoder) checkRecursion() {
+	calls := map[int32][]int32{} // function start -> callee starts
+	starts := []int32{}
+	for _, fi := range d.lowered {
+		starts = append(starts, fi.start)
+	}
+	funcOf := func(pc int) int32 {
+		best := int32(-1)
+		for _, s := range starts {
+			if s <= int32(pc) && s > best {
+				best = s
+			}
+		}
+		return best
+	}
+	for i := range d.prog.Insts {
+		if ci, ok := d.prog.Insts[i].Ext.(*callInfo); ok {
+			f := funcOf(i)
+			calls[f] = append(calls[f], ci.callee.start)
+		}
+	}
+	state := map[int32]int{}
+	var visit func(f int32) bool
+	visit = func(f int32) bool {
+		switch state[f] {
+		case 1:
+			return true
+		case 2:
+			return false
+		}
+		state[f] = 1
+		for _, g := range calls[f] {
+			if visit(g) {
+				return true
+			}
+		}
+		state[f] = 2
+		return false
+	}
+	if visit(0) {
+		d.errs.Errorf(d.prog.File, d.prog.Insts[0].Pos, d.prog.Insts[0].Pos, "emu-unsupported", "recursive .func calls are not supported by the emulator")
+	}
+}
+
+// hasPrefixQual reports whether any qualifier starts with p.
+func (q *Quals) hasPrefix(p string) bool {
+	for _, n := range q.Names {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,539 @@
+package emu
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config describes a launch.
+type Config struct {
+	Grid    [3]int // CTAs per grid dimension
+	Block   [3]int // threads per CTA dimension
+	Cluster [3]int // CTAs per cluster dimension; zero means 1x1x1 (implicit)
+
+	SharedBytes int    // dynamic shared memory per CTA
+	Seed        uint64 // scheduling seed: 0 runs warps round-robin, others shuffle them
+	Jobs        int    // clusters emulated in parallel (0: 1)
+	MaxSteps    uint64 // warp-instructions per cluster before a max-steps report (0: DefaultMaxSteps)
+	Async       AsyncPolicy
+}
+
+// DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
+const DefaultMaxSteps = 1 << 32
+
+// MaxThreadsPerCTA and MaxClusterSize are the launch limits (§5.2.1 of the
+// CUDA programming guide; 16 with non-portable cluster sizes).
+const (
+	MaxThreadsPerCTA = 1024
+	MaxClusterSize   = 16
+)
+
+// Stats counts what a run did.
+type Stats struct {
+	WarpInsts   uint64
+	ThreadInsts uint64
+	Stored      [numSpaces]uint64 // bytes stored per state space
+	Loaded      [numSpaces]uint64
+	CTAs        uint64
+	Wall        time.Duration
+}
+
+func (s *Stats) add(o *Stats) {
+	s.WarpInsts += o.WarpInsts
+	s.ThreadInsts += o.ThreadInsts
+	for i := range s.Stored {
+		s.Stored[i] += o.Stored[i]
+		s.Loaded[i] += o.Loaded[i]
+	}
+	s.CTAs += o.CTAs
+}
+
+// ExtKey names a per-CTA or per-cluster extension state slot.
+type ExtKey int
+
+var (
+	ctaExt     []func(*CTA) any
+	clusterExt []func(*Cluster) any
+	ctaExit    []func(*CTA) *Report
+)
+
+// NewCTAKey registers per-CTA state for an extension (tensor memory, the
+// CTA's mbarrier table, ...). init builds the state the first time
+// CTA.Ext(key) is called for a CTA. Call it from a package-level var
+// initializer or init function, never while a launch runs.
+func NewCTAKey(init func(*CTA) any) ExtKey {
+	ctaExt = append(ctaExt, init)
+	return ExtKey(len(ctaExt) - 1)
+}
+
+// NewClusterKey registers per-cluster state for an extension (async-op
+// bookkeeping shared by the CTAs of a cluster, ...).
+func NewClusterKey(init func(*Cluster) any) ExtKey {
+	clusterExt = append(clusterExt, init)
+	return ExtKey(len(clusterExt) - 1)
+}
+
+// OnCTAExit registers a check that runs when every thread of a CTA has
+// exited (e.g. tensor memory still allocated). A non-nil report stops the run.
+func OnCTAExit(fn func(*CTA) *Report) { ctaExit = append(ctaExit, fn) }
+
+// barrier is one of a CTA's 16 named barriers (bar.sync / barrier.sync).
+type barrier struct {
+	arrived  int
+	expected int // 0: every live thread of the CTA
+	line     int32
+}
+
+// CTA is one cooperative thread array.
+type CTA struct {
+	ID     [3]int // %ctaid
+	Rank   int    // %cluster_ctarank
+	Shared []byte // static + dynamic shared memory
+	Warps  []*Warp
+	// Watch, when set, sees every access to this CTA's shared memory made
+	// by ordinary loads, stores and atomics (off is the byte offset in
+	// Shared); returning Fault stops the run. The mbarrier extension uses
+	// it to flag plain accesses to a live barrier object.
+	Watch func(w *Warp, l int, off uint32, n int, write bool) Status
+
+	cluster *Cluster
+	local   []byte
+	bars    [16]barrier
+	live    int // threads that have not exited
+	ext     []any
+	exited  bool
+}
+
+// Cluster returns the CTA's cluster.
+func (c *CTA) Cluster() *Cluster { return c.cluster }
+
+// Ext returns the CTA's state for extension key k, creating it on first use.
+func (c *CTA) Ext(k ExtKey) any {
+	if c.ext[k] == nil {
+		c.ext[k] = ctaExt[k](c)
+	}
+	return c.ext[k]
+}
+
+// Exited reports whether every thread of the CTA has exited.
+func (c *CTA) Exited() bool { return c.exited }
+
+// Cluster is a group of CTAs that run together and can reach each other's
+// shared memory. Each cluster runs on one goroutine; clusters of a grid are
+// independent and may run in parallel.
+type Cluster struct {
+	ID    [3]int // %clusterid
+	Index int    // linear cluster index in the grid
+	CTAs  []*CTA // by rank
+	Mem   *Memory
+
+	cfg      *Config
+	prog     *Program
+	rng      rng
+	steps    uint64
+	report   *Report
+	ext      []any
+	async    []*AsyncOp
+	cbPhase  uint32 // barrier.cluster phase
+	cbCount  int
+	live     int
+	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
+	warps    []*Warp
+	issueSeq uint64
+}
+
+// Ext returns the cluster's state for extension key k.
+func (c *Cluster) Ext(k ExtKey) any {
+	if c.ext[k] == nil {
+		c.ext[k] = clusterExt[k](c)
+	}
+	return c.ext[k]
+}
+
+// Steps returns how many warp-instructions the cluster has executed; it is
+// the clock of the asynchronous-operation queue.
+func (c *Cluster) Steps() uint64 { return c.steps }
+
+// Rand returns a deterministic pseudo-random number from the cluster's
+// seeded generator (for extension policies such as spurious try_wait
+// failures).
+func (c *Cluster) Rand() uint64 { return c.rng.next() }
+
+// Config returns the launch configuration.
+func (c *Cluster) Config() *Config { return c.cfg }
+
+func (c *Cluster) fail(r *Report) {
+	if c.report == nil {
+		c.report = r
+	}
+}
+
+// Fail stops the run with report r (the first report wins).
+func (c *Cluster) Fail(r *Report) { c.fail(r) }
+
+// rng is splitmix64.
+type rng struct{ s uint64 }
+
+func (r *rng) next() uint64 {
+	r.s += 0x9e3779b97f4a7c15
+	z := r.s
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func (r *rng) intn(n int) int { return int(r.next() % uint64(n)) }
+
+// threadsExited updates barrier bookkeeping when lanes of w exit.
+func (c *CTA) threadsExited(w *Warp, n int) {
+	c.live -= n
+	c.cluster.live -= n
+	for b := range c.bars {
+		if c.bars[b].arrived > 0 {
+			c.tryRelease(b)
+		}
+	}
+	c.cluster.tryReleaseCluster()
+	if c.live == 0 && !c.exited {
+		c.exited = true
+		for _, fn := range ctaExit {
+			if r := fn(c); r != nil {
+				c.cluster.fail(r)
+			}
+		}
+	}
+}
+
+// tryRelease completes barrier b when enough threads have arrived.
+func (c *CTA) tryRelease(b int) {
+	bar := &c.bars[b]
+	want := bar.expected
+	if want == 0 {
+		want = c.live
+	}
+	if bar.arrived < want {
+		return
+	}
+	bar.arrived = 0
+	bar.expected = 0
+	for _, w := range c.Warps {
+		if m := w.barWait[b]; m != 0 {
+			w.barWait[b] = 0
+			w.Unblock(m)
+		}
+	}
+}
+
+func (c *Cluster) tryReleaseCluster() {
+	if c.cbCount == 0 || c.cbCount < c.live {
+		return
+	}
+	c.cbCount = 0
+	c.cbPhase++
+	for _, w := range c.warps {
+		if m := w.cbWait; m != 0 {
+			w.cbWait = 0
+			w.cbArrived &^= m
+			w.Unblock(m)
+		}
+	}
+}
+
+// ErrLaunch wraps launch-configuration errors.
+var ErrLaunch = errors.New("launch")
+
+func (cfg *Config) normalize(p *Program) error {
+	for i := range 3 {
+		if cfg.Grid[i] == 0 {
+			cfg.Grid[i] = 1
+		}
+		if cfg.Block[i] == 0 {
+			cfg.Block[i] = 1
+		}
+		if cfg.Cluster[i] == 0 {
+			cfg.Cluster[i] = 1
+		}
+		if cfg.Grid[i] < 0 || cfg.Block[i] < 0 || cfg.Cluster[i] < 0 {
+			return fmt.Errorf("%w: negative dimension", ErrLaunch)
+		}
+		if cfg.Grid[i]%cfg.Cluster[i] != 0 {
+			return fmt.Errorf("%w: grid dimension %d (%d) is not a multiple of the cluster dimension (%d)", ErrLaunch, i, cfg.Grid[i], cfg.Cluster[i])
+		}
+		if p.ReqCluster[i] != 0 && p.ReqCluster[i] != cfg.Cluster[i] && cfg.Cluster[i] == 1 {
+			cfg.Cluster[i] = p.ReqCluster[i]
+		}
+	}
+	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
+	if nt > MaxThreadsPerCTA || cfg.Block[2] > 64 {
+		return fmt.Errorf("%w: %d threads per CTA (at most %d, z at most 64)", ErrLaunch, nt, MaxThreadsPerCTA)
+	}
+	if n := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]; n > MaxClusterSize {
+		return fmt.Errorf("%w: cluster of %d CTAs (at most %d)", ErrLaunch, n, MaxClusterSize)
+	}
+	if g := uint64(cfg.Grid[0]) * uint64(cfg.Grid[1]) * uint64(cfg.Grid[2]); g > 1<<31-1 || cfg.Grid[1] > 65535 || cfg.Grid[2] > 65535 {
+		return fmt.Errorf("%w: grid too large", ErrLaunch)
+	}
+	if cfg.SharedBytes < 0 || p.SharedStatic+cfg.SharedBytes > MaxSharedBytes {
+		return fmt.Errorf("%w: %d bytes of shared memory per CTA (at most %d)", ErrLaunch, p.SharedStatic+cfg.SharedBytes, MaxSharedBytes)
+	}
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = 1
+	}
+	if cfg.MaxSteps == 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	return nil
+}
+
+// Run emulates a launch of p on memory mem (which holds the parameter
+// buffer and every allocation) and returns the counters and the first
+// sanitizer report (nil when the run was clean). Clusters with a lower
+// index win when several report, so the result does not depend on Jobs.
+func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
+	if err := cfg.normalize(p); err != nil {
+		return Stats{}, nil, err
+	}
+	start := time.Now()
+	cdim := [3]int{cfg.Grid[0] / cfg.Cluster[0], cfg.Grid[1] / cfg.Cluster[1], cfg.Grid[2] / cfg.Cluster[2]}
+	nclusters := cdim[0] * cdim[1] * cdim[2]
+	jobs := min(cfg.Jobs, nclusters, runtime.GOMAXPROCS(0)*4)
+	var mu *sync.Mutex
+	if jobs > 1 {
+		mu = new(sync.Mutex)
+	}
+	var (
+		next     atomic.Int64
+		failIdx  atomic.Int64
+		wg       sync.WaitGroup
+		statsMu  sync.Mutex
+		total    Stats
+		reports  = map[int]*Report{}
+		reportMu sync.Mutex
+	)
+	failIdx.Store(int64(nclusters))
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wk := newWorker(p, &cfg, mem, mu)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= nclusters || int64(i) > failIdx.Load() {
+					break
+				}
+				id := [3]int{i % cdim[0], i / cdim[0] % cdim[1], i / (cdim[0] * cdim[1])}
+				if r := wk.runCluster(i, id); r != nil {
+					reportMu.Lock()
+					reports[i] = r
+					reportMu.Unlock()
+					for {
+						old := failIdx.Load()
+						if int64(i) >= old || failIdx.CompareAndSwap(old, int64(i)) {
+							break
+						}
+					}
+				}
+			}
+			statsMu.Lock()
+			total.add(&wk.stats)
+			statsMu.Unlock()
+		}()
+	}
+	wg.Wait()
+	total.Wall = time.Since(start)
+	return total, reports[int(failIdx.Load())], nil
+}
+
+// worker owns reusable CTA storage for the clusters it runs.
+type worker struct {
+	prog  *Program
+	cfg   *Config
+	mem   *Memory
+	mu    *sync.Mutex
+	stats Stats
+	ctas  []*CTA
+	cl    Cluster
+}
+
+func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
+	wk := &worker{prog: p, cfg: cfg, mem: mem, mu: mu}
+	n := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]
+	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
+	nw := (nt + 31) / 32
+	for r := range n {
+		c := &CTA{Rank: r, Shared: make([]byte, p.SharedStatic+cfg.SharedBytes), ext: make([]any, len(ctaExt))}
+		if p.LocalFrame > 0 {
+			c.local = make([]byte, p.LocalFrame*nw*32)
+		}
+		for i := range nw {
+			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats,
+				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32)}
+			lanes := min(32, nt-i*32)
+			w.Lanes = uint32(1<<uint(lanes) - 1)
+			for _, k := range p.consts {
+				s := w.R[k.slot : k.slot+32]
+				for l := range s {
+					s[l] = k.val
+				}
+			}
+			c.Warps = append(c.Warps, w)
+		}
+		wk.ctas = append(wk.ctas, c)
+	}
+	return wk
+}
+
+// runCluster emulates one cluster to completion.
+func (wk *worker) runCluster(index int, id [3]int) *Report {
+	cfg := wk.cfg
+	cl := &wk.cl
+	*cl = Cluster{ID: id, Index: index, CTAs: wk.ctas, Mem: wk.mem, cfg: cfg, prog: wk.prog,
+		rng: rng{cfg.Seed*0x9e3779b97f4a7c15 + uint64(index)}, ext: make([]any, len(clusterExt)), atomMu: wk.mu}
+	if cfg.Seed == 0 {
+		cl.rng.s = uint64(index)
+	}
+	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
+	for r, c := range wk.ctas {
+		cc := [3]int{r % cfg.Cluster[0], r / cfg.Cluster[0] % cfg.Cluster[1], r / (cfg.Cluster[0] * cfg.Cluster[1])}
+		c.ID = [3]int{id[0]*cfg.Cluster[0] + cc[0], id[1]*cfg.Cluster[1] + cc[1], id[2]*cfg.Cluster[2] + cc[2]}
+		c.cluster = cl
+		clear(c.Shared)
+		clear(c.local)
+		clear(c.ext)
+		c.bars = [16]barrier{}
+		c.live = nt
+		c.exited = false
+		c.Watch = nil
+		cl.live += nt
+		for _, w := range c.Warps {
+			w.start()
+			cl.warps = append(cl.warps, w)
+		}
+		wk.stats.CTAs++
+	}
+	return cl.schedule()
+}
+
+// start resets a warp for a new CTA: registers zeroed, specials filled.
+func (w *Warp) start() {
+	p := w.prog
+	clear(w.R)
+	for _, k := range p.consts {
+		s := w.R[k.slot : k.slot+32]
+		for l := range s {
+			s[l] = k.val
+		}
+	}
+	for _, s := range p.specials {
+		dst := w.R[s.slot : s.slot+32]
+		for l := range dst {
+			dst[l] = w.special(s, l)
+		}
+	}
+	w.pc, w.Next = 0, 0
+	w.live = w.Lanes
+	w.active = w.Lanes
+	w.blocked = 0
+	w.resched = false
+	w.minOther = 1<<31 - 1
+	w.tpc = [32]int32{}
+	w.depth = [32]uint8{}
+	w.barWait = [16]uint32{}
+	w.cbWait, w.cbArrived = 0, 0
+	w.WaitWhat = ""
+	w.cache = nil
+}
+
+// schedule runs the cluster's warps until all exit or a report stops them.
+func (c *Cluster) schedule() *Report {
+	warps := c.warps
+	quantum := 1 << 16
+	if c.cfg.Seed != 0 {
+		quantum = 0
+	}
+	for {
+		if c.cfg.Seed != 0 {
+			for i := len(warps) - 1; i > 0; i-- {
+				j := c.rng.intn(i + 1)
+				warps[i], warps[j] = warps[j], warps[i]
+			}
+		}
+		progressed := false
+		alive := warps[:0]
+		for _, w := range warps {
+			if w.live == 0 {
+				continue
+			}
+			budget := quantum
+			if budget == 0 {
+				budget = 1 + c.rng.intn(64)
+			}
+			if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
+				budget = int(left)
+			}
+			n, st := w.run(budget)
+			c.steps += uint64(n)
+			if n > 0 {
+				progressed = true
+			}
+			if st == Fault || c.report != nil {
+				return c.report
+			}
+			if c.steps >= c.cfg.MaxSteps && w.active != 0 {
+				in := &c.prog.Insts[w.pc]
+				return &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
+					Thread: w.threadID(lane(w.active)),
+					Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
+			}
+			if len(c.async) > 0 && c.cfg.Async == AsyncRandom {
+				if r := c.landDue(); r != nil {
+					return r
+				}
+			}
+			if w.live != 0 {
+				alive = append(alive, w)
+			}
+		}
+		warps = alive
+		if len(warps) == 0 {
+			if r := c.landAll(); r != nil {
+				return r
+			}
+			return c.report
+		}
+		if !progressed {
+			if len(c.async) > 0 {
+				if r := c.landOne(); r != nil {
+					return r
+				}
+				continue
+			}
+			return c.deadlock(warps)
+		}
+	}
+}
+
+// deadlock builds the report for a cluster where nothing can move.
+func (c *Cluster) deadlock(warps []*Warp) *Report {
+	r := &Report{Rule: RuleDeadlock, File: c.prog.File,
+		Message: fmt.Sprintf("deadlock: every warp of cluster (%d,%d,%d) waits and nothing can wake it", c.ID[0], c.ID[1], c.ID[2])}
+	for _, w := range warps {
+		line := 0
+		pc := w.WaitPC
+		if int(pc) < len(c.prog.Insts) {
+			line = int(c.prog.Insts[pc].Pos.Line)
+			if r.Pos.Line == 0 {
+				r.Pos = c.prog.Insts[pc].Pos
+				r.Opcode = c.prog.Insts[pc].Opcode
+			}
+		}
+		r.Waits = append(r.Waits, fmt.Sprintf("CTA (%d,%d,%d) warp %d (%d live threads) waits at line %d: %s",
+			w.CTA.ID[0], w.CTA.ID[1], w.CTA.ID[2], w.Index, bits.OnesCount32(w.live), line, w.waitDescription()))
+	}
+	return r
+}

@@ -1,0 +1,189 @@
+package emu
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Space is a PTX state space (PTX ISA §5.1).
+type Space uint8
+
+const (
+	SpaceGeneric       Space = iota // no space qualifier: a generic address (§6.4.1.1)
+	SpaceGlobal                     // .global
+	SpaceShared                     // .shared and .shared::cta
+	SpaceSharedCluster              // .shared::cluster
+	SpaceLocal                      // .local
+	SpaceConst                      // .const
+	SpaceParam                      // .param / .param::entry (kernel parameters)
+	SpaceParamFunc                  // .param::func (function arguments, per thread)
+	numSpaces
+)
+
+var spaceNames = [...]string{"generic", ".global", ".shared::cta", ".shared::cluster", ".local", ".const", ".param::entry", ".param::func"}
+
+func (s Space) String() string {
+	if int(s) < len(spaceNames) {
+		return spaceNames[s]
+	}
+	return "?"
+}
+
+func parseSpace(q string) (Space, bool) {
+	switch q {
+	case ".global":
+		return SpaceGlobal, true
+	case ".shared", ".shared::cta":
+		return SpaceShared, true
+	case ".shared::cluster":
+		return SpaceSharedCluster, true
+	case ".local":
+		return SpaceLocal, true
+	case ".const":
+		return SpaceConst, true
+	case ".param", ".param::entry":
+		return SpaceParam, true
+	case ".param::func":
+		return SpaceParamFunc, true
+	}
+	return 0, false
+}
+
+// The generic address space (§6.4.1.1) is laid out as disjoint windows,
+// selected by bits 47:40 of a generic address:
+//
+//	0x7E_xxxx_xxxx_xx  shared window: generic = SharedWindow + shared::cluster address
+//	0x7D_xxxx_xxxx_xx  local window:  generic = LocalWindow + local address (own thread)
+//	0x7C_xxxx_xxxx_xx  const window:  generic = ConstWindow + const address
+//	0x7B_xxxx_xxxx_xx  kernel-parameter window, inside the global window:
+//	                   generic = global = ParamWindow + param address
+//	anything else      global window: generic = global address
+//
+// A shared-space address is (rank+1)<<SharedRankShift | offset, where rank
+// is the CTA's rank in its cluster, so every .shared::cta address of the
+// executing CTA is also the .shared::cluster address of the same byte
+// (DIGEST §1) and address 0 is never valid. Global allocations start at
+// GlobalBase and are separated by unmapped guard gaps.
+const (
+	windowShift     = 40
+	SharedWindow    = uint64(0x7E) << windowShift
+	LocalWindow     = uint64(0x7D) << windowShift
+	ConstWindow     = uint64(0x7C) << windowShift
+	ParamWindow     = uint64(0x7B) << windowShift
+	GlobalBase      = uint64(0x10) << 32
+	SharedRankShift = 24
+	sharedOffMask   = 1<<SharedRankShift - 1
+	// MaxSharedBytes bounds one CTA's shared memory (static + dynamic).
+	MaxSharedBytes = 1 << SharedRankShift
+	guardGap       = 4096
+	allocAlign     = 256
+)
+
+// Region is a contiguous allocation in global or const memory.
+type Region struct {
+	Name     string // what it holds: "arg0", a variable name, "kernel params"
+	Base     uint64 // first byte (global or const space address)
+	Data     []byte
+	ReadOnly bool   // kernel parameters
+	Space    Space  // SpaceGlobal or SpaceConst
+	ArgIndex int    // index of the kernel argument it backs, or -1
+}
+
+// End returns the address just past the region.
+func (r *Region) End() uint64 { return r.Base + uint64(len(r.Data)) }
+
+// regionSet is a sorted set of non-overlapping regions.
+type regionSet struct {
+	regs []*Region
+	next uint64
+}
+
+func (s *regionSet) add(r *Region) {
+	s.regs = append(s.regs, r)
+	sort.Slice(s.regs, func(i, j int) bool { return s.regs[i].Base < s.regs[j].Base })
+}
+
+// alloc places a new region of n bytes after the existing ones.
+func (s *regionSet) alloc(name string, n int, align uint64, sp Space, start uint64) *Region {
+	if s.next == 0 {
+		s.next = start
+	}
+	if align < allocAlign {
+		align = allocAlign
+	}
+	base := (s.next + align - 1) &^ (align - 1)
+	r := &Region{Name: name, Base: base, Data: make([]byte, n), Space: sp, ArgIndex: -1}
+	s.next = base + uint64(n) + guardGap
+	s.add(r)
+	return r
+}
+
+// find returns the region holding [a, a+n), or nil.
+func (s *regionSet) find(a uint64, n int) *Region {
+	i := sort.Search(len(s.regs), func(i int) bool { return s.regs[i].End() > a })
+	if i < len(s.regs) {
+		r := s.regs[i]
+		if a >= r.Base && a+uint64(n) <= r.End() && a+uint64(n) >= a {
+			return r
+		}
+	}
+	return nil
+}
+
+// near describes the allocation closest to a, for reports.
+func (s *regionSet) near(a uint64) string {
+	var best *Region
+	var dist uint64
+	for _, r := range s.regs {
+		var d uint64
+		switch {
+		case a < r.Base:
+			d = r.Base - a
+		case a >= r.End():
+			d = a - r.End() + 1
+		}
+		if best == nil || d < dist {
+			best, dist = r, d
+		}
+	}
+	if best == nil {
+		return "no allocations"
+	}
+	return fmt.Sprintf("nearest allocation %s is [%#x, %#x)", best.Name, best.Base, best.End())
+}
+
+// Memory is the memory shared by all CTAs of a launch: global allocations
+// (buffers and module .global variables), the kernel parameter buffer and
+// the constant bank.
+type Memory struct {
+	global regionSet
+	konst  regionSet
+	Params *Region
+}
+
+// NewMemory returns an empty memory.
+func NewMemory() *Memory { return &Memory{} }
+
+// AllocGlobal allocates n zeroed bytes of global memory.
+func (m *Memory) AllocGlobal(name string, n int, align uint64) *Region {
+	return m.global.alloc(name, n, align, SpaceGlobal, GlobalBase)
+}
+
+// allocConst allocates n bytes in the constant bank.
+func (m *Memory) allocConst(name string, n int, align uint64) *Region {
+	return m.konst.alloc(name, n, align, SpaceConst, 0x1000)
+}
+
+// setParams installs the kernel parameter buffer; it lies inside the
+// global window at ParamWindow and is read-only (§5.1.6).
+func (m *Memory) setParams(data []byte) {
+	r := &Region{Name: "kernel parameters", Base: ParamWindow, Data: data, ReadOnly: true, Space: SpaceGlobal, ArgIndex: -1}
+	m.Params = r
+	m.global.add(r)
+}
+
+// Global returns the regions of global memory in address order.
+func (m *Memory) Global() []*Region { return m.global.regs }
+
+// FindGlobal returns the global region holding [a, a+n), or nil.
+func (m *Memory) FindGlobal(a uint64, n int) *Region { return m.global.find(a, n) }

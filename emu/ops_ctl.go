@@ -1,0 +1,433 @@
+package emu
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+func init() {
+	RegisterOpcode("bra", decodeBra)
+	RegisterOpcode("exit", decodeSimple(execExit))
+	RegisterOpcode("ret", decodeSimple(execRet))
+	RegisterOpcode("call", decodeCall)
+	RegisterOpcode("bar", decodeBar)
+	RegisterOpcode("barrier", decodeBar)
+	for _, op := range []string{"fence", "membar", "nop", "prefetch", "prefetchu", "discard", "applypriority", "pmevent", "trap", "brkpt"} {
+		RegisterOpcode(op, decodeNop)
+	}
+}
+
+// special computes the value of a per-CTA slot for lane l (§10).
+func (w *Warp) special(s specialSlot, l int) uint64 {
+	c := w.CTA
+	cl := c.cluster
+	cfg := cl.cfg
+	t := w.Index*32 + l
+	b := cfg.Block
+	comp := func(v [3]int) uint64 {
+		if s.comp < 3 {
+			return uint64(v[s.comp])
+		}
+		return 0
+	}
+	nranks := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]
+	switch s.kind {
+	case spTid:
+		return comp([3]int{t % b[0], t / b[0] % b[1], t / (b[0] * b[1])})
+	case spNtid:
+		return comp(b)
+	case spCtaid:
+		return comp(c.ID)
+	case spNctaid:
+		return comp(cfg.Grid)
+	case spLaneid:
+		return uint64(l)
+	case spWarpid:
+		return uint64(w.Index)
+	case spNwarpid:
+		return uint64(len(c.Warps))
+	case spClusterid:
+		return comp(cl.ID)
+	case spNclusterid:
+		return comp([3]int{cfg.Grid[0] / cfg.Cluster[0], cfg.Grid[1] / cfg.Cluster[1], cfg.Grid[2] / cfg.Cluster[2]})
+	case spClusterCtaid:
+		return comp([3]int{c.ID[0] % cfg.Cluster[0], c.ID[1] % cfg.Cluster[1], c.ID[2] % cfg.Cluster[2]})
+	case spClusterNctaid:
+		return comp(cfg.Cluster)
+	case spClusterCtarank:
+		return uint64(c.Rank)
+	case spClusterNctarank:
+		return uint64(nranks)
+	case spIsExplicitCluster:
+		if w.prog.Explicit || nranks > 1 {
+			return 1
+		}
+		return 0
+	case spSmid:
+		return uint64((cl.Index*nranks + c.Rank) % numSMs)
+	case spNsmid:
+		return numSMs
+	case spGridid:
+		return 1
+	case spLanemaskEq:
+		return 1 << uint(l)
+	case spLanemaskLt:
+		return 1<<uint(l) - 1
+	case spLanemaskLe:
+		return 1<<uint(l+1) - 1
+	case spLanemaskGt:
+		return uint64(^uint32(0) << uint(l+1))
+	case spLanemaskGe:
+		return uint64(^uint32(0) << uint(l))
+	case spSharedAddr:
+		return uint64(c.Rank+1)<<SharedRankShift + s.off
+	case spDynSmem:
+		return uint64(cfg.SharedBytes)
+	case spTotalSmem:
+		return uint64(len(c.Shared))
+	}
+	return 0 // %clock and friends: time does not pass in the emulator
+}
+
+// numSMs is the %nsmid the emulator reports (an H100 SXM has 132).
+const numSMs = 132
+
+func decodeSimple(fn ExecFunc) DecodeFunc {
+	return func(d *Decoder, in *ast.Instruction, out *Inst) error {
+		out.Exec = fn
+		return nil
+	}
+}
+
+func decodeNop(d *Decoder, in *ast.Instruction, out *Inst) error {
+	out.Exec = execNop
+	if in.Opcode == "trap" {
+		out.Exec = execTrap
+	}
+	return nil
+}
+
+func execNop(w *Warp, in *Inst) Status { return Continue }
+
+func execTrap(w *Warp, in *Inst) Status {
+	return w.Fault(lane(w.Exec), "trap", "PTX ISA §9.7.19.3 (trap)", "trap executed")
+}
+
+func decodeBra(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) != 1 {
+		return d.Errorf(in, "bra takes one label")
+	}
+	out.Exec = execBra
+	return d.Label(in.Operands[0])
+}
+
+// execBra branches; lanes whose guard failed continue at pc+1, so a
+// divergent branch splits the active group (min-PC reconvergence).
+func execBra(w *Warp, in *Inst) Status {
+	if w.Exec == w.active {
+		w.Next = in.Target
+		return Continue
+	}
+	w.MoveLanes(w.Exec, in.Target)
+	return Continue
+}
+
+func execExit(w *Warp, in *Inst) Status {
+	w.exitLanes(w.Exec)
+	return Continue
+}
+
+// execRet returns from a .func (or exits at kernel level).
+func execRet(w *Warp, in *Inst) Status {
+	var exits uint32
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		if w.depth[l] == 0 {
+			exits |= 1 << uint(l)
+			continue
+		}
+		w.depth[l]--
+		w.tpc[l] = w.retpc[int(w.depth[l])*32+l]
+	}
+	if moved := w.Exec &^ exits; moved != 0 {
+		w.active &^= moved
+		w.resched = true
+	}
+	if exits != 0 {
+		w.exitLanes(exits)
+	}
+	return Continue
+}
+
+// callInfo is the Ext of a call: the callee and the argument copies.
+type callInfo struct {
+	callee *funcInfo
+	args   []paramCopy // caller .param -> callee parameter, before the jump
+	rets   []paramCopy // callee return parameter -> caller .param, after return
+}
+
+type paramCopy struct {
+	from, to uint64 // local-frame addresses
+	size     int
+}
+
+// decodeCall lowers "call{.uni} (ret), f, (args);" into a call step and a
+// copy-back step that runs when the callee returns.
+func decodeCall(d *Decoder, in *ast.Instruction, out *Inst) error {
+	var rets, args []ast.Expr
+	var target ast.Expr
+	for _, op := range in.Operands {
+		switch x := op.(type) {
+		case *ast.ParenList:
+			if target == nil {
+				rets = x.Elems
+			} else {
+				args = x.Elems
+			}
+		default:
+			if target != nil {
+				return d.Errorf(op, "call with a prototype or jump table is not supported")
+			}
+			target = op
+		}
+	}
+	if target == nil {
+		return d.Errorf(in, "call without a target")
+	}
+	callee, err := d.calleeOf(target)
+	if err != nil {
+		return err
+	}
+	f := callee.fn
+	if len(args) != len(f.Params) || len(rets) != len(f.Returns) {
+		return d.Errorf(in, "call of %s passes %d arguments and %d results; it declares %d and %d", f.Name.Name, len(args), len(rets), len(f.Params), len(f.Returns))
+	}
+	ci := &callInfo{callee: callee}
+	// The callee's parameters are laid out when it is lowered, so the
+	// copies are resolved after lowering (see resolveCalls).
+	for _, a := range args {
+		s, err := d.paramVar(a)
+		if err != nil {
+			return err
+		}
+		ci.args = append(ci.args, paramCopy{from: s.addr, size: s.size})
+	}
+	for _, r := range rets {
+		s, err := d.paramVar(r)
+		if err != nil {
+			return err
+		}
+		ci.rets = append(ci.rets, paramCopy{to: s.addr, size: s.size})
+	}
+	out.Exec = execCall
+	out.Ext = ci
+	back := blankInst()
+	back.Guard, back.GuardNeg = out.Guard, out.GuardNeg
+	back.Pos, back.Opcode = out.Pos, out.Opcode+" (return values)"
+	back.Exec = execCallReturn
+	back.Ext = ci
+	d.Emit(back)
+	return nil
+}
+
+// paramVar resolves a call argument naming a .param variable.
+func (d *Decoder) paramVar(e ast.Expr) (*symbol, error) {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil, d.Errorf(e, "the emulator passes call arguments only through .param variables")
+	}
+	s := d.lookup(id.Name)
+	if s == nil || s.kind != symVar || s.space != SpaceParamFunc {
+		return nil, d.Errorf(e, "%s is not a .param variable of the caller", id.Name)
+	}
+	return s, nil
+}
+
+// resolveCalls fills call targets and parameter addresses once every
+// callee has been lowered.
+func (d *Decoder) resolveCalls() {
+	for i := range d.prog.Insts {
+		in := &d.prog.Insts[i]
+		ci, ok := in.Ext.(*callInfo)
+		if !ok || in.Exec == nil {
+			continue
+		}
+		in.Target = ci.callee.start
+		for j := range ci.args {
+			if j < len(ci.callee.params) {
+				ci.args[j].to = ci.callee.params[j].addr
+				ci.args[j].size = min(ci.args[j].size, ci.callee.params[j].size)
+			}
+		}
+		for j := range ci.rets {
+			if j < len(ci.callee.returns) {
+				ci.rets[j].from = ci.callee.returns[j].addr
+				ci.rets[j].size = min(ci.rets[j].size, ci.callee.returns[j].size)
+			}
+		}
+	}
+}
+
+func (w *Warp) frame(l int) []byte {
+	f := w.prog.LocalFrame
+	return w.CTA.local[(w.Index*32+l)*f : (w.Index*32+l+1)*f]
+}
+
+func execCall(w *Warp, in *Inst) Status {
+	ci := in.Ext.(*callInfo)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		if w.depth[l] >= maxCallDepth {
+			return w.Fault(l, RuleCallDepth, "", "call nesting deeper than %d", maxCallDepth)
+		}
+		fr := w.frame(l)
+		for _, c := range ci.args {
+			copy(fr[c.to:c.to+uint64(c.size)], fr[c.from:c.from+uint64(c.size)])
+		}
+		w.retpc[int(w.depth[l])*32+l] = w.pc + 1
+		w.depth[l]++
+	}
+	if w.Exec == w.active {
+		w.Next = in.Target
+	} else {
+		w.MoveLanes(w.Exec, in.Target)
+	}
+	return Continue
+}
+
+func execCallReturn(w *Warp, in *Inst) Status {
+	ci := in.Ext.(*callInfo)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		fr := w.frame(lane(m))
+		for _, c := range ci.rets {
+			copy(fr[c.to:c.to+uint64(c.size)], fr[c.from:c.from+uint64(c.size)])
+		}
+	}
+	return Continue
+}
+
+// barKind selects the barrier instruction.
+const (
+	barSync = iota
+	barArrive
+	barClusterArrive
+	barClusterWait
+)
+
+// decodeBar lowers bar{.cta}.sync/arrive, barrier{.cta}.sync/arrive
+// {.aligned} a{, b} and barrier.cluster.arrive/wait (§9.7.13.1-9.7.13.4).
+func decodeBar(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	switch {
+	case q.Has(".cluster"):
+		out.Exec = execClusterBarrier
+		out.Imm = barClusterArrive
+		if q.Has(".wait") {
+			out.Imm = barClusterWait
+		}
+		return nil
+	case q.Has(".red"):
+		return d.Errorf(in, "the emulator does not implement bar.red")
+	case q.Has(".arrive"):
+		out.Imm = barArrive
+	default:
+		out.Imm = barSync // .sync, or bare "bar 0" on old targets
+	}
+	if len(in.Operands) < 1 || len(in.Operands) > 2 {
+		return d.Errorf(in, "%s takes a barrier number and an optional thread count", in.FullOpcode())
+	}
+	var err error
+	if out.A, err = d.Src(in.Operands[0], TU32); err != nil {
+		return err
+	}
+	if len(in.Operands) == 2 {
+		if out.B, err = d.Src(in.Operands[1], TU32); err != nil {
+			return err
+		}
+	}
+	out.Exec = execBar
+	return nil
+}
+
+func execBar(w *Warp, in *Inst) Status {
+	l := lane(w.Exec)
+	id := w.R[in.A+int32(l)] & 0xffffffff
+	if id >= 16 {
+		return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
+	}
+	c := w.CTA
+	bar := &c.bars[id]
+	cnt := 0
+	if in.B >= 0 {
+		cnt = int(w.R[in.B+int32(l)] & 0xffffffff)
+		if cnt%32 != 0 || cnt == 0 {
+			return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier thread count %d is not a positive multiple of the warp size", cnt)
+		}
+	}
+	if bar.arrived == 0 {
+		bar.expected = cnt
+	}
+	bar.arrived += bits.OnesCount32(w.Exec)
+	if in.Imm == barSync {
+		w.MoveLanes(w.Exec, w.pc+1)
+		w.Block(w.Exec)
+		w.barWait[id] |= w.Exec
+		w.WaitPC = w.pc
+	}
+	c.tryRelease(int(id))
+	return Continue
+}
+
+func execClusterBarrier(w *Warp, in *Inst) Status {
+	cl := w.CTA.cluster
+	if in.Imm == barClusterArrive {
+		m := w.Exec &^ w.cbArrived
+		w.cbArrived |= m
+		for x := m; x != 0; x &= x - 1 {
+			w.cbPhase[lane(x)] = cl.cbPhase
+		}
+		cl.cbCount += bits.OnesCount32(m)
+		cl.tryReleaseCluster()
+		return Continue
+	}
+	var wait uint32
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		if w.cbArrived&(1<<uint(l)) == 0 || w.cbPhase[l] == cl.cbPhase {
+			wait |= 1 << uint(l)
+		}
+	}
+	w.cbArrived &^= w.Exec &^ wait
+	if wait != 0 {
+		w.MoveLanes(wait, w.pc+1)
+		w.Block(wait)
+		w.cbWait |= wait
+		w.WaitPC = w.pc
+	}
+	return Continue
+}
+
+// waitDescription says where a waiting warp waits, for deadlock reports.
+func (w *Warp) waitDescription() string {
+	c := w.CTA
+	for b, m := range w.barWait {
+		if m != 0 {
+			bar := &c.bars[b]
+			want := bar.expected
+			if want == 0 {
+				want = c.live
+			}
+			return fmt.Sprintf("bar.sync %d (%d of %d threads arrived)", b, bar.arrived, want)
+		}
+	}
+	if w.cbWait != 0 {
+		cl := c.cluster
+		return fmt.Sprintf("barrier.cluster.wait (%d of %d threads arrived)", cl.cbCount, cl.live)
+	}
+	if w.WaitWhat != "" {
+		return w.WaitWhat
+	}
+	return "a wait that cannot complete"
+}

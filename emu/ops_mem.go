@@ -1,0 +1,657 @@
+package emu
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+func init() {
+	RegisterOpcode("st", decodeSt)
+	RegisterOpcode("ld", decodeLd)
+	RegisterOpcode("ldu", decodeLd)
+	RegisterOpcode("cvta", decodeCvta)
+	RegisterOpcode("isspacep", decodeIsspacep)
+	RegisterOpcode("mapa", decodeMapa)
+	RegisterOpcode("getctarank", decodeGetctarank)
+	RegisterOpcode("atom", decodeAtom)
+	RegisterOpcode("red", decodeAtom)
+	RegisterOpcode("createpolicy", decodeCreatePolicy)
+}
+
+// memSpace returns the space a memory instruction accesses: its qualifier,
+// or the space of the named variable it addresses, or generic.
+func memSpace(q *Quals, symSpace Space) Space {
+	if q.HasSpace {
+		if q.Space == SpaceParam && symSpace == SpaceParamFunc {
+			return SpaceParamFunc // st.param/ld.param on a .func argument
+		}
+		return q.Space
+	}
+	if symSpace != SpaceGeneric {
+		// An unqualified access to a named variable uses generic
+		// addressing of that variable (§6.4.1.1); the decoder already
+		// holds its space address, so access the space directly.
+		return symSpace
+	}
+	return SpaceGeneric
+}
+
+// decodeLdSt decodes the shared part of ld and st: address, type, vector.
+func decodeLdSt(d *Decoder, in *ast.Instruction, out *Inst, data ast.Expr, store bool) error {
+	q := ParseQuals(in)
+	t := q.Type()
+	if t == TNone || t == TPred {
+		return d.Errorf(in, "%s needs a data type", in.Opcode)
+	}
+	base, off, sp, err := d.Addr(in.Operands[boolIdx(store, 0, 1)])
+	if err != nil {
+		return err
+	}
+	out.A, out.Off, out.Type, out.Vec = base, off, t, uint8(q.Vec)
+	out.Space = memSpace(&q, sp)
+	out.storeCnt = int32(t.Size() * q.Vec)
+	if q.Vec == 1 {
+		if store {
+			out.B, err = d.Src(data, t)
+		} else {
+			out.D, err = d.Dst(data)
+		}
+		return err
+	}
+	v, err := d.Vector(data, t, !store)
+	if err != nil {
+		return err
+	}
+	if len(v) != q.Vec {
+		return d.Errorf(data, "%s needs %d vector elements, got %d", in.FullOpcode(), q.Vec, len(v))
+	}
+	copy(out.V[:], v)
+	return nil
+}
+
+func boolIdx(b bool, x, y int) int {
+	if b {
+		return x
+	}
+	return y
+}
+
+// decodeSt lowers st{.weak,.volatile,.relaxed.scope,.release.scope,.mmio}
+// {.space}{.cop}{.L2::...}{.vec}.type [a], b{, cache-policy} (§9.7.9.11).
+// Memory-order and cache qualifiers have no functional effect on a
+// sequentially consistent memory (DIGEST §4) and are accepted as such.
+func decodeSt(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) < 2 || len(in.Operands) > 3 {
+		return d.Errorf(in, "st takes an address, a value and an optional cache policy")
+	}
+	if err := decodeLdSt(d, in, out, in.Operands[1], true); err != nil {
+		return err
+	}
+	switch {
+	case out.Vec > 1:
+		out.Exec = execStVec
+	case out.Type == TB128:
+		out.Exec = execSt128
+	case out.Space == SpaceGlobal && out.Type.Size() == 4:
+		out.Exec = execStGlobal32
+	default:
+		out.Exec = execSt
+	}
+	return nil
+}
+
+// decodeLd lowers ld/ldu{.space}{...}{.vec}.type d, [a] (§9.7.9.8).
+func decodeLd(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) < 2 || len(in.Operands) > 3 {
+		return d.Errorf(in, "ld takes a destination, an address and an optional cache policy")
+	}
+	if err := decodeLdSt(d, in, out, in.Operands[0], false); err != nil {
+		return err
+	}
+	switch {
+	case out.Vec > 1:
+		out.Exec = execLdVec
+	case out.Type == TB128:
+		out.Exec = execLd128
+	default:
+		out.Exec = execLd
+	}
+	return nil
+}
+
+func putN(b []byte, v uint64) {
+	switch len(b) {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	case 8:
+		binary.LittleEndian.PutUint64(b, v)
+	}
+}
+
+func getN(b []byte) uint64 {
+	switch len(b) {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
+	}
+	return binary.LittleEndian.Uint64(b)
+}
+
+// execSt stores the low bits of a register (relaxed type-checking, §9.4.1).
+func execSt(w *Warp, in *Inst) Status {
+	n := int(in.storeCnt)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		b := w.Bytes(l, in.Space, a, n, true)
+		if b == nil {
+			return Fault
+		}
+		putN(b, w.R[in.B+int32(l)])
+	}
+	return Continue
+}
+
+// execStGlobal32 is execSt for 4-byte .global stores.
+func execStGlobal32(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		var b []byte
+		if r := w.cache; r != nil && a&3 == 0 && a >= r.Base && a+4 <= r.Base+uint64(len(r.Data)) && !r.ReadOnly {
+			b = r.Data[a-r.Base:]
+			w.stats.Stored[SpaceGlobal] += 4
+		} else if b = w.Bytes(l, SpaceGlobal, a, 4, true); b == nil {
+			return Fault
+		}
+		binary.LittleEndian.PutUint32(b, uint32(w.R[in.B+int32(l)]))
+	}
+	return Continue
+}
+
+func execSt128(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		b := w.Bytes(l, in.Space, a, 16, true)
+		if b == nil {
+			return Fault
+		}
+		binary.LittleEndian.PutUint64(b, w.R[in.B+int32(l)])
+		binary.LittleEndian.PutUint64(b[8:], w.R[in.B+32+int32(l)])
+	}
+	return Continue
+}
+
+// execStVec stores a vector as one access of the whole vector's size;
+// "_" elements leave their bytes unchanged.
+func execStVec(w *Warp, in *Inst) Status {
+	es := in.Type.Size()
+	n := int(in.storeCnt)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		b := w.Bytes(l, in.Space, a, n, true)
+		if b == nil {
+			return Fault
+		}
+		for i := 0; i < int(in.Vec); i++ {
+			if s := in.V[i]; s >= 0 {
+				putN(b[i*es:i*es+es], w.R[s+int32(l)])
+			}
+		}
+	}
+	return Continue
+}
+
+// loadValue widens loaded bits: signed types sign-extend (§9.7.9.8).
+func loadValue(t Type, v uint64) uint64 {
+	if t.Signed() {
+		return sext(v, t.Bits())
+	}
+	return v
+}
+
+func execLd(w *Warp, in *Inst) Status {
+	n := int(in.storeCnt)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		b := w.Bytes(l, in.Space, a, n, false)
+		if b == nil {
+			return Fault
+		}
+		if in.D >= 0 {
+			w.R[in.D+int32(l)] = loadValue(in.Type, getN(b))
+		}
+	}
+	return Continue
+}
+
+func execLd128(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		b := w.Bytes(l, in.Space, a, 16, false)
+		if b == nil {
+			return Fault
+		}
+		if in.D >= 0 {
+			w.R[in.D+int32(l)] = binary.LittleEndian.Uint64(b)
+			w.R[in.D+32+int32(l)] = binary.LittleEndian.Uint64(b[8:])
+		}
+	}
+	return Continue
+}
+
+func execLdVec(w *Warp, in *Inst) Status {
+	es := in.Type.Size()
+	n := int(in.storeCnt)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		b := w.Bytes(l, in.Space, a, n, false)
+		if b == nil {
+			return Fault
+		}
+		for i := 0; i < int(in.Vec); i++ {
+			if s := in.V[i]; s >= 0 {
+				w.R[s+int32(l)] = loadValue(in.Type, getN(b[i*es:i*es+es]))
+			}
+		}
+	}
+	return Continue
+}
+
+// windowBase returns the generic-window base of a space (§6.4.1.1).
+func windowBase(sp Space) uint64 {
+	switch sp {
+	case SpaceShared, SpaceSharedCluster:
+		return SharedWindow
+	case SpaceLocal:
+		return LocalWindow
+	case SpaceConst:
+		return ConstWindow
+	case SpaceParam:
+		return ParamWindow
+	}
+	return 0
+}
+
+// decodeCvta lowers cvta.space.size d, a (to generic) and
+// cvta.to.space.size d, a (from generic) (§9.7.9.20).
+func decodeCvta(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if !q.HasSpace || len(in.Operands) != 2 {
+		return d.Errorf(in, "cvta needs a state space and two operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], TU64); err != nil {
+		return err
+	}
+	out.Type = q.Type()
+	out.Space = q.Space
+	out.Imm = windowBase(q.Space)
+	out.Exec = execCvtaTo
+	if q.Has(".to") {
+		out.Exec = execCvtaFrom
+	}
+	return nil
+}
+
+func execCvtaTo(w *Warp, in *Inst) Status {
+	mask := in.Type.mask()
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		w.R[in.D+l] = (w.R[in.A+l]&mask + in.Imm) & mask
+	}
+	return Continue
+}
+
+func execCvtaFrom(w *Warp, in *Inst) Status {
+	mask := in.Type.mask()
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		w.R[in.D+l] = (w.R[in.A+l] - in.Imm) & mask
+	}
+	return Continue
+}
+
+func decodeIsspacep(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if !q.HasSpace || len(in.Operands) != 2 {
+		return d.Errorf(in, "isspacep needs a state space and two operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], TU64); err != nil {
+		return err
+	}
+	out.Space = q.Space
+	out.Exec = execIsspacep
+	return nil
+}
+
+// execIsspacep tests a generic address against a window (§9.7.9.19):
+// .global includes kernel parameters; .shared::cluster covers every CTA of
+// the cluster, .shared::cta only the executing one.
+func execIsspacep(w *Warp, in *Inst) Status {
+	cl := w.CTA.cluster
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		a := w.R[in.A+l]
+		g := GenericSpace(a)
+		ok := false
+		switch in.Space {
+		case SpaceGlobal:
+			ok = g == SpaceGlobal || g == SpaceParam
+		case SpaceShared, SpaceSharedCluster:
+			if g == SpaceSharedCluster {
+				s := a - SharedWindow
+				rank := int(s>>SharedRankShift) - 1
+				ok = s>>32 == 0 && rank >= 0 && rank < len(cl.CTAs) && int(s&sharedOffMask) < len(cl.CTAs[rank].Shared)
+				if in.Space == SpaceShared {
+					ok = ok && rank == w.CTA.Rank
+				}
+			}
+		default:
+			ok = g == in.Space
+		}
+		w.R[in.D+l] = b2u(ok)
+	}
+	return Continue
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// decodeMapa lowers mapa{.shared::cluster}.{u32,u64} d, a, rank (§9.7.9.23).
+func decodeMapa(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if len(in.Operands) != 3 {
+		return d.Errorf(in, "mapa takes three operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], TU64); err != nil {
+		return err
+	}
+	if out.B, err = d.Src(in.Operands[2], TU32); err != nil {
+		return err
+	}
+	out.Type = q.Type()
+	out.Space = SpaceGeneric
+	if q.HasSpace {
+		out.Space = q.Space
+	}
+	out.Exec = execMapa
+	return nil
+}
+
+const specMapa = "PTX ISA §9.7.9.23 (mapa)"
+
+// sharedOf converts operand value a to a shared::cluster address: directly
+// for shared-space forms, through the shared window for generic ones.
+func (w *Warp) sharedOf(l int, in *Inst, a uint64) (uint64, bool) {
+	if in.Space != SpaceGeneric {
+		return a & 0xffffffff, true
+	}
+	if GenericSpace(a) != SpaceSharedCluster {
+		w.Fault(l, RuleWrongWindow, in.Opcode+": "+specWindows, "generic address %#x is not in the .shared::cluster window", a)
+		return 0, false
+	}
+	return a - SharedWindow, true
+}
+
+func execMapa(w *Warp, in *Inst) Status {
+	n := len(w.CTA.cluster.CTAs)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		s, ok := w.sharedOf(l, in, w.R[in.A+int32(l)])
+		if !ok {
+			return Fault
+		}
+		rank := w.R[in.B+int32(l)] & 0xffffffff
+		if rank >= uint64(n) {
+			return w.Fault(l, RuleOutOfBounds, specMapa, "mapa to CTA rank %d; the cluster has %d CTAs", rank, n)
+		}
+		if int(s>>SharedRankShift)-1 < 0 || int(s>>SharedRankShift)-1 >= n {
+			return w.Fault(l, RuleWrongWindow, specMapa, "mapa of %#x, which is not a shared memory address of the cluster", s)
+		}
+		r := (rank+1)<<SharedRankShift | s&sharedOffMask
+		if in.Space == SpaceGeneric {
+			r += SharedWindow
+		}
+		w.R[in.D+int32(l)] = r & in.Type.mask()
+	}
+	return Continue
+}
+
+func decodeGetctarank(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if len(in.Operands) != 2 {
+		return d.Errorf(in, "getctarank takes two operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], TU64); err != nil {
+		return err
+	}
+	out.Space = SpaceGeneric
+	if q.HasSpace {
+		out.Space = q.Space
+	}
+	out.Exec = execGetctarank
+	return nil
+}
+
+func execGetctarank(w *Warp, in *Inst) Status {
+	n := len(w.CTA.cluster.CTAs)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		s, ok := w.sharedOf(l, in, w.R[in.A+int32(l)])
+		if !ok {
+			return Fault
+		}
+		rank := int(s>>SharedRankShift) - 1
+		if rank < 0 || rank >= n {
+			return w.Fault(l, RuleWrongWindow, "PTX ISA §9.7.9.24 (getctarank)", "address %#x is not a shared memory address of the cluster", s)
+		}
+		w.R[in.D+int32(l)] = uint64(rank)
+	}
+	return Continue
+}
+
+func decodeCreatePolicy(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) < 1 {
+		return d.Errorf(in, "createpolicy needs a destination")
+	}
+	var err error
+	out.D, err = d.Dst(in.Operands[0])
+	out.A = d.Const(0x1000000000000000) // an opaque cache policy
+	out.Type = TB64
+	out.Exec = execMov
+	return err
+}
+
+// Atomic operations (§9.7.13.5 atom, §9.7.13.6 red).
+const (
+	atomAdd = iota
+	atomMin
+	atomMax
+	atomInc
+	atomDec
+	atomAnd
+	atomOr
+	atomXor
+	atomExch
+	atomCas
+)
+
+var atomOps = map[string]int{".add": atomAdd, ".min": atomMin, ".max": atomMax, ".inc": atomInc, ".dec": atomDec,
+	".and": atomAnd, ".or": atomOr, ".xor": atomXor, ".exch": atomExch, ".cas": atomCas}
+
+func decodeAtom(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	op := -1
+	for _, n := range q.Names {
+		if o, ok := atomOps[n]; ok {
+			op = o
+		}
+	}
+	t := q.Type()
+	if op < 0 || t == TNone || q.Vec != 1 {
+		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	}
+	if t.Size() != 4 && t.Size() != 8 {
+		return d.Errorf(in, "the emulator implements %s only on 32- and 64-bit types", in.Opcode)
+	}
+	ops := in.Operands
+	red := in.Opcode == "red"
+	if !red {
+		var err error
+		if len(ops) < 1 {
+			return d.Errorf(in, "atom needs a destination")
+		}
+		if out.D, err = d.Dst(ops[0]); err != nil {
+			return err
+		}
+		ops = ops[1:]
+	}
+	need := 2
+	if op == atomCas {
+		need = 3
+	}
+	if len(ops) < need {
+		return d.Errorf(in, "%s needs %d source operands", in.FullOpcode(), need)
+	}
+	base, off, sp, err := d.Addr(ops[0])
+	if err != nil {
+		return err
+	}
+	out.A, out.Off, out.Type, out.Space = base, off, t, memSpace(&q, sp)
+	if out.Space != SpaceGlobal && out.Space != SpaceShared && out.Space != SpaceSharedCluster && out.Space != SpaceGeneric {
+		return d.Errorf(in, "%s on %s memory", in.Opcode, out.Space)
+	}
+	if out.B, err = d.Src(ops[1], t); err != nil {
+		return err
+	}
+	if op == atomCas {
+		if out.C, err = d.Src(ops[2], t); err != nil {
+			return err
+		}
+	}
+	out.Imm = uint64(op)
+	out.storeCnt = int32(t.Size())
+	out.Exec = execAtom
+	return nil
+}
+
+// execAtom performs read-modify-write operations one lane at a time. When
+// clusters run in parallel, global atomics hold a lock so that they stay
+// indivisible.
+func execAtom(w *Warp, in *Inst) Status {
+	n := int(in.storeCnt)
+	mu := w.CTA.cluster.atomMu
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		if mu != nil {
+			mu.Lock()
+		}
+		b := w.Bytes(l, in.Space, a, n, true)
+		if b == nil {
+			if mu != nil {
+				mu.Unlock()
+			}
+			return Fault
+		}
+		old := getN(b)
+		var c uint64
+		if in.C >= 0 {
+			c = w.R[in.C+int32(l)]
+		}
+		putN(b, atomApply(int(in.Imm), in.Type, old, w.R[in.B+int32(l)], c))
+		if mu != nil {
+			mu.Unlock()
+		}
+		if in.D >= 0 {
+			w.R[in.D+int32(l)] = loadValue(in.Type, old)
+		}
+	}
+	return Continue
+}
+
+// atomApply computes the new memory value of an atomic operation.
+func atomApply(op int, t Type, old, b, c uint64) uint64 {
+	mask := t.mask()
+	old &= mask
+	b &= mask
+	switch op {
+	case atomAdd:
+		switch t {
+		case TF32:
+			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
+		case TF64:
+			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(b))
+		}
+		return (old + b) & mask
+	case atomMin, atomMax:
+		less := old < b
+		if t.Signed() {
+			less = int64(sext(old, t.Bits())) < int64(sext(b, t.Bits()))
+		} else if t.Float() {
+			less = floatValue(t, old) < floatValue(t, b)
+		}
+		if less == (op == atomMin) {
+			return old
+		}
+		return b
+	case atomInc:
+		if old >= b {
+			return 0
+		}
+		return old + 1
+	case atomDec:
+		if old == 0 || old > b {
+			return b
+		}
+		return old - 1
+	case atomAnd:
+		return old & b
+	case atomOr:
+		return old | b
+	case atomXor:
+		return old ^ b
+	case atomExch:
+		return b
+	case atomCas:
+		if old == b {
+			return c & mask
+		}
+		return old
+	}
+	return old
+}

@@ -1,0 +1,210 @@
+package emu
+
+import (
+	"math"
+	"math/bits"
+)
+
+// maxCallDepth bounds .func call nesting per thread.
+const maxCallDepth = 64
+
+// Warp is 32 threads executing in SIMT fashion. Divergence uses per-thread
+// program counters with min-PC scheduling: the group of runnable threads
+// with the smallest pc runs; threads that wait at a larger pc join it when
+// it gets there, so branches reconverge at the first common instruction.
+type Warp struct {
+	// R is the register file: slot s, lane l lives at R[s*32+l]
+	// (instruction operands already hold s*32).
+	R []uint64
+
+	CTA   *CTA
+	Index int    // warp index in the CTA (%warpid)
+	Lanes uint32 // lanes that exist (the last warp of a CTA may be partial)
+
+	// Exec is the set of lanes the current instruction executes for
+	// (active lanes whose guard holds). Handlers iterate over it.
+	Exec uint32
+	// Next is the pc the active group continues at; handlers that branch
+	// uniformly set it.
+	Next int32
+	// WaitWhat describes why the warp is waiting (set by handlers that
+	// block or return Retry); it appears in deadlock reports.
+	WaitWhat string
+	WaitPC   int32
+
+	pc       int32
+	active   uint32 // lanes at pc
+	live     uint32 // lanes that have not exited
+	blocked  uint32 // lanes waiting at a barrier
+	minOther int32  // smallest pc of runnable lanes outside active
+	resched  bool
+	tpc      [32]int32
+	depth    [32]uint8
+	retpc    []int32 // [depth*32+lane]
+
+	barWait   [16]uint32 // lanes waiting at each named barrier
+	cbWait    uint32     // lanes waiting in barrier.cluster.wait
+	cbArrived uint32     // lanes that arrived at the cluster barrier and have not waited
+	cbPhase   [32]uint32 // cluster-barrier phase each lane arrived in
+	carry     uint32     // carry flag per lane (add.cc, addc)
+
+	prog  *Program
+	stats *Stats
+	cache *Region // last global region hit
+}
+
+// Lane iteration helper: for m := w.Exec; m != 0; m &= m - 1 { l := lane(m) }.
+func lane(m uint32) int { return bits.TrailingZeros32(m) }
+
+// PC returns the pc of the instruction being executed.
+func (w *Warp) PC() int32 { return w.pc }
+
+// Prog returns the program the warp runs.
+func (w *Warp) Prog() *Program { return w.prog }
+
+// Stats returns the counters the warp adds to.
+func (w *Warp) Stats() *Stats { return w.stats }
+
+// Done reports whether every lane has exited.
+func (w *Warp) Done() bool { return w.live == 0 }
+
+// MoveLanes sends the lanes in mask to pc (they leave the active group and
+// rejoin the schedule there).
+func (w *Warp) MoveLanes(mask uint32, pc int32) {
+	for m := mask; m != 0; m &= m - 1 {
+		w.tpc[lane(m)] = pc
+	}
+	w.active &^= mask
+	w.resched = true
+}
+
+// Block parks the lanes in mask (already moved to their resume pc) until
+// Unblock releases them; the warp runs its other lanes meanwhile.
+func (w *Warp) Block(mask uint32) {
+	w.blocked |= mask
+	w.active &^= mask
+	w.resched = true
+}
+
+// Unblock releases lanes parked by Block.
+func (w *Warp) Unblock(mask uint32) {
+	w.blocked &^= mask
+	w.resched = true
+}
+
+// exitLanes retires the lanes in mask.
+func (w *Warp) exitLanes(mask uint32) {
+	mask &= w.live
+	w.live &^= mask
+	w.active &^= mask
+	w.blocked &^= mask
+	w.resched = true
+	w.CTA.threadsExited(w, bits.OnesCount32(mask))
+}
+
+// reschedule picks the next group to run: the runnable lanes with the
+// smallest pc.
+func (w *Warp) reschedule() {
+	w.resched = false
+	for m := w.active; m != 0; m &= m - 1 {
+		w.tpc[lane(m)] = w.Next
+	}
+	run := w.live &^ w.blocked
+	w.active = 0
+	w.minOther = math.MaxInt32
+	if run == 0 {
+		return
+	}
+	min := int32(math.MaxInt32)
+	for m := run; m != 0; m &= m - 1 {
+		if p := w.tpc[lane(m)]; p < min {
+			min = p
+		}
+	}
+	for m := run; m != 0; m &= m - 1 {
+		l := lane(m)
+		switch p := w.tpc[l]; {
+		case p == min:
+			w.active |= 1 << uint(l)
+		case p < w.minOther:
+			w.minOther = p
+		}
+	}
+	w.pc = min
+	w.Next = min
+}
+
+// run executes up to budget warp-instructions. It returns how many
+// instructions completed and the status that stopped it (Continue when the
+// budget ran out or the warp has nothing runnable).
+func (w *Warp) run(budget int) (int, Status) {
+	if w.resched || w.active == 0 {
+		w.reschedule()
+	}
+	insts := w.prog.Insts
+	st := w.stats
+	n := 0
+	for n < budget && w.active != 0 {
+		in := &insts[w.pc]
+		exec := w.active
+		if in.Guard >= 0 {
+			g := w.R[in.Guard : in.Guard+32]
+			var m uint32
+			for l := range g {
+				m |= uint32(g[l]&1) << uint(l)
+			}
+			if in.GuardNeg {
+				m = ^m
+			}
+			exec &= m
+		}
+		w.Next = w.pc + 1
+		if exec != 0 {
+			w.Exec = exec
+			switch in.Exec(w, in) {
+			case Retry:
+				w.WaitPC = w.pc
+				if !w.resched {
+					w.Next = w.pc
+					return n, Retry
+				}
+				// the handler parked some lanes; others may go on
+				w.Next = w.pc
+				w.reschedule()
+				continue
+			case Fault:
+				return n, Fault
+			}
+			st.ThreadInsts += uint64(bits.OnesCount32(exec))
+		}
+		st.WarpInsts++
+		n++
+		if w.resched || w.Next >= w.minOther {
+			w.reschedule()
+		} else {
+			w.pc = w.Next
+		}
+	}
+	return n, Continue
+}
+
+// threadID returns the coordinates of lane l.
+func (w *Warp) threadID(l int) *ThreadID {
+	c := w.CTA
+	t := w.Index*32 + l
+	bx, by := c.cluster.cfg.Block[0], c.cluster.cfg.Block[1]
+	return &ThreadID{
+		Cluster: c.cluster.ID, CTA: c.ID, Rank: c.Rank, Warp: w.Index, Lane: l,
+		Thread: [3]int{t % bx, t / bx % by, t / (bx * by)},
+	}
+}
+
+// Fault records a sanitizer report for lane l at the current instruction
+// and returns Fault.
+func (w *Warp) Fault(l int, rule, spec, format string, args ...any) Status {
+	in := &w.prog.Insts[w.pc]
+	r := &Report{Rule: rule, Message: sprintf(format, args...), File: w.prog.File, Pos: in.Pos,
+		Opcode: in.Opcode, Thread: w.threadID(l), Spec: spec}
+	w.CTA.cluster.fail(r)
+	return Fault
+}
