@@ -1,0 +1,428 @@
+// Package isa describes PTX instructions as data: for each instruction its
+// qualifier groups and their values, defaults, the rules that combine them,
+// the PTX ISA version and targets each feature needs, and its operands.
+//
+// The tables are read by the validator (package check), by `ptxkit explain`,
+// and by the emulator and the SASS lowering, which use the decoded Form
+// rather than qualifier strings:
+//
+//	in := isa.Lookup("st")
+//	f, probs := isa.DecodeString("st.global.relaxed.gpu.v4.u32")
+//	// f.Space == isa.QGlobal, f.Sem == isa.QRelaxed, f.Vec == 4, f.Type == isa.QU32
+//
+// Qualifier order is free, as in NVIDIA's ptxas: real code ships orders the
+// grammar does not list (st.L1::no_allocate.relaxed.sys.global.u64), and
+// ptxas 12.5 accepts them all. Each qualifier fills one grammar slot
+// (Group); two qualifiers of one slot are an error.
+package isa
+
+import (
+	"sort"
+	"strings"
+)
+
+// Instr describes one instruction: st, st.async, tcgen05.st.
+type Instr struct {
+	Name    string // full name: "st.async"
+	Opcode  string // text before the first dot: "st"
+	SubOp   Qual   // the qualifier that selects this instruction (QAsync), or QNone
+	Section string // spec section, e.g. "PTX ISA 9.7.9.11 (st)"
+	Summary string
+
+	// Groups lists the qualifier slots the instruction accepts, with their
+	// values, in the order of the grammar.
+	Groups []GroupSpec
+
+	// Features gate qualifiers and combinations by PTX ISA version and
+	// target ("PTX ISA Notes", "Target ISA Notes"). The first feature is
+	// usually the instruction itself.
+	Features []Feature
+
+	// Rules are the constraints between qualifiers the page states.
+	Rules []Rule
+
+	// operands returns the operand list of a decoded form.
+	operands func(f *Form) []Operand
+
+	// finish fills in defaults after decoding (.weak, .shared::cta, ...).
+	finish func(f *Form)
+}
+
+// GroupSpec is one qualifier slot of an instruction's grammar.
+type GroupSpec struct {
+	Group    Group
+	Values   []Qual
+	Required bool   // the slot must be filled
+	Default  Qual   // value assumed when absent (QNone: none)
+	Doc      string // what the slot means
+}
+
+// Feature is a part of an instruction that needs a minimum PTX ISA version
+// and target.
+type Feature struct {
+	Name string           // as ptxas names it: ".cluster scope", "::cta", ".b128 with .sys"
+	Qual Qual             // the feature is used when this qualifier is present...
+	When func(*Form) bool // ...or when this predicate holds (Qual == QNone)
+	At   Group            // the qualifier to point at (GNone: the opcode)
+	PTX  Version          // minimum PTX ISA version (0: none)
+	Arch Arch             // target requirement
+}
+
+// Uses reports whether form f uses the feature.
+func (ft *Feature) Uses(f *Form) bool {
+	if ft.Qual != QNone {
+		return f.Has(ft.Qual)
+	}
+	return ft.When == nil || ft.When(f)
+}
+
+// Rule is a constraint between qualifiers.
+type Rule struct {
+	ID   string           // stable id, e.g. "st-sem-scope"
+	Spec string           // section
+	Bad  func(*Form) bool // reports a violation
+	At   Group            // the qualifier to point at (GNone: the opcode)
+	Msg  func(*Form) string
+	Fix  string
+}
+
+// OperandKind classifies an operand slot.
+type OperandKind uint8
+
+const (
+	OpAddress   OperandKind = iota // [a]: a destination address in Form.Space
+	OpValue                        // b: a register, vector of registers or immediate of Form.Type
+	OpPolicy                       // cache-policy: a 64-bit register or immediate
+	OpMbarrier                     // [mbar]: an mbarrier object address
+	OpImm                          // an immediate integer (tcgen05 half-split offset)
+	OpRegVector                    // {r...}: exactly Count 32-bit registers
+)
+
+// Operand is one operand slot of a decoded form.
+type Operand struct {
+	Name string
+	Kind OperandKind
+}
+
+// Form is a decoded instruction: every qualifier slot as a small integer,
+// with defaults applied. The emulator and the SASS lowering read Forms.
+type Form struct {
+	Instr *Instr
+
+	Sem       Qual // .weak (default), .volatile, .relaxed, .release
+	Mmio      bool
+	Scope     Qual // QNone when absent
+	Space     Qual // as defaulted: .shared is QSharedCta, .param is QParamFunc; QNone is generic
+	Cop       Qual
+	L1Evict   Qual
+	L2Evict   Qual
+	CacheHint bool
+	Vec       int  // 1 for a scalar
+	Type      Qual // instruction type
+	Complete  Qual // completion mechanism (st.async)
+	Sync      bool
+	Aligned   bool
+	Shape     Qual // tcgen05 .shape
+	Num       int  // tcgen05 .num repeat factor
+	Unpack    bool
+
+	// Quals are the decoded qualifiers in source order (unknown ones are
+	// QNone); At[g] is the index in Quals of the qualifier filling group
+	// g, or -1.
+	Quals []Qual
+	At    [NumGroups]int8
+}
+
+// Has reports whether q was written.
+func (f *Form) Has(q Qual) bool {
+	g := q.Group()
+	return f.At[g] >= 0 && f.Quals[f.At[g]] == q
+}
+
+// Written returns the qualifier written for group g, or QNone.
+func (f *Form) Written(g Group) Qual {
+	if f.At[g] < 0 {
+		return QNone
+	}
+	return f.Quals[f.At[g]]
+}
+
+// Bytes returns the number of bytes one execution moves per thread
+// (elements × element size); for tcgen05.st the register bytes.
+func (f *Form) Bytes() int {
+	if f.Instr != nil && f.Instr.Name == "tcgen05.st" {
+		return 4 * TMemRegs(f.Shape, f.Num)
+	}
+	return f.Vec * f.Type.Bytes()
+}
+
+// Operands returns the operand slots of f, in source order.
+func (f *Form) Operands() []Operand {
+	if f.Instr == nil || f.Instr.operands == nil {
+		return nil
+	}
+	return f.Instr.operands(f)
+}
+
+// Problem is a violation found while decoding or checking a form.
+// Qual is the index of the qualifier it concerns, or -1 for the opcode.
+type Problem struct {
+	Rule    string
+	Qual    int
+	Msg     string
+	Spec    string
+	Fix     string
+	Warning bool
+}
+
+var (
+	registry = map[string]*Instr{}
+	byOpcode = map[string][]*Instr{}
+)
+
+// register adds in to the tables. Instructions with a sub-opcode are
+// listed before the plain one so that Select prefers them.
+func register(in *Instr) {
+	registry[in.Name] = in
+	l := append(byOpcode[in.Opcode], in)
+	sort.SliceStable(l, func(i, j int) bool { return l[i].SubOp != QNone && l[j].SubOp == QNone })
+	byOpcode[in.Opcode] = l
+}
+
+// Lookup returns the description of an instruction by full name ("st",
+// "st.async", "tcgen05.st"), or nil.
+func Lookup(name string) *Instr { return registry[name] }
+
+// Instrs returns all described instructions, sorted by name.
+func Instrs() []*Instr {
+	l := make([]*Instr, 0, len(registry))
+	for _, in := range registry {
+		l = append(l, in)
+	}
+	sort.Slice(l, func(i, j int) bool { return l[i].Name < l[j].Name })
+	return l
+}
+
+// Select returns the instruction an opcode and its first qualifier name
+// ("st" + ".async"), or nil when the tables do not describe it.
+func Select(opcode, first string) *Instr {
+	l := byOpcode[opcode]
+	for _, in := range l {
+		if in.SubOp == QNone || (first != "" && LookupQual(first) == in.SubOp) {
+			return in
+		}
+	}
+	return nil
+}
+
+// SelectFor is Select for a full qualifier list: an instruction is chosen
+// by a sub-opcode qualifier anywhere in names (st.global.async is
+// st.async), else the plain opcode.
+func SelectFor(opcode string, names []string) *Instr {
+	l := byOpcode[opcode]
+	if len(l) == 0 {
+		return nil
+	}
+	for _, in := range l {
+		if in.SubOp == QNone {
+			return in
+		}
+		for _, n := range names {
+			if qualByName[n] == in.SubOp {
+				return in
+			}
+		}
+	}
+	return nil
+}
+
+// Decode decodes the qualifiers of an instruction. names are the
+// qualifier spellings in source order, including the sub-opcode
+// (".async"). It reports unknown and misplaced qualifiers, conflicts
+// within a slot and missing required slots, then the instruction's rules.
+// Version and target gating is separate (Gate).
+//
+// Decode allocates only the Quals slice; pass a reusable buffer in buf.
+func Decode(in *Instr, names []string, buf []Qual, probs []Problem) (Form, []Problem) {
+	f := Form{Instr: in, Quals: buf[:0]}
+	for g := range f.At {
+		f.At[g] = -1
+	}
+	for i, name := range names {
+		q := qualByName[name]
+		f.Quals = append(f.Quals, q)
+		if i >= 127 {
+			continue
+		}
+		if q == QNone {
+			probs = append(probs, Problem{Rule: "unknown-qualifier", Qual: i, Spec: in.Section,
+				Msg: "unknown qualifier " + name + " on " + in.Name})
+			continue
+		}
+		g := q.Group()
+		gs := in.group(g)
+		if gs == nil || !gs.allows(q) {
+			probs = append(probs, Problem{Rule: "qualifier-not-allowed", Qual: i, Spec: in.Section,
+				Msg: name + " is not a qualifier of " + in.Name + allowedHint(gs)})
+			continue
+		}
+		if prev := f.At[g]; prev >= 0 {
+			msg := "duplicate " + name
+			if f.Quals[prev] != q {
+				msg = name + " conflicts with " + f.Quals[prev].String() + ": at most one " + g.String() + " qualifier"
+			}
+			probs = append(probs, Problem{Rule: "qualifier-conflict", Qual: i, Spec: in.Section, Msg: msg})
+			continue
+		}
+		f.At[g] = int8(i)
+	}
+	for i := range in.Groups {
+		gs := &in.Groups[i]
+		if gs.Required && f.At[gs.Group] < 0 && !f.hasUndecoded(gs.Group) {
+			probs = append(probs, Problem{Rule: "missing-qualifier", Qual: -1, Spec: in.Section,
+				Msg: in.Name + " needs a " + gs.Group.String() + " qualifier (one of " + joinQuals(gs.Values) + ")",
+				Fix: "add one of " + joinQuals(gs.Values)})
+		}
+	}
+	f.fill()
+	if in.finish != nil {
+		in.finish(&f)
+	}
+	for i := range in.Rules {
+		r := &in.Rules[i]
+		if r.Bad(&f) {
+			probs = append(probs, Problem{Rule: r.ID, Qual: f.pointAt(r.At), Msg: r.Msg(&f), Spec: r.Spec, Fix: r.Fix})
+		}
+	}
+	return f, probs
+}
+
+// hasUndecoded reports whether a written qualifier of group g was rejected
+// (so that "missing" is not reported on top of "not allowed").
+func (f *Form) hasUndecoded(g Group) bool {
+	for i, q := range f.Quals {
+		if q != QNone && q.Group() == g && int8(i) != f.At[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// pointAt returns the qualifier index for group g, or -1.
+func (f *Form) pointAt(g Group) int {
+	if g == GNone {
+		return -1
+	}
+	return int(f.At[g])
+}
+
+// fill sets the typed fields from the decoded qualifiers.
+func (f *Form) fill() {
+	f.Sem = f.Written(GSem)
+	f.Mmio = f.At[GMmio] >= 0
+	f.Scope = f.Written(GScope)
+	f.Space = f.Written(GSpace)
+	f.Cop = f.Written(GCop)
+	f.L1Evict = f.Written(GL1Evict)
+	f.L2Evict = f.Written(GL2Evict)
+	f.CacheHint = f.At[GCacheHint] >= 0
+	f.Vec = 1
+	if v := f.Written(GVec); v != QNone {
+		f.Vec = v.Bits()
+	}
+	f.Type = f.Written(GType)
+	f.Complete = f.Written(GCompletion)
+	f.Sync = f.At[GSync] >= 0
+	f.Aligned = f.At[GAligned] >= 0
+	f.Shape = f.Written(GShape)
+	f.Num = f.Written(GNum).Bits()
+	f.Unpack = f.At[GUnpack] >= 0
+}
+
+// DecodeString decodes a dotted instruction name without operands:
+// "st.global.v4.u32". It returns a nil Form.Instr when the instruction is
+// not described.
+func DecodeString(s string) (Form, []Problem) {
+	op, rest, _ := strings.Cut(s, ".")
+	var names []string
+	for rest != "" {
+		var part string
+		part, rest, _ = strings.Cut(rest, ".")
+		names = append(names, "."+part)
+	}
+	first := ""
+	if len(names) > 0 {
+		first = names[0]
+	}
+	in := Select(op, first)
+	if in == nil {
+		return Form{}, []Problem{{Rule: "unknown-instruction", Qual: -1, Msg: "no description of instruction " + s}}
+	}
+	return Decode(in, names, nil, nil)
+}
+
+// Gate checks the features f uses against a PTX ISA version and target.
+// Either may be zero (unknown), which skips that half of the check.
+func Gate(f *Form, v Version, t Target, probs []Problem) []Problem {
+	in := f.Instr
+	for i := range in.Features {
+		ft := &in.Features[i]
+		if !ft.Uses(f) {
+			continue
+		}
+		at := f.pointAt(ft.At)
+		if v != 0 && ft.PTX != 0 && v < ft.PTX {
+			probs = append(probs, Problem{Rule: "ptx-version", Qual: at, Spec: in.Section + ", PTX ISA Notes",
+				Msg: ft.Name + " requires PTX ISA " + ft.PTX.String() + " (this file declares " + v.String() + ")",
+				Fix: "raise .version to " + ft.PTX.String()})
+		}
+		if t.SM != 0 && !ft.Arch.Allows(t, v) {
+			fix := ""
+			if m := ft.Arch.Minimal(); m != "" {
+				fix = "compile for " + m
+			}
+			probs = append(probs, Problem{Rule: "target", Qual: at, Spec: in.Section + ", Target ISA Notes",
+				Msg: ft.Name + " requires " + ft.Arch.String() + " (target is " + t.String() + ")", Fix: fix})
+		}
+	}
+	return probs
+}
+
+func (in *Instr) group(g Group) *GroupSpec {
+	for i := range in.Groups {
+		if in.Groups[i].Group == g {
+			return &in.Groups[i]
+		}
+	}
+	return nil
+}
+
+// Group returns the spec of slot g, or nil when the instruction has none.
+func (in *Instr) Group(g Group) *GroupSpec { return in.group(g) }
+
+func (gs *GroupSpec) allows(q Qual) bool {
+	for _, v := range gs.Values {
+		if v == q {
+			return true
+		}
+	}
+	return false
+}
+
+func allowedHint(gs *GroupSpec) string {
+	if gs == nil {
+		return ""
+	}
+	return " (" + gs.Group.String() + " is one of " + joinQuals(gs.Values) + ")"
+}
+
+func joinQuals(qs []Qual) string {
+	var b strings.Builder
+	for i, q := range qs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(q.String())
+	}
+	return b.String()
+}
