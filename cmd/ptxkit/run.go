@@ -1,0 +1,427 @@
+package main
+
+import (
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/check"
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/emu"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
+)
+
+// exampleName and exampleSrc are the built-in program "ptxkit run" runs
+// without a file, with exampleArgs as its launch.
+const exampleName = "example.ptx"
+
+//go:embed run_example.ptx
+var exampleSrc []byte
+
+var exampleArgs = []string{"--grid", "2", "--block", "8", "--arg", "buf:64", "--arg", "buf:256"}
+
+func init() {
+	commands["run"] = command{"emulate a kernel launch and report what it stored", runRun}
+}
+
+// runOptions are the parsed flags of ptxkit run.
+type runOptions struct {
+	kernel    string
+	grid      string
+	block     string
+	cluster   string
+	shared    int
+	args      []string
+	out       string
+	stats     bool
+	seed      uint64
+	jobs      int
+	maxSteps  uint64
+	async     string
+	dump      string
+	dumpBytes int
+	noCheck   bool
+}
+
+func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
+	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
+	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
+	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
+	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
+	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE or file:PATH", func(s string) error {
+		o.args = append(o.args, s)
+		return nil
+	})
+	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
+	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
+	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
+	fs.IntVar(&o.jobs, "jobs", 1, "clusters emulated in parallel")
+	fs.Uint64Var(&o.maxSteps, "max-steps", 0, "warp-instructions per cluster before stopping (default 2^32)")
+	fs.StringVar(&o.async, "async", "eager", "when asynchronous operations land: eager, delayed or random")
+	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
+	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
+	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]")
+		fmt.Fprintln(stderr, "                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N] [--max-steps N]")
+		fmt.Fprintln(stderr, "Without FILE it runs a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage, 3 sanitizer report.")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseInterleaved parses flags that may come before or after FILE.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+// runRun implements "ptxkit run".
+func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o runOptions
+	fs := runFlags(&o, stderr)
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) > 1 {
+		fmt.Fprintf(stderr, "ptxkit run: one FILE at most, got %d\n", len(pos))
+		return exitUsage
+	}
+	name, src := exampleName, exampleSrc
+	if len(pos) == 1 {
+		name = pos[0]
+		if src, err = readInput(name, stdin); err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+			return exitUsage
+		}
+	} else {
+		fmt.Fprintf(stdout, "no FILE given: running the built-in example (%s)\n", strings.Join(exampleArgs, " "))
+		o2 := o
+		if _, err := parseInterleaved(runFlags(&o2, stderr), exampleArgs); err != nil {
+			return exitUsage
+		}
+		o.grid, o.block, o.args = o2.grid, o2.block, o2.args
+		fmt.Fprintf(stdout, "%s", exampleSrc)
+	}
+	return runProgram(name, src, &o, stdout, stderr)
+}
+
+func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
+	m, errs := parser.ParseFile(name, src)
+	if !errs.HasErrors() {
+		_, rerrs := resolve.Module(m)
+		errs = append(errs, rerrs...)
+		if !rerrs.HasErrors() && !o.noCheck {
+			errs = append(errs, check.Module(m, check.Config{})...)
+		}
+	}
+	if errs.HasErrors() {
+		errs.Sort()
+		diag.WriteText(stderr, errs)
+		return exitFail
+	}
+	prog, derrs := emu.Decode(m, o.kernel)
+	if derrs.HasErrors() {
+		diag.WriteText(stderr, derrs)
+		return exitFail
+	}
+	cfg, err := o.config()
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+		return exitUsage
+	}
+	kargs, err := kernelArgs(prog, o.args)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+		return exitUsage
+	}
+	res, err := emu.Execute(prog, cfg, kargs)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+		return exitUsage
+	}
+	printLaunch(stdout, prog, &cfg)
+	if res.Report != nil {
+		fmt.Fprintf(stderr, "%v\n", res.Report)
+		fmt.Fprintln(stdout, "stopped by the sanitizer; buffers hold what was stored up to that point")
+	} else {
+		fmt.Fprintln(stdout, "completed")
+	}
+	if o.dump != "none" {
+		for i, r := range res.Buffers {
+			if r != nil {
+				if err := dumpBuffer(stdout, i, r.Data, o.dump, o.dumpBytes); err != nil {
+					fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+					return exitUsage
+				}
+			}
+		}
+	}
+	if o.stats {
+		printStats(stdout, &res.Stats)
+	}
+	if o.out != "" {
+		if err := writeBuffers(o.out, res.Buffers); err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+			return exitUsage
+		}
+	}
+	if res.Report != nil {
+		return exitSanitize
+	}
+	return exitOK
+}
+
+func (o *runOptions) config() (emu.Config, error) {
+	var cfg emu.Config
+	var err error
+	if cfg.Grid, err = parseDims("--grid", o.grid); err != nil {
+		return cfg, err
+	}
+	if cfg.Block, err = parseDims("--block", o.block); err != nil {
+		return cfg, err
+	}
+	if cfg.Cluster, err = parseDims("--cluster", o.cluster); err != nil {
+		return cfg, err
+	}
+	if cfg.Async, err = emu.ParseAsyncPolicy(o.async); err != nil {
+		return cfg, err
+	}
+	if o.jobs < 1 {
+		return cfg, fmt.Errorf("--jobs must be at least 1")
+	}
+	cfg.SharedBytes, cfg.Seed, cfg.Jobs, cfg.MaxSteps = o.shared, o.seed, o.jobs, o.maxSteps
+	return cfg, nil
+}
+
+// parseDims parses "X[,Y[,Z]]" with every dimension >= 1.
+func parseDims(flagName, s string) ([3]int, error) {
+	d := [3]int{1, 1, 1}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return d, fmt.Errorf("%s %q: at most three dimensions", flagName, s)
+	}
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 1 || v > 1<<31-1 {
+			return d, fmt.Errorf("%s %q: dimensions are positive integers", flagName, s)
+		}
+		d[i] = v
+	}
+	return d, nil
+}
+
+// maxBufferBytes bounds one buf: argument.
+const maxBufferBytes = 1 << 30
+
+// kernelArgs converts --arg values to kernel arguments.
+func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {
+	if len(vals) != len(p.Params) {
+		names := make([]string, len(p.Params))
+		for i, prm := range p.Params {
+			names[i] = prm.Name + " " + prm.Type.String()
+		}
+		return nil, fmt.Errorf("kernel %s takes %d parameters (%s); %d --arg given", p.Kernel, len(p.Params), strings.Join(names, ", "), len(vals))
+	}
+	out := make([]emu.Arg, len(vals))
+	for i, v := range vals {
+		a, err := parseArg(v, p.Params[i])
+		if err != nil {
+			return nil, fmt.Errorf("--arg %d (%s): %v", i, p.Params[i].Name, err)
+		}
+		out[i] = a
+	}
+	return out, nil
+}
+
+func parseArg(v string, prm emu.Param) (emu.Arg, error) {
+	switch {
+	case strings.HasPrefix(v, "buf:"):
+		spec := strings.Split(v[4:], ":")
+		n, err := strconv.ParseInt(spec[0], 0, 64)
+		if err != nil || n < 0 || n > maxBufferBytes {
+			return emu.Arg{}, fmt.Errorf("buffer size %q must be between 0 and %d", spec[0], maxBufferBytes)
+		}
+		b := make([]byte, n)
+		for _, opt := range spec[1:] {
+			f, ok := strings.CutPrefix(opt, "fill=")
+			if !ok {
+				return emu.Arg{}, fmt.Errorf("unknown buffer option %q (want fill=BYTE)", opt)
+			}
+			x, err := strconv.ParseUint(f, 0, 8)
+			if err != nil {
+				return emu.Arg{}, fmt.Errorf("fill byte %q must be 0..255", f)
+			}
+			for j := range b {
+				b[j] = byte(x)
+			}
+		}
+		return emu.Arg{IsBuffer: true, Buffer: b}, nil
+	case strings.HasPrefix(v, "file:"):
+		b, err := os.ReadFile(v[5:])
+		if err != nil {
+			return emu.Arg{}, err
+		}
+		if len(b) > maxBufferBytes {
+			return emu.Arg{}, fmt.Errorf("file larger than %d bytes", maxBufferBytes)
+		}
+		return emu.Arg{IsBuffer: true, Buffer: b}, nil
+	}
+	x, err := emu.ParseScalar(v, prm.Type)
+	if err != nil {
+		return emu.Arg{}, err
+	}
+	return emu.Arg{Value: x}, nil
+}
+
+func printLaunch(w io.Writer, p *emu.Program, c *emu.Config) {
+	n := c.Grid[0] * c.Grid[1] * c.Grid[2] * c.Block[0] * c.Block[1] * c.Block[2]
+	fmt.Fprintf(w, "kernel %s: grid (%d,%d,%d) x block (%d,%d,%d), cluster (%d,%d,%d): %d threads\n",
+		p.Kernel, c.Grid[0], c.Grid[1], c.Grid[2], c.Block[0], c.Block[1], c.Block[2],
+		c.Cluster[0], c.Cluster[1], c.Cluster[2], n)
+}
+
+func printStats(w io.Writer, s *emu.Stats) {
+	fmt.Fprintf(w, "instructions: %d warp-level, %d thread-level\n", s.WarpInsts, s.ThreadInsts)
+	fmt.Fprintf(w, "bytes stored:")
+	for sp := emu.SpaceGlobal; sp <= emu.SpaceParamFunc; sp++ {
+		if s.Stored[sp] > 0 {
+			fmt.Fprintf(w, " %s %d", sp, s.Stored[sp])
+		}
+	}
+	fmt.Fprintln(w)
+	secs := s.Wall.Seconds()
+	rate := 0.0
+	if secs > 0 {
+		rate = float64(s.ThreadInsts) / secs / 1e6
+	}
+	fmt.Fprintf(w, "wall time: %.3fs (%.1f million thread-instructions/s)\n", secs, rate)
+}
+
+func writeBuffers(dir string, bufs []*emu.Region) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, r := range bufs {
+		if r == nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("arg%d.bin", i)), r.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dumpBuffer prints a buffer as hex lines (with ASCII) or typed values,
+// skipping repeated all-zero lines.
+func dumpBuffer(w io.Writer, idx int, b []byte, how string, limit int) error {
+	shown := b
+	if limit > 0 && len(shown) > limit {
+		shown = shown[:limit]
+	}
+	fmt.Fprintf(w, "arg%d: %d bytes", idx, len(b))
+	if len(shown) < len(b) {
+		fmt.Fprintf(w, " (first %d shown; --dump-bytes 0 shows all)", len(shown))
+	}
+	fmt.Fprintln(w)
+	if how == "hex" {
+		zeros := false
+		for off := 0; off < len(shown); off += 16 {
+			line := shown[off:min(off+16, len(shown))]
+			if allZero(line) && off > 0 && off+16 < len(shown) {
+				if !zeros {
+					fmt.Fprintln(w, "  *")
+				}
+				zeros = true
+				continue
+			}
+			zeros = false
+			fmt.Fprintf(w, "  %08x ", off)
+			for j := range 16 {
+				if j < len(line) {
+					fmt.Fprintf(w, " %02x", line[j])
+				} else {
+					fmt.Fprint(w, "   ")
+				}
+			}
+			fmt.Fprint(w, "  |")
+			for _, c := range line {
+				if c < 32 || c > 126 {
+					c = '.'
+				}
+				fmt.Fprintf(w, "%c", c)
+			}
+			fmt.Fprintln(w, "|")
+		}
+		return nil
+	}
+	size := map[string]int{"u8": 1, "u16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "f64": 8}[how]
+	if size == 0 {
+		return fmt.Errorf("unknown --dump %q (want hex, u8, u16, u32, i32, u64, f32, f64 or none)", how)
+	}
+	per := 16 / size
+	for i := 0; i+size <= len(shown); i += size {
+		if (i/size)%per == 0 {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "  [%d]", i/size)
+		}
+		e := shown[i : i+size]
+		switch how {
+		case "u8":
+			fmt.Fprintf(w, " %d", e[0])
+		case "u16":
+			fmt.Fprintf(w, " %d", binary.LittleEndian.Uint16(e))
+		case "u32":
+			fmt.Fprintf(w, " %d", binary.LittleEndian.Uint32(e))
+		case "i32":
+			fmt.Fprintf(w, " %d", int32(binary.LittleEndian.Uint32(e)))
+		case "f32":
+			fmt.Fprintf(w, " %g", math.Float32frombits(binary.LittleEndian.Uint32(e)))
+		case "u64":
+			fmt.Fprintf(w, " %d", binary.LittleEndian.Uint64(e))
+		case "f64":
+			fmt.Fprintf(w, " %g", math.Float64frombits(binary.LittleEndian.Uint64(e)))
+		}
+	}
+	if len(shown) >= size {
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
