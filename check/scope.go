@@ -9,10 +9,10 @@ import (
 type paramKind uint8
 
 const (
-	paramNone   paramKind = iota
-	paramInput            // a function's or kernel's input parameter: read-only
-	paramReturn           // a .func return parameter: written with st.param
-	paramCallArg          // a .param declared in a body block to pass call arguments
+	paramNone    paramKind = iota
+	paramInput             // a function's or kernel's input parameter: read-only
+	paramReturn            // a .func return parameter: written with st.param
+	paramCallArg           // a .param declared in a body block to pass call arguments
 )
 
 // symbol is what the checker needs to know about a declared name.

@@ -178,7 +178,7 @@ var quals = [numQuals]qualInfo{
 
 	QL1EvictNormal: {".L1::evict_normal", GL1Evict, 0, 0}, QL1EvictUnchanged: {".L1::evict_unchanged", GL1Evict, 0, 0},
 	QL1EvictFirst: {".L1::evict_first", GL1Evict, 0, 0}, QL1EvictLast: {".L1::evict_last", GL1Evict, 0, 0},
-	QL1NoAllocate: {".L1::no_allocate", GL1Evict, 0, 0},
+	QL1NoAllocate:  {".L1::no_allocate", GL1Evict, 0, 0},
 	QL2EvictNormal: {".L2::evict_normal", GL2Evict, 0, 0}, QL2EvictFirst: {".L2::evict_first", GL2Evict, 0, 0},
 	QL2EvictLast: {".L2::evict_last", GL2Evict, 0, 0}, QL2CacheHint: {".L2::cache_hint", GCacheHint, 0, 0},
 
@@ -199,7 +199,7 @@ var quals = [numQuals]qualInfo{
 	Q16x64b: {".16x64b", GShape, 0, 0}, Q16x128b: {".16x128b", GShape, 0, 0},
 	Q16x256b: {".16x256b", GShape, 0, 0}, Q32x32b: {".32x32b", GShape, 0, 0},
 	Q16x32bx2: {".16x32bx2", GShape, 0, 0},
-	QX1: {".x1", GNum, 1, 0}, QX2: {".x2", GNum, 2, 0}, QX4: {".x4", GNum, 4, 0},
+	QX1:       {".x1", GNum, 1, 0}, QX2: {".x2", GNum, 2, 0}, QX4: {".x4", GNum, 4, 0},
 	QX8: {".x8", GNum, 8, 0}, QX16: {".x16", GNum, 16, 0}, QX32: {".x32", GNum, 32, 0},
 	QX64: {".x64", GNum, 64, 0}, QX128: {".x128", GNum, 128, 0},
 	QUnpack16b: {".unpack::16b", GUnpack, 0, 0},

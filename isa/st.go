@@ -172,7 +172,9 @@ var stRules = []Rule{
 			return ".volatile cannot be combined with " + firstOf(f, GL1Evict, GL2Evict, GCacheHint).String() + " (syntax: st.volatile{.ss}{.vec}.type)"
 		}},
 	{ID: "st-evict-space", Spec: secSt, At: GSpace,
-		Bad: func(f *Form) bool { return (f.L1Evict != QNone || f.L2Evict != QNone) && !globalOrGeneric(f) && f.Space != QConst },
+		Bad: func(f *Form) bool {
+			return (f.L1Evict != QNone || f.L2Evict != QNone) && !globalOrGeneric(f) && f.Space != QConst
+		},
 		Msg: func(f *Form) string {
 			return "eviction priority " + firstOf(f, GL1Evict, GL2Evict).String() + " applies only to .global or generic addresses, not " + f.Written(GSpace).String()
 		}},

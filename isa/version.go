@@ -106,7 +106,7 @@ var targetSince = map[string]Version{
 	"sm_100f": V(8, 8), "sm_101f": V(8, 8), "sm_103": V(8, 8), "sm_103a": V(8, 8),
 	"sm_103f": V(8, 8), "sm_120f": V(8, 8), "sm_121": V(8, 8), "sm_121a": V(8, 8),
 	"sm_121f": V(8, 8),
-	"sm_88": V(9, 0), "sm_110": V(9, 0), "sm_110a": V(9, 0), "sm_110f": V(9, 0),
+	"sm_88":   V(9, 0), "sm_110": V(9, 0), "sm_110a": V(9, 0), "sm_110f": V(9, 0),
 }
 
 // TargetSince returns the PTX ISA version that introduced t, and false when
