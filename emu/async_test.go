@@ -1,0 +1,95 @@
+package emu
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// asyncPolicies are the landing policies every async test runs under.
+var asyncPolicies = []AsyncPolicy{AsyncEager, AsyncDelayed, AsyncRandom}
+
+// seeds returns the scheduling seeds a test runs under: many by default,
+// few with -short.
+func seeds() []uint64 {
+	n := 40
+	if testing.Short() {
+		n = 5
+	}
+	s := make([]uint64, n)
+	for i := range s {
+		s[i] = uint64(i)
+	}
+	return s
+}
+
+func readAsyncKernel(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "emu", "async", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// forEachSchedule runs fn under every policy and seed.
+func forEachSchedule(t *testing.T, fn func(t *testing.T, cfg Config)) {
+	for _, pol := range asyncPolicies {
+		for _, seed := range seeds() {
+			fn(t, Config{Seed: seed, Async: pol})
+		}
+	}
+}
+
+func TestClusterExchange(t *testing.T) {
+	src := readAsyncKernel(t, "cluster_exchange.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Grid, cfg.Block, cfg.Cluster = dims(4, 1, 1), dims(32, 1, 1), dims(2, 1, 1)
+		res := launchReport(t, src, cfg, buf(4*32*2))
+		if res.Report != nil {
+			t.Fatalf("policy %v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		got := u32s(res.Buffers[0].Data)
+		for rank := 0; rank < 2; rank++ {
+			for tid := 0; tid < 32; tid++ {
+				if want := uint32((rank^1)*1000 + tid); got[rank*32+tid] != want {
+					t.Fatalf("policy %v seed %d: out[%d] = %d, want %d", cfg.Async, cfg.Seed, rank*32+tid, got[rank*32+tid], want)
+				}
+			}
+		}
+	})
+}
+
+func TestStAsyncTrace(t *testing.T) {
+	p := compile(t, readAsyncKernel(t, "cluster_exchange.ptx"))
+	var events []AsyncEvent
+	TraceAsync(p, func(e AsyncEvent) { events = append(events, e) })
+	defer TraceAsync(p, nil)
+	res, err := Execute(p, Config{Grid: dims(2, 1, 1), Block: dims(32, 1, 1), Cluster: dims(2, 1, 1), Async: AsyncDelayed}, []Arg{buf(256)})
+	if err != nil || res.Report != nil {
+		t.Fatal(err, res.Report)
+	}
+	count := map[string]int{}
+	state := map[uint64]string{}
+	for _, e := range events {
+		count[e.Event]++
+		switch e.Event {
+		case "landed":
+			if state[e.Op] != "issued" {
+				t.Errorf("op %d landed after %q", e.Op, state[e.Op])
+			}
+		case "observed":
+			if state[e.Op] != "landed" {
+				t.Errorf("op %d observed after %q", e.Op, state[e.Op])
+			}
+		}
+		state[e.Op] = e.Event
+		if e.Kind != "st.async" || !strings.Contains(e.Detail, "4 bytes") {
+			t.Errorf("event %v", e)
+		}
+	}
+	if count["issued"] != 64 || count["landed"] != 64 || count["observed"] != 64 {
+		t.Errorf("event counts %v", count)
+	}
+}

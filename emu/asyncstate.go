@@ -1,0 +1,308 @@
+package emu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// This file holds the state shared by the asynchronous instructions
+// (mbarrier_ops.go, stasync.go, cpasync.go): each CTA's mbarrier table and
+// per-thread async-groups, each cluster's outstanding operations, the
+// shared-memory watch that reports plain accesses to live mbarriers and to
+// async destinations and sources, and the completion trace.
+
+// Sanitizer rules of the asynchronous instructions. mbarrier misuse uses
+// the rules of package mbarrier ("mbarrier-uninit", ...), hazards those of
+// package asyncgroup ("async-read-destination", ...).
+const (
+	RuleStAsyncCluster = "st-async-cluster"     // st.async with %cluster_nctarank == 1
+	RuleAsyncSameCTA   = "async-mbarrier-cta"   // destination and mbarrier in different CTAs
+	RuleRedAsyncOwnCTA = "red-async-own-cta"    // red.async on the executing CTA
+	RuleMbarrierRemote = "mbarrier-remote"      // operation not allowed on a remote mbarrier
+	RuleAsyncGroupExit = "async-group-exit"     // exit with async-groups not waited for
+	RuleBulkSize       = "bulk-size"            // bulk copy size not a multiple of 16
+	RuleMbarrierStore  = "mbarrier-plain-store" // st over a live mbarrier object
+)
+
+const (
+	specStAsync      = "PTX ISA §9.7.9.12 (st.async)"
+	specRedAsync     = "PTX ISA §9.7.13.7 (red.async)"
+	specAsyncGroup   = "PTX ISA §9.7.9.25.1.1 (async-group mechanism)"
+	specMbarrierObj  = "PTX ISA §9.7.13.15.1 (mbarrier object: accessed only through mbarrier instructions)"
+	specMbarrierAddr = "PTX ISA §9.7.13.15.8 (state spaces of mbarrier operations)"
+	specBulk         = "PTX ISA §9.7.9.25.4.1 (cp.async.bulk)"
+)
+
+var (
+	ctaAsyncKey     = NewCTAKey(newCTAAsync)
+	clusterAsyncKey = NewClusterKey(func(*Cluster) any { return &clusterAsync{} })
+)
+
+func init() { OnCTAExit(checkAsyncExit) }
+
+// ctaAsync is one CTA's asynchronous state.
+type ctaAsync struct {
+	cta     *CTA
+	bars    *mbarrier.Table
+	threads map[int]*threadAsync // by linear thread index in the CTA
+}
+
+// threadAsync is one thread's async-groups and where it last used them.
+type threadAsync struct {
+	asyncgroup.Thread
+	last token.Pos
+}
+
+func newCTAAsync(c *CTA) any {
+	s := &ctaAsync{cta: c, bars: mbarrier.NewTable(), threads: map[int]*threadAsync{}}
+	c.Watch = s.watch
+	return s
+}
+
+// asyncCTA returns c's asynchronous state, creating it (and installing
+// the shared-memory watch) on first use.
+func asyncCTA(c *CTA) *ctaAsync { return c.Ext(ctaAsyncKey).(*ctaAsync) }
+
+// thread returns the async-group state of lane l of w.
+func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
+	i := w.Index*32 + l
+	t := s.threads[i]
+	if t == nil {
+		t = &threadAsync{}
+		s.threads[i] = t
+	}
+	return t
+}
+
+// clusterAsync is a cluster's outstanding asynchronous operations.
+type clusterAsync struct {
+	tracker asyncgroup.Tracker
+	queued  map[asyncgroup.OpID]*AsyncOp // issued, not landed
+	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
+	tracing bool
+	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
+}
+
+// opMeta describes an operation for the trace.
+type opMeta struct {
+	kind   string
+	pos    token.Pos
+	issuer ThreadID
+	detail string
+}
+
+func asyncCluster(c *Cluster) *clusterAsync {
+	s := c.Ext(clusterAsyncKey).(*clusterAsync)
+	if s.queued == nil {
+		s.queued = map[asyncgroup.OpID]*AsyncOp{}
+		s.tracing = traceSink(c.prog) != nil
+		s.meta = map[asyncgroup.OpID]opMeta{}
+		s.target = map[asyncgroup.OpID]asyncgroup.BarrierRef{}
+	}
+	return s
+}
+
+// sharedGeneric returns the generic address of byte off of c's shared
+// memory, the address space the tracker names bytes in.
+func sharedGeneric(c *CTA, off uint32) uint64 {
+	return SharedWindow + uint64(c.Rank+1)<<SharedRankShift + uint64(off)
+}
+
+// watch sees every plain access to the CTA's shared memory (CTA.Watch).
+func (s *ctaAsync) watch(w *Warp, l int, off uint32, n int, write bool) Status {
+	if write {
+		if a, ok := s.bars.Overlapping(uint64(off), uint64(off)+uint64(n)); ok {
+			o, _, _ := s.bars.Get(a)
+			return w.Fault(l, RuleMbarrierStore, specMbarrierObj,
+				"%d-byte store at shared offset %#x overwrites the live mbarrier object at %#x of CTA rank %d (%s); invalidate it with mbarrier.inval first",
+				n, off, a, s.cta.Rank, o)
+		}
+	}
+	cs, ok := s.cta.cluster.ext[clusterAsyncKey].(*clusterAsync)
+	if !ok || cs.tracker.Len() == 0 {
+		return Continue
+	}
+	g := sharedGeneric(s.cta, off)
+	r := asyncgroup.Range{Lo: g, Hi: g + uint64(n)}
+	var h *asyncgroup.Hazard
+	if write {
+		h = cs.tracker.CheckWrite(r)
+	} else {
+		h = cs.tracker.CheckRead(r)
+	}
+	if h != nil {
+		return w.Fault(l, h.Rule, h.Spec, "%s", h.Message)
+	}
+	return Continue
+}
+
+// checkAsyncExit reports a CTA whose threads exit with async-groups they
+// never waited for (OnCTAExit).
+func checkAsyncExit(c *CTA) *Report {
+	s, ok := c.ext[ctaAsyncKey].(*ctaAsync)
+	if !ok {
+		return nil
+	}
+	idx := make([]int, 0, len(s.threads))
+	for i := range s.threads {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		t := s.threads[i]
+		if msg, ok := t.Unwaited(); !ok {
+			w := c.Warps[i/32]
+			return &Report{Rule: RuleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,
+				Message: "thread exits with " + msg + "; wait for them (cp.async.wait_group / cp.async.bulk.wait_group) before exit"}
+		}
+	}
+	return nil
+}
+
+// loadWord reads the 8 bytes at off of c's shared memory.
+func loadWord(c *CTA, off uint32) uint64 { return binary.LittleEndian.Uint64(c.Shared[off : off+8]) }
+
+func storeWord(c *CTA, off uint32, v uint64) { binary.LittleEndian.PutUint64(c.Shared[off:off+8], v) }
+
+// issue queues op, tracked as id, on behalf of lane l of w; detail
+// describes it for the trace.
+func (w *Warp) issue(l int, id asyncgroup.OpID, op *AsyncOp, detail string) Status {
+	cs := asyncCluster(w.CTA.cluster)
+	cs.queued[id] = op
+	if cs.tracing {
+		cs.meta[id] = opMeta{kind: op.Kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail}
+	}
+	land := op.Land
+	op.Land = func(c *Cluster) *Report {
+		delete(cs.queued, id)
+		delete(cs.target, id)
+		r := land(c)
+		cs.event(c, id, "landed", "")
+		return r
+	}
+	cs.event(w.CTA.cluster, id, "issued", "")
+	return w.IssueFrom(l, op)
+}
+
+// signalling returns the queued operations that will signal the mbarrier
+// at offset off of c, in issue order.
+func (cs *clusterAsync) signalling(c *CTA, off uint32) []asyncgroup.OpID {
+	b := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+	var ids []asyncgroup.OpID
+	for id, t := range cs.target {
+		if t == b {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// landOps lands the queued operations among ids (a wait that forces
+// completion).
+func (c *Cluster) landOps(ids []asyncgroup.OpID) *Report {
+	cs := asyncCluster(c)
+	set := map[*AsyncOp]bool{}
+	for _, id := range ids {
+		if op := cs.queued[id]; op != nil {
+			set[op] = true
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return c.LandWhere(func(op *AsyncOp) bool { return set[op] })
+}
+
+// observe forgets operation id after a wait observed its completion.
+func (cs *clusterAsync) observe(c *Cluster, id asyncgroup.OpID) {
+	if cs.tracker.Get(id) != nil {
+		cs.event(c, id, "observed", "")
+		cs.tracker.Observe(id)
+	}
+}
+
+// observeBarrier forgets the operations whose completion a true wait on
+// barrier b (which has completed phases phases) observes.
+func (cs *clusterAsync) observeBarrier(c *Cluster, b asyncgroup.BarrierRef, phases uint64) {
+	if cs.tracker.Len() == 0 {
+		return
+	}
+	if !cs.tracing {
+		cs.tracker.ObserveBarrier(b, phases)
+		return
+	}
+	for _, op := range append([]*asyncgroup.Op(nil), cs.tracker.Ops()...) {
+		if op.Signalled && op.Barrier == b && op.Phase < phases {
+			cs.observe(c, op.ID)
+		}
+	}
+}
+
+// AsyncEvent is one step in the life of an asynchronous operation, for
+// `ptxkit run --trace`: "issued", "landed" (its data written and its
+// completion signalled) or "observed" (a wait saw it complete).
+type AsyncEvent struct {
+	Cluster int       // linear cluster index
+	Step    uint64    // cluster clock (warp-instructions executed)
+	Op      uint64    // operation number within the cluster, from 1
+	Event   string    // "issued", "landed", "observed"
+	Kind    string    // instruction, e.g. "st.async"
+	Pos     token.Pos // of the issuing instruction
+	Issuer  ThreadID
+	Detail  string // bytes and addresses
+}
+
+func (e AsyncEvent) String() string {
+	return fmt.Sprintf("cluster %d step %6d  op %3d %-8s %s at line %d by CTA rank %d thread %d: %s",
+		e.Cluster, e.Step, e.Op, e.Event, e.Kind, e.Pos.Line, e.Issuer.Rank, e.Issuer.Warp*32+e.Issuer.Lane, e.Detail)
+}
+
+var (
+	traceMu    sync.Mutex
+	traceSinks = map[*Program]func(AsyncEvent){}
+)
+
+// TraceAsync makes every launch of p report the events of its
+// asynchronous operations to fn; nil stops it. fn may be called from
+// several goroutines when clusters run in parallel; events of one cluster
+// arrive in order.
+func TraceAsync(p *Program, fn func(AsyncEvent)) {
+	traceMu.Lock()
+	defer traceMu.Unlock()
+	if fn == nil {
+		delete(traceSinks, p)
+		return
+	}
+	traceSinks[p] = fn
+}
+
+func traceSink(p *Program) func(AsyncEvent) {
+	traceMu.Lock()
+	defer traceMu.Unlock()
+	return traceSinks[p]
+}
+
+// event reports a trace event for operation id.
+func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail string) {
+	if !cs.tracing {
+		return
+	}
+	m, ok := cs.meta[id]
+	if !ok {
+		return
+	}
+	e := AsyncEvent{Cluster: c.Index, Step: c.steps, Op: uint64(id), Event: what, Kind: m.kind, Pos: m.pos, Issuer: m.issuer, Detail: detail}
+	if detail == "" {
+		e.Detail = m.detail
+	}
+	if fn := traceSink(c.prog); fn != nil {
+		fn(e)
+	}
+}

@@ -1,0 +1,349 @@
+package emu
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// mbarrier instructions (PTX ISA §9.7.13.15): the objects live in the
+// bytes of shared memory in package mbarrier's encoding; each CTA's
+// mbarrier.Table decides liveness and catches plain stores over them.
+// Memory ordering qualifiers (.release, .acquire, .relaxed and scopes) need
+// no action: the emulator executes every instruction atomically on one
+// memory (DIGEST §4).
+
+func init() { RegisterOpcode("mbarrier", decodeMbarrier) }
+
+// mbarrier operation kinds, kept in Inst.Imm (low byte) with flag bits.
+const (
+	mbInit uint64 = iota
+	mbInval
+	mbArrive
+	mbArriveDrop
+	mbExpectTx
+	mbCompleteTx
+	mbTestWait
+	mbTryWait
+	mbPendingCount
+
+	mbNoComplete = 1 << 8  // .noComplete
+	mbExpect     = 1 << 9  // arrive{_drop}.expect_tx
+	mbParity     = 1 << 10 // .parity
+)
+
+var mbOps = map[string]uint64{
+	".init": mbInit, ".inval": mbInval, ".arrive": mbArrive, ".arrive_drop": mbArriveDrop,
+	".expect_tx": mbExpectTx, ".complete_tx": mbCompleteTx, ".test_wait": mbTestWait,
+	".try_wait": mbTryWait, ".pending_count": mbPendingCount,
+}
+
+func decodeMbarrier(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Quals) == 0 {
+		return d.Errorf(in, "mbarrier needs an operation (.init, .arrive, .try_wait, ...)")
+	}
+	op, ok := mbOps[in.Quals[0].Name]
+	if !ok {
+		return d.Errorf(in, "unknown mbarrier operation %s", in.Quals[0].Name)
+	}
+	q := ParseQuals(in)
+	if q.Has(".noComplete") {
+		op |= mbNoComplete
+	}
+	if (op == mbArrive || op == mbArriveDrop) && q.Has(".expect_tx") {
+		op |= mbExpect
+	}
+	if q.Has(".parity") {
+		op |= mbParity
+	}
+	out.Imm = op
+	ops := in.Operands
+	want := map[uint64][2]int{ // operand count range per operation
+		mbInit: {2, 2}, mbInval: {1, 1}, mbArrive: {2, 3}, mbArriveDrop: {2, 3},
+		mbExpectTx: {2, 2}, mbCompleteTx: {2, 2}, mbTestWait: {3, 3}, mbTryWait: {3, 4}, mbPendingCount: {2, 2},
+	}[op&0xff]
+	if len(ops) < want[0] || len(ops) > want[1] {
+		return d.Errorf(in, "%s takes %d to %d operands, not %d", in.FullOpcode(), want[0], want[1], len(ops))
+	}
+	if op&0xff == mbPendingCount {
+		var err error
+		if out.D, err = d.Dst(ops[0]); err != nil {
+			return err
+		}
+		out.B, err = d.Src(ops[1], TB64)
+		out.Exec = execMbPendingCount
+		return err
+	}
+	// Position of the address operand: after the result for arrivals and waits.
+	ai := 0
+	switch op & 0xff {
+	case mbArrive, mbArriveDrop, mbTestWait, mbTryWait:
+		ai = 1
+		var err error
+		if out.D, err = d.Dst(ops[0]); err != nil {
+			return err
+		}
+	}
+	base, off, sp, err := d.Addr(ops[ai])
+	if err != nil {
+		return err
+	}
+	out.A, out.Off = base, off
+	out.Space = sp
+	if q.HasSpace {
+		out.Space = q.Space
+	}
+	switch out.Space {
+	case SpaceGeneric, SpaceShared, SpaceSharedCluster:
+	default:
+		return d.Errorf(in, "mbarrier objects live in shared memory, not %s", out.Space)
+	}
+	out.B = d.Const(1)
+	if len(ops) > ai+1 {
+		if out.B, err = d.Src(ops[ai+1], TB64); err != nil {
+			return err
+		}
+	} else if op&mbExpect != 0 {
+		return d.Errorf(in, "%s needs a tx-count operand", in.FullOpcode())
+	}
+	switch op & 0xff {
+	case mbInit:
+		out.Exec = execMbInit
+	case mbInval:
+		out.Exec = execMbInval
+	case mbArrive, mbArriveDrop:
+		out.Exec = execMbArrive
+	case mbExpectTx, mbCompleteTx:
+		out.Exec = execMbTx
+	default:
+		out.Exec = execMbWait // the suspend-time hint (4th operand) is only a hint
+	}
+	return nil
+}
+
+// mbName is the operation's name for reports.
+func mbName(in *Inst) string { return in.Opcode }
+
+// barrierAt resolves the mbarrier operand of lane l to its CTA and offset.
+// own requires the executing CTA's shared memory (init, inval, waits,
+// arrivals that return a state).
+func (w *Warp) barrierAt(l int, in *Inst, own bool) (*CTA, uint32, bool) {
+	a := w.R[in.A+int32(l)] + uint64(in.Off)
+	switch in.Space {
+	case SpaceGeneric:
+		if GenericSpace(a) != SpaceSharedCluster {
+			w.Fault(l, RuleWrongWindow, specMbarrierAddr, "mbarrier address %#x is a generic address outside the shared window", a)
+			return nil, 0, false
+		}
+		a -= SharedWindow
+	case SpaceShared:
+		own = true
+	}
+	c, off, ok := w.SharedTarget(l, a, mbarrier.Size, false, true)
+	if !ok {
+		return nil, 0, false
+	}
+	if own && c != w.CTA {
+		w.Fault(l, RuleMbarrierRemote, specMbarrierAddr,
+			"%s names the mbarrier at offset %#x of CTA rank %d; only arrive/arrive_drop without a state result, expect_tx and complete_tx may use another CTA's mbarrier",
+			mbName(in), off, c.Rank)
+		return nil, 0, false
+	}
+	if int(off)+mbarrier.Size > len(c.Shared) {
+		w.Fault(l, RuleOutOfBounds, specMbarrierAddr, "mbarrier at offset %#x of CTA rank %d is past its shared memory", off, c.Rank)
+		return nil, 0, false
+	}
+	return c, off, true
+}
+
+// mbFault turns an mbarrier error into a sanitizer report for lane l.
+func (w *Warp) mbFault(l int, in *Inst, c *CTA, err error) Status {
+	var e *mbarrier.Error
+	if !errors.As(err, &e) {
+		return w.Fault(l, RuleUnsupported, "", "%v", err)
+	}
+	return w.Fault(l, e.Kind.Rule(), e.Kind.Spec(), "%s on the mbarrier at offset %#x of CTA rank %d: %s", mbName(in), e.Addr, c.Rank, mbDetail(e))
+}
+
+// mbDetail describes an mbarrier error without its operation and address.
+func mbDetail(e *mbarrier.Error) string {
+	if e.Detail != "" {
+		return e.Kind.String() + " (" + e.Detail + ")"
+	}
+	return e.Kind.String()
+}
+
+func execMbInit(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c, off, ok := w.barrierAt(l, in, true)
+		if !ok {
+			return Fault
+		}
+		r, err := asyncCTA(c).bars.Init(uint64(off), count32(w.R[in.B+int32(l)]))
+		if err != nil {
+			return w.mbFault(l, in, c, err)
+		}
+		storeWord(c, off, r.Word)
+	}
+	return Continue
+}
+
+func execMbInval(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c, off, ok := w.barrierAt(l, in, true)
+		if !ok {
+			return Fault
+		}
+		r, err := asyncCTA(c).bars.Inval(uint64(off), loadWord(c, off))
+		if err != nil {
+			return w.mbFault(l, in, c, err)
+		}
+		storeWord(c, off, r.Word)
+	}
+	return Continue
+}
+
+// count32 reads a count operand, saturating values that do not fit so that
+// the range checks see them as out of range.
+func count32(v uint64) uint32 {
+	if v > 1<<32-1 {
+		return 1<<32 - 1
+	}
+	return uint32(v)
+}
+
+func execMbArrive(w *Warp, in *Inst) Status {
+	kind := in.Imm & 0xff
+	noComplete := in.Imm&mbNoComplete != 0
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c, off, ok := w.barrierAt(l, in, in.D >= 0)
+		if !ok {
+			return Fault
+		}
+		tab := asyncCTA(c).bars
+		word, arg := loadWord(c, off), count32(w.R[in.B+int32(l)])
+		var r mbarrier.Result
+		var err error
+		switch {
+		case in.Imm&mbExpect != 0:
+			r, err = tab.ExpectArrive(uint64(off), word, arg, kind == mbArriveDrop, noComplete)
+		case kind == mbArriveDrop:
+			r, err = tab.ArriveDrop(uint64(off), word, arg, noComplete)
+		default:
+			r, err = tab.Arrive(uint64(off), word, arg, noComplete)
+		}
+		if err != nil {
+			return w.mbFault(l, in, c, err)
+		}
+		storeWord(c, off, r.Word)
+		if in.D >= 0 {
+			w.R[in.D+int32(l)] = uint64(r.Token)
+		}
+	}
+	return Continue
+}
+
+func execMbTx(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c, off, ok := w.barrierAt(l, in, false)
+		if !ok {
+			return Fault
+		}
+		tab := asyncCTA(c).bars
+		word, n := loadWord(c, off), count32(w.R[in.B+int32(l)])
+		var r mbarrier.Result
+		var err error
+		if in.Imm&0xff == mbExpectTx {
+			r, err = tab.ExpectTx(uint64(off), word, n)
+		} else {
+			r, err = tab.CompleteTx(mbName(in), uint64(off), word, n)
+		}
+		if err != nil {
+			return w.mbFault(l, in, c, err)
+		}
+		storeWord(c, off, r.Word)
+	}
+	return Continue
+}
+
+// execMbWait runs test_wait and try_wait. A true result observes the
+// completion of every asynchronous operation signalled in a completed
+// phase of the barrier. try_wait suspends (Retry) while the phase is
+// incomplete, so a kernel whose waits can never succeed ends in a deadlock
+// report that names the barrier's state; under --async=random it may also
+// return false spuriously, as the manual allows.
+func execMbWait(w *Warp, in *Inst) Status {
+	try := in.Imm&0xff == mbTryWait
+	cl := w.CTA.cluster
+	if try && cl.cfg.Async == AsyncRandom && cl.rng.next()%4 == 0 {
+		for m := w.Exec; m != 0; m &= m - 1 {
+			w.R[in.D+int32(lane(m))] = 0
+		}
+		return Continue
+	}
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c, off, ok := w.barrierAt(l, in, true)
+		if !ok {
+			return Fault
+		}
+		ready, err := w.testBarrier(in, c, off, w.R[in.B+int32(l)])
+		if err != nil {
+			return w.mbFault(l, in, c, err)
+		}
+		if !ready && !try && cl.cfg.Async == AsyncDelayed {
+			// A polling loop would spin forever on operations that the
+			// delayed policy lands only when every warp waits: land the
+			// ones this barrier waits for now.
+			if r := cl.landOps(asyncCluster(cl).signalling(c, off)); r != nil {
+				cl.fail(r)
+				return Fault
+			}
+			if ready, err = w.testBarrier(in, c, off, w.R[in.B+int32(l)]); err != nil {
+				return w.mbFault(l, in, c, err)
+			}
+		}
+		if !ready && try {
+			o, _, _ := asyncCTA(c).bars.Get(uint64(off))
+			w.WaitWhat = fmt.Sprintf("%s on the mbarrier at offset %#x of CTA rank %d (%s)", in.Opcode, off, c.Rank, o)
+			if in.Imm&mbParity != 0 {
+				w.WaitWhat += fmt.Sprintf(", waiting for the phase of parity %d to complete", w.R[in.B+int32(l)]&1)
+			}
+			return Retry
+		}
+		w.R[in.D+int32(l)] = 0
+		if ready {
+			w.R[in.D+int32(l)] = 1
+			_, phases, _ := asyncCTA(c).bars.Get(uint64(off))
+			asyncCluster(cl).observeBarrier(cl, asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}, phases)
+		}
+	}
+	return Continue
+}
+
+func (w *Warp) testBarrier(in *Inst, c *CTA, off uint32, arg uint64) (bool, error) {
+	tab := asyncCTA(c).bars
+	if in.Imm&mbParity != 0 {
+		return tab.TestWaitParity(mbName(in), uint64(off), loadWord(c, off), uint32(arg))
+	}
+	return tab.TestWait(mbName(in), uint64(off), loadWord(c, off), mbarrier.Token(arg))
+}
+
+func execMbPendingCount(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		n, err := mbarrier.PendingCount(mbarrier.Token(w.R[in.B+int32(l)]))
+		if err != nil {
+			return w.mbFault(l, in, w.CTA, err)
+		}
+		w.R[in.D+int32(l)] = uint64(n)
+	}
+	return Continue
+}

@@ -1,0 +1,284 @@
+package emu
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// st.async (PTX ISA §9.7.9.12) and red.async (§9.7.13.7): asynchronous
+// stores and reductions into the shared memory of a CTA of the cluster
+// that signal complete-tx on an mbarrier of that CTA when they land, and
+// their .release global forms. The value is taken from the registers at
+// issue; the store lands at a point the async policy chooses, never later
+// than its complete-tx, which it performs itself.
+
+func init() {
+	RegisterVariant("st", ".async", decodeStAsync)
+	RegisterVariant("red", ".async", decodeRedAsync)
+}
+
+// asyncStoreFlags in Inst.Imm.
+const (
+	asRelease = 1 << iota // .release.{gpu,sys}.global form: no mbarrier
+)
+
+// decodeStAsync lowers
+//
+//	st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar]
+//	st.async{.mmio}.release.{gpu,sys}{.global}.type [a], b
+func decodeStAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	out.Type, out.Vec = q.Type(), uint8(q.Vec)
+	if out.Type == TNone || out.Type == TPred {
+		return d.Errorf(in, "st.async needs a data type")
+	}
+	release := q.Has(".release")
+	if release {
+		out.Imm |= asRelease
+	}
+	nops := 3
+	if release {
+		nops = 2
+	}
+	if len(in.Operands) != nops {
+		return d.Errorf(in, "%s takes %d operands", in.FullOpcode(), nops)
+	}
+	var sp Space
+	var err error
+	if out.A, out.Off, sp, err = d.Addr(in.Operands[0]); err != nil {
+		return err
+	}
+	out.Space = memSpace(&q, sp)
+	if out.Vec == 1 {
+		out.B, err = d.Src(in.Operands[1], out.Type)
+	} else {
+		var v []int32
+		v, err = d.Vector(in.Operands[1], out.Type, false)
+		if err == nil && len(v) != int(out.Vec) {
+			err = d.Errorf(in.Operands[1], "%s needs %d vector elements, got %d", in.FullOpcode(), out.Vec, len(v))
+		}
+		copy(out.V[:], v)
+	}
+	if err != nil {
+		return err
+	}
+	if release {
+		out.Exec = execStAsyncRelease
+		return nil
+	}
+	if out.C, out.Imm, err = decodeMbarOperand(d, in.Operands[2], out.Imm); err != nil {
+		return err
+	}
+	out.Exec = execStAsync
+	return nil
+}
+
+// decodeMbarOperand decodes an [mbar] operand into a slot holding its
+// address; the displacement goes into the high bits of imm (the
+// displacement of [a] uses Inst.Off).
+func decodeMbarOperand(d *Decoder, e ast.Expr, imm uint64) (int32, uint64, error) {
+	base, off, _, err := d.Addr(e)
+	if err != nil {
+		return 0, 0, err
+	}
+	if off < -(1<<31) || off >= 1<<31 {
+		return 0, 0, d.Errorf(e, "mbarrier displacement out of range")
+	}
+	return base, imm | uint64(uint32(int32(off)))<<32, nil
+}
+
+// mbarAddr returns lane l's mbarrier operand address.
+func (w *Warp) mbarAddr(l int, in *Inst) uint64 {
+	return w.R[in.C+int32(l)] + uint64(int64(int32(uint32(in.Imm>>32))))
+}
+
+// storeValue gathers lane l's source value(s) as little-endian bytes.
+func (w *Warp) storeValue(l int, in *Inst, buf []byte) []byte {
+	n := in.Type.Size()
+	if in.Vec == 1 {
+		putN(buf[:n], w.R[in.B+int32(l)])
+		return buf[:n]
+	}
+	for i := 0; i < int(in.Vec); i++ {
+		putN(buf[i*n:(i+1)*n], w.R[in.V[i]+int32(l)])
+	}
+	return buf[:n*int(in.Vec)]
+}
+
+// clusterShared resolves a shared::cluster (or generic) operand address of
+// an asynchronous store to its CTA and offset, naming the operand in
+// reports.
+func (w *Warp) clusterShared(l int, in *Inst, a uint64, n int, what, spec string) (*CTA, uint32, bool) {
+	if in.Space == SpaceGeneric {
+		if GenericSpace(a) != SpaceSharedCluster {
+			w.Fault(l, RuleWrongWindow, spec, "%s %s address %#x is a generic address outside the .shared::cluster window", in.Opcode, what, a)
+			return nil, 0, false
+		}
+		a -= SharedWindow
+	} else if in.Space != SpaceSharedCluster && in.Space != SpaceShared {
+		w.Fault(l, RuleWrongWindow, spec, "%s %s must be in .shared::cluster, not %s", in.Opcode, what, in.Space)
+		return nil, 0, false
+	}
+	if a&uint64(n-1) != 0 {
+		w.Fault(l, RuleMisaligned, spec, "%s %s address %#x is not a multiple of %d", in.Opcode, what, a, n)
+		return nil, 0, false
+	}
+	return w.SharedTarget(l, a, n, false, true)
+}
+
+func execStAsync(w *Warp, in *Inst) Status {
+	cl := w.CTA.cluster
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		if len(cl.CTAs) < 2 {
+			return w.Fault(l, RuleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
+		}
+		var buf [32]byte
+		val := w.storeValue(l, in, buf[:])
+		st, ok := w.asyncTarget(l, in, len(val), specStAsync)
+		if !ok {
+			return Fault
+		}
+		data := append([]byte(nil), val...)
+		if w.issueAsyncStore(l, in, st, func(dst []byte) { copy(dst, data) }) != Continue {
+			return Fault
+		}
+	}
+	return Continue
+}
+
+// asyncStore is the resolved destination and mbarrier of an asynchronous
+// store or reduction.
+type asyncStore struct {
+	dst     *CTA
+	off     uint32
+	n       int
+	barOff  uint32
+	generic uint64
+}
+
+// asyncTarget resolves and checks lane l's destination and mbarrier: both
+// in the shared memory of one CTA of the cluster (§9.7.9.12).
+func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string) (asyncStore, bool) {
+	a := w.R[in.A+int32(l)] + uint64(in.Off)
+	dst, off, ok := w.clusterShared(l, in, a, n, "destination", spec)
+	if !ok {
+		return asyncStore{}, false
+	}
+	bar, boff, ok := w.clusterShared(l, in, w.mbarAddr(l, in), 8, "mbarrier", spec)
+	if !ok {
+		return asyncStore{}, false
+	}
+	if bar != dst {
+		w.Fault(l, RuleAsyncSameCTA, spec, "%s destination is in the shared memory of CTA rank %d but its mbarrier is in CTA rank %d; both must belong to the same CTA",
+			in.Opcode, dst.Rank, bar.Rank)
+		return asyncStore{}, false
+	}
+	return asyncStore{dst: dst, off: off, n: n, barOff: boff, generic: sharedGeneric(dst, off)}, true
+}
+
+// issueAsyncStore queues the landing of an asynchronous store or
+// reduction: write applies the data to the destination bytes, then
+// complete-tx with the byte count signals the mbarrier.
+func (w *Warp) issueAsyncStore(l int, in *Inst, st asyncStore, write func(dst []byte)) Status {
+	cl := w.CTA.cluster
+	cs := asyncCluster(cl)
+	name := in.Opcode
+	id := cs.tracker.Issue(asyncgroup.Op{Name: name, Where: w.where(), Issuer: w.threadID(l).String(),
+		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})
+	ref := asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
+	cs.target[id] = ref
+	op := &AsyncOp{Kind: "st.async", Land: func(c *Cluster) *Report {
+		if st.dst.exited {
+			return cs.landReport(c, id, RuleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", name, st.dst.Rank))
+		}
+		write(st.dst.Shared[st.off : st.off+uint32(st.n)])
+		cs.tracker.Land(id)
+		return cs.completeTx(c, id, name, st.dst, st.barOff, uint32(st.n))
+	}}
+	if in.Opcode[:3] == "red" {
+		op.Kind = "red.async"
+	}
+	return w.issue(l, id, op, fmt.Sprintf("%d bytes to shared offset %#x of CTA rank %d, complete-tx on the mbarrier at %#x", st.n, st.off, st.dst.Rank, st.barOff))
+}
+
+// completeTx performs the complete-tx of a landed operation on the mbarrier
+// at offset off of c and records the phase it counts toward.
+func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, cta *CTA, off uint32, n uint32) *Report {
+	tab := asyncCTA(cta).bars
+	_, phase, _ := tab.Get(uint64(off))
+	r, err := tab.CompleteTx(name, uint64(off), loadWord(cta, off), n)
+	if err != nil {
+		var e *mbarrier.Error
+		if errors.As(err, &e) {
+			return cs.landReport(c, id, e.Kind.Rule(), e.Kind.Spec(),
+				fmt.Sprintf("complete-tx of %d bytes on the mbarrier at offset %#x of CTA rank %d: %s", n, off, cta.Rank, mbDetail(e)))
+		}
+		return cs.landReport(c, id, RuleUnsupported, "", err.Error())
+	}
+	storeWord(cta, off, r.Word)
+	cs.tracker.Signal(id, asyncgroup.BarrierRef{CTA: cta.Rank, Addr: uint64(off)}, phase)
+	return nil
+}
+
+// landReport builds the report of an operation that fails as it lands.
+func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, msg string) *Report {
+	r := &Report{Rule: rule, Spec: spec, File: c.prog.File, Message: msg}
+	if op := cs.tracker.Get(id); op != nil {
+		r.Message = fmt.Sprintf("%s, when the %s at %s issued by %s lands", msg, op.Name, op.Where, op.Issuer)
+	}
+	if m, ok := cs.meta[id]; ok {
+		r.Pos = m.pos
+	}
+	return r
+}
+
+// where returns the current instruction's position as "file:line:col".
+func (w *Warp) where() string {
+	in := &w.prog.Insts[w.pc]
+	return fmt.Sprintf("%s:%s", w.prog.File, in.Pos)
+}
+
+// execStAsyncRelease runs the .release global form: a strong release store
+// to global memory, issued asynchronously and landed by the policy (at
+// once unless --async=random, which delays it by a seeded number of
+// steps), so that a consumer polling with ld.acquire always sees it.
+func execStAsyncRelease(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		var buf [32]byte
+		val := w.storeValue(l, in, buf[:])
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		if in.Space == SpaceGeneric && GenericSpace(a) != SpaceGlobal {
+			return w.Fault(l, RuleWrongWindow, specStAsync, "st.async.release address %#x is a generic address outside the .global window", a)
+		}
+		dst := w.Bytes(l, SpaceGlobal, a, len(val), true)
+		if dst == nil {
+			return Fault
+		}
+		data := append([]byte(nil), val...)
+		land := func(c *Cluster) *Report {
+			if c.atomMu != nil {
+				c.atomMu.Lock()
+				defer c.atomMu.Unlock()
+			}
+			copy(dst, data)
+			return nil
+		}
+		if w.CTA.cluster.cfg.Async != AsyncRandom {
+			land(w.CTA.cluster)
+			continue
+		}
+		cs := asyncCluster(w.CTA.cluster)
+		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Where: w.where()})
+		cs.tracker.Observe(id) // nothing waits for it: release/acquire orders it
+		if w.issue(l, id, &AsyncOp{Kind: "st.async.release", Land: land}, fmt.Sprintf("%d bytes to global %#x", len(val), a)) != Continue {
+			return Fault
+		}
+	}
+	return Continue
+}
