@@ -83,7 +83,7 @@ func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
 // clusterAsync is a cluster's outstanding asynchronous operations.
 type clusterAsync struct {
 	tracker asyncgroup.Tracker
-	queued  map[asyncgroup.OpID]*AsyncOp // issued, not landed
+	queued  map[asyncgroup.OpID]*AsyncOp              // issued, not landed
 	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
 	tracing bool
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
