@@ -1,0 +1,57 @@
+package emu
+
+import (
+	"sync"
+
+	"github.com/ptxkit/ptxkit/emu/tmem"
+)
+
+// TMEMSnapshot is the Tensor Memory of one CTA as it was when the CTA
+// exited, for `ptxkit run --dump-tmem`.
+type TMEMSnapshot struct {
+	CTA [3]int // %ctaid
+	Mem *tmem.Memory
+}
+
+var (
+	tmemDumpMu    sync.Mutex
+	tmemDumpSinks = map[*Program]*tmemDumpRequest{}
+)
+
+type tmemDumpRequest struct {
+	cta  [3]int
+	snap *TMEMSnapshot
+}
+
+// CaptureTMEM makes launches of p keep the Tensor Memory of the CTA with
+// %ctaid cta when it exits; TMEMOf returns it. A CTA that never ran a
+// tcgen05 instruction leaves nothing to capture.
+func CaptureTMEM(p *Program, cta [3]int) {
+	tmemDumpMu.Lock()
+	defer tmemDumpMu.Unlock()
+	tmemDumpSinks[p] = &tmemDumpRequest{cta: cta}
+}
+
+// TMEMOf returns the snapshot CaptureTMEM asked for (nil when the CTA did
+// not use Tensor Memory or did not exit) and stops capturing for p.
+func TMEMOf(p *Program) *TMEMSnapshot {
+	tmemDumpMu.Lock()
+	defer tmemDumpMu.Unlock()
+	r := tmemDumpSinks[p]
+	delete(tmemDumpSinks, p)
+	if r == nil {
+		return nil
+	}
+	return r.snap
+}
+
+// captureTMEM hands the exiting CTA c's Tensor Memory to a pending
+// request. The CTA's state is rebuilt for the next cluster, so m is not
+// reused.
+func captureTMEM(c *CTA, m *tmem.Memory) {
+	tmemDumpMu.Lock()
+	defer tmemDumpMu.Unlock()
+	if r := tmemDumpSinks[c.cluster.prog]; r != nil && r.cta == c.ID {
+		r.snap = &TMEMSnapshot{CTA: c.ID, Mem: m}
+	}
+}
