@@ -287,6 +287,14 @@ func pickBinary(in *Inst) ExecFunc {
 		return execMulMadLo32
 	case plain && in.Imm == opXor:
 		return execXor
+	case plain && in.Type.Size() == 4 && in.Imm == opAnd:
+		return execAnd32
+	case plain && in.Type.Size() == 4 && in.Imm == opOr:
+		return execOr32
+	case plain && in.Type.Size() == 4 && in.Imm == opShl:
+		return execShl32
+	case plain && in.Type.Size() == 4 && in.Imm == opShr && !in.Type.Signed():
+		return execShrU32
 	case in.Flags&FlagWide != 0 && in.Type.Size() == 4 && in.Imm == opMul:
 		return execMulWide32
 	}
@@ -757,6 +765,9 @@ func decodeSetp(d *Decoder, in *ast.Instruction, out *Inst) error {
 		}
 	}
 	out.Exec = execSetp
+	if out.C < 0 && !t.Float() && t.Size() == 4 && out.Cmp <= 6 {
+		out.Exec = execSetp32
+	}
 	return nil
 }
 

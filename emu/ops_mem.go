@@ -89,13 +89,16 @@ func decodeSt(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if err := decodeLdSt(d, in, out, in.Operands[1], true); err != nil {
 		return err
 	}
+	fast := out.Space == SpaceGlobal || out.Space == SpaceShared
 	switch {
+	case fast && out.Vec == 4 && out.Type.Size() == 4:
+		out.Exec = execStV4x32
 	case out.Vec > 1:
 		out.Exec = execStVec
 	case out.Type == TB128:
 		out.Exec = execSt128
-	case out.Space == SpaceGlobal && out.Type.Size() == 4:
-		out.Exec = execStGlobal32
+	case fast && out.Type.Size() == 4:
+		out.Exec = execSt32
 	default:
 		out.Exec = execSt
 	}
@@ -110,7 +113,12 @@ func decodeLd(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if err := decodeLdSt(d, in, out, in.Operands[0], false); err != nil {
 		return err
 	}
+	fast := out.Space == SpaceGlobal || out.Space == SpaceShared
 	switch {
+	case fast && out.Vec == 4 && out.Type.Size() == 4:
+		out.Exec = execLdV4x32
+	case fast && out.Vec == 1 && out.Type.Size() == 4:
+		out.Exec = execLd32
 	case out.Vec > 1:
 		out.Exec = execLdVec
 	case out.Type == TB128:

@@ -115,11 +115,20 @@ func (w *Warp) reschedule() {
 	if run == 0 {
 		return
 	}
-	min := int32(math.MaxInt32)
+	min, max := int32(math.MaxInt32), int32(-1)
 	for m := run; m != 0; m &= m - 1 {
-		if p := w.tpc[lane(m)]; p < min {
+		p := w.tpc[lane(m)]
+		if p < min {
 			min = p
 		}
+		if p > max {
+			max = p
+		}
+	}
+	if min == max { // converged
+		w.active = run
+		w.pc, w.Next = min, min
+		return
 	}
 	for m := run; m != 0; m &= m - 1 {
 		l := lane(m)
