@@ -93,3 +93,50 @@ func TestStAsyncTrace(t *testing.T) {
 		t.Errorf("event counts %v", count)
 	}
 }
+
+// words returns n little-endian words 0, 1, 2, ... as bytes.
+func words(n int) []byte {
+	b := make([]byte, 4*n)
+	for i := 0; i < n; i++ {
+		b[4*i], b[4*i+1] = byte(i), byte(i>>8)
+	}
+	return b
+}
+
+func TestCpAsyncPipeline(t *testing.T) {
+	src := readAsyncKernel(t, "cp_async_pipeline.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Block = dims(32, 1, 1)
+		res := launchReport(t, src, cfg, Arg{IsBuffer: true, Buffer: words(256)}, buf(128))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		for tid, got := range u32s(res.Buffers[1].Data) {
+			want := uint32(0)
+			for k := 0; k < 4; k++ {
+				want += uint32(4*tid+k) + uint32(128+4*tid+k)
+			}
+			if got != want {
+				t.Fatalf("%v seed %d: out[%d] = %d, want %d", cfg.Async, cfg.Seed, tid, got, want)
+			}
+		}
+	})
+}
+
+func TestCpAsyncMbarrier(t *testing.T) {
+	src := readAsyncKernel(t, "cp_async_mbarrier.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Block = dims(32, 1, 1)
+		res := launchReport(t, src, cfg, Arg{IsBuffer: true, Buffer: words(128)}, buf(128))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		for tid, got := range u32s(res.Buffers[1].Data) {
+			n := (tid + 1) % 32
+			want := uint32(16*n + 6)
+			if got != want {
+				t.Fatalf("%v seed %d: out[%d] = %d, want %d", cfg.Async, cfg.Seed, tid, got, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,287 @@
+package emu
+
+import (
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// Asynchronous copies and their completion mechanisms:
+//
+//	cp.async.{ca,cg}.shared{::cta}.global{...} [dst], [src], cp-size{, src-size | ignore-src}{, policy}   §9.7.9.25.3.1
+//	cp.async.commit_group / cp.async.wait_group N / cp.async.wait_all                                    §9.7.9.25.3.2-3
+//	cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]                                          §9.7.13.15.15
+//	cp.async.bulk.shared::{cluster,cta}.{global,shared::cta}.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+//	cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size                                      §9.7.9.25.4.1
+//	cp.async.bulk.commit_group / cp.async.bulk.wait_group{.read} N                                       §9.7.9.27.2
+//
+// Sources are read when the copy lands; every copy lands no later than the
+// wait or mbarrier phase that observes it.
+
+func init() { RegisterOpcode("cp", decodeCp) }
+
+const (
+	specCpAsync       = "PTX ISA §9.7.9.25.3.1 (cp.async)"
+	specCpAsyncArrive = "PTX ISA §9.7.13.15.15 (cp.async.mbarrier.arrive)"
+)
+
+// cp Inst.Imm flags.
+const (
+	cpIgnoreSrc  = 1 << iota // 4th operand is the ignore-src predicate
+	cpHasSrcSize             // 4th operand is src-size
+	cpBulk                   // bulk group (wait/commit) or bulk copy
+	cpRead                   // .read
+	cpNoinc                  // .noinc
+	cpMbarrier               // bulk copy completes through an mbarrier
+)
+
+func decodeCp(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if len(in.Quals) == 0 || in.Quals[0].Name != ".async" {
+		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	}
+	if q.Has(".bulk") {
+		out.Imm |= cpBulk
+	}
+	switch {
+	case q.Has(".commit_group"):
+		out.Exec = execCpCommit
+		return nil
+	case q.Has(".wait_group"), q.Has(".wait_all"):
+		return decodeCpWait(d, in, q, out)
+	case q.Has(".mbarrier") && q.Has(".arrive"):
+		return decodeCpArrive(d, in, q, out)
+	case q.Has(".tensor"), q.Has(".prefetch"), q.Has(".multicast::cluster"):
+		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	case out.Imm&cpBulk != 0:
+		return decodeBulkCopy(d, in, q, out)
+	}
+	return decodeCpAsync(d, in, out)
+}
+
+func decodeCpWait(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
+	if q.Has(".read") {
+		out.Imm |= cpRead
+	}
+	out.Exec = execCpWait
+	if q.Has(".wait_all") {
+		out.Imm |= 1 << 32 // commit first
+		return nil
+	}
+	if len(in.Operands) != 1 {
+		return d.Errorf(in, "%s takes one constant operand", in.FullOpcode())
+	}
+	n, ok := d.constValue(in.Operands[0], TU32)
+	if !ok {
+		return d.Errorf(in.Operands[0], "the group count of %s must be a constant", in.FullOpcode())
+	}
+	out.Imm |= (n & 0xffff) << 16
+	return nil
+}
+
+func decodeCpArrive(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
+	if len(in.Operands) != 1 {
+		return d.Errorf(in, "%s takes one operand", in.FullOpcode())
+	}
+	if q.Has(".noinc") {
+		out.Imm |= cpNoinc
+	}
+	base, off, sp, err := d.Addr(in.Operands[0])
+	if err != nil {
+		return err
+	}
+	out.A, out.Off, out.Space = base, off, memSpace(&q, sp)
+	out.Exec = execCpArrive
+	return nil
+}
+
+func decodeCpAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
+	ops := in.Operands
+	if len(ops) < 3 || len(ops) > 5 {
+		return d.Errorf(in, "cp.async takes [dst], [src], cp-size and optional src-size or ignore-src and cache policy")
+	}
+	var err error
+	if out.A, out.Off, _, err = d.Addr(ops[0]); err != nil {
+		return err
+	}
+	var srcOff int64
+	if out.B, srcOff, _, err = d.Addr(ops[1]); err != nil {
+		return err
+	}
+	size, ok := d.constValue(ops[2], TU32)
+	if !ok || (size != 4 && size != 8 && size != 16) {
+		return d.Errorf(ops[2], "cp.async copy size must be the constant 4, 8 or 16")
+	}
+	if in.HasQual(".cg") && size != 16 {
+		return d.Errorf(ops[2], "cp.async.cg copies 16 bytes")
+	}
+	out.Imm |= size<<8 | uint64(uint32(int32(srcOff)))<<32
+	if len(ops) >= 4 {
+		if r, isReg := ops[3].(*ast.Reg); isReg {
+			if _, t, err := d.regSlot(r); err == nil && t == TPred {
+				out.Imm |= cpIgnoreSrc
+			} else {
+				out.Imm |= cpHasSrcSize
+			}
+		} else {
+			out.Imm |= cpHasSrcSize
+		}
+		if out.C, err = d.Src(ops[3], TU32); err != nil {
+			return err
+		}
+	}
+	out.Space = SpaceShared
+	out.Exec = execCpAsync
+	return nil
+}
+
+func execCpAsync(w *Warp, in *Inst) Status {
+	size := int(in.Imm >> 8 & 0xff)
+	srcOff := int64(int32(uint32(in.Imm >> 32)))
+	cs := asyncCluster(w.CTA.cluster)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		srcSize := size
+		switch {
+		case in.Imm&cpIgnoreSrc != 0 && w.R[in.C+int32(l)]&1 != 0:
+			srcSize = 0
+		case in.Imm&cpHasSrcSize != 0:
+			if v := w.R[in.C+int32(l)] & 0xffffffff; v < uint64(size) {
+				srcSize = int(v)
+			}
+		}
+		dstA := w.R[in.A+int32(l)] + uint64(in.Off)
+		srcA := w.R[in.B+int32(l)] + uint64(srcOff)
+		if dstA%uint64(size) != 0 || srcA%uint64(size) != 0 {
+			return w.Fault(l, RuleMisaligned, specCpAsync, "cp.async of %d bytes from %#x to shared %#x: both addresses must be multiples of %d", size, srcA, dstA, size)
+		}
+		if GenericSpace(dstA) == SpaceSharedCluster {
+			dstA -= SharedWindow
+		}
+		dst, doff, ok := w.SharedTarget(l, dstA, size, true, true)
+		if !ok {
+			return Fault
+		}
+		var src []byte
+		if srcSize > 0 {
+			if src = w.Bytes(l, SpaceGlobal, srcA, srcSize, false); src == nil {
+				return Fault
+			}
+		}
+		g := sharedGeneric(dst, doff)
+		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async", Where: w.where(), Issuer: w.threadID(l).String(),
+			Dst: asyncgroup.Range{Lo: g, Hi: g + uint64(size)}, Src: asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(srcSize)}})
+		t := asyncCTA(w.CTA).thread(w, l)
+		t.Add(asyncgroup.NonBulk, id)
+		t.last = w.prog.Insts[w.pc].Pos
+		op := &AsyncOp{Kind: "cp.async", Land: func(c *Cluster) *Report {
+			b := dst.Shared[doff : doff+uint32(size)]
+			n := copy(b, src)
+			clear(b[n:])
+			cs.tracker.Land(id)
+			return nil
+		}}
+		if w.issue(l, id, op, fmt.Sprintf("%d bytes (%d from global %#x) to shared offset %#x", size, srcSize, srcA, doff)) != Continue {
+			return Fault
+		}
+	}
+	return Continue
+}
+
+// groupKind returns the async-group family of a commit or wait.
+func groupKind(in *Inst) asyncgroup.Kind {
+	if in.Imm&cpBulk != 0 {
+		return asyncgroup.Bulk
+	}
+	return asyncgroup.NonBulk
+}
+
+func execCpCommit(w *Warp, in *Inst) Status {
+	s := asyncCTA(w.CTA)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		t := s.thread(w, lane(m))
+		t.Commit(groupKind(in))
+		t.last = w.prog.Insts[w.pc].Pos
+	}
+	return Continue
+}
+
+// execCpWait runs cp.async.wait_group / wait_all and
+// cp.async.bulk.wait_group{.read}: the operations of every group but the
+// N most recent land now, and their completion is observed. .read only
+// releases their sources: destinations stay guarded until a full wait.
+func execCpWait(w *Warp, in *Inst) Status {
+	s := asyncCTA(w.CTA)
+	cl := w.CTA.cluster
+	cs := asyncCluster(cl)
+	kind := groupKind(in)
+	n := int(in.Imm >> 16 & 0xffff)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		t := s.thread(w, lane(m))
+		if in.Imm&(1<<32) != 0 {
+			t.Commit(kind)
+		}
+		ids := t.Retire(kind, n)
+		if r := cl.landOps(ids); r != nil {
+			cl.fail(r)
+			return Fault
+		}
+		for _, id := range ids {
+			if in.Imm&cpRead != 0 {
+				cs.tracker.FreeSource(id)
+			} else {
+				cs.observe(cl, id)
+			}
+		}
+	}
+	return Continue
+}
+
+// execCpArrive runs cp.async.mbarrier.arrive{.noinc}: without .noinc the
+// pending count grows by one now; an arrive-on follows once every earlier
+// cp.async of the thread has landed.
+func execCpArrive(w *Warp, in *Inst) Status {
+	s := asyncCTA(w.CTA)
+	cs := asyncCluster(w.CTA.cluster)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c, off, ok := w.barrierAt(l, in, true)
+		if !ok {
+			return Fault
+		}
+		tab := asyncCTA(c).bars
+		if in.Imm&cpNoinc == 0 {
+			r, err := tab.Increment(uint64(off), loadWord(c, off))
+			if err != nil {
+				return w.mbFault(l, in, c, err)
+			}
+			storeWord(c, off, r.Word)
+		}
+		t := s.thread(w, l)
+		prior := t.Prior(asyncgroup.NonBulk)
+		t.TrackUncommitted()
+		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async.mbarrier.arrive", Where: w.where(), Issuer: w.threadID(l).String()})
+		cs.target[id] = asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+		op := &AsyncOp{Kind: "cp.async.mbarrier.arrive", Land: func(cl *Cluster) *Report {
+			if r := cl.landOps(prior); r != nil {
+				return r
+			}
+			_, phase, _ := tab.Get(uint64(off))
+			r, err := tab.Arrive(uint64(off), loadWord(c, off), 1, false)
+			if err != nil {
+				return cs.landReport(cl, id, "mbarrier-count-range", specCpAsyncArrive, err.Error())
+			}
+			storeWord(c, off, r.Word)
+			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+			for _, p := range append(prior, id) {
+				cs.tracker.Signal(p, ref, phase)
+			}
+			return nil
+		}}
+		if w.issue(l, id, op, fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior))) != Continue {
+			return Fault
+		}
+	}
+	return Continue
+}

@@ -1,0 +1,177 @@
+package emu
+
+import (
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// Bulk copies (PTX ISA §9.7.9.25.4.1): size bytes, a multiple of 16, between
+// 16-byte aligned addresses. Copies into shared memory complete through
+// complete-tx on an mbarrier in the destination CTA; copies to global
+// memory through bulk async-groups.
+
+// bulkEnd is one side of a bulk copy resolved for lane l.
+type bulkEnd struct {
+	cta   *CTA   // shared side: its CTA
+	off   uint32 // shared side: offset
+	bytes []byte // the bytes themselves
+	rng   asyncgroup.Range
+}
+
+func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
+	var spaces []Space
+	for _, n := range q.Names {
+		if sp, ok := parseSpace(n); ok {
+			spaces = append(spaces, sp)
+		}
+	}
+	if len(spaces) != 2 {
+		return d.Errorf(in, "%s needs a destination and a source state space", in.FullOpcode())
+	}
+	out.Space = spaces[0]
+	out.Imm |= uint64(spaces[1]) << 8 // source space
+	mbar := q.Has(".mbarrier::complete_tx::bytes")
+	switch {
+	case mbar && (out.Space == SpaceSharedCluster || out.Space == SpaceShared) && (spaces[1] == SpaceGlobal || spaces[1] == SpaceShared):
+		out.Imm |= cpMbarrier
+	case !mbar && q.Has(".bulk_group") && out.Space == SpaceGlobal && spaces[1] == SpaceShared:
+	default:
+		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	}
+	ops := in.Operands
+	if len(ops) < 3 {
+		return d.Errorf(in, "%s takes [dst], [src], size ...", in.FullOpcode())
+	}
+	var err error
+	if out.A, out.Off, _, err = d.Addr(ops[0]); err != nil {
+		return err
+	}
+	var srcOff int64
+	if out.B, srcOff, _, err = d.Addr(ops[1]); err != nil {
+		return err
+	}
+	if srcOff != 0 {
+		return d.Errorf(ops[1], "source displacement is not supported by the emulator; add it to the register")
+	}
+	if out.D2, err = d.Src(ops[2], TU32); err != nil {
+		return err
+	}
+	if out.Imm&cpMbarrier != 0 {
+		if len(ops) < 4 {
+			return d.Errorf(in, "%s needs an [mbar] operand", in.FullOpcode())
+		}
+		if out.C, out.Imm, err = decodeMbarOperand(d, ops[3], out.Imm); err != nil {
+			return err
+		}
+	}
+	out.Exec = execBulkCopy
+	return nil
+}
+
+// bulkShared resolves the shared side of a bulk copy; own requires the
+// executing CTA.
+func (w *Warp) bulkShared(l int, a uint64, n int, own, write bool) (bulkEnd, bool) {
+	if GenericSpace(a) == SpaceSharedCluster {
+		a -= SharedWindow
+	}
+	c, off, ok := w.SharedTarget(l, a, n, own, write)
+	if !ok {
+		return bulkEnd{}, false
+	}
+	g := sharedGeneric(c, off)
+	return bulkEnd{cta: c, off: off, bytes: c.Shared[off : off+uint32(n)], rng: asyncgroup.Range{Lo: g, Hi: g + uint64(n)}}, true
+}
+
+func (w *Warp) bulkEnds(l int, in *Inst, dstA, srcA uint64, n int) (dst, src bulkEnd, ok bool) {
+	srcSpace := Space(in.Imm >> 8 & 0xff)
+	if srcSpace == SpaceGlobal {
+		b := w.Bytes(l, SpaceGlobal, srcA, n, false)
+		src, ok = bulkEnd{bytes: b, rng: asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(n)}}, b != nil
+	} else {
+		src, ok = w.bulkShared(l, srcA, n, true, false)
+	}
+	if !ok {
+		return
+	}
+	if in.Space == SpaceGlobal {
+		b := w.Bytes(l, SpaceGlobal, dstA, n, true)
+		return bulkEnd{bytes: b, rng: asyncgroup.Range{Lo: dstA, Hi: dstA + uint64(n)}}, src, b != nil
+	}
+	dst, ok = w.bulkShared(l, dstA, n, in.Space == SpaceShared, true)
+	return dst, src, ok
+}
+
+func execBulkCopy(w *Warp, in *Inst) Status {
+	cs := asyncCluster(w.CTA.cluster)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		n := w.R[in.D2+int32(l)] & 0xffffffff
+		dstA := w.R[in.A+int32(l)] + uint64(in.Off)
+		srcA := w.R[in.B+int32(l)]
+		if n%16 != 0 || n == 0 {
+			return w.Fault(l, RuleBulkSize, specBulk, "%s of %d bytes: the size must be a non-zero multiple of 16", in.Opcode, n)
+		}
+		if dstA%16 != 0 || srcA%16 != 0 {
+			return w.Fault(l, RuleMisaligned, specBulk, "%s from %#x to %#x: both addresses must be 16-byte aligned", in.Opcode, srcA, dstA)
+		}
+		dst, src, ok := w.bulkEnds(l, in, dstA, srcA, int(n))
+		if !ok {
+			return Fault
+		}
+		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Where: w.where(), Issuer: w.threadID(l).String(), Dst: dst.rng, Src: src.rng})
+		land := func(c *Cluster) *Report {
+			copy(dst.bytes, src.bytes)
+			cs.tracker.Land(id)
+			return nil
+		}
+		detail := fmt.Sprintf("%d bytes from %#x to %#x", n, srcA, dstA)
+		if in.Imm&cpMbarrier != 0 {
+			bar, boff, ok := w.bulkBarrier(l, in, dst)
+			if !ok {
+				return Fault
+			}
+			cs.target[id] = asyncgroup.BarrierRef{CTA: bar.Rank, Addr: uint64(boff)}
+			copyOnly := land
+			land = func(c *Cluster) *Report {
+				if dst.cta.exited {
+					return cs.landReport(c, id, RuleRemoteExited, specDSMEM, fmt.Sprintf("bulk copy lands in the shared memory of CTA rank %d, which has exited", dst.cta.Rank))
+				}
+				copyOnly(c)
+				return cs.completeTx(c, id, "cp.async.bulk", bar, boff, uint32(n))
+			}
+			detail += fmt.Sprintf(", complete-tx on the mbarrier at %#x of CTA rank %d", boff, bar.Rank)
+		} else {
+			t := asyncCTA(w.CTA).thread(w, l)
+			t.Add(asyncgroup.Bulk, id)
+			t.last = w.prog.Insts[w.pc].Pos
+		}
+		if w.issue(l, id, &AsyncOp{Kind: "cp.async.bulk", Land: land}, detail) != Continue {
+			return Fault
+		}
+	}
+	return Continue
+}
+
+// bulkBarrier resolves the mbarrier of a bulk copy into shared memory: it
+// must be in the destination's CTA.
+func (w *Warp) bulkBarrier(l int, in *Inst, dst bulkEnd) (*CTA, uint32, bool) {
+	a := w.mbarAddr(l, in)
+	if GenericSpace(a) == SpaceSharedCluster {
+		a -= SharedWindow
+	}
+	if a%8 != 0 {
+		w.Fault(l, "mbarrier-align", specBulk, "%s mbarrier address %#x is not 8-byte aligned", in.Opcode, a)
+		return nil, 0, false
+	}
+	bar, off, ok := w.SharedTarget(l, a, 8, false, true)
+	if !ok {
+		return nil, 0, false
+	}
+	if bar != dst.cta {
+		w.Fault(l, RuleAsyncSameCTA, specBulk, "%s writes the shared memory of CTA rank %d but signals the mbarrier of CTA rank %d; both must be in the same CTA", in.Opcode, dst.cta.Rank, bar.Rank)
+		return nil, 0, false
+	}
+	return bar, off, true
+}
