@@ -50,6 +50,7 @@ type runOptions struct {
 	dump      string
 	dumpBytes int
 	noCheck   bool
+	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
 }
 
 func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
@@ -73,6 +74,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
+	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]")
 		fmt.Fprintln(stderr, "                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N] [--max-steps N]")
@@ -160,6 +162,10 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
+	if err := captureTMEM(prog, o.dumpTMEM); err != nil {
+		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+		return exitUsage
+	}
 	res, err := emu.Execute(prog, cfg, kargs)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
@@ -181,6 +187,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 				}
 			}
 		}
+	}
+	if o.dumpTMEM != "" {
+		printTMEM(stdout, prog, o.dumpTMEM)
 	}
 	if o.stats {
 		printStats(stdout, &res.Stats)
