@@ -140,3 +140,55 @@ func TestCpAsyncMbarrier(t *testing.T) {
 		}
 	})
 }
+
+func TestBulkStoreWaitRead(t *testing.T) {
+	src := readAsyncKernel(t, "bulk_store.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Block = dims(32, 1, 1)
+		res := launchReport(t, src, cfg, buf(512))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		got := u32s(res.Buffers[0].Data)
+		for tid := 0; tid < 32; tid++ {
+			b := uint32(3 * tid)
+			want := []uint32{b, b + 1, b + 2, b + 7}
+			for k := range want {
+				if got[4*tid+k] != want[k] {
+					t.Fatalf("%v seed %d: out[%d] = %d, want %d", cfg.Async, cfg.Seed, 4*tid+k, got[4*tid+k], want[k])
+				}
+			}
+		}
+	})
+}
+
+func TestFlagPublication(t *testing.T) {
+	src := readAsyncKernel(t, "flag_release.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Grid, cfg.Block, cfg.Cluster = dims(2, 1, 1), dims(32, 1, 1), dims(2, 1, 1)
+		res := launchReport(t, src, cfg, buf(16), buf(4), buf(16))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		if got := u32s(res.Buffers[2].Data); got[0] != 11 || got[1] != 22 || got[2] != 33 || got[3] != 44 {
+			t.Fatalf("%v seed %d: out = %v", cfg.Async, cfg.Seed, got)
+		}
+	})
+}
+
+func TestRedAsyncCluster(t *testing.T) {
+	src := readAsyncKernel(t, "red_async.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Grid, cfg.Block, cfg.Cluster = dims(4, 1, 1), dims(32, 1, 1), dims(4, 1, 1)
+		res := launchReport(t, src, cfg, buf(16))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		for rank, got := range u32s(res.Buffers[0].Data) {
+			want := uint32(32 * (1 + 2 + 3 + 4 - (rank + 1)))
+			if got != want {
+				t.Fatalf("%v seed %d: counter of rank %d = %d, want %d", cfg.Async, cfg.Seed, rank, got, want)
+			}
+		}
+	})
+}
