@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 
@@ -71,3 +72,5 @@ func wantReport(t *testing.T, res *Result, rule string, frags ...string) {
 }
 
 const header = ".version 8.5\n.target sm_90\n.address_size 64\n"
+
+func float32frombits(b uint32) float32 { return math.Float32frombits(b) }
