@@ -63,7 +63,7 @@ func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *as
 func (p *parser) parseDeclAttrs(d *ast.VarDecl) {
 	afterPtr := false
 	for p.tok.Kind == scanner.Dotted {
-		lit := p.tok.Lit
+		lit := p.lit()
 		switch {
 		case d.Space == "" && isStateSpace(lit):
 			d.Space, d.SpacePos = lit, p.tok.Pos
@@ -181,7 +181,7 @@ func (p *parser) parseDeclName(d *ast.VarDecl) bool {
 }
 
 func (p *parser) ident() *ast.Ident {
-	id := &ast.Ident{Name: p.tok.Lit}
+	id := &ast.Ident{Name: p.lit()}
 	id.From, id.To = p.tok.Pos, p.tok.End
 	p.next()
 	return id
@@ -189,7 +189,7 @@ func (p *parser) ident() *ast.Ident {
 
 // parseFunction parses a .entry or .func definition or declaration.
 func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function {
-	f := &ast.Function{Linkage: linkage, Kind: p.tok.Lit}
+	f := &ast.Function{Linkage: linkage, Kind: p.lit()}
 	f.From = start
 	p.next()
 	if p.tok.Kind == scanner.LParen && f.Kind == ".func" {
@@ -228,8 +228,8 @@ func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function 
 // header: .maxntid 256, 1, 1  .noreturn  .reqnctapercluster 2 ...
 func (p *parser) parsePerf() []*ast.Directive {
 	var ds []*ast.Directive
-	for p.tok.Kind == scanner.Dotted && isPerfDirective(p.tok.Lit) {
-		d := &ast.Directive{Name: p.tok.Lit}
+	for p.tok.Kind == scanner.Dotted && isPerfDirective(p.lit()) {
+		d := &ast.Directive{Name: p.lit()}
 		d.From = p.tok.Pos
 		p.next()
 		if d.Name == ".pragma" {
@@ -309,7 +309,7 @@ func (p *parser) skipParens() {
 // directives with a fixed form keep their arguments in Args; .section
 // bodies, .loc, .file and unknown directives also keep their text in Raw.
 func (p *parser) parseDirective() *ast.Directive {
-	d := &ast.Directive{Name: p.tok.Lit}
+	d := &ast.Directive{Name: p.lit()}
 	d.From = p.tok.Pos
 	line := p.tok.Pos.Line
 	p.next()

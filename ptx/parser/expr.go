@@ -90,14 +90,15 @@ func (p *parser) parseBinary(prec int) ast.Expr {
 		if pr < prec || pr == 0 {
 			return x
 		}
-		op := p.tok.Lit
+		op := p.lit()
 		p.next()
 		if !p.enter() {
 			return x
 		}
 		y := p.parseBinary(pr + 1)
 		p.leave()
-		b := &ast.BinaryExpr{Op: op, X: x, Y: y}
+		b := p.nodes.binary.new()
+		b.Op, b.X, b.Y = op, x, y
 		b.From, b.To = x.Pos(), y.End()
 		x = b
 	}
@@ -106,7 +107,8 @@ func (p *parser) parseBinary(prec int) ast.Expr {
 func (p *parser) parseUnary() ast.Expr {
 	switch p.tok.Kind {
 	case scanner.Sub, scanner.Tilde, scanner.Not, scanner.Add:
-		u := &ast.UnaryExpr{Op: p.tok.Lit}
+		u := p.nodes.unary.new()
+		u.Op = p.lit()
 		u.From = p.tok.Pos
 		p.next()
 		if !p.enter() {
@@ -131,7 +133,7 @@ func (p *parser) parsePrimary() ast.Expr {
 	case scanner.Float:
 		return p.parseFloat()
 	case scanner.String:
-		s := &ast.StringLit{Value: unquote(p.tok.Lit)}
+		s := &ast.StringLit{Value: unquote(p.lit())}
 		s.From, s.To = p.tok.Pos, p.tok.End
 		p.next()
 		return s
@@ -150,28 +152,32 @@ func (p *parser) parsePrimary() ast.Expr {
 // initializer, a call form generic(sym).
 func (p *parser) parseName() ast.Expr {
 	t := p.tok
+	tl := p.lit()
 	p.next()
-	if t.Lit == "_" {
+	if tl == "_" {
 		s := &ast.Sink{}
 		s.From, s.To = t.Pos, t.End
 		return s
 	}
 	if p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == t.End.Offset {
-		comp := p.tok.Lit[1:]
+		comp := p.lit()[1:]
 		if !isComponent(comp) {
-			p.error("unexpected " + strconv.Quote(p.tok.Lit) + " after " + t.Lit + " (vector components are .x .y .z .w or .r .g .b .a)")
+			p.error("unexpected " + strconv.Quote(p.lit()) + " after " + tl + " (vector components are .x .y .z .w or .r .g .b .a)")
 		}
-		r := &ast.Reg{Name: t.Lit, Comp: comp}
+		r := p.nodes.regs.new()
+		r.Name, r.Comp = tl, comp
 		r.From, r.To = t.Pos, p.tok.End
 		p.next()
 		return r
 	}
-	if t.Lit[0] == '%' {
-		r := &ast.Reg{Name: t.Lit}
+	if tl[0] == '%' {
+		r := p.nodes.regs.new()
+		r.Name = tl
 		r.From, r.To = t.Pos, t.End
 		return r
 	}
-	id := &ast.Ident{Name: t.Lit}
+	id := p.nodes.idents.new()
+	id.Name = tl
 	id.From, id.To = t.Pos, t.End
 	switch {
 	case p.tok.Kind == scanner.LBrack && !p.inInit:
@@ -186,7 +192,7 @@ func (p *parser) parseName() ast.Expr {
 		ix.To = p.closeWith(scanner.RBrack)
 		return ix
 	case p.tok.Kind == scanner.LParen && p.inInit:
-		c := &ast.CallExpr{Fun: t.Lit}
+		c := &ast.CallExpr{Fun: tl}
 		c.From = t.Pos
 		c.Args, c.To = p.parseList(scanner.RParen)
 		return c
@@ -208,7 +214,6 @@ func (p *parser) closeWith(k scanner.Kind) token.Pos {
 // current token). It returns the elements and the end of the closing token.
 func (p *parser) parseList(close scanner.Kind) ([]ast.Expr, token.Pos) {
 	p.next()
-	var elems []ast.Expr
 	if !p.enter() {
 		return nil, p.prevEnd
 	}
@@ -216,19 +221,19 @@ func (p *parser) parseList(close scanner.Kind) ([]ast.Expr, token.Pos) {
 	if p.tok.Kind == close {
 		end := p.tok.End
 		p.next()
-		return elems, end
+		return nil, end
 	}
-	for {
+	elems := p.collect(func() (ast.Expr, bool) {
 		e := p.parseBinary(1)
-		elems = append(elems, e)
 		if _, bad := e.(*ast.BadExpr); bad {
 			p.skipTo(close)
 		}
 		if p.tok.Kind != scanner.Comma {
-			break
+			return e, false
 		}
 		p.next()
-	}
+		return e, true
+	})
 	return elems, p.closeWith(close)
 }
 
@@ -248,7 +253,8 @@ func (p *parser) parseBraces() ast.Expr {
 		l.From, l.To = start, end
 		return l
 	}
-	v := &ast.VectorExpr{Elems: elems}
+	v := p.nodes.vectors.new()
+	v.Elems = elems
 	v.From, v.To = start, end
 	return v
 }
@@ -276,8 +282,11 @@ func (p *parser) parseParens() ast.Expr {
 // parseAddress parses "[base]", "[base+imm]", "[base+-imm]", "[imm]" and
 // "[base, elems...]" (PTX ISA §6.4.1).
 func (p *parser) parseAddress() ast.Expr {
-	a := &ast.Address{}
+	a := p.nodes.addrs.new()
 	a.From = p.tok.Pos
+	if p.simpleAddress(a) {
+		return a
+	}
 	errs := p.nerrs
 	elems, end := p.parseList(scanner.RBrack)
 	a.To = end
@@ -302,6 +311,84 @@ func (p *parser) parseAddress() ast.Expr {
 	}
 	a.Base, a.Offset, a.HasOffset = base, off, hasOff
 	return a
+}
+
+// simpleAddress parses the common address forms "[name]", "[name+imm]"
+// and "[name+-imm]" without building expression nodes. It consumes
+// nothing and returns false when the address has another form.
+func (p *parser) simpleAddress(a *ast.Address) bool {
+	if p.peeked {
+		return false
+	}
+	src := p.src
+	i := int(p.tok.End.Offset) // just after '['
+	skip := func() {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+	}
+	skip()
+	nameStart := i
+	if i < len(src) && src[i] == '%' {
+		i++
+	}
+	for i < len(src) && scanner.IsIdentChar(src[i]) {
+		i++
+	}
+	nameEnd := i
+	if nameEnd == nameStart || src[nameStart] >= '0' && src[nameStart] <= '9' || nameEnd-nameStart == 1 && src[nameStart] == '%' {
+		return false
+	}
+	skip()
+	var off int64
+	has := false
+	if i < len(src) && src[i] == '+' {
+		i++
+		skip()
+		neg := false
+		if i < len(src) && src[i] == '-' {
+			neg = true
+			i++
+		}
+		d := i
+		var v int64
+		for i < len(src) && src[i] >= '0' && src[i] <= '9' && i-d < 18 {
+			v = v*10 + int64(src[i]-'0')
+			i++
+		}
+		if i == d || src[d] == '0' && i-d > 1 || i < len(src) && (scanner.IsIdentChar(src[i]) || src[i] == '.') {
+			return false
+		}
+		if neg {
+			v = -v
+		}
+		off, has = v, true
+		skip()
+	}
+	if i >= len(src) || src[i] != ']' {
+		return false
+	}
+	// The address is simple: advance the scanner over it token by token so
+	// that positions and line tracking stay exact.
+	p.next() // '['
+	name := p.lit()
+	var base ast.Expr
+	if name[0] == '%' {
+		r := p.nodes.regs.new()
+		r.Name, r.From, r.To = name, p.tok.Pos, p.tok.End
+		base = r
+	} else {
+		id := p.nodes.idents.new()
+		id.Name, id.From, id.To = name, p.tok.Pos, p.tok.End
+		base = id
+	}
+	for p.tok.Kind != scanner.RBrack {
+		p.next()
+	}
+	a.To = p.tok.End
+	p.next()
+	a.Base, a.Offset, a.HasOffset = base, off, has
+	return true
 }
 
 // splitAddress splits an address expression into a base (register or
@@ -341,12 +428,14 @@ func splitAddress(e ast.Expr) (base ast.Expr, off int64, hasOff, ok bool) {
 
 func (p *parser) parseInt() ast.Expr {
 	t := p.tok
+	tl := p.lit()
 	p.next()
-	lit := &ast.IntLit{Text: t.Lit}
+	lit := p.nodes.ints.new()
+	lit.Text = tl
 	lit.From, lit.To = t.Pos, t.End
-	v, unsigned, ok := ParseInt(t.Lit)
+	v, unsigned, ok := ParseInt(tl)
 	if !ok {
-		p.errorAt(t.Pos, t.End, "integer literal "+t.Lit+" does not fit in 64 bits")
+		p.errorAt(t.Pos, t.End, "integer literal "+tl+" does not fit in 64 bits")
 	}
 	lit.Value, lit.Unsigned = v, unsigned
 	return lit
@@ -406,10 +495,12 @@ func digitVal(c byte) int {
 
 func (p *parser) parseFloat() ast.Expr {
 	t := p.tok
+	tl := p.lit()
 	p.next()
-	f := &ast.FloatLit{Text: t.Lit}
+	f := p.nodes.floats.new()
+	f.Text = tl
 	f.From, f.To = t.Pos, t.End
-	s := t.Lit
+	s := tl
 	if len(s) > 2 && s[0] == '0' && strings.IndexByte("fFdD", s[1]) >= 0 {
 		f.Hex = true
 		f.Single = s[1] == 'f' || s[1] == 'F'

@@ -65,6 +65,10 @@ type parser struct {
 	depth   int
 	inCall  bool // parenthesized operands are call lists (ParenList)
 	inInit  bool // parsing an initializer: braces are InitList, name(...) is CallExpr
+
+	nodes   nodes      // slab allocation of frequent nodes
+	scratch []ast.Expr // stack of operands being collected
+	quals   []ast.Qual // qualifiers being collected
 }
 
 func (p *parser) init(file, src string) {
@@ -90,9 +94,15 @@ func (p *parser) next() {
 		if p.tok.Kind != scanner.Illegal {
 			return
 		}
-		p.errorAt(p.tok.Pos, p.tok.End, "illegal character "+strconv.Quote(p.tok.Lit))
+		p.errorAt(p.tok.Pos, p.tok.End, "illegal character "+strconv.Quote(p.lit()))
 	}
 }
+
+// lit returns the text of the current token.
+func (p *parser) lit() string { return p.src[p.tok.Pos.Offset:p.tok.End.Offset] }
+
+// text returns the text of token t.
+func (p *parser) text(t scanner.Token) string { return p.src[t.Pos.Offset:t.End.Offset] }
 
 // peek returns the token after the current one without consuming it.
 func (p *parser) peek() scanner.Token {
@@ -135,9 +145,9 @@ func (p *parser) describe() string {
 	case scanner.EOF:
 		return "end of file"
 	case scanner.Ident, scanner.Dotted, scanner.Int, scanner.Float:
-		return strconv.Quote(p.tok.Lit)
+		return strconv.Quote(p.lit())
 	case scanner.String:
-		return "string " + p.tok.Lit
+		return "string " + p.lit()
 	}
 	return p.tok.Kind.String()
 }
@@ -188,7 +198,7 @@ func (p *parser) sync(line int32) {
 				return
 			}
 		case scanner.Ident:
-			if p.tok.Pos.Line > line && p.tok.Lit[0] != '%' {
+			if p.tok.Pos.Line > line && p.lit()[0] != '%' {
 				return
 			}
 		}
@@ -222,9 +232,9 @@ func (p *parser) parseTopStmt() ast.TopStmt {
 		linkage := p.parseLinkage()
 		switch {
 		case p.tok.Kind != scanner.Dotted:
-		case p.tok.Lit == ".entry" || p.tok.Lit == ".func":
+		case p.lit() == ".entry" || p.lit() == ".func":
 			return p.parseFunction(start, linkage)
-		case isStateSpace(p.tok.Lit):
+		case isStateSpace(p.lit()):
 			return p.parseVarDecl(start, linkage, false)
 		case linkage == nil:
 			return p.parseDirective()
@@ -258,8 +268,8 @@ func (p *parser) bad(start token.Pos) *ast.BadStmt {
 
 func (p *parser) parseLinkage() []string {
 	var l []string
-	for p.tok.Kind == scanner.Dotted && isLinkage(p.tok.Lit) {
-		l = append(l, p.tok.Lit)
+	for p.tok.Kind == scanner.Dotted && isLinkage(p.lit()) {
+		l = append(l, p.lit())
 		p.next()
 	}
 	return l

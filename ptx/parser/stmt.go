@@ -17,8 +17,8 @@ func (p *parser) parseBlock() *ast.Block {
 	}
 	defer p.leave()
 	for p.tok.Kind != scanner.RBrace && p.tok.Kind != scanner.EOF {
-		if p.tok.Kind == scanner.Dotted && topLevelOnly(p.tok.Lit) {
-			p.errorAt(b.From, b.From, "'{' not closed before "+p.tok.Lit)
+		if p.tok.Kind == scanner.Dotted && topLevelOnly(p.lit()) {
+			p.errorAt(b.From, b.From, "'{' not closed before "+p.lit())
 			b.To = p.prevEnd
 			return b
 		}
@@ -46,7 +46,7 @@ func (p *parser) parseStmt() ast.Stmt {
 		return p.parseBlock()
 	case scanner.Dotted:
 		start := p.tok.Pos
-		if isStateSpace(p.tok.Lit) {
+		if isStateSpace(p.lit()) {
 			return p.parseVarDecl(start, nil, false)
 		}
 		return p.parseDirective()
@@ -54,14 +54,15 @@ func (p *parser) parseStmt() ast.Stmt {
 		return p.parseInstruction()
 	case scanner.Ident:
 		if p.peek().Kind == scanner.Colon {
-			l := &ast.Label{Name: p.tok.Lit}
+			l := p.nodes.labels.new()
+			l.Name = p.lit()
 			l.From = p.tok.Pos
 			p.next()
 			l.To = p.tok.End
 			p.next()
 			return l
 		}
-		if p.tok.Lit[0] == '%' {
+		if p.lit()[0] == '%' {
 			p.errorExpected("instruction")
 			return p.bad(p.tok.Pos)
 		}
@@ -73,7 +74,7 @@ func (p *parser) parseStmt() ast.Stmt {
 
 // parseInstruction parses "[@[!]pred] opcode{.qual} [operand {, operand}];".
 func (p *parser) parseInstruction() ast.Stmt {
-	in := &ast.Instruction{}
+	in := p.nodes.instrs.new()
 	in.From = p.tok.Pos
 	line := p.tok.Pos.Line
 	if p.tok.Kind == scanner.At {
@@ -82,18 +83,24 @@ func (p *parser) parseInstruction() ast.Stmt {
 			return p.bad(in.From)
 		}
 	}
-	if p.tok.Kind != scanner.Ident || p.tok.Lit[0] == '%' {
+	if p.tok.Kind != scanner.Ident || p.lit()[0] == '%' {
 		p.errorExpected("opcode")
 		return p.bad(in.From)
 	}
-	in.Opcode, in.OpPos = p.tok.Lit, p.tok.Pos
+	in.Opcode, in.OpPos = p.lit(), p.tok.Pos
 	end := p.tok.End
 	p.next()
+	qs := p.quals[:0]
 	for p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == end.Offset {
-		in.Quals = append(in.Quals, ast.Qual{Pos: p.tok.Pos, Name: p.tok.Lit})
+		qs = append(qs, ast.Qual{Pos: p.tok.Pos, Name: p.lit()})
 		end = p.tok.End
 		p.next()
 	}
+	if len(qs) > 0 {
+		in.Quals = p.nodes.quals.take(len(qs))
+		copy(in.Quals, qs)
+	}
+	p.quals = qs[:0]
 	errs := p.nerrs
 	if p.tok.Kind != scanner.Semi {
 		p.inCall = in.Opcode == "call"
@@ -120,7 +127,7 @@ func (p *parser) endStmt(line int32, errsBefore int) {
 }
 
 func (p *parser) parseGuard() *ast.Guard {
-	g := &ast.Guard{}
+	g := p.nodes.guards.new()
 	g.From = p.tok.Pos
 	p.next()
 	if p.tok.Kind == scanner.Not {
@@ -131,7 +138,8 @@ func (p *parser) parseGuard() *ast.Guard {
 		p.errorExpected("predicate register after '@'")
 		return nil
 	}
-	g.Reg = &ast.Reg{Name: p.tok.Lit}
+	g.Reg = p.nodes.regs.new()
+	g.Reg.Name = p.lit()
 	g.Reg.From, g.Reg.To = p.tok.Pos, p.tok.End
 	g.To = p.tok.End
 	p.next()
@@ -140,15 +148,31 @@ func (p *parser) parseGuard() *ast.Guard {
 
 // parseOperandList parses comma-separated operands up to ';'.
 func (p *parser) parseOperandList() []ast.Expr {
-	var ops []ast.Expr
-	for {
+	return p.collect(func() (ast.Expr, bool) {
 		e := p.parseOperand()
-		ops = append(ops, e)
 		if p.tok.Kind != scanner.Comma {
-			return ops
+			return e, false
 		}
 		p.next()
+		return e, true
+	})
+}
+
+// collect calls elem until it reports no more elements and returns the
+// elements in a slab-backed slice. Nested lists share one scratch stack.
+func (p *parser) collect(elem func() (ast.Expr, bool)) []ast.Expr {
+	base := len(p.scratch)
+	for {
+		e, more := elem()
+		p.scratch = append(p.scratch, e)
+		if !more {
+			break
+		}
 	}
+	out := p.nodes.exprList(p.scratch[base:])
+	clear(p.scratch[base:])
+	p.scratch = p.scratch[:base]
+	return out
 }
 
 // badExpr reports an unexpected token and returns a BadExpr for it,

@@ -84,13 +84,16 @@ func (k Kind) String() string {
 // expressions.
 func (k Kind) IsOperator() bool { return k >= Add && k <= Question }
 
-// Token is one scanned token. Lit is its exact text (for Illegal, the
-// offending character; for EOF, "").
+// Token is one scanned token. It holds no pointers (so that copying it is
+// cheap); its text is Text(src), the bytes from Pos to End (for Illegal,
+// the offending character; for EOF, "").
 type Token struct {
 	Kind     Kind
 	Pos, End token.Pos
-	Lit      string
 }
+
+// Text returns the token's text in src, the source given to Init.
+func (t Token) Text(src string) string { return src[t.Pos.Offset:t.End.Offset] }
 
 // Scanner holds the scanning state. The zero value is not usable; call Init.
 type Scanner struct {
@@ -227,7 +230,7 @@ func (s *Scanner) Scan() Token {
 	default:
 		k = s.operator(c)
 	}
-	return Token{Kind: k, Pos: s.pos(start), End: s.pos(s.off), Lit: s.src[start:s.off]}
+	return Token{Kind: k, Pos: s.pos(start), End: s.pos(s.off)}
 }
 
 func (s *Scanner) identRest() {
