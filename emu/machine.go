@@ -194,6 +194,7 @@ func (c *CTA) threadsExited(w *Warp, n int) {
 	c.live -= n
 	c.cluster.live -= n
 	for b := range c.bars {
+		w.warpArrival(b)
 		if c.bars[b].arrived > 0 {
 			c.tryRelease(b)
 		}
@@ -209,12 +210,23 @@ func (c *CTA) threadsExited(w *Warp, n int) {
 	}
 }
 
+// liveWarps counts the warps with at least one thread that has not exited.
+func (c *CTA) liveWarps() int {
+	n := 0
+	for _, w := range c.Warps {
+		if w.live != 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // tryRelease completes barrier b when enough threads have arrived.
 func (c *CTA) tryRelease(b int) {
 	bar := &c.bars[b]
 	want := bar.expected
 	if want == 0 {
-		want = c.live
+		want = 32 * c.liveWarps()
 	}
 	if bar.arrived < want {
 		return
@@ -444,6 +456,7 @@ func (w *Warp) start() {
 	w.tpc = [32]int32{}
 	w.depth = [32]uint8{}
 	w.barWait = [16]uint32{}
+	w.barArr = [16]uint32{}
 	w.cbWait, w.cbArrived = 0, 0
 	w.WaitWhat = ""
 	w.cache = nil
@@ -487,7 +500,7 @@ func (c *Cluster) schedule() *Report {
 			if c.steps >= c.cfg.MaxSteps && w.active != 0 {
 				in := &c.prog.Insts[w.pc]
 				return &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
-					Thread: w.threadID(lane(w.active)),
+					Thread:  w.threadID(lane(w.active)),
 					Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
 			}
 			if len(c.async) > 0 && c.cfg.Async == AsyncRandom {

@@ -366,18 +366,31 @@ func execBar(w *Warp, in *Inst) Status {
 			return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier thread count %d is not a positive multiple of the warp size", cnt)
 		}
 	}
-	if bar.arrived == 0 {
+	if bar.arrived == 0 && w.barArr[id] == 0 {
 		bar.expected = cnt
 	}
-	bar.arrived += bits.OnesCount32(w.Exec)
 	if in.Imm == barSync {
 		w.MoveLanes(w.Exec, w.pc+1)
 		w.Block(w.Exec)
 		w.barWait[id] |= w.Exec
 		w.WaitPC = w.pc
 	}
-	c.tryRelease(int(id))
+	w.barArr[id] |= w.Exec
+	w.warpArrival(int(id))
 	return Continue
+}
+
+// warpArrival counts the warp at barrier b once every non-exited lane has
+// executed it: barriers count arrivals per warp, in units of the warp size
+// (§9.7.13.1: a thread waits for the non-exited threads of its warp, and
+// the warp's arrival is marked).
+func (w *Warp) warpArrival(b int) {
+	if m := w.barArr[b]; m == 0 || m&w.live != w.live {
+		return
+	}
+	w.barArr[b] = 0
+	w.CTA.bars[b].arrived += 32
+	w.CTA.tryRelease(b)
 }
 
 func execClusterBarrier(w *Warp, in *Inst) Status {
@@ -417,7 +430,7 @@ func (w *Warp) waitDescription() string {
 			bar := &c.bars[b]
 			want := bar.expected
 			if want == 0 {
-				want = c.live
+				want = 32 * c.liveWarps()
 			}
 			return fmt.Sprintf("bar.sync %d (%d of %d threads arrived)", b, bar.arrived, want)
 		}
