@@ -34,11 +34,16 @@ func kernelHeader(version, target string) string {
 		}
 		fmt.Fprintf(&b, ".reg .%s %%R%s_<8>;\n", t, t)
 	}
-	if version >= "8.3" {
+	if hasB128(version, target) {
 		b.WriteString(".reg .b128 %Rb128_<8>;\n")
 	}
 	b.WriteString(".shared .align 16 .b32 sh[64];\n.local .align 16 .b32 lc[64];\n")
 	return b.String()
+}
+
+// hasB128 reports whether .b128 registers can be declared (PTX 8.3, sm_70).
+func hasB128(version, target string) bool {
+	return version >= "8.3" && target >= "sm_70"
 }
 
 // hasF16 reports whether target has .f16 registers (sm_53 or higher).
@@ -208,17 +213,17 @@ func (g *gen) address(space string) string {
 		return "[" + g.reg(g.pick("u32", "b32", "s64", "u64")) + off + "]"
 	case n < 66:
 		return "[" + g.reg(g.pick("f32", "pred", "u16")) + "]"
-	case n < 85:
+	case n < 88:
 		v := map[string]string{"global": "gb", "shared": "sh", "shared::cta": "sh", "shared::cluster": "sh",
 			"local": "lc", "const": "cn", "": g.pick("gb", "sh", "lc")}[space]
-		if v == "" || g.chance(0.25) {
+		if v == "" || g.chance(0.1) {
 			v = g.pick("gb", "sh", "lc", "cn", "p")
 		}
 		if g.chance(0.15) {
 			return v + "[1]"
 		}
 		return "[" + v + off + "]"
-	case n < 92:
+	case n < 94:
 		return g.pick("[100]", "[0]", "[256]")
 	default:
 		return g.reg("b64")
@@ -238,7 +243,7 @@ func (g *gen) value(typ string, vec int, sinkOK bool) string {
 		n = g.pick2(vec/2, vec*2, 1)
 	}
 	rt := typ
-	if g.chance(0.2) {
+	if g.chance(0.12) {
 		rt = g.anyRegType()
 	}
 	var els []string
@@ -272,7 +277,7 @@ func regOf(t string) string {
 
 func (g *gen) element(typ string) string {
 	switch n := g.r.IntN(100); {
-	case n < 55:
+	case n < 72:
 		return g.reg(regOf(typ))
 	case n < 85:
 		return g.reg(g.anyRegType())

@@ -330,15 +330,16 @@ func (c *checker) floatImm(f *isa.Form, e ast.Expr, width int) {
 }
 
 // vector checks the elements of a brace-enclosed value the way ptxas
-// does: the first element gives the vector's type; register elements
-// must have its size and every element a compatible class; a bit-size
-// register makes the vector bit-size; the result is then checked against
-// the instruction type.
+// 12.5 does (found by differential testing): when the first element is a
+// register, every register must have its size; neighbouring elements must
+// have compatible classes (bit-size goes with anything); the vector takes
+// the type of its first bit-size register, else of its first element,
+// which is then checked against the instruction type.
 func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
 	wide := f.Instr.Name == "st" && ((f.Vec == 8 && f.Type.Bits() == 32) || (f.Vec == 4 && f.Type.Bits() == 64))
-	var vt elemType
-	have := false
-	for _, el := range elems {
+	var vt, first, prev elemType
+	have, bitVT := false, false
+	for i, el := range elems {
 		if _, ok := el.(*ast.Sink); ok && wide {
 			continue
 		}
@@ -350,22 +351,24 @@ func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
 			continue // undeclared
 		}
 		if !have {
-			vt, have = et, true
+			vt, first, prev, have = et, et, et, true
+			bitVT = et.imm == 0 && et.t.Kind() == 'b'
 			continue
 		}
-		if et.imm == 0 && vt.imm == 0 && et.t.Bits() != vt.t.Bits() {
+		if first.imm == 0 && et.imm == 0 && vectorBits(et.t) != vectorBits(first.t) {
 			c.errorf(el.Pos(), el.End(), "vector-mixed", f.Instr.Section, "",
-				"elements of a vector operand must have one size (%s and %s)", vt.t, et.t)
+				"elements of a vector operand must have the size of the first (%s and %s)", first.t, et.t)
 			return
 		}
-		if a, b := vt.class(), et.class(); a != b && a != 'b' && b != 'b' {
+		if a, b := prev.class(), et.class(); a != b && a != 'b' && b != 'b' {
 			c.errorf(el.Pos(), el.End(), "vector-mixed", f.Instr.Section, "",
-				"elements of a vector operand must have compatible types (%s and %s)", elemName(vt), elemName(et))
+				"elements %d and %d of the vector operand have incompatible types (%s and %s)", i, i+1, elemName(prev), elemName(et))
 			return
 		}
-		if et.imm == 0 && et.t.Kind() == 'b' && vt.imm == 0 {
-			vt.t = et.t
+		if et.imm == 0 && (vt.imm != 0 || !bitVT && et.t.Kind() == 'b') {
+			vt, bitVT = et, et.t.Kind() == 'b'
 		}
+		prev = et
 	}
 	if !have {
 		return
@@ -373,16 +376,62 @@ func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
 	e := elems[0]
 	switch vt.imm {
 	case 'i':
-		if f.Instr.Name == "st" {
-			c.checkType(f, e, isa.QS64, true)
-		} else if f.Type.Kind() == 'f' {
+		// An all-immediate vector of st is typed as 64-bit integers:
+		// fine for every integer and bit type and for .f64, not .f32.
+		if f.Type.Kind() == 'f' && (f.Instr.Name != "st" || f.Type != isa.QF64) {
 			c.errorf(e.Pos(), e.End(), "immediate-type", f.Instr.Section, "", "integer immediate stored with floating-point type %s", f.Type)
 		}
 	case 'f':
 		c.floatImm(f, e, vt.width)
 	default:
+		if first.imm != 0 {
+			// After a leading immediate ptxas compares kinds only.
+			if !kindOK(f.Type, vt.t) {
+				c.errorf(e.Pos(), e.End(), "operand-type", secRelaxed, "",
+					"vector elements of type %s cannot be stored as %s", vt.t, f.Type)
+			}
+			return
+		}
 		c.checkType(f, e, vt.t, true)
 	}
+}
+
+// kindOK is the type check ptxas applies to a vector whose first element
+// is an immediate: kinds must agree, sizes are not compared.
+func kindOK(it, rt isa.Qual) bool {
+	rk := bitsKind(rt)
+	switch {
+	case rk == 'p':
+		return false
+	case it.Kind() == 'b':
+		return true
+	case it.Kind() == 'f':
+		return rt.Kind() != 'x'
+	}
+	return rk == 'b' || rk == 'u' || rk == 's'
+}
+
+// vectorBits is the size ptxas compares vector elements by; predicates
+// count as 32 bits.
+func vectorBits(t isa.Qual) int {
+	if t.Kind() == 'p' {
+		return 32
+	}
+	return t.Bits()
+}
+
+func className(k byte) string {
+	switch k {
+	case 'i':
+		return "integer"
+	case 'f':
+		return "floating-point"
+	case 'x':
+		return "packed half"
+	case 'p':
+		return "predicate"
+	}
+	return "bit-size"
 }
 
 func elemName(et elemType) string {

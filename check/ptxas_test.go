@@ -115,16 +115,20 @@ func genCases(seed uint64, n int) [][]diffCase {
 	var batches [][]diffCase
 	for n > 0 {
 		var v, tg string
+		modern := r.IntN(100) < 70
 		for {
 			v = genVersions[r.IntN(len(genVersions))]
 			tg = genTargets[r.IntN(len(genTargets))]
+			if modern && (v < "7.8" || tg < "sm_80") {
+				continue
+			}
 			pv, _ := isa.ParseVersion(v)
 			pt, _ := isa.ParseTarget(tg)
 			if isa.TargetValid(pt, pv) == nil {
 				break
 			}
 		}
-		g := &gen{r: r, version: v, b128: v >= "8.3", f16: hasF16(tg)}
+		g := &gen{r: r, version: v, b128: hasB128(v, tg), f16: hasF16(tg)}
 		k := min(n, 400)
 		b := make([]diffCase, k)
 		for i := range b {
@@ -157,6 +161,7 @@ func TestPtxasAgreement(t *testing.T) {
 	}
 	dir := t.TempDir()
 	total, agree, valid := 0, 0, 0
+	rules := map[string]int{}
 	var bad []string
 	for _, batch := range genCases(seed, n) {
 		v, tg := batch[0].version, batch[0].target
@@ -182,6 +187,11 @@ func TestPtxasAgreement(t *testing.T) {
 				want = l[first]
 			}
 			total++
+			for _, d := range diags {
+				if int(d.Pos.Line) == ln && d.Severity == diag.Error {
+					rules[d.Rule]++
+				}
+			}
 			if !want {
 				valid++
 			}
@@ -200,6 +210,7 @@ func TestPtxasAgreement(t *testing.T) {
 	}
 	t.Logf("agreement with ptxas 12.5: %d/%d (%.2f%%), %d valid and %d invalid instructions (seed %d)",
 		agree, total, 100*float64(agree)/float64(total), valid, total-valid, seed)
+	t.Logf("errors by rule: %v", rules)
 	for i, b := range bad {
 		if i == 40 {
 			t.Errorf("... and %d more disagreements", len(bad)-40)
