@@ -316,6 +316,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 			if in.Imm&mbParity != 0 {
 				w.WaitWhat += fmt.Sprintf(", waiting for the phase of parity %d to complete", w.R[in.B+int32(l)]&1)
 			}
+			w.WaitWhat += txHint(o)
 			return Retry
 		}
 		w.R[in.D+int32(l)] = 0
@@ -326,6 +327,17 @@ func execMbWait(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// txHint explains a tx-count that keeps a phase from completing.
+func txHint(o mbarrier.Object) string {
+	switch {
+	case o.Tx > 0:
+		return fmt.Sprintf("; %d expected bytes never arrived: does the expect_tx byte count match the data sent?", o.Tx)
+	case o.Tx < 0 && o.Pending == 0:
+		return fmt.Sprintf("; %d more bytes arrived than were expected: is an expect_tx missing or too small?", -o.Tx)
+	}
+	return ""
 }
 
 func (w *Warp) testBarrier(in *Inst, c *CTA, off uint32, arg uint64) (bool, error) {

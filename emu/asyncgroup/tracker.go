@@ -79,10 +79,12 @@ func (tr *Tracker) Len() int { return len(tr.ops) }
 func (tr *Tracker) Ops() []*Op { return tr.ops }
 
 // Land marks id as landed: its source has been read and its destination
-// written.
+// written. Its ranges stay guarded: the issuing program cannot know that
+// before a wait observes it, so the verdict does not depend on when the
+// operation happened to land.
 func (tr *Tracker) Land(id OpID) {
 	if op := tr.Get(id); op != nil {
-		op.Landed, op.SourceFree = true, true
+		op.Landed = true
 	}
 }
 
