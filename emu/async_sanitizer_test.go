@@ -213,7 +213,7 @@ DONE:
 func TestMbarrierMisuse(t *testing.T) {
 	cases := []struct {
 		name, body, rule string
-		frags           []string
+		frags            []string
 	}{
 		{"arrive before init", "mbarrier.arrive.shared.b64 %rd1, [%r3];", "mbarrier-uninit", []string{"not initialized", "§9.7.13.15.9"}},
 		{"init live", "mbarrier.init.shared.b64 [%r3], 2;\n\tmbarrier.init.shared.b64 [%r3], 2;", "mbarrier-init-live", []string{"init of a live object", "phase 0 (parity 0), 2 of 2 arrivals pending"}},
