@@ -302,6 +302,11 @@ func (p *parser) parseAddress() ast.Expr {
 	if _, bad := e.(*ast.BadExpr); bad {
 		return e
 	}
+	if b := baseOperation(e); b != nil && b.Op != "+" {
+		// ptxas: "Parsing error near '-'". The grammar is base+constexpr.
+		p.errorAt(b.Pos(), b.End(), "an address offset is added with '+': write [base+-imm], not [base"+b.Op+"imm]")
+		return &ast.BadExpr{Span: a.Span}
+	}
 	base, off, hasOff, ok := splitAddress(e)
 	if !ok {
 		if p.nerrs == errs {
@@ -389,6 +394,18 @@ func (p *parser) simpleAddress(a *ast.Address) bool {
 	p.next()
 	a.Base, a.Offset, a.HasOffset = base, off, has
 	return true
+}
+
+// baseOperation returns the binary expression that applies directly to
+// the register or symbol at the left end of an address expression.
+func baseOperation(e ast.Expr) *ast.BinaryExpr {
+	for b, ok := e.(*ast.BinaryExpr); ok; b, ok = b.X.(*ast.BinaryExpr) {
+		switch b.X.(type) {
+		case *ast.Reg, *ast.Ident:
+			return b
+		}
+	}
+	return nil
 }
 
 // splitAddress splits an address expression into a base (register or
