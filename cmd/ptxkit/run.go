@@ -27,7 +27,7 @@ const exampleName = "example.ptx"
 //go:embed run_example.ptx
 var exampleSrc []byte
 
-var exampleArgs = []string{"--grid", "2", "--block", "8", "--arg", "buf:64", "--arg", "buf:256"}
+var exampleArgs = []string{"--grid", "2", "--block", "32", "--cluster", "2", "--arg", "buf:32", "--dump", "u32", "--async", "delayed", "--trace"}
 
 func init() {
 	commands["run"] = command{"emulate a kernel launch and report what it stored", runRun}
@@ -50,6 +50,7 @@ type runOptions struct {
 	dump      string
 	dumpBytes int
 	noCheck   bool
+	trace     bool
 	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
 }
 
@@ -74,6 +75,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
+	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]")
@@ -127,7 +129,8 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if _, err := parseInterleaved(runFlags(&o2, stderr), exampleArgs); err != nil {
 			return exitUsage
 		}
-		o.grid, o.block, o.args = o2.grid, o2.block, o2.args
+		o.grid, o.block, o.cluster, o.args = o2.grid, o2.block, o2.cluster, o2.args
+		o.dump, o.trace, o.async = o2.dump, o2.trace, o2.async
 		fmt.Fprintf(stdout, "%s", exampleSrc)
 	}
 	return runProgram(name, src, &o, stdout, stderr)
@@ -166,6 +169,10 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
+	var trace *asyncTrace
+	if o.trace {
+		trace = traceAsync(prog)
+	}
 	res, err := emu.Execute(prog, cfg, kargs)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
@@ -188,6 +195,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 			}
 		}
 	}
+	trace.print(stdout)
 	if o.dumpTMEM != "" {
 		printTMEM(stdout, prog, o.dumpTMEM)
 	}

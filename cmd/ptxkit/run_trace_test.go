@@ -1,0 +1,52 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestRunExampleTrace(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"run"}, strings.NewReader(""), &out, &errb); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := out.String()
+	for _, want := range []string{
+		"cluster (2,1,1)",
+		"[0] 101 102 103 104",
+		"[4] 1 2 3 4",
+		"asynchronous operations (6 events",
+		"op   1 issued   st.async at line",
+		"op   1 landed",
+		"op   1 observed",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q:\n%s", want, s)
+		}
+	}
+	// The timeline of each operation is issued, landed, observed.
+	if i, j, k := strings.Index(s, "op   2 issued"), strings.Index(s, "op   2 landed"), strings.Index(s, "op   2 observed"); !(i >= 0 && i < j && j < k) {
+		t.Errorf("op 2 events out of order:\n%s", s)
+	}
+}
+
+func TestRunTraceDeterministic(t *testing.T) {
+	args := []string{"run", "../../testdata/emu/async/red_async.ptx", "--grid", "8", "--block", "32", "--cluster", "4",
+		"--arg", "buf:16", "--async", "random", "--seed", "7", "--trace", "--jobs", "2"}
+	var first string
+	for i := 0; i < 3; i++ {
+		var out, errb bytes.Buffer
+		if code := run(args, strings.NewReader(""), &out, &errb); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		if i == 0 {
+			first = out.String()
+		} else if out.String() != first {
+			t.Fatal("trace output differs between identical runs")
+		}
+	}
+	if n := strings.Count(first, " issued "); n != 2*4*32*3 {
+		t.Errorf("%d issued events, want %d", n, 2*4*32*3)
+	}
+}
