@@ -214,6 +214,11 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 		return
 	}
 	if f.Vec > 1 {
+		if n := regName(e); n != "" && !isSpecialReg(n) {
+			if _, ok := c.fn.lookup(n); !ok {
+				return // undeclared: reported by name resolution
+			}
+		}
 		if sym, ok := c.namedReg(e); ok && sym.vec == f.Vec && componentOf(e) == "" {
 			c.checkType(f, e, sym.typ, true)
 			return
@@ -545,10 +550,11 @@ func (c *checker) policy(e ast.Expr) {
 	if isIntImm(e) {
 		return
 	}
-	if _, ok := e.(*ast.Reg); ok {
+	switch e.(type) {
+	case *ast.Reg, *ast.Ident:
 		sym, ok := c.fn.lookup(regName(e))
 		if !ok {
-			return
+			return // undeclared: reported by name resolution
 		}
 		if t := sym.typ; sym.reg && (t == isa.QNone || (t.Bits() == 64 && bitsKind(t) != 'f')) {
 			return

@@ -388,6 +388,37 @@ func Gate(f *Form, v Version, t Target, probs []Problem) []Problem {
 	return probs
 }
 
+// Requirement is the minimum PTX ISA version and target of a form: the
+// highest version any used feature needs, and the plain target (sm_XY) or
+// the features' own target lists.
+type Requirement struct {
+	PTX      Version
+	MinSM    int      // highest plain minimum among the used features
+	Special  []Arch   // requirements with architecture or family targets (tcgen05)
+	Features []string // names of the used features, in table order
+}
+
+// Requirements returns what form f needs.
+func Requirements(f *Form) Requirement {
+	var r Requirement
+	if f.Instr == nil {
+		return r
+	}
+	for i := range f.Instr.Features {
+		ft := &f.Instr.Features[i]
+		if !ft.Uses(f) {
+			continue
+		}
+		r.Features = append(r.Features, ft.Name)
+		r.PTX = max(r.PTX, ft.PTX)
+		r.MinSM = max(r.MinSM, ft.Arch.Min)
+		if len(ft.Arch.Arch) > 0 || len(ft.Arch.Family) > 0 {
+			r.Special = append(r.Special, ft.Arch)
+		}
+	}
+	return r
+}
+
 func (in *Instr) group(g Group) *GroupSpec {
 	for i := range in.Groups {
 		if in.Groups[i].Group == g {
