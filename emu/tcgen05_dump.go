@@ -46,12 +46,13 @@ func TMEMOf(p *Program) *TMEMSnapshot {
 }
 
 // captureTMEM hands the exiting CTA c's Tensor Memory to a pending
-// request. The CTA's state is rebuilt for the next cluster, so m is not
-// reused.
-func captureTMEM(c *CTA, m *tmem.Memory) {
+// request and reports whether it did (m must then not be recycled).
+func captureTMEM(c *CTA, m *tmem.Memory) bool {
 	tmemDumpMu.Lock()
 	defer tmemDumpMu.Unlock()
 	if r := tmemDumpSinks[c.cluster.prog]; r != nil && r.cta == c.ID {
 		r.snap = &TMEMSnapshot{CTA: c.ID, Mem: m}
+		return true
 	}
+	return false
 }

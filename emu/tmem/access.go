@@ -203,25 +203,15 @@ func (m *Memory) Load(acc *WarpAccess, f Form, out [][]uint32) error {
 // the same cells) or another thread's (the writer must wait::st, then
 // synchronize with the reader).
 func (m *Memory) unwaited(thread, lane, col, n int) error {
-	if m.writers == nil {
-		return nil
-	}
 	for c := col; c < col+n; c++ {
-		i := cellIndex(lane, c)
-		if m.writers[i] == 0 {
+		writer := m.pendingWriter(cellIndex(lane, c))
+		switch {
+		case writer < 0:
 			continue
-		}
-		if thread < len(m.pending) && m.pending[thread] != nil && m.pending[thread].has(i) {
+		case writer == thread:
 			return errorf(RuleUnwaitedStore, specWait,
 				"tcgen05.ld: thread %d (warp %d, lane %d) reads Tensor Memory lane %d, column %d, which its own tcgen05.st wrote with no tcgen05.wait::st in between",
 				thread, thread/32, thread%32, lane, c)
-		}
-		writer := -1
-		for t, s := range m.pending {
-			if s != nil && s.has(i) {
-				writer = t
-				break
-			}
 		}
 		return errorf(RuleUnwaitedStore, specWait,
 			"tcgen05.ld: thread %d (warp %d, lane %d) reads Tensor Memory lane %d, column %d, which the tcgen05.st of thread %d (warp %d) wrote; that thread has not executed tcgen05.wait::st",

@@ -339,3 +339,59 @@ func TestUnwaitedStoreOtherThread(t *testing.T) {
 		}
 	}
 }
+
+// Overlapping .16x32bx2 halves make threads t and t+16 write the same
+// cells; each write stays pending until its own thread waits.
+func TestUnwaitedStoreTwoWriters(t *testing.T) {
+	m := newAllocated(t, 32)
+	f := Form{Shape: Shape16x32bx2, Num: 1, SplitOffset: 0}
+	if err := m.Store(Uniform(0, 0), f, regsFor(f, 1)); err != nil {
+		t.Fatal(err)
+	}
+	ld := Form{Shape: Shape32x32b, Num: 1}
+	for th := range 16 {
+		m.WaitStores(th)
+	}
+	err := m.Load(Uniform(0, 0), ld, regsFor(ld, 0))
+	wantRule(t, err, RuleUnwaitedStore)
+	if !strings.Contains(err.Error(), "tcgen05.st of thread 16") {
+		t.Errorf("message %q", err)
+	}
+	for th := 16; th < 32; th++ {
+		m.WaitStores(th)
+	}
+	if err := m.Load(Uniform(0, 0), ld, regsFor(ld, 0)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestReset(t *testing.T) {
+	m := newAllocated(t, 64)
+	f := Form{Shape: Shape32x32b, Num: 4}
+	if err := m.Store(Uniform(0, MakeAddr(0, 3)), f, regsFor(f, 9)); err != nil {
+		t.Fatal(err)
+	}
+	m.Alloc.Relinquish(CTAGroup1)
+	m.Reset()
+	for lane := range Lanes {
+		for col := range Columns {
+			if m.Cell(lane, col) != 0 || m.Written(lane, col) {
+				t.Fatalf("cell (%d,%d) survives Reset", lane, col)
+			}
+		}
+	}
+	if m.PendingStores(0) != 0 || m.Alloc.FreeColumns() != Columns || m.Alloc.Relinquished() || m.Alloc.Group() != 0 {
+		t.Fatal("Reset left state behind")
+	}
+	for i := range m.writers {
+		if m.writers[i] != 0 || m.owner[i] != noOwner {
+			t.Fatalf("pending bookkeeping of cell %d survives Reset", i)
+		}
+	}
+	// The reset memory works like a new one.
+	m.Alloc.TryAlloc(CTAGroup1, 32)
+	if err := m.Store(Uniform(0, 0), f, regsFor(f, 9)); err != nil {
+		t.Fatal(err)
+	}
+	wantRule(t, m.Load(Uniform(0, 0), f, regsFor(f, 0)), RuleUnwaitedStore)
+}

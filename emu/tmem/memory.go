@@ -1,7 +1,5 @@
 package tmem
 
-import "math/bits"
-
 // Memory is the Tensor Memory of one CTA: its cells, its allocator, and the
 // tcgen05.st results each thread has not yet waited for. The zero Memory is
 // not ready to use; call New.
@@ -13,13 +11,24 @@ type Memory struct {
 	// (§9.7.16.8.2): false keeps them, true clears them.
 	ZeroUpperOnUnpack bool
 
-	cells   []uint32   // Lanes*Columns, lane-major
-	written []uint64   // bit per cell: stored at least once
-	pending []*cellSet // per thread of the CTA: cells of unwaited tcgen05.st
-	// writers counts, per cell, the threads whose unwaited tcgen05.st
-	// wrote it; nil until the first tcgen05.st.
+	cells   []uint32 // Lanes*Columns, lane-major
+	written []uint64 // bit per cell: stored at least once
+	dirty   []uint16 // indices of non-zero words of written
+
+	// Unwaited tcgen05.st bookkeeping, allocated by the first store:
+	// pending[t] lists the cells thread t's unwaited stores wrote (a cell
+	// index fits 16 bits), writers[i] counts the entries naming cell i over
+	// all threads, and owner[i] is the thread that last wrote it while
+	// unwaited (noOwner when none, otherOwner when only others remain).
+	pending [][]uint16
 	writers []uint16
+	owner   []int16
 }
+
+const (
+	noOwner    = -1
+	otherOwner = -2
+)
 
 // New returns an empty, unallocated Tensor Memory.
 func New() *Memory {
@@ -27,6 +36,20 @@ func New() *Memory {
 		cells:   make([]uint32, Lanes*Columns),
 		written: make([]uint64, Lanes*Columns/64),
 	}
+}
+
+// Reset returns m to the state New returns, keeping its storage (and
+// ZeroUpperOnUnpack). Its cost is proportional to what m was used for.
+func (m *Memory) Reset() {
+	for _, w := range m.dirty {
+		clear(m.cells[int(w)*64 : int(w)*64+64])
+		m.written[w] = 0
+	}
+	m.dirty = m.dirty[:0]
+	for t := range m.pending {
+		m.WaitStores(t)
+	}
+	m.Alloc = Allocator{}
 }
 
 func cellIndex(lane, col int) int { return lane*Columns + col }
@@ -41,6 +64,9 @@ func (m *Memory) Cell(lane, col int) uint32 { return m.cells[cellIndex(lane, col
 func (m *Memory) SetCell(lane, col int, v uint32) {
 	i := cellIndex(lane, col)
 	m.cells[i] = v
+	if w := i / 64; m.written[w] == 0 {
+		m.dirty = append(m.dirty, uint16(w))
+	}
 	m.written[i/64] |= 1 << (i % 64)
 }
 
@@ -50,75 +76,71 @@ func (m *Memory) Written(lane, col int) bool {
 	return m.written[i/64]&(1<<(i%64)) != 0
 }
 
-// cellSet is a bitset over all cells that remembers which words it set,
-// so that clearing costs as much as the stores it recorded.
-type cellSet struct {
-	bits  [Lanes * Columns / 64]uint64
-	dirty []uint16 // indices of non-zero words
-	n     int
-}
-
-// add inserts cell i and reports whether it was new.
-func (s *cellSet) add(i int) bool {
-	w, b := i/64, uint64(1)<<(i%64)
-	if s.bits[w]&b != 0 {
-		return false
-	}
-	if s.bits[w] == 0 {
-		s.dirty = append(s.dirty, uint16(w))
-	}
-	s.bits[w] |= b
-	s.n++
-	return true
-}
-
-func (s *cellSet) has(i int) bool { return s.bits[i/64]&(1<<(i%64)) != 0 }
-
-// reset empties s, decrementing writers for each cell it held.
-func (s *cellSet) reset(writers []uint16) {
-	for _, w := range s.dirty {
-		for b := s.bits[w]; b != 0; b &= b - 1 {
-			writers[int(w)*64+bits.TrailingZeros64(b)]--
-		}
-		s.bits[w] = 0
-	}
-	s.dirty = s.dirty[:0]
-	s.n = 0
-}
-
 // markPending records that thread's unwaited tcgen05.st writes cell i.
 func (m *Memory) markPending(thread, i int) {
 	if m.writers == nil {
 		m.writers = make([]uint16, Lanes*Columns)
+		m.owner = make([]int16, Lanes*Columns)
+		for j := range m.owner {
+			m.owner[j] = noOwner
+		}
 	}
-	if m.pendingOf(thread).add(i) {
-		m.writers[i]++
+	if int(m.owner[i]) == thread {
+		return
 	}
-}
-
-func (m *Memory) pendingOf(thread int) *cellSet {
 	for len(m.pending) <= thread {
 		m.pending = append(m.pending, nil)
 	}
-	if m.pending[thread] == nil {
-		m.pending[thread] = new(cellSet)
-	}
-	return m.pending[thread]
+	m.pending[thread] = append(m.pending[thread], uint16(i))
+	m.writers[i]++
+	m.owner[i] = int16(thread)
 }
 
 // PendingStores returns how many cells thread's tcgen05.st instructions
 // wrote since its last tcgen05.wait::st.
 func (m *Memory) PendingStores(thread int) int {
-	if thread < 0 || thread >= len(m.pending) || m.pending[thread] == nil {
+	if thread < 0 || thread >= len(m.pending) {
 		return 0
 	}
-	return m.pending[thread].n
+	return len(m.pending[thread])
 }
 
 // WaitStores performs tcgen05.wait::st for thread (linear thread index in
 // the CTA): its earlier tcgen05.st are complete (§9.7.16.8.5).
 func (m *Memory) WaitStores(thread int) {
-	if thread >= 0 && thread < len(m.pending) && m.pending[thread] != nil {
-		m.pending[thread].reset(m.writers)
+	if thread < 0 || thread >= len(m.pending) {
+		return
 	}
+	list := m.pending[thread]
+	for _, i := range list {
+		m.writers[i]--
+	}
+	for _, i := range list {
+		switch {
+		case m.writers[i] == 0:
+			m.owner[i] = noOwner
+		case int(m.owner[i]) == thread:
+			m.owner[i] = otherOwner
+		}
+	}
+	m.pending[thread] = list[:0]
+}
+
+// pendingWriter returns a thread whose unwaited tcgen05.st wrote cell i
+// (the last one when it is known), or -1.
+func (m *Memory) pendingWriter(i int) int {
+	if m.writers == nil || m.writers[i] == 0 {
+		return -1
+	}
+	if o := int(m.owner[i]); o >= 0 {
+		return o
+	}
+	for t, list := range m.pending {
+		for _, c := range list {
+			if int(c) == i {
+				return t
+			}
+		}
+	}
+	return -1
 }
