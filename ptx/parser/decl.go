@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"strings"
+
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
 	"github.com/ptxkit/ptxkit/ptx/token"
@@ -323,6 +325,9 @@ func (p *parser) parseDirective() *ast.Directive {
 		if d.Name == ".loc" || d.Name == ".file" {
 			d.Raw = p.src[d.From.Offset:p.prevEnd.Offset]
 		}
+		if d.Name == ".file" {
+			p.checkFileArgs(d)
+		}
 	default:
 		for p.tok.Kind != scanner.EOF && p.tok.Kind != scanner.Semi && p.tok.Kind != scanner.RBrace && p.tok.Pos.Line == line {
 			p.next()
@@ -334,6 +339,29 @@ func (p *parser) parseDirective() *ast.Directive {
 	}
 	d.To = p.prevEnd
 	return d
+}
+
+// checkFileArgs checks the form .file INDEX "NAME" [, TIMESTAMP, SIZE]
+// (PTX ISA §11.6.3); ptxas 12.5 also accepts a timestamp alone. It rejects anything else, such as the
+// .file 1 "dir" "name" that LLVM 14 writes.
+func (p *parser) checkFileArgs(d *ast.Directive) {
+	const msg = `expected .file INDEX "NAME" [, TIMESTAMP, SIZE]`
+	for i, a := range d.Args {
+		_, isStr := a.(*ast.StringLit)
+		_, isInt := a.(*ast.IntLit)
+		comma := i >= 2 && strings.Contains(p.src[d.Args[i-1].End().Offset:a.Pos().Offset], ",")
+		if i >= 4 || (i == 1) != isStr || (i != 1 && !isInt) || (i >= 2 && !comma) {
+			p.errorAt(a.Pos(), a.End(), msg)
+			return
+		}
+	}
+	switch n := len(d.Args); n {
+	case 2, 3, 4:
+	case 0:
+		p.errorAt(d.Pos(), d.End(), msg)
+	default:
+		p.errorAt(d.Args[n-1].Pos(), d.Args[n-1].End(), msg)
+	}
 }
 
 // parseDirectiveArgs parses the operands of a directive up to the end of
