@@ -84,9 +84,9 @@ type Region struct {
 	Name     string // what it holds: "arg0", a variable name, "kernel params"
 	Base     uint64 // first byte (global or const space address)
 	Data     []byte
-	ReadOnly bool   // kernel parameters
-	Space    Space  // SpaceGlobal or SpaceConst
-	ArgIndex int    // index of the kernel argument it backs, or -1
+	ReadOnly bool  // kernel parameters
+	Space    Space // SpaceGlobal or SpaceConst
+	ArgIndex int   // index of the kernel argument it backs, or -1
 }
 
 // End returns the address just past the region.

@@ -12,18 +12,18 @@ import (
 // async-groups, tensor memory) reports undefined behaviour as a *Report
 // with one of these rules or a rule of its own in the same style.
 const (
-	RuleMisaligned    = "misaligned"        // address not a multiple of the access size (§6.4.1)
-	RuleOutOfBounds   = "out-of-bounds"     // address outside every allocation of its space
-	RuleWrongWindow   = "wrong-window"      // generic address outside the window the operation requires
-	RuleStoreConst    = "store-to-const"    // st to .const (§9.7.9.11)
-	RuleStoreParam    = "store-to-param"    // st to a kernel parameter (§5.1.6)
-	RuleDeadlock      = "deadlock"          // every warp waits on something that cannot happen
-	RuleMaxSteps      = "max-steps"         // the step budget ran out
-	RuleCallDepth     = "call-depth"        // call nesting beyond the emulator's limit
-	RuleDivideByZero  = "divide-by-zero"    // integer division by zero (result undefined)
-	RuleBadBarrier    = "barrier-count"     // bar thread count not a multiple of the warp size
-	RuleUnsupported   = "unsupported"       // behaviour the emulator does not model
-	RuleRemoteExited  = "remote-cta-exited" // DSMEM access to a CTA that has exited (§2.2.2)
+	RuleMisaligned   = "misaligned"        // address not a multiple of the access size (§6.4.1)
+	RuleOutOfBounds  = "out-of-bounds"     // address outside every allocation of its space
+	RuleWrongWindow  = "wrong-window"      // generic address outside the window the operation requires
+	RuleStoreConst   = "store-to-const"    // st to .const (§9.7.9.11)
+	RuleStoreParam   = "store-to-param"    // st to a kernel parameter (§5.1.6)
+	RuleDeadlock     = "deadlock"          // every warp waits on something that cannot happen
+	RuleMaxSteps     = "max-steps"         // the step budget ran out
+	RuleCallDepth    = "call-depth"        // call nesting beyond the emulator's limit
+	RuleDivideByZero = "divide-by-zero"    // integer division by zero (result undefined)
+	RuleBadBarrier   = "barrier-count"     // bar thread count not a multiple of the warp size
+	RuleUnsupported  = "unsupported"       // behaviour the emulator does not model
+	RuleRemoteExited = "remote-cta-exited" // DSMEM access to a CTA that has exited (§2.2.2)
 )
 
 // ThreadID locates one thread of a launch.

@@ -105,12 +105,12 @@ func sext(v uint64, n int) uint64 {
 type Round uint8
 
 const (
-	RoundDefault Round = iota
-	RoundNearest       // .rn / .rni
-	RoundZero          // .rz / .rzi
-	RoundDown          // .rm / .rmi
-	RoundUp            // .rp / .rpi
-	RoundNearestAway   // .rna
+	RoundDefault     Round = iota
+	RoundNearest           // .rn / .rni
+	RoundZero              // .rz / .rzi
+	RoundDown              // .rm / .rmi
+	RoundUp                // .rp / .rpi
+	RoundNearestAway       // .rna
 )
 
 func parseRound(q string) (Round, bool) {
