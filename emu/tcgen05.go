@@ -10,6 +10,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"sync"
 
 	"github.com/ptxkit/ptxkit/emu/tmem"
@@ -265,6 +266,11 @@ func decodeTcAlloc(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names 
 // decodeTcData lowers tcgen05.st [taddr], {imm,} r and
 // tcgen05.ld r, [taddr]{, imm}.
 func decodeTcData(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names []string, load bool) error {
+	for _, n := range names[1:] {
+		if !dataQual(n) {
+			return d.Errorf(in, "the emulator does not implement %s (qualifier %s)", in.FullOpcode(), n)
+		}
+	}
 	f, err := tmem.ParseForm(names[1:], load)
 	if err != nil {
 		return d.Errorf(in, "%s: %s", in.FullOpcode(), err.(*tmem.Error).Message)
@@ -325,16 +331,42 @@ func decodeTcData(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names [
 	return nil
 }
 
+// dataQual reports whether q may appear on the tcgen05.st/ld forms the
+// emulator implements (not, for example, tcgen05.ld.red).
+func dataQual(q string) bool {
+	switch q {
+	case ".sync", ".aligned", ".b32", ".pack::16b", ".unpack::16b":
+		return true
+	}
+	if _, ok := tmem.ParseShape(q); ok {
+		return true
+	}
+	if len(q) > 2 && q[1] == 'x' {
+		_, err := strconv.Atoi(q[2:])
+		return err == nil
+	}
+	return false
+}
+
+// decodeTcCommit lowers tcgen05.commit.cta_group::N.mbarrier::arrive::one
+// {.shared::cluster}.b64 [mbar].
 func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names []string) error {
 	g, err := ctaGroupOf(d, in, names)
 	if err != nil {
 		return err
 	}
 	x.op, x.group = tcCommit, g
+	arrive := false
 	for _, n := range names {
-		if n == ".multicast::cluster" {
+		switch n {
+		case ".multicast::cluster":
 			return d.Errorf(in, "the emulator does not implement tcgen05.commit.multicast::cluster")
+		case ".mbarrier::arrive::one":
+			arrive = true
 		}
+	}
+	if !arrive {
+		return d.Errorf(in, "%s needs the completion mechanism .mbarrier::arrive::one", in.FullOpcode())
 	}
 	if len(in.Operands) != 1 {
 		return d.Errorf(in, "tcgen05.commit takes [mbar]")

@@ -428,3 +428,24 @@ func TestTcgen05AllocPair(t *testing.T) {
 		t.Fatalf("no peer: report %v", res.Report)
 	}
 }
+
+// TestTcgen05Unsupported: tcgen05 forms the emulator does not implement
+// are decode diagnostics, not silent misbehaviour.
+func TestTcgen05Unsupported(t *testing.T) {
+	for _, inst := range []string{
+		"tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%r20, %r21}, %r22, [%r3];",
+		"tcgen05.mma.cta_group::1.kind::f16 [%r3], %rd1, %rd2, %r4, 1;",
+		"tcgen05.cp.cta_group::1.128x256b [%r3], %rd1;",
+		"tcgen05.shift.cta_group::1.down [%r3];",
+		"tcgen05.st.sync.aligned.32x32b.x2.b16 [%r3], {%r20, %r21};",
+	} {
+		src := fmt.Sprintf(tcKernel, 32, "\t"+inst+"\n")
+		m, errs := parser.ParseString("u.ptx", src)
+		if errs.HasErrors() {
+			t.Fatalf("%s: parse: %v", inst, errs)
+		}
+		if _, errs := Decode(m, ""); !errs.HasErrors() || !strings.Contains(errs[0].Message, "does not implement") {
+			t.Errorf("%s: decode diagnostics %v, want \"does not implement\"", inst, errs)
+		}
+	}
+}
