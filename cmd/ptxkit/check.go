@@ -21,8 +21,9 @@ var diagWriters = map[string]struct {
 	write    func(io.Writer, diag.List) error
 	toStdout bool
 }{
-	"text": {diag.WriteText, false},
-	"json": {diag.WriteJSON, true},
+	"text":  {diag.WriteText, false},
+	"json":  {diag.WriteJSON, true},
+	"sarif": {diag.WriteSARIF, true},
 }
 
 // runCheck implements "ptxkit check [--format=text|json] [--target sm_XX]
@@ -33,11 +34,11 @@ var diagWriters = map[string]struct {
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "diagnostic format: text or json")
+	format := fs.String("format", "text", "diagnostic format: text, json or sarif")
 	target := fs.String("target", "", "validate for this target (e.g. sm_90a) instead of the module's .target")
 	ptxVersion := fs.String("ptx", "", "validate for this PTX ISA version (e.g. 8.5) instead of the module's .version")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
+		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -45,7 +46,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	w, ok := diagWriters[*format]
 	if !ok {
-		fmt.Fprintf(stderr, "ptxkit check: unknown format %q (want text or json)\n", *format)
+		fmt.Fprintf(stderr, "ptxkit check: unknown format %q (want text, json or sarif)\n", *format)
 		return exitUsage
 	}
 	if fs.NArg() == 0 {
