@@ -164,7 +164,7 @@ func (r *resolver) exprs(es []ast.Expr, sc *scope, ctx string) {
 func (r *resolver) name(n ast.Expr, name string, sc *scope, ctx string) {
 	sym, ok := sc.lookup(name)
 	if ok {
-		r.info.Uses[n] = sym
+		r.info.add(n, sym)
 		r.checkComponent(n, sym)
 		return
 	}
@@ -174,17 +174,17 @@ func (r *resolver) name(n ast.Expr, name string, sc *scope, ctx string) {
 		return
 	}
 	if l := sc.lookupLabel(name); l != nil {
-		r.info.Uses[n] = l
+		r.info.add(n, l)
 		return
 	}
 	if f := r.info.Functions[name]; f != nil {
-		r.info.Uses[n] = f
+		r.info.add(n, f)
 		return
 	}
 	if strings.HasPrefix(name, "%") {
 		if sp := LookupSpecial(name); sp != nil {
-			r.info.Uses[n] = specialSymbol(sp)
-			r.checkComponent(n, r.info.Uses[n])
+			r.info.add(n, specialSymbol(sp))
+			r.checkComponent(n, specialSymbol(sp))
 			return
 		}
 	}

@@ -21,6 +21,7 @@ package resolve
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -102,10 +103,10 @@ func (s *Symbol) Type() string {
 
 // Info is the result of resolving a module.
 type Info struct {
-	// Uses maps every resolved name use (*ast.Reg or *ast.Ident in an
-	// operand, guard, address, index or initializer) to its symbol.
-	// Unresolved names are absent.
-	Uses map[ast.Node]*Symbol
+	// Uses lists every resolved name use (*ast.Reg or *ast.Ident in an
+	// operand, guard, address, index or initializer) with its symbol, in
+	// source order. Unresolved names are absent. Symbol looks a use up.
+	Uses []Use
 	// Globals holds the module-scope variables by name.
 	Globals map[string]*Symbol
 	// Functions holds the module's functions by name; a definition
@@ -113,13 +114,41 @@ type Info struct {
 	Functions map[string]*Symbol
 }
 
-// Symbol returns the symbol that the name use n (*ast.Reg or *ast.Ident)
-// refers to, or nil.
+// Use is one resolved name use.
+type Use struct {
+	Node ast.Expr // *ast.Reg or *ast.Ident
+	Sym  *Symbol
+}
+
+func (info *Info) add(n ast.Expr, s *Symbol) {
+	info.Uses = append(info.Uses, Use{Node: n, Sym: s})
+}
+
+func (u Use) off() int32 { return u.Node.Pos().Offset }
+
+// Symbol returns the symbol that the name use n (*ast.Reg or *ast.Ident
+// of the resolved module) refers to, or nil. It takes O(log uses).
 func (info *Info) Symbol(n ast.Node) *Symbol {
-	if info == nil {
+	if info == nil || n == nil {
 		return nil
 	}
-	return info.Uses[n]
+	off := n.Pos().Offset
+	uses := info.Uses
+	i, j := 0, len(uses)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if uses[h].off() < off {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	for ; i < len(uses) && uses[i].off() == off; i++ {
+		if uses[i].Node == n {
+			return uses[i].Sym
+		}
+	}
+	return nil
 }
 
 // Decl returns the declaration of the register, variable or parameter that
@@ -147,13 +176,19 @@ func Module(m *ast.Module) (*Info, diag.List) {
 	r := &resolver{
 		file: m.Filename,
 		info: &Info{
-			Uses:      make(map[ast.Node]*Symbol),
+			// About one name use per 20 bytes of compiler output.
+			Uses:      make([]Use, 0, m.End().Offset/20),
 			Globals:   make(map[string]*Symbol),
 			Functions: make(map[string]*Symbol),
 		},
 		regOwner: make(map[string]*ast.Function),
 	}
 	r.module(m)
+	// Uses are recorded in source order; keep Symbol's binary search
+	// correct even if a damaged tree broke that order.
+	if !sort.SliceIsSorted(r.info.Uses, func(i, j int) bool { return r.info.Uses[i].off() < r.info.Uses[j].off() }) {
+		sort.SliceStable(r.info.Uses, func(i, j int) bool { return r.info.Uses[i].off() < r.info.Uses[j].off() })
+	}
 	return r.info, r.errs
 }
 
