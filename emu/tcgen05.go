@@ -488,13 +488,13 @@ func execTcAlloc(w *Warp, in *Inst) Status {
 		if err != nil {
 			return tmemFault(w, 0, err)
 		}
-	}
-	if !ok {
-		if w.WaitWhat == "" {
+		if !ok {
 			w.WaitWhat = fmt.Sprintf("tcgen05.alloc of %d columns: Tensor Memory has %d free columns; waiting for a tcgen05.dealloc",
 				uint32(n), m.Alloc.FreeColumns())
 		}
-		return Retry
+	}
+	if !ok {
+		return Retry // allocPair or the line above said why in WaitWhat
 	}
 	b := w.Bytes(0, SpaceShared, dst, 4, true)
 	if b == nil {
