@@ -68,6 +68,7 @@ type parser struct {
 
 	nodes   nodes      // slab allocation of frequent nodes
 	scratch []ast.Expr // stack of operands being collected
+	stmts   []ast.Stmt // stack of block statements being collected
 	quals   []ast.Qual // qualifiers being collected
 }
 

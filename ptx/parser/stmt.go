@@ -16,6 +16,17 @@ func (p *parser) parseBlock() *ast.Block {
 		return b
 	}
 	defer p.leave()
+	// Statements are collected on a stack shared by nested blocks and
+	// copied once into an exactly sized slice.
+	base := len(p.stmts)
+	defer func() {
+		if n := len(p.stmts) - base; n > 0 {
+			b.Stmts = make([]ast.Stmt, n)
+			copy(b.Stmts, p.stmts[base:])
+		}
+		clear(p.stmts[base:])
+		p.stmts = p.stmts[:base]
+	}()
 	for p.tok.Kind != scanner.RBrace && p.tok.Kind != scanner.EOF {
 		if p.tok.Kind == scanner.Dotted && topLevelOnly(p.lit()) {
 			p.errorAt(b.From, b.From, "'{' not closed before "+p.lit())
@@ -23,7 +34,7 @@ func (p *parser) parseBlock() *ast.Block {
 			return b
 		}
 		if s := p.parseStmt(); s != nil {
-			b.Stmts = append(b.Stmts, s)
+			p.stmts = append(p.stmts, s)
 		}
 	}
 	if p.tok.Kind == scanner.EOF {
