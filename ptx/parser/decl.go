@@ -264,7 +264,6 @@ func (p *parser) startsOperand() bool {
 
 // parseParamList parses "(.param .b32 a, .reg .b64 b)".
 func (p *parser) parseParamList() []*ast.VarDecl {
-	open := p.tok
 	p.next()
 	var ps []*ast.VarDecl
 	if p.tok.Kind == scanner.RParen {
@@ -287,7 +286,6 @@ func (p *parser) parseParamList() []*ast.VarDecl {
 			return ps
 		}
 		p.errorExpected("',' or ')' in parameter list")
-		_ = open
 		p.skipParens()
 		return ps
 	}
@@ -320,7 +318,8 @@ func (p *parser) parseDirective() *ast.Directive {
 		return p.parseSection(d)
 	case ".callprototype":
 		return p.parseCallPrototype(d)
-	case ".version", ".target", ".address_size", ".pragma", ".loc", ".file", ".alias", ".maxnreg", ".maxntid", ".reqntid", ".minnctapersm":
+	case ".version", ".target", ".address_size", ".pragma", ".loc", ".file", ".alias", ".branchtargets", ".calltargets",
+		".maxnreg", ".maxntid", ".reqntid", ".minnctapersm":
 		d.Args = p.parseDirectiveArgs(line)
 		if d.Name == ".loc" || d.Name == ".file" {
 			d.Raw = p.src[d.From.Offset:p.prevEnd.Offset]

@@ -3,7 +3,6 @@ package parser
 import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
-	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // parseBlock parses "{ statements }".
@@ -200,5 +199,3 @@ func (p *parser) badExpr(what string) *ast.BadExpr {
 	}
 	return b
 }
-
-var _ = token.Pos{}

@@ -225,6 +225,9 @@ func (p *printer) directive(d *ast.Directive) {
 	}
 	if d.Raw != "" {
 		p.str(d.Raw)
+		if !lineDirective(d.Name) {
+			p.byte(';')
+		}
 		return
 	}
 	p.str(d.Name)
@@ -236,9 +239,30 @@ func (p *printer) directive(d *ast.Directive) {
 		}
 		p.expr(a)
 	}
-	if d.Name == ".pragma" {
+	if !lineDirective(d.Name) && !perfDirective(d.Name) {
 		p.byte(';')
 	}
+}
+
+// lineDirective reports whether a directive ends at the end of its line
+// rather than with ';'.
+func lineDirective(name string) bool {
+	switch name {
+	case ".version", ".target", ".address_size", ".file", ".loc", ".section":
+		return true
+	}
+	return false
+}
+
+// perfDirective reports whether a directive belongs to a function header,
+// where it takes no ';'.
+func perfDirective(name string) bool {
+	switch name {
+	case ".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg", ".noreturn", ".explicitcluster",
+		".reqnctapercluster", ".maxclusterrank", ".blocksareclusters", ".abi_preserve", ".abi_preserve_control":
+		return true
+	}
+	return false
 }
 
 func (p *printer) block(b *ast.Block) {

@@ -64,10 +64,23 @@ func (r *resolver) block(b *ast.Block, parent *scope) {
 		case *ast.Block:
 			r.block(s, sc)
 		case *ast.Directive:
-			if s.Proto != nil {
-				r.prototype(s.Proto)
-			}
+			r.directive(s, sc)
 		}
+	}
+}
+
+// directive resolves the operands of the directives that name labels or
+// functions: .branchtargets (labels), .calltargets (functions).
+func (r *resolver) directive(d *ast.Directive, sc *scope) {
+	switch d.Name {
+	case ".callprototype":
+		if d.Proto != nil {
+			r.prototype(d.Proto)
+		}
+	case ".branchtargets":
+		r.exprs(d.Args, sc, "label")
+	case ".calltargets":
+		r.exprs(d.Args, sc, "function")
 	}
 }
 

@@ -219,6 +219,10 @@ func (r *resolver) module(m *ast.Module) {
 		case *ast.Function:
 			r.declareFunc(s)
 			r.function(s)
+		case *ast.Directive:
+			if s.Name == ".alias" {
+				r.exprs(s.Args, r.global, "function")
+			}
 		}
 	}
 }
