@@ -186,7 +186,7 @@ func (a Arch) Allows(t Target, v Version) bool {
 }
 
 // String describes the requirement: "sm_90 or higher",
-// "sm_100a, sm_101a, sm_110a or sm_100f+ (same family)".
+// "sm_100a, sm_101a, sm_110a or family sm_100f+, sm_101f+, sm_110f+ (PTX 8.8+)".
 func (a Arch) String() string {
 	var parts []string
 	if a.Min > 0 {
@@ -195,8 +195,16 @@ func (a Arch) String() string {
 	for _, sm := range a.Arch {
 		parts = append(parts, fmt.Sprintf("sm_%da", sm))
 	}
-	for _, sm := range a.Family {
-		parts = append(parts, fmt.Sprintf("sm_%df or later in its family", sm))
+	if len(a.Family) > 0 {
+		var fam []string
+		for _, sm := range a.Family {
+			fam = append(fam, fmt.Sprintf("sm_%df+", sm))
+		}
+		s := "family " + strings.Join(fam, ", ")
+		if a.FamilySince != 0 {
+			s += " (PTX " + a.FamilySince.String() + "+)"
+		}
+		parts = append(parts, s)
 	}
 	if len(parts) == 0 {
 		return "any target"
