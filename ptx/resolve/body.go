@@ -184,6 +184,9 @@ func (r *resolver) name(n ast.Expr, name string, sc *scope, ctx string) {
 	if sym != nil {
 		r.errorf(n, RuleRegisterRange, "%s is out of range: %s declares %s0 to %s%d",
 			name, displayName(sym.Decl), sym.Decl.Name.Name, sym.Decl.Name.Name, sym.Decl.Count-1)
+		if idx, ok := parseIndex(name[len(sym.Decl.Name.Name):]); ok {
+			r.fix("declare %s<%d> to make %s valid", sym.Decl.Name.Name, idx+1, name)
+		}
 		return
 	}
 	if l := sc.lookupLabel(name); l != nil {
@@ -217,6 +220,7 @@ func (r *resolver) undeclared(n ast.Expr, name, ctx string) {
 		r.errorf(n, RuleUndeclaredFunction, "function %s is not declared", name)
 	case strings.HasPrefix(name, "%"):
 		r.errorf(n, RuleUndeclaredRegister, "register %s is not declared", name)
+		r.fix("declare it before its first use, e.g. \".reg .b32 %s;\"", name)
 	default:
 		r.errorf(n, RuleUndeclaredName, "%s is not declared", name)
 	}

@@ -201,9 +201,28 @@ type resolver struct {
 	regOwner map[string]*ast.Function // first function declaring each register name
 }
 
+// ruleSpec gives the PTX ISA section behind each rule.
+var ruleSpec = map[string]string{
+	RuleUndeclaredRegister: "PTX ISA §5.1.1 (Register State Space), §5.4 (Variables)",
+	RuleUndeclaredName:     "PTX ISA §4.4 (Identifiers), §5.4 (Variables)",
+	RuleUndeclaredLabel:    "PTX ISA §4.4 (Identifiers), §11.3 (Control Flow Directives)",
+	RuleUndeclaredFunction: "PTX ISA §11.2 (Kernel and Function Directives)",
+	RuleDuplicate:          "PTX ISA §5.4 (Variables)",
+	RuleRegisterRange:      "PTX ISA §5.4.6 (Parameterized Variable Names)",
+	RuleRegisterOutside:    "PTX ISA §5.1.1 (Register State Space)",
+	RuleSpecialComponent:   "PTX ISA §10 (Special Registers)",
+}
+
 func (r *resolver) errorf(n ast.Node, rule, format string, args ...any) {
 	r.errs.Add(diag.Diagnostic{File: r.file, Pos: n.Pos(), End: n.End(), Severity: diag.Error, Rule: rule,
-		Message: fmt.Sprintf(format, args...), Spec: "PTX ISA §4.4, §5.1"})
+		Message: fmt.Sprintf(format, args...), Spec: ruleSpec[rule]})
+}
+
+// fix sets the suggested fix of the last reported diagnostic.
+func (r *resolver) fix(format string, args ...any) {
+	if n := len(r.errs); n > 0 {
+		r.errs[n-1].Fix = fmt.Sprintf(format, args...)
+	}
 }
 
 func (r *resolver) module(m *ast.Module) {
