@@ -188,10 +188,16 @@ func (s *Scanner) commentPos(off int) token.Pos {
 	return p
 }
 
+// identChar marks the bytes that may continue an identifier.
+var identChar = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$'
+	}
+	return t
+}()
+
 // IsIdentChar reports whether c may continue an identifier.
-func IsIdentChar(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '$'
-}
+func IsIdentChar(c byte) bool { return identChar[c] }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
@@ -234,9 +240,11 @@ func (s *Scanner) Scan() Token {
 }
 
 func (s *Scanner) identRest() {
-	for s.off < len(s.src) && IsIdentChar(s.src[s.off]) {
-		s.off++
+	src, i := s.src, s.off
+	for i < len(src) && identChar[src[i]] {
+		i++
 	}
+	s.off = i
 }
 
 // dotted scans the rest of ".name" with any "::part" suffixes.
