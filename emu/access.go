@@ -74,7 +74,7 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	mem := w.CTA.cluster.Mem
 	r := mem.global.find(a, n)
 	if r == nil {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at %s address %#x is outside every global allocation (%s)", n, rw(write), asked, a, mem.global.near(a))
+		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at %s address %#x does not lie inside any global allocation (%s)", n, rw(write), asked, a, mem.global.near(a))
 		return nil
 	}
 	if write && r.ReadOnly {

@@ -9,6 +9,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // symKind says what a name denotes.
@@ -49,6 +50,14 @@ type labelFixup struct {
 	isFn  bool
 	field *int32
 }
+
+// Limits on what one program may need, so that any input runs in bounded
+// memory. Hardware allows 512 KiB of local memory per thread.
+const (
+	MaxRegisterSlots = 1 << 15
+	MaxLocalBytes    = 512 << 10
+	MaxModuleBytes   = 256 << 20
+)
 
 // Decoder lowers a checked module into a Program. Extension decoders
 // (RegisterOpcode) receive it to resolve operands.
@@ -189,6 +198,36 @@ func (d *Decoder) special(k specialKind, comp int, off uint64) int32 {
 func (d *Decoder) finish() {
 	d.prog.NumSlots = d.nslots
 	d.prog.userSlots = d.nslots
+	pos := d.prog.Insts
+	at := func() (p, e token.Pos) {
+		if len(pos) > 0 {
+			return pos[0].Pos, pos[0].Pos
+		}
+		return
+	}
+	if d.nslots > MaxRegisterSlots {
+		p, e := at()
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d register slots; the emulator supports %d", d.nslots, MaxRegisterSlots)
+	}
+	if d.prog.LocalFrame > MaxLocalBytes {
+		p, e := at()
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d bytes of local memory per thread; the emulator supports %d", d.prog.LocalFrame, MaxLocalBytes)
+	}
+	if d.prog.SharedStatic > MaxSharedBytes {
+		p, e := at()
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "%d bytes of static shared memory (at most %d)", d.prog.SharedStatic, MaxSharedBytes)
+	}
+	glb := 0
+	for _, r := range d.prog.globals {
+		glb += len(r.Data)
+	}
+	for _, r := range d.prog.konsts {
+		glb += len(r.Data)
+	}
+	if glb > MaxModuleBytes {
+		p, e := at()
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "module variables take %d bytes; the emulator supports %d", glb, MaxModuleBytes)
+	}
 	if d.prog.SharedAlign == 0 {
 		d.prog.SharedAlign = 1
 	}
@@ -262,7 +301,7 @@ func (d *Decoder) varSize(v *ast.VarDecl) (int, int, error) {
 			}
 		}
 		n *= dim
-		if n > 1<<30 {
+		if n > MaxModuleBytes || n < 0 {
 			return 0, 0, fmt.Errorf("variable %s is too large", v.Name.Name)
 		}
 	}

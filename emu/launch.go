@@ -122,3 +122,15 @@ func ParseScalar(s string, t Type) (uint64, error) {
 	}
 	return 0, fmt.Errorf("%q is not an integer", s)
 }
+
+// ModuleBytes returns the bytes of module .global and .const variables.
+func (p *Program) ModuleBytes() int {
+	n := 0
+	for _, r := range p.globals {
+		n += len(r.Data)
+	}
+	for _, r := range p.konsts {
+		n += len(r.Data)
+	}
+	return n
+}

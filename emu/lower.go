@@ -204,7 +204,7 @@ func (d *Decoder) lowerInst(in *ast.Instruction) {
 	}
 	idx := d.append(out)
 	d.inst = idx
-	if err := dec(d, in, &out); err != nil {
+	if err := d.safeDecode(dec, in, &out); err != nil {
 		d.report(err)
 		return
 	}
@@ -569,4 +569,15 @@ func (q *Quals) hasPrefix(p string) bool {
 		}
 	}
 	return false
+}
+
+// safeDecode runs a decoder, turning a panic on malformed operands into a
+// diagnostic: every input gets an error, never a crash.
+func (d *Decoder) safeDecode(dec DecodeFunc, in *ast.Instruction, out *Inst) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = d.Errorf(in, "cannot decode %s: malformed operands (%v)", in.FullOpcode(), r)
+		}
+	}()
+	return dec(d, in, out)
 }

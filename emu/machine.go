@@ -23,6 +23,9 @@ type Config struct {
 	Async       AsyncPolicy
 }
 
+// MaxLaunchBytes bounds the emulator's own memory for CTA state.
+const MaxLaunchBytes = 4 << 30
+
 // DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
 const DefaultMaxSteps = 1 << 32
 
@@ -295,6 +298,15 @@ func (cfg *Config) normalize(p *Program) error {
 	}
 	if cfg.Jobs <= 0 {
 		cfg.Jobs = 1
+	}
+	if cfg.Jobs > 256 {
+		cfg.Jobs = 256
+	}
+	nw := (nt + 31) / 32
+	ncta := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]
+	perCluster := uint64(ncta) * (uint64(nw)*uint64(p.NumSlots)*32*8 + uint64(nw)*32*uint64(p.LocalFrame) + uint64(p.SharedStatic+cfg.SharedBytes))
+	if perCluster*uint64(min(cfg.Jobs, 64)) > MaxLaunchBytes {
+		return fmt.Errorf("%w: emulating one cluster needs %d MiB (registers, local and shared memory); at most %d MiB in all", ErrLaunch, perCluster>>20, MaxLaunchBytes>>20)
 	}
 	if cfg.MaxSteps == 0 {
 		cfg.MaxSteps = DefaultMaxSteps

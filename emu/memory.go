@@ -73,8 +73,9 @@ const (
 	GlobalBase      = uint64(0x10) << 32
 	SharedRankShift = 24
 	sharedOffMask   = 1<<SharedRankShift - 1
-	// MaxSharedBytes bounds one CTA's shared memory (static + dynamic).
-	MaxSharedBytes = 1 << SharedRankShift
+	// MaxSharedBytes bounds one CTA's shared memory (static + dynamic):
+	// 227 KiB, the most an sm_90 CTA can use.
+	MaxSharedBytes = 227 << 10
 	guardGap       = 4096
 	allocAlign     = 256
 )

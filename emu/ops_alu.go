@@ -892,8 +892,8 @@ func execSelp(w *Warp, in *Inst) Status {
 // and cvt.rn{.relu}.f16x2/.bf16x2.f32 d, a, b.
 func decodeCvt(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
-	if len(q.Types) != 2 {
-		return d.Errorf(in, "cvt needs a destination and a source type")
+	if len(q.Types) != 2 || len(in.Operands) < 2 {
+		return d.Errorf(in, "cvt needs a destination and a source type and at least two operands")
 	}
 	out.Type, out.Type2, out.Round = q.Types[0], q.Types[1], q.Round
 	if q.Has(".sat") {

@@ -48,7 +48,7 @@ var sanitizerCases = []sanitizerCase{
 		bad:        "\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r1;",
 		good:       "\tmov.u32 %r1, %tid.x;\n\tand.b32 %r1, %r1, 15;\n\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.u64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r1;",
 		cfg:        Config{Block: dims(32, 1, 1)},
-		wantInRept: []string{"outside every global allocation", "thread (16,0,0)", "arg0"},
+		wantInRept: []string{"does not lie inside any global allocation", "thread (16,0,0)", "arg0"},
 	},
 	{
 		name: "out-of-bounds-shared", rule: RuleOutOfBounds, bufBytes: 4, extra: ".shared .align 4 .b32 sm[8];\n",

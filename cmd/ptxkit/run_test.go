@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunExampleCompletes(t *testing.T) {
+	code, out, errs := runCmd(t, "", "run")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr:\n%s", code, errs)
+	}
+	if !strings.Contains(out, "completed") || !strings.Contains(out, "arg0:") {
+		t.Errorf("output lacks the result:\n%s", out)
+	}
+}
+
+// TestRunOutFiles checks the bytes written with --out against values
+// computed here (the kernel stores tid.x*3 as u32 and stores nothing past
+// the launch).
+func TestRunOutFiles(t *testing.T) {
+	src := writeFile(t, "k.ptx", `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u32 mul)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<4>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u32 %r2, [mul];
+	mov.u32 %r1, %tid.x;
+	mul.lo.u32 %r3, %r1, %r2;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+	ret;
+}
+`)
+	dir := t.TempDir()
+	code, out, errs := runCmd(t, "", "run", src, "--block", "10", "--arg", "buf:48:fill=0xab", "--arg", "3", "--out", dir, "--dump", "u32")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "arg0.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 48 {
+		t.Fatalf("arg0.bin has %d bytes", len(b))
+	}
+	for i := range 12 {
+		v := binary.LittleEndian.Uint32(b[4*i:])
+		want := uint32(3 * i)
+		if i >= 10 {
+			want = 0xabababab
+		}
+		if v != want {
+			t.Errorf("word %d = %#x, want %#x", i, v, want)
+		}
+	}
+	if !strings.Contains(out, "[0] 0 3 6 9") {
+		t.Errorf("typed dump missing:\n%s", out)
+	}
+}
+
+func TestRunTestdataKernels(t *testing.T) {
+	cases := []struct {
+		file string
+		args []string
+	}{
+		{"nvcc_store_rounds.ptx", []string{"--grid", "4", "--block", "128", "--arg", "buf:2048", "--arg", "buf:8192", "--arg", "5"}},
+		{"llc_stores.ptx", []string{"--grid", "3", "--block", "100", "--arg", "buf:1200", "--arg", "buf:4800", "--arg", "buf:300", "--arg", "buf:600",
+			"--arg", "buf:2400", "--arg", "buf:1200", "--arg", "buf:2400", "--arg", "250"}},
+		{"dsmem_ring.ptx", []string{"--grid", "8", "--block", "64", "--cluster", "4", "--arg", "buf:4096"}},
+		{"store_bench.ptx", []string{"--grid", "4", "--block", "256", "--arg", "buf:4096", "--arg", "buf:16384", "--arg", "3"}},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			args := append([]string{"run", filepath.Join("..", "..", "testdata", "emu", c.file)}, c.args...)
+			code, out1, errs := runCmd(t, "", append(args, "--seed", "9", "--jobs", "2")...)
+			if code != exitOK {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			_, out2, _ := runCmd(t, "", append(args, "--seed", "9", "--jobs", "1")...)
+			if out1 != out2 {
+				t.Errorf("output differs between --jobs 2 and --jobs 1")
+			}
+		})
+	}
+}
+
+func TestRunSanitizerExit(t *testing.T) {
+	src := writeFile(t, "bad.ptx", validPTX)
+	code, out, errs := runCmd(t, "", "run", src, "--block", "4", "--arg", "buf:2")
+	if code != exitSanitize {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitSanitize, errs)
+	}
+	for _, want := range []string{"bad.ptx:10:", "[out-of-bounds]", "thread (0,0,0)", "st.global.u32"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if !strings.Contains(out, "stopped by the sanitizer") {
+		t.Errorf("stdout: %s", out)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	good := writeFile(t, "k.ptx", validPTX)
+	bad := writeFile(t, "bad.ptx", invalidPTX)
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"run", bad}, exitFail, "bad.ptx"},
+		{[]string{"run", good, "--arg", "buf:64", "--grid", "0"}, exitUsage, "--grid"},
+		{[]string{"run", good, "--arg", "buf:64", "--block", "2000"}, exitUsage, "threads per CTA"},
+		{[]string{"run", good}, exitUsage, "takes 1 parameters"},
+		{[]string{"run", good, "--arg", "buf:x"}, exitUsage, "buffer size"},
+		{[]string{"run", good, "--arg", "buf:8:fill=300"}, exitUsage, "fill byte"},
+		{[]string{"run", good, "--arg", "file:/nonexistent/x"}, exitUsage, "nonexistent"},
+		{[]string{"run", good, "--arg", "buf:8", "--kernel", "nope"}, exitFail, "no .entry kernel named"},
+		{[]string{"run", good, "--arg", "buf:8", "--async", "later"}, exitUsage, "async policy"},
+		{[]string{"run", good, "--arg", "buf:8", "--dump", "x"}, exitUsage, "--dump"},
+		{[]string{"run", good, "--arg", "buf:8", "--grid", "3", "--cluster", "2"}, exitUsage, "multiple of the cluster"},
+		{[]string{"run", good, good}, exitUsage, "one FILE"},
+		{[]string{"run", "--bogus"}, exitUsage, "bogus"},
+	}
+	for _, c := range cases {
+		code, _, errs := runCmd(t, "", c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", c.args[1:], code, errs, c.code, c.msg)
+		}
+	}
+}
+
+func TestRunStats(t *testing.T) {
+	good := writeFile(t, "k.ptx", validPTX)
+	code, out, _ := runCmd(t, "", "run", good, "--arg", "buf:4", "--block", "1", "--stats")
+	if code != exitOK {
+		t.Fatal(code)
+	}
+	for _, want := range []string{"instructions: 4 warp-level, 4 thread-level", "bytes stored: .global 4", "wall time:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats lack %q:\n%s", want, out)
+		}
+	}
+}
