@@ -69,8 +69,8 @@ func TestCheckTextDiagnostics(t *testing.T) {
 	if out != "" {
 		t.Errorf("text diagnostics on stdout: %q", out)
 	}
-	// Line 9 lacks its ';' before '}': a syntax error stops resolution.
-	want := f + ":9:1: error: expected ';', found '}' [syntax]\n"
+	// Line 8 lacks its ';': a syntax error stops resolution.
+	want := f + ":8:27: error: missing ';' at end of statement [syntax]\n"
 	if errOut != want {
 		t.Errorf("stderr = %q, want %q", errOut, want)
 	}

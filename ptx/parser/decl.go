@@ -17,6 +17,7 @@ import (
 func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *ast.VarDecl {
 	d := &ast.VarDecl{Linkage: linkage, Count: -1}
 	d.From = start
+	errs := p.nerrs
 	p.parseDeclAttrs(d)
 	if d.Space == "" {
 		p.errorExpected("state space")
@@ -54,9 +55,7 @@ func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *as
 			return d
 		}
 	}
-	if _, ok := p.expect(scanner.Semi); !ok {
-		p.sync(start.Line)
-	}
+	p.endStmt(start.Line, errs)
 	d.To = p.prevEnd
 	return d
 }

@@ -131,7 +131,12 @@ func (p *parser) endStmt(line int32, errsBefore int) {
 		return
 	}
 	if p.nerrs == errsBefore {
-		p.errorExpected("';'")
+		if p.tok.Pos.Line > p.prevEnd.Line || p.tok.Kind == scanner.EOF || p.tok.Kind == scanner.RBrace {
+			// The usual mistake: a forgotten ';' at the end of a line.
+			p.errorAt(p.prevEnd, p.prevEnd, "missing ';' at end of statement")
+		} else {
+			p.errorExpected("';'")
+		}
 	}
 	p.sync(line)
 }
