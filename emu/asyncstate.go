@@ -97,9 +97,28 @@ type opMeta struct {
 	detail string
 }
 
+// opSite is where an operation was issued; reports format it lazily.
+type opSite struct {
+	w    *Warp
+	lane int
+	pc   int32
+}
+
+func describeSite(op *asyncgroup.Op) (where, issuer string) {
+	s, ok := op.Site.(opSite)
+	if !ok {
+		return "", ""
+	}
+	return fmt.Sprintf("%s:%s", s.w.prog.File, s.w.prog.Insts[s.pc].Pos), s.w.threadID(s.lane).String()
+}
+
+// site records where lane l of w issues an operation.
+func (w *Warp) site(l int) opSite { return opSite{w: w, lane: l, pc: w.pc} }
+
 func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
 	if s.queued == nil {
+		s.tracker.Describe = describeSite
 		s.queued = map[asyncgroup.OpID]*AsyncOp{}
 		s.tracing = traceSink(c.prog) != nil
 		s.meta = map[asyncgroup.OpID]opMeta{}
@@ -171,12 +190,12 @@ func loadWord(c *CTA, off uint32) uint64 { return binary.LittleEndian.Uint64(c.S
 func storeWord(c *CTA, off uint32, v uint64) { binary.LittleEndian.PutUint64(c.Shared[off:off+8], v) }
 
 // issue queues op, tracked as id, on behalf of lane l of w; detail
-// describes it for the trace.
-func (w *Warp) issue(l int, id asyncgroup.OpID, op *AsyncOp, detail string) Status {
+// describes it for the trace (it is called only when tracing).
+func (w *Warp) issue(l int, id asyncgroup.OpID, op *AsyncOp, detail func() string) Status {
 	cs := asyncCluster(w.CTA.cluster)
 	cs.queued[id] = op
 	if cs.tracing {
-		cs.meta[id] = opMeta{kind: op.Kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail}
+		cs.meta[id] = opMeta{kind: op.Kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}
 	land := op.Land
 	op.Land = func(c *Cluster) *Report {

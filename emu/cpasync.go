@@ -170,7 +170,7 @@ func execCpAsync(w *Warp, in *Inst) Status {
 			}
 		}
 		g := sharedGeneric(dst, doff)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async", Where: w.where(), Issuer: w.threadID(l).String(),
+		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async", Site: w.site(l),
 			Dst: asyncgroup.Range{Lo: g, Hi: g + uint64(size)}, Src: asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(srcSize)}})
 		t := asyncCTA(w.CTA).thread(w, l)
 		t.Add(asyncgroup.NonBulk, id)
@@ -182,7 +182,9 @@ func execCpAsync(w *Warp, in *Inst) Status {
 			cs.tracker.Land(id)
 			return nil
 		}}
-		if w.issue(l, id, op, fmt.Sprintf("%d bytes (%d from global %#x) to shared offset %#x", size, srcSize, srcA, doff)) != Continue {
+		if w.issue(l, id, op, func() string {
+			return fmt.Sprintf("%d bytes (%d from global %#x) to shared offset %#x", size, srcSize, srcA, doff)
+		}) != Continue {
 			return Fault
 		}
 	}
@@ -261,7 +263,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 		t := s.thread(w, l)
 		prior := t.Prior(asyncgroup.NonBulk)
 		t.TrackUncommitted()
-		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async.mbarrier.arrive", Where: w.where(), Issuer: w.threadID(l).String()})
+		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async.mbarrier.arrive", Site: w.site(l)})
 		cs.target[id] = asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 		op := &AsyncOp{Kind: "cp.async.mbarrier.arrive", Land: func(cl *Cluster) *Report {
 			if r := cl.landOps(prior); r != nil {
@@ -279,7 +281,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 			}
 			return nil
 		}}
-		if w.issue(l, id, op, fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior))) != Continue {
+		if w.issue(l, id, op, func() string { return fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior)) }) != Continue {
 			return Fault
 		}
 	}

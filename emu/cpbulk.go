@@ -120,13 +120,13 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Where: w.where(), Issuer: w.threadID(l).String(), Dst: dst.rng, Src: src.rng})
+		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l), Dst: dst.rng, Src: src.rng})
 		land := func(c *Cluster) *Report {
 			copy(dst.bytes, src.bytes)
 			cs.tracker.Land(id)
 			return nil
 		}
-		detail := fmt.Sprintf("%d bytes from %#x to %#x", n, srcA, dstA)
+		detail := func() string { return fmt.Sprintf("%d bytes from %#x to %#x", n, srcA, dstA) }
 		if in.Imm&cpMbarrier != 0 {
 			bar, boff, ok := w.bulkBarrier(l, in, dst)
 			if !ok {
@@ -141,7 +141,10 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 				copyOnly(c)
 				return cs.completeTx(c, id, "cp.async.bulk", bar, boff, uint32(n))
 			}
-			detail += fmt.Sprintf(", complete-tx on the mbarrier at %#x of CTA rank %d", boff, bar.Rank)
+			copyDetail := detail
+			detail = func() string {
+				return copyDetail() + fmt.Sprintf(", complete-tx on the mbarrier at %#x of CTA rank %d", boff, bar.Rank)
+			}
 		} else {
 			t := asyncCTA(w.CTA).thread(w, l)
 			t.Add(asyncgroup.Bulk, id)

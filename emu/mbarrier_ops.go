@@ -288,6 +288,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 		}
 		return Continue
 	}
+	seen, seenPhases := asyncgroup.BarrierRef{CTA: -1}, uint64(0)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		c, off, ok := w.barrierAt(l, in, true)
@@ -323,7 +324,11 @@ func execMbWait(w *Warp, in *Inst) Status {
 		if ready {
 			w.R[in.D+int32(l)] = 1
 			_, phases, _ := asyncCTA(c).bars.Get(uint64(off))
-			asyncCluster(cl).observeBarrier(cl, asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}, phases)
+			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+			if ref != seen || phases != seenPhases { // lanes usually share one barrier
+				asyncCluster(cl).observeBarrier(cl, ref, phases)
+				seen, seenPhases = ref, phases
+			}
 		}
 	}
 	return Continue

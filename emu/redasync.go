@@ -154,9 +154,9 @@ func execRedAsyncRelease(w *Warp, in *Inst) Status {
 			continue
 		}
 		cs := asyncCluster(w.CTA.cluster)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Where: w.where()})
+		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
 		cs.tracker.Observe(id)
-		if w.issue(l, id, &AsyncOp{Kind: "red.async.release", Land: land}, fmt.Sprintf("%d-byte reduction at global %#x", n, a)) != Continue {
+		if w.issue(l, id, &AsyncOp{Kind: "red.async.release", Land: land}, func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
 			return Fault
 		}
 	}

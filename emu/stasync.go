@@ -188,7 +188,7 @@ func (w *Warp) issueAsyncStore(l int, in *Inst, st asyncStore, write func(dst []
 	cl := w.CTA.cluster
 	cs := asyncCluster(cl)
 	name := in.Opcode
-	id := cs.tracker.Issue(asyncgroup.Op{Name: name, Where: w.where(), Issuer: w.threadID(l).String(),
+	id := cs.tracker.Issue(asyncgroup.Op{Name: name, Site: w.site(l),
 		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})
 	ref := asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
 	cs.target[id] = ref
@@ -203,7 +203,9 @@ func (w *Warp) issueAsyncStore(l int, in *Inst, st asyncStore, write func(dst []
 	if in.Opcode[:3] == "red" {
 		op.Kind = "red.async"
 	}
-	return w.issue(l, id, op, fmt.Sprintf("%d bytes to shared offset %#x of CTA rank %d, complete-tx on the mbarrier at %#x", st.n, st.off, st.dst.Rank, st.barOff))
+	return w.issue(l, id, op, func() string {
+		return fmt.Sprintf("%d bytes to shared offset %#x of CTA rank %d, complete-tx on the mbarrier at %#x", st.n, st.off, st.dst.Rank, st.barOff)
+	})
 }
 
 // completeTx performs the complete-tx of a landed operation on the mbarrier
@@ -229,7 +231,8 @@ func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, 
 func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, msg string) *Report {
 	r := &Report{Rule: rule, Spec: spec, File: c.prog.File, Message: msg}
 	if op := cs.tracker.Get(id); op != nil {
-		r.Message = fmt.Sprintf("%s, when the %s at %s issued by %s lands", msg, op.Name, op.Where, op.Issuer)
+		where, issuer := cs.tracker.Describes(op)
+		r.Message = fmt.Sprintf("%s, when the %s at %s issued by %s lands", msg, op.Name, where, issuer)
 	}
 	if m, ok := cs.meta[id]; ok {
 		r.Pos = m.pos
@@ -237,11 +240,6 @@ func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, m
 	return r
 }
 
-// where returns the current instruction's position as "file:line:col".
-func (w *Warp) where() string {
-	in := &w.prog.Insts[w.pc]
-	return fmt.Sprintf("%s:%s", w.prog.File, in.Pos)
-}
 
 // execStAsyncRelease runs the .release global form: a strong release store
 // to global memory, issued asynchronously and landed by the policy (at
@@ -274,9 +272,9 @@ func execStAsyncRelease(w *Warp, in *Inst) Status {
 			continue
 		}
 		cs := asyncCluster(w.CTA.cluster)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Where: w.where()})
+		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
 		cs.tracker.Observe(id) // nothing waits for it: release/acquire orders it
-		if w.issue(l, id, &AsyncOp{Kind: "st.async.release", Land: land}, fmt.Sprintf("%d bytes to global %#x", len(val), a)) != Continue {
+		if w.issue(l, id, &AsyncOp{Kind: "st.async.release", Land: land}, func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
 			return Fault
 		}
 	}

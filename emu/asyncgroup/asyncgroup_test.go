@@ -195,6 +195,11 @@ func TestObserveBarrier(t *testing.T) {
 	if got := len(tr.Ops()); got != 2 {
 		t.Errorf("%d left", got)
 	}
+	tr.Describe = func(op *Op) (string, string) { return "site", "thread 9" }
+	h := tr.CheckRead(Range{12, 13})
+	if h == nil || !strings.Contains(h.Message, "at site issued by thread 9") {
+		t.Errorf("Describe not used: %+v", h)
+	}
 	tr.Signal(99, b0, 0) // unknown id: no effect
 	tr.FreeSource(99)
 	tr.Land(99)

@@ -30,6 +30,7 @@ type Op struct {
 	Name   string // instruction, e.g. "cp.async.cg.shared.global"
 	Issuer string // issuing thread, as the emulator describes it
 	Where  string // source position of the instruction, for reports
+	Site   any    // the emulator's record of where the operation was issued
 	Dst    Range  // bytes the operation writes
 	Src    Range  // bytes the operation reads; empty for a register source
 
@@ -53,6 +54,11 @@ type Op struct {
 type Tracker struct {
 	ops  []*Op // outstanding, in issue order
 	next OpID
+
+	// Describe, when set, fills in the Where and Issuer of an operation
+	// that lacks them, from its Site; reports call it so that issuing an
+	// operation need not format text.
+	Describe func(op *Op) (where, issuer string)
 }
 
 // Issue records a new operation and returns its ID.
@@ -149,7 +155,7 @@ const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchro
 func (tr *Tracker) CheckRead(r Range) *Hazard {
 	for _, op := range tr.ops {
 		if op.Dst.Overlaps(r) {
-			return hazard("async-read-destination", "read of %s, the destination of %s", r, op)
+			return tr.hazard("async-read-destination", "read of %s, the destination of %s", r, op)
 		}
 	}
 	return nil
@@ -160,16 +166,26 @@ func (tr *Tracker) CheckRead(r Range) *Hazard {
 func (tr *Tracker) CheckWrite(r Range) *Hazard {
 	for _, op := range tr.ops {
 		if !op.SourceFree && op.Src.Overlaps(r) {
-			return hazard("async-write-source", "write to %s, the source of %s", r, op)
+			return tr.hazard("async-write-source", "write to %s, the source of %s", r, op)
 		}
 		if op.Dst.Overlaps(r) {
-			return hazard("async-write-destination", "write to %s, the destination of %s", r, op)
+			return tr.hazard("async-write-destination", "write to %s, the destination of %s", r, op)
 		}
 	}
 	return nil
 }
 
-func hazard(rule, format string, r Range, op *Op) *Hazard {
+// Describes returns the Where and Issuer of op, filled in by Describe when
+// they are empty.
+func (tr *Tracker) Describes(op *Op) (where, issuer string) {
+	if op.Where == "" && op.Issuer == "" && tr.Describe != nil {
+		op.Where, op.Issuer = tr.Describe(op)
+	}
+	return op.Where, op.Issuer
+}
+
+func (tr *Tracker) hazard(rule, format string, r Range, op *Op) *Hazard {
+	tr.Describes(op)
 	msg := fmt.Sprintf(format, r, op.Name)
 	if op.Where != "" {
 		msg += " at " + op.Where

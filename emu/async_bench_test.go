@@ -1,0 +1,67 @@
+package emu
+
+import (
+	"testing"
+)
+
+// streamWant returns out[rank*32+tid] of stream.ptx after n rounds.
+func streamWant(rank, tid, n int) uint32 {
+	peer := rank ^ 1
+	return uint32(n*(7*peer+tid) + n*(n-1)/2)
+}
+
+func checkStream(t testing.TB, res *Result, clusters, n int) {
+	t.Helper()
+	if res.Report != nil {
+		t.Fatal(res.Report)
+	}
+	got := u32s(res.Buffers[0].Data)
+	for c := 0; c < clusters; c++ {
+		for rank := 0; rank < 2; rank++ {
+			for tid := 0; tid < 32; tid++ {
+				if w := streamWant(rank, tid, n); got[rank*32+tid] != w {
+					t.Fatalf("out[%d] = %d, want %d", rank*32+tid, got[rank*32+tid], w)
+				}
+			}
+		}
+	}
+}
+
+func TestStream(t *testing.T) {
+	src := readAsyncKernel(t, "stream.ptx")
+	for _, n := range []uint64{0, 1, 2, 5} {
+		forEachSchedule(t, func(t *testing.T, cfg Config) {
+			cfg.Grid, cfg.Block, cfg.Cluster = dims(2, 1, 1), dims(32, 1, 1), dims(2, 1, 1)
+			res := launchReport(t, src, cfg, buf(256), scalar(n))
+			if res.Report != nil {
+				t.Fatalf("n %d %v seed %d: %v", n, cfg.Async, cfg.Seed, res.Report)
+			}
+			checkStream(t, res, 1, int(n))
+		})
+	}
+}
+
+// BenchmarkStAsyncStream measures st.async messages per second: one
+// cluster of 2 CTAs x 32 threads streams 1024 rounds, each thread sending
+// one 4-byte message per round (65,536 messages per launch).
+func BenchmarkStAsyncStream(b *testing.B) {
+	const rounds = 1024
+	for _, pol := range asyncPolicies {
+		b.Run(pol.String(), func(b *testing.B) {
+			p := compile(b, readAsyncKernel(b, "stream.ptx"))
+			cfg := Config{Grid: dims(2, 1, 1), Block: dims(32, 1, 1), Cluster: dims(2, 1, 1), Async: pol, Seed: 1}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				res, err := Execute(p, cfg, []Arg{buf(256), scalar(rounds)})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if i == 0 {
+					checkStream(b, res, 1, rounds)
+				}
+			}
+			msgs := float64(b.N) * rounds * 64
+			b.ReportMetric(msgs/b.Elapsed().Seconds(), "msgs/s")
+		})
+	}
+}
