@@ -240,7 +240,6 @@ func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, m
 	return r
 }
 
-
 // execStAsyncRelease runs the .release global form: a strong release store
 // to global memory, issued asynchronously and landed by the policy (at
 // once unless --async=random, which delays it by a seeded number of
