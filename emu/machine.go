@@ -466,6 +466,7 @@ func (w *Warp) start() {
 	w.resched = false
 	w.minOther = 1<<31 - 1
 	w.tpc = [32]int32{}
+	w.allValid = false
 	w.depth = [32]uint8{}
 	w.barWait = [16]uint32{}
 	w.barArr = [16]uint32{}

@@ -319,6 +319,12 @@ func execAddInt(w *Warp, in *Inst) Status {
 
 func execXor(w *Warp, in *Inst) Status {
 	mask := in.Type.mask()
+	if d, a, b, ok := full(w, in); ok {
+		for l := range d {
+			d[l] = (a[l] ^ b[l]) & mask
+		}
+		return Continue
+	}
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
 		w.R[in.D+l] = (w.R[in.A+l] ^ w.R[in.B+l]) & mask
@@ -329,6 +335,19 @@ func execXor(w *Warp, in *Inst) Status {
 // execMulMadLo32 is mul.lo / mad.lo on 32-bit integers.
 func execMulMadLo32(w *Warp, in *Inst) Status {
 	mad := in.Imm == opMad
+	if d, a, b, ok := full(w, in); ok {
+		if mad {
+			c := w.R[in.C : in.C+32 : in.C+32]
+			for l := range d {
+				d[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+			}
+		} else {
+			for l := range d {
+				d[l] = uint64(uint32(a[l]) * uint32(b[l]))
+			}
+		}
+		return Continue
+	}
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
 		v := uint32(w.R[in.A+l]) * uint32(w.R[in.B+l])

@@ -141,6 +141,7 @@ func execExit(w *Warp, in *Inst) Status {
 
 // execRet returns from a .func (or exits at kernel level).
 func execRet(w *Warp, in *Inst) Status {
+	w.materialize()
 	var exits uint32
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)

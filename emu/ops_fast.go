@@ -140,6 +140,12 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 // Bitwise and shift operations on 32-bit registers.
 
 func execAnd32(w *Warp, in *Inst) Status {
+	if d, a, b, ok := full(w, in); ok {
+		for l := range d {
+			d[l] = a[l] & b[l] & 0xffffffff
+		}
+		return Continue
+	}
 	r := w.R
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
@@ -158,6 +164,16 @@ func execOr32(w *Warp, in *Inst) Status {
 }
 
 func execShl32(w *Warp, in *Inst) Status {
+	if d, a, b, ok := full(w, in); ok {
+		for l := range d {
+			if s := b[l] & 0xffffffff; s < 32 {
+				d[l] = uint64(uint32(a[l]) << s)
+			} else {
+				d[l] = 0
+			}
+		}
+		return Continue
+	}
 	r := w.R
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
@@ -172,6 +188,16 @@ func execShl32(w *Warp, in *Inst) Status {
 }
 
 func execShrU32(w *Warp, in *Inst) Status {
+	if d, a, b, ok := full(w, in); ok {
+		for l := range d {
+			if s := b[l] & 0xffffffff; s < 32 {
+				d[l] = uint64(uint32(a[l]) >> s)
+			} else {
+				d[l] = 0
+			}
+		}
+		return Continue
+	}
 	r := w.R
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
@@ -220,4 +246,15 @@ func execSetp32(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// Full-warp forms: when all 32 lanes execute, operate on whole slot slices
+// (no per-lane mask walk, no bounds checks in the loop).
+
+func full(w *Warp, in *Inst) (d, a, b []uint64, ok bool) {
+	if w.Exec != ^uint32(0) {
+		return nil, nil, nil, false
+	}
+	r := w.R
+	return r[in.D : in.D+32 : in.D+32], r[in.A : in.A+32 : in.A+32], r[in.B : in.B+32 : in.B+32], true
 }

@@ -39,6 +39,8 @@ type Warp struct {
 	minOther int32  // smallest pc of runnable lanes outside active
 	resched  bool
 	tpc      [32]int32
+	allPC    int32 // pc of every live lane when allValid (a converged warp moved as one)
+	allValid bool
 	depth    [32]uint8
 	retpc    []int32 // [depth*32+lane]
 
@@ -72,6 +74,14 @@ func (w *Warp) Done() bool { return w.live == 0 }
 // MoveLanes sends the lanes in mask to pc (they leave the active group and
 // rejoin the schedule there).
 func (w *Warp) MoveLanes(mask uint32, pc int32) {
+	if mask == w.live && w.active == w.live && !w.allValid {
+		// The whole converged warp moves (a barrier, a call): keep one pc.
+		w.allPC, w.allValid = pc, true
+		w.active = 0
+		w.resched = true
+		return
+	}
+	w.materialize()
 	for m := mask; m != 0; m &= m - 1 {
 		w.tpc[lane(m)] = pc
 	}
@@ -93,6 +103,18 @@ func (w *Warp) Unblock(mask uint32) {
 	w.resched = true
 }
 
+// materialize writes the shared pc of a wholly moved warp into every
+// live lane's pc.
+func (w *Warp) materialize() {
+	if !w.allValid {
+		return
+	}
+	for m := w.live; m != 0; m &= m - 1 {
+		w.tpc[lane(m)] = w.allPC
+	}
+	w.allValid = false
+}
+
 // exitLanes retires the lanes in mask.
 func (w *Warp) exitLanes(mask uint32) {
 	mask &= w.live
@@ -107,6 +129,21 @@ func (w *Warp) exitLanes(mask uint32) {
 // smallest pc.
 func (w *Warp) reschedule() {
 	w.resched = false
+	if w.allValid {
+		switch run := w.live &^ w.blocked; run {
+		case w.live:
+			w.allValid = false
+			w.active = run
+			w.pc, w.Next = w.allPC, w.allPC
+			w.minOther = math.MaxInt32
+			return
+		case 0:
+			w.active = 0
+			w.minOther = math.MaxInt32
+			return
+		}
+		w.materialize()
+	}
 	for m := w.active; m != 0; m &= m - 1 {
 		w.tpc[lane(m)] = w.Next
 	}
@@ -152,8 +189,12 @@ func (w *Warp) run(budget int) (int, Status) {
 		w.reschedule()
 	}
 	insts := w.prog.Insts
-	st := w.stats
 	n := 0
+	var threads uint64
+	defer func() {
+		w.stats.WarpInsts += uint64(n)
+		w.stats.ThreadInsts += threads
+	}()
 	for n < budget && w.active != 0 {
 		in := &insts[w.pc]
 		exec := w.active
@@ -185,9 +226,8 @@ func (w *Warp) run(budget int) (int, Status) {
 			case Fault:
 				return n, Fault
 			}
-			st.ThreadInsts += uint64(bits.OnesCount32(exec))
+			threads += uint64(bits.OnesCount32(exec))
 		}
-		st.WarpInsts++
 		n++
 		if w.resched || w.Next >= w.minOther {
 			w.reschedule()
