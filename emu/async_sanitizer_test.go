@@ -331,3 +331,43 @@ func TestCpAsyncReadBeforeWait(t *testing.T) {
 		wantReport(t, res, "async-read-destination", "the destination of cp.async")
 	})
 }
+
+func TestRemoteArriveWithState(t *testing.T) {
+	// A remote arrive must discard its state with "_" (§9.7.13.15.13).
+	src := exchange(armOK, "@%p1 mbarrier.arrive.shared::cluster.b64 %rd6, [%r9];\n\t"+sendOK, "")
+	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
+		wantReport(t, res, RuleMbarrierRemote, "of CTA rank", "without a state result")
+	})
+}
+
+func TestProducerPostsByteCount(t *testing.T) {
+	// IDIOMS.md §1 variant: the producer arrives with expect_tx on the
+	// mapped (remote) barrier instead of the consumer arming its own.
+	src := exchange("", "@%p1 mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%r9], 128;\n\t"+sendOK, "")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		res := runExchange(t, src, 2, cfg)
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		if got := u32s(res.Buffers[0].Data); got[5] != 1005 || got[32+7] != 7 {
+			t.Fatalf("out = %v", got)
+		}
+	})
+}
+
+func TestBulkCopyBarrierElsewhere(t *testing.T) {
+	// The bulk copy into the peer signals the local barrier instead.
+	src := strings.Replace(readAsyncKernel(t, "bulk_copy.ptx"), "[%r9], [%r5], 256, [%r10];", "[%r9], [%r5], 256, [%r4];", 1)
+	res := launchReport(t, src, Config{Grid: dims(2, 1, 1), Block: dims(64, 1, 1), Cluster: dims(2, 1, 1)},
+		Arg{IsBuffer: true, Buffer: words(128)}, buf(512))
+	wantReport(t, res, RuleAsyncSameCTA, "signals the mbarrier of CTA rank")
+}
+
+func TestBulkSizeAndAlignment(t *testing.T) {
+	src := readAsyncKernel(t, "bulk_store.ptx")
+	cfg := Config{Block: dims(32, 1, 1)}
+	res := launchReport(t, strings.Replace(src, "[%rd1], [%r2], 512;", "[%rd1], [%r2], 500;", 1), cfg, buf(512))
+	wantReport(t, res, RuleBulkSize, "500 bytes", "multiple of 16")
+	res = launchReport(t, strings.Replace(src, "[%rd1], [%r2], 512;", "[%rd1+8], [%r2], 496;", 1), cfg, buf(512))
+	wantReport(t, res, RuleMisaligned, "16-byte aligned")
+}

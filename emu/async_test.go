@@ -192,3 +192,20 @@ func TestRedAsyncCluster(t *testing.T) {
 		}
 	})
 }
+
+func TestBulkCopyMbarrier(t *testing.T) {
+	src := readAsyncKernel(t, "bulk_copy.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Grid, cfg.Block, cfg.Cluster = dims(2, 1, 1), dims(64, 1, 1), dims(2, 1, 1)
+		res := launchReport(t, src, cfg, Arg{IsBuffer: true, Buffer: words(128)}, buf(512))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		for i, got := range u32s(res.Buffers[1].Data) {
+			rank, tid := i/64, i%64
+			if want := uint32((rank^1)*64 + tid); got != want {
+				t.Fatalf("%v seed %d: out[%d] = %d, want %d", cfg.Async, cfg.Seed, i, got, want)
+			}
+		}
+	})
+}
