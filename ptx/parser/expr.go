@@ -11,13 +11,17 @@ import (
 )
 
 // parseOperand parses one instruction operand or directive argument.
-func (p *parser) parseOperand() ast.Expr { return p.parseBinary(1) }
+func (p *parser) parseOperand() ast.Expr {
+	p.exprOps = 0
+	return p.parseBinary(1)
+}
 
 // parseInit parses a variable initializer: a constant expression, a
 // brace-enclosed (nested) list, or generic(sym).
 func (p *parser) parseInit() ast.Expr {
 	saved := p.inInit
 	p.inInit = true
+	p.exprOps = 0
 	e := p.parseBinary(1)
 	p.inInit = saved
 	return e
@@ -91,6 +95,13 @@ func (p *parser) parseBinary(prec int) ast.Expr {
 			return x
 		}
 		op := p.lit()
+		// A chain "1+1+...+1" nests only on the left, so the depth limit
+		// does not see it; bound the operators of one operand instead.
+		if p.exprOps++; p.exprOps > MaxExprOps {
+			p.error("expression too long")
+			p.stop()
+			return x
+		}
 		p.next()
 		if !p.enter() {
 			return x
@@ -224,7 +235,11 @@ func (p *parser) parseList(close scanner.Kind) ([]ast.Expr, token.Pos) {
 		return nil, end
 	}
 	elems := p.collect(func() (ast.Expr, bool) {
+		// Each element is its own expression for MaxExprOps.
+		saved := p.exprOps
+		p.exprOps = 0
 		e := p.parseBinary(1)
+		p.exprOps = saved
 		if _, bad := e.(*ast.BadExpr); bad {
 			p.skipTo(close)
 		}

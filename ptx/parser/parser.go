@@ -27,6 +27,10 @@ import (
 const (
 	MaxErrors = 100 // after this many syntax errors the parser stops
 	MaxDepth  = 100 // deepest nesting of blocks, braces, brackets and parentheses
+
+	// MaxExprOps bounds the binary operators of one expression (an
+	// operand, or an element of a vector or initializer list).
+	MaxExprOps = 10000
 )
 
 // RuleSyntax is the rule id of every diagnostic the parser reports.
@@ -63,6 +67,7 @@ type parser struct {
 	nerrs   int
 	stopped bool // too many errors or too deep: every further token is EOF
 	depth   int
+	exprOps int  // binary operators in the current operand
 	inCall  bool // parenthesized operands are call lists (ParenList)
 	inInit  bool // parsing an initializer: braces are InitList, name(...) is CallExpr
 

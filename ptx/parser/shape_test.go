@@ -257,6 +257,10 @@ func TestLimits(t *testing.T) {
 	if !strings.Contains(errs.Err().Error(), "nesting too deep") {
 		t.Errorf("deep expression: %v", errs.Err())
 	}
+	_, errs = parser.ParseString("chain.ptx", ".entry k() { mov.u32 %r1, 1"+strings.Repeat("+1", 1000000)+"; }")
+	if !strings.Contains(errs.Err().Error(), "expression too long") {
+		t.Errorf("long chain: %v", errs.Err())
+	}
 	_, errs = parser.ParseString("flood.ptx", strings.Repeat("@ @ @\n", 10000))
 	if len(errs) != parser.MaxErrors+1 || !strings.Contains(errs[len(errs)-1].Message, "too many") {
 		t.Errorf("error flood: %d errors, last %v", len(errs), errs[len(errs)-1])
