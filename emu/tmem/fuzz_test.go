@@ -25,7 +25,7 @@ func FuzzStoreLoad(f *testing.F) {
 				t.Fatalf("TryAlloc(%d): %v", nCols, err)
 			}
 		}
-		_ = LayoutTable(form)
+		_ = LayoutTable(form, packed)
 		if form.Validate() != nil {
 			if err := m.Store(Uniform(int(warp), Addr(taddr)), form, nil); err == nil {
 				t.Fatal("invalid form stored")

@@ -10,22 +10,23 @@ import (
 // summarising the remaining repeats.
 const tableRegs = 8
 
-// LayoutTable returns a compact text table of where each register of each
-// thread of a warp lands for tcgen05.st/tcgen05.ld form f: one row per
-// thread, one "lane,column" entry per register, both relative to taddr
+// LayoutTable returns a compact text table of the Tensor Memory cell each
+// register of each thread of a warp is stored to (tcgen05.st, load false)
+// or loaded from (tcgen05.ld, load true) for form f: one row per thread,
+// one "lane,column" entry per register, both relative to taddr
 // ("lane,c-c+1" for a packed register's two cells). Forms with more than
 // eight registers per thread show the first registers and state the rule
 // giving the rest. An invalid form yields its validation error as text.
-func LayoutTable(f Form) string {
+func LayoutTable(f Form, load bool) string {
 	if err := f.Validate(); err != nil {
 		return err.Error() + "\n"
 	}
 	var b strings.Builder
 	lanes, cols := f.Extent()
 	fmt.Fprintf(&b, "%s: %d register(s) per thread; lanes taddr+0..%d, columns taddr+0..%d",
-		f.Qualifiers(false), f.Regs(), lanes-1, cols-1)
+		f.Qualifiers(load), f.Regs(), lanes-1, cols-1)
 	if f.Packed {
-		b.WriteString("; each register's bits 15:0 and 31:16 go to the low halves of two adjacent columns")
+		b.WriteString("; register bits 15:0 and 31:16 are the low halves of two adjacent columns")
 	}
 	b.WriteString("\n")
 	shown := min(f.Regs(), max(tableRegs, f.Shape.BaseRegs()))

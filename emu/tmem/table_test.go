@@ -6,7 +6,7 @@ import (
 )
 
 func TestLayoutTable(t *testing.T) {
-	got := LayoutTable(Form{Shape: Shape16x64b, Num: 2})
+	got := LayoutTable(Form{Shape: Shape16x64b, Num: 2}, false)
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
 	if len(lines) != 2+32 {
 		t.Fatalf("got %d lines:\n%s", len(lines), got)
@@ -19,9 +19,12 @@ func TestLayoutTable(t *testing.T) {
 		t.Errorf("thread 3 row %q", lines[2+3])
 	}
 
-	got = LayoutTable(Form{Shape: Shape16x256b, Num: 4, Packed: true})
+	got = LayoutTable(Form{Shape: Shape16x256b, Num: 4, Packed: true}, true)
 	if !strings.Contains(got, "r8..r15: register j lands where register j mod 4 does, 16 column(s) further per repeat") {
 		t.Errorf("missing repeat rule:\n%s", got)
+	}
+	if !strings.HasPrefix(got, ".16x256b.x4.pack::16b: 16 register(s) per thread; lanes taddr+0..15, columns taddr+0..63; register bits") {
+		t.Errorf("header of the packed load:\n%s", got)
 	}
 	// Thread 1 register 3 (k=3): lane 8, column 2*(2+1) = 6, packed 6-7.
 	row := strings.Fields(strings.Split(got, "\n")[2+1])
@@ -29,7 +32,7 @@ func TestLayoutTable(t *testing.T) {
 		t.Errorf("thread 1 r3 = %q, want 8,6-7", row[1+3])
 	}
 
-	if got := LayoutTable(Form{Shape: Shape16x256b, Num: 64}); !strings.Contains(got, "NA") {
+	if got := LayoutTable(Form{Shape: Shape16x256b, Num: 64}, false); !strings.Contains(got, "NA") {
 		t.Errorf("invalid form: %q", got)
 	}
 }
