@@ -306,7 +306,8 @@ func (p *parser) skipParens() {
 
 // parseDirective parses a directive that is not a declaration. The
 // directives with a fixed form keep their arguments in Args; .section
-// bodies, .loc, .file and unknown directives also keep their text in Raw.
+// bodies, the long forms of .loc and unknown directives also keep their
+// text in Raw.
 func (p *parser) parseDirective() *ast.Directive {
 	d := &ast.Directive{Name: p.lit()}
 	d.From = p.tok.Pos
@@ -320,10 +321,14 @@ func (p *parser) parseDirective() *ast.Directive {
 	case ".version", ".target", ".address_size", ".pragma", ".loc", ".file", ".alias", ".branchtargets", ".calltargets",
 		".maxnreg", ".maxntid", ".reqntid", ".minnctapersm":
 		d.Args = p.parseDirectiveArgs(line)
-		if d.Name == ".loc" || d.Name == ".file" {
-			d.Raw = p.src[d.From.Offset:p.prevEnd.Offset]
-		}
-		if d.Name == ".file" {
+		switch d.Name {
+		case ".loc":
+			// ".loc FILE LINE COL" is printed canonically; the longer
+			// forms (function_name, inlined_at) are kept as written.
+			if !simpleLoc(d) {
+				d.Raw = p.src[d.From.Offset:p.prevEnd.Offset]
+			}
+		case ".file":
 			p.checkFileArgs(d)
 		}
 	default:
@@ -337,6 +342,20 @@ func (p *parser) parseDirective() *ast.Directive {
 	}
 	d.To = p.prevEnd
 	return d
+}
+
+// simpleLoc reports whether d is ".loc FILE LINE COL" with integer
+// operands.
+func simpleLoc(d *ast.Directive) bool {
+	if len(d.Args) != 3 {
+		return false
+	}
+	for _, a := range d.Args {
+		if _, ok := a.(*ast.IntLit); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // checkFileArgs checks the form .file INDEX "NAME" [, TIMESTAMP, SIZE]

@@ -232,9 +232,10 @@ func (p *printer) directive(d *ast.Directive) {
 	}
 	p.str(d.Name)
 	for i, a := range d.Args {
-		if i == 0 {
+		switch {
+		case i == 0 || d.Name == ".loc" || d.Name == ".file" && i == 1:
 			p.byte(' ')
-		} else {
+		default:
 			p.str(", ")
 		}
 		p.expr(a)
