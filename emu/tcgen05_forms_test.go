@@ -127,6 +127,7 @@ func TestTcgen05AllForms(t *testing.T) {
 					if want := 128 * n * per; written != want {
 						t.Fatalf("%d cells written, want %d", written, want)
 					}
+					checkCells(t, f, snap.Mem)
 				})
 			}
 		}
@@ -147,4 +148,50 @@ func tcRunCapture(t *testing.T, src string) (*Result, *Program) {
 		t.Fatalf("report: %v", res.Report)
 	}
 	return res, p
+}
+
+// digestCell is the DIGEST §8 table, written out again for this test:
+// register j of thread t of a warp goes to (lane, column) relative to the
+// warp's base, before 16-bit packing doubles the column.
+func digestCell(f tmem.Form, t, j int) (lane, col int) {
+	switch f.Shape {
+	case tmem.Shape32x32b:
+		return t, j
+	case tmem.Shape16x64b:
+		return t/4 + 8*(t%2), 2*j + (t/2)%2
+	case tmem.Shape16x128b:
+		return t/4 + 8*(j%2), 4*(j/2) + t%4
+	case tmem.Shape16x256b:
+		return t/4 + 8*((j%4)/2), 8*(j/4) + 2*(t%4) + j%2
+	}
+	return t % 16, j // 16x32bx2; the split offset is added by the caller
+}
+
+// checkCells compares the Tensor Memory left by formKernel's store with
+// digestCell: thread tid's register j (value tid*1000+j) in warp q's quarter.
+func checkCells(t *testing.T, f tmem.Form, m *tmem.Memory) {
+	t.Helper()
+	for tid := range 128 {
+		q, l := tid/32, tid%32
+		for j := range f.Regs() {
+			lane, col := digestCell(f, l, j)
+			v := uint32(tid*1000 + j)
+			if f.Packed {
+				col *= 2
+			}
+			if f.Shape == tmem.Shape16x32bx2 && l >= 16 {
+				col += f.SplitOffset
+			}
+			lane += 32 * q
+			if !f.Packed {
+				if got := m.Cell(lane, col); got != v {
+					t.Fatalf("thread %d register %d: cell (%d,%d) = %d, want %d", tid, j, lane, col, got, v)
+				}
+				continue
+			}
+			if lo, hi := m.Cell(lane, col)&0xffff, m.Cell(lane, col+1)&0xffff; lo != v&0xffff || hi != v>>16 {
+				t.Fatalf("thread %d register %d: cells (%d,%d..%d) hold %#x,%#x, want %#x", tid, j, lane, col, col+1, lo, hi, v)
+			}
+		}
+	}
 }
