@@ -493,6 +493,17 @@ func (d *Decoder) Addr(e ast.Expr) (base int32, off int64, sp Space, err error) 
 
 // Vector resolves a brace-enclosed operand list (elements may be "_").
 func (d *Decoder) Vector(e ast.Expr, t Type, dst bool) ([]int32, error) {
+	if s := d.vectorReg(e); s != nil { // a whole vector register: %v for {%v.x, %v.y, ...}
+		out := make([]int32, s.vec)
+		step := int32(32)
+		if s.typ == TB128 {
+			step = 64
+		}
+		for i := range out {
+			out[i] = s.slot + int32(i)*step
+		}
+		return out, nil
+	}
 	v, ok := e.(*ast.VectorExpr)
 	if !ok {
 		return nil, d.Errorf(e, "expected a vector operand {...}")
@@ -580,4 +591,24 @@ func (d *Decoder) safeDecode(dec DecodeFunc, in *ast.Instruction, out *Inst) (er
 		}
 	}()
 	return dec(d, in, out)
+}
+
+// vectorReg returns the vector register a bare operand names, or nil.
+func (d *Decoder) vectorReg(e ast.Expr) *symbol {
+	var name string
+	switch x := e.(type) {
+	case *ast.Reg:
+		if x.Comp != "" {
+			return nil
+		}
+		name = x.Name
+	case *ast.Ident:
+		name = x.Name
+	default:
+		return nil
+	}
+	if s := d.lookup(name); s != nil && s.kind == symReg && s.vec > 1 {
+		return s
+	}
+	return nil
 }

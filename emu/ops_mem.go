@@ -52,6 +52,9 @@ func decodeLdSt(d *Decoder, in *ast.Instruction, out *Inst, data ast.Expr, store
 	out.A, out.Off, out.Type, out.Vec = base, off, t, uint8(q.Vec)
 	out.Space = memSpace(&q, sp)
 	out.storeCnt = int32(t.Size() * q.Vec)
+	if v, ok := data.(*ast.VectorExpr); ok && q.Vec == 1 && len(v.Elems) == 1 {
+		data = v.Elems[0] // "{%r1}" is the scalar %r1
+	}
 	if q.Vec == 1 {
 		if store {
 			out.B, err = d.Src(data, t)
