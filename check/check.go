@@ -81,6 +81,7 @@ type checker struct {
 	names []string
 	quals []isa.Qual
 	probs []isa.Problem
+	form  isa.Form
 }
 
 // header reads .version and .target (or the overrides) and checks that
@@ -177,7 +178,10 @@ func (c *checker) warnf(pos, end token.Pos, rule, spec, fix, format string, args
 
 // function checks the body of fn.
 func (c *checker) function(fn *ast.Function) {
-	c.fn = newScope(c.globals)
+	if c.fn == nil {
+		c.fn = newScope(c.globals)
+	}
+	c.fn.reset()
 	c.entry = fn.Kind == ".entry"
 	for _, p := range fn.Params {
 		c.fn.declareParam(p, paramInput, c.entry)
@@ -210,14 +214,15 @@ func (c *checker) instruction(in *ast.Instruction) {
 		names = append(names, q.Name)
 	}
 	c.names = names
-	desc := isa.SelectFor(in.Opcode, names)
+	c.quals = isa.LookupQuals(names, c.quals)
+	desc := isa.SelectQuals(in.Opcode, c.quals)
 	if fam, parts := isa.FamilyOf(in.Opcode, names); desc == nil || (fam != nil && parts > strings.Count(desc.Name, ".")+1) {
 		c.other(in, fam)
 		return
 	}
-	f, probs := isa.Decode(desc, names, c.quals, c.probs[:0])
-	c.quals = f.Quals
-	probs = isa.Gate(&f, c.version, c.target, probs)
+	f := &c.form
+	probs := isa.DecodeQuals(f, desc, names, c.quals, c.probs[:0])
+	probs = isa.Gate(f, c.version, c.target, probs)
 	c.probs = probs
 	for _, p := range probs {
 		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
@@ -231,7 +236,7 @@ func (c *checker) instruction(in *ast.Instruction) {
 		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
 			Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
 	}
-	c.operands(in, &f)
+	c.operands(in, f)
 }
 
 // other handles instructions without a table: family gates, and the

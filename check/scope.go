@@ -53,6 +53,12 @@ func spaceQual(s string) (isa.Qual, bool) {
 	return isa.LookupQual(s), false
 }
 
+// reset empties s for reuse, keeping its maps' storage.
+func (s *scope) reset() {
+	clear(s.syms)
+	clear(s.prefixes)
+}
+
 func (s *scope) declare(d *ast.VarDecl, inBlock bool) {
 	sp, reg := spaceQual(d.Space)
 	sym := symbol{reg: reg, space: sp, typ: isa.TypeByName(d.Type), vec: max(d.Vector, 1), count: -1}

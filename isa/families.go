@@ -44,18 +44,19 @@ var familyParts = func() [][]string {
 	return l
 }()
 
-var familyOpcodes = func() map[string]bool {
-	m := map[string]bool{}
-	for _, g := range familyGates {
+// familyByOpcode indexes familyGates by the text before the first dot.
+var familyByOpcode = func() map[string][]int {
+	m := map[string][]int{}
+	for i, g := range familyGates {
 		op, _, _ := strings.Cut(g.Prefix, ".")
-		m[op] = true
+		m[op] = append(m[op], i)
 	}
 	return m
 }()
 
 // HasFamily reports whether some family gate starts with opcode (the text
 // before the first dot), so that callers build the dotted name only then.
-func HasFamily(opcode string) bool { return familyOpcodes[opcode] }
+func HasFamily(opcode string) bool { return len(familyByOpcode[opcode]) > 0 }
 
 // LookupFamily returns the gate for a dotted instruction name
 // ("mbarrier.try_wait.parity.shared::cta.b64"), or nil.
@@ -77,20 +78,17 @@ func LookupFamily(name string) *FamilyGate {
 // source order, without building the dotted name. It also returns the
 // number of dotted components the matching prefix has.
 func FamilyOf(opcode string, names []string) (*FamilyGate, int) {
-	if !familyOpcodes[opcode] {
-		return nil, 0
-	}
 	var best *FamilyGate
 	bestParts := 0
-	for i := range familyGates {
+	for _, i := range familyByOpcode[opcode] {
 		g := &familyGates[i]
 		parts := familyParts[i]
-		if parts[0] != opcode || len(parts)-1 > len(names) || len(parts) <= bestParts {
+		if len(parts)-1 > len(names) || len(parts) <= bestParts {
 			continue
 		}
 		ok := true
 		for j, p := range parts[1:] {
-			if names[j] != "."+p {
+			if len(names[j]) != len(p)+1 || names[j][1:] != p {
 				ok = false
 				break
 			}

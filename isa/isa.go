@@ -46,6 +46,9 @@ type Instr struct {
 
 	// finish fills in defaults after decoding (.weak, .shared::cta, ...).
 	finish func(f *Form)
+
+	// allowed[q] reports that q fills one of Groups (precomputed).
+	allowed [numQuals]bool
 }
 
 // GroupSpec is one qualifier slot of an instruction's grammar.
@@ -183,6 +186,11 @@ var (
 // register adds in to the tables. Instructions with a sub-opcode are
 // listed before the plain one so that Select prefers them.
 func register(in *Instr) {
+	for _, gs := range in.Groups {
+		for _, q := range gs.Values {
+			in.allowed[q] = true
+		}
+	}
 	registry[in.Name] = in
 	l := append(byOpcode[in.Opcode], in)
 	sort.SliceStable(l, func(i, j int) bool { return l[i].SubOp != QNone && l[j].SubOp == QNone })
@@ -236,21 +244,59 @@ func SelectFor(opcode string, names []string) *Instr {
 	return nil
 }
 
+// LookupQuals maps qualifier spellings to Quals (QNone when unknown) into
+// buf, which it returns; callers decode with the result.
+func LookupQuals(names []string, buf []Qual) []Qual {
+	buf = buf[:0]
+	for _, n := range names {
+		buf = append(buf, qualByName[n])
+	}
+	return buf
+}
+
+// SelectQuals is SelectFor with the qualifiers already looked up.
+func SelectQuals(opcode string, quals []Qual) *Instr {
+	l := byOpcode[opcode]
+	for _, in := range l {
+		if in.SubOp == QNone {
+			return in
+		}
+		for _, q := range quals {
+			if q == in.SubOp {
+				return in
+			}
+		}
+	}
+	return nil
+}
+
 // Decode decodes the qualifiers of an instruction. names are the
 // qualifier spellings in source order, including the sub-opcode
 // (".async"). It reports unknown and misplaced qualifiers, conflicts
 // within a slot and missing required slots, then the instruction's rules.
 // Version and target gating is separate (Gate).
-//
-// Decode allocates only the Quals slice; pass a reusable buffer in buf.
 func Decode(in *Instr, names []string, buf []Qual, probs []Problem) (Form, []Problem) {
-	f := Form{Instr: in, Quals: buf[:0]}
+	var f Form
+	probs = DecodeInto(&f, in, names, buf, probs)
+	return f, probs
+}
+
+// DecodeInto is Decode into a caller's Form, which it overwrites. It
+// allocates nothing when buf and probs have room: callers that check many
+// instructions reuse one Form, one Quals buffer and one problem slice.
+func DecodeInto(f *Form, in *Instr, names []string, buf []Qual, probs []Problem) []Problem {
+	return DecodeQuals(f, in, names, LookupQuals(names, buf), probs)
+}
+
+// DecodeQuals is DecodeInto with the qualifiers already looked up
+// (LookupQuals): quals[i] is the Qual of names[i], and becomes f.Quals.
+func DecodeQuals(f *Form, in *Instr, names []string, quals []Qual, probs []Problem) []Problem {
+	*f = Form{Instr: in, Quals: quals}
 	for g := range f.At {
 		f.At[g] = -1
 	}
 	for i, name := range names {
-		q := qualByName[name]
-		f.Quals = append(f.Quals, q)
+		q := quals[i]
 		if i >= 127 {
 			continue
 		}
@@ -260,10 +306,9 @@ func Decode(in *Instr, names []string, buf []Qual, probs []Problem) (Form, []Pro
 			continue
 		}
 		g := q.Group()
-		gs := in.group(g)
-		if gs == nil || !gs.allows(q) {
+		if !in.allowed[q] {
 			probs = append(probs, Problem{Rule: "qualifier-not-allowed", Qual: i, Spec: in.Section,
-				Msg: name + " is not a qualifier of " + in.Name + allowedHint(gs)})
+				Msg: name + " is not a qualifier of " + in.Name + allowedHint(in.group(g))})
 			continue
 		}
 		if prev := f.At[g]; prev >= 0 {
@@ -286,15 +331,15 @@ func Decode(in *Instr, names []string, buf []Qual, probs []Problem) (Form, []Pro
 	}
 	f.fill()
 	if in.finish != nil {
-		in.finish(&f)
+		in.finish(f)
 	}
 	for i := range in.Rules {
 		r := &in.Rules[i]
-		if r.Bad(&f) {
-			probs = append(probs, Problem{Rule: r.ID, Qual: f.pointAt(r.At), Msg: r.Msg(&f), Spec: r.Spec, Fix: r.Fix})
+		if r.Bad(f) {
+			probs = append(probs, Problem{Rule: r.ID, Qual: f.pointAt(r.At), Msg: r.Msg(f), Spec: r.Spec, Fix: r.Fix})
 		}
 	}
-	return f, probs
+	return probs
 }
 
 // hasUndecoded reports whether a written qualifier of group g was rejected

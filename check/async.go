@@ -1,0 +1,293 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/ptxkit/ptxkit/isa"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+)
+
+// Rules for the completion-mechanism instructions that have no table in
+// package isa: mbarrier (PTX ISA §9.7.13.15), cp.async with its
+// async-groups (§9.7.9.25.3), cp.async.bulk (§9.7.9.25.4) and red.async
+// (§9.7.13.7). The family gates of package isa check each family's
+// introduction; asyncRules adds the versions and targets of individual
+// qualifiers and forms and the constraints on their operands.
+
+const (
+	specMbarrier      = "PTX ISA 9.7.13.15"
+	specMbarrierInit  = "PTX ISA 9.7.13.15.9"
+	specMbarrierArr   = "PTX ISA 9.7.13.15.13"
+	specMbarrierTx    = "PTX ISA 9.7.13.15.11"
+	specMbarrierWait  = "PTX ISA 9.7.13.15.16"
+	specMbarrierSpace = "PTX ISA 9.7.13.15.8"
+	specCpAsyncCopy   = "PTX ISA 9.7.9.25.3.1"
+	specCpAsyncWait   = "PTX ISA 9.7.9.25.3.3"
+	specCpAsyncArrive = "PTX ISA 9.7.13.15.15"
+	specCpBulk        = "PTX ISA 9.7.9.25.4.1"
+	specRedAsyncPage  = "PTX ISA 9.7.13.7"
+	maxMbarrierCount  = 1<<20 - 1
+)
+
+// qualGate is the version and target a qualifier of a family needs.
+type qualGate struct {
+	qual string
+	ptx  isa.Version
+	arch isa.Arch
+	spec string
+}
+
+// mbarrierGates are the per-qualifier notes of the mbarrier pages.
+var mbarrierGates = []qualGate{
+	{".shared::cta", isa.V(7, 8), isa.Arch{}, specMbarrier},
+	{".shared::cluster", isa.V(8, 0), isa.SM(90), specMbarrierSpace},
+	{".expect_tx", isa.V(8, 0), isa.SM(90), specMbarrierTx},
+	{".release", isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{".acquire", isa.V(8, 0), isa.SM(90), specMbarrierWait},
+	{".relaxed", isa.V(8, 6), isa.SM(90), specMbarrierArr},
+	{".cta", isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{".cluster", isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{".parity", isa.V(7, 1), isa.Arch{}, specMbarrierWait},
+}
+
+// asyncRules checks in when it is an mbarrier, cp.async or red.async
+// instruction; other instructions pass through.
+func (c *checker) asyncRules(in *ast.Instruction) {
+	switch {
+	case in.Opcode == "mbarrier" && len(in.Quals) > 0:
+		c.mbarrier(in)
+	case in.Opcode == "cp" && in.HasQual(".async"):
+		c.cpAsync(in)
+	case in.Opcode == "red" && in.HasQual(".async"):
+		if i := qualIndex(in, ".release"); i >= 0 {
+			c.gateQual(in, i, ".release form of red.async", isa.V(8, 7), isa.SM(100), specRedAsyncPage)
+		}
+	}
+}
+
+func qualIndex(in *ast.Instruction, name string) int {
+	for i, q := range in.Quals {
+		if q.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// gateQual reports qualifier i of in when the module's version or target
+// lacks it.
+func (c *checker) gateQual(in *ast.Instruction, i int, what string, v isa.Version, a isa.Arch, spec string) {
+	pos, end := in.Quals[i].Pos, in.Quals[i].End()
+	if c.version != 0 && v != 0 && c.version < v {
+		c.errorf(pos, end, "ptx-version", spec, "raise .version to "+v.String(),
+			"%s requires PTX ISA %s (this file declares %s)", what, v, c.version)
+	}
+	if c.target.SM != 0 && !a.Allows(c.target, c.version) {
+		c.errorf(pos, end, "target", spec, "compile for "+a.Minimal(), "%s requires %s (target is %s)", what, a, c.target)
+	}
+}
+
+// gateOp reports the whole instruction when the module lacks a form.
+func (c *checker) gateOp(in *ast.Instruction, what string, v isa.Version, a isa.Arch, spec string) {
+	pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
+	if c.version != 0 && c.version < v {
+		c.errorf(pos, end, "ptx-version", spec, "raise .version to "+v.String(),
+			"%s requires PTX ISA %s (this file declares %s)", what, v, c.version)
+	}
+	if c.target.SM != 0 && !a.Allows(c.target, c.version) {
+		c.errorf(pos, end, "target", spec, "compile for "+a.Minimal(), "%s requires %s (target is %s)", what, a, c.target)
+	}
+}
+
+// mbarrierOperands is the operand count range of each mbarrier operation.
+var mbarrierOperands = map[string][2]int{
+	".init": {2, 2}, ".inval": {1, 1}, ".arrive": {2, 3}, ".arrive_drop": {2, 3},
+	".expect_tx": {2, 2}, ".complete_tx": {2, 2}, ".test_wait": {3, 3}, ".try_wait": {3, 4},
+	".pending_count": {2, 2},
+}
+
+func (c *checker) mbarrier(in *ast.Instruction) {
+	op := in.Quals[0].Name
+	want, ok := mbarrierOperands[op]
+	if !ok {
+		c.errorf(in.Quals[0].Pos, in.Quals[0].End(), "unknown-qualifier", specMbarrier, "",
+			"unknown mbarrier operation %s (want .init, .inval, .arrive, .arrive_drop, .expect_tx, .complete_tx, .test_wait, .try_wait or .pending_count)", op)
+		return
+	}
+	for i, q := range in.Quals[1:] {
+		for _, g := range mbarrierGates {
+			if q.Name == g.qual && !(g.qual == ".expect_tx" && op == ".expect_tx") {
+				c.gateQual(in, i+1, g.qual+" on mbarrier"+op, g.ptx, g.arch, g.spec)
+			}
+		}
+	}
+	if n := len(in.Operands); n < want[0] || n > want[1] {
+		c.errorf(in.OpPos, in.OpPos.Advance(in.Opcode), "operand-count", specMbarrier, "",
+			"mbarrier%s takes %d to %d operands, not %d", op, want[0], want[1], n)
+		return
+	}
+	if qualIndex(in, ".b64") < 0 {
+		c.errorf(in.OpPos, in.OpPos.Advance(in.Opcode), "mbarrier-type", specMbarrier, "add .b64",
+			"mbarrier%s needs the type .b64", op)
+	}
+	c.mbarrierSemantics(in, op)
+	switch op {
+	case ".init":
+		c.countImm(in, in.Operands[1], 1, "init count", specMbarrierInit)
+		fallthrough
+	case ".inval", ".test_wait", ".try_wait":
+		if i := qualIndex(in, ".shared::cluster"); i >= 0 {
+			c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-space", specMbarrierSpace, "use .shared::cta",
+				"mbarrier%s works only on the executing CTA's mbarrier objects (.shared or .shared::cta)", op)
+		}
+	case ".arrive", ".arrive_drop":
+		c.mbarrierArrive(in, op)
+	case ".expect_tx", ".complete_tx":
+		c.countImm(in, in.Operands[1], 0, "tx-count", specMbarrierTx)
+	}
+}
+
+// mbarrierSemantics checks .sem and .scope: they appear together, and
+// each operation accepts only some orderings (§9.7.13.15.11-16).
+func (c *checker) mbarrierSemantics(in *ast.Instruction, op string) {
+	sem, scope := -1, -1
+	for i, q := range in.Quals {
+		switch q.Name {
+		case ".release", ".acquire", ".relaxed", ".acq_rel", ".weak":
+			sem = i
+		case ".cta", ".cluster", ".gpu", ".sys":
+			scope = i
+		}
+	}
+	allowed := map[string]string{".arrive": ".release .relaxed", ".arrive_drop": ".release .relaxed",
+		".test_wait": ".acquire .relaxed", ".try_wait": ".acquire .relaxed",
+		".expect_tx": ".relaxed", ".complete_tx": ".relaxed"}[op]
+	if sem >= 0 && !strings.Contains(allowed+" ", in.Quals[sem].Name+" ") {
+		c.errorf(in.Quals[sem].Pos, in.Quals[sem].End(), "mbarrier-sem", specMbarrier, "",
+			"mbarrier%s does not accept %s (allowed: %s)", op, in.Quals[sem].Name, orNone(allowed))
+	}
+	if scope >= 0 && in.Quals[scope].Name != ".cta" && in.Quals[scope].Name != ".cluster" {
+		c.errorf(in.Quals[scope].Pos, in.Quals[scope].End(), "mbarrier-scope", specMbarrier, "use .cta or .cluster",
+			"mbarrier scope must be .cta or .cluster, not %s", in.Quals[scope].Name)
+	}
+	if (sem >= 0) != (scope >= 0) {
+		i := max(sem, scope)
+		c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-sem-scope", specMbarrier, "write both, e.g. .release.cta",
+			"mbarrier .sem and .scope must be given together")
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return strings.ReplaceAll(s, " ", ", ")
+}
+
+func (c *checker) mbarrierArrive(in *ast.Instruction, op string) {
+	state := in.Operands[0]
+	_, sink := state.(*ast.Sink)
+	if sink {
+		c.gateOpAt(state, "the sink _ as mbarrier state", isa.V(7, 1), isa.Arch{}, specMbarrierArr)
+	}
+	if i := qualIndex(in, ".shared::cluster"); i >= 0 && !sink {
+		c.errorf(state.Pos(), state.End(), "mbarrier-remote-state", specMbarrierArr, "write _ as the state operand",
+			"mbarrier%s.shared::cluster cannot return a state: its destination must be the sink _", op)
+	}
+	expect := qualIndex(in, ".expect_tx") >= 0
+	noComplete := qualIndex(in, ".noComplete") >= 0
+	if len(in.Operands) == 3 {
+		if expect {
+			c.countImm(in, in.Operands[2], 0, "tx-count", specMbarrierTx)
+			return
+		}
+		c.countImm(in, in.Operands[2], 1, "arrival count", specMbarrierArr)
+		if !noComplete {
+			c.gateOpAt(in.Operands[2], "an arrival count without .noComplete", isa.V(7, 8), isa.SM(90), specMbarrierArr)
+		}
+		return
+	}
+	if expect {
+		c.errorf(in.End(), in.End(), "operand-count", specMbarrierArr, "", "mbarrier%s.expect_tx needs a tx-count operand", op)
+	}
+	if noComplete {
+		c.errorf(in.End(), in.End(), "operand-count", specMbarrierArr, "", "mbarrier%s.noComplete needs an arrival count operand", op)
+	}
+}
+
+// gateOpAt reports operand e when the module's version or target lacks a
+// form that e selects.
+func (c *checker) gateOpAt(e ast.Expr, what string, v isa.Version, a isa.Arch, spec string) {
+	if c.version != 0 && c.version < v {
+		c.errorf(e.Pos(), e.End(), "ptx-version", spec, "raise .version to "+v.String(),
+			"%s requires PTX ISA %s (this file declares %s)", what, v, c.version)
+	}
+	if c.target.SM != 0 && !a.Allows(c.target, c.version) {
+		c.errorf(e.Pos(), e.End(), "target", spec, "compile for "+a.Minimal(), "%s requires %s (target is %s)", what, a, c.target)
+	}
+}
+
+// countImm checks an immediate count against [lo, 2^20-1].
+func (c *checker) countImm(in *ast.Instruction, e ast.Expr, lo int64, what, spec string) {
+	if !isIntImm(e) {
+		return
+	}
+	v, ok := parser.ConstValue(e)
+	if ok && (v < lo || v > maxMbarrierCount) {
+		c.errorf(e.Pos(), e.End(), "mbarrier-count", spec, "",
+			"%s %d is outside [%d, %d]", what, v, lo, maxMbarrierCount)
+	}
+}
+
+func (c *checker) cpAsync(in *ast.Instruction) {
+	switch {
+	case in.HasQual(".wait_group"):
+		if len(in.Operands) != 1 || !isIntImm(in.Operands[0]) {
+			e := ast.Node(in)
+			if len(in.Operands) > 0 {
+				e = in.Operands[0]
+			}
+			c.errorf(e.Pos(), e.End(), "cp-async-wait-group", specCpAsyncWait, "",
+				"%s takes one integer constant: the number of most recent groups that may stay pending", in.FullOpcode())
+		}
+	case in.HasQual(".mbarrier") && in.HasQual(".arrive"):
+		if i := qualIndex(in, ".shared::cta"); i >= 0 {
+			c.gateQual(in, i, ".shared::cta on cp.async.mbarrier.arrive", isa.V(7, 8), isa.Arch{}, specCpAsyncArrive)
+		}
+		if i := qualIndex(in, ".shared::cluster"); i >= 0 {
+			c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-space", specCpAsyncArrive, "use .shared::cta",
+				"cp.async.mbarrier.arrive works only on the executing CTA's mbarrier objects")
+		}
+	case in.HasQual(".bulk") && !in.HasQual(".commit_group") && !in.HasQual(".tensor") && !in.HasQual(".prefetch"):
+		if len(in.Operands) >= 3 && isIntImm(in.Operands[2]) {
+			if v, ok := parser.ConstValue(in.Operands[2]); ok && (v <= 0 || v%16 != 0) {
+				c.errorf(in.Operands[2].Pos(), in.Operands[2].End(), "cp-async-bulk-size", specCpBulk, "",
+					"bulk copy size %d must be a positive multiple of 16", v)
+			}
+		}
+		if len(in.Quals) > 2 && in.Quals[2].Name == ".shared::cta" {
+			c.gateQual(in, 2, "a .shared::cta destination of cp.async.bulk", isa.V(8, 6), isa.SM(90), specCpBulk)
+		}
+	case in.HasQual(".ca") || in.HasQual(".cg"):
+		c.cpAsyncCopy(in)
+	}
+}
+
+func (c *checker) cpAsyncCopy(in *ast.Instruction) {
+	if len(in.Operands) < 3 || !isIntImm(in.Operands[2]) {
+		if len(in.Operands) >= 3 {
+			c.errorf(in.Operands[2].Pos(), in.Operands[2].End(), "cp-async-size", specCpAsyncCopy, "",
+				"cp.async copy size must be the constant 4, 8 or 16")
+		}
+		return
+	}
+	e := in.Operands[2]
+	v, _ := parser.ConstValue(e)
+	switch {
+	case v != 4 && v != 8 && v != 16:
+		c.errorf(e.Pos(), e.End(), "cp-async-size", specCpAsyncCopy, "", "cp.async copy size %d must be 4, 8 or 16", v)
+	case in.HasQual(".cg") && v != 16:
+		c.errorf(e.Pos(), e.End(), "cp-async-size", specCpAsyncCopy, "use .ca for 4 or 8 bytes", "cp.async.cg copies 16 bytes, not %d", v)
+	}
+}
