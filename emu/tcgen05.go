@@ -638,8 +638,12 @@ func execTcSt(w *Warp, in *Inst) Status {
 	}})
 }
 
-// execTcLd performs a tcgen05.ld at issue. A load reading cells of an
-// unwaited tcgen05.st is reported (tmem.RuleUnwaitedStore).
+// execTcLd reads the cells of a tcgen05.ld at issue (a thread must have
+// waited for its own stores to them first; a read of an unwaited store is
+// reported as tmem.RuleUnwaitedStore) and queues the write of the
+// destination registers as an asynchronous operation: the registers are
+// valid only after tcgen05.wait::ld (§9.7.16.8.3), so under a delayed or
+// random --async policy a kernel that reads them earlier sees stale values.
 func execTcLd(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
 	if st := tcAligned(w); st != Continue {
@@ -651,34 +655,46 @@ func execTcLd(w *Warp, in *Inst) Status {
 	if err := ct.memory().Load(acc, x.form, out); err != nil {
 		return accessFault(w, acc, err)
 	}
+	n := len(x.regs)
+	vals := make([]uint32, 32*n)
 	for t := range 32 {
-		for j, s := range x.regs {
-			w.R[s+int32(t)] = uint64(out[t][j])
+		copy(vals[t*n:], out[t])
+	}
+	return w.IssueFrom(0, &AsyncOp{Kind: "tcgen05.ld", Land: func(*Cluster) *Report {
+		for t := range 32 {
+			for j, s := range x.regs {
+				w.R[s+int32(t)] = uint64(vals[t*n+j])
+			}
 		}
-	}
-	return Continue
+		return nil
+	}})
 }
 
-// isTcStOf reports whether op is a tcgen05.st of warp w.
-func isTcStOf(w *Warp) func(*AsyncOp) bool {
+// isTcOf reports whether op is an asynchronous operation of kind issued by
+// warp w.
+func isTcOf(w *Warp, kind string) func(*AsyncOp) bool {
 	return func(op *AsyncOp) bool {
-		return op.Kind == "tcgen05.st" && op.Issuer.Warp == w.Index && op.Issuer.CTA == w.CTA.ID
+		return op.Kind == kind && op.Issuer.Warp == w.Index && op.Issuer.CTA == w.CTA.ID
 	}
 }
 
-// execTcWait performs tcgen05.wait::st (the warp's earlier tcgen05.st have
-// landed) and tcgen05.wait::ld (a no-op: tcgen05.ld completes at issue).
+// execTcWait performs tcgen05.wait::st and tcgen05.wait::ld
+// (§9.7.16.8.5): the warp's earlier tcgen05.st (or tcgen05.ld) have landed.
 func execTcWait(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
 	if st := tcAligned(w); st != Continue {
 		return st
 	}
+	kind := "tcgen05.st"
 	if x.op == tcWaitLd {
-		return Continue
+		kind = "tcgen05.ld"
 	}
-	if r := w.CTA.cluster.LandWhere(isTcStOf(w)); r != nil {
+	if r := w.CTA.cluster.LandWhere(isTcOf(w, kind)); r != nil {
 		w.CTA.cluster.fail(r)
 		return Fault
+	}
+	if x.op == tcWaitLd {
+		return Continue
 	}
 	if m := CTATensorMemory(w.CTA); m != nil {
 		for l := range 32 {

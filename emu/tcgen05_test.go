@@ -449,3 +449,45 @@ func TestTcgen05Unsupported(t *testing.T) {
 		}
 	}
 }
+
+// TestTcgen05LdWait: tcgen05.ld destination registers are written when the
+// load lands, no later than tcgen05.wait::ld. Under the delayed policy a
+// kernel that reads them before the wait sees the old register values.
+func TestTcgen05LdWait(t *testing.T) {
+	const store = `	ld.param.u64 %rd0, [out];
+	mul.wide.u32 %rd1, %r0, 8;
+	add.u64 %rd2, %rd0, %rd1;
+	mov.u32 %r20, 7;
+	mov.u32 %r21, 7;
+`
+	read := "\tst.global.v2.u32 [%rd2], {%r20, %r21};\n"
+	waitLd := "\ttcgen05.wait::ld.sync.aligned;\n"
+	for _, c := range []struct {
+		name   string
+		body   string
+		policy AsyncPolicy
+		stale  bool
+	}{
+		{"waited/delayed", stX2 + waitSt + ldX2 + waitLd + read, AsyncDelayed, false},
+		{"waited/random", stX2 + waitSt + ldX2 + waitLd + read, AsyncRandom, false},
+		{"unwaited/eager", stX2 + waitSt + ldX2 + read + waitLd, AsyncEager, false},
+		{"unwaited/delayed", stX2 + waitSt + ldX2 + read + waitLd, AsyncDelayed, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, _ := tcRun(t, fmt.Sprintf(tcKernel, 32, store+c.body), Config{Block: [3]int{128, 1, 1}, Async: c.policy, Seed: 3}, 1024)
+			if res.Report != nil {
+				t.Fatal(res.Report)
+			}
+			out := tcWords(res.Buffers[0].Data)
+			for tid := range 128 {
+				want := [2]uint32{uint32(tid), uint32(tid % 32)}
+				if c.stale {
+					want = [2]uint32{7, 7}
+				}
+				if got := [2]uint32{out[2*tid], out[2*tid+1]}; got != want {
+					t.Fatalf("thread %d read %v, want %v", tid, got, want)
+				}
+			}
+		})
+	}
+}
