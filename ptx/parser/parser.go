@@ -7,8 +7,8 @@
 // skips to the next ';', '}' or statement that starts a new line, and the
 // returned tree holds *ast.BadStmt and *ast.BadExpr where text could not be
 // parsed. No input makes it panic, loop or use memory beyond a small
-// multiple of the input size: nesting depth and the number of reported
-// errors are bounded (MaxDepth, MaxErrors).
+// multiple of the input size: nesting depth, expression length and the
+// number of reported errors are bounded (MaxDepth, MaxExprOps, MaxErrors).
 //
 // Syntax errors have the rule id "syntax". The parser does not resolve
 // names or check types and qualifiers; see packages resolve and check.

@@ -13,7 +13,13 @@
 //	duplicate-declaration      a name declared twice in one scope
 //	register-out-of-range      %r10 when only %r<10> (%r0..%r9) is declared
 //	register-outside-function  a register of another function
-//	special-register-component %laneid.x, %tid.w and other invalid components
+//	special-register-component a component on a scalar special register (%laneid.x)
+//
+// Scoping follows ptxas 12.5: a name is visible from the statement after
+// its declaration to the end of its block (module-scope variables and
+// functions included, so a call must follow the callee's declaration);
+// labels are visible in their whole block and its nested blocks, not
+// outside it.
 //
 // The returned Info maps each use to its Symbol; the validator reads the
 // declared state space and type of operands from it.
