@@ -322,6 +322,9 @@ const (
 func decodeBar(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
 	switch {
+	case q.Has(".warp"): // bar.warp.sync: lanes of a warp already run in lock-step groups
+		out.Exec = execNop
+		return nil
 	case q.Has(".cluster"):
 		out.Exec = execClusterBarrier
 		out.Imm = barClusterArrive

@@ -1,0 +1,456 @@
+package emu
+
+import "github.com/ptxkit/ptxkit/ptx/ast"
+
+// Warp-level data exchange and bit-manipulation instructions that
+// compilers emit around stores: shfl.sync, vote.sync, activemask,
+// redux.sync, bar.warp.sync (§9.7.8.x, §9.7.13.x), prmt, bfe, bfi, lop3,
+// mul24/mad24 (§9.7.1, §9.7.7).
+
+func init() {
+	RegisterOpcode("shfl", decodeShfl)
+	RegisterOpcode("vote", decodeVote)
+	RegisterOpcode("activemask", decodeActivemask)
+	RegisterOpcode("redux", decodeRedux)
+	RegisterOpcode("prmt", decodePrmt)
+	RegisterOpcode("bfe", decodeBfe)
+	RegisterOpcode("bfi", decodeBfi)
+	RegisterOpcode("lop3", decodeLop3)
+	RegisterOpcode("mul24", decodeMul24)
+	RegisterOpcode("mad24", decodeMul24)
+}
+
+// srcs resolves operands ops[i] as sources of type t into the given fields.
+func (d *Decoder) srcs(ops []ast.Expr, t Type, fields ...*int32) error {
+	for i, f := range fields {
+		if i >= len(ops) {
+			return d.Errorf(ops[len(ops)-1], "missing operand")
+		}
+		var err error
+		if *f, err = d.Src(ops[i], t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dstPair resolves "d" or "d|p".
+func (d *Decoder) dstPair(e ast.Expr) (int32, int32, error) {
+	if b, ok := e.(*ast.BinaryExpr); ok && b.Op == "|" {
+		x, err := d.Dst(b.X)
+		if err != nil {
+			return 0, 0, err
+		}
+		y, err := d.Dst(b.Y)
+		return x, y, err
+	}
+	x, err := d.Dst(e)
+	return x, -1, err
+}
+
+const (
+	shflUp = iota
+	shflDown
+	shflBfly
+	shflIdx
+)
+
+// decodeShfl lowers shfl.sync.mode.b32 d[|p], a, b, c, membermask.
+func decodeShfl(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	switch {
+	case q.Has(".up"):
+		out.Imm = shflUp
+	case q.Has(".down"):
+		out.Imm = shflDown
+	case q.Has(".bfly"):
+		out.Imm = shflBfly
+	case q.Has(".idx"):
+		out.Imm = shflIdx
+	default:
+		return d.Errorf(in, "shfl needs a mode (.up, .down, .bfly, .idx)")
+	}
+	if len(in.Operands) < 4 {
+		return d.Errorf(in, "shfl takes d, a, b, c and a member mask")
+	}
+	var err error
+	if out.D, out.D2, err = d.dstPair(in.Operands[0]); err != nil {
+		return err
+	}
+	if err := d.srcs(in.Operands[1:], TB32, &out.A, &out.B, &out.C); err != nil {
+		return err
+	}
+	out.Exec = execShfl
+	return nil
+}
+
+// execShfl follows the pseudocode of §9.7.8.6: lanes outside the source
+// range (or reading an inactive lane) keep their own value.
+func execShfl(w *Warp, in *Inst) Status {
+	var src [32]uint64
+	copy(src[:], w.R[in.A:in.A+32])
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		b := int(w.R[in.B+int32(l)] & 31)
+		c := int(w.R[in.C+int32(l)])
+		seg := c >> 8 & 31
+		maxLane := l&seg | c&31&^seg
+		minLane := l & seg
+		var j int
+		var ok bool
+		switch in.Imm {
+		case shflUp:
+			j = l - b
+			ok = j >= maxLane
+		case shflDown:
+			j = l + b
+			ok = j <= maxLane
+		case shflBfly:
+			j = l ^ b
+			ok = j <= maxLane
+		default:
+			j = minLane | b&^seg
+			ok = j <= maxLane
+		}
+		if !ok || w.Exec&(1<<uint(j)) == 0 {
+			j = l
+		}
+		if in.D >= 0 {
+			w.R[in.D+int32(l)] = src[j] & 0xffffffff
+		}
+		if in.D2 >= 0 {
+			w.R[in.D2+int32(l)] = b2u(ok)
+		}
+	}
+	return Continue
+}
+
+// decodeVote lowers vote{.sync}.{all,any,uni}.pred d, {!}a{, mask} and
+// vote{.sync}.ballot.b32 d, {!}a{, mask}.
+func decodeVote(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	for i, m := range []string{".all", ".any", ".uni", ".ballot"} {
+		if q.Has(m) {
+			out.Imm = uint64(i)
+		}
+	}
+	if len(in.Operands) < 2 {
+		return d.Errorf(in, "vote takes a destination and a predicate")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	a := in.Operands[1]
+	if u, ok := a.(*ast.UnaryExpr); ok && u.Op == "!" {
+		out.Flags |= FlagNeg
+		a = u.X
+	}
+	if out.A, err = d.Src(a, TPred); err != nil {
+		return err
+	}
+	out.Exec = execVote
+	return nil
+}
+
+func execVote(w *Warp, in *Inst) Status {
+	var ballot uint32
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		p := w.R[in.A+int32(l)] & 1
+		if in.Flags&FlagNeg != 0 {
+			p ^= 1
+		}
+		ballot |= uint32(p) << uint(l)
+	}
+	var v uint64
+	switch in.Imm {
+	case 0:
+		v = b2u(ballot == w.Exec)
+	case 1:
+		v = b2u(ballot != 0)
+	case 2:
+		v = b2u(ballot == 0 || ballot == w.Exec)
+	default:
+		v = uint64(ballot)
+	}
+	for m := w.Exec; m != 0; m &= m - 1 {
+		w.R[in.D+int32(lane(m))] = v
+	}
+	return Continue
+}
+
+func decodeActivemask(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) != 1 {
+		return d.Errorf(in, "activemask takes one destination")
+	}
+	var err error
+	out.D, err = d.Dst(in.Operands[0])
+	out.Exec = execActivemask
+	return err
+}
+
+func execActivemask(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		w.R[in.D+int32(lane(m))] = uint64(w.Exec)
+	}
+	return Continue
+}
+
+// decodeRedux lowers redux.sync.op.type d, a, membermask.
+func decodeRedux(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	op := -1
+	for n, o := range map[string]int{".add": opAdd, ".min": opMin, ".max": opMax, ".and": opAnd, ".or": opOr, ".xor": opXor} {
+		if q.Has(n) {
+			op = o
+		}
+	}
+	if op < 0 || len(in.Operands) < 2 || q.Type().Size() != 4 {
+		return d.Errorf(in, "the emulator implements redux.sync add/min/max/and/or/xor on 32-bit types")
+	}
+	out.Imm, out.Type = uint64(op), q.Type()
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], out.Type); err != nil {
+		return err
+	}
+	out.Exec = execRedux
+	return nil
+}
+
+func execRedux(w *Warp, in *Inst) Status {
+	first := true
+	var acc uint64
+	for m := w.Exec; m != 0; m &= m - 1 {
+		v := intValue(in.Type, w.R[in.A+int32(lane(m))])
+		if first {
+			acc, first = v, false
+			continue
+		}
+		switch in.Imm {
+		case opAdd:
+			acc += v
+		case opAnd:
+			acc &= v
+		case opOr:
+			acc |= v
+		case opXor:
+			acc ^= v
+		case opMin, opMax:
+			less := v < acc
+			if in.Type.Signed() {
+				less = int64(v) < int64(acc)
+			}
+			if less == (in.Imm == opMin) {
+				acc = v
+			}
+		}
+	}
+	for m := w.Exec; m != 0; m &= m - 1 {
+		w.R[in.D+int32(lane(m))] = acc & 0xffffffff
+	}
+	return Continue
+}
+
+// decodePrmt lowers prmt.b32 d, a, b, c (default mode only).
+func decodePrmt(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	for _, m := range []string{".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"} {
+		if q.Has(m) {
+			return d.Errorf(in, "the emulator implements prmt only in its default mode")
+		}
+	}
+	if len(in.Operands) != 4 {
+		return d.Errorf(in, "prmt takes four operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	out.Exec = execPrmt
+	return d.srcs(in.Operands[1:], TB32, &out.A, &out.B, &out.C)
+}
+
+func execPrmt(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		src := uint64(uint32(w.R[in.A+l])) | uint64(uint32(w.R[in.B+l]))<<32
+		c := uint32(w.R[in.C+l])
+		var v uint32
+		for i := range 4 {
+			sel := c >> (4 * uint(i)) & 0xf
+			b := uint32(src >> (8 * (sel & 7)) & 0xff)
+			if sel&8 != 0 {
+				b = uint32(int32(int8(b)) >> 7 & 0xff)
+			}
+			v |= b << (8 * uint(i))
+		}
+		w.R[in.D+l] = uint64(v)
+	}
+	return Continue
+}
+
+// decodeBfe lowers bfe.type d, a, pos, len.
+func decodeBfe(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	out.Type = q.Type()
+	if out.Type.Size() != 4 && out.Type.Size() != 8 || len(in.Operands) != 4 {
+		return d.Errorf(in, "bfe takes a 32- or 64-bit type and four operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], out.Type); err != nil {
+		return err
+	}
+	out.Exec = execBfe
+	return d.srcs(in.Operands[2:], TU32, &out.B, &out.C)
+}
+
+func execBfe(w *Warp, in *Inst) Status {
+	n := uint64(in.Type.Bits())
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		a := w.R[in.A+l] & in.Type.mask()
+		pos, ln := w.R[in.B+l]&0xff, w.R[in.C+l]&0xff
+		var sbit uint64
+		if in.Type.Signed() && ln != 0 {
+			sbit = a >> min(pos+ln-1, n-1) & 1
+		}
+		var v uint64
+		for i := uint64(0); i < n; i++ {
+			bit := sbit
+			if i < ln && pos+i < n {
+				bit = a >> (pos + i) & 1
+			}
+			v |= bit << i
+		}
+		w.R[in.D+l] = v
+	}
+	return Continue
+}
+
+// decodeBfi lowers bfi.type f, a, b, pos, len.
+func decodeBfi(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	out.Type = q.Type()
+	if out.Type.Size() != 4 && out.Type.Size() != 8 || len(in.Operands) != 5 {
+		return d.Errorf(in, "bfi takes a 32- or 64-bit type and five operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if err := d.srcs(in.Operands[1:], out.Type, &out.A, &out.B); err != nil {
+		return err
+	}
+	out.Exec = execBfi
+	return d.srcs(in.Operands[3:], TU32, &out.C, &out.D2)
+}
+
+func execBfi(w *Warp, in *Inst) Status {
+	n := uint64(in.Type.Bits())
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		a, b := w.R[in.A+l], w.R[in.B+l]&in.Type.mask()
+		pos, ln := w.R[in.C+l]&0xff, w.R[in.D2+l]&0xff
+		for i := uint64(0); i < ln && pos+i < n; i++ {
+			b = b&^(1<<(pos+i)) | (a>>i&1)<<(pos+i)
+		}
+		w.R[in.D+l] = b
+	}
+	return Continue
+}
+
+// decodeLop3 lowers lop3.b32 d, a, b, c, immLut.
+func decodeLop3(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) != 5 {
+		return d.Errorf(in, "lop3 takes five operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	lut, ok := d.constValue(in.Operands[4], TB32)
+	if !ok {
+		return d.Errorf(in.Operands[4], "lop3 needs a constant lookup table")
+	}
+	out.Imm = lut & 0xff
+	out.Exec = execLop3
+	return d.srcs(in.Operands[1:], TB32, &out.A, &out.B, &out.C)
+}
+
+// execLop3 evaluates the lookup table: bit i of immLut is the result for
+// a, b, c bits forming i = a<<2 | b<<1 | c (ta=0xF0, tb=0xCC, tc=0xAA).
+func execLop3(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		a, b, c := uint32(w.R[in.A+l]), uint32(w.R[in.B+l]), uint32(w.R[in.C+l])
+		var v uint32
+		for i := range 8 {
+			if in.Imm>>uint(i)&1 == 0 {
+				continue
+			}
+			t := ^uint32(0)
+			for k, x := range [3]uint32{c, b, a} {
+				if i>>uint(k)&1 != 0 {
+					t &= x
+				} else {
+					t &= ^x
+				}
+			}
+			v |= t
+		}
+		w.R[in.D+l] = uint64(v)
+	}
+	return Continue
+}
+
+// decodeMul24 lowers mul24/mad24.{lo,hi}.{u32,s32}.
+func decodeMul24(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	out.Type = q.Type()
+	if q.Has(".hi") {
+		out.Flags |= FlagHi
+	}
+	n := 3
+	if in.Opcode == "mad24" {
+		n = 4
+	}
+	if len(in.Operands) != n || out.Type.Size() != 4 {
+		return d.Errorf(in, "%s takes a 32-bit type and %d operands", in.Opcode, n)
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	out.Exec = execMul24
+	if n == 4 {
+		return d.srcs(in.Operands[1:], out.Type, &out.A, &out.B, &out.C)
+	}
+	return d.srcs(in.Operands[1:], out.Type, &out.A, &out.B)
+}
+
+func execMul24(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		a, b := w.R[in.A+l]&0xffffff, w.R[in.B+l]&0xffffff
+		if in.Type.Signed() {
+			a, b = sext(a, 24), sext(b, 24)
+		}
+		p := a * b
+		v := p
+		if in.Flags&FlagHi != 0 {
+			v = p >> 16
+		}
+		if in.C >= 0 {
+			v += w.R[in.C+l]
+		}
+		w.R[in.D+l] = v & 0xffffffff
+	}
+	return Continue
+}

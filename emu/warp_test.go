@@ -1,0 +1,147 @@
+package emu
+
+import (
+	"fmt"
+	"math/bits"
+	"testing"
+)
+
+// TestShuffle compares every shfl.sync mode with the §9.7.8.6 pseudocode
+// evaluated here, for several b values, with lanes 30 and 31 inactive.
+func TestShuffle(t *testing.T) {
+	for _, mode := range []string{"up", "down", "bfly", "idx"} {
+		for _, b := range []int{0, 1, 3, 17} {
+			c := 0x1f
+			if mode == "up" {
+				c = 0
+			}
+			src := kernel1(fmt.Sprintf(`
+	mov.u32 %%r1, %%laneid;
+	setp.ge.u32 %%p3, %%r1, 30;
+	@%%p3 bra DONE;
+	mad.lo.u32 %%r2, %%r1, 7, 1;
+	shfl.sync.%s.b32 %%r3|%%p1, %%r2, %d, %d, 0x3fffffff;
+	selp.u32 %%r4, 1, 0, %%p1;
+	mul.wide.u32 %%rd2, %%r1, 8;
+	add.u64 %%rd3, %%rd1, %%rd2;
+	st.global.v2.u32 [%%rd3], {%%r3, %%r4};
+DONE:`, mode, b, c), "")
+			res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(256))
+			got := u32s(res.Buffers[0].Data)
+			for l := range 30 {
+				maxLane, minLane := c&31, 0
+				var j int
+				var ok bool
+				switch mode {
+				case "up":
+					j, ok = l-b, l-b >= maxLane
+				case "down":
+					j, ok = l+b, l+b <= maxLane
+				case "bfly":
+					j, ok = l^b, l^b <= maxLane
+				case "idx":
+					j, ok = minLane|b, b <= maxLane
+				}
+				if !ok || j >= 30 {
+					j = l
+				}
+				if got[2*l] != uint32(j*7+1) || (got[2*l+1] == 1) != ok {
+					t.Fatalf("%s b=%d lane %d: got (%d, %d), want (%d, %v)", mode, b, l, got[2*l], got[2*l+1], j*7+1, ok)
+				}
+			}
+		}
+	}
+}
+
+func TestVoteReduxActivemask(t *testing.T) {
+	src := kernel1(`
+	mov.u32 %r1, %laneid;
+	setp.ge.u32 %p3, %r1, 20;
+	@%p3 bra DONE;
+	and.b32 %r2, %r1, 3;
+	setp.eq.u32 %p1, %r2, 0;
+	vote.sync.ballot.b32 %r3, %p1, 0xfffff;
+	vote.sync.any.pred %p2, %p1, 0xfffff;
+	selp.u32 %r4, 1, 0, %p2;
+	vote.sync.all.pred %p2, !%p3, 0xfffff;
+	selp.u32 %r5, 1, 0, %p2;
+	vote.sync.uni.pred %p2, %p1, 0xfffff;
+	selp.u32 %r6, 1, 0, %p2;
+	activemask.b32 %r7;
+	redux.sync.add.u32 %r8, %r1, 0xfffff;
+	redux.sync.max.s32 %r9, %r2, 0xfffff;
+	mul.wide.u32 %rd2, %r1, 32;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};
+	st.global.v4.u32 [%rd3+16], {%r7, %r8, %r9, %r1};
+DONE:`, "")
+	res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(32*32))
+	got := u32s(res.Buffers[0].Data)
+	var ballot uint32
+	for l := 0; l < 20; l += 4 {
+		ballot |= 1 << uint(l)
+	}
+	for l := range 20 {
+		want := []uint32{ballot, 1, 1, 0, 0xfffff, 190, 3, uint32(l)}
+		if fmt.Sprint(got[8*l:8*l+8]) != fmt.Sprint(want) {
+			t.Fatalf("lane %d: got %v, want %v", l, got[8*l:8*l+8], want)
+		}
+	}
+}
+
+func TestBitInstructions(t *testing.T) {
+	src := kernel1(`
+	mov.u32 %r1, 0x89abcdef;
+	mov.u32 %r2, 0x01234567;
+	prmt.b32 %r3, %r1, %r2, 0x7531;
+	prmt.b32 %r4, %r1, %r2, 0x0b2a;
+	bfe.u32 %r5, %r1, 4, 12;
+	bfe.s32 %r6, %r1, 28, 8;
+	bfi.b32 %r7, %r2, %r1, 8, 12;
+	lop3.b32 %r8, %r1, %r2, 0xff00ff00, 0x96;
+	mul24.lo.s32 %r9, 0x00800001, 3;
+	mad24.hi.u32 %r0, 0x00ffffff, 0x00ffffff, 5;
+	st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};
+	st.global.v4.u32 [%rd1+16], {%r7, %r8, %r9, %r0};
+	popc.b32 %r1, %r1;
+	clz.b32 %r2, %r2;
+	brev.b32 %r3, %r2;
+	st.global.v4.u32 [%rd1+32], {%r1, %r2, %r3, %r3};`, "")
+	res := launch(t, src, Config{}, buf(48))
+	got := u32s(res.Buffers[0].Data)
+	a, b := uint32(0x89abcdef), uint32(0x01234567)
+	bytesOf := func(x, y uint32) [8]uint32 {
+		var o [8]uint32
+		for i := range 4 {
+			o[i] = x >> (8 * uint(i)) & 0xff
+			o[4+i] = y >> (8 * uint(i)) & 0xff
+		}
+		return o
+	}(a, b)
+	prmt := func(sel uint32) uint32 {
+		var v uint32
+		for i := range 4 {
+			s := sel >> (4 * uint(i)) & 0xf
+			x := bytesOf[s&7]
+			if s&8 != 0 {
+				x = 0
+				if bytesOf[s&7]&0x80 != 0 {
+					x = 0xff
+				}
+			}
+			v |= x << (8 * uint(i))
+		}
+		return v
+	}
+	m24 := int32(0x800001 - 0x1000000)
+	mul24lo := uint32(m24 * 3)
+	hi := uint64(0xffffff) * uint64(0xffffff) >> 16
+	want := []uint32{
+		prmt(0x7531), prmt(0x0b2a), a >> 4 & 0xfff, 0xfffffff8,
+		a&^(0xfff<<8) | (b&0xfff)<<8, a ^ b ^ 0xff00ff00, mul24lo, uint32(hi + 5),
+		uint32(bits.OnesCount32(a)), uint32(bits.LeadingZeros32(b)), bits.Reverse32(uint32(bits.LeadingZeros32(b))), bits.Reverse32(uint32(bits.LeadingZeros32(b))),
+	}
+	if fmt.Sprintf("%x", got) != fmt.Sprintf("%x", want) {
+		t.Fatalf("got  %x\nwant %x", got, want)
+	}
+}
