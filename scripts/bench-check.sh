@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench-check.sh [MB] - time `ptxkit check` and NVIDIA `ptxas -arch=sm_90`
+# side by side on one large many-kernel module (default 32 MB).
+#
+# The module is the check package's benchmark module: copies of a kernel
+# with index arithmetic, loads and every common store form; ptxas accepts
+# it (TestBenchModuleIsValid). ptxas is found in $PTXKIT_CUDA_BIN or
+# ~/.cache/cuda-oracle/12.5/bin; without it only ptxkit is timed.
+# Prints wall and CPU seconds, throughput per wall second and per CPU
+# second, and the ratio of ptxas's time to ptxkit's.
+set -euo pipefail
+
+mb=${1:-32}
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+ptxas="${PTXKIT_CUDA_BIN:-$HOME/.cache/cuda-oracle/12.5/bin}/ptxas"
+
+cd "$root"
+go build -o "$work/ptxkit" ./cmd/ptxkit
+PTXKIT_BENCH_OUT="$work/bench.ptx" PTXKIT_BENCH_MB="$mb" \
+	go test ./check -run '^TestWriteBenchModule$' -count=1 >/dev/null
+bytes=$(stat -c %s "$work/bench.ptx")
+kernels=$(grep -c '^.visible .entry' "$work/bench.ptx")
+
+# measure CMD...: prints "wall user+sys" in seconds for one run.
+measure() {
+	local TIMEFORMAT='%R %U %S'
+	{ time "$@" >/dev/null 2>"$work/stderr"; } 2>"$work/time" || {
+		echo "command failed: $*" >&2
+		cat "$work/stderr" >&2
+		exit 1
+	}
+	awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$work/time"
+}
+
+# median of three runs, by wall time
+runs=()
+for _ in 1 2 3; do runs+=("$(measure "$work/ptxkit" check "$work/bench.ptx")"); done
+read -r kwall kcpu < <(printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p)
+
+printf 'module: %d bytes, %d kernels\n' "$bytes" "$kernels"
+awk -v b="$bytes" -v w="$kwall" -v c="$kcpu" 'BEGIN {
+	printf "ptxkit check:      %8.3f s wall %8.3f s cpu  %8.1f MB/s  %8.1f MB/cpu-s\n", w, c, b/1e6/w, b/1e6/c }'
+
+if [ -x "$ptxas" ]; then
+	read -r pwall pcpu < <(measure "$ptxas" -arch=sm_90 "$work/bench.ptx" -o "$work/bench.cubin")
+	awk -v b="$bytes" -v w="$pwall" -v c="$pcpu" -v kw="$kwall" -v kc="$kcpu" 'BEGIN {
+		printf "ptxas -arch=sm_90: %8.3f s wall %8.3f s cpu  %8.1f MB/s  %8.1f MB/cpu-s\n", w, c, b/1e6/w, b/1e6/c
+		printf "ptxkit is %.0fx faster (wall), %.0fx (cpu)\n", w/kw, c/kc }'
+else
+	echo "ptxas not found at $ptxas: skipped"
+fi
