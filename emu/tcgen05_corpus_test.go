@@ -142,3 +142,44 @@ func tmemTableForm(inst string) bool {
 	}
 	return len(strings.Split(inst[open+1:close], ",")) == f.Regs()
 }
+
+// TestTcgen05CorpusManagement decodes the corpus's other tcgen05 forms
+// (alloc, dealloc, relinquish_alloc_permit, commit, fences, waits): all
+// decode except the multicast commit, which the emulator does not
+// implement and says so.
+func TestTcgen05CorpusManagement(t *testing.T) {
+	f, err := os.Open(tmemCorpusPath)
+	if err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	seen := map[string]bool{}
+	for sc.Scan() {
+		inst, _, _ := strings.Cut(sc.Text(), "\t")
+		if !strings.HasPrefix(inst, "tcgen05.") || strings.HasPrefix(inst, "tcgen05.st.") || strings.HasPrefix(inst, "tcgen05.ld.") || seen[inst] {
+			continue
+		}
+		seen[inst] = true
+		src := ".version 8.6\n.target sm_100a\n.address_size 64\n.entry k()\n{\n\t.reg .b32 %r<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b64 %rd<4>;\n\t" + inst + "\n\tret;\n}\n"
+		m, errs := parser.ParseString("corpus.ptx", src)
+		if errs.HasErrors() {
+			t.Errorf("%s: parse: %v", inst, errs)
+			continue
+		}
+		_, errs = Decode(m, "")
+		if strings.Contains(inst, ".multicast::cluster") {
+			if !errs.HasErrors() || !strings.Contains(errs[0].Message, "does not implement") {
+				t.Errorf("%s: want a does-not-implement diagnostic, got %v", inst, errs)
+			}
+			continue
+		}
+		if errs.HasErrors() {
+			t.Errorf("%s: %v", inst, errs)
+		}
+	}
+	if len(seen) < 15 {
+		t.Errorf("only %d tcgen05 management forms in the corpus", len(seen))
+	}
+}
