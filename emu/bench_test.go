@@ -93,3 +93,23 @@ func BenchmarkStoreKernelGo(b *testing.B) {
 		storeBenchRef(benchGrid, benchBlock, benchRounds)
 	}
 }
+
+// TestNoAllocationPerInstruction: allocations of a launch do not grow
+// with the number of instructions executed (the interpreter loop, memory
+// access and barriers allocate nothing).
+func TestNoAllocationPerInstruction(t *testing.T) {
+	p := compile(t, benchSource(t))
+	allocs := func(rounds uint64) float64 {
+		return testing.AllocsPerRun(3, func() {
+			res, err := Execute(p, Config{Grid: dims(4, 1, 1), Block: dims(128, 1, 1)},
+				[]Arg{buf(4 * 512), buf(16 * 512), scalar(rounds)})
+			if err != nil || res.Report != nil {
+				t.Fatal(err, res.Report)
+			}
+		})
+	}
+	few, many := allocs(1), allocs(200)
+	if many > few {
+		t.Errorf("a launch allocates %v times with 1 round and %v with 200 rounds", few, many)
+	}
+}

@@ -415,3 +415,77 @@ func TestAtomics(t *testing.T) {
 		t.Errorf("exch = %d", got[13])
 	}
 }
+
+// TestDivergentCallsAndNestedLoops: lanes call a .func from different
+// branches and return at different times; nested data-dependent loops
+// reconverge before a barrier.
+func TestDivergentCallsAndNestedLoops(t *testing.T) {
+	src := header + `
+.func (.param .b32 r) tri(.param .b32 n)
+{
+	.reg .b32 %r<5>;
+	.reg .pred %p1;
+	ld.param.b32 %r1, [n];
+	mov.u32 %r2, 0;
+	mov.u32 %r3, 0;
+LOOP:
+	setp.ge.u32 %p1, %r3, %r1;
+	@%p1 bra END;
+	add.u32 %r3, %r3, 1;
+	add.u32 %r2, %r2, %r3;
+	bra LOOP;
+END:
+	st.param.b32 [r], %r2;
+	ret;
+}
+.visible .entry k(.param .u64 out) {
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<3>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	mov.u32 %r5, 0;
+	@%p1 bra EVEN;
+	{
+	.param .b32 a;
+	.param .b32 b;
+	st.param.b32 [a], %r1;
+	call (b), tri, (a);
+	ld.param.b32 %r5, [b];
+	}
+	bra JOIN;
+EVEN:
+	mov.u32 %r3, 0;
+OUTER:
+	setp.ge.u32 %p2, %r3, %r1;
+	@%p2 bra JOIN;
+	mov.u32 %r4, 0;
+INNER:
+	add.u32 %r5, %r5, 1;
+	add.u32 %r4, %r4, 1;
+	setp.lt.u32 %p2, %r4, 3;
+	@%p2 bra INNER;
+	add.u32 %r3, %r3, 2;
+	bra OUTER;
+JOIN:
+	bar.sync 0;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r5;
+	ret;
+}`
+	for _, seed := range []uint64{0, 4} {
+		res := launch(t, src, Config{Block: dims(48, 1, 1), Seed: seed}, buf(48*4))
+		for i, v := range u32s(res.Buffers[0].Data) {
+			want := uint32(i * (i + 1) / 2)
+			if i%2 == 0 {
+				want = uint32(3 * ((i + 1) / 2))
+			}
+			if v != want {
+				t.Fatalf("seed %d lane %d: got %d, want %d", seed, i, v, want)
+			}
+		}
+	}
+}
