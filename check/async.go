@@ -88,18 +88,6 @@ func (c *checker) gateQual(in *ast.Instruction, i int, what string, v isa.Versio
 	}
 }
 
-// gateOp reports the whole instruction when the module lacks a form.
-func (c *checker) gateOp(in *ast.Instruction, what string, v isa.Version, a isa.Arch, spec string) {
-	pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
-	if c.version != 0 && c.version < v {
-		c.errorf(pos, end, "ptx-version", spec, "raise .version to "+v.String(),
-			"%s requires PTX ISA %s (this file declares %s)", what, v, c.version)
-	}
-	if c.target.SM != 0 && !a.Allows(c.target, c.version) {
-		c.errorf(pos, end, "target", spec, "compile for "+a.Minimal(), "%s requires %s (target is %s)", what, a, c.target)
-	}
-}
-
 // mbarrierOperands is the operand count range of each mbarrier operation.
 var mbarrierOperands = map[string][2]int{
 	".init": {2, 2}, ".inval": {1, 1}, ".arrive": {2, 3}, ".arrive_drop": {2, 3},
@@ -117,7 +105,9 @@ func (c *checker) mbarrier(in *ast.Instruction) {
 	}
 	for i, q := range in.Quals[1:] {
 		for _, g := range mbarrierGates {
-			if q.Name == g.qual && !(g.qual == ".expect_tx" && op == ".expect_tx") {
+			// expect_tx and complete_tx took .relaxed from the start (8.0).
+			tx := op == ".expect_tx" || op == ".complete_tx"
+			if q.Name == g.qual && !(tx && (g.qual == ".expect_tx" || g.qual == ".relaxed")) {
 				c.gateQual(in, i+1, g.qual+" on mbarrier"+op, g.ptx, g.arch, g.spec)
 			}
 		}
@@ -228,15 +218,17 @@ func (c *checker) gateOpAt(e ast.Expr, what string, v isa.Version, a isa.Arch, s
 	}
 }
 
-// countImm checks an immediate count against [lo, 2^20-1].
+// countImm checks an immediate count against [lo, 2^20-1]. ptxas 12.5
+// accepts any value, so this is a warning: the instruction is valid PTX
+// whose execution is undefined (§9.7.13.15.2).
 func (c *checker) countImm(in *ast.Instruction, e ast.Expr, lo int64, what, spec string) {
 	if !isIntImm(e) {
 		return
 	}
 	v, ok := parser.ConstValue(e)
 	if ok && (v < lo || v > maxMbarrierCount) {
-		c.errorf(e.Pos(), e.End(), "mbarrier-count", spec, "",
-			"%s %d is outside [%d, %d]", what, v, lo, maxMbarrierCount)
+		c.warnf(e.Pos(), e.End(), "mbarrier-count", spec, "",
+			"%s %d is outside [%d, %d]: the behaviour is undefined", what, v, lo, maxMbarrierCount)
 	}
 }
 

@@ -2,6 +2,8 @@ package emu
 
 import (
 	"os"
+	"os/exec"
+	"strconv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -208,4 +210,56 @@ func TestBulkCopyMbarrier(t *testing.T) {
 			}
 		}
 	})
+}
+
+// ptxasPath finds NVIDIA ptxas through PTXKIT_CUDA_BIN or the oracle
+// cache, or returns "".
+func ptxasPath() string {
+	dirs := []string{os.Getenv("PTXKIT_CUDA_BIN")}
+	if home, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin"))
+	}
+	for _, d := range dirs {
+		if d == "" {
+			continue
+		}
+		p := filepath.Join(d, "ptxas")
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestAsyncKernelsAssemble checks that NVIDIA ptxas accepts the async test
+// kernels, so the emulator is tested on valid PTX.
+func TestAsyncKernelsAssemble(t *testing.T) {
+	ptxas := ptxasPath()
+	if ptxas == "" {
+		t.Skip("ptxas not found: set PTXKIT_CUDA_BIN or run shared/tools/cuda-oracle 12.5")
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "emu", "async", "*.ptx"))
+	if len(files) < 8 {
+		t.Fatalf("found %d kernels", len(files))
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		target := ""
+		for _, line := range strings.Split(string(src), "\n") {
+			if strings.HasPrefix(line, ".target ") {
+				target = strings.TrimSpace(strings.TrimPrefix(line, ".target "))
+				break
+			}
+		}
+		if n, _ := strconv.Atoi(strings.TrimRight(strings.TrimPrefix(target, "sm_"), "af")); n >= 100 {
+			continue // newer than ptxas 12.5
+		}
+		out, err := exec.Command(ptxas, "-arch="+target, f, "-o", filepath.Join(t.TempDir(), "k.cubin")).CombinedOutput()
+		if err != nil {
+			t.Errorf("ptxas rejects %s: %v\n%s", f, err, out)
+		}
+	}
 }
