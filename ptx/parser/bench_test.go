@@ -2,6 +2,8 @@ package parser_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -91,4 +93,33 @@ func BenchmarkParseResolve(b *testing.B) {
 		}
 	}
 	reportCPUThroughput(b, len(src), start)
+}
+
+// BenchmarkParseCompilerOutput parses the llc-generated test modules (with
+// their comments, debug sections and spacing) one after another.
+func BenchmarkParseCompilerOutput(b *testing.B) {
+	var srcs [][]byte
+	n := 0
+	for _, f := range testdataPTX(b) {
+		if filepath.Base(filepath.Dir(f)) != "llc" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+		n += len(src)
+	}
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		for _, src := range srcs {
+			if _, errs := parser.ParseFile("llc.ptx", src); errs.HasErrors() {
+				b.Fatal(errs.Err())
+			}
+		}
+	}
+	reportCPUThroughput(b, n, start)
 }

@@ -48,6 +48,9 @@ func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *as
 		x.From = p.tok.Pos
 		ok := p.parseDeclName(x)
 		x.To = p.prevEnd
+		if !ok && x.To.Offset < x.From.Offset { // nothing consumed
+			x.To = x.From
+		}
 		d.ExtraNames = append(d.ExtraNames, x)
 		if !ok {
 			p.sync(start.Line)

@@ -13,8 +13,8 @@ import (
 )
 
 // FuzzParse checks that no input makes the parser, resolver or printer
-// panic or hang, that every diagnostic has a valid position inside the
-// input, and that an input without syntax errors survives the print/parse
+// panic or hang, that every diagnostic and node has a valid position inside
+// the input, and that an input without syntax errors survives the print/parse
 // round trip.
 func FuzzParse(f *testing.F) {
 	var seeds []string
@@ -39,6 +39,7 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("diagnostic with bad position: %s (input %d bytes)", d, len(src))
 			}
 		}
+		checkSpans(t, "fuzz.ptx", string(src), m, false)
 		_, _ = resolve.Module(m)
 		out := printer.Bytes(m)
 		if errs.HasErrors() {

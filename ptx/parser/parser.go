@@ -81,6 +81,7 @@ func (p *parser) init(file, src string) {
 	p.file = file
 	p.src = src
 	p.sc.Init(src, func(pos token.Pos, msg string) { p.errorAt(pos, pos, msg) })
+	p.tok.End = token.Pos{Line: 1, Col: 1} // so that prevEnd is valid from the start
 	p.next()
 }
 

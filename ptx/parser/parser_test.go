@@ -67,3 +67,7 @@ func TestTestdataParsesAndRoundTrips(t *testing.T) {
 		})
 	}
 }
+
+func filepathGlob(dir string) ([]string, error) {
+	return filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", dir, "*.ptx"))
+}

@@ -198,7 +198,9 @@ func (p *parser) badExpr(what string) *ast.BadExpr {
 	p.errorExpected(what)
 	switch p.tok.Kind {
 	case scanner.Semi, scanner.RBrace, scanner.EOF, scanner.Comma, scanner.RBrack, scanner.RParen:
-		b.To = b.From
+		// Nothing consumed: an empty node just after the previous token,
+		// so that it stays inside the enclosing nodes' spans.
+		b.From, b.To = p.prevEnd, p.prevEnd
 	default:
 		p.next()
 	}
