@@ -55,10 +55,11 @@ const (
 
 // tcInst is the decoded form of a tcgen05 instruction (Inst.Ext).
 type tcInst struct {
-	op    tcOp
-	group tmem.CTAGroup
-	form  tmem.Form
-	regs  []int32 // st sources, ld destinations (slot bases)
+	op        tcOp
+	group     tmem.CTAGroup
+	form      tmem.Form
+	regs      []int32 // st sources, ld destinations (slot bases)
+	multicast bool    // tcgen05.commit.multicast::cluster
 }
 
 // tmemKey holds each CTA's *ctaTMEM.
@@ -360,7 +361,7 @@ func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names
 	for _, n := range names {
 		switch n {
 		case ".multicast::cluster":
-			return d.Errorf(in, "the emulator does not implement tcgen05.commit.multicast::cluster")
+			x.multicast = true
 		case ".mbarrier::arrive::one":
 			arrive = true
 		}
@@ -368,7 +369,16 @@ func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names
 	if !arrive {
 		return d.Errorf(in, "%s needs the completion mechanism .mbarrier::arrive::one", in.FullOpcode())
 	}
-	if len(in.Operands) != 1 {
+	switch {
+	case x.multicast && len(in.Operands) != 2:
+		return d.Errorf(in, "tcgen05.commit.multicast::cluster takes [mbar], ctaMask")
+	case x.multicast:
+		b, err := d.Src(in.Operands[1], TB16)
+		if err != nil {
+			return err
+		}
+		out.B = b
+	case len(in.Operands) != 1:
 		return d.Errorf(in, "tcgen05.commit takes [mbar]")
 	}
 	base, off, _, err := d.Addr(in.Operands[0])

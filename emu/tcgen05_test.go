@@ -491,3 +491,66 @@ func TestTcgen05LdWait(t *testing.T) {
 		})
 	}
 }
+
+// TestTcgen05CommitMulticast: one thread of CTA rank 0 commits with
+// ctaMask 0b11; the mbarrier at the same offset in both CTAs of the
+// cluster completes its phase. A mask naming a rank outside the cluster is
+// reported.
+func TestTcgen05CommitMulticast(t *testing.T) {
+	const src = `.version 8.6
+.target sm_100a
+.address_size 64
+.entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b16 %rs<2>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<4>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r0, %tid.x;
+	mov.u32 %r1, %cluster_ctarank;
+	setp.eq.u32 %p0, %r0, 0;
+	mov.u32 %r2, bar;
+	@%p0 mbarrier.init.shared::cta.b64 [%r2], 1;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	setp.eq.u32 %p1, %r1, 0;
+	and.pred %p1, %p1, %p0;
+	mov.u16 %rs1, MASK;
+	@%p1 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r2], %rs1;
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	@!%p2 bra WAIT;
+	ld.param.u64 %rd0, [out];
+	mul.wide.u32 %rd1, %r1, 4;
+	add.u64 %rd2, %rd0, %rd1;
+	@%p0 st.global.u32 [%rd2], 1;
+	barrier.cluster.arrive.release.aligned;
+	barrier.cluster.wait.acquire.aligned;
+	ret;
+}
+`
+	run := func(mask string) *Result {
+		p := compile(t, strings.Replace(src, "MASK", mask, 1))
+		res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1}, Async: AsyncDelayed},
+			[]Arg{{IsBuffer: true, Buffer: make([]byte, 8)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := run("3")
+	if res.Report != nil {
+		t.Fatalf("report: %v", res.Report)
+	}
+	if out := tcWords(res.Buffers[0].Data); out[0] != 1 || out[1] != 1 {
+		t.Fatalf("CTAs passed the barrier: %v", out)
+	}
+	// Rank 1's barrier is never signalled: deadlock.
+	if res := run("1"); res.Report == nil || res.Report.Rule != RuleDeadlock {
+		t.Fatalf("mask 0b01: report %v, want deadlock", res.Report)
+	}
+	if res := run("4"); res.Report == nil || res.Report.Rule != RuleOutOfBounds || !strings.Contains(res.Report.Message, "ctaMask 0x0004") {
+		t.Fatalf("mask 0b100: report %v", res.Report)
+	}
+}
