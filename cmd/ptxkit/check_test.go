@@ -162,3 +162,27 @@ func TestCheckTestdataClean(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+func TestFmtListAndWrite(t *testing.T) {
+	messy := writeFile(t, "messy.ptx", ".version 8.5\n.entry k ( ) { ret ; }\n")
+	clean := writeFile(t, "clean.ptx", ".version 8.5\n\n.entry k()\n{\n\tret;\n}\n")
+	code, out, errOut := runCmd(t, "", "fmt", "-l", messy, clean)
+	if code != exitOK || out != messy+"\n" || errOut != "" {
+		t.Fatalf("fmt -l: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = runCmd(t, "", "fmt", "-w", messy)
+	if code != exitOK || out != "" || errOut != "" {
+		t.Fatalf("fmt -w: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	got, err := os.ReadFile(messy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.ReadFile(clean)
+	if !bytes.Equal(got, want) {
+		t.Errorf("after fmt -w:\n%s\nwant:\n%s", got, want)
+	}
+	if code, _, _ := runCmd(t, "", "fmt", "-w", "-"); code != exitUsage {
+		t.Errorf("fmt -w - : exit %d, want %d", code, exitUsage)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -15,14 +16,19 @@ func init() {
 	commands["fmt"] = command{"print PTX files in canonical form", runFmt}
 }
 
-// runFmt implements "ptxkit fmt FILE...": it parses each file and prints
-// its canonical form to stdout. Files with syntax errors are reported on
-// stderr and not printed.
+// runFmt implements "ptxkit fmt [-l] [-w] FILE...": it parses each file and
+// prints its canonical form to stdout, or with -w rewrites the file, or
+// with -l lists the files whose form differs. Files with syntax errors are
+// reported on stderr and left alone. Exit status: 0 ok, 1 syntax errors,
+// 2 usage or I/O failure.
 func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	list := fs.Bool("l", false, "list files whose formatting differs from the canonical form")
+	write := fs.Bool("w", false, "write the canonical form back to each file")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit fmt FILE...  (\"-\" reads standard input)")
+		fmt.Fprintln(stderr, "usage: ptxkit fmt [-l] [-w] FILE...  (\"-\" reads standard input)")
+		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage
@@ -33,6 +39,10 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	status := exitOK
 	for _, name := range fs.Args() {
+		if *write && name == "-" {
+			fmt.Fprintln(stderr, "ptxkit fmt: cannot use -w with standard input")
+			return exitUsage
+		}
 		src, err := readInput(name, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
@@ -44,12 +54,36 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = exitFail
 			continue
 		}
-		if err := printer.Fprint(stdout, m); err != nil {
-			fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
-			return exitUsage
+		out := printer.Bytes(m)
+		changed := !bytes.Equal(src, out)
+		switch {
+		case *list || *write:
+			if changed && *list {
+				fmt.Fprintln(stdout, name)
+			}
+			if changed && *write {
+				if err := writeFileKeepMode(name, out); err != nil {
+					fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
+					return exitUsage
+				}
+			}
+		default:
+			if _, err := stdout.Write(out); err != nil {
+				fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
+				return exitUsage
+			}
 		}
 	}
 	return status
+}
+
+// writeFileKeepMode replaces the contents of name, keeping its permissions.
+func writeFileKeepMode(name string, data []byte) error {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(name, data, fi.Mode().Perm())
 }
 
 // readInput reads the file name, or stdin when name is "-".
