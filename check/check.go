@@ -254,6 +254,7 @@ func (c *checker) other(in *ast.Instruction, g *isa.FamilyGate) {
 			delete(c.mapaOut, r.Name)
 		}
 	}
+	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
 	if g == nil {
 		return
 	}

@@ -193,10 +193,17 @@ func (g *gen) st() string {
 		ops = append(ops, g.policyOperand())
 	}
 	guard := ""
-	if g.chance(0.05) {
+	if g.chance(0.05) || strings.HasPrefix(space, "param") && g.chance(0.3) {
 		guard = "@" + g.reg("pred") + " "
 	}
-	return guard + "st." + strings.Join(q, ".") + " " + strings.Join(ops, ", ") + ";"
+	line := guard + "st." + strings.Join(q, ".") + " " + strings.Join(ops, ", ") + ";"
+	if strings.HasPrefix(space, "param") && g.chance(0.5) {
+		// A call-argument block on one line: st.param to a .param declared
+		// in the block, which must not be predicated.
+		ops[0] = "[carg" + g.pick("", "+4") + "]"
+		line = "{ .param .align 8 .b8 carg[16]; " + guard + "st." + strings.Join(q, ".") + " " + strings.Join(ops, ", ") + "; }"
+	}
+	return line
 }
 
 // address returns an address operand, mostly one that suits space.
