@@ -170,6 +170,14 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: no instruction parsed from %q", name, r.instr)
 			continue
 		}
+		if op := opcodeOf(r.instr); in.FullOpcode() != op {
+			failed++
+			t.Errorf("%s: opcode parsed as %q, written %q", name, in.FullOpcode(), op)
+		}
+		if n := topLevelOperands(r.instr); len(in.Operands) != n {
+			failed++
+			t.Errorf("%s: %d operands parsed, %d written in %q", name, len(in.Operands), n, r.instr)
+		}
 		out := printer.String(m)
 		m2, errs2 := parser.ParseString(name+" (printed)", out)
 		if errs2.HasErrors() || !ast.Equal(m, m2) {
@@ -178,6 +186,42 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d corpus rows, %d failed", len(rows), failed)
+}
+
+// opcodeOf returns the opcode with qualifiers of an instruction line.
+func opcodeOf(instr string) string {
+	f := strings.Fields(instr)
+	if strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	return strings.TrimSuffix(f[0], ";")
+}
+
+// topLevelOperands counts the operands of an instruction line: the commas
+// outside brackets, braces and parentheses, plus one.
+func topLevelOperands(instr string) int {
+	f := strings.Fields(instr)
+	if strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	rest := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.Join(f[1:], " ")), ";"))
+	if rest == "" {
+		return 0
+	}
+	n, depth := 1, 0
+	for _, c := range rest {
+		switch c {
+		case '[', '{', '(':
+			depth++
+		case ']', '}', ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 func findInstruction(m *ast.Module) *ast.Instruction {
