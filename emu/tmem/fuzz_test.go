@@ -95,3 +95,82 @@ func FuzzStoreLoad(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAllocator runs arbitrary sequences of tcgen05.alloc, dealloc and
+// relinquish_alloc_permit (each byte pair is one operation) and checks the
+// allocator's invariants after each: live allocations are naturally
+// aligned, disjoint, inside the 512 columns, account for every allocated
+// column, and an alloc blocks only when no aligned range is free.
+func FuzzAllocator(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 1, 0, 2, 0})
+	f.Add([]byte{0, 4, 0, 4, 0, 0, 1, 1, 0, 4})
+	f.Add([]byte{0, 2, 0, 0, 0, 1, 1, 0, 1, 1, 0, 3})
+	f.Fuzz(func(t *testing.T, prog []byte) {
+		var a Allocator
+		for i := 0; i+1 < len(prog); i += 2 {
+			op, arg := prog[i]%4, int(prog[i+1])
+			switch op {
+			case 0, 3: // alloc 32 << arg%5 columns; op 3 asks for arg*8, mostly illegal
+				n := 32 << (arg % 5)
+				if op == 3 {
+					n = arg * 8
+				}
+				free := fit(a.used, n)
+				_, ok, err := a.TryAlloc(CTAGroup1, n)
+				switch {
+				case err != nil:
+					if CheckNCols(n) == nil && !a.Relinquished() {
+						t.Fatalf("alloc %d: unexpected %v", n, err)
+					}
+				case !ok && free >= 0:
+					t.Fatalf("alloc %d blocked with column %d free", n, free)
+				case ok && free < 0:
+					t.Fatalf("alloc %d succeeded with no free range", n)
+				}
+			case 1: // dealloc the arg-th live allocation
+				live := a.Live()
+				if len(live) == 0 {
+					if err := a.Dealloc(CTAGroup1, 0, 32); err == nil {
+						t.Fatal("dealloc with nothing allocated succeeded")
+					}
+					continue
+				}
+				al := live[arg%len(live)]
+				if err := a.Dealloc(CTAGroup1, al.Addr(), al.NCols); err != nil {
+					t.Fatalf("dealloc %+v: %v", al, err)
+				}
+			case 2:
+				if arg%8 == 0 {
+					a.Relinquish(CTAGroup1)
+				}
+			}
+			checkAllocator(t, &a)
+		}
+	})
+}
+
+func checkAllocator(t *testing.T, a *Allocator) {
+	t.Helper()
+	var used [Columns]bool
+	total := 0
+	for _, al := range a.Live() {
+		if al.Column%al.NCols != 0 || al.Column+al.NCols > Columns || CheckNCols(al.NCols) != nil {
+			t.Fatalf("bad allocation %+v", al)
+		}
+		for c := al.Column; c < al.Column+al.NCols; c++ {
+			if used[c] {
+				t.Fatalf("column %d allocated twice", c)
+			}
+			used[c] = true
+		}
+		total += al.NCols
+	}
+	for c := range Columns {
+		if a.Allocated(c) != used[c] {
+			t.Fatalf("Allocated(%d) = %v, live allocations say %v", c, a.Allocated(c), used[c])
+		}
+	}
+	if a.FreeColumns() != Columns-total {
+		t.Fatalf("FreeColumns = %d, want %d", a.FreeColumns(), Columns-total)
+	}
+}
