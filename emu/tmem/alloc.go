@@ -22,8 +22,9 @@ func (a Allocation) Addr() Addr { return MakeAddr(0, a.Column) }
 // Allocator hands out the columns of one CTA's Tensor Memory
 // (PTX ISA §9.7.16.1.2, §9.7.16.7.1). Allocation is in units of 32 columns
 // across all 128 lanes; a request for n columns is placed at the lowest
-// free column that is a multiple of n (natural alignment), which is why
-// the manual advises that successive allocations not grow.
+// free column that is a multiple of n (natural alignment). The manual does
+// not specify placement; under this one, its advice that successive
+// allocations should not grow is exactly what avoids fragmentation.
 //
 // The zero Allocator is an empty Tensor Memory.
 type Allocator struct {
