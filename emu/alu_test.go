@@ -501,3 +501,40 @@ func TestConversions(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfArithmetic: .f16, .f16x2 and .bf16 arithmetic rounds once to
+// the half format (values chosen so the results are exact or have a known
+// rounding).
+func TestHalfArithmetic(t *testing.T) {
+	src := kernel1(`
+	.reg .b16 %h<8>;
+	mov.b16 %h1, 0x3c00;               // 1.0
+	mov.b16 %h2, 0x4000;               // 2.0
+	add.f16 %h3, %h1, %h2;             // 3.0 = 0x4200
+	mov.b16 %h4, 0x3555;               // 0.333251953125
+	mul.rn.f16 %h5, %h4, %h4;          // 0.11105... -> 0x2f1c
+	mov.b32 %r1, 0x40003e00;           // {lo 1.5, hi 2.0}
+	mov.b32 %r2, 0x38004000;           // {lo 2.0, hi 0.5}
+	mul.f16x2 %r3, %r1, %r2;           // {3.0, 1.0} = 0x3c004200
+	mov.b16 %h6, 0x3f80;               // bf16 1.0
+	mov.b16 %h7, 0x4040;               // bf16 3.0
+	fma.rn.bf16 %h6, %h6, %h7, %h7;    // 6.0 = 0x40c0
+	neg.f16 %h1, %h1;
+	st.global.v4.b16 [%rd1], {%h3, %h5, %h6, %h1};
+	st.global.b32 [%rd1+8], %r3;`, "")
+	res := launch(t, src, Config{}, buf(12))
+	b := res.Buffers[0].Data
+	x := 0.333251953125
+	want := []uint16{0x4200, FloatToF16(x*x, RoundNearest), 0x40c0, 0xbc00}
+	for i, w := range want {
+		if got := binary.LittleEndian.Uint16(b[2*i:]); got != w {
+			t.Errorf("half %d = %#04x, want %#04x", i, got, w)
+		}
+	}
+	if F16ToFloat(want[1]) != 0.111083984375 {
+		t.Errorf("reference product %v", F16ToFloat(want[1]))
+	}
+	if got := binary.LittleEndian.Uint32(b[8:]); got != 0x3c004200 {
+		t.Errorf("f16x2 product = %#x", got)
+	}
+}

@@ -489,3 +489,33 @@ JOIN:
 		}
 	}
 }
+
+// TestParamFuncSpace writes call arguments with st.param::func.
+func TestParamFuncSpace(t *testing.T) {
+	src := header + `
+.func (.param .b64 r) twice(.param .b64 x)
+{
+	.reg .b64 %rd<3>;
+	ld.param::func.b64 %rd1, [x];
+	add.u64 %rd2, %rd1, %rd1;
+	st.param::func.b64 [r], %rd2;
+	ret;
+}
+.visible .entry k(.param .u64 out) {
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	{
+	.param .b64 a;
+	.param .b64 b;
+	st.param::func.b64 [a], 0x4000000000000021;
+	call.uni (b), twice, (a);
+	ld.param::func.b64 %rd2, [b];
+	}
+	st.global.u64 [%rd1], %rd2;
+	ret;
+}`
+	res := launch(t, src, Config{}, buf(8))
+	if got := binary.LittleEndian.Uint64(res.Buffers[0].Data); got != 0x8000000000000042 {
+		t.Fatalf("got %#x", got)
+	}
+}
