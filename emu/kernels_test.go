@@ -115,3 +115,48 @@ func TestDSMEMRing(t *testing.T) {
 		}
 	}
 }
+
+// TestLLCReduce runs LLVM-generated PTX with a data-dependent loop,
+// shfl.sync.bfly reductions, selp-free predicates and a global atomic.
+func TestLLCReduce(t *testing.T) {
+	const grid, block, k = 5, 96, 7
+	n := grid * block
+	in := make([]byte, 4*n*k)
+	vals := make([]int32, n*k)
+	for i := range vals {
+		vals[i] = int32(uint32(i)*2654435761>>7) % 1000
+		binary.LittleEndian.PutUint32(in[4*i:], uint32(vals[i]))
+	}
+	for _, jobs := range []int{1, 2} {
+		res := launch(t, readKernel(t, "llc_reduce.ptx"), Config{Grid: dims(grid, 1, 1), Block: dims(block, 1, 1), Jobs: jobs, Seed: uint64(jobs)},
+			Arg{IsBuffer: true, Buffer: in}, scalar(k), buf(8*n), buf(n), buf(4*n/32), buf(4))
+		var total int32
+		for w := 0; w < n/32; w++ {
+			var ws int32
+			sums := make([]int32, 32)
+			for l := range 32 {
+				g := 32*w + l
+				for i := range k {
+					sums[l] += vals[g*k+i]
+				}
+				ws += sums[l]
+			}
+			total += ws
+			if got := int32(binary.LittleEndian.Uint32(res.Buffers[4].Data[4*w:])); got != ws {
+				t.Fatalf("warp %d sum %d, want %d", w, got, ws)
+			}
+			for l := range 32 {
+				g := 32*w + l
+				if got := int64(binary.LittleEndian.Uint64(res.Buffers[2].Data[8*g:])); got != int64(sums[l]) {
+					t.Fatalf("thread %d sum %d, want %d", g, got, sums[l])
+				}
+				if got, want := res.Buffers[3].Data[g], b2u(sums[l]*32 > ws); uint64(got) != want {
+					t.Fatalf("thread %d above = %d, want %d", g, got, want)
+				}
+			}
+		}
+		if got := int32(binary.LittleEndian.Uint32(res.Buffers[5].Data)); got != total {
+			t.Fatalf("atomic total %d, want %d", got, total)
+		}
+	}
+}
