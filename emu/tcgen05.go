@@ -63,7 +63,7 @@ type tcInst struct {
 }
 
 // tmemKey holds each CTA's *ctaTMEM.
-var tmemKey = NewCTAKey(func(*CTA) any { return new(ctaTMEM) })
+var tmemKey = NewCTAKey(func(c *CTA) any { return &ctaTMEM{cta: c} })
 
 // clusterTCKey holds each cluster's *clusterTC.
 var clusterTCKey = NewClusterKey(func(*Cluster) any { return &clusterTC{pairs: map[int]*pairAlloc{}} })
@@ -71,7 +71,9 @@ var clusterTCKey = NewClusterKey(func(*Cluster) any { return &clusterTC{pairs: m
 // ctaTMEM is a CTA's Tensor Memory, created by its first tcgen05
 // instruction (most CTAs never use one).
 type ctaTMEM struct {
+	cta      *CTA
 	mem      *tmem.Memory
+	captured bool // mem belongs to a --dump-tmem request and is not recycled
 	scratch  [32][]uint32
 	inflight map[int][]*tmem.PendingStore // by warp: tcgen05.st issued, maybe not landed
 	allocPos map[int]token.Pos            // by column: the tcgen05.alloc of each live allocation
@@ -103,6 +105,7 @@ var tmemPool = sync.Pool{New: func() any { return tmem.New() }}
 func (t *ctaTMEM) memory() *tmem.Memory {
 	if t.mem == nil {
 		t.mem = tmemPool.Get().(*tmem.Memory)
+		t.captured = captureTMEM(t.cta, t.mem)
 	}
 	return t.mem
 }
@@ -151,8 +154,8 @@ func CTATensorMemory(c *CTA) *tmem.Memory {
 }
 
 // tmemExit reports Tensor Memory still allocated when a CTA exits
-// (§9.7.16.7.1), hands the CTA's Tensor Memory to a dump request, and
-// otherwise recycles it.
+// (§9.7.16.7.1) and otherwise recycles the CTA's Tensor Memory, unless a
+// dump request holds it.
 func tmemExit(c *CTA) *Report {
 	t, ok := c.ext[tmemKey].(*ctaTMEM)
 	if !ok || t.mem == nil {
@@ -168,7 +171,7 @@ func tmemExit(c *CTA) *Report {
 			r.Pos = t.allocPos[live[0].Column]
 		}
 	}
-	if !captureTMEM(c, m) && r == nil {
+	if !t.captured && r == nil {
 		t.mem = nil
 		m.Reset()
 		tmemPool.Put(m)

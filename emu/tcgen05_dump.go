@@ -7,7 +7,7 @@ import (
 )
 
 // TMEMSnapshot is the Tensor Memory of one CTA as it was when the CTA
-// exited, for `ptxkit run --dump-tmem`.
+// exited or the run stopped, for `ptxkit run --dump-tmem`.
 type TMEMSnapshot struct {
 	CTA [3]int // %ctaid
 	Mem *tmem.Memory
@@ -24,8 +24,9 @@ type tmemDumpRequest struct {
 }
 
 // CaptureTMEM makes launches of p keep the Tensor Memory of the CTA with
-// %ctaid cta when it exits; TMEMOf returns it. A CTA that never ran a
-// tcgen05 instruction leaves nothing to capture.
+// %ctaid cta; after the launch TMEMOf returns it as the CTA left it (at
+// exit, or where a sanitizer report stopped the run). A CTA that never ran
+// a tcgen05 instruction leaves nothing to capture.
 func CaptureTMEM(p *Program, cta [3]int) {
 	tmemDumpMu.Lock()
 	defer tmemDumpMu.Unlock()
@@ -33,7 +34,7 @@ func CaptureTMEM(p *Program, cta [3]int) {
 }
 
 // TMEMOf returns the snapshot CaptureTMEM asked for (nil when the CTA did
-// not use Tensor Memory or did not exit) and stops capturing for p.
+// not use Tensor Memory) and stops capturing for p.
 func TMEMOf(p *Program) *TMEMSnapshot {
 	tmemDumpMu.Lock()
 	defer tmemDumpMu.Unlock()
@@ -45,7 +46,7 @@ func TMEMOf(p *Program) *TMEMSnapshot {
 	return r.snap
 }
 
-// captureTMEM hands the exiting CTA c's Tensor Memory to a pending
+// captureTMEM hands CTA c's newly created Tensor Memory m to a pending
 // request and reports whether it did (m must then not be recycled).
 func captureTMEM(c *CTA, m *tmem.Memory) bool {
 	tmemDumpMu.Lock()

@@ -76,7 +76,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
-	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit")
+	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]")
 		fmt.Fprintln(stderr, "                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N] [--max-steps N]")

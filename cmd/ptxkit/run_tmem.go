@@ -42,14 +42,14 @@ func captureTMEM(prog *emu.Program, spec string) error {
 }
 
 // printTMEM prints the captured Tensor Memory as a lane x column grid of
-// the cells that were stored.
+// the cells that were stored, also when a sanitizer report stopped the run.
 func printTMEM(w io.Writer, prog *emu.Program, spec string) {
 	id, _ := parseCTAID(spec)
 	snap := emu.TMEMOf(prog)
 	if snap == nil {
-		fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d): nothing to show (the CTA ran no tcgen05 instruction, does not exist, or did not exit)\n", id[0], id[1], id[2])
+		fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d): nothing to show (the CTA ran no tcgen05 instruction or does not exist)\n", id[0], id[1], id[2])
 		return
 	}
-	fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d) at exit:\n", id[0], id[1], id[2])
+	fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d) at exit or where the run stopped:\n", id[0], id[1], id[2])
 	snap.Mem.Dump(w)
 }

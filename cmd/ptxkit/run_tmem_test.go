@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,7 +17,7 @@ func TestRunDumpTMEM(t *testing.T) {
 	}
 	s := out.String()
 	for _, want := range []string{
-		"Tensor Memory of CTA (0,0,0) at exit:\ntensor memory: 0 allocation(s)\n",
+		"Tensor Memory of CTA (0,0,0) at exit or where the run stopped:\ntensor memory: 0 allocation(s)\n",
 		"lane\\col        0        1        2        3        4        5        6        7\n",
 		"\n     127 0000319c 0000319d 0000319e 0000319f 000031a0 000031a1 000031a2 000031a3\n",
 	} {
@@ -38,5 +40,29 @@ func TestRunDumpTMEM(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), `--dump-tmem "x"`) {
 		t.Errorf("stderr %q", errb.String())
+	}
+}
+
+// A run stopped by the sanitizer still shows the Tensor Memory as the CTA
+// left it.
+func TestRunDumpTMEMAfterReport(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/emu/tmem/lifecycle.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := strings.Replace(string(src), "\ttcgen05.wait::st.sync.aligned;\n", "", 1)
+	path := filepath.Join(t.TempDir(), "unwaited.ptx")
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"run", path, "--block", "128", "--arg", "buf:6144", "--dump", "none", "--dump-tmem", "0"}, nil, &out, &errb)
+	if code != exitSanitize || !strings.Contains(errb.String(), "[tcgen05-ld-unwaited-st]") {
+		t.Fatalf("exit %d, stderr %s", code, errb.String())
+	}
+	s := out.String()
+	if !strings.Contains(s, "tensor memory: 1 allocation(s); columns 0..63 (.cta_group::1)") ||
+		!strings.Contains(s, "\n      96 00002580 00002581 00002582 00002583 00002584 00002585 00002586 00002587\n") {
+		t.Errorf("dump after the report:\n%s", s)
 	}
 }
