@@ -75,6 +75,7 @@ func TestRunTestdataKernels(t *testing.T) {
 		{"llc_stores.ptx", []string{"--grid", "3", "--block", "100", "--arg", "buf:1200", "--arg", "buf:4800", "--arg", "buf:300", "--arg", "buf:600",
 			"--arg", "buf:2400", "--arg", "buf:1200", "--arg", "buf:2400", "--arg", "250"}},
 		{"dsmem_ring.ptx", []string{"--grid", "8", "--block", "64", "--cluster", "4", "--arg", "buf:4096"}},
+		{"llc_reduce.ptx", []string{"--grid", "5", "--block", "96", "--arg", "buf:13440:fill=1", "--arg", "7", "--arg", "buf:3840", "--arg", "buf:480", "--arg", "buf:60", "--arg", "buf:4"}},
 		{"store_bench.ptx", []string{"--grid", "4", "--block", "256", "--arg", "buf:4096", "--arg", "buf:16384", "--arg", "3"}},
 	}
 	for _, c := range cases {
