@@ -10,46 +10,66 @@ import (
 // shape and falls back to the general path (which also reports faults)
 // for anything unusual.
 
-// sharedFast returns the n bytes at .shared::cta address a when the access
-// is aligned, inside the executing CTA's shared memory and unwatched.
-func (w *Warp) sharedFast(a uint64, n uint64) []byte {
-	c := w.CTA
-	off := a & sharedOffMask
-	if a>>SharedRankShift != uint64(c.Rank+1) || a&(n-1) != 0 || off+n > uint64(len(c.Shared)) || c.Watch != nil {
-		return nil
-	}
-	return c.Shared[off : off+n]
+// fastWindow is the byte window a memory handler may use without checks
+// for one instruction: the executing CTA's unwatched shared memory, or the
+// global allocation the warp last touched. Addresses outside it, or
+// misaligned, take the checked path (Warp.Bytes), which also reports.
+type fastWindow struct {
+	base uint64 // address of data[0]
+	data []byte
 }
 
-// globalFast returns the n bytes at global address a when they lie in the
-// warp's cached region.
-func (w *Warp) globalFast(a uint64, n uint64, write bool) []byte {
-	r := w.cache
-	if r == nil || a&(n-1) != 0 || a < r.Base || a+n > r.Base+uint64(len(r.Data)) || write && r.ReadOnly {
-		return nil
+func (w *Warp) window(sp Space, write bool) fastWindow {
+	switch sp {
+	case SpaceShared:
+		c := w.CTA
+		if c.Watch == nil {
+			return fastWindow{uint64(c.Rank+1) << SharedRankShift, c.Shared}
+		}
+	case SpaceGlobal:
+		if r := w.cache; r != nil && !(write && r.ReadOnly) {
+			return fastWindow{r.Base, r.Data}
+		}
 	}
-	return r.Data[a-r.Base : a-r.Base+n]
+	return fastWindow{}
 }
 
-func (w *Warp) fastBytes(sp Space, a, n uint64, write bool) []byte {
-	if sp == SpaceShared {
-		return w.sharedFast(a, n)
+// at returns the n bytes at a, or nil when a is misaligned or outside.
+func (f *fastWindow) at(a, n uint64) []byte {
+	off := a - f.base
+	if a&(n-1) != 0 || off >= uint64(len(f.data)) || uint64(len(f.data))-off < n {
+		return nil
 	}
-	return w.globalFast(a, n, write)
+	return f.data[off : off+n : off+n]
+}
+
+// slowBytes is the checked path of the fast handlers; it does not count
+// the access (the handler counts all lanes at once).
+func (w *Warp) slowBytes(l int32, sp Space, a uint64, n int, write bool) []byte {
+	b := w.Bytes(int(l), sp, a, n, write)
+	if b != nil {
+		if write {
+			w.stats.Stored[sp] -= uint64(n)
+		} else {
+			w.stats.Loaded[sp] -= uint64(n)
+		}
+	}
+	return b
 }
 
 // execSt32 stores 4 bytes to .global or .shared.
 func execSt32(w *Warp, in *Inst) Status {
 	r := w.R
+	win := w.window(in.Space, true)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := w.fastBytes(in.Space, a, 4, true)
+		b := win.at(a, 4)
 		if b == nil {
-			if b = w.Bytes(int(l), in.Space, a, 4, true); b == nil {
+			if b = w.slowBytes(l, in.Space, a, 4, true); b == nil {
 				return Fault
 			}
-			w.stats.Stored[in.Space] -= 4
+			win = w.window(in.Space, true)
 		}
 		binary.LittleEndian.PutUint32(b, uint32(r[in.B+l]))
 	}
@@ -64,15 +84,16 @@ func execStV4x32(w *Warp, in *Inst) Status {
 	if v0 < 0 || v1 < 0 || v2 < 0 || v3 < 0 {
 		return execStVec(w, in)
 	}
+	win := w.window(in.Space, true)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := w.fastBytes(in.Space, a, 16, true)
+		b := win.at(a, 16)
 		if b == nil {
-			if b = w.Bytes(int(l), in.Space, a, 16, true); b == nil {
+			if b = w.slowBytes(l, in.Space, a, 16, true); b == nil {
 				return Fault
 			}
-			w.stats.Stored[in.Space] -= 16
+			win = w.window(in.Space, true)
 		}
 		_ = b[15]
 		binary.LittleEndian.PutUint32(b[0:], uint32(r[v0+l]))
@@ -88,15 +109,16 @@ func execStV4x32(w *Warp, in *Inst) Status {
 func execLd32(w *Warp, in *Inst) Status {
 	r := w.R
 	signed := in.Type.Signed()
+	win := w.window(in.Space, false)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := w.fastBytes(in.Space, a, 4, false)
+		b := win.at(a, 4)
 		if b == nil {
-			if b = w.Bytes(int(l), in.Space, a, 4, false); b == nil {
+			if b = w.slowBytes(l, in.Space, a, 4, false); b == nil {
 				return Fault
 			}
-			w.stats.Loaded[in.Space] -= 4
+			win = w.window(in.Space, false)
 		}
 		v := uint64(binary.LittleEndian.Uint32(b))
 		if signed {
@@ -117,15 +139,16 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 	if v0 < 0 || v1 < 0 || v2 < 0 || v3 < 0 || in.Type.Signed() {
 		return execLdVec(w, in)
 	}
+	win := w.window(in.Space, false)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := w.fastBytes(in.Space, a, 16, false)
+		b := win.at(a, 16)
 		if b == nil {
-			if b = w.Bytes(int(l), in.Space, a, 16, false); b == nil {
+			if b = w.slowBytes(l, in.Space, a, 16, false); b == nil {
 				return Fault
 			}
-			w.stats.Loaded[in.Space] -= 16
+			win = w.window(in.Space, false)
 		}
 		_ = b[15]
 		r[v0+l] = uint64(binary.LittleEndian.Uint32(b[0:]))
