@@ -189,10 +189,37 @@ func loadWord(c *CTA, off uint32) uint64 { return binary.LittleEndian.Uint64(c.S
 
 func storeWord(c *CTA, off uint32, v uint64) { binary.LittleEndian.PutUint64(c.Shared[off:off+8], v) }
 
+// Limits on asynchronous operations per cluster, so that any program runs
+// in bounded memory and time.
+const (
+	// MaxQueuedAsync is how many operations may wait to land; beyond it
+	// the oldest lands at once (landing early is always allowed).
+	MaxQueuedAsync = 1024
+	// MaxOutstandingAsync is how many operations may be issued without
+	// their completion being observed; beyond it the run stops.
+	MaxOutstandingAsync = 1 << 15
+)
+
+// RuleAsyncLimit reports a program that issues more than
+// MaxOutstandingAsync operations whose completion it never observes.
+const RuleAsyncLimit = "async-limit"
+
 // issue queues op, tracked as id, on behalf of lane l of w; detail
 // describes it for the trace (it is called only when tracing).
 func (w *Warp) issue(l int, id asyncgroup.OpID, op *AsyncOp, detail func() string) Status {
-	cs := asyncCluster(w.CTA.cluster)
+	cl := w.CTA.cluster
+	cs := asyncCluster(cl)
+	if cs.tracker.Len() > MaxOutstandingAsync {
+		return w.Fault(l, RuleAsyncLimit, specAsyncGroup,
+			"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", MaxOutstandingAsync)
+	}
+	if len(cl.async) >= MaxQueuedAsync {
+		oldest := cl.async[0]
+		if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
+			cl.fail(r)
+			return Fault
+		}
+	}
 	cs.queued[id] = op
 	if cs.tracing {
 		cs.meta[id] = opMeta{kind: op.Kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}

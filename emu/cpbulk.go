@@ -120,6 +120,11 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
+		for _, c := range []*CTA{dst.cta, src.cta} {
+			if c != nil {
+				asyncCTA(c) // watch the shared memory the copy uses
+			}
+		}
 		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l), Dst: dst.rng, Src: src.rng})
 		land := func(c *Cluster) *Report {
 			copy(dst.bytes, src.bytes)

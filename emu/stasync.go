@@ -187,6 +187,7 @@ func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string) (asyncStore, boo
 func (w *Warp) issueAsyncStore(l int, in *Inst, st asyncStore, write func(dst []byte)) Status {
 	cl := w.CTA.cluster
 	cs := asyncCluster(cl)
+	asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 	name := in.Opcode
 	id := cs.tracker.Issue(asyncgroup.Op{Name: name, Site: w.site(l),
 		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})

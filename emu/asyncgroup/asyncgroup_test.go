@@ -204,3 +204,49 @@ func TestObserveBarrier(t *testing.T) {
 	tr.FreeSource(99)
 	tr.Land(99)
 }
+
+// TestTrackerIndexMatchesScan drives a tracker with a seeded sequence of
+// issues, source releases and observations and compares every check with
+// a scan of the outstanding operations.
+func TestTrackerIndexMatchesScan(t *testing.T) {
+	rng := uint64(12345)
+	next := func(n uint64) uint64 {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		return (rng >> 33) % n
+	}
+	var tr Tracker
+	for step := 0; step < 20000; step++ {
+		switch next(5) {
+		case 0, 1:
+			lo := next(64) * 4
+			src := Range{}
+			if next(2) == 0 {
+				s := 1000 + next(64)*4
+				src = Range{s, s + 4*(1+next(4))}
+			}
+			tr.Issue(Op{Name: "op", Dst: Range{lo, lo + 4*(1+next(4))}, Src: src})
+		case 2:
+			if tr.Len() > 0 {
+				tr.FreeSource(tr.Ops()[next(uint64(tr.Len()))].ID)
+			}
+		case 3:
+			if tr.Len() > 0 {
+				tr.Observe(tr.Ops()[next(uint64(tr.Len()))].ID)
+			}
+		case 4:
+			lo := next(1300)
+			r := Range{lo, lo + 1 + next(8)}
+			var wantRead, wantWrite bool
+			for _, op := range tr.Ops() {
+				wantRead = wantRead || op.Dst.Overlaps(r)
+				wantWrite = wantWrite || op.Dst.Overlaps(r) || (!op.SourceFree && op.Src.Overlaps(r))
+			}
+			if got := tr.CheckRead(r) != nil; got != wantRead {
+				t.Fatalf("step %d: CheckRead(%v) = %v, scan says %v", step, r, got, wantRead)
+			}
+			if got := tr.CheckWrite(r) != nil; got != wantWrite {
+				t.Fatalf("step %d: CheckWrite(%v) = %v, scan says %v", step, r, got, wantWrite)
+			}
+		}
+	}
+}

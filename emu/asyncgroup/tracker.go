@@ -51,9 +51,15 @@ type Op struct {
 // observed: by the wait of its async-group, or by a wait that returns true
 // on the mbarrier phase its completion was signalled in. The zero Tracker is
 // ready to use; it is not safe for concurrent use.
+//
+// Checks look at the distinct guarded ranges rather than at every
+// operation, so a loop that keeps issuing copies of the same buffer costs
+// one range per access.
 type Tracker struct {
 	ops  []*Op // outstanding, in issue order
 	next OpID
+	dsts map[Range]int // outstanding destinations, with multiplicity
+	srcs map[Range]int // sources not yet read, with multiplicity
 
 	// Describe, when set, fills in the Where and Issuer of an operation
 	// that lacks them, from its Site; reports call it so that issuing an
@@ -61,10 +67,28 @@ type Tracker struct {
 	Describe func(op *Op) (where, issuer string)
 }
 
+func addRange(m map[Range]int, r Range, d int) {
+	if r.Lo >= r.Hi {
+		return
+	}
+	if n := m[r] + d; n > 0 {
+		m[r] = n
+	} else {
+		delete(m, r)
+	}
+}
+
 // Issue records a new operation and returns its ID.
 func (tr *Tracker) Issue(op Op) OpID {
+	if tr.dsts == nil {
+		tr.dsts, tr.srcs = map[Range]int{}, map[Range]int{}
+	}
 	tr.next++
 	op.ID = tr.next
+	addRange(tr.dsts, op.Dst, 1)
+	if !op.SourceFree {
+		addRange(tr.srcs, op.Src, 1)
+	}
 	tr.ops = append(tr.ops, &op)
 	return op.ID
 }
@@ -97,8 +121,9 @@ func (tr *Tracker) Land(id OpID) {
 // FreeSource marks the source of id as read and no longer guarded, as a
 // completed cp.async.bulk.wait_group.read does.
 func (tr *Tracker) FreeSource(id OpID) {
-	if op := tr.Get(id); op != nil {
+	if op := tr.Get(id); op != nil && !op.SourceFree {
 		op.SourceFree = true
+		addRange(tr.srcs, op.Src, -1)
 	}
 }
 
@@ -110,10 +135,19 @@ func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
 	}
 }
 
+// forget drops op's guarded ranges.
+func (tr *Tracker) forget(op *Op) {
+	addRange(tr.dsts, op.Dst, -1)
+	if !op.SourceFree {
+		addRange(tr.srcs, op.Src, -1)
+	}
+}
+
 // Observe forgets id: its completion has been observed.
 func (tr *Tracker) Observe(id OpID) {
 	i := sort.Search(len(tr.ops), func(i int) bool { return tr.ops[i].ID >= id })
 	if i < len(tr.ops) && tr.ops[i].ID == id {
+		tr.forget(tr.ops[i])
 		tr.ops = append(tr.ops[:i], tr.ops[i+1:]...)
 	}
 }
@@ -126,6 +160,7 @@ func (tr *Tracker) ObserveBarrier(b BarrierRef, phases uint64) int {
 	n := 0
 	for _, op := range tr.ops {
 		if op.Signalled && op.Barrier == b && op.Phase < phases {
+			tr.forget(op)
 			n++
 			continue
 		}
@@ -150,10 +185,22 @@ type Hazard struct {
 
 const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchronous copy operations)"
 
+func overlapsAny(m map[Range]int, r Range) bool {
+	for g := range m {
+		if g.Overlaps(r) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckRead returns a hazard when bytes r, which a thread reads, are
 // written by an outstanding operation, or nil.
 func (tr *Tracker) CheckRead(r Range) *Hazard {
-	for _, op := range tr.ops {
+	if !overlapsAny(tr.dsts, r) {
+		return nil
+	}
+	for _, op := range tr.ops { // the oldest offender, for a deterministic report
 		if op.Dst.Overlaps(r) {
 			return tr.hazard("async-read-destination", "read of %s, the destination of %s", r, op)
 		}
@@ -164,6 +211,9 @@ func (tr *Tracker) CheckRead(r Range) *Hazard {
 // CheckWrite returns a hazard when bytes r, which a thread writes, are
 // still read or written by an outstanding operation, or nil.
 func (tr *Tracker) CheckWrite(r Range) *Hazard {
+	if !overlapsAny(tr.dsts, r) && !overlapsAny(tr.srcs, r) {
+		return nil
+	}
 	for _, op := range tr.ops {
 		if !op.SourceFree && op.Src.Overlaps(r) {
 			return tr.hazard("async-write-source", "write to %s, the source of %s", r, op)
