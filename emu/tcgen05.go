@@ -407,28 +407,30 @@ var tcCommitExec ExecFunc
 
 // tcAligned checks that every thread of the warp executes this
 // .sync.aligned instruction together: none exited, none elsewhere, the
-// guard true for all. It returns Continue when they do.
-func tcAligned(w *Warp) Status {
-	full := uint32(0xffffffff)
-	switch {
-	case w.Lanes != full:
+// guard true for all. data says the instruction moves the registers of all
+// 32 threads (tcgen05.st/ld), which a partial warp (the last warp of a CTA
+// whose size is not a multiple of 32) cannot supply. It returns Continue
+// when the warp qualifies.
+func tcAligned(w *Warp, data bool) Status {
+	op := w.prog.Insts[w.pc].Opcode
+	if data && w.Lanes != 0xffffffff {
 		return w.Fault(lane(w.Exec), RuleTcgen05Aligned, specTcAligned,
-			"%s executed by a partial warp of %d threads; all 32 threads of the warp must execute it",
-			w.prog.Insts[w.pc].Opcode, bits.OnesCount32(w.Lanes))
-	case w.live != full:
-		gone := ^w.live
+			"%s executed by a partial warp of %d threads; it moves the registers of all 32 threads of a warp",
+			op, bits.OnesCount32(w.Lanes))
+	}
+	if gone := w.Lanes &^ w.live; gone != 0 {
 		return w.Fault(lane(w.Exec), RuleTcgen05Aligned, specTcAligned,
 			"%s executed after thread %d of the warp exited (%d threads exited); the behaviour is undefined",
-			w.prog.Insts[w.pc].Opcode, lane(gone), bits.OnesCount32(gone))
-	case w.Exec != full:
-		missing := full &^ w.Exec
+			op, lane(gone), bits.OnesCount32(gone))
+	}
+	if missing := w.Lanes &^ w.Exec; missing != 0 {
 		why := "are at another instruction (diverged warp)"
-		if w.active == full {
+		if w.active == w.live {
 			why = "have a false guard predicate"
 		}
 		return w.Fault(lane(w.Exec), RuleTcgen05Aligned, specTcAligned,
 			"%s is .sync.aligned but %d thread(s) of the warp (first: lane %d) %s; every thread must execute it together",
-			w.prog.Insts[w.pc].Opcode, bits.OnesCount32(missing), lane(missing), why)
+			op, bits.OnesCount32(missing), lane(missing), why)
 	}
 	return Continue
 }
@@ -437,7 +439,8 @@ func tcAligned(w *Warp) Status {
 // another lane holds a different value.
 func uniform32(w *Warp, s int32, off int64, what string) (uint64, Status) {
 	v := w.R[s] + uint64(off)
-	for l := 1; l < 32; l++ {
+	for m := w.Lanes &^ 1; m != 0; m &= m - 1 {
+		l := lane(m)
 		if u := w.R[s+int32(l)] + uint64(off); u != v {
 			return 0, w.Fault(l, RuleTcgen05Uniform, specTcAlloc,
 				"%s: threads of the warp pass different %s: lane 0 has %#x, lane %d has %#x", w.prog.Insts[w.pc].Opcode, what, v, l, u)
@@ -471,7 +474,7 @@ func useGroup(w *Warp, g tmem.CTAGroup) Status {
 
 func execTcAlloc(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
-	if st := tcAligned(w); st != Continue {
+	if st := tcAligned(w, false); st != Continue {
 		return st
 	}
 	if st := useGroup(w, x.group); st != Continue {
@@ -566,7 +569,7 @@ func allocPair(w *Warp, n int) (tmem.Addr, bool, Status) {
 
 func execTcDealloc(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
-	if st := tcAligned(w); st != Continue {
+	if st := tcAligned(w, false); st != Continue {
 		return st
 	}
 	if st := useGroup(w, x.group); st != Continue {
@@ -589,7 +592,7 @@ func execTcDealloc(w *Warp, in *Inst) Status {
 
 func execTcRelinquish(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
-	if st := tcAligned(w); st != Continue {
+	if st := tcAligned(w, false); st != Continue {
 		return st
 	}
 	if st := useGroup(w, x.group); st != Continue {
@@ -629,7 +632,7 @@ func accessFault(w *Warp, acc *tmem.WarpAccess, err error) Status {
 // asynchronous operation that lands no later than tcgen05.wait::st.
 func execTcSt(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
-	if st := tcAligned(w); st != Continue {
+	if st := tcAligned(w, true); st != Continue {
 		return st
 	}
 	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
@@ -659,7 +662,7 @@ func execTcSt(w *Warp, in *Inst) Status {
 // random --async policy a kernel that reads them earlier sees stale values.
 func execTcLd(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
-	if st := tcAligned(w); st != Continue {
+	if st := tcAligned(w, true); st != Continue {
 		return st
 	}
 	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
@@ -695,7 +698,7 @@ func isTcOf(w *Warp, kind string) func(*AsyncOp) bool {
 // (§9.7.16.8.5): the warp's earlier tcgen05.st (or tcgen05.ld) have landed.
 func execTcWait(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcInst)
-	if st := tcAligned(w); st != Continue {
+	if st := tcAligned(w, false); st != Continue {
 		return st
 	}
 	kind := "tcgen05.st"

@@ -554,3 +554,31 @@ WAIT:
 		t.Fatalf("mask 0b100: report %v", res.Report)
 	}
 }
+
+// TestTcgen05PartialWarp: a CTA of 16 threads may allocate and free Tensor
+// Memory, but tcgen05.st needs the registers of 32 threads.
+func TestTcgen05PartialWarp(t *testing.T) {
+	const src = `.version 8.6
+.target sm_100a
+.address_size 64
+.entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.shared .align 4 .b32 slot;
+	mov.u32 %r1, slot;
+	tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;
+	ld.shared.b32 %r2, [%r1];
+	BODY
+	tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2, 32;
+	ret;
+}
+`
+	res, _ := tcRun(t, strings.Replace(src, "BODY", "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;", 1), Config{Block: [3]int{16, 1, 1}}, 4)
+	if res.Report != nil {
+		t.Fatalf("alloc/relinquish/dealloc by 16 threads: %v", res.Report)
+	}
+	res, _ = tcRun(t, strings.Replace(src, "BODY", "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};", 1), Config{Block: [3]int{16, 1, 1}}, 4)
+	if res.Report == nil || res.Report.Rule != RuleTcgen05Aligned || !strings.Contains(res.Report.Message, "partial warp of 16 threads") {
+		t.Fatalf("tcgen05.st by 16 threads: report %v", res.Report)
+	}
+}
