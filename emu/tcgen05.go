@@ -23,7 +23,7 @@ import (
 const (
 	// RuleTcgen05Aligned: a .sync.aligned tcgen05 instruction executed by
 	// a warp whose threads do not all execute it together (divergence, a
-	// non-uniform guard, an exited thread, a partial warp).
+	// non-uniform guard, an exited thread; tcgen05.st/ld in a partial warp).
 	RuleTcgen05Aligned = "tcgen05-sync-aligned"
 	// RuleTcgen05Uniform: threads of the warp passed different nCols or
 	// addresses where the instruction requires one value.
