@@ -55,7 +55,7 @@ type Options struct {
 
 // Encode is the package-level Encode with o's checks.
 func (o Options) Encode(in Inst, arch Arch) (Word, error) {
-	f := lookup(arch.Gen(), in.Op, in.UR)
+	f := lookup(arch, in.Op, in.UR)
 	if f == nil || in.Op == NOP {
 		return Word{}, &FieldError{Field: "opcode", id: numFields, Msg: fmt.Sprintf("%s%s is not encodable on %s", in.Op, urSuffix(in.UR), arch)}
 	}
@@ -63,7 +63,7 @@ func (o Options) Encode(in Inst, arch Arch) (Word, error) {
 		return Word{}, err
 	}
 	w := f.value
-	for _, b := range f.fields {
+	for _, b := range f.fieldsOn(arch) {
 		w.setBits(b.lo, b.n, in.get(b.f))
 	}
 	return w, nil
@@ -78,7 +78,8 @@ func urSuffix(ur bool) string {
 
 // check validates in against format f.
 func (in *Inst) check(f *format, arch Arch, o Options) error {
-	for _, b := range f.fields {
+	fields := f.fieldsOn(arch)
+	for _, b := range fields {
 		if b.f == fOff || b.f == fOff32 {
 			if lo, hi := in.offRange(b.n); in.Off < lo || in.Off > hi {
 				return fieldErr(b.f, "%s out of range [%s, %s]", hexS(in.Off), hexS(lo), hexS(hi))
@@ -90,7 +91,7 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 		}
 	}
 	for id := field(0); id < numFields; id++ {
-		if !f.has(id) && !isSchedField(id) && id != fOff && id != fOff32 && in.get(id) != defaults.get(id) {
+		if !has(fields, id) && !isSchedField(id) && id != fOff && id != fOff32 && in.get(id) != defaults.get(id) {
 			return fieldErr(id, "%s has no %s on %s", in.Op, id, arch)
 		}
 	}
@@ -99,7 +100,13 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 			return err
 		}
 	}
-	return in.checkForm(f, arch)
+	if err := in.checkForm(f, arch); err != nil {
+		return err
+	}
+	if has(fields, fRa64) && !in.Desc && in.Ra64 && in.Ra == RZ {
+		return fieldErr(fRa, "RZ.64 is only valid with desc[] addressing")
+	}
+	return nil
 }
 
 // checkRegs enforces the register-tuple alignment that ptxas always
@@ -124,19 +131,20 @@ func (in *Inst) checkForm(f *format, arch Arch) error {
 		if s.Wr != 7 {
 			return fieldErr(fWr, "a store sets no write barrier (must be 7, got %d)", s.Wr)
 		}
-		if u := s.Yield<<4 | s.Stall; u == 16 || u >= 28 {
+		u := s.Yield<<4 | s.Stall
+		if u == 16 || u >= 28 {
 			return fieldErr(fStall, "usched_info %d (stall %d, yield %d) is undefined", u, s.Stall, s.Yield)
+		}
+		// Bits [124:122] (batch_t): 6 and 7 are undefined, and a nonzero
+		// value needs a nonzero usched_info (nvdisasm's opex table).
+		if s.Reuse > 5 || s.Reuse != 0 && u == 0 {
+			return fieldErr(fReuse, "batch value %d with usched_info %d is undefined", s.Reuse, u)
 		}
 	} else if s.Stall > 15 || s.Yield > 1 || s.Wr > 7 || s.Rd > 7 || s.Req > 63 || s.Reuse > 15 {
 		return fieldErr(fStall, "control slot value out of range")
 	}
-	if f.has(fDesc) {
-		if in.Desc && (!in.Ra64 || !in.E) {
-			return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (.E and Ra.64)")
-		}
-		if !in.Desc && in.Ra64 && in.Ra == RZ {
-			return fieldErr(fRa, "RZ.64 is only valid with desc[] addressing")
-		}
+	if has(f.fields, fDesc) && in.Desc && (!in.Ra64 || !in.E) {
+		return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (.E and Ra.64)")
 	}
 	if in.Op == STAS && in.Sem != 0 {
 		return fieldErr(fSem, "STAS has no memory-semantics field")
@@ -165,23 +173,25 @@ func (e *DecodeError) Error() string { return e.Msg }
 // 7, undefined usched_info values) are errors. For Maxwell the schedule is
 // DefaultSched; callers that have the control word set Sched from it.
 func Decode(w Word, arch Arch) (Inst, error) {
-	g := arch.Gen()
-	if g == Maxwell && w.Hi != 0 {
+	if arch.Gen() == Maxwell && w.Hi != 0 {
 		return Inst{}, &DecodeError{w, "a Maxwell word has 64 bits"}
 	}
 	for i := range formats {
 		f := &formats[i]
-		if f.gen != g || w.and(f.mask) != f.value {
+		if !f.on(arch) || w.and(f.mask) != f.value {
 			continue
 		}
 		in := NewInst(f.op)
 		in.UR = f.ur
-		for _, b := range f.fields {
+		for _, b := range f.fieldsOn(arch) {
 			in.set(b.f, w.bits(b.lo, b.n))
 		}
 		in.fixOffset(f)
 		if in.Op == NOP {
 			return in, nil
+		}
+		if u := f.unmodelled(w, arch); u != (Word{}) {
+			return Inst{}, &DecodeError{w, fmt.Sprintf("%s: bits %s are not modelled for %s", in.Op, u.Hex(arch), arch)}
 		}
 		if err := in.checkForm(f, arch); err != nil {
 			return Inst{}, &DecodeError{w, "invalid encoding: " + err.Error()}
@@ -189,6 +199,18 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		return in, nil
 	}
 	return Inst{}, &DecodeError{w, fmt.Sprintf("unrecognized operation %s on %s", w.Hex(arch), arch)}
+}
+
+// unmodelled returns the bits of w that f neither matches, assigns to a
+// field on arch, nor knows to be ignored.
+func (f *format) unmodelled(w Word, arch Arch) Word {
+	known := f.mask
+	known.Lo |= f.ignore.Lo
+	known.Hi |= f.ignore.Hi
+	for _, b := range f.fields {
+		known.setBits(b.lo, b.n, ^uint64(0)) // fields absent on arch are ignored there
+	}
+	return Word{w.Lo &^ known.Lo, w.Hi &^ known.Hi}
 }
 
 // fixOffset sign-extends a signed offset.

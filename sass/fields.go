@@ -128,7 +128,7 @@ func b2u(b bool) uint64 {
 
 // schedSlot lays out a Sched as the 21-bit Maxwell control slot, which is
 // also the layout of Turing+ bits [125:105] (ENCODING.md T2, T3).
-var schedSlot = []bitField{{fStall, 0, 4}, {fYield, 4, 1}, {fWr, 5, 3}, {fRd, 8, 3}, {fReq, 11, 6}, {fReuse, 17, 4}}
+var schedSlot = []bitField{{f: fStall, lo: 0, n: 4}, {f: fYield, lo: 4, n: 1}, {f: fWr, lo: 5, n: 3}, {f: fRd, lo: 8, n: 3}, {f: fReq, lo: 11, n: 6}, {f: fReuse, lo: 17, n: 4}}
 
 // Slot returns the 21-bit control slot of s.
 func (s Sched) Slot() uint64 {

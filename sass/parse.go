@@ -183,8 +183,8 @@ func (p *parser) instruction() {
 	p.skipSpace()
 	p.col[fRb] = p.i + 1
 	p.in.Rb = p.reg("Rb")
-	if o == ST && p.arch.Gen() == Maxwell {
-		p.expect(',')
+	if p.skipSpace(); o == ST && p.arch.Gen() == Maxwell && p.peek() == ',' {
+		p.i++ // the predicate operand; omitted when PT
 		w, c := p.next()
 		p.col[fPredC] = c
 		p.in.PredC = p.pred(w, c)

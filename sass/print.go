@@ -65,7 +65,7 @@ func (in *Inst) appendText(b *strings.Builder, arch Arch) {
 	in.appendAddr(b, arch)
 	b.WriteString(", ")
 	b.WriteString(regName(in.Rb))
-	if in.Op == ST && arch.Gen() == Maxwell {
+	if in.Op == ST && arch.Gen() == Maxwell && in.PredC != PT {
 		b.WriteString(", ")
 		b.WriteString(predName(in.PredC))
 	}
@@ -117,15 +117,15 @@ func (in *Inst) appendAddr(b *strings.Builder, arch Arch) {
 	var terms []string
 	switch {
 	case in.Op == STAS:
-		terms = append(terms, regName(in.Ra)+width(in.Ra64))
+		terms = append(terms, wideRegName(in.Ra, in.Ra64))
 		if in.URc != URZ || !in.Ra64 {
 			terms = append(terms, uregName(in.URc))
 		}
 	case in.UR && !in.Desc && (in.Op == STG || in.Op == ST):
-		terms = append(terms, regName(in.Ra)+width(in.Ra64), uregName(in.URc))
+		terms = append(terms, wideRegName(in.Ra, in.Ra64), uregName(in.URc))
 	case in.Desc:
 		terms = append(terms, regName(in.Ra)+".64")
-	case in.Ra != RZ:
+	case in.Ra != RZ || in.UR && in.Scale != 0:
 		r := regName(in.Ra)
 		if in.Scale != 0 {
 			r += "." + scaleNames[in.Scale&3]
@@ -151,11 +151,16 @@ func (in *Inst) appendAddr(b *strings.Builder, arch Arch) {
 	b.WriteByte(']')
 }
 
-func width(r64 bool) string {
-	if r64 {
-		return ".64"
+// wideRegName prints Ra.64 or Ra.U32; nvdisasm prints RZ.64 outside desc[]
+// as "???255.64".
+func wideRegName(r uint8, r64 bool) string {
+	if !r64 {
+		return regName(r) + ".U32"
 	}
-	return ".U32"
+	if r == RZ {
+		return "???255.64"
+	}
+	return regName(r) + ".64"
 }
 
 func regName(r uint8) string {

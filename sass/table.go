@@ -58,26 +58,33 @@ func (f field) String() string { return fieldNames[f] }
 type bitField struct {
 	f     field
 	lo, n uint8
+	minSM int // the field exists from this architecture on (0: always)
 }
 
 // format is one encoding: the word matches it when w&mask == value.
 type format struct {
 	gen    Gen
+	minSM  int // first architecture with this encoding (0: the whole generation)
 	op     Op
 	ur     bool // the [Ra+URc+imm] (or desc) addressing form
 	mask   Word
 	value  Word
 	fields []bitField
+	// ignore holds the bits that nvdisasm was measured to ignore (a one-bit
+	// flip leaves its text unchanged). The decoder accepts any value there;
+	// a set bit that is neither matched, a field, nor ignored is an
+	// encoding this table does not model, and Decode reports it.
+	ignore Word
 }
 
 // Common field groups.
 var (
-	maxwellCommon = []bitField{{fRb, 0, 8}, {fRa, 8, 8}, {fPred, 16, 3}, {fPredNeg, 19, 1}}
+	maxwellCommon = []bitField{{f: fRb, lo: 0, n: 8}, {f: fRa, lo: 8, n: 8}, {f: fPred, lo: 16, n: 3}, {f: fPredNeg, lo: 19, n: 1}}
 	turingCommon  = []bitField{
-		{fPred, 12, 3}, {fPredNeg, 15, 1}, {fRa, 24, 8}, {fPM, 102, 2},
-		{fStall, 105, 4}, {fYield, 109, 1}, {fWr, 110, 3}, {fRd, 113, 3}, {fReq, 116, 6}, {fReuse, 122, 4},
+		{f: fPred, lo: 12, n: 3}, {f: fPredNeg, lo: 15, n: 1}, {f: fRa, lo: 24, n: 8}, {f: fPM, lo: 102, n: 2, minSM: 86},
+		{f: fStall, lo: 105, n: 4}, {f: fYield, lo: 109, n: 1}, {f: fWr, lo: 110, n: 3}, {f: fRd, lo: 113, n: 3}, {f: fReq, lo: 116, n: 6}, {f: fReuse, lo: 122, n: 3},
 	}
-	turingMem = []bitField{{fE, 72, 1}, {fSize, 73, 3}, {fSem, 77, 4}, {fPolicy, 84, 3}}
+	turingMem = []bitField{{f: fE, lo: 72, n: 1}, {f: fSize, lo: 73, n: 3}, {f: fSem, lo: 77, n: 4}, {f: fPolicy, lo: 84, n: 3}}
 )
 
 func join(groups ...[]bitField) []bitField {
@@ -101,49 +108,79 @@ const (
 var formats = []format{
 	// Maxwell/Pascal, 64-bit (T1).
 	{gen: Maxwell, op: STS, mask: Word{Lo: maxwellOpMask}, value: Word{Lo: 0xef58 << 48},
-		fields: join(maxwellCommon, []bitField{{fOff, 20, 24}, {fSize, 48, 3}})},
+		ignore: Word{Lo: 0xf << 44},
+		fields: join(maxwellCommon, []bitField{{f: fOff, lo: 20, n: 24}, {f: fSize, lo: 48, n: 3}})},
 	{gen: Maxwell, op: STL, mask: Word{Lo: maxwellOpMask}, value: Word{Lo: 0xef50 << 48},
-		fields: join(maxwellCommon, []bitField{{fOff, 20, 24}, {fCop, 44, 2}, {fSize, 48, 3}})},
+		ignore: Word{Lo: 0x3 << 46},
+		fields: join(maxwellCommon, []bitField{{f: fOff, lo: 20, n: 24}, {f: fCop, lo: 44, n: 2}, {f: fSize, lo: 48, n: 3}})},
 	{gen: Maxwell, op: STG, mask: Word{Lo: maxwellOpMask}, value: Word{Lo: 0xeed8 << 48},
-		fields: join(maxwellCommon, []bitField{{fOff, 20, 24}, {fE, 45, 1}, {fCop, 46, 2}, {fSize, 48, 3}})},
+		ignore: Word{Lo: 1 << 44},
+		fields: join(maxwellCommon, []bitField{{f: fOff, lo: 20, n: 24}, {f: fE, lo: 45, n: 1}, {f: fCop, lo: 46, n: 2}, {f: fSize, lo: 48, n: 3}})},
 	{gen: Maxwell, op: ST, mask: Word{Lo: 0xe000 << 48}, value: Word{Lo: 0xa000 << 48},
-		fields: join(maxwellCommon, []bitField{{fOff32, 20, 32}, {fE, 52, 1}, {fSize, 53, 3}, {fCop, 56, 2}, {fPredC, 58, 3}})},
+		fields: join(maxwellCommon, []bitField{{f: fOff32, lo: 20, n: 32}, {f: fE, lo: 52, n: 1}, {f: fSize, lo: 53, n: 3}, {f: fCop, lo: 56, n: 2}, {f: fPredC, lo: 58, n: 3}})},
 	{gen: Maxwell, op: NOP, mask: Word{Lo: ^uint64(0)}, value: Word{Lo: 0x50b0000000070f00}},
 
 	// Turing..Hopper, 128-bit (T3).
 	{gen: Turing, op: STS, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x388},
-		fields: join(turingCommon, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fSize, 73, 3}, {fScale, 78, 2}})},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff7ff31ff},
+		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fScale, lo: 78, n: 2}})},
 	{gen: Turing, op: STS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x988, Hi: bit91},
-		fields: join(turingCommon, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fURc, 64, 6}, {fSize, 73, 3}, {fScale, 78, 2}})},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff7ff31c0},
+		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fScale, lo: 78, n: 2}})},
 	{gen: Turing, op: STL, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x387},
-		fields: join(turingCommon, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fSize, 73, 3}, {fPolicy, 84, 3}})},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78ff1ff},
+		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fPolicy, lo: 84, n: 3}})},
 	{gen: Turing, op: STL, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x987, Hi: bit91},
-		fields: join(turingCommon, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fURc, 64, 6}, {fSize, 73, 3}, {fPolicy, 84, 3}})},
-	{gen: Turing, op: STG, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x986, Hi: bit91},
-		fields: join(turingCommon, turingMem, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fURc, 64, 6}, {fDesc, 76, 1}, {fRa64, 90, 1}})},
-	{gen: Turing, op: ST, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x385},
-		fields: join(turingCommon, turingMem, []bitField{{fOff32, 32, 32}, {fRb, 64, 8}})},
-	{gen: Turing, op: ST, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x985, Hi: bit91},
-		fields: join(turingCommon, turingMem, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fURc, 64, 6}, {fDesc, 76, 1}, {fRa64, 90, 1}})},
-	{gen: Turing, op: STAS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0xdbd, Hi: bit91},
-		fields: join(turingCommon, []bitField{{fRb, 32, 8}, {fOff, 40, 24}, {fURc, 64, 6}, {fSize, 73, 3}, {fRa64, 90, 1}})},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78fe1c0},
+		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fPolicy, lo: 84, n: 3}})},
+	{gen: Turing, minSM: 90, op: STG, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x986, Hi: bit91},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff38e00c0},
+		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}})},
+	{gen: Turing, minSM: 90, op: ST, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x385},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78e1000},
+		fields: join(turingCommon, turingMem, []bitField{{f: fOff32, lo: 32, n: 32}, {f: fRb, lo: 64, n: 8}})},
+	{gen: Turing, minSM: 90, op: ST, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x985, Hi: bit91},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff38e00c0},
+		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}})},
+	{gen: Turing, minSM: 90, op: STAS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0xdbd, Hi: bit91},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff3fe11c0},
+		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fRa64, lo: 90, n: 1}})},
 	{gen: Turing, op: NOP, mask: Word{Lo: ^uint64(0), Hi: 1<<41 - 1}, value: Word{Lo: 0x7918},
 		fields: turingCommon[4:]},
 }
 
-// lookup returns the format for op in the given generation and form.
-func lookup(g Gen, op Op, ur bool) *format {
+// lookup returns the format for op on arch in the given form.
+func lookup(arch Arch, op Op, ur bool) *format {
 	for i := range formats {
 		f := &formats[i]
-		if f.gen == g && f.op == op && f.ur == ur {
+		if f.on(arch) && f.op == op && f.ur == ur {
 			return f
 		}
 	}
 	return nil
 }
 
-func (f *format) has(id field) bool {
+// on reports whether arch has the encoding.
+func (f *format) on(arch Arch) bool { return f.gen == arch.Gen() && arch.SM >= f.minSM }
+
+// fieldsOn returns the fields of f that exist on arch.
+func (f *format) fieldsOn(arch Arch) []bitField {
 	for _, b := range f.fields {
+		if b.minSM > arch.SM {
+			out := make([]bitField, 0, len(f.fields))
+			for _, b := range f.fields {
+				if b.minSM <= arch.SM {
+					out = append(out, b)
+				}
+			}
+			return out
+		}
+	}
+	return f.fields
+}
+
+func has(fields []bitField, id field) bool {
+	for _, b := range fields {
 		if b.f == id {
 			return true
 		}

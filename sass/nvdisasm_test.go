@@ -1,0 +1,201 @@
+package sass
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// cudaBin returns the folder holding nvdisasm/ptxas/cuobjdump, or skips.
+func cudaBin(t testing.TB, tool string) string {
+	dir := os.Getenv("PTXKIT_CUDA_BIN")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin")
+	}
+	p := filepath.Join(dir, tool)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s not found in %s (set PTXKIT_CUDA_BIN to the CUDA bin folder to run this oracle test)", tool, dir)
+	}
+	return p
+}
+
+var nvdisasmLine = regexp.MustCompile(`/\*([0-9a-f]{4,})\*/\s*(.*?)\s*;`)
+
+// nvdisasm disassembles a raw binary and returns the text at each address.
+func nvdisasm(t testing.TB, tool string, raw []byte, arch Arch) (map[int]string, error) {
+	f := filepath.Join(t.TempDir(), "code.bin")
+	if err := os.WriteFile(f, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd := exec.Command(tool, "--binary", arch.Nvdisasm(), f)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, stderr.String())
+	}
+	texts := map[int]string{}
+	for _, m := range nvdisasmLine.FindAllStringSubmatch(string(out), -1) {
+		addr, _ := strconv.ParseInt(m[1], 16, 64)
+		s := strings.NewReplacer("{", " ", "}", " ").Replace(m[2])
+		texts[int(addr)] = strings.Join(strings.Fields(s), " ")
+	}
+	return texts, nil
+}
+
+// oracleCount is the number of random instructions per architecture and
+// direction, all disassembled by one nvdisasm call.
+func oracleCount() int {
+	if testing.Short() {
+		return 300
+	}
+	return 2000
+}
+
+// TestNvdisasmEncode encodes random valid instructions and checks that
+// nvdisasm prints each one exactly as Text does.
+func TestNvdisasmEncode(t *testing.T) {
+	tool := cudaBin(t, "nvdisasm")
+	for _, arch := range Archs {
+		t.Run(arch.String(), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(uint64(arch.SM), 1))
+			insts := make([]Inst, oracleCount())
+			for i := range insts {
+				insts[i] = randomInst(r, arch, false)
+			}
+			raw, err := Options{}.MarshalRaw(insts, arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareOracle(t, tool, raw, arch, insts)
+		})
+	}
+}
+
+// TestNvdisasmDecode decodes random words that nvdisasm accepts, reserved
+// bits set at random and misaligned registers included, and compares texts.
+func TestNvdisasmDecode(t *testing.T) {
+	tool := cudaBin(t, "nvdisasm")
+	for _, arch := range Archs {
+		t.Run(arch.String(), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(uint64(arch.SM), 2))
+			var raw []byte
+			words := make([]Word, oracleCount())
+			for i := range words {
+				in := randomInst(r, arch, true)
+				w, _ := lax.Encode(in, arch)
+				words[i] = scrambleReserved(r, w, arch)
+			}
+			raw = rawWords(words, arch)
+			texts, err := nvdisasm(t, tool, raw, arch)
+			if err != nil {
+				t.Fatalf("nvdisasm rejected the batch: %v", err)
+			}
+			rws, err := UnmarshalRaw(raw, arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad := 0
+			for i, rw := range rws {
+				if i >= len(words) {
+					break
+				}
+				in, err := DecodeRaw(rw, arch)
+				want := texts[rw.Addr]
+				got := ""
+				if err == nil {
+					got = in.Text(arch)
+				}
+				if got != want {
+					bad++
+					if bad <= 10 {
+						t.Errorf("%s: Decode = %q (%v), nvdisasm %q", rw.Word.Hex(arch), got, err, want)
+					}
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d of %d words differ", bad, len(words))
+			}
+		})
+	}
+}
+
+// scrambleReserved sets random values in the bits that w's format marks as
+// ignored by nvdisasm and does not use for a field on arch.
+func scrambleReserved(r *rand.Rand, w Word, arch Arch) Word {
+	for i := range formats {
+		f := &formats[i]
+		if !f.on(arch) || w.and(f.mask) != f.value {
+			continue
+		}
+		used := f.mask
+		for _, b := range f.fieldsOn(arch) {
+			used.setBits(b.lo, b.n, ^uint64(0))
+		}
+		free := Word{f.ignore.Lo &^ used.Lo, f.ignore.Hi &^ used.Hi}
+		return Word{w.Lo | r.Uint64()&free.Lo, w.Hi | r.Uint64()&free.Hi}
+	}
+	return w
+}
+
+// rawWords lays out words with the default schedule.
+func rawWords(words []Word, arch Arch) []byte {
+	var b []byte
+	if arch.Gen() == Turing {
+		for _, w := range words {
+			b = appendU64(appendU64(b, w.Lo), w.Hi)
+		}
+		return b
+	}
+	ctrl := ControlWord([3]Sched{DefaultSched, DefaultSched, DefaultSched})
+	nop := formats[nopIndex(Maxwell)].value.Lo
+	for i := 0; i < len(words); i += 3 {
+		b = appendU64(b, ctrl)
+		for k := 0; k < 3; k++ {
+			w := nop
+			if i+k < len(words) {
+				w = words[i+k].Lo
+			}
+			b = appendU64(b, w)
+		}
+	}
+	return b
+}
+
+func appendU64(b []byte, v uint64) []byte {
+	for i := 0; i < 8; i++ {
+		b = append(b, byte(v>>(8*i)))
+	}
+	return b
+}
+
+func compareOracle(t *testing.T, tool string, raw []byte, arch Arch, insts []Inst) {
+	texts, err := nvdisasm(t, tool, raw, arch)
+	if err != nil {
+		t.Fatalf("nvdisasm rejected the batch: %v", err)
+	}
+	rws, _ := UnmarshalRaw(raw, arch)
+	bad := 0
+	for i, in := range insts {
+		got, want := in.Text(arch), texts[rws[i].Addr]
+		if got != want {
+			bad++
+			if bad <= 10 {
+				t.Errorf("%s: Text = %q, nvdisasm %q", rws[i].Word.Hex(arch), got, want)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d instructions differ", bad, len(insts))
+	}
+}
