@@ -245,6 +245,27 @@ func TestTcgen05Sanitizer(t *testing.T) {
 			rule: string(tmem.RuleNCols),
 		},
 		{
+			name: "commit to an uninitialized mbarrier",
+			cols: 32,
+			bad:  "\tadd.u32 %r9, %r1, 8;\n\tsetp.eq.u32 %p1, %r0, 0;\n\t@%p1 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r9];\n",
+			ok:   "\tadd.u32 %r9, %r1, 8;\n\tsetp.eq.u32 %p1, %r0, 0;\n\t@%p1 mbarrier.init.shared::cta.b64 [%r9], 1;\n\t@%p1 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r9];\n",
+			rule: "mbarrier-uninit", frags: []string{"tcgen05.commit arrive-on the mbarrier at offset 0x8 of CTA rank 0"},
+		},
+		{
+			name: "dealloc of another size",
+			cols: 32,
+			bad:  "\t@%p0 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2, 64;\n",
+			ok:   "",
+			rule: string(tmem.RuleDealloc), frags: []string{"64 columns at column 0, but 32 were allocated there"},
+		},
+		{
+			name: "nCols differs across the warp",
+			cols: 32,
+			bad:  "\tadd.u32 %r9, %r8, 32;\n\t@%p0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], %r9;\n",
+			ok:   "\tmov.u32 %r9, 32;\n\t@%p0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], %r9;\n\t@%p0 ld.shared.b32 %r10, [slot+8];\n\t@%p0 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r10, 32;\n",
+			rule: RuleTcgen05Uniform, frags: []string{"different nCols: lane 0 has 0x20, lane 1 has 0x21"},
+		},
+		{
 			name: "exited lane",
 			cols: 32,
 			bad:  "\tsetp.ge.u32 %p1, %r8, 31;\n\t@%p1 exit;\n" + stX2 + waitSt,
