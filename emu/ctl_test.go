@@ -519,3 +519,31 @@ func TestParamFuncSpace(t *testing.T) {
 		t.Fatalf("got %#x", got)
 	}
 }
+
+// TestBarRed: __syncthreads_count/_and/_or as bar.red over 96 threads.
+func TestBarRed(t *testing.T) {
+	src := kernel1(`
+	mov.u32 %r1, %tid.x;
+	rem.u32 %r2, %r1, 3;
+	setp.eq.u32 %p1, %r2, 0;
+	bar.red.popc.u32 %r3, 0, %p1;
+	barrier.red.or.pred %p2, 1, %p1;
+	bar.red.and.pred %p3, 2, !%p1;
+	setp.lt.u32 %p1, %r1, 200;
+	bar.red.and.pred %p0, 3, 96, %p1;
+	selp.u32 %r4, 1, 0, %p2;
+	selp.u32 %r5, 1, 0, %p3;
+	selp.u32 %r6, 1, 0, %p0;
+	mul.wide.u32 %rd2, %r1, 16;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};`, "")
+	for _, seed := range []uint64{0, 2} {
+		res := launch(t, src, Config{Block: dims(96, 1, 1), Seed: seed}, buf(96*16))
+		got := u32s(res.Buffers[0].Data)
+		for i := range 96 {
+			if g := got[4*i : 4*i+4]; g[0] != 32 || g[1] != 1 || g[2] != 0 || g[3] != 1 {
+				t.Fatalf("seed %d thread %d: got %v, want [32 1 0 1]", seed, i, g)
+			}
+		}
+	}
+}

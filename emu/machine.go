@@ -90,6 +90,8 @@ type barrier struct {
 	arrived  int
 	expected int // 0: every live thread of the CTA
 	line     int32
+	popc     uint32 // bar.red: threads whose predicate held
+	threads  uint32 // bar.red: threads that contributed
 }
 
 // CTA is one cooperative thread array.
@@ -234,11 +236,18 @@ func (c *CTA) tryRelease(b int) {
 	if bar.arrived < want {
 		return
 	}
-	bar.arrived = 0
-	bar.expected = 0
+	popc, threads := bar.popc, bar.threads
+	*bar = barrier{}
 	for _, w := range c.Warps {
 		if m := w.barWait[b]; m != 0 {
 			w.barWait[b] = 0
+			if rd := w.barRed[b]; rd.dst >= 0 {
+				w.barRed[b].dst = -1
+				v := redResult(rd.op, popc, threads)
+				for x := m; x != 0; x &= x - 1 {
+					w.R[rd.dst+int32(lane(x))] = v
+				}
+			}
 			w.Unblock(m)
 		}
 	}
@@ -470,6 +479,9 @@ func (w *Warp) start() {
 	w.depth = [32]uint8{}
 	w.barWait = [16]uint32{}
 	w.barArr = [16]uint32{}
+	for i := range w.barRed {
+		w.barRed[i].dst = -1
+	}
 	w.cbWait, w.cbArrived = 0, 0
 	w.WaitWhat = ""
 	w.cache = nil

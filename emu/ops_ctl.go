@@ -333,7 +333,7 @@ func decodeBar(d *Decoder, in *ast.Instruction, out *Inst) error {
 		}
 		return nil
 	case q.Has(".red"):
-		return d.Errorf(in, "the emulator does not implement bar.red")
+		return decodeBarRed(d, in, out, &q)
 	case q.Has(".arrive"):
 		out.Imm = barArrive
 	default:
@@ -447,4 +447,91 @@ func (w *Warp) waitDescription() string {
 		return w.WaitWhat
 	}
 	return "a wait that cannot complete"
+}
+
+// barRed records where a warp's lanes waiting in bar.red want the result.
+type barRed struct {
+	dst int32 // slot base, -1 when the lanes did not execute bar.red
+	op  uint8
+}
+
+const (
+	redPopc = iota
+	redAnd
+	redOr
+)
+
+func redResult(op uint8, popc, threads uint32) uint64 {
+	switch op {
+	case redAnd:
+		return b2u(popc == threads)
+	case redOr:
+		return b2u(popc != 0)
+	}
+	return uint64(popc)
+}
+
+// decodeBarRed lowers bar{.cta}.red.popc.u32 d, a{, b}, {!}c and
+// bar{.cta}.red.{and,or}.pred p, a{, b}, {!}c (§9.7.13.1): a bar.sync that
+// also reduces a predicate over the participating threads.
+func decodeBarRed(d *Decoder, in *ast.Instruction, out *Inst, q *Quals) error {
+	switch {
+	case q.Has(".popc"):
+		out.Cmp = redPopc
+	case q.Has(".and"):
+		out.Cmp = redAnd
+	case q.Has(".or"):
+		out.Cmp = redOr
+	default:
+		return d.Errorf(in, "bar.red needs .popc, .and or .or")
+	}
+	ops := in.Operands
+	if len(ops) != 3 && len(ops) != 4 {
+		return d.Errorf(in, "bar.red takes a destination, a barrier, an optional thread count and a predicate")
+	}
+	var err error
+	if out.D, err = d.Dst(ops[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(ops[1], TU32); err != nil {
+		return err
+	}
+	if len(ops) == 4 {
+		if out.B, err = d.Src(ops[2], TU32); err != nil {
+			return err
+		}
+	}
+	c := ops[len(ops)-1]
+	if u, ok := c.(*ast.UnaryExpr); ok && u.Op == "!" {
+		out.Flags |= FlagNeg
+		c = u.X
+	}
+	if out.C, err = d.Src(c, TPred); err != nil {
+		return err
+	}
+	out.Imm = barSync
+	out.Exec = execBarRed
+	return nil
+}
+
+// execBarRed adds the executing lanes' predicates to the barrier's
+// reduction, then behaves as bar.sync; the result reaches every waiting
+// lane when the barrier completes.
+func execBarRed(w *Warp, in *Inst) Status {
+	l := lane(w.Exec)
+	id := w.R[in.A+int32(l)] & 0xffffffff
+	if id >= 16 {
+		return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
+	}
+	bar := &w.CTA.bars[id]
+	for m := w.Exec; m != 0; m &= m - 1 {
+		p := w.R[in.C+int32(lane(m))] & 1
+		if in.Flags&FlagNeg != 0 {
+			p ^= 1
+		}
+		bar.popc += uint32(p)
+		bar.threads++
+	}
+	w.barRed[id] = barRed{dst: in.D, op: in.Cmp}
+	return execBar(w, in)
 }

@@ -46,6 +46,7 @@ type Warp struct {
 
 	barWait   [16]uint32 // lanes waiting at each named barrier
 	barArr    [16]uint32 // lanes that executed each barrier since the warp last arrived
+	barRed    [16]barRed // bar.red destinations of the waiting lanes
 	cbWait    uint32     // lanes waiting in barrier.cluster.wait
 	cbArrived uint32     // lanes that arrived at the cluster barrier and have not waited
 	cbPhase   [32]uint32 // cluster-barrier phase each lane arrived in
