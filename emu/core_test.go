@@ -36,8 +36,8 @@ func TestStoreGlobalU32(t *testing.T) {
 }
 
 // TestStoreQualifiersAccepted: memory-order, scope, eviction and cache
-// qualifiers (and a cache-policy operand) leave the stored bytes as a
-// plain store's (DIGEST §4: a sequentially consistent memory makes them
+// qualifiers (and a cache-policy operand), with fences and membars between
+// the stores, leave the stored bytes as a plain store's (DIGEST §4: a sequentially consistent memory makes them
 // functionally equal).
 func TestStoreQualifiersAccepted(t *testing.T) {
 	forms := []string{
@@ -47,9 +47,11 @@ func TestStoreQualifiersAccepted(t *testing.T) {
 		"st.global.L1::no_allocate.u32", "st.global.L1::evict_last.u32", "st.global.L1::evict_normal.u32",
 		"st.global.L2::evict_first.u32", "st.L1::no_allocate.relaxed.sys.global.u32", "st.b32", "st.relaxed.gpu.u32",
 	}
+	fences := []string{"fence.sc.cta;", "fence.acq_rel.gpu;", "fence.acq_rel.sys;", "fence.proxy.async;", "fence.proxy.async.shared::cta;",
+		"membar.cta;", "membar.gl;", "membar.sys;", "fence.mbarrier_init.release.cluster;", "fence.acq_rel.cluster;"}
 	var body strings.Builder
 	for i, f := range forms {
-		fmt.Fprintf(&body, "\tadd.u32 %%r2, %%r1, %d;\n\t%s [%%rd1+%d], %%r2;\n", i, f, 4*i)
+		fmt.Fprintf(&body, "\tadd.u32 %%r2, %%r1, %d;\n\t%s [%%rd1+%d], %%r2;\n\t%s\n", i, f, 4*i, fences[i%len(fences)])
 	}
 	n := len(forms)
 	fmt.Fprintf(&body, "\tcreatepolicy.fractional.L2::evict_last.b64 %%rd2, 1.0;\n\tst.global.L2::cache_hint.u32 [%%rd1+%d], %%r1, %%rd2;\n", 4*n)

@@ -100,9 +100,12 @@ func (c storeCase) kernel(route string) string {
 		fmt.Fprintf(&b, "\tst.global.relaxed.gpu%s [%%rd3], %s;\n", st, c.operand("%v"))
 	case "generic":
 		fmt.Fprintf(&b, "\tst%s [%%rd3], %s;\n", st, c.operand("%v"))
-	case "shared", "generic-shared":
+	case "shared", "generic-shared", "shared-cta":
 		b.WriteString("\tmov.u64 %rd4, sbuf;\n\tadd.u64 %rd4, %rd4, %rd2;\n")
 		sp := ".shared"
+		if route == "shared-cta" {
+			sp = ".shared::cta"
+		}
 		if route == "generic-shared" {
 			b.WriteString("\tcvta.shared.u64 %rd4, %rd4;\n")
 			sp = ""
@@ -148,7 +151,7 @@ func TestStoreEveryTypeSpaceAndVector(t *testing.T) {
 			if c.size()*vec > 16 {
 				continue
 			}
-			for _, route := range []string{"global", "generic", "shared", "generic-shared", "local", "generic-local"} {
+			for _, route := range []string{"global", "generic", "shared", "shared-cta", "generic-shared", "local", "generic-local"} {
 				name := fmt.Sprintf("%s.v%d/%s", typ, vec, route)
 				t.Run(name, func(t *testing.T) {
 					res := launch(t, c.kernel(route), Config{Block: dims(n, 1, 1)}, buf(n*c.size()*vec))
