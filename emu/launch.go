@@ -15,6 +15,10 @@ type Arg struct {
 	// allocation whose address is passed.
 	Buffer   []byte
 	IsBuffer bool
+	// Raw, when set, is copied into the parameter's bytes as written (for
+	// aggregate parameters such as structs passed by value); it must not be
+	// longer than the parameter.
+	Raw []byte
 }
 
 // Result is the outcome of Execute.
@@ -65,8 +69,15 @@ func Execute(p *Program, cfg Config, args []Arg) (*Result, error) {
 				return nil, fmt.Errorf("%w: parameter %d (%s) is %d bytes wide and cannot hold a buffer address", ErrLaunch, i, prm.Name, prm.Size)
 			}
 		}
+		if a.Raw != nil {
+			if len(a.Raw) > prm.Size {
+				return nil, fmt.Errorf("%w: %d bytes given for parameter %d (%s) of %d bytes", ErrLaunch, len(a.Raw), i, prm.Name, prm.Size)
+			}
+			copy(params[prm.Offset:], a.Raw)
+			continue
+		}
 		if prm.Size > 8 {
-			return nil, fmt.Errorf("%w: parameter %d (%s) is an aggregate of %d bytes; the emulator passes only scalars and buffers", ErrLaunch, i, prm.Name, prm.Size)
+			return nil, fmt.Errorf("%w: parameter %d (%s) is an aggregate of %d bytes; pass its bytes (hex:...)", ErrLaunch, i, prm.Name, prm.Size)
 		}
 		putLE(params[prm.Offset:], v, prm.Size)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	_ "embed"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -62,7 +63,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
 	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
-	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE or file:PATH", func(s string) error {
+	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, or hex:BYTES (a parameter's raw bytes, for structs)", func(s string) error {
 		o.args = append(o.args, s)
 		return nil
 	})
@@ -299,6 +300,15 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 			}
 		}
 		return emu.Arg{IsBuffer: true, Buffer: b}, nil
+	case strings.HasPrefix(v, "hex:"):
+		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
+		if err != nil {
+			return emu.Arg{}, fmt.Errorf("hex bytes %q: %v", v[4:], err)
+		}
+		if len(b) > prm.Size {
+			return emu.Arg{}, fmt.Errorf("%d bytes given for a %d-byte parameter", len(b), prm.Size)
+		}
+		return emu.Arg{Raw: b}, nil
 	case strings.HasPrefix(v, "file:"):
 		b, err := os.ReadFile(v[5:])
 		if err != nil {

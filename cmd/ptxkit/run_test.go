@@ -151,3 +151,34 @@ func TestRunStats(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStructParam passes a struct by value as hex bytes (llc's
+// ".param .align 8 .b8 p[16]" form).
+func TestRunStructParam(t *testing.T) {
+	src := writeFile(t, "s.ptx", `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .align 8 .b8 s[16])
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<3>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [s+4];
+	ld.param.u64 %rd2, [s+8];
+	st.global.u32 [%rd1], %r1;
+	st.global.u64 [%rd1+8], %rd2;
+	ret;
+}
+`)
+	code, out, errs := runCmd(t, "", "run", src, "--block", "1", "--arg", "buf:16", "--arg", "hex:00000000_2a000000_0102030405060708", "--dump", "hex")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "2a 00 00 00 00 00 00 00 01 02 03 04 05 06 07 08") {
+		t.Errorf("dump:\n%s", out)
+	}
+	code, _, errs = runCmd(t, "", "run", src, "--arg", "buf:16", "--arg", "hex:"+strings.Repeat("00", 17))
+	if code != exitUsage || !strings.Contains(errs, "17 bytes") {
+		t.Errorf("oversized struct: exit %d, %s", code, errs)
+	}
+}
