@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/binary"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,28 +67,46 @@ func TestRunOutFiles(t *testing.T) {
 	}
 }
 
+var updateGolden = flag.Bool("update", false, "rewrite testdata/emu/*.golden")
+
+// TestRunTestdataKernels runs every testdata/emu kernel with the flags in
+// its .args file and compares stdout with its .golden file (regenerate
+// with go test -run TestRunTestdataKernels -update; the buffer contents are
+// checked against Go references in emu/kernels_test.go). Output must not
+// depend on --jobs.
 func TestRunTestdataKernels(t *testing.T) {
-	cases := []struct {
-		file string
-		args []string
-	}{
-		{"nvcc_store_rounds.ptx", []string{"--grid", "4", "--block", "128", "--arg", "buf:2048", "--arg", "buf:8192", "--arg", "5"}},
-		{"llc_stores.ptx", []string{"--grid", "3", "--block", "100", "--arg", "buf:1200", "--arg", "buf:4800", "--arg", "buf:300", "--arg", "buf:600",
-			"--arg", "buf:2400", "--arg", "buf:1200", "--arg", "buf:2400", "--arg", "250"}},
-		{"dsmem_ring.ptx", []string{"--grid", "8", "--block", "64", "--cluster", "4", "--arg", "buf:4096"}},
-		{"llc_reduce.ptx", []string{"--grid", "5", "--block", "96", "--arg", "buf:13440:fill=1", "--arg", "7", "--arg", "buf:3840", "--arg", "buf:480", "--arg", "buf:60", "--arg", "buf:4"}},
-		{"store_bench.ptx", []string{"--grid", "4", "--block", "256", "--arg", "buf:4096", "--arg", "buf:16384", "--arg", "3"}},
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "emu", "*.args"))
+	if len(files) == 0 {
+		t.Fatal("no testdata/emu/*.args files")
 	}
-	for _, c := range cases {
-		t.Run(c.file, func(t *testing.T) {
-			args := append([]string{"run", filepath.Join("..", "..", "testdata", "emu", c.file)}, c.args...)
-			code, out1, errs := runCmd(t, "", append(args, "--seed", "9", "--jobs", "2")...)
+	for _, argsFile := range files {
+		base := strings.TrimSuffix(argsFile, ".args")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			text, err := os.ReadFile(argsFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"run", base + ".ptx"}, strings.Fields(string(text))...)
+			code, out1, errs := runCmd(t, "", append(args, "--jobs", "2")...)
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			_, out2, _ := runCmd(t, "", append(args, "--seed", "9", "--jobs", "1")...)
+			_, out2, _ := runCmd(t, "", append(args, "--jobs", "1")...)
 			if out1 != out2 {
 				t.Errorf("output differs between --jobs 2 and --jobs 1")
+			}
+			golden := base + ".golden"
+			if *updateGolden {
+				if err := os.WriteFile(golden, []byte(out1), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out1 != string(want) {
+				t.Errorf("stdout differs from %s:\n%s", golden, out1)
 			}
 		})
 	}
