@@ -163,6 +163,15 @@ func TestCheckTestdataClean(t *testing.T) {
 	}
 }
 
+func TestFmtKeepsComments(t *testing.T) {
+	in := "// header\n.version 8.5\n.entry k() // kernel\n{\n  mov.u32 %r1, /* inline */ 1; // trailing\n\n\n  // before ret\n  ret;\n}\n"
+	want := "// header\n.version 8.5\n\n.entry k() // kernel\n{\n\tmov.u32 %r1, 1; /* inline */ // trailing\n\n\t// before ret\n\tret;\n}\n"
+	code, out, errOut := runCmd(t, in, "fmt", "-")
+	if code != exitOK || out != want || errOut != "" {
+		t.Fatalf("fmt: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", code, errOut, out, want)
+	}
+}
+
 func TestFmtListAndWrite(t *testing.T) {
 	messy := writeFile(t, "messy.ptx", ".version 8.5\n.entry k ( ) { ret ; }\n")
 	clean := writeFile(t, "clean.ptx", ".version 8.5\n\n.entry k()\n{\n\tret;\n}\n")

@@ -17,7 +17,7 @@ func init() {
 }
 
 // runFmt implements "ptxkit fmt [-l] [-w] FILE...": it parses each file and
-// prints its canonical form to stdout, or with -w rewrites the file, or
+// prints its canonical form, comments kept, to stdout, or with -w rewrites the file, or
 // with -l lists the files whose form differs. Files with syntax errors are
 // reported on stderr and left alone. Exit status: 0 ok, 1 syntax errors,
 // 2 usage or I/O failure.
@@ -48,7 +48,7 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
 			return exitUsage
 		}
-		m, errs := parser.ParseFile(name, src)
+		m, errs := parser.ParseFileMode(name, src, parser.ParseComments)
 		if errs.HasErrors() {
 			diag.WriteText(stderr, errs)
 			status = exitFail

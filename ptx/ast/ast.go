@@ -31,7 +31,8 @@ func (s Span) End() token.Pos { return s.To }
 type Module struct {
 	Span
 	Filename string
-	Stmts    []TopStmt // in source order
+	Stmts    []TopStmt  // in source order
+	Comments []*Comment // in source order; nil unless the parser kept comments
 }
 
 // TopStmt is a module-level statement: *Directive, *VarDecl, *Function,

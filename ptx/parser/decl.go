@@ -89,8 +89,12 @@ func (p *parser) parseDeclAttrs(d *ast.VarDecl) {
 			d.Attrs = append(d.Attrs, p.parseAttribute())
 			continue
 		default:
-			if lit == ".ptr" {
+			switch {
+			case lit == ".ptr":
 				afterPtr = true
+			case afterPtr && isStateSpace(lit):
+			default:
+				p.error("unexpected " + lit + " in a declaration")
 			}
 			d.Attrs = append(d.Attrs, lit)
 		}

@@ -55,5 +55,18 @@ func FuzzParse(f *testing.F) {
 		if out2 := printer.Bytes(m2); !bytes.Equal(out, out2) {
 			t.Fatalf("printing is not idempotent:\n%s\nthen:\n%s", out, out2)
 		}
+		// The formatter keeps comments.
+		mc, _ := parser.ParseFileMode("fuzz.ptx", src, parser.ParseComments)
+		outc := printer.Bytes(mc)
+		mc2, errs3 := parser.ParseFileMode("formatted.ptx", outc, parser.ParseComments)
+		if errs3.HasErrors() {
+			t.Fatalf("formatted form does not parse: %v\ninput:\n%q\nformatted:\n%s", errs3.Err(), src, outc)
+		}
+		if !ast.Equal(mc, mc2) {
+			t.Fatalf("formatting changed the tree or comments\ninput:\n%q\nformatted:\n%s", src, outc)
+		}
+		if again := printer.Bytes(mc2); !bytes.Equal(outc, again) {
+			t.Fatalf("formatting is not idempotent:\n%s\nthen:\n%s", outc, again)
+		}
 	})
 }

@@ -36,6 +36,16 @@ const (
 // RuleSyntax is the rule id of every diagnostic the parser reports.
 const RuleSyntax = "syntax"
 
+// A Mode selects optional parser behaviour.
+type Mode uint
+
+// Modes.
+const (
+	// ParseComments records the comments of the source in
+	// Module.Comments (for the formatter).
+	ParseComments Mode = 1 << iota
+)
+
 // ParseFile parses the PTX module src. filename is recorded in the module
 // and in every diagnostic; it is not opened. The returned module is never
 // nil, even when the list holds errors: it contains every statement that
@@ -47,9 +57,20 @@ func ParseFile(filename string, src []byte) (*ast.Module, diag.List) {
 // ParseString is ParseFile for a string source; the tree's strings share
 // memory with src.
 func ParseString(filename, src string) (*ast.Module, diag.List) {
+	return ParseStringMode(filename, src, 0)
+}
+
+// ParseFileMode is ParseFile with options.
+func ParseFileMode(filename string, src []byte, mode Mode) (*ast.Module, diag.List) {
+	return ParseStringMode(filename, string(src), mode)
+}
+
+// ParseStringMode is ParseString with options.
+func ParseStringMode(filename, src string, mode Mode) (*ast.Module, diag.List) {
 	var p parser
-	p.init(filename, src)
+	p.init(filename, src, mode)
 	m := p.parseModule()
+	m.Comments = p.comments
 	return m, p.errs
 }
 
@@ -63,13 +84,14 @@ type parser struct {
 	peeked  bool
 	peekTok scanner.Token
 
-	errs    diag.List
-	nerrs   int
-	stopped bool // too many errors or too deep: every further token is EOF
-	depth   int
-	exprOps int  // binary operators in the current operand
-	inCall  bool // parenthesized operands are call lists (ParenList)
-	inInit  bool // parsing an initializer: braces are InitList, name(...) is CallExpr
+	errs     diag.List
+	comments []*ast.Comment // with ParseComments
+	nerrs    int
+	stopped  bool // too many errors or too deep: every further token is EOF
+	depth    int
+	exprOps  int  // binary operators in the current operand
+	inCall   bool // parenthesized operands are call lists (ParenList)
+	inInit   bool // parsing an initializer: braces are InitList, name(...) is CallExpr
 
 	nodes   nodes      // slab allocation of frequent nodes
 	scratch []ast.Expr // stack of operands being collected
@@ -77,13 +99,22 @@ type parser struct {
 	quals   []ast.Qual // qualifiers being collected
 }
 
-func (p *parser) init(file, src string) {
+func (p *parser) init(file, src string, mode Mode) {
 	p.file = file
 	p.src = src
-	p.sc.Init(src, func(pos token.Pos, msg string) { p.errorAt(pos, pos, msg) })
+	p.sc.Init(src, p.scanError)
+	if mode&ParseComments != 0 {
+		p.sc.OnComment(func(from, to token.Pos) {
+			c := &ast.Comment{Text: src[from.Offset:to.Offset]}
+			c.From, c.To = from, to
+			p.comments = append(p.comments, c)
+		})
+	}
 	p.tok.End = token.Pos{Line: 1, Col: 1} // so that prevEnd is valid from the start
 	p.next()
 }
+
+func (p *parser) scanError(pos token.Pos, msg string) { p.errorAt(pos, pos, msg) }
 
 // next advances to the next token, reporting and skipping illegal characters.
 func (p *parser) next() {

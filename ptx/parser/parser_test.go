@@ -1,6 +1,7 @@
 package parser_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,6 +45,22 @@ func roundTrip(t *testing.T, name string, src []byte) *ast.Module {
 	}
 	if !ast.Equal(m, m2) {
 		t.Errorf("%s: tree changed after print and parse; printed:\n%s", name, out)
+	}
+	// The formatter's path: comments kept, output a fixed point.
+	mc, _ := parser.ParseFileMode(name, src, parser.ParseComments)
+	outc := printer.Bytes(mc)
+	mc2, errs3 := parser.ParseFileMode(name+".formatted", outc, parser.ParseComments)
+	for _, d := range errs3 {
+		t.Errorf("formatted form: %s", d)
+	}
+	if !ast.Equal(mc, mc2) {
+		t.Errorf("%s: tree or comments changed after formatting; formatted:\n%s", name, outc)
+	}
+	if again := printer.Bytes(mc2); !bytes.Equal(again, outc) {
+		t.Errorf("%s: formatting is not a fixed point:\n%s\nthen:\n%s", name, outc, again)
+	}
+	if len(mc.Comments) == 0 && bytes.Contains(src, []byte("//")) {
+		t.Errorf("%s: no comments recorded", name)
 	}
 	return m
 }

@@ -14,8 +14,10 @@ import (
 	"bytes"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // Fprint writes the canonical form of node (a *ast.Module, statement,
@@ -38,6 +40,13 @@ func String(node ast.Node) string { return string(Bytes(node)) }
 type printer struct {
 	buf   bytes.Buffer
 	depth int
+
+	// Comments of the module being printed (parser.ParseComments), the
+	// next one to print, and the source line where the last printed item
+	// ended (0 at the start of a block), to keep single blank lines.
+	comments []*ast.Comment
+	next     int
+	lastLine int32
 }
 
 func (p *printer) str(s string) { p.buf.WriteString(s) }
@@ -55,6 +64,7 @@ func (p *printer) node(n ast.Node) {
 		p.module(n)
 	case *ast.Function:
 		p.function(n)
+		p.byte('\n')
 	case *ast.VarDecl:
 		p.varDecl(n)
 		p.str(";\n")
@@ -65,33 +75,115 @@ func (p *printer) node(n ast.Node) {
 		p.block(n)
 		p.byte('\n')
 	case ast.Stmt:
-		p.stmt(n, nil)
+		p.stmt(n)
+		p.byte('\n')
 	case ast.Expr:
 		p.expr(n)
 	}
 }
 
 func (p *printer) module(m *ast.Module) {
+	p.comments = m.Comments
 	var prev ast.TopStmt
-	for _, s := range m.Stmts {
-		if _, fn := s.(*ast.Function); fn && prev != nil {
-			p.byte('\n')
-		} else if _, wasFn := prev.(*ast.Function); wasFn {
-			p.byte('\n')
+	for i, s := range m.Stmts {
+		_, fn := s.(*ast.Function)
+		_, wasFn := prev.(*ast.Function)
+		if (fn && prev != nil) || wasFn {
+			p.blankLine()
+		}
+		p.leading(s.Pos())
+		next := int32(-1)
+		if i+1 < len(m.Stmts) {
+			next = m.Stmts[i+1].Pos().Offset
 		}
 		switch s := s.(type) {
 		case *ast.Function:
 			p.function(s)
+			p.trailing(s.End(), next, -1)
 		case *ast.VarDecl:
 			p.varDecl(s)
-			p.str(";\n")
+			p.byte(';')
+			p.trailing(s.End(), next, -1)
 		case *ast.Directive:
 			p.directive(s)
-			p.byte('\n')
+			p.trailing(s.End(), next, rawEnd(s))
 		case *ast.BadStmt:
-			p.str("/* syntax error */\n")
+			p.str("/* syntax error */")
+			p.trailing(s.End(), next, s.End().Offset)
 		}
+		p.byte('\n')
 		prev = s
+	}
+	p.leading(m.End())
+	for ; p.next < len(p.comments); p.next++ {
+		p.str(p.comments[p.next].Text)
+		p.byte('\n')
+	}
+}
+
+// blankLine ends the output with an empty line, unless it already does or
+// a block has just been opened.
+func (p *printer) blankLine() {
+	b := p.buf.Bytes()
+	if len(b) == 0 || bytes.HasSuffix(b, []byte("\n\n")) || bytes.HasSuffix(b, []byte("{\n")) {
+		return
+	}
+	p.byte('\n')
+}
+
+// sourceBlank keeps one empty line where the source had one or more
+// between the last printed item and the item starting at line.
+func (p *printer) sourceBlank(line int32) {
+	if p.lastLine > 0 && line > p.lastLine+1 {
+		p.blankLine()
+	}
+}
+
+// leading prints, each on its own line, the comments that start before
+// pos, and keeps a blank line before the item at pos if the source had one.
+func (p *printer) leading(pos token.Pos) {
+	for p.next < len(p.comments) && p.comments[p.next].From.Offset < pos.Offset {
+		c := p.comments[p.next]
+		p.sourceBlank(c.From.Line)
+		p.indent()
+		p.str(c.Text)
+		p.byte('\n')
+		p.lastLine = c.To.Line
+		p.next++
+	}
+	p.sourceBlank(pos.Line)
+}
+
+// trailing prints after an item that ends at end the comments written
+// inside it and those that start on its last line before the next item
+// (at offset next, or -1), on the same line. Comments before offset
+// rawEnd are part of the item's raw text and are not printed again.
+func (p *printer) trailing(end token.Pos, next, rawEnd int32) {
+	afterLineComment := false
+	p.lastLine = end.Line
+	for p.next < len(p.comments) {
+		c := p.comments[p.next]
+		inside := c.From.Offset < end.Offset
+		sameLine := c.From.Line == end.Line && (next < 0 || c.From.Offset < next)
+		if !inside && !sameLine {
+			break
+		}
+		p.next++
+		if c.From.Offset < rawEnd {
+			continue
+		}
+		if afterLineComment {
+			// Another comment after a "//" one needs a line of its own.
+			p.byte('\n')
+			p.indent()
+		} else {
+			p.byte(' ')
+		}
+		p.str(c.Text)
+		afterLineComment = strings.HasPrefix(c.Text, "//")
+		if c.To.Line > p.lastLine {
+			p.lastLine = c.To.Line
+		}
 	}
 }
 
@@ -112,12 +204,35 @@ func (p *printer) function(f *ast.Function) {
 		p.directive(d)
 	}
 	if f.Body == nil {
-		p.str(";\n")
+		p.byte(';')
 		return
 	}
+	// Comments on the last line of the header stay there; others in the
+	// header go on lines of their own before the body.
+	if end, ok := headerEnd(f); ok {
+		p.trailing(end, f.Body.From.Offset, -1)
+	}
 	p.byte('\n')
+	for p.next < len(p.comments) && p.comments[p.next].From.Offset < f.Body.From.Offset {
+		p.str(p.comments[p.next].Text)
+		p.byte('\n')
+		p.next++
+	}
 	p.block(f.Body)
-	p.byte('\n')
+}
+
+// headerEnd returns the end of the node printed last on the last line of
+// a function header: the last performance directive, or the name when the
+// parameter list is empty. A non-empty parameter list ends with ")" on a
+// line of its own, which has no node; then it reports false.
+func headerEnd(f *ast.Function) (token.Pos, bool) {
+	switch {
+	case len(f.Perf) > 0:
+		return f.Perf[len(f.Perf)-1].End(), true
+	case len(f.Params) == 0 && f.Name != nil:
+		return f.Name.End(), true
+	}
+	return token.Pos{}, false
 }
 
 // signature prints "(returns) name(params)" of a function or prototype.
@@ -267,25 +382,61 @@ func perfDirective(name string) bool {
 }
 
 func (p *printer) block(b *ast.Block) {
-	p.str("{\n")
+	p.str("{")
+	p.trailing(b.From.Advance("{"), firstOffset(b), -1)
+	p.byte('\n')
 	p.depth++
 	for i, s := range b.Stmts {
-		var next ast.Stmt
+		p.leading(s.Pos())
+		p.stmt(s)
+		next := int32(-1)
 		if i+1 < len(b.Stmts) {
-			next = b.Stmts[i+1]
+			next = b.Stmts[i+1].Pos().Offset
+		} else if b.To.IsValid() {
+			next = b.To.Offset - 1
 		}
-		p.stmt(s, next)
+		raw := int32(-1)
+		switch s := s.(type) {
+		case *ast.Directive:
+			raw = rawEnd(s)
+		case *ast.BadStmt:
+			raw = s.End().Offset // skipped text is not printed, nor its comments
+		}
+		p.trailing(s.End(), next, raw)
+		p.byte('\n')
+	}
+	if b.To.IsValid() {
+		p.leading(token.Pos{Offset: b.To.Offset - 1, Line: b.To.Line})
 	}
 	p.depth--
 	p.indent()
 	p.byte('}')
+	p.lastLine = b.To.Line
 }
 
-func (p *printer) stmt(s ast.Stmt, next ast.Stmt) {
+// rawEnd returns the end offset of a directive's raw text, or -1.
+func rawEnd(d *ast.Directive) int32 {
+	if d.Raw == "" {
+		return -1
+	}
+	return d.From.Offset + int32(len(d.Raw))
+}
+
+// firstOffset returns the offset of the first statement of b, or of its
+// closing brace.
+func firstOffset(b *ast.Block) int32 {
+	if len(b.Stmts) > 0 {
+		return b.Stmts[0].Pos().Offset
+	}
+	return b.To.Offset - 1
+}
+
+// stmt prints one statement of a block without its line end.
+func (p *printer) stmt(s ast.Stmt) {
 	switch s := s.(type) {
 	case *ast.Label:
 		p.str(s.Name)
-		p.str(":\n")
+		p.byte(':')
 		return
 	case *ast.Instruction:
 		p.indent()
@@ -304,7 +455,6 @@ func (p *printer) stmt(s ast.Stmt, next ast.Stmt) {
 		p.indent()
 		p.str("/* syntax error */")
 	}
-	p.byte('\n')
 }
 
 func (p *printer) instruction(in *ast.Instruction) {

@@ -30,7 +30,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, errs := parser.ParseFile(in, src)
+			m, errs := parser.ParseFileMode(in, src, parser.ParseComments)
 			if errs.HasErrors() {
 				t.Fatal(errs.Err())
 			}
@@ -48,7 +48,7 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("printed output differs from %s:\n%s", golden, got)
 			}
-			m2, errs := parser.ParseFile(golden, want)
+			m2, errs := parser.ParseFileMode(golden, want, parser.ParseComments)
 			if errs.HasErrors() {
 				t.Fatal(errs.Err())
 			}
@@ -98,7 +98,7 @@ func TestPrintedAcceptedByPtxas(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, errs := parser.ParseFile(f, src)
+			m, errs := parser.ParseFileMode(f, src, parser.ParseComments)
 			if errs.HasErrors() {
 				t.Fatal(errs.Err())
 			}

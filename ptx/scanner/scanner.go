@@ -102,6 +102,7 @@ type Scanner struct {
 	line      int32 // line of off
 	lineStart int   // offset of the first byte of the current line
 	err       func(pos token.Pos, msg string)
+	comment   func(from, to token.Pos)
 }
 
 // Init prepares s to scan src. err, when not nil, is called for each
@@ -134,7 +135,8 @@ func (s *Scanner) newline(off int) {
 	s.lineStart = off + 1
 }
 
-// skipSpace skips white space and comments.
+// skipSpace skips white space and comments, reporting each comment to
+// the comment handler.
 func (s *Scanner) skipSpace() {
 	for s.off < len(s.src) {
 		c := s.src[s.off]
@@ -145,27 +147,16 @@ func (s *Scanner) skipSpace() {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
 			s.off++
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '/':
+			from := s.pos(s.off)
 			for s.off < len(s.src) && s.src[s.off] != '\n' {
 				s.off++
 			}
+			if s.comment != nil {
+				s.comment(from, s.pos(s.off))
+			}
 		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
-			start := s.off
-			s.off += 2
-			for {
-				if s.off >= len(s.src) {
-					// Report at the comment start, which may be on an earlier line.
-					if s.err != nil {
-						s.err(s.commentPos(start), "comment not terminated")
-					}
-					return
-				}
-				if s.src[s.off] == '\n' {
-					s.newline(s.off)
-				} else if s.src[s.off] == '*' && s.off+1 < len(s.src) && s.src[s.off+1] == '/' {
-					s.off += 2
-					break
-				}
-				s.off++
+			if !s.blockComment() {
+				return
 			}
 		default:
 			return
@@ -173,20 +164,32 @@ func (s *Scanner) skipSpace() {
 	}
 }
 
-// commentPos computes the position of an offset before the current line.
-func (s *Scanner) commentPos(off int) token.Pos {
-	p := token.Pos{Line: 1, Col: 1}
-	ls := 0
-	line := int32(1)
-	for i := 0; i < off; i++ {
-		if s.src[i] == '\n' {
-			line++
-			ls = i + 1
+// blockComment skips a /* */ comment; it reports false at the end of an
+// unterminated one.
+func (s *Scanner) blockComment() bool {
+	from := s.pos(s.off)
+	s.off += 2
+	for s.off < len(s.src) {
+		if s.src[s.off] == '\n' {
+			s.newline(s.off)
+		} else if s.src[s.off] == '*' && s.off+1 < len(s.src) && s.src[s.off+1] == '/' {
+			s.off += 2
+			if s.comment != nil {
+				s.comment(from, s.pos(s.off))
+			}
+			return true
 		}
+		s.off++
 	}
-	p.Offset, p.Line, p.Col = int32(off), line, int32(off-ls)+1
-	return p
+	if s.err != nil {
+		s.err(from, "comment not terminated")
+	}
+	return false
 }
+
+// OnComment makes the scanner call fn with the span of every comment it
+// skips, in source order ("//" comments end before their newline).
+func (s *Scanner) OnComment(fn func(from, to token.Pos)) { s.comment = fn }
 
 // identChar marks the bytes that may continue an identifier.
 var identChar = func() (t [256]bool) {
@@ -462,6 +465,10 @@ func (s *Scanner) operator(c byte) Kind {
 // ".section .debug_info { ... }". At the end of the input it reports an
 // error and returns false.
 func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
+	// Comments of the body belong to its raw text.
+	saved := s.comment
+	s.comment = nil
+	defer func() { s.comment = saved }()
 	depth := 1
 	for {
 		s.skipSpace()
