@@ -1,0 +1,265 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/sass"
+)
+
+func init() {
+	commands["sass"] = command{"assemble, disassemble and lower SASS store instructions", runSass}
+}
+
+// maxSASSInput bounds the size of a SASS text or raw binary input.
+const maxSASSInput = 64 << 20
+
+const sassUsage = `usage:
+  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]
+  ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)
+  ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx
+ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90.`
+
+// runSass dispatches "ptxkit sass SUBCOMMAND". Exit status: 0 ok, 1 input
+// errors, 2 usage or I/O failure.
+func runSass(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, sassUsage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "asm":
+		return runSassAsm(args[1:], stdin, stdout, stderr)
+	case "disasm":
+		return runSassDisasm(args[1:], stdin, stdout, stderr)
+	case "lower":
+		return runSassLower(args[1:], stdin, stdout, stderr)
+	case "-h", "--help", "help":
+		fmt.Fprintln(stdout, sassUsage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ptxkit sass: unknown subcommand %q\n%s\n", args[0], sassUsage)
+	return exitUsage
+}
+
+// sassFlags holds the flags shared by the sass subcommands.
+type sassFlags struct {
+	fs        *flag.FlagSet
+	arch      *string
+	sched     *bool
+	misalign  *bool
+	raw       *string
+	hex       *bool
+	parsed    sass.Arch
+	args      []string // positional arguments
+}
+
+// parseInterspersed parses flags that may follow positional arguments
+// ("asm FILE --raw OUT"); "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, true
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), true
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newSassFlags(name string, stderr io.Writer) *sassFlags {
+	fs := flag.NewFlagSet("sass "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := &sassFlags{fs: fs}
+	f.arch = fs.String("arch", "", "target architecture (required), e.g. sm_90")
+	f.sched = fs.Bool("sched", false, "print scheduling annotations (&req={..} &rd=0xN ?transN) that differ from the default")
+	fs.Usage = func() { fmt.Fprintln(stderr, sassUsage); fs.PrintDefaults() }
+	return f
+}
+
+// parse parses args and the architecture; maxArgs bounds the positional
+// arguments (-1: any number).
+func (f *sassFlags) parse(args []string, maxArgs int, stderr io.Writer) bool {
+	pos, ok := parseInterspersed(f.fs, args)
+	if !ok {
+		return false
+	}
+	f.args = pos
+	if *f.arch == "" {
+		fmt.Fprintf(stderr, "ptxkit %s: --arch is required\n", f.fs.Name())
+		return false
+	}
+	a, err := sass.ParseArch(*f.arch)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit %s: %v\n", f.fs.Name(), err)
+		return false
+	}
+	f.parsed = a
+	if maxArgs >= 0 && len(f.args) > maxArgs {
+		fmt.Fprintf(stderr, "ptxkit %s: too many arguments\n", f.fs.Name())
+		return false
+	}
+	return true
+}
+
+func (f *sassFlags) arg(i int) string {
+	if i < len(f.args) {
+		return f.args[i]
+	}
+	return ""
+}
+
+// readSassInput reads FILE (or stdin for "" or "-"), bounded in size.
+func readSassInput(name string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if name != "" && name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxSASSInput+1))
+	if err == nil && len(b) > maxSASSInput {
+		err = fmt.Errorf("input larger than %d bytes", maxSASSInput)
+	}
+	return b, err
+}
+
+func displayName(name string) string {
+	if name == "" || name == "-" {
+		return "<stdin>"
+	}
+	return name
+}
+
+// runSassAsm implements "ptxkit sass asm": one output line per instruction,
+// "HEX<TAB>TEXT", and with --raw the nvdisasm --binary image.
+func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newSassFlags("asm", stderr)
+	f.raw = f.fs.String("raw", "", "also write the raw binary (nvdisasm --binary layout) to `OUT`")
+	f.misalign = f.fs.Bool("allow-misaligned", false, "accept .64/.128 data registers that are not even / not a multiple of 4")
+	if !f.parse(args, 1, stderr) {
+		return exitUsage
+	}
+	name := f.arg(0)
+	src, err := readSassInput(name, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit sass asm: %v\n", err)
+		return exitUsage
+	}
+	opts := sass.Options{AllowMisaligned: *f.misalign}
+	lines, errs := opts.Parse(string(src), f.parsed)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "%s:%v\n", displayName(name), e)
+	}
+	insts := make([]sass.Inst, len(lines))
+	for i, l := range lines {
+		insts[i] = l.Inst
+		w, _ := opts.Encode(l.Inst, f.parsed) // Parse has checked it
+		fmt.Fprintf(stdout, "%s\t%s\n", w.Hex(f.parsed), text(l.Inst, f.parsed, *f.sched))
+	}
+	if len(errs) > 0 {
+		return exitFail
+	}
+	if *f.raw != "" {
+		raw, err := opts.MarshalRaw(insts, f.parsed)
+		if err == nil {
+			err = os.WriteFile(*f.raw, raw, 0o644)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit sass asm: %v\n", err)
+			return exitUsage
+		}
+	}
+	return exitOK
+}
+
+func text(in sass.Inst, arch sass.Arch, sched bool) string {
+	if sched {
+		return in.Format(arch)
+	}
+	return in.Text(arch)
+}
+
+// runSassDisasm implements "ptxkit sass disasm".
+func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f := newSassFlags("disasm", stderr)
+	f.hex = f.fs.Bool("hex", false, "decode the arguments as hex words (0x+16 digits for SM5x, 0x+32 hi-lo digits for SM7x+)")
+	if !f.parse(args, -1, stderr) {
+		return exitUsage
+	}
+	var words []sass.RawWord
+	if *f.hex {
+		if len(f.args) == 0 {
+			fmt.Fprintln(stderr, "ptxkit sass disasm: --hex needs at least one WORD")
+			return exitUsage
+		}
+		for i, a := range f.args {
+			w, err := sass.ParseHex(a, f.parsed)
+			if err != nil {
+				fmt.Fprintf(stderr, "word %d: %v\n", i+1, err)
+				return exitFail
+			}
+			words = append(words, sass.RawWord{Addr: i * f.parsed.WordBytes(), Word: w, Sched: sass.DefaultSched})
+		}
+	} else {
+		if len(f.args) > 1 {
+			fmt.Fprintln(stderr, "ptxkit sass disasm: at most one FILE")
+			return exitUsage
+		}
+		raw, err := readSassInput(f.arg(0), stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit sass disasm: %v\n", err)
+			return exitUsage
+		}
+		if words, err = sass.UnmarshalRaw(raw, f.parsed); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", displayName(f.arg(0)), err)
+			return exitFail
+		}
+	}
+	status := exitOK
+	for i, rw := range words {
+		in, err := sass.DecodeRaw(rw, f.parsed)
+		if err != nil {
+			where := fmt.Sprintf("%s: address 0x%04x", displayName(f.arg(0)), rw.Addr)
+			if *f.hex {
+				where = fmt.Sprintf("word %d", i+1)
+			}
+			fmt.Fprintf(stderr, "%s: %v\n", where, err)
+			status = exitFail
+			continue
+		}
+		fmt.Fprintf(stdout, "%s\t%s\n", rw.Word.Hex(f.parsed), text(in, f.parsed, *f.sched))
+	}
+	return status
+}
+
+// runSassLower implements "ptxkit sass lower": the SASS ptxas emits for
+// each PTX store of FILE.
+func runSassLower(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sass lower", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	arch := fs.String("arch", "", "sm_50, sm_70, sm_80 or sm_90 (required)")
+	fs.Usage = func() { fmt.Fprintln(stderr, sassUsage); fs.PrintDefaults() }
+	pos, ok := parseInterspersed(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if *arch == "" || len(pos) != 1 {
+		fs.Usage()
+		return exitUsage
+	}
+	return lowerFile(pos[0], strings.TrimSpace(*arch), stdin, stdout, stderr)
+}

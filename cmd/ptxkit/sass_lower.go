@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/sass"
+)
+
+// lowerFile prints, for each PTX st instruction of name, its position, its
+// opcode and the SASS ptxas emits for it ("; "-separated):
+//
+//	k.ptx:12:2	st.global.cg.u32	STG.E.STRONG.GPU
+func lowerFile(name, arch string, stdin io.Reader, stdout, stderr io.Writer) int {
+	src, err := readSassInput(name, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit sass lower: %v\n", err)
+		return exitUsage
+	}
+	m, errs := parser.ParseFile(displayName(name), src)
+	if errs.HasErrors() {
+		diag.WriteText(stderr, errs)
+		return exitFail
+	}
+	status := exitOK
+	var archErr error
+	ast.Inspect(m, func(n ast.Node) bool {
+		in, ok := n.(*ast.Instruction)
+		if !ok || in.Opcode != "st" || archErr != nil {
+			return archErr == nil
+		}
+		pos := fmt.Sprintf("%s:%d:%d", displayName(name), in.Pos().Line, in.Pos().Col)
+		out, err := sass.LowerStore(in, arch)
+		var le *sass.LowerError
+		switch {
+		case errors.As(err, &le):
+			fmt.Fprintf(stderr, "%s: error: %s: %s\n", pos, in.FullOpcode(), le.Msg)
+			status = exitFail
+		case err != nil:
+			archErr = err
+		default:
+			fmt.Fprintf(stdout, "%s\t%s\t%s\n", pos, in.FullOpcode(), strings.Join(out, "; "))
+		}
+		return false
+	})
+	if archErr != nil {
+		fmt.Fprintf(stderr, "ptxkit sass lower: %v\n", archErr)
+		return exitUsage
+	}
+	return status
+}
