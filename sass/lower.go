@@ -56,8 +56,8 @@ type storeForm struct {
 	l2hint bool   // .L2::cache_hint
 	l2only string // an .L2::evict_* qualifier without an L1 one
 	mmio   bool
-	bits   int    // total access width in bits
-	signed bool   // .s8/.s16 scalar
+	bits   int  // total access width in bits
+	signed bool // .s8/.s16 scalar
 	b128   bool
 }
 

@@ -47,14 +47,14 @@ func runSass(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // sassFlags holds the flags shared by the sass subcommands.
 type sassFlags struct {
-	fs        *flag.FlagSet
-	arch      *string
-	sched     *bool
-	misalign  *bool
-	raw       *string
-	hex       *bool
-	parsed    sass.Arch
-	args      []string // positional arguments
+	fs       *flag.FlagSet
+	arch     *string
+	sched    *bool
+	misalign *bool
+	raw      *string
+	hex      *bool
+	parsed   sass.Arch
+	args     []string // positional arguments
 }
 
 // parseInterspersed parses flags that may follow positional arguments
