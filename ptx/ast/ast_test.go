@@ -36,7 +36,11 @@ func TestEqual(t *testing.T) {
 		{"other base", store(0, "%rd2", 8, true, "%r1"), false},
 		{"other value", store(0, "%rd1", 8, true, "%r2"), false},
 		{"other qualifier", func() ast.Node { s := store(0, "%rd1", 8, true, "%r1"); s.Quals[1].Name = ".u64"; return s }(), false},
-		{"extra operand", func() ast.Node { s := store(0, "%rd1", 8, true, "%r1"); s.Operands = append(s.Operands, reg("%r3", 30)); return s }(), false},
+		{"extra operand", func() ast.Node {
+			s := store(0, "%rd1", 8, true, "%r1")
+			s.Operands = append(s.Operands, reg("%r3", 30))
+			return s
+		}(), false},
 		{"guard added", func() ast.Node {
 			s := store(0, "%rd1", 8, true, "%r1")
 			s.Guard = &ast.Guard{Reg: reg("%p", 0)}
