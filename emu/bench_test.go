@@ -3,6 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"os"
+	"syscall"
 	"testing"
 )
 
@@ -75,6 +76,7 @@ func BenchmarkStoreKernel(b *testing.B) {
 	for _, jobs := range []int{1, 2} {
 		b.Run(map[int]string{1: "jobs1", 2: "jobs2"}[jobs], func(b *testing.B) {
 			var insts uint64
+			cpu0 := cpuSeconds()
 			for b.Loop() {
 				res, err := Execute(p, Config{Grid: dims(benchGrid, 1, 1), Block: dims(benchBlock, 1, 1), Jobs: jobs},
 					[]Arg{buf(4 * benchGrid * benchBlock), buf(16 * benchGrid * benchBlock), scalar(benchRounds)})
@@ -84,6 +86,11 @@ func BenchmarkStoreKernel(b *testing.B) {
 				insts = res.Stats.ThreadInsts
 			}
 			b.ReportMetric(float64(insts)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mthread-inst/s")
+			// Throughput per CPU-second of this process: independent of
+			// other load on the machine (wall time is not).
+			if cpu := cpuSeconds() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(insts)*float64(b.N)/cpu/1e6, "Mthread-inst/cpu-s")
+			}
 		})
 	}
 }
@@ -112,4 +119,14 @@ func TestNoAllocationPerInstruction(t *testing.T) {
 	if many > few {
 		t.Errorf("a launch allocates %v times with 1 round and %v with 200 rounds", few, many)
 	}
+}
+
+// cpuSeconds returns the user and system CPU time this process has used.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime)
 }
