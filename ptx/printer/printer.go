@@ -5,8 +5,14 @@
 // opcode from its operands with one space and operands with ", ", prints
 // each declaration's attributes in the order state space, alignment,
 // vector width, type, remaining attributes, and prints addresses as
-// "[base]", "[base+off]" or "[base+-off]". Parsing printed output gives
-// back the same tree (positions aside; see ast.Equal), so the printer is
+// "[base]", "[base+off]" or "[base+-off]". One blank line is kept where
+// the source had blank lines between statements. When the module was
+// parsed with parser.ParseComments its comments are printed too: comments
+// before a statement on lines of their own, comments inside a statement or
+// on its last line after it on the same line.
+//
+// Parsing printed output gives back the same tree and comments (positions
+// aside; see ast.Equal), and printing is a fixed point, so the printer is
 // also the formatter of "ptxkit fmt".
 package printer
 
