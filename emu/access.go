@@ -73,6 +73,12 @@ func (w *Warp) count(sp Space, n int, write bool) {
 func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	mem := w.CTA.cluster.Mem
 	r := mem.global.find(a, n)
+	if r == nil && asked == SpaceGlobal {
+		if g := GenericSpace(a); g != SpaceGlobal && g != SpaceParam {
+			w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at .global address %#x, which lies in the generic %s window; convert generic addresses with cvta.to.global, or use the %s space", n, rw(write), a, g, g)
+			return nil
+		}
+	}
 	if r == nil {
 		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at %s address %#x does not lie inside any global allocation (%s)", n, rw(write), asked, a, mem.global.near(a))
 		return nil
@@ -93,6 +99,10 @@ func (w *Warp) SharedTarget(l int, a uint64, n int, own bool, write bool) (*CTA,
 	cl := w.CTA.cluster
 	rank := int(a>>SharedRankShift) - 1
 	off := uint32(a & sharedOffMask)
+	if GenericSpace(a) == SpaceSharedCluster {
+		w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at shared address %#x, which is a generic address; convert it with cvta.to.shared or drop the space qualifier", n, rw(write), a)
+		return nil, 0, false
+	}
 	if a>>32 != 0 || rank < 0 || rank >= len(cl.CTAs) {
 		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at shared address %#x: not the shared memory of any CTA of the cluster", n, rw(write), a)
 		return nil, 0, false
@@ -127,6 +137,10 @@ func (w *Warp) shared(l int, sp Space, a uint64, n int, write bool, asked Space)
 
 func (w *Warp) local(l int, a uint64, n int, write bool, sp Space) []byte {
 	frame := uint64(w.prog.LocalFrame)
+	if GenericSpace(a) == SpaceLocal {
+		w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at %s address %#x, which is a generic address; convert it with cvta.to.local or drop the space qualifier", n, rw(write), sp, a)
+		return nil
+	}
 	if a+uint64(n) > frame || a+uint64(n) < a {
 		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at %s address %#x is outside the thread's %d bytes of local memory", n, rw(write), sp, a, frame)
 		return nil

@@ -79,6 +79,23 @@ var sanitizerCases = []sanitizerCase{
 		wantInRept: []string{"not in the .shared::cluster window"},
 	},
 	{
+		name: "generic-as-shared", rule: RuleWrongWindow, bufBytes: 4, extra: ".shared .align 4 .b32 sm[8];\n",
+		bad:        "\tmov.u64 %rd2, sm;\n\tcvta.shared.u64 %rd3, %rd2;\n\tst.shared.u32 [%rd3], %r1;",
+		good:       "\tmov.u64 %rd2, sm;\n\tcvta.shared.u64 %rd3, %rd2;\n\tcvta.to.shared.u64 %rd3, %rd3;\n\tst.shared.u32 [%rd3], %r1;",
+		wantInRept: []string{"is a generic address", "cvta.to.shared"},
+	},
+	{
+		name: "shared-as-global", rule: RuleWrongWindow, bufBytes: 4, extra: ".shared .align 4 .b32 sm[8];\n",
+		bad:        "\tmov.u64 %rd2, sm;\n\tcvta.shared.u64 %rd3, %rd2;\n\tst.global.u32 [%rd3], %r1;",
+		good:       "\tmov.u64 %rd2, sm;\n\tcvta.shared.u64 %rd3, %rd2;\n\tst.u32 [%rd3], %r1;",
+		wantInRept: []string{"lies in the generic .shared::cluster window"},
+	},
+	{
+		name: "generic-as-local", rule: RuleWrongWindow, bufBytes: 4,
+		bad:  "\t.local .align 4 .b32 lv[2];\n\tmov.u64 %rd2, lv;\n\tcvta.local.u64 %rd2, %rd2;\n\tst.local.u32 [%rd2], %r1;",
+		good: "\t.local .align 4 .b32 lv[2];\n\tmov.u64 %rd2, lv;\n\tcvta.local.u64 %rd2, %rd2;\n\tst.u32 [%rd2], %r1;",
+	},
+	{
 		name: "store-to-const", rule: RuleStoreConst, bufBytes: 4, extra: ".const .align 4 .u32 c0 = 1;\n",
 		bad:  "\tmov.u64 %rd2, c0;\n\tcvta.const.u64 %rd2, %rd2;\n\tst.u32 [%rd2], %r1;",
 		good: "\tmov.u64 %rd2, c0;\n\tcvta.const.u64 %rd2, %rd2;\n\tld.u32 %r1, [%rd2];\n\tst.u32 [%rd1], %r1;",
