@@ -28,7 +28,9 @@ func (c *checker) operands(in *ast.Instruction, f *isa.Form) {
 		case isa.OpMbarrier:
 			c.address(in, f, e, f.Space, slots[i].Name)
 		case isa.OpValue:
-			c.value(f, e)
+			if f.Type != isa.QNone && !f.Rejected(isa.GVec) && !f.Rejected(isa.GType) {
+				c.value(f, e)
+			}
 		case isa.OpPolicy:
 			c.policy(e)
 		case isa.OpImm:

@@ -342,6 +342,11 @@ func DecodeQuals(f *Form, in *Instr, names []string, quals []Qual, probs []Probl
 	return probs
 }
 
+// Rejected reports whether a written qualifier of group g was rejected
+// (not allowed, or a second one of its slot); checks that depend on the
+// slot can then stay quiet instead of repeating the problem.
+func (f *Form) Rejected(g Group) bool { return f.hasUndecoded(g) }
+
 // hasUndecoded reports whether a written qualifier of group g was rejected
 // (so that "missing" is not reported on top of "not allowed").
 func (f *Form) hasUndecoded(g Group) bool {
