@@ -161,3 +161,24 @@ L:
 		t.Errorf("16 seeds produced one outcome of a race: %v", seen)
 	}
 }
+
+// TestLaunchBounds: .reqntid and .maxntid constrain the block as a real
+// launch would.
+func TestLaunchBounds(t *testing.T) {
+	for _, c := range []struct {
+		perf  string
+		block [3]int
+		ok    bool
+	}{
+		{".reqntid 64, 2", dims(64, 2, 1), true},
+		{".reqntid 64, 2", dims(128, 1, 1), false},
+		{".maxntid 128", dims(128, 1, 1), true},
+		{".maxntid 128", dims(64, 4, 1), false},
+	} {
+		src := header + ".visible .entry k()\n" + c.perf + "\n{\n\tret;\n}\n"
+		_, err := Execute(compile(t, src), Config{Block: c.block}, nil)
+		if (err == nil) != c.ok {
+			t.Errorf("%s with block %v: err %v", c.perf, c.block, err)
+		}
+	}
+}

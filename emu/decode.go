@@ -540,7 +540,7 @@ func (d *Decoder) entryParams(f *ast.Function) {
 		switch dir.Name {
 		case ".explicitcluster":
 			d.prog.Explicit = true
-		case ".reqnctapercluster", ".reqntid":
+		case ".reqnctapercluster", ".reqntid", ".maxntid":
 			var dims [3]int
 			for i, a := range dir.Args {
 				if v, ok := parser.ConstValue(a); ok && i < 3 {
@@ -552,9 +552,12 @@ func (d *Decoder) entryParams(f *ast.Function) {
 					dims[i] = 1
 				}
 			}
-			if dir.Name == ".reqntid" {
+			switch dir.Name {
+			case ".reqntid":
 				d.prog.ReqNTID = dims
-			} else {
+			case ".maxntid":
+				d.prog.MaxNTID = dims[0] * dims[1] * dims[2]
+			default:
 				d.prog.ReqCluster = dims
 				d.prog.Explicit = true
 			}

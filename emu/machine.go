@@ -293,6 +293,13 @@ func (cfg *Config) normalize(p *Program) error {
 		}
 	}
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
+	if p.ReqNTID != [3]int{} && p.ReqNTID != cfg.Block {
+		return fmt.Errorf("%w: the kernel requires a block of (%d,%d,%d) threads (.reqntid); got (%d,%d,%d)", ErrLaunch,
+			p.ReqNTID[0], p.ReqNTID[1], p.ReqNTID[2], cfg.Block[0], cfg.Block[1], cfg.Block[2])
+	}
+	if p.MaxNTID > 0 && nt > p.MaxNTID {
+		return fmt.Errorf("%w: %d threads per CTA; the kernel allows at most %d (.maxntid)", ErrLaunch, nt, p.MaxNTID)
+	}
 	if nt > MaxThreadsPerCTA || cfg.Block[2] > 64 {
 		return fmt.Errorf("%w: %d threads per CTA (at most %d, z at most 64)", ErrLaunch, nt, MaxThreadsPerCTA)
 	}

@@ -90,6 +90,7 @@ type Program struct {
 	Explicit     bool   // .explicitcluster or cluster dims given by directive
 	ReqCluster   [3]int // .reqnctapercluster, zero when absent
 	ReqNTID      [3]int // .reqntid, zero when absent
+	MaxNTID      int    // product of .maxntid, zero when absent
 
 	globals []*Region // module .global variables with their initial bytes
 	konsts  []*Region // module .const variables
