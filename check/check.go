@@ -74,9 +74,9 @@ type checker struct {
 	funcs   []string
 	diags   diag.List
 
-	fn      *scope
-	entry   bool            // the current function is a kernel (.entry)
-	mapaOut map[string]bool // registers last written by mapa in this function
+	fn     *scope
+	entry  bool                // the current function is a kernel (.entry)
+	origin map[string]isa.Qual // the space of the address a register last received (cvta, mapa); see origin.go
 
 	names []string
 	quals []isa.Qual
@@ -189,7 +189,7 @@ func (c *checker) function(fn *ast.Function) {
 	for _, p := range fn.Returns {
 		c.fn.declareParam(p, paramReturn, false)
 	}
-	clear(c.mapaOut)
+	clear(c.origin)
 	c.block(fn.Body, 0)
 }
 
@@ -240,20 +240,9 @@ func (c *checker) instruction(in *ast.Instruction) {
 }
 
 // other handles instructions without a table: family gates, and the
-// registers mapa defines (for the st.shared::cta warning).
+// address spaces cvta and mapa give registers (for the space warnings).
 func (c *checker) other(in *ast.Instruction, g *isa.FamilyGate) {
-	if in.Opcode == "mapa" && len(in.Operands) > 0 {
-		if r, ok := in.Operands[0].(*ast.Reg); ok {
-			if c.mapaOut == nil {
-				c.mapaOut = map[string]bool{}
-			}
-			c.mapaOut[r.Name] = true
-		}
-	} else if len(c.mapaOut) > 0 && len(in.Operands) > 0 {
-		if r, ok := in.Operands[0].(*ast.Reg); ok {
-			delete(c.mapaOut, r.Name)
-		}
-	}
+	c.trackOrigin(in)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
 	if g == nil {
 		return

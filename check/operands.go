@@ -152,11 +152,8 @@ func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp strin
 				"32-bit register %s used as a %s address in a module with .address_size 64 (ptxas rejects 32-bit addressing)", name, spaceName(f))
 			return
 		}
-		if f.Instr.Name == "st" && what == "a" && c.mapaOut[name] && f.Written(isa.GSpace) != isa.QNone &&
-			(f.Space == isa.QSharedCta) {
-			c.warnf(n.Pos(), n.End(), "st-shared-cta-mapa", "PTX ISA 9.7.9.23 (mapa); 5.1.7",
-				"use st.shared::cluster",
-				"%s holds an address produced by mapa (a .shared::cluster address); st%s accesses the executing CTA's window", name, f.Written(isa.GSpace))
+		if what == "a" && f.Instr.Name != "tcgen05.st" {
+			c.originWarning(f, name, n)
 		}
 		return
 	}

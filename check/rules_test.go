@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -177,6 +178,16 @@ func TestWarnings(t *testing.T) {
 	}
 	if l.HasErrors() {
 		t.Errorf("errors: %v", l)
+	}
+	l, first = checkSnippet(t, "8.5", "sm_90", "cvta.to.global.u64 %Rb64_1, %Rb64_0;\nadd.s64 %Rb64_2, %Rb64_1, 16;\n"+
+		"st.global.u32 [%Rb64_2], %Rb32_2;\nst.shared.u32 [%Rb64_2], %Rb32_2;\ncvta.shared.u64 %Rb64_3, %Rb64_0;\n"+
+		"st.u32 [%Rb64_3], %Rb32_2;\nst.shared.u32 [%Rb64_3+4], %Rb32_2;\nmov.u64 %Rb64_3, 0;\nst.shared.u32 [%Rb64_3], %Rb32_2;")
+	var got []string
+	for _, d := range l {
+		got = append(got, fmt.Sprintf("%d:%s", int(d.Pos.Line)-first, d.Rule))
+	}
+	if strings.Join(got, " ") != "3:address-origin 6:address-origin" {
+		t.Errorf("address-origin warnings: %v", l)
 	}
 	l, first = checkSnippet(t, "8.5", "sm_90", "st.shared.u32 [%Rb32_0], {%Rb32_2};")
 	if len(l) != 1 || l[0].Rule != "st-braced-scalar" || l[0].Severity != diag.Warning || int(l[0].Pos.Line) != first {

@@ -37,6 +37,7 @@ const (
 	QParamEntry
 	QConst
 	QTex
+	QGeneric // not a spelling: the generic address space, for analyses
 
 	// cache operators
 	QWb
@@ -171,6 +172,7 @@ var quals = [numQuals]qualInfo{
 	QSharedCluster: {".shared::cluster", GSpace, 0, 0}, QParam: {".param", GSpace, 0, 0},
 	QParamFunc: {".param::func", GSpace, 0, 0}, QParamEntry: {".param::entry", GSpace, 0, 0},
 	QConst: {".const", GSpace, 0, 0}, QTex: {".tex", GSpace, 0, 0},
+	QGeneric: {"generic", GNone, 0, 0},
 
 	QWb: {".wb", GCop, 0, 0}, QCg: {".cg", GCop, 0, 0}, QCs: {".cs", GCop, 0, 0},
 	QWt: {".wt", GCop, 0, 0}, QCa: {".ca", GCop, 0, 0}, QLu: {".lu", GCop, 0, 0},

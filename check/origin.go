@@ -1,0 +1,116 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/ptxkit/ptxkit/isa"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// This file tracks, within a function, which state space the address in a
+// register belongs to, from the instructions that make addresses:
+//
+//	cvta.to.global.u64 %rd2, %rd1;       // %rd2 is a .global address
+//	cvta.shared.u64    %rd3, %rd4;       // %rd3 is a generic address
+//	mapa.shared::cluster.u32 %r2, %r1, 1 // %r2 is a .shared::cluster address
+//	add.s64 %rd5, %rd2, %rd6;            // %rd5 keeps %rd2's space
+//
+// A store through such a register in another space is legal PTX but
+// almost always a bug (PTX ISA §6.4.1.1, §9.7.9.20 cvta, §9.7.9.23 mapa),
+// so it gets a warning. A register written by anything else loses its
+// space. The tracking follows the text, not the control flow.
+
+// trackOrigin records or clears the address space of in's destination.
+func (c *checker) trackOrigin(in *ast.Instruction) {
+	if len(in.Operands) == 0 {
+		return
+	}
+	dst, ok := in.Operands[0].(*ast.Reg)
+	if !ok {
+		return
+	}
+	space := isa.QNone
+	switch in.Opcode {
+	case "cvta":
+		space = cvtaSpace(in)
+	case "mapa":
+		space = isa.QGeneric
+		if in.HasQual(".shared::cluster") {
+			space = isa.QSharedCluster
+		}
+	case "add", "sub", "mov":
+		if len(in.Operands) > 1 {
+			if src, ok := in.Operands[1].(*ast.Reg); ok {
+				space = c.origin[src.Name]
+			}
+		}
+	}
+	if space == isa.QNone {
+		if len(c.origin) > 0 {
+			delete(c.origin, dst.Name)
+		}
+		return
+	}
+	if c.origin == nil {
+		c.origin = map[string]isa.Qual{}
+	}
+	c.origin[dst.Name] = space
+}
+
+// cvtaSpace returns the space of cvta's result: the named space for
+// cvta.to.space, generic for cvta.space.
+func cvtaSpace(in *ast.Instruction) isa.Qual {
+	to := false
+	space := isa.QNone
+	for _, q := range in.Quals {
+		switch {
+		case q.Name == ".to":
+			to = true
+		case strings.HasPrefix(q.Name, ".global"), strings.HasPrefix(q.Name, ".shared"), strings.HasPrefix(q.Name, ".local"):
+			space = isa.LookupQual(q.Name)
+			if space == isa.QShared {
+				space = isa.QSharedCta
+			}
+		}
+	}
+	if space == isa.QNone {
+		return isa.QNone
+	}
+	if !to {
+		return isa.QGeneric
+	}
+	return space
+}
+
+// originWarning warns when a store's state space does not match the space
+// of the address its register holds.
+func (c *checker) originWarning(f *isa.Form, reg string, n ast.Node) {
+	from, ok := c.origin[reg]
+	if !ok || originMatches(from, f.Space) {
+		return
+	}
+	space := spaceName(f)
+	switch {
+	case from == isa.QSharedCluster && f.Space == isa.QSharedCta:
+		c.warnf(n.Pos(), n.End(), "st-shared-cta-mapa", "PTX ISA 9.7.9.23 (mapa); 5.1.7", "use st.shared::cluster",
+			"%s holds an address produced by mapa (a .shared::cluster address); st%s accesses the executing CTA's window", reg, f.Written(isa.GSpace))
+	case from == isa.QGeneric:
+		c.warnf(n.Pos(), n.End(), "address-origin", "PTX ISA 6.4.1.1 (generic addressing); 9.7.9.20 (cvta)", "store with generic addressing (no state space), or convert with cvta.to"+space,
+			"%s holds a generic address (from cvta or mapa) but the store uses %s addressing", reg, space)
+	default:
+		c.warnf(n.Pos(), n.End(), "address-origin", "PTX ISA 6.4.1.1 (generic addressing); 9.7.9.20 (cvta)", "",
+			"%s holds a %s address (from cvta.to or mapa) but the store uses %s addressing", reg, from, space)
+	}
+}
+
+// originMatches reports whether an address of space from suits a store to
+// space to (QNone: generic).
+func originMatches(from, to isa.Qual) bool {
+	switch from {
+	case isa.QGeneric:
+		return to == isa.QNone
+	case isa.QSharedCta:
+		return to == isa.QSharedCta || to == isa.QSharedCluster
+	}
+	return from == to
+}
