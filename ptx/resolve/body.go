@@ -11,6 +11,7 @@ func (r *resolver) function(f *ast.Function) {
 	r.fn = f
 	defer func() { r.fn = nil }()
 	params := newScope(r.global)
+	defer params.close()
 	for _, d := range f.Returns {
 		r.declareVar(params, d, f)
 	}
@@ -38,14 +39,9 @@ func (r *resolver) collectLabels(b *ast.Block, sc *scope) {
 				sym.Kind, sym.Func = Prototype, d.Proto
 			}
 		}
-		if prev := sc.labels[l.Name]; prev != nil {
+		if prev := sc.declareLabel(l.Name, sym); prev != nil {
 			r.errorf(l, RuleDuplicate, "label %s redefined (previous definition at %s)", l.Name, prev.Label.Pos())
-			continue
 		}
-		if sc.labels == nil {
-			sc.labels = make(map[string]*Symbol)
-		}
-		sc.labels[l.Name] = sym
 	}
 }
 
@@ -53,6 +49,7 @@ func (r *resolver) collectLabels(b *ast.Block, sc *scope) {
 // from the statement after it to the end of its block.
 func (r *resolver) block(b *ast.Block, parent *scope) {
 	sc := newScope(parent)
+	defer sc.close()
 	r.collectLabels(b, sc)
 	for _, s := range b.Stmts {
 		switch s := s.(type) {

@@ -267,7 +267,7 @@ func (r *resolver) declareFunc(f *ast.Function) {
 		}
 		return
 	}
-	if g := r.global.names[name]; g != nil {
+	if g := r.global.local(plainNames, name); g != nil {
 		r.errorf(f.Name, RuleDuplicate, "%s redeclared as a function (previous declaration at %s)", name, declPos(g))
 		return
 	}

@@ -1,90 +1,185 @@
 package resolve
 
+// The symbol table is flat: one map per namespace from a name to the stack
+// of its visible declarations, innermost last, and a log of declarations
+// that closes a scope by popping what it pushed. A lookup is then one or
+// two map accesses however deep the blocks nest.
+
+type entry struct {
+	sym   *Symbol
+	depth int32
+}
+
+type namespace uint8
+
+const (
+	plainNames   namespace = iota // registers, variables, parameters
+	countedNames                  // "%r<N>" declarations by prefix "%r"
+	labelNames                    // labels and call prototypes
+)
+
+type logEntry struct {
+	ns   namespace
+	name string
+}
+
+type table struct {
+	ns  [3]map[string][]entry
+	log []logEntry
+}
+
 // scope is one level of declarations: the module, a function's
-// parameters, or a block.
+// parameters, a block, or a call prototype's parameter list.
 type scope struct {
-	parent  *scope
-	names   map[string]*Symbol
-	counted map[string]*Symbol // "%r<N>" declarations by prefix "%r"
-	labels  map[string]*Symbol // labels of a block
+	t      *table
+	parent *scope
+	depth  int32
+	mark   int // length of t.log when the scope was opened
+}
+
+// newScope opens a scope inside parent (a new table when parent is nil).
+// Scopes of one table must be closed innermost first.
+func newScope(parent *scope) *scope {
+	if parent == nil {
+		t := &table{}
+		for i := range t.ns {
+			t.ns[i] = make(map[string][]entry)
+		}
+		return &scope{t: t}
+	}
+	return &scope{t: parent.t, parent: parent, depth: parent.depth + 1, mark: len(parent.t.log)}
+}
+
+// close removes the declarations of s.
+func (s *scope) close() {
+	t := s.t
+	for i := len(t.log) - 1; i >= s.mark; i-- {
+		l := t.log[i]
+		m := t.ns[l.ns]
+		if st := m[l.name]; len(st) > 1 {
+			m[l.name] = st[:len(st)-1]
+		} else {
+			delete(m, l.name)
+		}
+	}
+	t.log = t.log[:s.mark]
+}
+
+func (s *scope) push(ns namespace, name string, sym *Symbol) {
+	s.t.ns[ns][name] = append(s.t.ns[ns][name], entry{sym, s.depth})
+	s.t.log = append(s.t.log, logEntry{ns, name})
+}
+
+// local returns the declaration of name in namespace ns made in s itself.
+func (s *scope) local(ns namespace, name string) *Symbol {
+	if st := s.t.ns[ns][name]; len(st) > 0 && st[len(st)-1].depth == s.depth {
+		return st[len(st)-1].sym
+	}
+	return nil
+}
+
+// declare adds name (a parameterized "%r<count>" declaration when count >=
+// 0) and returns the clashing earlier symbol of this scope, if any: the
+// same name, or for a plain name an element of a "%r<N>" of this scope
+// ("%r1" after "%r<2>"; ptxas: "Duplicate definition").
+func (s *scope) declare(name string, count int64, sym *Symbol) *Symbol {
+	if count >= 0 {
+		if prev := s.local(countedNames, name); prev != nil {
+			return prev
+		}
+		s.push(countedNames, name, sym)
+		return nil
+	}
+	if prev := s.local(plainNames, name); prev != nil {
+		return prev
+	}
+	if prev, in, depth := s.lookupCounted(name); prev != nil && in && depth == s.depth {
+		return prev
+	}
+	s.push(plainNames, name, sym)
+	return nil
+}
+
+// declareLabel adds a label and returns the clashing label of this
+// scope, if any.
+func (s *scope) declareLabel(name string, sym *Symbol) *Symbol {
+	if prev := s.local(labelNames, name); prev != nil {
+		return prev
+	}
+	s.push(labelNames, name, sym)
+	return nil
 }
 
 // lookupLabel finds the label name in s or its parents.
 func (s *scope) lookupLabel(name string) *Symbol {
-	for sc := s; sc != nil; sc = sc.parent {
-		if l := sc.labels[name]; l != nil {
-			return l
-		}
+	if st := s.t.ns[labelNames][name]; len(st) > 0 {
+		return st[len(st)-1].sym
 	}
 	return nil
 }
 
-func newScope(parent *scope) *scope {
-	return &scope{parent: parent, names: make(map[string]*Symbol)}
-}
-
-// declare adds name (a parameterized "%r<count>" declaration when count >=
-// 0) and returns the clashing earlier symbol of this scope, if any.
-func (s *scope) declare(name string, count int64, sym *Symbol) *Symbol {
-	if count >= 0 {
-		if prev := s.counted[name]; prev != nil {
-			return prev
-		}
-		if s.counted == nil {
-			s.counted = make(map[string]*Symbol)
-		}
-		s.counted[name] = sym
-		return nil
+// lookup finds name in s or its parents: the innermost plain declaration
+// or "%r<N>" element in range. When there is none but name would be an
+// element of a "%r<N>" beyond its range, it returns that declaration with
+// ok false.
+func (s *scope) lookup(name string) (sym *Symbol, ok bool) {
+	depth := int32(-1)
+	if st := s.t.ns[plainNames][name]; len(st) > 0 {
+		e := st[len(st)-1]
+		sym, ok, depth = e.sym, true, e.depth
 	}
-	if prev := s.names[name]; prev != nil {
-		return prev
-	}
-	if prev, _ := s.lookupCounted(name); prev != nil {
-		return prev
-	}
-	s.names[name] = sym
-	return nil
-}
-
-// lookupLocal finds name in this scope only. When name would be an element
-// of a parameterized declaration but its index is too large, it returns
-// that declaration with inRange false.
-func (s *scope) lookupLocal(name string) (sym *Symbol, inRange bool) {
-	if sym := s.names[name]; sym != nil {
+	c, in, cdepth := s.lookupCounted(name)
+	switch {
+	case in && cdepth > depth:
+		return c, true
+	case ok:
 		return sym, true
 	}
-	return s.lookupCounted(name)
+	return c, false
 }
 
 // lookupCounted matches name against the "%r<N>" declarations: "%r7" is
-// element 7 of "%r". Indices are written without leading zeros.
-func (s *scope) lookupCounted(name string) (*Symbol, bool) {
-	if len(s.counted) == 0 {
-		return nil, false
+// element 7 of "%r". Indices are written without leading zeros. It returns
+// the innermost declaration that has name in range (in true), or else one
+// that would have it beyond its range.
+func (s *scope) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
+	counted := s.t.ns[countedNames]
+	if len(counted) == 0 {
+		return nil, false, -1
 	}
 	i := len(name)
 	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 		i--
 	}
 	var outOfRange *Symbol
+	best, bestDepth := (*Symbol)(nil), int32(-1)
 	// Try every split of the trailing digits: "%p10" may be "%p"+10 or "%p1"+0.
 	for j := i; j < len(name); j++ {
 		digits := name[j:]
 		if len(digits) > 1 && digits[0] == '0' {
 			continue
 		}
-		sym := s.counted[name[:j]]
-		if sym == nil {
+		st := counted[name[:j]]
+		if len(st) == 0 {
 			continue
 		}
-		if idx, ok := parseIndex(digits); ok && idx < sym.Decl.Count {
-			return sym, true
-		}
-		if outOfRange == nil {
-			outOfRange = sym
+		idx, ok := parseIndex(digits)
+		for k := len(st) - 1; k >= 0; k-- {
+			if ok && idx < st[k].sym.Decl.Count {
+				if st[k].depth > bestDepth {
+					best, bestDepth = st[k].sym, st[k].depth
+				}
+				break
+			}
+			if outOfRange == nil {
+				outOfRange = st[k].sym
+			}
 		}
 	}
-	return outOfRange, false
+	if best != nil {
+		return best, true, bestDepth
+	}
+	return outOfRange, false, -1
 }
 
 func parseIndex(s string) (int64, bool) {
@@ -96,19 +191,4 @@ func parseIndex(s string) (int64, bool) {
 		v = v*10 + int64(s[i]-'0')
 	}
 	return v, true
-}
-
-// lookup finds name in s or its parents.
-func (s *scope) lookup(name string) (*Symbol, bool) {
-	var outOfRange *Symbol
-	for sc := s; sc != nil; sc = sc.parent {
-		sym, ok := sc.lookupLocal(name)
-		if ok {
-			return sym, true
-		}
-		if sym != nil && outOfRange == nil {
-			outOfRange = sym
-		}
-	}
-	return outOfRange, false
 }
