@@ -90,8 +90,9 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 			return fieldErr(b.f, "value %d does not fit in %d bits", v, b.n)
 		}
 	}
+	present := fieldSet(fields)
 	for id := field(0); id < numFields; id++ {
-		if !has(fields, id) && !isSchedField(id) && id != fOff && id != fOff32 && in.get(id) != defaults.get(id) {
+		if present&(1<<id) == 0 && !isSchedField(id) && id != fOff && id != fOff32 && in.get(id) != defaults.get(id) {
 			return fieldErr(id, "%s has no %s on %s", in.Op, id, arch)
 		}
 	}
@@ -102,6 +103,9 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 	}
 	if err := in.checkForm(f, arch); err != nil {
 		return err
+	}
+	if in.Scale != 0 && in.Ra == RZ && !in.UR {
+		return fieldErr(fScale, "an absolute address [ImmU24] has no scale")
 	}
 	if has(fields, fRa64) && !in.Desc && in.Ra64 && in.Ra == RZ {
 		return fieldErr(fRa, "RZ.64 is only valid with desc[] addressing")
@@ -187,6 +191,9 @@ func Decode(w Word, arch Arch) (Inst, error) {
 			in.set(b.f, w.bits(b.lo, b.n))
 		}
 		in.fixOffset(f)
+		if in.Ra == RZ && !in.UR {
+			in.Scale = 0 // [RZ.X4+imm] is the absolute [imm]; nvdisasm drops the scale
+		}
 		if in.Op == NOP {
 			return in, nil
 		}

@@ -179,13 +179,15 @@ func (f *format) fieldsOn(arch Arch) []bitField {
 	return f.fields
 }
 
-func has(fields []bitField, id field) bool {
+func has(fields []bitField, id field) bool { return fieldSet(fields)&(1<<id) != 0 }
+
+// fieldSet returns the set of fields as a bit mask.
+func fieldSet(fields []bitField) uint32 {
+	var s uint32
 	for _, b := range fields {
-		if b.f == id {
-			return true
-		}
+		s |= 1 << b.f
 	}
-	return false
+	return s
 }
 
 // bits returns the n-bit value at bit lo of w.
@@ -207,15 +209,21 @@ func (w Word) bits(lo, n uint8) uint64 {
 
 // setBits stores the low n bits of v at bit lo of w.
 func (w *Word) setBits(lo, n uint8, v uint64) {
-	for i := uint8(0); i < n; i++ {
-		b := uint8(lo + i)
-		bit := v >> i & 1
-		if b < 64 {
-			w.Lo = w.Lo&^(1<<b) | bit<<b
-		} else {
-			w.Hi = w.Hi&^(1<<(b-64)) | bit<<(b-64)
-		}
+	m := ^uint64(0)
+	if n < 64 {
+		m = 1<<n - 1
 	}
+	v &= m
+	if lo < 64 {
+		w.Lo = w.Lo&^(m<<lo) | v<<lo
+		if lo+n > 64 {
+			sh := 64 - lo
+			w.Hi = w.Hi&^(m>>sh) | v>>sh
+		}
+		return
+	}
+	sh := lo - 64
+	w.Hi = w.Hi&^(m<<sh) | v<<sh
 }
 
 func (w Word) and(m Word) Word { return Word{w.Lo & m.Lo, w.Hi & m.Hi} }
