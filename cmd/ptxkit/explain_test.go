@@ -147,3 +147,22 @@ func TestExplainDeterministic(t *testing.T) {
 		t.Errorf("mmio problems missing:\n%s", a)
 	}
 }
+
+func FuzzExplain(f *testing.F) {
+	f.Add("st.global.relaxed.gpu.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};", "sm_80", "7.0")
+	f.Add("tcgen05.st.sync.aligned.16x32bx2.x2.b32 [%r1], 2, {%r2, %r3}", "sm_100a", "8.6")
+	f.Add("st.async.mbarrier::complete_tx::bytes.v2.f32 [%r1], {1.0, _}, [x]", "", "")
+	f.Fuzz(func(t *testing.T, instr, target, ptx string) {
+		args := []string{instr}
+		if target != "" {
+			args = append(args, "--target", target)
+		}
+		if ptx != "" {
+			args = append(args, "--ptx", ptx)
+		}
+		_, _, code := explain(t, args...)
+		if code != exitOK && code != exitFail && code != exitUsage {
+			t.Errorf("exit %d", code)
+		}
+	})
+}
