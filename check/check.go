@@ -45,13 +45,8 @@ func Module(m *ast.Module, cfg Config) diag.List {
 	c.header(m, cfg)
 	c.globals = newScope(nil)
 	for _, s := range m.Stmts {
-		switch s := s.(type) {
-		case *ast.VarDecl:
-			c.globals.declare(s, false)
-		case *ast.Function:
-			if s.Name != nil {
-				c.funcs = append(c.funcs, s.Name.Name)
-			}
+		if d, ok := s.(*ast.VarDecl); ok {
+			c.globals.declare(d, false)
 		}
 	}
 	for _, s := range m.Stmts {
@@ -71,7 +66,6 @@ type checker struct {
 	target  isa.Target
 	addr64  bool // the module declares .address_size 64
 	globals *scope
-	funcs   []string
 	diags   diag.List
 
 	fn     *scope
