@@ -243,11 +243,15 @@ func (p *parser) parseList(close scanner.Kind) ([]ast.Expr, token.Pos) {
 		if _, bad := e.(*ast.BadExpr); bad {
 			p.skipTo(close)
 		}
-		if p.tok.Kind != scanner.Comma {
-			return e, false
+		switch {
+		case p.tok.Kind == scanner.Comma:
+			p.next()
+			return e, true
+		case p.tok.Pos.Line == p.prevEnd.Line && p.startsOperandHere():
+			p.missingComma()
+			return e, true
 		}
-		p.next()
-		return e, true
+		return e, false
 	})
 	return elems, p.closeWith(close)
 }

@@ -79,10 +79,12 @@ type parser struct {
 	src  string
 	sc   scanner.Scanner
 
-	tok     scanner.Token // current token
-	prevEnd token.Pos     // end of the previous token
-	peeked  bool
-	peekTok scanner.Token
+	tok         scanner.Token // current token
+	prevEnd     token.Pos     // end of the previous token
+	prevKind    scanner.Kind  // kind of the previous token
+	lastErrLine int32         // line of the last reported error
+	peeked      bool
+	peekTok     scanner.Token
 
 	errs     diag.List
 	comments []*ast.Comment // with ParseComments
@@ -119,6 +121,7 @@ func (p *parser) scanError(pos token.Pos, msg string) { p.errorAt(pos, pos, msg)
 // next advances to the next token, reporting and skipping illegal characters.
 func (p *parser) next() {
 	p.prevEnd = p.tok.End
+	p.prevKind = p.tok.Kind
 	for {
 		if p.stopped {
 			p.tok = scanner.Token{Kind: scanner.EOF, Pos: p.prevEnd, End: p.prevEnd}
@@ -160,6 +163,7 @@ func (p *parser) errorAt(pos, end token.Pos, msg string) {
 		return
 	}
 	p.nerrs++
+	p.lastErrLine = pos.Line
 	if p.nerrs > MaxErrors {
 		p.errs.Add(diag.Diagnostic{File: p.file, Pos: pos, End: end, Severity: diag.Error, Rule: RuleSyntax,
 			Message: "too many syntax errors; stopping"})
@@ -176,6 +180,14 @@ func (p *parser) stop() {
 }
 
 func (p *parser) error(msg string) { p.errorAt(p.tok.Pos, p.tok.End, msg) }
+
+// missingComma reports a forgotten ',' between two operands on one line,
+// unless the line already has an error (then it is likely a cascade).
+func (p *parser) missingComma() {
+	if p.lastErrLine != p.prevEnd.Line {
+		p.errorAt(p.prevEnd, p.prevEnd, "missing ',' between operands")
+	}
+}
 
 // describe names the current token for an error message.
 func (p *parser) describe() string {
@@ -226,8 +238,15 @@ func (p *parser) leave() { p.depth-- }
 func (p *parser) sync(line int32) {
 	for {
 		switch p.tok.Kind {
-		case scanner.EOF, scanner.RBrace:
+		case scanner.EOF:
 			return
+		case scanner.RBrace:
+			// A '}' that follows an operand on the statement's line most
+			// likely closes a vector whose '{' was consumed; skip it. A
+			// block's '}' starts its line or follows a ';'.
+			if p.tok.Pos.Line > p.prevEnd.Line || p.prevKind == scanner.Semi || p.tok.Pos.Line > line {
+				return
+			}
 		case scanner.Semi:
 			p.next()
 			return

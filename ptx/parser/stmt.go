@@ -165,12 +165,28 @@ func (p *parser) parseGuard() *ast.Guard {
 func (p *parser) parseOperandList() []ast.Expr {
 	return p.collect(func() (ast.Expr, bool) {
 		e := p.parseOperand()
-		if p.tok.Kind != scanner.Comma {
-			return e, false
+		switch {
+		case p.tok.Kind == scanner.Comma:
+			p.next()
+			return e, true
+		case p.tok.Pos.Line == p.prevEnd.Line && p.startsOperandHere():
+			// "ld.global.u32 %r1 [%rd1];": report the missing comma and
+			// read on.
+			p.missingComma()
+			return e, true
 		}
-		p.next()
-		return e, true
+		return e, false
 	})
+}
+
+// startsOperandHere reports whether the current token can begin an
+// instruction operand (the test for a forgotten comma).
+func (p *parser) startsOperandHere() bool {
+	switch p.tok.Kind {
+	case scanner.Ident, scanner.Int, scanner.Float, scanner.LBrack, scanner.LBrace, scanner.LParen:
+		return true
+	}
+	return false
 }
 
 // collect calls elem until it reports no more elements and returns the
