@@ -177,6 +177,9 @@ func (x *explanation) analyze(target, version string) error {
 		return nil
 	}
 	for _, d := range check.Module(m, check.Config{}) {
+		if len(in.Operands) == 0 && d.Rule == "operand-count" {
+			continue // a bare opcode ("st.global.v4.u32") explains the form only
+		}
 		if d.Pos.Line == x.line || d.Rule == "target-version" {
 			x.addDiag(d)
 		}

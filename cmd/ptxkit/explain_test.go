@@ -76,6 +76,13 @@ func TestExplainReportsProblems(t *testing.T) {
 	}
 }
 
+func TestExplainBareOpcode(t *testing.T) {
+	out, _, code := explain(t, "st.global.v4.u32", "--target", "sm_70", "--ptx", "6.0")
+	if code != exitOK || section(out, "problems") != "none\n" {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
 func TestExplainQualifierPosition(t *testing.T) {
 	out, _, code := explain(t, "st.global.relaxed.u32 [%rd1], %r1")
 	if code != exitFail {
