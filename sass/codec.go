@@ -56,6 +56,9 @@ type Options struct {
 // Encode is the package-level Encode with o's checks.
 func (o Options) Encode(in Inst, arch Arch) (Word, error) {
 	f := lookup(arch, in.Op, in.UR)
+	if f == nil && in.UR && lookup(arch, in.Op, false) != nil {
+		return Word{}, fieldErr(fURc, "%s has no uniform-register form on %s", in.Op, arch)
+	}
 	if f == nil || in.Op == NOP {
 		return Word{}, &FieldError{Field: "opcode", id: numFields, Msg: fmt.Sprintf("%s%s is not encodable on %s", in.Op, urSuffix(in.UR), arch)}
 	}
@@ -173,8 +176,9 @@ func (e *DecodeError) Error() string { return e.Msg }
 
 // Decode returns the instruction in word w for arch. Reserved bits are
 // ignored and register alignment is not checked, as nvdisasm does; words
-// that nvdisasm rejects (unknown opcodes, Turing+ write barriers other than
-// 7, undefined usched_info values) are errors. For Maxwell the schedule is
+// that nvdisasm rejects (Turing+ write barriers other than 7, undefined
+// usched_info or batch values) are errors, and so are other instructions
+// and store encodings that the table does not model. For Maxwell the schedule is
 // DefaultSched; callers that have the control word set Sched from it.
 func Decode(w Word, arch Arch) (Inst, error) {
 	if arch.Gen() == Maxwell && w.Hi != 0 {
@@ -205,7 +209,7 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		}
 		return in, nil
 	}
-	return Inst{}, &DecodeError{w, fmt.Sprintf("unrecognized operation %s on %s", w.Hex(arch), arch)}
+	return Inst{}, &DecodeError{w, fmt.Sprintf("%s is not a store instruction (STS, STL, STG, ST, STAS) on %s", w.Hex(arch), arch)}
 }
 
 // unmodelled returns the bits of w that f neither matches, assigns to a

@@ -199,3 +199,30 @@ func compareOracle(t *testing.T, tool string, raw []byte, arch Arch, insts []Ins
 		t.Errorf("%d of %d instructions differ", bad, len(insts))
 	}
 }
+
+// TestNvdisasmRejects checks that the words Decode rejects as invalid are
+// rejected by nvdisasm too (ENCODING.md T5), one word per call.
+func TestNvdisasmRejects(t *testing.T) {
+	tool := cudaBin(t, "nvdisasm")
+	for _, c := range []struct {
+		arch int
+		hex  string
+	}{
+		{90, "0x000fa20000000800000000ff01007388"}, // dst_wr_sb = 6
+		{90, "0x000fe00000000800000000ff01007388"}, // usched_info 16
+		{90, "0x040fc00000000800000000ff01007388"}, // batch 1 with usched_info 0
+		{90, "0x180fe20000000800000000ff01007388"}, // batch 6
+	} {
+		arch := Arch{c.arch}
+		w, err := ParseHex(c.hex, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(w, arch); err == nil {
+			t.Errorf("%s: Decode accepts it", c.hex)
+		}
+		if texts, err := nvdisasm(t, tool, rawWords([]Word{w}, arch), arch); err == nil {
+			t.Errorf("%s: nvdisasm accepts it: %v", c.hex, texts)
+		}
+	}
+}

@@ -89,7 +89,7 @@ func TestSassDisasmHex(t *testing.T) {
 		t.Errorf("got %q, want %q", out, want)
 	}
 	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_50", "--hex", "0x1234")
-	if code != 1 || !strings.Contains(errs, "word 1: unrecognized operation") {
+	if code != 1 || !strings.Contains(errs, "word 1: 0x0000000000001234 is not a store instruction") {
 		t.Errorf("bad word: exit %d, %q", code, errs)
 	}
 	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_50", "--hex", "0xzz")

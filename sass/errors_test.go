@@ -1,0 +1,118 @@
+package sass
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		arch      int
+		text      string
+		col       int
+		field     string
+		msgSubstr string
+	}{
+		{50, "STX [R1], R2", 1, "opcode", "unknown opcode"},
+		{50, "STS.U8.S8 [R1], R2", 8, "modifier", "second size"},
+		{50, "STS.CG [R1], R2", 5, "modifier", "no modifier .CG"},
+		{50, "STL.WB.CG [R1], R2", 8, "modifier", "second cache"},
+		{50, "STS [R1+0x800000], R2", 9, "offset", "out of range"},
+		{50, "STS [R1-0x800001], R2", 9, "offset", "out of range"},
+		{50, "STS [0x1000000], R2", 6, "offset", "out of range [0x0, 0xffffff]"},
+		{50, "STS [-4], R2", 7, "offset", "out of range"},
+		{50, "STS.64 [R1], R3", 14, "Rb", "not even"},
+		{50, "STS.128 [R1], R6", 15, "Rb", "multiple of 4"},
+		{50, "STS [R256], R2", 6, "Ra", "bad address register"},
+		{50, "STS [R1], Q2", 11, "Rb", "bad register"},
+		{50, "@P7 STS [R1], R2", 2, "predicate", "bad predicate"},
+		{50, "STS [R1+UR4], R2", 9, "URc", "no uniform-register form"},
+		{50, "STS [R1], R2 junk", 14, "", "unexpected"},
+		{50, "STS [R1], R2 ?WAIT16", 14, "schedule", "unknown annotation"},
+		{50, "STS [R1+2+3], R2", 11, "offset", "more than one offset"},
+		{50, "STS [R1, R2", 8, "", "expected '+', '-' or ']'"},
+		{90, "STS [R1], R2 &wr=0x1", 1, "write barrier", "must be 7"},
+		{90, "STS [R1], R2 ?trans0", 1, "stall", "usched_info 16"},
+		{90, "STL.X4 [R1], R2", 5, "modifier", "no modifier .X4"},
+		{90, "STL [R1.X4], R2", 6, "scale", "has no scale"},
+		{90, "STS [0x10.X4], R2", 6, "offset", "bad or too large number"},
+		{75, "STS [R1], R2 ?PM1", 1, "?PM", "has no ?PM"},
+		{80, "STG.E desc[UR4][R2.64], R5", 1, "opcode", "not encodable on sm_80"},
+		{90, "STG.E desc[UR4][R2.U32], R5", 12, "desc", "needs a 64-bit address"},
+	}
+	for _, tc := range tests {
+		_, _, err := ParseLine(tc.text, 3, Arch{tc.arch})
+		if err == nil {
+			t.Errorf("sm_%d %q: no error", tc.arch, tc.text)
+			continue
+		}
+		if err.Line != 3 || err.Col != tc.col || err.Field != tc.field || !strings.Contains(err.Msg, tc.msgSubstr) {
+			t.Errorf("sm_%d %q: got %d:%d %q %q; want 3:%d %q ...%q...", tc.arch, tc.text, err.Line, err.Col, err.Field, err.Msg, tc.col, tc.field, tc.msgSubstr)
+		}
+	}
+}
+
+func TestParseAccepts(t *testing.T) {
+	tests := []struct {
+		arch int
+		in   string
+		out  string
+	}{
+		{50, "STL.32    [R3+0x1234], R1;   // store to Local address", "STL [R3+0x1234], R1"},
+		{50, "STS.64    [R3 - 16], R4;     // store [R5,R4]", "STS.64 [R3+-0x10], R4"},
+		{50, "STS.32    [0x12], R1;", "STS [0x12], R1"},
+		{50, "STS.32 [18], R1", "STS [0x12], R1"},
+		{50, "STL.WB.8 [ R0 + -8 ], R5", "STL.U8 [R0+-0x8], R5"},
+		{50, "STL.CG.16 [R0+ - 8], R5", "STL.CG.U16 [R0+-0x8], R5"},
+		{50, "@PT STS [RZ], RZ", "STS [RZ], RZ"},
+		{50, "@!PT STS [RZ+0x0], RZ", "@!PT STS [RZ], RZ"},
+		{50, "STS [], R1", "STS [RZ], R1"},
+		{50, "        /*0008*/                   STS [R1], R0 ;          /* 0xef5c000000070100 */", "STS [R1], R0"},
+		{50, "ST.E [R2], R0, PT", "ST.E [R2], R0"},
+		{90, "{ STS [R1], R0 }", "STS [R1], R0"},
+		{90, "STS [R6.X16+UR4+-0x8], R8", "STS [R6.X16+UR4+-0x8], R8"},
+		{90, "STG.E.STRONG.GPU desc[UR4][R2.64+0x4], R5", "STG.E.STRONG.GPU desc[UR4][R2.64+0x4], R5"},
+		{90, "STL.INVALID7.64 [R1], R2", "STL.INVALID7.64 [R1], R2"},
+	}
+	for _, tc := range tests {
+		in, ok, err := ParseLine(tc.in, 1, Arch{tc.arch})
+		if err != nil || !ok {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if got := in.Text(Arch{tc.arch}); got != tc.out {
+			t.Errorf("%q prints %q, want %q", tc.in, got, tc.out)
+		}
+	}
+	for _, blank := range []string{"", "   ", "// only a comment", "# hash", ";"} {
+		if _, ok, err := ParseLine(blank, 1, Arch{50}); ok || err != nil {
+			t.Errorf("%q: ok=%v err=%v", blank, ok, err)
+		}
+	}
+}
+
+// TestDecodeRejects covers the words nvdisasm rejects (ENCODING.md T5).
+func TestDecodeRejects(t *testing.T) {
+	for _, c := range []struct {
+		arch int
+		hex  string
+		msg  string
+	}{
+		{50, "0xef7c000000070100", "not a store instruction"},
+		{90, "0x000fe20000000800000000ff01007389", "not a store instruction"},
+		{90, "0x000fa20000000800000000ff01007388", "write barrier"}, // dst_wr_sb = 6
+		{90, "0x000fe00000000800000000ff01007388", "usched_info 16"},
+		{90, "0x040fc00000000800000000ff01007388", "batch value"},             // batch 1 with usched_info 0
+		{90, "0x180fe20000000800000000ff01007388", "batch value"},             // batch 6
+		{80, "0x000fe20000000800000000ff01007dbd", "not a store instruction"}, // STAS is SM90 only
+		{90, "0x000fe20008101804000000ff01007987", "not modelled"},            // STL bit 76 (desc[UR4])
+	} {
+		w, err := ParseHex(c.hex, Arch{c.arch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(w, Arch{c.arch}); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("sm_%d %s: got %v, want %q", c.arch, c.hex, err, c.msg)
+		}
+	}
+}
