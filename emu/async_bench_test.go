@@ -4,7 +4,8 @@ import (
 	"testing"
 )
 
-// streamWant returns out[rank*32+tid] of stream.ptx after n rounds.
+// streamWant returns out[(2*cluster+rank)*32+tid] of stream.ptx after n
+// rounds (the same in every cluster).
 func streamWant(rank, tid, n int) uint32 {
 	peer := rank ^ 1
 	return uint32(n*(7*peer+tid) + n*(n-1)/2)
@@ -19,8 +20,8 @@ func checkStream(t testing.TB, res *Result, clusters, n int) {
 	for c := 0; c < clusters; c++ {
 		for rank := 0; rank < 2; rank++ {
 			for tid := 0; tid < 32; tid++ {
-				if w := streamWant(rank, tid, n); got[rank*32+tid] != w {
-					t.Fatalf("out[%d] = %d, want %d", rank*32+tid, got[rank*32+tid], w)
+				if i, w := (2*c+rank)*32+tid, streamWant(rank, tid, n); got[i] != w {
+					t.Fatalf("out[%d] = %d, want %d", i, got[i], w)
 				}
 			}
 		}
@@ -63,5 +64,17 @@ func BenchmarkStAsyncStream(b *testing.B) {
 			msgs := float64(b.N) * rounds * 64
 			b.ReportMetric(msgs/b.Elapsed().Seconds(), "msgs/s")
 		})
+	}
+}
+
+// TestStreamParallelClusters runs many clusters in parallel (Jobs > 1):
+// each cluster's asynchronous state is its own, so results match the
+// sequential run.
+func TestStreamParallelClusters(t *testing.T) {
+	src := readAsyncKernel(t, "stream.ptx")
+	for _, pol := range asyncPolicies {
+		cfg := Config{Grid: dims(16, 1, 1), Block: dims(32, 1, 1), Cluster: dims(2, 1, 1), Async: pol, Seed: 3, Jobs: 4}
+		res := launchReport(t, src, cfg, buf(16*32*4), scalar(3))
+		checkStream(t, res, 8, 3)
 	}
 }
