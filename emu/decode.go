@@ -43,6 +43,8 @@ type funcInfo struct {
 }
 
 type labelFixup struct {
+	table []int32 // when set, the resolved pc goes to table[slot] instead of Target
+	slot  int
 	inst  int
 	name  string
 	fn    *funcInfo
@@ -76,6 +78,8 @@ type Decoder struct {
 	specials map[specialSlot]int32
 	shared   map[*ast.VarDecl]uint64
 	dynamic  []*specialSlot
+	addrOf   map[*ast.Function]int // function -> index in Program.funcTable
+	tables   map[string][]string   // .branchtargets lists by label
 	nslots   int
 	temps    []int32
 	inst     int
@@ -96,6 +100,8 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 		consts:   map[uint64]int32{},
 		specials: map[specialSlot]int32{},
 		shared:   map[*ast.VarDecl]uint64{},
+		addrOf:   map[*ast.Function]int{},
+		tables:   map[string][]string{},
 	}
 	var entry *ast.Function
 	var entries []string
@@ -122,10 +128,11 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 		return nil, d.errs
 	}
 	d.prog.Kernel = entry.Name.Name
+	d.aliases(m)
+	d.enqueue(entry).entry = true
+	d.entryParams(entry)
 	d.moduleVars(m)
 	d.sharedVars(m)
-	d.entryParams(entry)
-	d.enqueue(entry).entry = true
 	for len(d.queue) > 0 {
 		f := d.queue[0]
 		d.queue = d.queue[1:]
@@ -133,6 +140,7 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 	}
 	d.resolveFixups()
 	d.resolveCalls()
+	d.buildFuncTable()
 	d.finish()
 	if d.errs.HasErrors() {
 		return nil, d.errs
@@ -370,6 +378,9 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 		if s := d.lookup(x.Name); s != nil && s.kind == symVar {
 			return s.addr, true
 		}
+		if a, ok := d.funcAddr(x.Name); ok {
+			return a, true
+		}
 		return 0, false
 	case *ast.CallExpr:
 		if x.Fun == "generic" && len(x.Args) == 1 {
@@ -590,4 +601,56 @@ func (d *Decoder) allocLocal(n int, align int) uint64 {
 	off := (d.prog.LocalFrame + align - 1) &^ (align - 1)
 	d.prog.LocalFrame = off + n
 	return uint64(off)
+}
+
+// Functions whose address is taken get generic addresses in their own
+// window (FuncWindow + 16*index) so that indirect calls can find them.
+const FuncWindow = uint64(0x7A) << windowShift
+
+// aliases applies ".alias a, b" directives: a names b's body.
+func (d *Decoder) aliases(m *ast.Module) {
+	for _, s := range m.Stmts {
+		dir, ok := s.(*ast.Directive)
+		if !ok || dir.Name != ".alias" || len(dir.Args) != 2 {
+			continue
+		}
+		a, ok1 := dir.Args[0].(*ast.Ident)
+		b, ok2 := dir.Args[1].(*ast.Ident)
+		if ok1 && ok2 && d.funcs[b.Name] != nil {
+			d.funcs[a.Name] = d.funcs[b.Name]
+			d.module[a.Name] = &symbol{kind: symFunc, fn: d.funcs[b.Name]}
+		}
+	}
+}
+
+// funcAddr returns the address of the .func named name, queueing it for
+// lowering.
+func (d *Decoder) funcAddr(name string) (uint64, bool) {
+	f := d.funcs[name]
+	if f == nil || f.Body == nil || f.Kind != ".func" {
+		return 0, false
+	}
+	i, ok := d.addrOf[f]
+	if !ok {
+		i = len(d.addrOf)
+		d.addrOf[f] = i
+		d.enqueue(f)
+	}
+	return FuncWindow + 16*uint64(i), true
+}
+
+// calleeInfo is what an indirect call needs of its target.
+type calleeInfo struct {
+	name    string
+	start   int32
+	params  []*symbol
+	returns []*symbol
+}
+
+func (d *Decoder) buildFuncTable() {
+	d.prog.funcTable = make([]calleeInfo, len(d.addrOf))
+	for f, i := range d.addrOf {
+		fi := d.lowered[f]
+		d.prog.funcTable[i] = calleeInfo{name: f.Name.Name, start: fi.start, params: fi.params, returns: fi.returns}
+	}
 }

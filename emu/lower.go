@@ -66,6 +66,7 @@ func (d *Decoder) funcParam(p *ast.VarDecl) *symbol {
 }
 
 func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
+	lastLabel := ""
 	for _, st := range stmts {
 		switch x := st.(type) {
 		case *ast.VarDecl:
@@ -74,8 +75,21 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 			}
 		case *ast.Label:
 			d.labels[d.cur][x.Name] = int32(len(d.prog.Insts))
+			lastLabel = x.Name
+			continue
+		case *ast.Directive:
+			if x.Name == ".branchtargets" && lastLabel != "" {
+				var names []string
+				for _, a := range x.Args {
+					if id, ok := a.(*ast.Ident); ok {
+						names = append(names, id.Name)
+					}
+				}
+				d.tables[lastLabel] = names
+			}
 		case *ast.Instruction:
 			d.lowerInst(x)
+			lastLabel = ""
 		case *ast.Block:
 			d.scopes = append(d.scopes, map[string]*symbol{})
 			d.lowerBlock(x.Stmts)
@@ -257,6 +271,10 @@ func (d *Decoder) resolveFixups() {
 			d.errorf(fx.node, "emu-decode", "undefined label %s", fx.name)
 			continue
 		}
+		if fx.table != nil {
+			fx.table[fx.slot] = pc
+			continue
+		}
 		d.prog.Insts[fx.inst].Target = pc
 	}
 	d.checkRecursion()
@@ -339,7 +357,10 @@ var specialKinds = map[string]specialKind{
 	"%gridid": spGridid, "%lanemask_eq": spLanemaskEq, "%lanemask_lt": spLanemaskLt,
 	"%lanemask_le": spLanemaskLe, "%lanemask_gt": spLanemaskGt, "%lanemask_ge": spLanemaskGe,
 	"%dynamic_smem_size": spDynSmem, "%total_smem_size": spTotalSmem,
-	"%clock": spClock, "%clock64": spClock, "%globaltimer": spClock,
+	"%clock": spClock, "%clock64": spClock, "%clock_hi": spClock, "%globaltimer": spClock,
+	"%globaltimer_lo": spClock, "%globaltimer_hi": spClock,
+	"%envreg0": spClock, "%envreg1": spClock, "%envreg2": spClock, "%envreg3": spClock,
+	"%envreg4": spClock, "%envreg5": spClock, "%envreg6": spClock, "%envreg7": spClock,
 }
 
 func compIndex(c string) int {
@@ -417,7 +438,10 @@ func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
 		case symVar:
 			return d.symAddr(s, 0), nil
 		}
-		return 0, d.Errorf(x, "%s is a function, not a value", x.Name)
+		if a, ok := d.funcAddr(x.Name); ok {
+			return d.Const(a), nil
+		}
+		return 0, d.Errorf(x, "%s is a function without a body or an entry; its address cannot be taken", x.Name)
 	case *ast.ParenExpr:
 		return d.Src(x.X, t)
 	case *ast.Sink:
@@ -546,6 +570,12 @@ func (d *Decoder) checkRecursion() {
 	for i := range d.prog.Insts {
 		if ci, ok := d.prog.Insts[i].Ext.(*callInfo); ok {
 			f := funcOf(i)
+			if ci.indirect { // may reach any function whose address is taken
+				for g := range d.addrOf {
+					calls[f] = append(calls[f], d.lowered[g].start)
+				}
+				continue
+			}
 			calls[f] = append(calls[f], ci.callee.start)
 		}
 	}

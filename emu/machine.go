@@ -44,6 +44,7 @@ type Stats struct {
 	Loaded      [numSpaces]uint64
 	CTAs        uint64
 	Wall        time.Duration
+	Printf      []byte // device printf output, clusters in order
 }
 
 func (s *Stats) add(o *Stats) {
@@ -150,6 +151,9 @@ type Cluster struct {
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
 	warps    []*Warp
 	issueSeq uint64
+
+	printf     []byte // device printf output, in emission order
+	printfLost bool   // output beyond MaxPrintfBytes was dropped
 }
 
 // Ext returns the cluster's state for extension key k.
@@ -354,6 +358,7 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 		total    Stats
 		reports  = map[int]*Report{}
 		reportMu sync.Mutex
+		printed  = map[int][]byte{}
 	)
 	failIdx.Store(int64(nclusters))
 	for range jobs {
@@ -367,7 +372,17 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 					break
 				}
 				id := [3]int{i % cdim[0], i / cdim[0] % cdim[1], i / (cdim[0] * cdim[1])}
-				if r := wk.runCluster(i, id); r != nil {
+				r := wk.runCluster(i, id)
+				if len(wk.cl.printf) > 0 || wk.cl.printfLost {
+					text := wk.cl.printf
+					if wk.cl.printfLost {
+						text = append(text, fmt.Sprintf("[printf output of cluster %d truncated at %d bytes]\n", i, MaxPrintfBytes)...)
+					}
+					reportMu.Lock()
+					printed[i] = text
+					reportMu.Unlock()
+				}
+				if r != nil {
 					reportMu.Lock()
 					reports[i] = r
 					reportMu.Unlock()
@@ -386,7 +401,11 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	}
 	wg.Wait()
 	total.Wall = time.Since(start)
-	return total, reports[int(failIdx.Load())], nil
+	last := int(failIdx.Load())
+	for i := 0; i < nclusters && i <= last; i++ {
+		total.Printf = append(total.Printf, printed[i]...)
+	}
+	return total, reports[last], nil
 }
 
 // worker owns reusable CTA storage for the clusters it runs.
@@ -412,7 +431,7 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 		}
 		for i := range nw {
 			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats,
-				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32)}
+				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)
 			for _, k := range p.consts {

@@ -9,6 +9,7 @@ import (
 
 func init() {
 	RegisterOpcode("bra", decodeBra)
+	RegisterOpcode("brx", decodeBrx)
 	RegisterOpcode("exit", decodeSimple(execExit))
 	RegisterOpcode("ret", decodeSimple(execRet))
 	RegisterOpcode("call", decodeCall)
@@ -164,9 +165,11 @@ func execRet(w *Warp, in *Inst) Status {
 
 // callInfo is the Ext of a call: the callee and the argument copies.
 type callInfo struct {
-	callee *funcInfo
-	args   []paramCopy // caller .param -> callee parameter, before the jump
-	rets   []paramCopy // callee return parameter -> caller .param, after return
+	callee   *funcInfo // nil for indirect calls
+	indirect bool
+	ptr      int32       // slot of the function address of an indirect call
+	args     []paramCopy // caller .param -> callee parameter, before the jump
+	rets     []paramCopy // callee return parameter -> caller .param, after return
 }
 
 type paramCopy struct {
@@ -188,26 +191,40 @@ func decodeCall(d *Decoder, in *ast.Instruction, out *Inst) error {
 				args = x.Elems
 			}
 		default:
-			if target != nil {
-				return d.Errorf(op, "call with a prototype or jump table is not supported")
+			if target == nil {
+				target = op
 			}
-			target = op
+			// a later name is the .callprototype or .calltargets label of
+			// an indirect call: the target's own parameters decide the copies
 		}
 	}
 	if target == nil {
 		return d.Errorf(in, "call without a target")
 	}
-	callee, err := d.calleeOf(target)
-	if err != nil {
-		return err
+	if d.isVprintf(target) {
+		return decodeVprintf(d, in, out, rets, args)
 	}
-	f := callee.fn
-	if len(args) != len(f.Params) || len(rets) != len(f.Returns) {
-		return d.Errorf(in, "call of %s passes %d arguments and %d results; it declares %d and %d", f.Name.Name, len(args), len(rets), len(f.Params), len(f.Returns))
+	ci := &callInfo{}
+	if _, direct := target.(*ast.Ident); direct {
+		callee, err := d.calleeOf(target)
+		if err != nil {
+			return err
+		}
+		f := callee.fn
+		if len(args) != len(f.Params) || len(rets) != len(f.Returns) {
+			return d.Errorf(in, "call of %s passes %d arguments and %d results; it declares %d and %d", f.Name.Name, len(args), len(rets), len(f.Params), len(f.Returns))
+		}
+		ci.callee = callee
+	} else {
+		var err error
+		if ci.ptr, err = d.Src(target, TU64); err != nil {
+			return err
+		}
+		ci.indirect = true
 	}
-	ci := &callInfo{callee: callee}
 	// The callee's parameters are laid out when it is lowered, so the
-	// copies are resolved after lowering (see resolveCalls).
+	// copies are resolved after lowering (resolveCalls) or, for indirect
+	// calls, when the call executes.
 	for _, a := range args {
 		s, err := d.paramVar(a)
 		if err != nil {
@@ -223,11 +240,17 @@ func decodeCall(d *Decoder, in *ast.Instruction, out *Inst) error {
 		ci.rets = append(ci.rets, paramCopy{to: s.addr, size: s.size})
 	}
 	out.Exec = execCall
+	if ci.indirect {
+		out.Exec = execCallIndirect
+	}
 	out.Ext = ci
 	back := blankInst()
 	back.Guard, back.GuardNeg = out.Guard, out.GuardNeg
 	back.Pos, back.Opcode = out.Pos, out.Opcode+" (return values)"
 	back.Exec = execCallReturn
+	if ci.indirect {
+		back.Exec = execCallReturnIndirect
+	}
 	back.Ext = ci
 	d.Emit(back)
 	return nil
@@ -252,7 +275,7 @@ func (d *Decoder) resolveCalls() {
 	for i := range d.prog.Insts {
 		in := &d.prog.Insts[i]
 		ci, ok := in.Ext.(*callInfo)
-		if !ok || in.Exec == nil {
+		if !ok || in.Exec == nil || ci.indirect {
 			continue
 		}
 		in.Target = ci.callee.start
@@ -534,4 +557,115 @@ func execBarRed(w *Warp, in *Inst) Status {
 	}
 	w.barRed[id] = barRed{dst: in.D, op: in.Cmp}
 	return execBar(w, in)
+}
+
+const specCall = "PTX ISA §9.7.12.7 (call)"
+
+// calleeAt returns the function an indirect call's address names.
+func (w *Warp) calleeAt(l int, a uint64) (int, bool) {
+	t := w.prog.funcTable
+	i := (a - FuncWindow) / 16
+	if a < FuncWindow || (a-FuncWindow)%16 != 0 || i >= uint64(len(t)) {
+		w.Fault(l, RuleWrongWindow, specCall, "indirect call through %#x, which is not the address of a function", a)
+		return 0, false
+	}
+	return int(i), true
+}
+
+// execCallIndirect calls through a function address; lanes may call
+// different functions (each group jumps to its own target).
+func execCallIndirect(w *Warp, in *Inst) Status {
+	ci := in.Ext.(*callInfo)
+	t := w.prog.funcTable
+	var targets [32]int32
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		idx, ok := w.calleeAt(l, w.R[ci.ptr+int32(l)])
+		if !ok {
+			return Fault
+		}
+		if w.depth[l] >= maxCallDepth {
+			return w.Fault(l, RuleCallDepth, "", "call nesting deeper than %d", maxCallDepth)
+		}
+		c := &t[idx]
+		if len(c.params) != len(ci.args) || len(c.returns) != len(ci.rets) {
+			return w.Fault(l, RuleUnsupported, specCall, "indirect call of %s passes %d arguments and %d results; it declares %d and %d",
+				c.name, len(ci.args), len(ci.rets), len(c.params), len(c.returns))
+		}
+		fr := w.frame(l)
+		for i, a := range ci.args {
+			n := uint64(min(a.size, c.params[i].size))
+			copy(fr[c.params[i].addr:c.params[i].addr+n], fr[a.from:a.from+n])
+		}
+		w.retpc[int(w.depth[l])*32+l] = w.pc + 1
+		w.callee[int(w.depth[l])*32+l] = int32(idx)
+		w.depth[l]++
+		targets[l] = c.start
+	}
+	w.materialize()
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		w.tpc[l] = targets[l]
+	}
+	w.active &^= w.Exec
+	w.resched = true
+	return Continue
+}
+
+func execCallReturnIndirect(w *Warp, in *Inst) Status {
+	ci := in.Ext.(*callInfo)
+	t := w.prog.funcTable
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		c := &t[w.callee[int(w.depth[l])*32+l]]
+		fr := w.frame(l)
+		for i, r := range ci.rets {
+			n := uint64(min(r.size, c.returns[i].size))
+			copy(fr[r.to:r.to+n], fr[c.returns[i].addr:c.returns[i].addr+n])
+		}
+	}
+	return Continue
+}
+
+// decodeBrx lowers brx.idx{.uni} index, table, where table labels a
+// .branchtargets list (§9.7.12.3).
+func decodeBrx(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) != 2 {
+		return d.Errorf(in, "brx.idx takes an index and a .branchtargets label")
+	}
+	id, ok := in.Operands[1].(*ast.Ident)
+	names := d.tables[""]
+	if ok {
+		names, ok = d.tables[id.Name]
+	}
+	if !ok || len(names) == 0 {
+		return d.Errorf(in.Operands[1], "brx.idx needs the label of a .branchtargets list declared before it")
+	}
+	var err error
+	if out.A, err = d.Src(in.Operands[0], TU32); err != nil {
+		return err
+	}
+	targets := make([]int32, len(names))
+	for i, n := range names {
+		d.fixups = append(d.fixups, labelFixup{table: targets, slot: i, inst: d.inst, name: n, fn: d.cur, node: in.Operands[1]})
+	}
+	out.Ext = targets
+	out.Exec = execBrx
+	return nil
+}
+
+func execBrx(w *Warp, in *Inst) Status {
+	targets := in.Ext.([]int32)
+	w.materialize()
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		i := w.R[in.A+int32(l)] & 0xffffffff
+		if i >= uint64(len(targets)) {
+			return w.Fault(l, RuleOutOfBounds, "PTX ISA §9.7.12.3 (brx.idx)", "brx.idx index %d outside its %d targets", i, len(targets))
+		}
+		w.tpc[l] = targets[i]
+	}
+	w.active &^= w.Exec
+	w.resched = true
+	return Continue
 }

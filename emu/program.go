@@ -92,6 +92,8 @@ type Program struct {
 	ReqNTID      [3]int // .reqntid, zero when absent
 	MaxNTID      int    // product of .maxntid, zero when absent
 
+	funcTable []calleeInfo // functions whose address is taken, by index
+
 	globals []*Region // module .global variables with their initial bytes
 	konsts  []*Region // module .const variables
 	nextGlb uint64

@@ -43,6 +43,7 @@ type Warp struct {
 	allValid bool
 	depth    [32]uint8
 	retpc    []int32 // [depth*32+lane]
+	callee   []int32 // [depth*32+lane]: function table index of an indirect call
 
 	barWait   [16]uint32 // lanes waiting at each named barrier
 	barArr    [16]uint32 // lanes that executed each barrier since the warp last arrived

@@ -186,6 +186,13 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	} else {
 		fmt.Fprintln(stdout, "completed")
 	}
+	if out := res.Stats.Printf; len(out) > 0 {
+		fmt.Fprintln(stdout, "device printf output:")
+		stdout.Write(out)
+		if out[len(out)-1] != '\n' {
+			fmt.Fprintln(stdout)
+		}
+	}
 	if o.dump != "none" {
 		for i, r := range res.Buffers {
 			if r != nil {
