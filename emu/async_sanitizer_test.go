@@ -132,7 +132,7 @@ func TestReadBeforeWait(t *testing.T) {
 	barrier.cluster.wait.acquire.aligned;
 	ld.shared.u32 %r14, [%r7];`)
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, "async-read-destination", "read of", "the destination of st.async", "before its completion is observed")
+		wantReport(t, res, "async-read-destination", "read of 4 bytes at shared offset", "the destination of st.async", "before a wait observed its completion")
 	})
 }
 
@@ -291,7 +291,7 @@ func TestBulkSourceWriteBeforeWait(t *testing.T) {
 	forEachSchedule(t, func(t *testing.T, cfg Config) {
 		cfg.Block = dims(32, 1, 1)
 		res := launchReport(t, src, cfg, buf(512))
-		wantReport(t, res, "async-write-source", "write to", "the source of cp.async.bulk.global.shared::cta.bulk_group", "before its completion is observed")
+		wantReport(t, res, "async-write-source", "write to", "the source of cp.async.bulk.global.shared::cta.bulk_group", "before a wait observed its completion")
 	})
 }
 

@@ -156,7 +156,16 @@ func (s *ctaAsync) watch(w *Warp, l int, off uint32, n int, write bool) Status {
 		h = cs.tracker.CheckRead(r)
 	}
 	if h != nil {
-		return w.Fault(l, h.Rule, h.Spec, "%s", h.Message)
+		verb, role := "read of", "destination"
+		switch h.Rule {
+		case "async-write-source":
+			verb, role = "write to", "source"
+		case "async-write-destination":
+			verb = "write to"
+		}
+		where, issuer := cs.tracker.Describes(h.Op)
+		return w.Fault(l, h.Rule, h.Spec, "%s %d bytes at shared offset %#x of CTA rank %d, the %s of %s at %s issued by %s, before a wait observed its completion",
+			verb, n, off, s.cta.Rank, role, h.Op.Name, where, issuer)
 	}
 	return Continue
 }
