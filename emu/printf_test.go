@@ -142,3 +142,27 @@ J:
 	bad := strings.Replace(body, "rem.u32 %r2, %r1, 3;", "rem.u32 %r2, %r1, 5;", 1)
 	wantReport(t, launchReport(t, kernel1(bad, ""), Config{Block: dims(40, 1, 1)}, buf(160)), RuleOutOfBounds, "brx.idx index 3")
 }
+
+// TestAliasCall: ".alias a, b" makes a call of a run b.
+func TestAliasCall(t *testing.T) {
+	src := header + `
+.func (.param .b32 r) seven() { st.param.b32 [r], 7; ret; }
+.visible .func (.param .b32 r) lucky();
+.alias lucky, seven;
+.visible .entry k(.param .u64 out) {
+	.reg .b64 %rd1;
+	.reg .b32 %r1;
+	ld.param.u64 %rd1, [out];
+	{
+	.param .b32 v;
+	call.uni (v), lucky, ();
+	ld.param.b32 %r1, [v];
+	}
+	st.global.u32 [%rd1], %r1;
+	ret;
+}`
+	res := launch(t, src, Config{}, buf(4))
+	if got := binary.LittleEndian.Uint32(res.Buffers[0].Data); got != 7 {
+		t.Fatalf("got %d", got)
+	}
+}
