@@ -141,3 +141,32 @@ func TestAsyncRulesAccept(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncRulesWired checks that Module applies the rules.
+func TestAsyncRulesWired(t *testing.T) {
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<3>;
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, bar;
+	mbarrier.arrive.shared::cluster.b64 %rd1, [%r1];
+	cp.async.ca.shared.global [%r1], [%rd2], 2;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if errs.HasErrors() {
+		t.Fatal(errs)
+	}
+	got := map[string]bool{}
+	for _, d := range Module(m, Config{}) {
+		got[d.Rule] = true
+	}
+	if !got["mbarrier-remote-state"] || !got["cp-async-size"] {
+		t.Errorf("Module did not apply the async rules: %v", got)
+	}
+}
