@@ -227,6 +227,9 @@ func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function 
 	default:
 		p.errorExpected("'{' or ';' after function header")
 		p.sync(start.Line)
+		if p.tok.Kind == scanner.LBrace { // parse the body anyway
+			f.Body = p.parseBlock()
+		}
 	}
 	f.To = p.prevEnd
 	return f

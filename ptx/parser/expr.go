@@ -441,16 +441,12 @@ func splitAddress(e ast.Expr) (base ast.Expr, off int64, hasOff, ok bool) {
 		if !ok {
 			break
 		}
+		// The base comes first: ptxas rejects [4+%rd1].
 		if c, ok := ConstValue(x.Y); ok {
 			if x.Op == "-" {
 				c = -c
 			}
 			return b, o + c, true, true
-		}
-		if x.Op == "+" && b == nil {
-			if b2, o2, _, ok := splitAddress(x.Y); ok && b2 != nil {
-				return b2, o + o2, true, true
-			}
 		}
 		return nil, 0, false, false
 	case *ast.ParenExpr:

@@ -234,28 +234,40 @@ func (p *parser) leave() { p.depth-- }
 
 // sync skips tokens after a syntax error up to and including the next
 // ';', or up to (not including) a '}' or a token on a later line than line
-// that can begin a statement.
+// that can begin a statement. Braces opened while skipping are skipped
+// with their contents.
 func (p *parser) sync(line int32) {
+	depth := 0
 	for {
 		switch p.tok.Kind {
 		case scanner.EOF:
 			return
+		case scanner.LBrace:
+			if depth == 0 && p.tok.Pos.Line > line {
+				return
+			}
+			depth++
 		case scanner.RBrace:
+			switch {
+			case depth > 0:
+				depth--
 			// A '}' that follows an operand on the statement's line most
 			// likely closes a vector whose '{' was consumed; skip it. A
 			// block's '}' starts its line or follows a ';'.
-			if p.tok.Pos.Line > p.prevEnd.Line || p.prevKind == scanner.Semi || p.tok.Pos.Line > line {
+			case p.tok.Pos.Line > p.prevEnd.Line || p.prevKind == scanner.Semi || p.tok.Pos.Line > line:
 				return
 			}
 		case scanner.Semi:
-			p.next()
-			return
-		case scanner.Dotted, scanner.At, scanner.LBrace:
-			if p.tok.Pos.Line > line {
+			if depth == 0 {
+				p.next()
+				return
+			}
+		case scanner.Dotted, scanner.At:
+			if depth == 0 && p.tok.Pos.Line > line {
 				return
 			}
 		case scanner.Ident:
-			if p.tok.Pos.Line > line && p.lit()[0] != '%' {
+			if depth == 0 && p.tok.Pos.Line > line && p.lit()[0] != '%' {
 				return
 			}
 		}
@@ -282,6 +294,7 @@ func (p *parser) parseModule() *ast.Module {
 func (p *parser) parseTopStmt() ast.TopStmt {
 	switch p.tok.Kind {
 	case scanner.Semi:
+		p.error("empty statement") // ptxas: "Parsing error near ';'"
 		p.next()
 		return nil
 	case scanner.Dotted:

@@ -50,6 +50,7 @@ func (p *parser) parseBlock() *ast.Block {
 func (p *parser) parseStmt() ast.Stmt {
 	switch p.tok.Kind {
 	case scanner.Semi:
+		p.error("empty statement") // ptxas: "Parsing error near ';'"
 		p.next()
 		return nil
 	case scanner.LBrace:

@@ -61,6 +61,12 @@ var frontEndCases = []struct {
 	{"float forms", true, "", "mov.f32 %f1, 1.;\n\tmov.f32 %f1, 0F3F800000;\n\tmov.f32 %f1, 1e-3;"},
 	{"integer forms", true, "", "mov.s32 %r1, -0x1;\n\tmov.u32 %r1, 0b101;\n\tmov.u32 %r1, 017;\n\tmov.u32 %r1, 7U;"},
 	{"missing semicolon", false, "", "mov.u32 %r1, 1\n\tmov.u32 %r2, 2;"},
+	{"constant before base", false, "", "st.global.u32 [4+%rd1], %r1;"},
+	{"negative constant before base", false, "", "st.global.u32 [-8+%rd1], %r1;"},
+	{"empty statement", false, "", "mov.u32 %r1, 1;;"},
+	{"guarded block", false, "", "@%r1 { mov.u32 %r1, 1; }"},
+	{"trailing comma", false, "", "mov.u32 %r1, 1,;"},
+	{"empty register range", true, "", ".reg .b32 %q<0>;"},
 	{"sink operand", true, ".shared .b64 bar;", "mbarrier.arrive.shared::cta.b64 _, [bar];"},
 }
 
