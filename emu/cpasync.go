@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
@@ -175,7 +176,11 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		t := asyncCTA(w.CTA).thread(w, l)
 		t.Add(asyncgroup.NonBulk, id)
 		t.last = w.prog.Insts[w.pc].Pos
+		snap := append([]byte(nil), src...)
 		op := &AsyncOp{Kind: "cp.async", Land: func(c *Cluster) *Report {
+			if r := cs.sourceChanged(c, id, src, snap); r != nil {
+				return r
+			}
 			b := dst.Shared[doff : doff+uint32(size)]
 			n := copy(b, src)
 			clear(b[n:])
@@ -189,6 +194,19 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// sourceChanged reports a global source that changed between the issue
+// of operation id and its landing. Writes to global memory are not
+// watched, so this catches a source modified before completion (undefined,
+// §9.7.9.25.1) only when the copy lands after the write: --async=delayed
+// finds the most.
+func (cs *clusterAsync) sourceChanged(c *Cluster, id asyncgroup.OpID, src, snap []byte) *Report {
+	if bytes.Equal(src, snap) {
+		return nil
+	}
+	return cs.landReport(c, id, "async-write-source", "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchronous copy operations)",
+		"the global source of an asynchronous copy was modified before a wait observed its completion")
 }
 
 // groupKind returns the async-group family of a commit or wait.

@@ -126,7 +126,16 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 			}
 		}
 		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l), Dst: dst.rng, Src: src.rng})
+		var snap []byte
+		if src.cta == nil { // global source: not watched, compare at landing
+			snap = append([]byte(nil), src.bytes...)
+		}
 		land := func(c *Cluster) *Report {
+			if snap != nil {
+				if r := cs.sourceChanged(c, id, src.bytes, snap); r != nil {
+					return r
+				}
+			}
 			copy(dst.bytes, src.bytes)
 			cs.tracker.Land(id)
 			return nil
@@ -143,7 +152,9 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 				if dst.cta.exited {
 					return cs.landReport(c, id, RuleRemoteExited, specDSMEM, fmt.Sprintf("bulk copy lands in the shared memory of CTA rank %d, which has exited", dst.cta.Rank))
 				}
-				copyOnly(c)
+				if r := copyOnly(c); r != nil {
+					return r
+				}
 				return cs.completeTx(c, id, "cp.async.bulk", bar, boff, uint32(n))
 			}
 			copyDetail := detail
