@@ -119,10 +119,27 @@ func storeOpcodes(t *testing.T, bin, src, arch string) (map[string][]string, err
 // checks that LowerStore names the same SASS opcodes and modifiers, and
 // that the rows LowerStore rejects are rejected by ptxas too.
 func TestLowerAgainstPtxas(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Dir(cudaBin(t, "ptxas"))
 	cudaBin(t, "cuobjdump")
-	for ti, target := range lowerTargets {
+	checkLowering(t, bin, "8.5", lowerTargets[:])
+}
+
+// TestLowerAgainstPtxas118 repeats the sm_50 column with CUDA 11.8's ptxas
+// (PTX 7.8), the version table T4's sm_50 column was measured with.
+func TestLowerAgainstPtxas118(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(cudaBin(t, "ptxas")))), "11.8", "bin")
+	if _, err := os.Stat(filepath.Join(bin, "ptxas")); err != nil {
+		t.Skipf("CUDA 11.8 ptxas not found in %s", bin)
+	}
+	checkLowering(t, bin, "7.8", lowerTargets[:1])
+}
+
+func checkLowering(t *testing.T, bin, version string, targets []string) {
+	for ti, target := range targets {
 		t.Run(target, func(t *testing.T) {
+			t.Parallel()
 			var mods, bodies strings.Builder
 			var accepted []int
 			for i, r := range lowerRows {
@@ -134,7 +151,7 @@ func TestLowerAgainstPtxas(t *testing.T) {
 				bodies.WriteString(b)
 				accepted = append(accepted, i)
 			}
-			src := ptxHeader(target) + mods.String() + bodies.String()
+			src := ptxHeader(version, target) + mods.String() + bodies.String()
 			got, err := storeOpcodes(t, bin, src, target)
 			if err != nil {
 				t.Fatal(err)
@@ -158,7 +175,7 @@ func TestLowerAgainstPtxas(t *testing.T) {
 					continue
 				}
 				m, b := storeKernel(i, r)
-				if _, err := storeOpcodes(t, bin, ptxHeader(target)+m+b, target); err == nil {
+				if _, err := storeOpcodes(t, bin, ptxHeader(version, target)+m+b, target); err == nil {
 					t.Errorf("%s: ptxas accepts it for %s but LowerStore rejects it", r.ptx(), target)
 				}
 			}
@@ -166,6 +183,6 @@ func TestLowerAgainstPtxas(t *testing.T) {
 	}
 }
 
-func ptxHeader(target string) string {
-	return ".version 8.5\n.target " + target + "\n.address_size 64\n\n"
+func ptxHeader(version, target string) string {
+	return ".version " + version + "\n.target " + target + "\n.address_size 64\n\n"
 }

@@ -63,6 +63,7 @@ func oracleCount() int {
 // TestNvdisasmEncode encodes random valid instructions and checks that
 // nvdisasm prints each one exactly as Text does.
 func TestNvdisasmEncode(t *testing.T) {
+	t.Parallel()
 	tool := cudaBin(t, "nvdisasm")
 	for _, arch := range Archs {
 		t.Run(arch.String(), func(t *testing.T) {
@@ -84,6 +85,7 @@ func TestNvdisasmEncode(t *testing.T) {
 // TestNvdisasmDecode decodes random words that nvdisasm accepts, reserved
 // bits set at random and misaligned registers included, and compares texts.
 func TestNvdisasmDecode(t *testing.T) {
+	t.Parallel()
 	tool := cudaBin(t, "nvdisasm")
 	for _, arch := range Archs {
 		t.Run(arch.String(), func(t *testing.T) {
@@ -203,6 +205,7 @@ func compareOracle(t *testing.T, tool string, raw []byte, arch Arch, insts []Ins
 // TestNvdisasmRejects checks that the words Decode rejects as invalid are
 // rejected by nvdisasm too (ENCODING.md T5), one word per call.
 func TestNvdisasmRejects(t *testing.T) {
+	t.Parallel()
 	tool := cudaBin(t, "nvdisasm")
 	for _, c := range []struct {
 		arch int
@@ -223,6 +226,50 @@ func TestNvdisasmRejects(t *testing.T) {
 		}
 		if texts, err := nvdisasm(t, tool, rawWords([]Word{w}, arch), arch); err == nil {
 			t.Errorf("%s: nvdisasm accepts it: %v", c.hex, texts)
+		}
+	}
+}
+
+// TestNvdisasmControlSlots checks the Maxwell control-word slot layout
+// (ENCODING.md T2) through the one field nvdisasm shows: stall 0 with the
+// no-yield bit pairs the instruction with the next one (dual issue), which
+// nvdisasm prints in braces.
+func TestNvdisasmControlSlots(t *testing.T) {
+	t.Parallel()
+	tool := cudaBin(t, "nvdisasm")
+	arch := Arch{50}
+	for k := 0; k < 2; k++ {
+		insts := make([]Inst, 3)
+		for i := range insts {
+			insts[i] = NewInst(STS)
+			insts[i].Ra, insts[i].Rb = uint8(i), uint8(i+4)
+		}
+		insts[k].Sched = Sched{Stall: 0, Yield: 1, Wr: 7, Rd: 7}
+		raw, err := Options{}.MarshalRaw(insts, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(t.TempDir(), "b.bin")
+		if err := os.WriteFile(f, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command(tool, "--binary", "SM50", f).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := map[int]string{}
+		for _, l := range strings.Split(string(out), "\n") {
+			if m := regexp.MustCompile(`/\*([0-9a-f]{4})\*/(.*)`).FindStringSubmatch(l); m != nil {
+				a, _ := strconv.ParseInt(m[1], 16, 64)
+				lines[int(a)] = m[2]
+			}
+		}
+		first, second := lines[8+8*k], lines[16+8*k]
+		if !strings.Contains(first, "{") || !strings.Contains(second, "}") {
+			t.Errorf("dual-issue slot %d: nvdisasm printed %q / %q, want braces around instructions %d and %d", k, first, second, k, k+1)
+		}
+		if other := lines[8+8*((k+2)%3)]; strings.ContainsAny(other, "{}") {
+			t.Errorf("slot %d: unpaired instruction printed %q", k, other)
 		}
 	}
 }
