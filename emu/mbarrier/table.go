@@ -123,16 +123,12 @@ func (t *Table) Forget(addr uint64) { delete(t.live, addr) }
 
 // Arrive performs arrive{.noComplete} with count (§9.7.13.15.13).
 func (t *Table) Arrive(addr, mem uint64, count uint32, noComplete bool) (Result, error) {
-	return t.update("mbarrier.arrive", addr, mem, func(o *Object) (Token, bool, error) {
-		return o.Arrive(count, noComplete)
-	})
+	return t.update("mbarrier.arrive", addr, mem, change{kind: chArrive, n: count, noComplete: noComplete})
 }
 
 // ArriveDrop performs arrive_drop{.noComplete} with count (§9.7.13.15.14).
 func (t *Table) ArriveDrop(addr, mem uint64, count uint32, noComplete bool) (Result, error) {
-	return t.update("mbarrier.arrive_drop", addr, mem, func(o *Object) (Token, bool, error) {
-		return o.ArriveDrop(count, noComplete)
-	})
+	return t.update("mbarrier.arrive_drop", addr, mem, change{kind: chArriveDrop, n: count, noComplete: noComplete})
 }
 
 // ExpectArrive performs arrive.expect_tx (drop false) or
@@ -142,33 +138,24 @@ func (t *Table) ExpectArrive(addr, mem uint64, tx uint32, drop, noComplete bool)
 	if drop {
 		op = "mbarrier.arrive_drop.expect_tx"
 	}
-	return t.update(op, addr, mem, func(o *Object) (Token, bool, error) {
-		return o.ExpectArrive(tx, drop, noComplete)
-	})
+	return t.update(op, addr, mem, change{kind: chExpectArrive, n: tx, drop: drop, noComplete: noComplete})
 }
 
 // ExpectTx performs expect_tx with tx bytes (§9.7.13.15.11).
 func (t *Table) ExpectTx(addr, mem uint64, tx uint32) (Result, error) {
-	return t.update("mbarrier.expect_tx", addr, mem, func(o *Object) (Token, bool, error) {
-		return 0, false, o.ExpectTx(tx)
-	})
+	return t.update("mbarrier.expect_tx", addr, mem, change{kind: chExpectTx, n: tx})
 }
 
 // CompleteTx performs complete_tx with tx bytes (§9.7.13.15.12). Asynchronous
 // stores and bulk copies call it when they land; op names the instruction.
 func (t *Table) CompleteTx(op string, addr, mem uint64, tx uint32) (Result, error) {
-	return t.update(op, addr, mem, func(o *Object) (Token, bool, error) {
-		c, err := o.CompleteTx(tx)
-		return 0, c, err
-	})
+	return t.update(op, addr, mem, change{kind: chCompleteTx, n: tx})
 }
 
 // Increment adds one pending arrival: the synchronous part of
 // cp.async.mbarrier.arrive without .noinc (§9.7.13.15.15).
 func (t *Table) Increment(addr, mem uint64) (Result, error) {
-	return t.update("cp.async.mbarrier.arrive", addr, mem, func(o *Object) (Token, bool, error) {
-		return 0, false, o.Increment()
-	})
+	return t.update("cp.async.mbarrier.arrive", addr, mem, change{kind: chIncrement})
 }
 
 // TestWait reports whether the phase of tok has completed (test_wait and
@@ -214,12 +201,45 @@ func (t *Table) load(op string, addr, mem uint64) (Object, error) {
 	return o, nil
 }
 
-func (t *Table) update(op string, addr, mem uint64, f func(*Object) (Token, bool, error)) (Result, error) {
+// change is one state-changing operation for update.
+type change struct {
+	kind             uint8
+	n                uint32 // count or tx bytes
+	drop, noComplete bool
+}
+
+const (
+	chArrive = iota
+	chArriveDrop
+	chExpectArrive
+	chExpectTx
+	chCompleteTx
+	chIncrement
+)
+
+func (c change) apply(o *Object) (tok Token, completed bool, err error) {
+	switch c.kind {
+	case chArrive:
+		return o.Arrive(c.n, c.noComplete)
+	case chArriveDrop:
+		return o.ArriveDrop(c.n, c.noComplete)
+	case chExpectArrive:
+		return o.ExpectArrive(c.n, c.drop, c.noComplete)
+	case chExpectTx:
+		return 0, false, o.ExpectTx(c.n)
+	case chCompleteTx:
+		completed, err = o.CompleteTx(c.n)
+		return 0, completed, err
+	}
+	return 0, false, o.Increment()
+}
+
+func (t *Table) update(op string, addr, mem uint64, c change) (Result, error) {
 	o, err := t.load(op, addr, mem)
 	if err != nil {
 		return Result{}, err
 	}
-	tok, completed, err := f(&o)
+	tok, completed, err := c.apply(&o)
 	if err != nil {
 		return Result{}, wrap(err, op, addr)
 	}
