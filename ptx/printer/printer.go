@@ -18,7 +18,9 @@ package printer
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -513,9 +515,9 @@ func (p *printer) expr(e ast.Expr) {
 	case *ast.Sink:
 		p.byte('_')
 	case *ast.IntLit:
-		p.str(e.Text)
+		p.str(intText(e))
 	case *ast.FloatLit:
-		p.str(e.Text)
+		p.str(floatText(e))
 	case *ast.StringLit:
 		p.str(quote(e.Value))
 	case *ast.VectorExpr:
@@ -569,6 +571,33 @@ func (p *printer) address(a *ast.Address) {
 		p.expr(x)
 	}
 	p.byte(']')
+}
+
+// intText returns the spelling of an integer literal: as written, or for
+// a literal built by a program (no Text) its decimal value.
+func intText(l *ast.IntLit) string {
+	if l.Text != "" {
+		return l.Text
+	}
+	t := strconv.FormatUint(l.Value, 10)
+	if l.Unsigned {
+		t += "U"
+	}
+	return t
+}
+
+// floatText returns the spelling of a float literal: as written, or for a
+// literal built by a program the exact 0f/0d form.
+func floatText(l *ast.FloatLit) string {
+	switch {
+	case l.Text != "":
+		return l.Text
+	case l.Single:
+		return fmt.Sprintf("0f%08X", math.Float32bits(float32(l.Value)))
+	case l.Hex:
+		return fmt.Sprintf("0d%016X", l.Bits)
+	}
+	return fmt.Sprintf("0d%016X", math.Float64bits(l.Value))
 }
 
 // quote writes s as a PTX string literal.

@@ -113,3 +113,23 @@ func TestPrintedAcceptedByPtxas(t *testing.T) {
 		})
 	}
 }
+
+// TestBuiltLiterals prints literals made by a program (no source text).
+func TestBuiltLiterals(t *testing.T) {
+	tests := []struct {
+		e    ast.Expr
+		want string
+	}{
+		{&ast.IntLit{Value: 42}, "42"},
+		{&ast.IntLit{Value: 7, Unsigned: true}, "7U"},
+		{&ast.IntLit{Value: 5, Text: "0b101"}, "0b101"},
+		{&ast.FloatLit{Value: 1, Single: true}, "0f3F800000"},
+		{&ast.FloatLit{Value: 2}, "0d4000000000000000"},
+		{&ast.FloatLit{Hex: true, Bits: 0x3FF0000000000000, Value: 1}, "0d3FF0000000000000"},
+	}
+	for _, tt := range tests {
+		if got := printer.String(tt.e); got != tt.want {
+			t.Errorf("%+v printed %q, want %q", tt.e, got, tt.want)
+		}
+	}
+}
