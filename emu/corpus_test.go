@@ -116,8 +116,8 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// TestCorpusStoresDecode lowers every plain st form of the shared corpus
-// (public GPU code) into the emulator. st.async, st.bulk, tcgen05 and the
+// TestCorpusStoresDecode lowers every plain st form and every m8n8
+// stmatrix form of the shared corpus (public GPU code) into the emulator. st.async, st.bulk, tcgen05 and the
 // like belong to other decoders and are counted separately.
 func TestCorpusStoresDecode(t *testing.T) {
 	f, err := os.Open("../../shared/corpus/stores.tsv")
@@ -131,7 +131,8 @@ func TestCorpusStoresDecode(t *testing.T) {
 	var failures []string
 	for sc.Scan() {
 		inst := strings.SplitN(sc.Text(), "\t", 2)[0]
-		if !strings.HasPrefix(inst, "st.") && !strings.HasPrefix(inst, "st ") {
+		stm := strings.HasPrefix(inst, "stmatrix") && strings.Contains(inst, ".m8n8")
+		if !strings.HasPrefix(inst, "st.") && !strings.HasPrefix(inst, "st ") && !stm {
 			continue
 		}
 		if strings.HasPrefix(inst, "st.async") || strings.HasPrefix(inst, "st.bulk") {

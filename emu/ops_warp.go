@@ -1,6 +1,10 @@
 package emu
 
-import "github.com/ptxkit/ptxkit/ptx/ast"
+import (
+	"encoding/binary"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
 
 // Warp-level data exchange and bit-manipulation instructions that
 // compilers emit around stores: shfl.sync, vote.sync, activemask,
@@ -451,6 +455,90 @@ func execMul24(w *Warp, in *Inst) Status {
 			v += w.R[in.C+l]
 		}
 		w.R[in.D+l] = v & 0xffffffff
+	}
+	return Continue
+}
+
+func init() { RegisterOpcode("stmatrix", decodeStmatrix) }
+
+const specStmatrix = "PTX ISA §9.7.14.5.16 (stmatrix)"
+
+// decodeStmatrix lowers stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}
+// {.shared{::cta}}.b16 [p], {r...}: a warp stores one, two or four 8x8
+// matrices of 16-bit elements to shared memory. Lane 8*i+row supplies the
+// address of row `row` of matrix i (16 contiguous bytes); the 32-bit
+// register i of lane 4*row+col/2 holds elements (row, col) and
+// (row, col+1) of matrix i, the lower column in the low half.
+func decodeStmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if !q.Has(".m8n8") || q.Type() != TB16 {
+		return d.Errorf(in, "the emulator implements stmatrix only for .m8n8 .b16")
+	}
+	n := 0
+	for i, x := range []string{".x1", ".x2", ".x4"} {
+		if q.Has(x) {
+			n = 1 << uint(i)
+		}
+	}
+	if n == 0 || len(in.Operands) != 2 {
+		return d.Errorf(in, "stmatrix needs .x1, .x2 or .x4, an address and a vector of registers")
+	}
+	if q.Has(".trans") {
+		out.Flags |= FlagX
+	}
+	var err error
+	var sp Space
+	if out.A, out.Off, sp, err = d.Addr(in.Operands[0]); err != nil {
+		return err
+	}
+	out.Space = memSpace(&q, sp)
+	if out.Space != SpaceShared && out.Space != SpaceGeneric {
+		return d.Errorf(in, "stmatrix stores to .shared memory")
+	}
+	v, err := d.Vector(in.Operands[1], TB32, false)
+	if err != nil {
+		return err
+	}
+	if len(v) != n {
+		return d.Errorf(in.Operands[1], "stmatrix%s needs %d registers, got %d", []string{"", ".x1", ".x2", "", ".x4"}[n], n, len(v))
+	}
+	copy(out.V[:], v)
+	out.Vec = uint8(n)
+	out.Exec = execStmatrix
+	return nil
+}
+
+func execStmatrix(w *Warp, in *Inst) Status {
+	if w.Exec != w.live || w.live != ^uint32(0) {
+		return w.Fault(lane(w.Exec), RuleUnsupported, specStmatrix, "stmatrix executed by lanes %#08x; all 32 lanes of the warp must execute it (.sync.aligned)", w.Exec)
+	}
+	trans := in.Flags&FlagX != 0
+	for m := 0; m < int(in.Vec); m++ {
+		reg := in.V[m]
+		for row := range 8 {
+			l := 8*m + row
+			a := w.R[in.A+int32(l)] + uint64(in.Off)
+			sp := in.Space
+			if sp == SpaceGeneric {
+				if GenericSpace(a) != SpaceSharedCluster {
+					return w.Fault(l, RuleWrongWindow, specStmatrix, "stmatrix address %#x is not in the shared window", a)
+				}
+				a -= SharedWindow
+				sp = SpaceShared
+			}
+			b := w.Bytes(l, sp, a, 16, true)
+			if b == nil {
+				return Fault
+			}
+			for col := range 8 {
+				r, c := row, col // element of the fragment stored at (row, col)
+				if trans {
+					r, c = col, row
+				}
+				v := w.R[reg+int32(4*r+c/2)] >> (16 * uint(c%2)) & 0xffff
+				binary.LittleEndian.PutUint16(b[2*col:], uint16(v))
+			}
+		}
 	}
 	return Continue
 }

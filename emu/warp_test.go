@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/bits"
 	"testing"
@@ -143,5 +144,71 @@ func TestBitInstructions(t *testing.T) {
 	}
 	if fmt.Sprintf("%x", got) != fmt.Sprintf("%x", want) {
 		t.Fatalf("got  %x\nwant %x", got, want)
+	}
+}
+
+// TestStmatrix stores four 8x8 b16 matrices (plain and transposed) with
+// row addresses in a scrambled order and checks every element.
+func TestStmatrix(t *testing.T) {
+	for _, trans := range []string{"", ".trans"} {
+		src := kernel1(`
+	.shared .align 16 .b8 tile[512];
+	mov.u32 %r1, %laneid;
+	// register i of lane l: halves (l*8+i*2, l*8+i*2+1) + 1000*i
+	shl.b32 %r2, %r1, 3;
+	mov.u32 %r3, 0;
+	mov.u32 %r9, 0;
+REG:
+	shl.b32 %r4, %r3, 1;
+	add.u32 %r4, %r4, %r2;
+	mad.lo.u32 %r4, %r3, 1000, %r4;
+	add.u32 %r5, %r4, 1;
+	shl.b32 %r5, %r5, 16;
+	or.b32 %r6, %r4, %r5;
+	setp.eq.u32 %p1, %r3, 0;
+	@%p1 mov.u32 %r7, %r6;
+	setp.eq.u32 %p1, %r3, 1;
+	@%p1 mov.u32 %r8, %r6;
+	setp.eq.u32 %p1, %r3, 2;
+	@%p1 mov.u32 %r0, %r6;
+	setp.eq.u32 %p1, %r3, 3;
+	@%p1 mov.u32 %r9, %r6;
+	add.u32 %r3, %r3, 1;
+	setp.lt.u32 %p1, %r3, 4;
+	@%p1 bra REG;
+	// lane l supplies row address: slot (l*5 mod 32) * 16
+	mul.lo.u32 %r2, %r1, 5;
+	and.b32 %r2, %r2, 31;
+	shl.b32 %r2, %r2, 4;
+	mov.u32 %r3, tile;
+	add.u32 %r3, %r3, %r2;
+	stmatrix.sync.aligned.m8n8.x4`+trans+`.shared.b16 [%r3], {%r7, %r8, %r0, %r9};
+	bar.sync 0;
+	// copy the tile out: lane l copies 16 bytes
+	mov.u32 %r3, tile;
+	shl.b32 %r2, %r1, 4;
+	add.u32 %r3, %r3, %r2;
+	ld.shared.v4.u32 {%r4, %r5, %r6, %r7}, [%r3];
+	cvt.u64.u32 %rd2, %r2;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};`, "")
+		res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(512))
+		got := res.Buffers[0].Data
+		for m := range 4 {
+			for row := range 8 {
+				slot := (8*m + row) * 5 % 32
+				for col := range 8 {
+					r, c := row, col
+					if trans != "" {
+						r, c = col, row
+					}
+					lane := 4*r + c/2
+					want := uint16(lane*8 + m*2 + c%2 + 1000*m)
+					if g := binary.LittleEndian.Uint16(got[slot*16+2*col:]); g != want {
+						t.Fatalf("%s matrix %d row %d col %d: got %d, want %d", trans, m, row, col, g, want)
+					}
+				}
+			}
+		}
 	}
 }
