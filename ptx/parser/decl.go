@@ -430,13 +430,9 @@ func (p *parser) parseSection(d *ast.Directive) *ast.Directive {
 		d.Raw = p.src[d.From.Offset:d.To.Offset]
 		return d
 	}
-	// The scanner is at the byte after '{' unless a token was peeked.
-	open := p.tok.Pos
-	if p.peeked {
-		// Only parseTopStmt peeks, and never before a '{'.
-		p.peeked = false
-	}
-	end, _ := p.sc.SkipBalanced(open)
+	// The scanner is at the byte after '{': tokens are peeked only after
+	// an identifier (to find labels), never here.
+	end, _ := p.sc.SkipBalanced(p.tok.Pos)
 	p.tok.End = end
 	p.next()
 	d.To = end
