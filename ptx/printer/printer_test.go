@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
 )
@@ -62,25 +63,14 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// ptxas returns the path of NVIDIA's ptxas from $PTXKIT_CUDA_BIN or
-// $HOME/.cache/cuda-oracle/12.5/bin, or skips the test.
+// ptxas returns the path of NVIDIA's ptxas or skips the test.
 func ptxas(t *testing.T) string {
 	t.Helper()
-	dirs := []string{os.Getenv("PTXKIT_CUDA_BIN")}
-	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin"))
+	p := oracle.Ptxas()
+	if p == "" {
+		t.Skip(oracle.SkipMessage)
 	}
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		p := filepath.Join(d, "ptxas")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	t.Skip("ptxas not found: set PTXKIT_CUDA_BIN or run scripts that fetch the CUDA 12.5 oracle")
-	return ""
+	return p
 }
 
 // TestPrintedAcceptedByPtxas checks that ptxas accepts the canonical form

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxkit/ptxkit/ptx/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -89,7 +90,7 @@ func caseSource(decl, body string) string {
 }
 
 func TestFrontEndAgreesWithPtxas(t *testing.T) {
-	bin := findPtxas()
+	bin := oracle.Ptxas()
 	for _, c := range frontEndCases {
 		t.Run(c.name, func(t *testing.T) {
 			src := caseSource(c.decl, c.body)
@@ -110,29 +111,6 @@ func TestFrontEndAgreesWithPtxas(t *testing.T) {
 		})
 	}
 	if bin == "" {
-		t.Log("ptxas not found (PTXKIT_CUDA_BIN or ~/.cache/cuda-oracle/12.5/bin); checked the front end only")
+		t.Log(oracle.SkipMessage + "; checked the front end only")
 	}
-}
-
-// findPtxas returns the ptxas of $PTXKIT_CUDA_BIN or
-// $HOME/.cache/cuda-oracle/12.5/bin, or "".
-func findPtxas() string {
-	dirs := []string{os.Getenv("PTXKIT_CUDA_BIN")}
-	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin"))
-	}
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		if p := filepath.Join(d, "ptxas"); fileExists(p) {
-			return p
-		}
-	}
-	return ""
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
