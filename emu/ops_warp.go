@@ -470,9 +470,19 @@ const specStmatrix = "PTX ISA §9.7.14.5.16 (stmatrix)"
 // register i of lane 4*row+col/2 holds elements (row, col) and
 // (row, col+1) of matrix i, the lower column in the low half.
 func decodeStmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if err := decodeStmatrixShape(d, in, out, false); err != nil {
+		return err
+	}
+	out.Exec = execStmatrix
+	return nil
+}
+
+// decodeStmatrixShape decodes the operands shared by stmatrix and
+// ldmatrix (given in stmatrix order: address, registers).
+func decodeStmatrixShape(d *Decoder, in *ast.Instruction, out *Inst, load bool) error {
 	q := ParseQuals(in)
 	if !q.Has(".m8n8") || q.Type() != TB16 {
-		return d.Errorf(in, "the emulator implements stmatrix only for .m8n8 .b16")
+		return d.Errorf(in, "the emulator implements %s only for .m8n8 .b16", in.Opcode)
 	}
 	n := 0
 	for i, x := range []string{".x1", ".x2", ".x4"} {
@@ -481,7 +491,7 @@ func decodeStmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
 		}
 	}
 	if n == 0 || len(in.Operands) != 2 {
-		return d.Errorf(in, "stmatrix needs .x1, .x2 or .x4, an address and a vector of registers")
+		return d.Errorf(in, "%s needs .x1, .x2 or .x4, an address and a vector of registers", in.Opcode)
 	}
 	if q.Has(".trans") {
 		out.Flags |= FlagX
@@ -493,19 +503,34 @@ func decodeStmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	out.Space = memSpace(&q, sp)
 	if out.Space != SpaceShared && out.Space != SpaceGeneric {
-		return d.Errorf(in, "stmatrix stores to .shared memory")
+		return d.Errorf(in, "%s accesses .shared memory", in.Opcode)
 	}
-	v, err := d.Vector(in.Operands[1], TB32, false)
+	v, err := d.Vector(in.Operands[1], TB32, load)
 	if err != nil {
 		return err
 	}
 	if len(v) != n {
-		return d.Errorf(in.Operands[1], "stmatrix%s needs %d registers, got %d", []string{"", ".x1", ".x2", "", ".x4"}[n], n, len(v))
+		return d.Errorf(in.Operands[1], "%s%s needs %d registers, got %d", in.Opcode, []string{"", ".x1", ".x2", "", ".x4"}[n], n, len(v))
 	}
 	copy(out.V[:], v)
 	out.Vec = uint8(n)
-	out.Exec = execStmatrix
 	return nil
+}
+
+// matrixRow returns the 16 bytes of the matrix row whose address lane l
+// supplies.
+func (w *Warp) matrixRow(l int, in *Inst, write bool) []byte {
+	a := w.R[in.A+int32(l)] + uint64(in.Off)
+	sp := in.Space
+	if sp == SpaceGeneric {
+		if GenericSpace(a) != SpaceSharedCluster {
+			w.Fault(l, RuleWrongWindow, specStmatrix, "%s address %#x is not in the shared window", in.Opcode, a)
+			return nil
+		}
+		a -= SharedWindow
+		sp = SpaceShared
+	}
+	return w.Bytes(l, sp, a, 16, write)
 }
 
 func execStmatrix(w *Warp, in *Inst) Status {
@@ -516,17 +541,7 @@ func execStmatrix(w *Warp, in *Inst) Status {
 	for m := 0; m < int(in.Vec); m++ {
 		reg := in.V[m]
 		for row := range 8 {
-			l := 8*m + row
-			a := w.R[in.A+int32(l)] + uint64(in.Off)
-			sp := in.Space
-			if sp == SpaceGeneric {
-				if GenericSpace(a) != SpaceSharedCluster {
-					return w.Fault(l, RuleWrongWindow, specStmatrix, "stmatrix address %#x is not in the shared window", a)
-				}
-				a -= SharedWindow
-				sp = SpaceShared
-			}
-			b := w.Bytes(l, sp, a, 16, true)
+			b := w.matrixRow(8*m+row, in, true)
 			if b == nil {
 				return Fault
 			}
@@ -538,6 +553,53 @@ func execStmatrix(w *Warp, in *Inst) Status {
 				v := w.R[reg+int32(4*r+c/2)] >> (16 * uint(c%2)) & 0xffff
 				binary.LittleEndian.PutUint16(b[2*col:], uint16(v))
 			}
+		}
+	}
+	return Continue
+}
+
+func init() { RegisterOpcode("ldmatrix", decodeLdmatrix) }
+
+// decodeLdmatrix lowers ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}
+// {.shared{::cta}}.b16 {d...}, [p], the inverse of stmatrix (§9.7.14.5.15).
+func decodeLdmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
+	if len(in.Operands) != 2 {
+		return d.Errorf(in, "ldmatrix takes a vector of registers and an address")
+	}
+	swapped := *in
+	swapped.Operands = []ast.Expr{in.Operands[1], in.Operands[0]}
+	if err := decodeStmatrixShape(d, &swapped, out, true); err != nil {
+		return err
+	}
+	out.Exec = execLdmatrix
+	return nil
+}
+
+func execLdmatrix(w *Warp, in *Inst) Status {
+	if w.Exec != w.live || w.live != ^uint32(0) {
+		return w.Fault(lane(w.Exec), RuleUnsupported, specStmatrix, "ldmatrix executed by lanes %#08x; all 32 lanes of the warp must execute it (.sync.aligned)", w.Exec)
+	}
+	trans := in.Flags&FlagX != 0
+	var vals [4][32]uint64
+	for m := 0; m < int(in.Vec); m++ {
+		for row := range 8 {
+			l := 8*m + row
+			b := w.matrixRow(l, in, false)
+			if b == nil {
+				return Fault
+			}
+			for col := range 8 {
+				r, c := row, col
+				if trans {
+					r, c = col, row
+				}
+				vals[m][4*r+c/2] |= uint64(binary.LittleEndian.Uint16(b[2*col:])) << (16 * uint(c%2))
+			}
+		}
+	}
+	for m := 0; m < int(in.Vec); m++ {
+		if s := in.V[m]; s >= 0 {
+			copy(w.R[s:s+32], vals[m][:])
 		}
 	}
 	return Continue

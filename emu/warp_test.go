@@ -212,3 +212,45 @@ REG:
 		}
 	}
 }
+
+// TestLdmatrixInvertsStmatrix: ldmatrix of what stmatrix stored gives the
+// registers back, with and without .trans, for .x1/.x2/.x4.
+func TestLdmatrixInvertsStmatrix(t *testing.T) {
+	for _, shape := range []struct{ x, regs string }{{".x1", "{%r4}"}, {".x2", "{%r4, %r5}"}, {".x4", "{%r4, %r5, %r6, %r7}"}} {
+		for _, trans := range []string{"", ".trans"} {
+			src := kernel1(`
+	.shared .align 16 .b8 tile[512];
+	mov.u32 %r1, %laneid;
+	mul.lo.u32 %r4, %r1, 0x00030001;
+	add.u32 %r5, %r4, 0x01000100;
+	add.u32 %r6, %r4, 0x02000200;
+	add.u32 %r7, %r4, 0x03000300;
+	shl.b32 %r2, %r1, 4;
+	mov.u32 %r3, tile;
+	add.u32 %r3, %r3, %r2;
+	stmatrix.sync.aligned.m8n8`+shape.x+trans+`.shared.b16 [%r3], `+shape.regs+`;
+	mov.u32 %r4, 0;
+	mov.u32 %r5, 0;
+	mov.u32 %r6, 0;
+	mov.u32 %r7, 0;
+	ldmatrix.sync.aligned.m8n8`+shape.x+trans+`.shared.b16 `+shape.regs+`, [%r3];
+	mul.wide.u32 %rd2, %r1, 16;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r7};`, "")
+			res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(512))
+			n := map[string]int{".x1": 1, ".x2": 2, ".x4": 4}[shape.x]
+			for l := range 32 {
+				got := u32s(res.Buffers[0].Data[16*l : 16*l+16])
+				for i := range 4 {
+					want := uint32(l)*0x00030001 + uint32(i)*0x01000100
+					if i >= n {
+						want = 0
+					}
+					if got[i] != want {
+						t.Fatalf("%s%s lane %d reg %d: got %#x, want %#x", shape.x, trans, l, i, got[i], want)
+					}
+				}
+			}
+		}
+	}
+}
