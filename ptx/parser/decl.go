@@ -249,7 +249,7 @@ func (p *parser) parsePerf() []*ast.Directive {
 				p.next()
 			}
 		} else {
-			for p.startsOperand() {
+			for p.startsPerfArg() {
 				d.Args = append(d.Args, p.parseBinary(1))
 				if p.tok.Kind != scanner.Comma {
 					break
@@ -263,7 +263,9 @@ func (p *parser) parsePerf() []*ast.Directive {
 	return ds
 }
 
-func (p *parser) startsOperand() bool {
+// startsPerfArg reports whether the current token can begin an argument
+// of a performance directive (never '{', which opens the body).
+func (p *parser) startsPerfArg() bool {
 	switch p.tok.Kind {
 	case scanner.Int, scanner.Float, scanner.Ident, scanner.Sub, scanner.LParen, scanner.Tilde, scanner.String:
 		return true

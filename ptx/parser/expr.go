@@ -55,35 +55,6 @@ func precedence(k scanner.Kind) int {
 	return 0
 }
 
-// Precedence returns the binding strength of binary operator op ("+",
-// "<<", ...), higher binding tighter; 0 for an unknown operator. The
-// printer uses it to decide where parentheses are needed.
-func Precedence(op string) int {
-	switch op {
-	case "||":
-		return 1
-	case "&&":
-		return 2
-	case "|":
-		return 3
-	case "^":
-		return 4
-	case "&":
-		return 5
-	case "==", "!=":
-		return 6
-	case "<", ">", "<=", ">=":
-		return 7
-	case "<<", ">>":
-		return 8
-	case "+", "-":
-		return 9
-	case "*", "/", "%":
-		return 10
-	}
-	return 0
-}
-
 // parseBinary parses a binary expression whose operators bind at least as
 // tightly as prec.
 func (p *parser) parseBinary(prec int) ast.Expr {

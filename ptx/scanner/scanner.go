@@ -80,10 +80,6 @@ func (k Kind) String() string {
 	return "unknown token"
 }
 
-// IsOperator reports whether k is a binary or unary operator of constant
-// expressions.
-func (k Kind) IsOperator() bool { return k >= Add && k <= Question }
-
 // Token is one scanned token. It holds no pointers (so that copying it is
 // cheap); its text is Text(src), the bytes from Pos to End (for Illegal,
 // the offending character; for EOF, "").
@@ -114,9 +110,6 @@ func (s *Scanner) Init(src string, err func(pos token.Pos, msg string)) {
 		s.off, s.lineStart = 3, 3
 	}
 }
-
-// Source returns the text being scanned.
-func (s *Scanner) Source() string { return s.src }
 
 // pos returns the position of byte offset off, which must be on the
 // current line.
