@@ -171,8 +171,14 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 	if f.b128 && t < target70 {
 		return nil, &LowerError{".b128", ".b128 needs sm_70 or later"}
 	}
-	if (f.sem == "relaxed" || f.sem == "release" || f.mmio || f.l1 != "") && t < target70 {
+	if (f.sem == "relaxed" || f.sem == "release" || f.sem == "weak" || f.mmio || f.l1 != "") && t < target70 {
 		return nil, &LowerError{"." + f.sem, fmt.Sprintf("%s needs sm_70 or later", qualText(f))}
+	}
+	if f.scope == "cluster" && t < target90 {
+		return nil, &LowerError{".cluster", "Feature '.cluster scope' requires .target sm_90 or higher"}
+	}
+	if (f.sem == "relaxed" || f.sem == "release") && f.scope == "" {
+		return nil, &LowerError{"." + f.sem, "." + f.sem + " needs a scope (.cta, .cluster, .gpu or .sys)"}
 	}
 	if f.l2only != "" {
 		return nil, &LowerError{"." + f.l2only, "'.L1::eviction_priority' syntax expected before ." + f.l2only}
@@ -210,25 +216,40 @@ func qualText(f storeForm) string {
 
 // lowerLocal: st.local is always STL; ptxas drops .cop (T4, §4).
 func lowerLocal(f storeForm, t lowerTarget) ([]string, error) {
-	if f.sem == "volatile" {
-		return nil, &LowerError{".volatile", "Modifier '.volatile' cannot be applied to '.local' space"}
-	}
-	if f.sem == "release" {
-		return nil, &LowerError{".release", "st.release is not lowered for .local"}
+	switch {
+	case f.sem == "volatile" || f.sem == "relaxed" || f.sem == "release":
+		return nil, &LowerError{"." + f.sem, fmt.Sprintf("Modifier '.%s' cannot be applied to '.local' space", f.sem)}
+	case f.mmio:
+		return nil, &LowerError{".mmio", "Modifier '.mmio' cannot be applied to '.local' space"}
 	}
 	return []string{"STL" + f.sizeSuffix()}, nil
 }
 
-// lowerShared: st.shared is STS; .release adds MEMBAR.ALL.CTA (T4, §4).
+// lowerShared: st.shared is STS, whatever its memory-model qualifiers
+// (T4, §4); .release adds the fences of releaseFences.
 func lowerShared(f storeForm, t lowerTarget) ([]string, error) {
-	out := []string{}
-	if f.sem == "release" {
-		if f.scope != "cta" {
-			return nil, &LowerError{".release", "st.release.shared is lowered for .cta scope only"}
-		}
+	return append(releaseFences(f, t), "STS"+f.sizeSuffix()), nil
+}
+
+// releaseFences returns the fences ptxas 12.5 puts before a st.release:
+// MEMBAR.ALL.CTA for .cta; MEMBAR.ALL.GPU or .SYS then ERRBAR for wider
+// scopes (.cluster is fenced as .gpu), preceded on sm_90 by MEMBAR.ALL.CTA.
+func releaseFences(f storeForm, t lowerTarget) []string {
+	if f.sem != "release" {
+		return nil
+	}
+	if f.scope == "cta" {
+		return []string{"MEMBAR.ALL.CTA"}
+	}
+	var out []string
+	if t >= target90 {
 		out = append(out, "MEMBAR.ALL.CTA")
 	}
-	return append(out, "STS"+f.sizeSuffix()), nil
+	scope := "GPU"
+	if f.scope == "sys" {
+		scope = "SYS"
+	}
+	return append(out, "MEMBAR.ALL."+scope, "ERRBAR")
 }
 
 // lowerAsync: st.async is STAS on sm_90 (T4).
@@ -257,16 +278,7 @@ func lowerGlobal(f storeForm, t lowerTarget) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	if f.sem == "release" {
-		if t >= target90 {
-			out = append(out, "MEMBAR.ALL.CTA")
-		}
-		if f.scope != "cta" {
-			out = append(out, "MEMBAR.ALL."+strings.ToUpper(f.scope), "ERRBAR")
-		}
-	}
-	return append(out, op+policy+f.sizeSuffix()+strength), nil
+	return append(releaseFences(f, t), op+policy+f.sizeSuffix()+strength), nil
 }
 
 // maxwellCache maps .cg/.cs/.wt and .volatile to SM5x cache suffixes.
@@ -325,6 +337,9 @@ func turingStrength(f storeForm, t lowerTarget) (policy, strength string, err er
 	}
 	if t == target70 && strength == "" {
 		strength = ".SYS"
+	}
+	if t == target70 && policy != "" && strength == ".STRONG.GPU" {
+		strength = ".STRONG.SYS" // ptxas 12.5 widens a GPU-scope store with an L1 policy on sm_70
 	}
 	return policy, strength, nil
 }

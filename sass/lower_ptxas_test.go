@@ -17,7 +17,7 @@ func storeKernel(i int, r lowerRow) (module, body string) {
 	var b strings.Builder
 	module = fmt.Sprintf(".shared .align 16 .b8 sh%d[256];\n.shared .align 8 .b64 mb%d;\n", i, i)
 	fmt.Fprintf(&b, ".visible .entry k%d(.param .u64 p)\n{\n", i)
-	b.WriteString("\t.reg .b16 %rs<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<4>;\n\t.reg .f64 %fd<4>;\n")
+	b.WriteString("\t.reg .b16 %rs<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n\t.reg .f32 %f<5>;\n\t.reg .f64 %fd<4>;\n")
 	if r.typ == ".b128" {
 		b.WriteString("\t.reg .b128 %q<2>;\n")
 	}
@@ -25,7 +25,7 @@ func storeKernel(i int, r lowerRow) (module, body string) {
 	b.WriteString("\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n")
 	b.WriteString("\tadd.u32 %r2, %r1, 5;\n\tadd.u32 %r9, %r1, 9;\n\tadd.u32 %r10, %r1, 10;\n\tadd.u32 %r11, %r1, 11;\n")
 	b.WriteString("\tcvt.u16.u32 %rs1, %r2;\n\tcvt.u16.u32 %rs2, %r9;\n\tcvt.u16.u32 %rs3, %r10;\n\tcvt.u16.u32 %rs4, %r11;\n")
-	b.WriteString("\tcvt.u64.u32 %rd3, %r2;\n\tcvt.u64.u32 %rd7, %r9;\n\tcvt.rn.f32.u32 %f1, %r2;\n\tcvt.rn.f64.u32 %fd1, %r2;\n")
+	b.WriteString("\tcvt.u64.u32 %rd3, %r2;\n\tcvt.u64.u32 %rd7, %r9;\n\tcvt.rn.f32.u32 %f1, %r2;\n\tcvt.rn.f32.u32 %f2, %r9;\n\tcvt.rn.f32.u32 %f3, %r10;\n\tcvt.rn.f32.u32 %f4, %r11;\n\tcvt.rn.f64.u32 %fd1, %r2;\n")
 	if r.typ == ".b128" {
 		b.WriteString("\tmov.b128 %q1, {%rd3, %rd7};\n")
 	}
@@ -62,7 +62,7 @@ func storeValue(r lowerRow) string {
 	w, _, _ := typeWidth(strings.TrimPrefix(r.typ, "."))
 	set := regs[w]
 	if r.typ == ".f32" {
-		set = []string{"%f1"}
+		set = []string{"%f1", "%f2", "%f3", "%f4"}
 	} else if r.typ == ".f64" {
 		set = []string{"%fd1"}
 	}
