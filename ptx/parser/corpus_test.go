@@ -91,7 +91,7 @@ func wrapInstruction(instr string) string {
 		}
 	}
 	for _, r := range regRE.FindAllString(body+" "+guard, -1) {
-		if isSpecial(r) {
+		if resolve.LookupSpecial(r) != nil {
 			continue
 		}
 		typ := ".b32"
@@ -124,15 +124,6 @@ func wrapInstruction(instr string) string {
 	}
 	b.WriteString("\t" + instr + "\n}\n")
 	return b.String()
-}
-
-func isSpecial(r string) bool {
-	for _, s := range []string{"%tid", "%ntid", "%laneid", "%warpid", "%ctaid", "%nctaid", "%clock", "%cluster", "%smid", "%globaltimer", "%dynamic_smem_size"} {
-		if strings.HasPrefix(r, s) {
-			return true
-		}
-	}
-	return false
 }
 
 func sortedKeys(m map[string]string) []string {
