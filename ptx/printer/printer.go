@@ -77,7 +77,7 @@ func (p *printer) node(n ast.Node) {
 		p.varDecl(n)
 		p.str(";\n")
 	case *ast.Directive:
-		p.directive(n)
+		p.directive(n, false)
 		p.byte('\n')
 	case *ast.Block:
 		p.block(n)
@@ -113,7 +113,7 @@ func (p *printer) module(m *ast.Module) {
 			p.byte(';')
 			p.trailing(s.End(), next, -1)
 		case *ast.Directive:
-			p.directive(s)
+			p.directive(s, false)
 			p.trailing(s.End(), next, rawEnd(s))
 		case *ast.BadStmt:
 			p.str("/* syntax error */")
@@ -209,7 +209,7 @@ func (p *printer) function(f *ast.Function) {
 	p.signature(f)
 	for _, d := range f.Perf {
 		p.byte('\n')
-		p.directive(d)
+		p.directive(d, true)
 	}
 	if f.Body == nil {
 		p.byte(';')
@@ -335,13 +335,15 @@ func (p *printer) declName(d *ast.VarDecl) {
 	}
 }
 
-func (p *printer) directive(d *ast.Directive) {
+// directive prints d with its ';' where it takes one. In a function header
+// (header true) only .pragma does.
+func (p *printer) directive(d *ast.Directive, header bool) {
 	if d.Proto != nil {
 		p.str(".callprototype ")
 		p.signature(d.Proto)
 		for _, x := range d.Proto.Perf {
 			p.byte(' ')
-			p.directive(x)
+			p.directive(x, true)
 		}
 		p.byte(';')
 		return
@@ -363,7 +365,7 @@ func (p *printer) directive(d *ast.Directive) {
 		}
 		p.expr(a)
 	}
-	if !lineDirective(d.Name) && !perfDirective(d.Name) {
+	if !lineDirective(d.Name) && !(header && d.Name != ".pragma") {
 		p.byte(';')
 	}
 }
@@ -373,17 +375,6 @@ func (p *printer) directive(d *ast.Directive) {
 func lineDirective(name string) bool {
 	switch name {
 	case ".version", ".target", ".address_size", ".file", ".loc", ".section":
-		return true
-	}
-	return false
-}
-
-// perfDirective reports whether a directive belongs to a function header,
-// where it takes no ';'.
-func perfDirective(name string) bool {
-	switch name {
-	case ".maxntid", ".reqntid", ".minnctapersm", ".maxnctapersm", ".maxnreg", ".noreturn", ".explicitcluster",
-		".reqnctapercluster", ".maxclusterrank", ".blocksareclusters", ".abi_preserve", ".abi_preserve_control":
 		return true
 	}
 	return false
@@ -455,7 +446,7 @@ func (p *printer) stmt(s ast.Stmt) {
 		p.byte(';')
 	case *ast.Directive:
 		p.indent()
-		p.directive(s)
+		p.directive(s, false)
 	case *ast.Block:
 		p.indent()
 		p.block(s)
