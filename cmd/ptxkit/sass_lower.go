@@ -12,6 +12,34 @@ import (
 	"github.com/ptxkit/ptxkit/sass"
 )
 
+func init() {
+	registerExplainSection(explainSection{"SASS (ptxas)", 65, renderSASSLowering})
+}
+
+// renderSASSLowering shows, for a PTX st, the SASS ptxas emits: for the
+// --target when one is given, otherwise for sm_50, sm_70, sm_80 and sm_90
+// (ENCODING.md table T4).
+func renderSASSLowering(x *explanation) []string {
+	in := x.Instr
+	if in == nil || in.Opcode != "st" {
+		return nil
+	}
+	targets := []string{"sm_50", "sm_70", "sm_80", "sm_90"}
+	if x.Target.SM != 0 {
+		targets = []string{fmt.Sprintf("sm_%d", x.Target.SM)}
+	}
+	var lines []string
+	for _, t := range targets {
+		out, err := sass.LowerStore(in, t)
+		if err != nil {
+			lines = append(lines, fmt.Sprintf("%s: not compiled (%v)", t, err))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s", t, strings.Join(out, "; ")))
+	}
+	return lines
+}
+
 // lowerFile prints, for each PTX st instruction of name, its position, its
 // opcode and the SASS ptxas emits for it ("; "-separated):
 //

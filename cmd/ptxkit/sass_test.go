@@ -145,3 +145,16 @@ func TestSassLower(t *testing.T) {
 		t.Errorf("stderr: %q", errs)
 	}
 }
+
+func TestExplainShowsSASS(t *testing.T) {
+	var out, errb bytes.Buffer
+	run([]string{"explain", "st.release.gpu.shared.u32 [%r1], %r2;", "--target", "sm_90"}, strings.NewReader(""), &out, &errb)
+	if !strings.Contains(out.String(), "SASS (ptxas) sm_90: MEMBAR.ALL.CTA; MEMBAR.ALL.GPU; ERRBAR; STS\n") {
+		t.Errorf("explain output lacks the SASS lowering:\n%s", out.String())
+	}
+	out.Reset()
+	run([]string{"explain", "st.local.b128 [%rd1], %q1;"}, strings.NewReader(""), &out, &errb)
+	if !strings.Contains(out.String(), "sm_50: not compiled (.b128 needs sm_70 or later)") || !strings.Contains(out.String(), "sm_90: STL.128") {
+		t.Errorf("explain output:\n%s", out.String())
+	}
+}
