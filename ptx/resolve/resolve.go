@@ -182,8 +182,8 @@ func Module(m *ast.Module) (*Info, diag.List) {
 	r := &resolver{
 		file: m.Filename,
 		info: &Info{
-			// About one name use per 20 bytes of compiler output.
-			Uses:      make([]Use, 0, m.End().Offset/20),
+			// Compiler output has about one name use per 12 bytes.
+			Uses:      make([]Use, 0, m.End().Offset/12),
 			Globals:   make(map[string]*Symbol),
 			Functions: make(map[string]*Symbol),
 		},
