@@ -538,3 +538,37 @@ func TestHalfArithmetic(t *testing.T) {
 		t.Errorf("f16x2 product = %#x", got)
 	}
 }
+
+func TestSetSlctTestp(t *testing.T) {
+	src := kernel1(`
+	.reg .f32 %f<4>;
+	mov.u32 %r1, 5;
+	mov.u32 %r2, -3;
+	set.lt.u32.s32 %r3, %r2, %r1;
+	set.gt.u32.s32 %r4, %r2, %r1;
+	set.ne.and.f32.s32 %r5, %r2, %r1, %p0;
+	setp.eq.u32 %p0, %r1, 5;
+	set.ne.and.f32.s32 %r6, %r2, %r1, %p0;
+	st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};
+	slct.u32.s32 %r3, 10, 20, %r2;
+	slct.u32.s32 %r4, 10, 20, %r1;
+	mov.f32 %f1, 0f80000000;
+	slct.u32.f32 %r5, 10, 20, %f1;
+	mov.f32 %f2, 0f7F800000;
+	testp.infinite.f32 %p1, %f2;
+	testp.finite.f32 %p2, %f2;
+	mov.f32 %f3, 0f00000001;
+	testp.subnormal.f32 %p3, %f3;
+	selp.u32 %r6, 1, 0, %p1;
+	selp.u32 %r7, 2, 0, %p2;
+	or.b32 %r6, %r6, %r7;
+	selp.u32 %r7, 4, 0, %p3;
+	or.b32 %r6, %r6, %r7;
+	st.global.v4.u32 [%rd1+16], {%r3, %r4, %r5, %r6};`, "")
+	res := launch(t, src, Config{}, buf(32))
+	got := u32s(res.Buffers[0].Data)
+	want := []uint32{0xffffffff, 0, 0, math.Float32bits(1), 20, 10, 10, 1 | 4}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %x, want %x", got, want)
+	}
+}

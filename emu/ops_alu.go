@@ -1052,3 +1052,146 @@ func execCvtPack(w *Warp, in *Inst) Status {
 	}
 	return Continue
 }
+
+func init() {
+	RegisterOpcode("set", decodeSet)
+	RegisterOpcode("slct", decodeSlct)
+	RegisterOpcode("testp", decodeTestp)
+}
+
+// decodeSet lowers set.cmp{.bop}.dtype.stype d, a, b{, {!}c} (§9.7.4.1):
+// like setp, but the result is all ones / 1.0f for true and 0 for false.
+func decodeSet(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if len(q.Types) != 2 {
+		return d.Errorf(in, "set needs a destination and a source type")
+	}
+	dt := q.Types[0]
+	inner := *in // decodeSetp sees the source type only
+	inner.Quals = nil
+	dropped := false
+	for _, x := range in.Quals {
+		if _, ok := ParseType(x.Name); ok && !dropped {
+			dropped = true
+			continue
+		}
+		inner.Quals = append(inner.Quals, x)
+	}
+	if err := decodeSetp(d, &inner, out); err != nil {
+		return err
+	}
+	out.Type2 = dt
+	out.Exec = execSet
+	return nil
+}
+
+func execSet(w *Warp, in *Inst) Status {
+	one := uint64(0xffffffff)
+	if in.Type2 == TF32 {
+		one = uint64(math.Float32bits(1))
+	}
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		p := b2u(compare(in.Cmp, in.Type, w.R[in.A+l], w.R[in.B+l]))
+		if in.C >= 0 {
+			c := w.R[in.C+l] & 1
+			if in.Flags&FlagNeg != 0 {
+				c ^= 1
+			}
+			p = predOp(in.Imm, p, c)
+		}
+		w.R[in.D+l] = one * p
+	}
+	return Continue
+}
+
+// decodeSlct lowers slct.dtype.{s32,f32} d, a, b, c: d = c >= 0 ? a : b.
+func decodeSlct(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if len(q.Types) != 2 || len(in.Operands) != 4 {
+		return d.Errorf(in, "slct takes two types and four operands")
+	}
+	out.Type, out.Type2 = q.Types[0], q.Types[1]
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if err := d.srcs(in.Operands[1:], out.Type, &out.A, &out.B); err != nil {
+		return err
+	}
+	if out.C, err = d.Src(in.Operands[3], out.Type2); err != nil {
+		return err
+	}
+	out.Exec = execSlct
+	return nil
+}
+
+func execSlct(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		c := w.R[in.C+l]
+		pick := int32(c) >= 0
+		if in.Type2 == TF32 {
+			f := math.Float32frombits(uint32(c))
+			pick = f >= 0 || f == 0 // -0.0 selects a
+		}
+		if pick {
+			w.R[in.D+l] = w.R[in.A+l] & in.Type.mask()
+		} else {
+			w.R[in.D+l] = w.R[in.B+l] & in.Type.mask()
+		}
+	}
+	return Continue
+}
+
+// decodeTestp lowers testp.op.{f32,f64} p, a (§9.7.3.x).
+func decodeTestp(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	out.Type = q.Type()
+	for i, op := range []string{".finite", ".infinite", ".number", ".notanumber", ".normal", ".subnormal"} {
+		if q.Has(op) {
+			out.Imm = uint64(i + 1)
+		}
+	}
+	if out.Imm == 0 || len(in.Operands) != 2 || (out.Type != TF32 && out.Type != TF64) {
+		return d.Errorf(in, "testp needs a test, .f32 or .f64, and two operands")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	if out.A, err = d.Src(in.Operands[1], out.Type); err != nil {
+		return err
+	}
+	out.Exec = execTestp
+	return nil
+}
+
+func execTestp(w *Warp, in *Inst) Status {
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		x := floatValue(in.Type, w.R[in.A+l])
+		minNormal := math.Ldexp(1, -126)
+		if in.Type == TF64 {
+			minNormal = math.Ldexp(1, -1022)
+		}
+		a := math.Abs(x)
+		var r bool
+		switch in.Imm {
+		case 1:
+			r = !math.IsInf(x, 0) && !math.IsNaN(x)
+		case 2:
+			r = math.IsInf(x, 0)
+		case 3:
+			r = !math.IsNaN(x)
+		case 4:
+			r = math.IsNaN(x)
+		case 5:
+			r = a >= minNormal && !math.IsInf(x, 0) && !math.IsNaN(x)
+		case 6:
+			r = a > 0 && a < minNormal
+		}
+		w.R[in.D+l] = b2u(r)
+	}
+	return Continue
+}
