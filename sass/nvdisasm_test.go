@@ -273,3 +273,29 @@ func TestNvdisasmControlSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestNvdisasm118 repeats the encode comparison for STS and STL with CUDA
+// 11.8's nvdisasm, where it is installed beside 12.5.
+func TestNvdisasm118(t *testing.T) {
+	t.Parallel()
+	tool := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(cudaBin(t, "nvdisasm")))), "11.8", "bin", "nvdisasm")
+	if _, err := os.Stat(tool); err != nil {
+		t.Skipf("CUDA 11.8 nvdisasm not found at %s", tool)
+	}
+	for _, arch := range Archs {
+		t.Run(arch.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(arch.SM), 4))
+			insts := make([]Inst, 0, oracleCount()/2)
+			for len(insts) < cap(insts) {
+				if in := randomInst(r, arch, false); in.Op == STS || in.Op == STL {
+					insts = append(insts, in)
+				}
+			}
+			raw, err := Options{}.MarshalRaw(insts, arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareOracle(t, tool, raw, arch, insts)
+		})
+	}
+}
