@@ -51,6 +51,7 @@ type ctaAsync struct {
 	cta     *CTA
 	bars    *mbarrier.Table
 	threads map[int]*threadAsync // by linear thread index in the CTA
+	waits   map[*Warp]*waitMemo  // last try_wait description per warp
 }
 
 // threadAsync is one thread's async-groups and where it last used them.
@@ -213,9 +214,18 @@ const (
 // MaxOutstandingAsync operations whose completion it never observes.
 const RuleAsyncLimit = "async-limit"
 
-// issue queues op, tracked as id, on behalf of lane l of w; detail
-// describes it for the trace (it is called only when tracing).
-func (w *Warp) issue(l int, id asyncgroup.OpID, op *AsyncOp, detail func() string) Status {
+// lander is what a queued operation does when it lands.
+type lander interface{ land(c *Cluster) *Report }
+
+// landFunc adapts a function to lander.
+type landFunc func(c *Cluster) *Report
+
+func (f landFunc) land(c *Cluster) *Report { return f(c) }
+
+// issue queues an operation of the given kind, tracked as id, on behalf
+// of lane l of w; ld lands it. detail describes it for the trace (it is
+// called only when tracing).
+func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail func() string) Status {
 	cl := w.CTA.cluster
 	cs := asyncCluster(cl)
 	if cs.tracker.Len() > MaxOutstandingAsync {
@@ -229,19 +239,19 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, op *AsyncOp, detail func() strin
 			return Fault
 		}
 	}
-	cs.queued[id] = op
-	if cs.tracing {
-		cs.meta[id] = opMeta{kind: op.Kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
-	}
-	land := op.Land
+	op := &AsyncOp{Kind: kind}
 	op.Land = func(c *Cluster) *Report {
 		delete(cs.queued, id)
 		delete(cs.target, id)
-		r := land(c)
+		r := ld.land(c)
 		cs.event(c, id, "landed", "")
 		return r
 	}
-	cs.event(w.CTA.cluster, id, "issued", "")
+	cs.queued[id] = op
+	if cs.tracing {
+		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
+	}
+	cs.event(cl, id, "issued", "")
 	return w.IssueFrom(l, op)
 }
 

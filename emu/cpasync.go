@@ -177,7 +177,7 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		t.Add(asyncgroup.NonBulk, id)
 		t.last = w.prog.Insts[w.pc].Pos
 		snap := append([]byte(nil), src...)
-		op := &AsyncOp{Kind: "cp.async", Land: func(c *Cluster) *Report {
+		land := landFunc(func(c *Cluster) *Report {
 			if r := cs.sourceChanged(c, id, src, snap); r != nil {
 				return r
 			}
@@ -186,8 +186,8 @@ func execCpAsync(w *Warp, in *Inst) Status {
 			clear(b[n:])
 			cs.tracker.Land(id)
 			return nil
-		}}
-		if w.issue(l, id, op, func() string {
+		})
+		if w.issue(l, id, "cp.async", land, func() string {
 			return fmt.Sprintf("%d bytes (%d from global %#x) to shared offset %#x", size, srcSize, srcA, doff)
 		}) != Continue {
 			return Fault
@@ -283,7 +283,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 		t.TrackUncommitted()
 		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async.mbarrier.arrive", Site: w.site(l)})
 		cs.target[id] = asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
-		op := &AsyncOp{Kind: "cp.async.mbarrier.arrive", Land: func(cl *Cluster) *Report {
+		land := landFunc(func(cl *Cluster) *Report {
 			if r := cl.landOps(prior); r != nil {
 				return r
 			}
@@ -298,8 +298,8 @@ func execCpArrive(w *Warp, in *Inst) Status {
 				cs.tracker.Signal(p, ref, phase)
 			}
 			return nil
-		}}
-		if w.issue(l, id, op, func() string { return fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior)) }) != Continue {
+		})
+		if w.issue(l, id, "cp.async.mbarrier.arrive", land, func() string { return fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior)) }) != Continue {
 			return Fault
 		}
 	}

@@ -166,7 +166,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 			t.Add(asyncgroup.Bulk, id)
 			t.last = w.prog.Insts[w.pc].Pos
 		}
-		if w.issue(l, id, &AsyncOp{Kind: "cp.async.bulk", Land: land}, detail) != Continue {
+		if w.issue(l, id, "cp.async.bulk", landFunc(land), detail) != Continue {
 			return Fault
 		}
 	}

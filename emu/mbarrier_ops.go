@@ -312,12 +312,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 			}
 		}
 		if !ready && try {
-			o, _, _ := asyncCTA(c).bars.Get(uint64(off))
-			w.WaitWhat = fmt.Sprintf("%s on the mbarrier at offset %#x of CTA rank %d (%s)", in.Opcode, off, c.Rank, o)
-			if in.Imm&mbParity != 0 {
-				w.WaitWhat += fmt.Sprintf(", waiting for the phase of parity %d to complete", w.R[in.B+int32(l)]&1)
-			}
-			w.WaitWhat += txHint(o)
+			w.WaitWhat = asyncCTA(w.CTA).waitText(w, in, c, off, w.R[in.B+int32(l)])
 			return Retry
 		}
 		w.R[in.D+int32(l)] = 0
@@ -332,6 +327,38 @@ func execMbWait(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// waitMemo is the last wait description a warp built.
+type waitMemo struct {
+	in   *Inst
+	bar  *CTA
+	off  uint32
+	word uint64
+	arg  uint64
+	text string
+}
+
+// waitText describes what a suspended try_wait of w waits for, for
+// deadlock reports. Waits retry often, so the text is rebuilt only when
+// the barrier's state or the wait changes.
+func (s *ctaAsync) waitText(w *Warp, in *Inst, c *CTA, off uint32, arg uint64) string {
+	if s.waits == nil {
+		s.waits = map[*Warp]*waitMemo{}
+	}
+	word := loadWord(c, off)
+	m := s.waits[w]
+	if m != nil && m.in == in && m.bar == c && m.off == off && m.word == word && m.arg == arg {
+		return m.text
+	}
+	o, _, _ := asyncCTA(c).bars.Get(uint64(off))
+	text := fmt.Sprintf("%s on the mbarrier at offset %#x of CTA rank %d (%s)", in.Opcode, off, c.Rank, o)
+	if in.Imm&mbParity != 0 {
+		text += fmt.Sprintf(", waiting for the phase of parity %d to complete", arg&1)
+	}
+	text += txHint(o)
+	s.waits[w] = &waitMemo{in: in, bar: c, off: off, word: word, arg: arg, text: text}
+	return text
 }
 
 // txHint explains a tx-count that keeps a phase from completing.

@@ -117,8 +117,8 @@ func execRedAsync(w *Warp, in *Inst) Status {
 		if st.dst == w.CTA {
 			return w.Fault(l, RuleRedAsyncOwnCTA, specRedAsync, "red.async targets the shared memory of the executing CTA (rank %d); its destination and mbarrier must be in another CTA of the cluster", w.CTA.Rank)
 		}
-		b := w.R[in.B+int32(l)]
-		if w.issueAsyncStore(l, in, st, func(dst []byte) { putN(dst, reduce(op, in.Type, getN(dst), b)) }) != Continue {
+		o := &asyncStoreOp{in: in, red: op, b: w.R[in.B+int32(l)]}
+		if w.issueAsyncStore(l, o, st) != Continue {
 			return Fault
 		}
 	}
@@ -156,7 +156,7 @@ func execRedAsyncRelease(w *Warp, in *Inst) Status {
 		cs := asyncCluster(w.CTA.cluster)
 		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
 		cs.tracker.Observe(id)
-		if w.issue(l, id, &AsyncOp{Kind: "red.async.release", Land: land}, func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
+		if w.issue(l, id, "red.async.release", landFunc(land), func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
 			return Fault
 		}
 	}

@@ -137,14 +137,13 @@ func execStAsync(w *Warp, in *Inst) Status {
 		if len(cl.CTAs) < 2 {
 			return w.Fault(l, RuleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
 		}
-		var buf [32]byte
-		val := w.storeValue(l, in, buf[:])
+		o := &asyncStoreOp{in: in}
+		val := w.storeValue(l, in, o.data[:])
 		st, ok := w.asyncTarget(l, in, len(val), specStAsync)
 		if !ok {
 			return Fault
 		}
-		data := append([]byte(nil), val...)
-		if w.issueAsyncStore(l, in, st, func(dst []byte) { copy(dst, data) }) != Continue {
+		if w.issueAsyncStore(l, o, st) != Continue {
 			return Fault
 		}
 	}
@@ -181,30 +180,48 @@ func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string) (asyncStore, boo
 	return asyncStore{dst: dst, off: off, n: n, barOff: boff, generic: sharedGeneric(dst, off)}, true
 }
 
-// issueAsyncStore queues the landing of an asynchronous store or
-// reduction: write applies the data to the destination bytes, then
-// complete-tx with the byte count signals the mbarrier.
-func (w *Warp) issueAsyncStore(l int, in *Inst, st asyncStore, write func(dst []byte)) Status {
-	cl := w.CTA.cluster
-	cs := asyncCluster(cl)
-	asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
-	name := in.Opcode
-	id := cs.tracker.Issue(asyncgroup.Op{Name: name, Site: w.site(l),
-		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})
-	ref := asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
-	cs.target[id] = ref
-	op := &AsyncOp{Kind: "st.async", Land: func(c *Cluster) *Report {
-		if st.dst.exited {
-			return cs.landReport(c, id, RuleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", name, st.dst.Rank))
-		}
-		write(st.dst.Shared[st.off : st.off+uint32(st.n)])
-		cs.tracker.Land(id)
-		return cs.completeTx(c, id, name, st.dst, st.barOff, uint32(st.n))
-	}}
-	if in.Opcode[:3] == "red" {
-		op.Kind = "red.async"
+// asyncStoreOp is a queued st.async or red.async: the bytes to store, or
+// the reduction and its operand.
+type asyncStoreOp struct {
+	cs   *clusterAsync
+	id   asyncgroup.OpID
+	in   *Inst
+	st   asyncStore
+	data [32]byte // st.async: the value, little-endian
+	red  uint64   // red.async: the operation (0 for a store)
+	b    uint64   // red.async: the operand
+}
+
+// land applies the data to the destination bytes, then signals complete-tx
+// with the byte count on the mbarrier.
+func (o *asyncStoreOp) land(c *Cluster) *Report {
+	st, name := &o.st, o.in.Opcode
+	if st.dst.exited {
+		return o.cs.landReport(c, o.id, RuleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", name, st.dst.Rank))
 	}
-	return w.issue(l, id, op, func() string {
+	dst := st.dst.Shared[st.off : st.off+uint32(st.n)]
+	if o.red != 0 {
+		putN(dst, reduce(o.red, o.in.Type, getN(dst), o.b))
+	} else {
+		copy(dst, o.data[:st.n])
+	}
+	o.cs.tracker.Land(o.id)
+	return o.cs.completeTx(c, o.id, name, st.dst, st.barOff, uint32(st.n))
+}
+
+// issueAsyncStore queues o, an asynchronous store or reduction to st.
+func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
+	cs := asyncCluster(w.CTA.cluster)
+	asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
+	o.cs, o.st = cs, st
+	o.id = cs.tracker.Issue(asyncgroup.Op{Name: o.in.Opcode, Site: w.site(l),
+		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})
+	cs.target[o.id] = asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
+	kind := "st.async"
+	if o.red != 0 {
+		kind = "red.async"
+	}
+	return w.issue(l, o.id, kind, o, func() string {
 		return fmt.Sprintf("%d bytes to shared offset %#x of CTA rank %d, complete-tx on the mbarrier at %#x", st.n, st.off, st.dst.Rank, st.barOff)
 	})
 }
@@ -274,7 +291,7 @@ func execStAsyncRelease(w *Warp, in *Inst) Status {
 		cs := asyncCluster(w.CTA.cluster)
 		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
 		cs.tracker.Observe(id) // nothing waits for it: release/acquire orders it
-		if w.issue(l, id, &AsyncOp{Kind: "st.async.release", Land: land}, func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
+		if w.issue(l, id, "st.async.release", landFunc(land), func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
 			return Fault
 		}
 	}
