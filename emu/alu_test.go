@@ -177,6 +177,13 @@ func intCases(bitsN int) []aluCase {
 			cases[i].srcT = reg
 		}
 	}
+	if n == 32 {
+		clamp := func(v int64) uint64 { return uint64(max(min(v, math.MaxInt32), math.MinInt32)) }
+		cases = append(cases,
+			bin("add.sat", s, func(a, b uint64) uint64 { return clamp(sx(a) + sx(b)) }),
+			bin("sub.sat", s, func(a, b uint64) uint64 { return clamp(sx(a) - sx(b)) }),
+		)
+	}
 	if n <= 32 {
 		cases = append(cases,
 			aluCase{op: "mul.wide" + u, srcT: reg, dstT: wreg, ldT: u, stT: fmt.Sprintf(".u%d", 2*n), nsrc: 2,
