@@ -205,9 +205,9 @@ func execActivemask(w *Warp, in *Inst) Status {
 func decodeRedux(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
 	op := -1
-	for n, o := range map[string]int{".add": opAdd, ".min": opMin, ".max": opMax, ".and": opAnd, ".or": opOr, ".xor": opXor} {
+	for i, n := range []string{".add", ".min", ".max", ".and", ".or", ".xor"} {
 		if q.Has(n) {
-			op = o
+			op = []int{opAdd, opMin, opMax, opAnd, opOr, opXor}[i]
 		}
 	}
 	if op < 0 || len(in.Operands) < 2 || q.Type().Size() != 4 {
