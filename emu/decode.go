@@ -198,14 +198,12 @@ func (d *Decoder) special(k specialKind, comp int, off uint64) int32 {
 	return s
 }
 
-// finish fixes the layout: register slots first (zeroed per CTA), then
-// constants and specials, which were numbered as they appeared; the
-// renumbering is not needed because zeroing covers only user slots, so
-// user slots must be allocated before the others. Instead every slot is
-// zeroed per CTA and the constants are refilled.
+// finish records the slot count and enforces the size limits. Register,
+// constant and special slots are numbered in order of appearance; a warp
+// zeroes all of them when it starts a CTA and refills the constants and
+// specials (Warp.start).
 func (d *Decoder) finish() {
 	d.prog.NumSlots = d.nslots
-	d.prog.userSlots = d.nslots
 	pos := d.prog.Insts
 	at := func() (p, e token.Pos) {
 		if len(pos) > 0 {

@@ -77,10 +77,9 @@ type Program struct {
 	Kernel string
 	Insts  []Inst
 
-	NumSlots  int           // register slots per warp (each 32 lanes wide)
-	consts    []constSlot   // slots holding immediates and fixed addresses
-	specials  []specialSlot // slots whose value depends on the CTA or lane
-	userSlots int           // slots [0, userSlots) are registers, zeroed per CTA
+	NumSlots int           // register slots per warp (each 32 lanes wide)
+	consts   []constSlot   // slots holding immediates and fixed addresses
+	specials []specialSlot // slots whose value depends on the CTA or lane
 
 	LocalFrame   int // bytes of .local and .param::func memory per thread
 	SharedStatic int // bytes of static .shared memory per CTA
