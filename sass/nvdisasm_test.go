@@ -282,10 +282,10 @@ func TestNvdisasm118(t *testing.T) {
 	if _, err := os.Stat(tool); err != nil {
 		t.Skipf("CUDA 11.8 nvdisasm not found at %s", tool)
 	}
-	for _, arch := range Archs {
+	for _, arch := range []Arch{{50}, {62}, {75}, {86}, {90}} {
 		t.Run(arch.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(arch.SM), 4))
-			insts := make([]Inst, 0, oracleCount()/2)
+			insts := make([]Inst, 0, oracleCount()/4)
 			for len(insts) < cap(insts) {
 				if in := randomInst(r, arch, false); in.Op == STS || in.Op == STL {
 					insts = append(insts, in)
