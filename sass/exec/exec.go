@@ -153,12 +153,17 @@ func windowName(op sass.Op) string {
 }
 
 // EffectiveAddress returns the window address of in for thread t (seed
-// 004). ok is false when the sum leaves the 32-bit address range.
+// 004): with .E the base is the register pair {Ra+1, Ra} (no STS/STL
+// encoding has .E; an Inst built by hand may). ok is false when the sum is
+// negative or does not fit the address width (32 bits, 64 with .E).
 func EffectiveAddress(in sass.Inst, t *Thread) (addr uint64, ok bool) {
 	if in.Ra == sass.RZ && !in.UR {
 		return uint64(in.Off) & (WindowSize - 1), true // ImmU24, zero-extended
 	}
 	sum := int64(t.reg(in.Ra))
+	if in.E && in.Ra != sass.RZ && int(in.Ra)+1 < sass.RZ {
+		sum |= int64(t.R[in.Ra+1]) << 32 // {Ra+1, Ra}
+	}
 	if in.Scale != 0 {
 		sum <<= 1 + in.Scale // .X4, .X8, .X16
 	}
@@ -166,7 +171,7 @@ func EffectiveAddress(in sass.Inst, t *Thread) (addr uint64, ok bool) {
 		sum += int64(t.UR[in.URc])
 	}
 	sum += in.Off
-	return uint64(sum), sum >= 0 && sum < 1<<32
+	return uint64(sum), sum >= 0 && (in.E || sum < 1<<32)
 }
 
 func (t *Thread) reg(r uint8) uint32 {

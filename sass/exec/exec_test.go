@@ -170,3 +170,21 @@ func TestInvalidSize(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestEffectiveAddressPair(t *testing.T) {
+	th, _, _ := setup()
+	in := sass.NewInst(sass.STS)
+	in.Ra, in.E, in.Off = 2, true, -8
+	th.R[2], th.R[3] = 0x10, 0x1
+	if a, ok := EffectiveAddress(in, th); !ok || a != 0x1_0000_0008 {
+		t.Errorf("{R3, R2}-8 = %#x, %v", a, ok)
+	}
+	var f *Fault
+	if err := Exec(in, sm50, th, Config{}); !errors.As(err, &f) || f.Kind != OutsideWindow {
+		t.Errorf("64-bit address beyond the window: %v", err)
+	}
+	in.E = false
+	if a, ok := EffectiveAddress(in, th); !ok || a != 0x8 {
+		t.Errorf("R2-8 = %#x, %v", a, ok)
+	}
+}
