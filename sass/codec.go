@@ -201,7 +201,7 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		if in.Op == NOP {
 			return in, nil
 		}
-		if u := f.unmodelled(w, arch); u != (Word{}) {
+		if u := f.unmodelled(w); u != (Word{}) {
 			return Inst{}, &DecodeError{w, fmt.Sprintf("%s: bits %s are not modelled for %s", in.Op, u.Hex(arch), arch)}
 		}
 		if err := in.checkForm(f, arch); err != nil {
@@ -213,15 +213,10 @@ func Decode(w Word, arch Arch) (Inst, error) {
 }
 
 // unmodelled returns the bits of w that f neither matches, assigns to a
-// field on arch, nor knows to be ignored.
-func (f *format) unmodelled(w Word, arch Arch) Word {
-	known := f.mask
-	known.Lo |= f.ignore.Lo
-	known.Hi |= f.ignore.Hi
-	for _, b := range f.fields {
-		known.setBits(b.lo, b.n, ^uint64(0)) // fields absent on arch are ignored there
-	}
-	return Word{w.Lo &^ known.Lo, w.Hi &^ known.Hi}
+// field, nor knows to be ignored (fields absent on an architecture are
+// ignored there, as nvdisasm does with ?PM before SM86).
+func (f *format) unmodelled(w Word) Word {
+	return Word{w.Lo &^ f.known.Lo, w.Hi &^ f.known.Hi}
 }
 
 // fixOffset sign-extends a signed offset.

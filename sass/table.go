@@ -75,6 +75,31 @@ type format struct {
 	// a set bit that is neither matched, a field, nor ignored is an
 	// encoding this table does not model, and Decode reports it.
 	ignore Word
+
+	// Derived by init: the bits of mask, ignore and every field, and the
+	// fields present on each architecture.
+	known Word
+	bySM  map[int][]bitField
+}
+
+func init() {
+	for i := range formats {
+		f := &formats[i]
+		f.known = Word{f.mask.Lo | f.ignore.Lo, f.mask.Hi | f.ignore.Hi}
+		for _, b := range f.fields {
+			f.known.setBits(b.lo, b.n, ^uint64(0))
+		}
+		f.bySM = map[int][]bitField{}
+		for _, a := range Archs {
+			var l []bitField
+			for _, b := range f.fields {
+				if b.minSM <= a.SM {
+					l = append(l, b)
+				}
+			}
+			f.bySM[a.SM] = l
+		}
+	}
 }
 
 // Common field groups.
@@ -165,16 +190,8 @@ func (f *format) on(arch Arch) bool { return f.gen == arch.Gen() && arch.SM >= f
 
 // fieldsOn returns the fields of f that exist on arch.
 func (f *format) fieldsOn(arch Arch) []bitField {
-	for _, b := range f.fields {
-		if b.minSM > arch.SM {
-			out := make([]bitField, 0, len(f.fields))
-			for _, b := range f.fields {
-				if b.minSM <= arch.SM {
-					out = append(out, b)
-				}
-			}
-			return out
-		}
+	if l, ok := f.bySM[arch.SM]; ok {
+		return l
 	}
 	return f.fields
 }
