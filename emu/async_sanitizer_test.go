@@ -3,6 +3,8 @@ package emu
 import (
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
 // exchangeKernel is cluster_exchange.ptx with replaceable steps, for
@@ -388,5 +390,31 @@ func TestCpAsyncGlobalSourceModified(t *testing.T) {
 	res := launchReport(t, src, Config{Block: dims(32, 1, 1), Async: AsyncEager}, Arg{IsBuffer: true, Buffer: words(256)}, buf(128))
 	if res.Report != nil {
 		t.Fatal(res.Report)
+	}
+}
+
+func TestAsyncDecodeErrors(t *testing.T) {
+	cases := map[string]string{
+		"mbarrier.test_wait.shared.b64 _, [%r3], %rd1;":     "needs a destination predicate",
+		"mbarrier.pending_count.b64 _, %rd1;":               "needs a destination register",
+		"mbarrier.init.shared.b64 [%r3];":                   "takes 2 to 2 operands",
+		"mbarrier.frobnicate.shared.b64 [%r3];":             "unknown mbarrier operation",
+		"mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r3];": "needs a tx-count operand",
+		"cp.async.ca.shared.global [%r3], [%rd1], 3;":       "must be the constant 4, 8 or 16",
+		"cp.async.wait_group %r1;":                          "must be a constant",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];": "does not implement",
+		"st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r3], %r1;":                                         "takes 3 operands",
+		"red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r3], %r1, [%r4];":                 "needs an operation",
+	}
+	for body, want := range cases {
+		src := strings.Replace(mbarrierKernel, "BODY", body, 1)
+		m, errs := parser.ParseString("t.ptx", src)
+		if errs.HasErrors() {
+			t.Fatalf("%s: %v", body, errs)
+		}
+		_, derrs := Decode(m, "")
+		if !derrs.HasErrors() || !strings.Contains(derrs[0].Message, want) {
+			t.Errorf("%s: got %v, want an error containing %q", body, derrs, want)
+		}
 	}
 }

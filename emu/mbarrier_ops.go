@@ -73,6 +73,9 @@ func decodeMbarrier(d *Decoder, in *ast.Instruction, out *Inst) error {
 		if out.D, err = d.Dst(ops[0]); err != nil {
 			return err
 		}
+		if out.D < 0 {
+			return d.Errorf(ops[0], "mbarrier.pending_count needs a destination register")
+		}
 		out.B, err = d.Src(ops[1], TB64)
 		out.Exec = execMbPendingCount
 		return err
@@ -85,6 +88,9 @@ func decodeMbarrier(d *Decoder, in *ast.Instruction, out *Inst) error {
 		var err error
 		if out.D, err = d.Dst(ops[0]); err != nil {
 			return err
+		}
+		if out.D < 0 && (op&0xff == mbTestWait || op&0xff == mbTryWait) {
+			return d.Errorf(ops[0], "%s needs a destination predicate", in.FullOpcode())
 		}
 	}
 	base, off, sp, err := d.Addr(ops[ai])

@@ -61,6 +61,11 @@ func decodeStAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
 		if err == nil && len(v) != int(out.Vec) {
 			err = d.Errorf(in.Operands[1], "%s needs %d vector elements, got %d", in.FullOpcode(), out.Vec, len(v))
 		}
+		for _, e := range v {
+			if e < 0 && err == nil {
+				err = d.Errorf(in.Operands[1], "%s cannot store the sink _", in.FullOpcode())
+			}
+		}
 		copy(out.V[:], v)
 	}
 	if err != nil {
