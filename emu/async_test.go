@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -262,4 +263,21 @@ func TestAsyncKernelsAssemble(t *testing.T) {
 			t.Errorf("ptxas rejects %s: %v\n%s", f, err, out)
 		}
 	}
+}
+
+func TestBulkReduceSplitK(t *testing.T) {
+	src := readAsyncKernel(t, "bulk_reduce.ptx")
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Grid, cfg.Block, cfg.Jobs = dims(4, 1, 1), dims(64, 1, 1), 2
+		res := launchReport(t, src, cfg, buf(256))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		for i, bits := range u32s(res.Buffers[0].Data) {
+			// sum over ctaid 0..3 of (i + ctaid) = 4i + 6, exact in f32
+			if got, want := math.Float32frombits(bits), float32(4*i+6); got != want {
+				t.Fatalf("%v seed %d: out[%d] = %v, want %v", cfg.Async, cfg.Seed, i, got, want)
+			}
+		}
+	})
 }

@@ -15,6 +15,7 @@ import (
 //	cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]                                          §9.7.13.15.15
 //	cp.async.bulk.shared::{cluster,cta}.{global,shared::cta}.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
 //	cp.async.bulk.global.shared::cta.bulk_group [dst], [src], size                                      §9.7.9.25.4.1
+//	cp.reduce.async.bulk.{dst}.{src}.{completion}.op.type [dst], [src], size                           §9.7.9.25.4.2
 //	cp.async.bulk.commit_group / cp.async.bulk.wait_group{.read} N                                       §9.7.9.27.2
 //
 // Sources are read when the copy lands; every copy lands no later than the
@@ -39,6 +40,10 @@ const (
 
 func decodeCp(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
+	if len(in.Quals) > 0 && in.Quals[0].Name == ".reduce" && q.Has(".async") && q.Has(".bulk") && !q.Has(".tensor") {
+		out.Imm |= cpBulk
+		return decodeBulkCopy(d, in, q, out)
+	}
 	if len(in.Quals) == 0 || in.Quals[0].Name != ".async" {
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	}

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -39,6 +40,11 @@ func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 	case !mbar && q.Has(".bulk_group") && out.Space == SpaceGlobal && spaces[1] == SpaceShared:
 	default:
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	}
+	if in.Quals[0].Name == ".reduce" {
+		if err := decodeBulkReduce(d, in, q, out); err != nil {
+			return err
+		}
 	}
 	ops := in.Operands
 	if len(ops) < 3 {
@@ -130,11 +136,24 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		if src.cta == nil { // global source: not watched, compare at landing
 			snap = append([]byte(nil), src.bytes...)
 		}
+		redOp := in.Imm >> 16 & 0xff
+		if redOp != 0 && n%uint64(in.Type.Size()) != 0 {
+			return w.Fault(l, RuleBulkSize, specBulk, "%s of %d bytes is not a whole number of %s elements", in.Opcode, n, in.Type)
+		}
 		land := func(c *Cluster) *Report {
 			if snap != nil {
 				if r := cs.sourceChanged(c, id, src.bytes, snap); r != nil {
 					return r
 				}
+			}
+			if redOp != 0 {
+				if dst.cta == nil && c.atomMu != nil { // global: other clusters may reduce concurrently
+					c.atomMu.Lock()
+					defer c.atomMu.Unlock()
+				}
+				reduceBytes(redOp, in.Type, dst.bytes, src.bytes)
+				cs.tracker.Land(id)
+				return nil
 			}
 			copy(dst.bytes, src.bytes)
 			cs.tracker.Land(id)
@@ -193,4 +212,44 @@ func (w *Warp) bulkBarrier(l int, in *Inst, dst bulkEnd) (*CTA, uint32, bool) {
 		return nil, 0, false
 	}
 	return bar, off, true
+}
+
+// decodeBulkReduce reads the operation and type of cp.reduce.async.bulk
+// (§9.7.9.25.4.2) into Imm bits 16..23 and Type. Integer operations and
+// .add of .f32/.f64 are emulated.
+func decodeBulkReduce(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
+	for _, n := range q.Names {
+		if op, ok := redAsyncOps[n]; ok {
+			out.Imm |= op << 16
+		}
+	}
+	out.Type = q.Type()
+	switch {
+	case out.Imm>>16&0xff == 0:
+		return d.Errorf(in, "%s needs a reduction operation", in.FullOpcode())
+	case out.Type == TF32 || out.Type == TF64:
+		if out.Imm>>16&0xff != 1 {
+			return d.Errorf(in, "the emulator implements only .add for floating-point %s", in.FullOpcode())
+		}
+	case out.Type.Float() || (out.Type.Size() != 4 && out.Type.Size() != 8):
+		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	}
+	return nil
+}
+
+// reduceBytes applies reduction op of element type t to dst, element by
+// element, with the values of src.
+func reduceBytes(op uint64, t Type, dst, src []byte) {
+	n := t.Size()
+	for i := 0; i+n <= len(dst) && i+n <= len(src); i += n {
+		d, s := dst[i:i+n], src[i:i+n]
+		switch t {
+		case TF32:
+			putN(d, uint64(math.Float32bits(math.Float32frombits(uint32(getN(d)))+math.Float32frombits(uint32(getN(s))))))
+		case TF64:
+			putN(d, math.Float64bits(math.Float64frombits(getN(d))+math.Float64frombits(getN(s))))
+		default:
+			putN(d, reduce(op, t, getN(d), getN(s)))
+		}
+	}
 }
