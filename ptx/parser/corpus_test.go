@@ -108,7 +108,7 @@ func wrapInstruction(instr string) string {
 	}
 	for _, m := range identRE.FindAllStringSubmatch(body, -1) {
 		n := m[2]
-		if n == "_" || regs[n] != "" {
+		if n == "_" || regs[n] != "" || resolve.LookupConstant(n) != nil {
 			continue
 		}
 		names[n] = ".b32"

@@ -194,6 +194,10 @@ func (r *resolver) name(n ast.Expr, name string, sc *scope, ctx string) {
 		r.info.add(n, f)
 		return
 	}
+	if c := LookupConstant(name); c != nil {
+		r.info.add(n, c)
+		return
+	}
 	if strings.HasPrefix(name, "%") {
 		if sp := LookupSpecial(name); sp != nil {
 			r.info.add(n, specialSymbol(sp))

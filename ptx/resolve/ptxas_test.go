@@ -68,6 +68,8 @@ var frontEndCases = []struct {
 	{"guarded block", false, "", "@%r1 { mov.u32 %r1, 1; }"},
 	{"trailing comma", false, "", "mov.u32 %r1, 1,;"},
 	{"empty register range", true, "", ".reg .b32 %q<0>;"},
+	{"WARP_SZ operand", true, "", "mov.u32 %r1, WARP_SZ;"},
+	{"WARP_SZ declared", false, ".global .u32 WARP_SZ;", "ret;"},
 	{"sink operand", true, ".shared .b64 bar;", "mbarrier.arrive.shared::cta.b64 _, [bar];"},
 }
 

@@ -21,6 +21,9 @@
 // labels are visible in their whole block and its nested blocks, not
 // outside it.
 //
+// The predefined constant WARP_SZ resolves to a Constant symbol; declaring
+// it is a duplicate-declaration error.
+//
 // The returned Info maps each use to its Symbol; the validator reads the
 // declared state space and type of operands from it.
 package resolve
@@ -58,10 +61,11 @@ const (
 	Prototype                  // a label naming a .callprototype
 	Label                      // a branch target
 	SpecialReg                 // a predefined special register
+	Constant                   // a predefined constant: WARP_SZ
 )
 
 var kindNames = [...]string{Register: "register", Variable: "variable", Param: "parameter", Function: "function",
-	Prototype: "call prototype", Label: "label", SpecialReg: "special register"}
+	Prototype: "call prototype", Label: "label", SpecialReg: "special register", Constant: "predefined constant"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
@@ -80,6 +84,21 @@ type Symbol struct {
 	Label   *ast.Label    // Label, Prototype
 	Special *Special      // SpecialReg
 	Owner   *ast.Function // function whose parameters or body declare it; nil at module scope
+	Value   int64         // Constant
+}
+
+// warpSize is the predefined identifier WARP_SZ (PTX ISA §4.4), the number
+// of threads in a warp, usable as an immediate operand. ptxas rejects a
+// declaration of that name.
+var warpSize = &Symbol{Kind: Constant, Value: 32}
+
+// LookupConstant returns the predefined constant called name (WARP_SZ), or
+// nil.
+func LookupConstant(name string) *Symbol {
+	if name == "WARP_SZ" {
+		return warpSize
+	}
+	return nil
 }
 
 // Space returns the state space of a register, variable or parameter
@@ -299,6 +318,10 @@ func (r *resolver) declareOne(sc *scope, d *ast.VarDecl, owner *ast.Function) {
 	}
 	name := d.Name.Name
 	if name == "_" { // unnamed parameter of a prototype or declaration
+		return
+	}
+	if LookupConstant(name) != nil {
+		r.errorf(d.Name, RuleDuplicate, "%s is a predefined identifier and cannot be declared", name)
 		return
 	}
 	sym := &Symbol{Kind: kindOf(d), Decl: d, Owner: owner}
