@@ -274,6 +274,15 @@ func (c *checker) cpAsyncCopy(in *ast.Instruction) {
 		}
 		return
 	}
+	if len(in.Operands) >= 4 {
+		// A predicate 4th operand is ignore-src (ptxas 12.5: "Feature
+		// 'igonre-src on cp.async' requires PTX ISA .version 7.5").
+		if r, ok := in.Operands[3].(*ast.Reg); ok && c.fn != nil {
+			if sym, ok := c.fn.lookup(r.Name); ok && sym.typ == isa.QPred {
+				c.gateOpAt(r, "the ignore-src predicate of cp.async", isa.V(7, 5), isa.Arch{}, specCpAsyncCopy)
+			}
+		}
+	}
 	e := in.Operands[2]
 	v, _ := parser.ConstValue(e)
 	switch {
