@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,5 +50,28 @@ func TestRunTraceDeterministic(t *testing.T) {
 	}
 	if n := strings.Count(first, " issued "); n != 2*4*32*3 {
 		t.Errorf("%d issued events, want %d", n, 2*4*32*3)
+	}
+}
+
+func TestRunAsyncSanitizerExit(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/emu/async/cluster_exchange.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// expect_tx announces 256 bytes; only 128 arrive.
+	bad := strings.Replace(string(src), "_, [%r3], 128;", "_, [%r3], 256;", 1)
+	f := filepath.Join(t.TempDir(), "wrong.ptx")
+	if err := os.WriteFile(f, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	code := run([]string{"run", f, "--grid", "2", "--block", "32", "--cluster", "2", "--arg", "buf:256"}, strings.NewReader(""), &out, &errb)
+	if code != exitSanitize {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitSanitize, out.String(), errb.String())
+	}
+	for _, want := range []string{"[deadlock]", "tx-count 128", "128 expected bytes never arrived"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
 	}
 }
