@@ -37,7 +37,8 @@ func TestParseErrors(t *testing.T) {
 		{90, "STL [R1.X4], R2", 6, "scale", "has no scale"},
 		{90, "STS [0x10.X4], R2", 6, "offset", "bad or too large number"},
 		{75, "STS [R1], R2 ?PM1", 1, "?PM", "has no ?PM"},
-		{80, "STG.E desc[UR4][R2.64], R5", 1, "opcode", "not encodable on sm_80"},
+		{75, "STG.E desc[UR4][R2.64], R5", 1, "opcode", "not encodable on sm_75"},
+		{80, "STG.E [R2.64+0x4], R5", 8, "desc", "hides the descriptor register on sm_80"},
 		{90, "STG.E desc[UR4][R2.U32], R5", 12, "desc", "needs a 64-bit address"},
 	}
 	for _, tc := range tests {
@@ -113,6 +114,36 @@ func TestDecodeRejects(t *testing.T) {
 		}
 		if _, err := Decode(w, Arch{c.arch}); err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("sm_%d %s: got %v, want %q", c.arch, c.hex, err, c.msg)
+		}
+	}
+}
+
+// TestPtxasSM80Words decodes STG/ST words that ptxas 12.5 emitted for
+// sm_80 (desc[UR4] hidden by nvdisasm) and re-encodes their annotated text.
+func TestPtxasSM80Words(t *testing.T) {
+	arch := Arch{80}
+	for _, c := range []struct{ hex, text string }{
+		{"0x001fe8000c1019040000040502007986", "STG.E [R2.64+0x4], R5"},
+		{"0x000fe8000c10f9040000080502007986", "STG.E.STRONG.GPU [R2.64+0x8], R5"},
+		{"0x000fe2000c10190400000c0502007985", "ST.E [R2.64+0xc], R5"},
+	} {
+		w, _ := ParseHex(c.hex, arch)
+		in, err := Decode(w, arch)
+		if err != nil || in.Text(arch) != c.text {
+			t.Errorf("%s: %q, %v; want %q", c.hex, in.Text(arch), err, c.text)
+			continue
+		}
+		f := in.Format(arch)
+		if !strings.Contains(f, "&desc=UR4") {
+			t.Errorf("%s: Format %q lacks the hidden descriptor", c.hex, f)
+		}
+		p, _, perr := ParseLine(f, 1, arch)
+		if perr != nil {
+			t.Errorf("%q: %v", f, perr)
+			continue
+		}
+		if w2, err := Encode(p, arch); err != nil || w2 != w {
+			t.Errorf("%q encodes to %s, %v; want %s", f, w2.Hex(arch), err, c.hex)
 		}
 	}
 }

@@ -35,6 +35,8 @@ func (in *Inst) get(f field) uint64 {
 		return b2u(in.Desc)
 	case fRa64:
 		return b2u(in.Ra64)
+	case fDescShow:
+		return b2u(in.DescShown)
 	case fPM:
 		return uint64(in.PM)
 	}
@@ -75,6 +77,8 @@ func (in *Inst) set(f field, v uint64) {
 		in.Desc = v != 0
 	case fRa64:
 		in.Ra64 = v != 0
+	case fDescShow:
+		in.DescShown = v != 0
 	case fPM:
 		in.PM = uint8(v)
 	default:

@@ -117,7 +117,10 @@ type Inst struct {
 	Sem    uint8 // Turing+ STG/ST memory semantics and scope (semNames)
 	Desc   bool  // Turing+ STG/ST: desc[URc][Ra.64+imm]
 	Ra64   bool  // Turing+ STG/ST/STAS: Ra is a 64-bit pair (.64), else .U32
-	PM     uint8 // Turing+ ?PMn performance-monitor predicate
+	// DescShown is bit 101 of SM80-SM89 STG/ST: nvdisasm prints desc[URc]
+	// only when it is set (SM90 always prints it).
+	DescShown bool
+	PM        uint8 // Turing+ ?PMn performance-monitor predicate
 
 	Sched Sched
 }

@@ -191,6 +191,9 @@ func (p *parser) instruction() {
 	}
 	p.annotations()
 	p.modifiers(parts[1:], col+len(parts[0]))
+	if (o == STG || o == ST && p.in.Ra64) && p.arch.Gen() == Turing && p.arch.SM < 90 && !p.in.Desc && p.col[fURc] == 0 {
+		p.failAt(p.col[fRa], "desc", "nvdisasm hides the descriptor register on %s: write desc[URn][...] or add &desc=URn", p.arch)
+	}
 }
 
 func opByName(s string) Op {

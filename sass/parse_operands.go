@@ -42,6 +42,7 @@ func (p *parser) address() {
 		p.col[fURc], p.col[fDesc] = c, c
 		p.in.URc = p.ureg(w, c)
 		p.in.Desc, p.in.UR = true, true
+		p.in.DescShown = p.arch.SM < 90 // the bit that makes nvdisasm print it
 		p.expect(']')
 	}
 	p.expect('[')
@@ -207,6 +208,11 @@ func (p *parser) annotation(a string) bool {
 		s.Wr, ok = num(a[3:], 7)
 	case strings.HasPrefix(a, "&reuse="):
 		s.Reuse, ok = num(a[7:], 15)
+	case strings.HasPrefix(a, "&desc="):
+		// A descriptor register nvdisasm does not print (SM80-SM89).
+		p.in.URc, ok = parseReg(a[6:], "UR", URZ)
+		p.in.Desc, p.in.UR, p.in.DescShown = true, true, false
+		p.col[fDesc] = p.i - len(a) + 1
 	}
 	return ok
 }

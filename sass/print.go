@@ -33,10 +33,15 @@ func (in Inst) Text(arch Arch) string {
 
 // Format returns Text followed by the scheduling annotations that differ
 // from DefaultSched, in nvdisasm's newer notation (&req={0,3} &rd=0x1
-// ?WAIT2_END_GROUP): the seed's {&req_6} {&rdN} {?sched}.
+// ?WAIT2_END_GROUP): the seed's {&req_6} {&rdN} {?sched}. A descriptor
+// register that nvdisasm hides (SM80-SM89) is shown as &desc=URn, so that
+// the result parses back to the same instruction.
 func (in Inst) Format(arch Arch) string {
 	var b strings.Builder
 	in.appendText(&b, arch)
+	if in.Desc && !in.DescShown && arch.SM < 90 {
+		fmt.Fprintf(&b, " &desc=%s", uregName(in.URc))
+	}
 	in.Sched.appendAnnot(&b)
 	return b.String()
 }
@@ -110,7 +115,7 @@ func eName(e bool) string {
 }
 
 func (in *Inst) appendAddr(b *strings.Builder, arch Arch) {
-	if in.Desc {
+	if in.Desc && (arch.SM >= 90 || in.DescShown) {
 		fmt.Fprintf(b, "desc[%s]", uregName(in.URc))
 	}
 	b.WriteByte('[')
@@ -122,7 +127,10 @@ func (in *Inst) appendAddr(b *strings.Builder, arch Arch) {
 			terms = append(terms, uregName(in.URc))
 		}
 	case in.UR && !in.Desc && (in.Op == STG || in.Op == ST):
-		terms = append(terms, wideRegName(in.Ra, in.Ra64), uregName(in.URc))
+		if in.Ra != RZ || in.Ra64 || arch.SM >= 90 {
+			terms = append(terms, wideRegName(in.Ra, in.Ra64))
+		}
+		terms = append(terms, uregName(in.URc))
 	case in.Desc:
 		terms = append(terms, regName(in.Ra)+".64")
 	case in.Ra != RZ || in.UR && in.Scale != 0:

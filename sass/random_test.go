@@ -18,8 +18,8 @@ func randomFields(r *rand.Rand, arch Arch) Inst {
 	switch {
 	case arch.SM >= 90:
 		ops = append(ops, STAS)
-	case arch.Gen() == Turing:
-		ops = ops[:4] // STG/ST/STAS 128-bit formats are modelled for SM90 only
+	case arch.SM < 80 && arch.Gen() == Turing:
+		ops = ops[:4] // STG/ST are modelled from SM80 on, STAS on SM90
 	}
 	in := NewInst(ops[r.IntN(len(ops))])
 	in.Pred = uint8(r.IntN(8))

@@ -23,20 +23,21 @@ const (
 	fPredNeg
 	fRa
 	fRb
-	fOff    // 24-bit offset
-	fOff32  // 32-bit offset (generic ST)
-	fSize   // .sz
-	fCop    // Maxwell .cop / cache
-	fE      // .E
-	fPredC  // Maxwell ST third operand
-	fURc    // uniform register
-	fScale  // STS .X4/.X8/.X16
-	fPolicy // L1 policy
-	fSem    // memory semantics/scope
-	fDesc   // desc[URc] addressing
-	fRa64   // 64-bit Ra
-	fPM     // ?PMn
-	fStall  // Turing+ scheduling bits; Maxwell keeps them in the control word
+	fOff      // 24-bit offset
+	fOff32    // 32-bit offset (generic ST)
+	fSize     // .sz
+	fCop      // Maxwell .cop / cache
+	fE        // .E
+	fPredC    // Maxwell ST third operand
+	fURc      // uniform register
+	fScale    // STS .X4/.X8/.X16
+	fPolicy   // L1 policy
+	fSem      // memory semantics/scope
+	fDesc     // desc[URc] addressing
+	fRa64     // 64-bit Ra
+	fDescShow // SM80-SM89: nvdisasm prints desc[URc] only with this bit
+	fPM       // ?PMn
+	fStall    // Turing+ scheduling bits; Maxwell keeps them in the control word
 	fYield
 	fWr
 	fRd
@@ -48,7 +49,7 @@ const (
 var fieldNames = [numFields]string{
 	fPred: "predicate", fPredNeg: "predicate", fRa: "Ra", fRb: "Rb", fOff: "offset", fOff32: "offset",
 	fSize: "size", fCop: "cache op", fE: ".E", fPredC: "predicate operand", fURc: "URc", fScale: "scale",
-	fPolicy: "L1 policy", fSem: "semantics", fDesc: "desc", fRa64: "address width", fPM: "?PM",
+	fPolicy: "L1 policy", fSem: "semantics", fDesc: "desc", fRa64: "address width", fDescShow: "desc", fPM: "?PM",
 	fStall: "stall", fYield: "yield", fWr: "write barrier", fRd: "read barrier", fReq: "wait mask", fReuse: "reuse",
 }
 
@@ -59,6 +60,7 @@ type bitField struct {
 	f     field
 	lo, n uint8
 	minSM int // the field exists from this architecture on (0: always)
+	maxSM int // ... up to this one (0: no limit)
 }
 
 // format is one encoding: the word matches it when w&mask == value.
@@ -93,7 +95,7 @@ func init() {
 		for _, a := range Archs {
 			var l []bitField
 			for _, b := range f.fields {
-				if b.minSM <= a.SM {
+				if b.minSM <= a.SM && (b.maxSM == 0 || a.SM <= b.maxSM) {
 					l = append(l, b)
 				}
 			}
@@ -129,7 +131,8 @@ const (
 )
 
 // formats lists every encoding (ENCODING.md T1, T3; STG/ST/STAS Turing+
-// fields were located by the same bit-flip method with nvdisasm 12.5).
+// fields were located by the same bit-flip method with nvdisasm 12.5; STG
+// and ST are modelled from SM80 on, where they share SM90's semantics table).
 var formats = []format{
 	// Maxwell/Pascal, 64-bit (T1).
 	{gen: Maxwell, op: STS, mask: Word{Lo: maxwellOpMask}, value: Word{Lo: 0xef58 << 48},
@@ -158,15 +161,15 @@ var formats = []format{
 	{gen: Turing, op: STL, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x987, Hi: bit91},
 		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78fe1c0},
 		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fPolicy, lo: 84, n: 3}})},
-	{gen: Turing, minSM: 90, op: STG, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x986, Hi: bit91},
+	{gen: Turing, minSM: 80, op: STG, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x986, Hi: bit91},
 		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff38e00c0},
-		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}})},
-	{gen: Turing, minSM: 90, op: ST, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x385},
+		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
+	{gen: Turing, minSM: 80, op: ST, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x385},
 		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78e1000},
 		fields: join(turingCommon, turingMem, []bitField{{f: fOff32, lo: 32, n: 32}, {f: fRb, lo: 64, n: 8}})},
-	{gen: Turing, minSM: 90, op: ST, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x985, Hi: bit91},
+	{gen: Turing, minSM: 80, op: ST, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x985, Hi: bit91},
 		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff38e00c0},
-		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}})},
+		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
 	{gen: Turing, minSM: 90, op: STAS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0xdbd, Hi: bit91},
 		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff3fe11c0},
 		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fRa64, lo: 90, n: 1}})},
