@@ -14,7 +14,8 @@ import (
 
 // TestCorpusAcceptedByPtxas runs ptxas 12.5 on every corpus row wrapped in
 // an sm_90a / PTX 8.5 kernel and checks that the front end accepts every
-// kernel ptxas accepts (the front end must never reject valid PTX). It
+// kernel ptxas accepts (the front end must never reject valid PTX) and
+// that the parser rejects every kernel ptxas finds a syntax error in. It
 // runs ptxas 2,099 times (about a minute on two cores), so it is opt-in:
 // set PTXKIT_ORACLE_CORPUS=1.
 func TestCorpusAcceptedByPtxas(t *testing.T) {
@@ -33,11 +34,17 @@ func TestCorpusAcceptedByPtxas(t *testing.T) {
 		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if exec.Command(bin, "-arch=sm_90a", f, "-o", os.DevNull).Run() != nil {
-			continue // newer than ptxas 12.5, or invalid
+		out, err := exec.Command(bin, "-arch=sm_90a", f, "-o", os.DevNull).CombinedOutput()
+		m, errs := parser.ParseString("row.ptx", src)
+		if err != nil {
+			// Newer than ptxas 12.5, or invalid. A ptxas syntax error must
+			// be a syntax error of the parser too.
+			if strings.Contains(string(out), "Parsing error") && !errs.HasErrors() {
+				t.Errorf("stores.tsv:%d: ptxas reports a syntax error for %q, the parser none: %s", r.line, r.instr, out)
+			}
+			continue
 		}
 		accepted++
-		m, errs := parser.ParseString("row.ptx", src)
 		if !errs.HasErrors() {
 			_, errs = resolve.Module(m)
 		}
