@@ -107,6 +107,9 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 	if err := in.checkForm(f, arch); err != nil {
 		return err
 	}
+	if in.DescShown && !in.Desc {
+		return fieldErr(fDescShow, "DescShown needs desc[] addressing")
+	}
 	if in.Scale != 0 && in.Ra == RZ && !in.UR {
 		return fieldErr(fScale, "an absolute address [ImmU24] has no scale")
 	}
@@ -198,6 +201,7 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		if in.Ra == RZ && !in.UR {
 			in.Scale = 0 // [RZ.X4+imm] is the absolute [imm]; nvdisasm drops the scale
 		}
+		in.DescShown = in.DescShown && in.Desc // bit 101 only matters with desc[]
 		if in.Op == NOP {
 			return in, nil
 		}
