@@ -185,7 +185,11 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 			t.Add(asyncgroup.Bulk, id)
 			t.last = w.prog.Insts[w.pc].Pos
 		}
-		if w.issue(l, id, "cp.async.bulk", landFunc(land), detail) != Continue {
+		kind := "cp.async.bulk"
+		if redOp != 0 {
+			kind = "cp.reduce.async.bulk"
+		}
+		if w.issue(l, id, kind, landFunc(land), detail) != Continue {
 			return Fault
 		}
 	}

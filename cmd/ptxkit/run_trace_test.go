@@ -35,7 +35,7 @@ func TestRunExampleTrace(t *testing.T) {
 
 func TestRunTraceDeterministic(t *testing.T) {
 	args := []string{"run", "../../testdata/emu/async/red_async.ptx", "--grid", "8", "--block", "32", "--cluster", "4",
-		"--arg", "buf:16", "--async", "random", "--seed", "7", "--trace", "--jobs", "2"}
+		"--arg", "buf:32", "--async", "random", "--seed", "7", "--trace", "--jobs", "2"}
 	var first string
 	for i := 0; i < 3; i++ {
 		var out, errb bytes.Buffer
@@ -73,5 +73,51 @@ func TestRunAsyncSanitizerExit(t *testing.T) {
 		if !strings.Contains(errb.String(), want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
 		}
+	}
+}
+
+// TestRunAsyncKernels runs every testdata/emu/async kernel through ptxkit
+// run with the flags of its .args file (several with --trace) and compares
+// stdout with its .golden file; regenerate with
+// go test ./cmd/ptxkit -run TestRunAsyncKernels -update. The buffers are
+// checked against Go references in emu/async_test.go.
+func TestRunAsyncKernels(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "emu", "async", "*.args"))
+	if len(files) < 9 {
+		t.Fatalf("found %d .args files", len(files))
+	}
+	for _, argsFile := range files {
+		base := strings.TrimSuffix(argsFile, ".args")
+		t.Run(filepath.Base(base), func(t *testing.T) {
+			text, err := os.ReadFile(argsFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"run", base + ".ptx"}, strings.Fields(string(text))...)
+			var outs [2]string
+			for i, jobs := range []string{"1", "2"} {
+				var out, errb bytes.Buffer
+				if code := run(append(args, "--jobs", jobs), strings.NewReader(""), &out, &errb); code != exitOK {
+					t.Fatalf("exit %d: %s", code, errb.String())
+				}
+				outs[i] = out.String()
+			}
+			if outs[0] != outs[1] {
+				t.Errorf("output differs between --jobs 1 and --jobs 2")
+			}
+			golden := base + ".golden"
+			if *updateGolden {
+				if err := os.WriteFile(golden, []byte(outs[0]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if outs[0] != string(want) {
+				t.Errorf("stdout differs from %s:\n%s", golden, outs[0])
+			}
+		})
 	}
 }
