@@ -98,6 +98,7 @@ func randomTuring(r *rand.Rand, arch Arch, in Inst) Inst {
 			in.URc = uint8(r.IntN(64))
 			in.Desc = r.IntN(2) == 0
 			in.Ra64 = in.Desc || r.IntN(2) == 0
+			in.DescShown = in.Desc && arch.SM < 90 && r.IntN(2) == 0
 		} else if r.IntN(2) == 0 {
 			in.Off = int64(int32(r.Uint32()))
 		}
