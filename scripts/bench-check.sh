@@ -46,7 +46,7 @@ awk -v b="$bytes" -v w="$kwall" -v c="$kcpu" 'BEGIN {
 if [ -x "$ptxas" ]; then
 	read -r pwall pcpu < <(measure "$ptxas" -arch=sm_90 "$work/bench.ptx" -o "$work/bench.cubin")
 	awk -v b="$bytes" -v w="$pwall" -v c="$pcpu" -v kw="$kwall" -v kc="$kcpu" 'BEGIN {
-		printf "ptxas -arch=sm_90: %8.3f s wall %8.3f s cpu  %8.1f MB/s  %8.1f MB/cpu-s\n", w, c, b/1e6/w, b/1e6/c
+		printf "ptxas -arch=sm_90: %8.3f s wall %8.3f s cpu  %8.3f MB/s  %8.3f MB/cpu-s\n", w, c, b/1e6/w, b/1e6/c
 		printf "ptxkit is %.0fx faster (wall), %.0fx (cpu)\n", w/kw, c/kc }'
 else
 	echo "ptxas not found at $ptxas: skipped"
