@@ -281,3 +281,20 @@ func TestBulkReduceSplitK(t *testing.T) {
 		}
 	})
 }
+
+func TestFlagPublicationMmio(t *testing.T) {
+	src := strings.Replace(readAsyncKernel(t, "flag_release.ptx"), "st.async.release.gpu.global.u32", "st.async.mmio.release.sys.global.u32", 1)
+	if !strings.Contains(src, ".mmio.release.sys") {
+		t.Fatal("kernel not rewritten")
+	}
+	forEachSchedule(t, func(t *testing.T, cfg Config) {
+		cfg.Grid, cfg.Block, cfg.Cluster = dims(2, 1, 1), dims(32, 1, 1), dims(2, 1, 1)
+		res := launchReport(t, src, cfg, buf(16), buf(4), buf(16))
+		if res.Report != nil {
+			t.Fatalf("%v seed %d: %v", cfg.Async, cfg.Seed, res.Report)
+		}
+		if got := u32s(res.Buffers[2].Data); got[0] != 11 || got[3] != 44 {
+			t.Fatalf("%v seed %d: out = %v", cfg.Async, cfg.Seed, got)
+		}
+	})
+}
