@@ -111,6 +111,11 @@ func wrapInstruction(instr string) string {
 		if n == "_" || regs[n] != "" || resolve.LookupConstant(n) != nil {
 			continue
 		}
+		if vectorUse(body, n) {
+			// "x16_0.y": a vector register of the instruction's type.
+			regs[n] = ".v4 " + lastType(instr)
+			continue
+		}
 		names[n] = ".b32"
 	}
 	var b strings.Builder
@@ -124,6 +129,31 @@ func wrapInstruction(instr string) string {
 	}
 	b.WriteString("\t" + instr + "\n}\n")
 	return b.String()
+}
+
+// vectorUse reports whether name is used with a vector component in s.
+func vectorUse(s, name string) bool {
+	for _, c := range []string{".x", ".y", ".z", ".w"} {
+		if strings.Contains(s, name+c) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastType returns the last type qualifier of an instruction (".b16" in
+// "st.b16"), or ".b32".
+func lastType(instr string) string {
+	quals := strings.Split(opcodeOf(instr), ".")
+	for i := len(quals) - 1; i > 0; i-- {
+		switch q := "." + quals[i]; q[1] {
+		case 'b', 's', 'u', 'f':
+			if len(q) > 2 && q[2] >= '0' && q[2] <= '9' {
+				return q
+			}
+		}
+	}
+	return ".b32"
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -252,15 +252,21 @@ func (r *resolver) fnName() string {
 	return "this function"
 }
 
-// checkComponent reports a vector component on a special register that
-// has no such component.
+// checkComponent reports a vector component on a name that is not a
+// vector: a scalar special register (%laneid.x) or a declared scalar
+// (ptxas: "Unknown field").
 func (r *resolver) checkComponent(n ast.Expr, sym *Symbol) {
 	reg, ok := n.(*ast.Reg)
-	if !ok || reg.Comp == "" || sym.Special == nil {
+	if !ok || reg.Comp == "" {
 		return
 	}
-	if !sym.Special.ValidComponent(reg.Comp) {
-		r.errorf(n, RuleSpecialComponent, "special register %s has no component .%s", reg.Name, reg.Comp)
+	switch {
+	case sym.Special != nil:
+		if !sym.Special.ValidComponent(reg.Comp) {
+			r.errorf(n, RuleSpecialComponent, "special register %s has no component .%s", reg.Name, reg.Comp)
+		}
+	case sym.Decl != nil && sym.Decl.Vector == 0:
+		r.errorf(n, RuleVectorComponent, "%s is not a vector; it has no component .%s", reg.Name, reg.Comp)
 	}
 }
 

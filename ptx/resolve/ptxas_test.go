@@ -68,6 +68,8 @@ var frontEndCases = []struct {
 	{"guarded block", false, "", "@%r1 { mov.u32 %r1, 1; }"},
 	{"trailing comma", false, "", "mov.u32 %r1, 1,;"},
 	{"empty register range", true, "", ".reg .b32 %q<0>;"},
+	{"component of a vector register", true, "", "{\n\t.reg .v4 .b32 %vv;\n\tmov.b32 %r1, %vv.y;\n\t}"},
+	{"component of a scalar register", false, "", "mov.b32 %r1, %r2.y;"},
 	{"WARP_SZ operand", true, "", "mov.u32 %r1, WARP_SZ;"},
 	{"WARP_SZ declared", false, ".global .u32 WARP_SZ;", "ret;"},
 	{"sink operand", true, ".shared .b64 bar;", "mbarrier.arrive.shared::cta.b64 _, [bar];"},

@@ -14,6 +14,7 @@
 //	register-out-of-range      %r10 when only %r<10> (%r0..%r9) is declared
 //	register-outside-function  a register of another function
 //	special-register-component a component on a scalar special register (%laneid.x)
+//	vector-component           a component on a declared scalar (%r1.x)
 //
 // Scoping follows ptxas 12.5: a name is visible from the statement after
 // its declaration to the end of its block (module-scope variables and
@@ -47,6 +48,7 @@ const (
 	RuleRegisterRange      = "register-out-of-range"
 	RuleRegisterOutside    = "register-outside-function"
 	RuleSpecialComponent   = "special-register-component"
+	RuleVectorComponent    = "vector-component"
 )
 
 // Kind classifies a Symbol.
@@ -236,6 +238,7 @@ var ruleSpec = map[string]string{
 	RuleRegisterRange:      "PTX ISA §5.4.6 (Parameterized Variable Names)",
 	RuleRegisterOutside:    "PTX ISA §5.1.1 (Register State Space)",
 	RuleSpecialComponent:   "PTX ISA §10 (Special Registers)",
+	RuleVectorComponent:    "PTX ISA §5.4.2 (Vectors)",
 }
 
 func (r *resolver) errorf(n ast.Node, rule, format string, args ...any) {
