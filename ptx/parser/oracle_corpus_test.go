@@ -9,14 +9,16 @@ import (
 
 	"github.com/ptxkit/ptxkit/ptx/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // TestCorpusAcceptedByPtxas runs ptxas 12.5 on every corpus row wrapped in
 // an sm_90a / PTX 8.5 kernel and checks that the front end accepts every
 // kernel ptxas accepts (the front end must never reject valid PTX) and
-// that the parser rejects every kernel ptxas finds a syntax error in. It
-// runs ptxas 2,099 times (about a minute on two cores), so it is opt-in:
+// that the parser rejects every kernel ptxas finds a syntax error in, and
+// that ptxas accepts the printed form of every kernel it accepts. It runs
+// ptxas about 3,300 times (a minute or two on two cores), so it is opt-in:
 // set PTXKIT_ORACLE_CORPUS=1.
 func TestCorpusAcceptedByPtxas(t *testing.T) {
 	if os.Getenv("PTXKIT_ORACLE_CORPUS") == "" {
@@ -50,6 +52,15 @@ func TestCorpusAcceptedByPtxas(t *testing.T) {
 		}
 		if errs.HasErrors() {
 			t.Errorf("stores.tsv:%d: ptxas accepts %q, the front end reports %v", r.line, r.instr, errs.Err())
+			continue
+		}
+		// The canonical form must be accepted too.
+		printed := printer.Bytes(m)
+		if err := os.WriteFile(f, printed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(bin, "-arch=sm_90a", f, "-o", os.DevNull).CombinedOutput(); err != nil {
+			t.Errorf("stores.tsv:%d: ptxas rejects the printed form of %q: %s\n%s", r.line, r.instr, out, printed)
 		}
 	}
 	t.Logf("%d of %d rows accepted by ptxas", accepted, len(rows))
