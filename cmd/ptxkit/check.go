@@ -41,21 +41,22 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, ok := parseInterspersed(fs, args) // flags may follow the files
+	if !ok {
 		return exitUsage
 	}
-	w, ok := diagWriters[*format]
-	if !ok {
+	w, known := diagWriters[*format]
+	if !known {
 		fmt.Fprintf(stderr, "ptxkit check: unknown format %q (want text, json or sarif)\n", *format)
 		return exitUsage
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		fs.Usage()
 		return exitUsage
 	}
 	cfg := check.Config{Target: *target, PTX: *ptxVersion}
 	var all diag.List
-	for _, name := range fs.Args() {
+	for _, name := range files {
 		src, err := readInput(name, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit check: %v\n", err)

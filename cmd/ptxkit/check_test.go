@@ -118,6 +118,18 @@ func TestCheckResolveErrorsJSON(t *testing.T) {
 	}
 }
 
+func TestCheckFlagsAfterFiles(t *testing.T) {
+	bad := writeFile(t, "bad.ptx", strings.Replace(invalidPTX, "%r1\n}", "%r1;\n}", 1))
+	code, out, errOut := runCmd(t, "", "check", bad, "--format=json")
+	if code != exitFail || errOut != "" || strings.Count(out, "\n") != 2 || !strings.HasPrefix(out, `{"file":"`+bad) {
+		t.Fatalf("flags after the file: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	// After "--" everything is a file, even a name that looks like a flag.
+	if code, _, errOut := runCmd(t, "", "check", "--", "--format=json"); code != exitUsage || !strings.Contains(errOut, "--format=json") {
+		t.Errorf("after --: exit %d, stderr %q", code, errOut)
+	}
+}
+
 func TestCheckUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"check"},

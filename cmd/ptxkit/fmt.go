@@ -30,15 +30,16 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: ptxkit fmt [-l] [-w] FILE...  (\"-\" reads standard input)")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	files, ok := parseInterspersed(fs, args) // flags may follow the files
+	if !ok {
 		return exitUsage
 	}
-	if fs.NArg() == 0 {
+	if len(files) == 0 {
 		fs.Usage()
 		return exitUsage
 	}
 	status := exitOK
-	for _, name := range fs.Args() {
+	for _, name := range files {
 		if *write && name == "-" {
 			fmt.Fprintln(stderr, "ptxkit fmt: cannot use -w with standard input")
 			return exitUsage
