@@ -337,12 +337,14 @@ func (c *checker) floatImm(f *isa.Form, e ast.Expr, width int) {
 // 12.5 does (found by differential testing): when the first element is a
 // register, every register must have its size; neighbouring elements must
 // have compatible classes (bit-size goes with anything); the vector takes
-// the type of its first bit-size register, else of its first element,
-// which is then checked against the instruction type.
+// the type of its first bit-size register, else of its first element, and
+// becomes untyped bits of the first register's size when an immediate
+// follows that register; that type is then checked against the
+// instruction type.
 func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
 	wide := f.Instr.Name == "st" && ((f.Vec == 8 && f.Type.Bits() == 32) || (f.Vec == 4 && f.Type.Bits() == 64))
 	var vt, first, prev elemType
-	have, bitVT := false, false
+	have, bitVT, sawImm := false, false, false
 	for i, el := range elems {
 		if _, ok := el.(*ast.Sink); ok && wide {
 			continue
@@ -373,9 +375,15 @@ func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
 			vt, bitVT = et, et.t.Kind() == 'b'
 		}
 		prev = et
+		sawImm = sawImm || et.imm != 0
 	}
 	if !have {
 		return
+	}
+	if first.imm == 0 && sawImm {
+		// A register first and an immediate later: ptxas types the
+		// vector as untyped bits of the register's size.
+		vt = elemType{t: bitType(vectorBits(first.t))}
 	}
 	e := elems[0]
 	switch vt.imm {
@@ -413,6 +421,21 @@ func kindOK(it, rt isa.Qual) bool {
 		return rt.Kind() != 'x'
 	}
 	return rk == 'b' || rk == 'u' || rk == 's'
+}
+
+// bitType returns the bit-size type of n bits.
+func bitType(n int) isa.Qual {
+	switch n {
+	case 8:
+		return isa.QB8
+	case 16:
+		return isa.QB16
+	case 32:
+		return isa.QB32
+	case 64:
+		return isa.QB64
+	}
+	return isa.QB128
 }
 
 // vectorBits is the size ptxas compares vector elements by; predicates
