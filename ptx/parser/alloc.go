@@ -43,6 +43,39 @@ func (s *slab[T]) take(n int) []T {
 	return s.buf[i : i+n : i+n]
 }
 
+// mark returns the start of a run of elements to be appended one by one
+// with push and closed with run.
+func (s *slab[T]) mark() int { return len(s.buf) }
+
+// push appends v to the open run that began at start and returns the
+// run's start, which changes when a full chunk makes the run move to a
+// new one. Appending in place spares collecting the run elsewhere and
+// copying it.
+func (s *slab[T]) push(start int, v T) int {
+	if len(s.buf) == cap(s.buf) {
+		open := s.buf[start:]
+		if s.next == 0 {
+			s.next = 16
+		}
+		buf := make([]T, len(open), max(s.next, 2*len(open)+1))
+		copy(buf, open)
+		s.buf = buf
+		s.next = min(2*s.next, maxChunk)
+		start = 0
+	}
+	s.buf = append(s.buf, v)
+	return start
+}
+
+// run closes the run that began at start: its elements with capacity
+// equal to length (nil when empty).
+func (s *slab[T]) run(start int) []T {
+	if len(s.buf) == start {
+		return nil
+	}
+	return s.buf[start:len(s.buf):len(s.buf)]
+}
+
 // nodes holds the slabs of the node types that occur once or more per
 // instruction.
 type nodes struct {

@@ -98,7 +98,6 @@ type parser struct {
 	nodes   nodes      // slab allocation of frequent nodes
 	scratch []ast.Expr // stack of operands being collected
 	stmts   []ast.Stmt // stack of block statements being collected
-	quals   []ast.Qual // qualifiers being collected
 }
 
 func (p *parser) init(file, src string, mode Mode) {

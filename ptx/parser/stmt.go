@@ -23,7 +23,8 @@ func (p *parser) parseBlock() *ast.Block {
 			b.Stmts = make([]ast.Stmt, n)
 			copy(b.Stmts, p.stmts[base:])
 		}
-		clear(p.stmts[base:])
+		// The stale entries are not cleared: they point into the tree,
+		// which outlives the parser anyway.
 		p.stmts = p.stmts[:base]
 	}()
 	for p.tok.Kind != scanner.RBrace && p.tok.Kind != scanner.EOF {
@@ -101,17 +102,13 @@ func (p *parser) parseInstruction() ast.Stmt {
 	in.Opcode, in.OpPos = p.lit(), p.tok.Pos
 	end := p.tok.End
 	p.next()
-	qs := p.quals[:0]
+	qs := p.nodes.quals.mark()
 	for p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == end.Offset {
-		qs = append(qs, ast.Qual{Pos: p.tok.Pos, Name: p.lit()})
+		qs = p.nodes.quals.push(qs, ast.Qual{Pos: p.tok.Pos, Name: p.lit()})
 		end = p.tok.End
 		p.next()
 	}
-	if len(qs) > 0 {
-		in.Quals = p.nodes.quals.take(len(qs))
-		copy(in.Quals, qs)
-	}
-	p.quals = qs[:0]
+	in.Quals = p.nodes.quals.run(qs)
 	errs := p.nerrs
 	if p.tok.Kind != scanner.Semi {
 		p.inCall = in.Opcode == "call"
@@ -202,7 +199,6 @@ func (p *parser) collect(elem func() (ast.Expr, bool)) []ast.Expr {
 		}
 	}
 	out := p.nodes.exprList(p.scratch[base:])
-	clear(p.scratch[base:])
 	p.scratch = p.scratch[:base]
 	return out
 }
