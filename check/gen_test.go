@@ -38,6 +38,7 @@ func kernelHeader(version, target string) string {
 		b.WriteString(".reg .b128 %Rb128_<8>;\n")
 	}
 	b.WriteString(".shared .align 16 .b32 sh[64];\n.local .align 16 .b32 lc[64];\n")
+	b.WriteString(".reg .v4 .f32 vf4;\n.reg .v2 .b32 vb2;\n.reg .v4 .b32 vb4;\n.reg .v2 .b64 vd2;\n")
 	return b.String()
 }
 
@@ -238,7 +239,18 @@ func (g *gen) address(space string) string {
 }
 
 // value returns a source operand for type typ and vector length vec.
+// vectorRegs are the vector registers kernelHeader declares.
+var vectorRegs = []string{"vf4", "vb2", "vb4", "vd2"}
+
 func (g *gen) value(typ string, vec int, sinkOK bool) string {
+	if g.chance(0.04) {
+		// a whole vector register, or one component of it
+		v := vectorRegs[g.r.IntN(len(vectorRegs))]
+		if vec == 1 || g.chance(0.2) {
+			return v + "." + g.pick("x", "y")
+		}
+		return v
+	}
 	if vec == 1 {
 		if g.chance(0.03) {
 			return "{" + g.element(typ) + "}"
