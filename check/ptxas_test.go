@@ -171,7 +171,7 @@ func testAgreement(t *testing.T, oracle, maxPTX, ignoreRule string, n int) {
 		seed, _ = strconv.ParseUint(s, 10, 64)
 	}
 	if testing.Short() {
-		n = min(n, 1000)
+		n = min(n, 500)
 	}
 	dir := t.TempDir()
 	total, agree, valid := 0, 0, 0
