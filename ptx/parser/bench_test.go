@@ -123,3 +123,22 @@ func BenchmarkParseCompilerOutput(b *testing.B) {
 	}
 	reportCPUThroughput(b, n, start)
 }
+
+// BenchmarkResolve measures name resolution alone on the tree of the
+// module of BenchmarkParse, parsed once.
+func BenchmarkResolve(b *testing.B) {
+	src := benchSrc()
+	m, errs := parser.ParseFile("bench.ptx", src)
+	if errs.HasErrors() {
+		b.Fatal(errs.Err())
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		if _, errs := resolve.Module(m); errs.HasErrors() {
+			b.Fatal(errs.Err())
+		}
+	}
+	reportCPUThroughput(b, len(src), start)
+}

@@ -26,6 +26,20 @@ type logEntry struct {
 type table struct {
 	ns  [3]map[string][]entry
 	log []logEntry
+
+	// Lookups are cached by name. Every declaration and every closed
+	// scope starts a new generation, which invalidates older entries; a
+	// function body declares its registers first and then names each of
+	// them many times, so most lookups take one map access instead of
+	// one for plain names plus one per split of the trailing digits.
+	cache      map[string]cachedLookup
+	generation uint32
+}
+
+type cachedLookup struct {
+	sym        *Symbol
+	ok         bool
+	generation uint32
 }
 
 // scope is one level of declarations: the module, a function's
@@ -45,6 +59,7 @@ func newScope(parent *scope) *scope {
 		for i := range t.ns {
 			t.ns[i] = make(map[string][]entry)
 		}
+		t.cache = make(map[string]cachedLookup)
 		return &scope{t: t}
 	}
 	return &scope{t: parent.t, parent: parent, depth: parent.depth + 1, mark: len(parent.t.log)}
@@ -62,12 +77,16 @@ func (s *scope) close() {
 			delete(m, l.name)
 		}
 	}
+	if len(t.log) > s.mark {
+		t.generation++
+	}
 	t.log = t.log[:s.mark]
 }
 
 func (s *scope) push(ns namespace, name string, sym *Symbol) {
 	s.t.ns[ns][name] = append(s.t.ns[ns][name], entry{sym, s.depth})
 	s.t.log = append(s.t.log, logEntry{ns, name})
+	s.t.generation++
 }
 
 // local returns the declaration of name in namespace ns made in s itself.
@@ -123,6 +142,17 @@ func (s *scope) lookupLabel(name string) *Symbol {
 // element of a "%r<N>" beyond its range, it returns that declaration with
 // ok false.
 func (s *scope) lookup(name string) (sym *Symbol, ok bool) {
+	t := s.t
+	if c, hit := t.cache[name]; hit && c.generation == t.generation {
+		return c.sym, c.ok
+	}
+	sym, ok = s.lookupUncached(name)
+	t.cache[name] = cachedLookup{sym, ok, t.generation}
+	return sym, ok
+}
+
+// lookupUncached is lookup without the cache.
+func (s *scope) lookupUncached(name string) (sym *Symbol, ok bool) {
 	depth := int32(-1)
 	if st := s.t.ns[plainNames][name]; len(st) > 0 {
 		e := st[len(st)-1]
