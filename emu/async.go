@@ -76,6 +76,15 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 	case AsyncRandom:
 		op.Due = c.steps + uint64(c.rng.intn(maxAsyncDelay))
 	}
+	if len(c.async) >= MaxQueuedAsync {
+		// Landing early is always allowed; it keeps a kernel that never
+		// waits from queueing without bound.
+		oldest := c.async[0]
+		c.async = append(c.async[:0], c.async[1:]...)
+		if r := oldest.Land(c); r != nil {
+			return r
+		}
+	}
 	c.async = append(c.async, op)
 	return nil
 }
