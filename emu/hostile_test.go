@@ -1,6 +1,8 @@
 package emu
 
 import (
+	"errors"
+	"strings"
 	"testing"
 )
 
@@ -50,3 +52,92 @@ func TestHostileUnwaitedAsyncQueueBounded(t *testing.T) {
 	}
 }
 
+// TestHostileBufferArgsBoundedTogether checks that Execute refuses buffer
+// arguments larger than MaxBufferBytes together before allocating them.
+func TestHostileBufferArgsBoundedTogether(t *testing.T) {
+	p := compile(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b)
+{
+	ret;
+}
+`)
+	half := make([]byte, MaxBufferBytes/2+1) // never written: no resident pages
+	_, err := Execute(p, Config{}, []Arg{{IsBuffer: true, Buffer: half}, {IsBuffer: true, Buffer: half}})
+	if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), "buffer arguments take 1073741826 bytes; at most 1073741824 (1024 MiB) per launch") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestHostileLaunchLimits checks the launch limits that keep the
+// emulator's time and memory bounded whatever the configuration.
+func TestHostileLaunchLimits(t *testing.T) {
+	trivial := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n"
+	bigLocal := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.local .b8 a[100000];\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, a;\n\tst.local.u8 [%rd1], 1;\n\tret;\n}\n"
+	cases := []struct {
+		src  string
+		cfg  Config
+		want string
+	}{
+		{trivial, Config{Grid: dims(MaxGridCTAs+1, 1, 1)}, "grid of 16777217 CTAs; the emulator runs at most 16777216"},
+		{trivial, Config{Grid: dims(1<<31-1, 65535, 65535)}, "the emulator runs at most"},
+		{trivial, Config{Grid: dims(1, 65536, 1)}, "larger than a GPU allows"},
+		{trivial, Config{Block: dims(1<<31-1, 1<<31-1, 4)}, "threads per CTA (at most 1024"},
+		{trivial, Config{Grid: dims(1<<20, 1<<20, 1), Cluster: dims(1<<20, 1<<20, 1)}, "cluster of 1099511627776 CTAs (at most 16)"},
+		{trivial, Config{Grid: dims(4, 1, 1), Cluster: dims(3, 1, 1)}, "grid x dimension (4) is not a multiple of the cluster x dimension (3)"},
+		{bigLocal, Config{Block: dims(1024, 1, 1), Grid: dims(16, 1, 1), Cluster: dims(16, 1, 1)}, "emulating one cluster needs 1"},
+	}
+	for _, c := range cases {
+		p := compile(t, c.src)
+		_, err := Execute(p, c.cfg, nil)
+		if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
+		}
+	}
+}
+
+// TestHostileJobsBoundedByMemory checks that --jobs is lowered so that the
+// clusters emulated at once fit in MaxLaunchBytes, and that the results do
+// not change.
+func TestHostileJobsBoundedByMemory(t *testing.T) {
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.local .b8 a[100000];
+	.reg .pred %p<2>;
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	mov.u64 %rd1, a;
+	mov.u32 %r1, %ctaid.x;
+	st.local.u32 [%rd1+99996], %r1;
+	ld.local.u32 %r2, [%rd1+99996];
+	mov.u32 %r3, %tid.x;
+	setp.ne.u32 %p1, %r3, 0;
+	@%p1 ret;
+	ld.param.u64 %rd2, [out];
+	mul.wide.u32 %rd3, %r1, 4;
+	add.u64 %rd2, %rd2, %rd3;
+	st.global.u32 [%rd2], %r2;
+	ret;
+}
+`
+	p := compile(t, src)
+	cfg := Config{Grid: dims(8, 1, 1), Block: dims(1024, 1, 1), Jobs: 256}
+	c := cfg
+	if err := c.normalize(p); err != nil {
+		t.Fatal(err)
+	}
+	per := clusterBytes(p, &c)
+	if per*uint64(c.Jobs) > MaxLaunchBytes || c.Jobs < 1 || c.Jobs >= 256 {
+		t.Fatalf("jobs %d x %d bytes per cluster exceeds %d", c.Jobs, per, MaxLaunchBytes)
+	}
+	res := launch(t, src, cfg, buf(32))
+	for i, v := range u32s(res.Buffers[0].Data) {
+		if v != uint32(i) {
+			t.Errorf("out[%d] = %d, want %d", i, v, i)
+		}
+	}
+}

@@ -47,11 +47,25 @@ func (p *Program) NewMemory() *Memory {
 	return m
 }
 
+// MaxBufferBytes bounds the buffers of one launch's arguments together
+// (1 GiB), so that the emulator's memory stays bounded whatever the
+// arguments.
+const MaxBufferBytes = 1 << 30
+
 // Execute allocates the buffers of args, packs the parameter buffer and
 // runs the launch.
 func Execute(p *Program, cfg Config, args []Arg) (*Result, error) {
 	if len(args) != len(p.Params) {
 		return nil, fmt.Errorf("%w: kernel %s takes %d parameters, got %d arguments", ErrLaunch, p.Kernel, len(p.Params), len(args))
+	}
+	total := 0
+	for _, a := range args {
+		if a.IsBuffer {
+			total += len(a.Buffer)
+		}
+	}
+	if total > MaxBufferBytes {
+		return nil, fmt.Errorf("%w: buffer arguments take %d bytes; at most %d (%d MiB) per launch", ErrLaunch, total, MaxBufferBytes, MaxBufferBytes>>20)
 	}
 	mem := p.NewMemory()
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(args))}

@@ -23,8 +23,22 @@ type Config struct {
 	Async       AsyncPolicy
 }
 
-// MaxLaunchBytes bounds the emulator's own memory for CTA state.
-const MaxLaunchBytes = 4 << 30
+// MaxLaunchBytes bounds the emulator's own memory for the state of the
+// clusters it emulates at once (registers, local and shared memory, call
+// stacks, Tensor Memory); --jobs is lowered to stay within it.
+const MaxLaunchBytes = 1 << 30
+
+// MaxGridCTAs bounds the CTAs of one launch: the emulator runs every CTA,
+// so a larger grid would run for hours even with an empty kernel.
+const MaxGridCTAs = 1 << 24
+
+// ctaOverheadBytes is the per-CTA state not counted by the register, local
+// and shared sizes: Tensor Memory (about 264 KiB when used) and bookkeeping.
+const ctaOverheadBytes = 320 << 10
+
+// warpOverheadBytes is the per-warp state besides registers: the return
+// and callee stacks of every lane.
+const warpOverheadBytes = 2 * maxCallDepth * 32 * 4
 
 // DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
 const DefaultMaxSteps = 1 << 32
@@ -290,7 +304,7 @@ func (cfg *Config) normalize(p *Program) error {
 			return fmt.Errorf("%w: negative dimension", ErrLaunch)
 		}
 		if cfg.Grid[i]%cfg.Cluster[i] != 0 {
-			return fmt.Errorf("%w: grid dimension %d (%d) is not a multiple of the cluster dimension (%d)", ErrLaunch, i, cfg.Grid[i], cfg.Cluster[i])
+			return fmt.Errorf("%w: grid %s dimension (%d) is not a multiple of the cluster %s dimension (%d)", ErrLaunch, axisNames[i], cfg.Grid[i], axisNames[i], cfg.Cluster[i])
 		}
 		if p.ReqCluster[i] != 0 && p.ReqCluster[i] != cfg.Cluster[i] && cfg.Cluster[i] == 1 {
 			cfg.Cluster[i] = p.ReqCluster[i]
@@ -304,14 +318,18 @@ func (cfg *Config) normalize(p *Program) error {
 	if p.MaxNTID > 0 && nt > p.MaxNTID {
 		return fmt.Errorf("%w: %d threads per CTA; the kernel allows at most %d (.maxntid)", ErrLaunch, nt, p.MaxNTID)
 	}
-	if nt > MaxThreadsPerCTA || cfg.Block[2] > 64 {
+	if uint64(cfg.Block[0])*uint64(cfg.Block[1])*uint64(cfg.Block[2]) > MaxThreadsPerCTA || cfg.Block[2] > 64 {
 		return fmt.Errorf("%w: %d threads per CTA (at most %d, z at most 64)", ErrLaunch, nt, MaxThreadsPerCTA)
 	}
-	if n := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]; n > MaxClusterSize {
+	if n := uint64(cfg.Cluster[0]) * uint64(cfg.Cluster[1]) * uint64(cfg.Cluster[2]); n > MaxClusterSize {
 		return fmt.Errorf("%w: cluster of %d CTAs (at most %d)", ErrLaunch, n, MaxClusterSize)
 	}
-	if g := uint64(cfg.Grid[0]) * uint64(cfg.Grid[1]) * uint64(cfg.Grid[2]); g > 1<<31-1 || cfg.Grid[1] > 65535 || cfg.Grid[2] > 65535 {
-		return fmt.Errorf("%w: grid too large", ErrLaunch)
+	if cfg.Grid[0] > 1<<31-1 || cfg.Grid[1] > 65535 || cfg.Grid[2] > 65535 {
+		return fmt.Errorf("%w: grid (%d,%d,%d) is larger than a GPU allows (x at most %d, y and z at most 65535)", ErrLaunch,
+			cfg.Grid[0], cfg.Grid[1], cfg.Grid[2], 1<<31-1)
+	}
+	if g := uint64(cfg.Grid[0]) * uint64(cfg.Grid[1]) * uint64(cfg.Grid[2]); g > MaxGridCTAs {
+		return fmt.Errorf("%w: grid of %d CTAs; the emulator runs at most %d CTAs per launch", ErrLaunch, g, MaxGridCTAs)
 	}
 	if cfg.SharedBytes < 0 || p.SharedStatic+cfg.SharedBytes > MaxSharedBytes {
 		return fmt.Errorf("%w: %d bytes of shared memory per CTA (at most %d)", ErrLaunch, p.SharedStatic+cfg.SharedBytes, MaxSharedBytes)
@@ -322,16 +340,29 @@ func (cfg *Config) normalize(p *Program) error {
 	if cfg.Jobs > 256 {
 		cfg.Jobs = 256
 	}
-	nw := (nt + 31) / 32
-	ncta := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]
-	perCluster := uint64(ncta) * (uint64(nw)*uint64(p.NumSlots)*32*8 + uint64(nw)*32*uint64(p.LocalFrame) + uint64(p.SharedStatic+cfg.SharedBytes))
-	if perCluster*uint64(min(cfg.Jobs, 64)) > MaxLaunchBytes {
-		return fmt.Errorf("%w: emulating one cluster needs %d MiB (registers, local and shared memory); at most %d MiB in all", ErrLaunch, perCluster>>20, MaxLaunchBytes>>20)
+	perCluster := clusterBytes(p, cfg)
+	if perCluster > MaxLaunchBytes {
+		return fmt.Errorf("%w: emulating one cluster needs %d MiB (registers, local and shared memory); at most %d MiB", ErrLaunch, perCluster>>20, MaxLaunchBytes>>20)
 	}
+	// Clusters in flight at once each hold their own state.
+	cfg.Jobs = min(cfg.Jobs, int(MaxLaunchBytes/perCluster))
 	if cfg.MaxSteps == 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
 	return nil
+}
+
+// axisNames names the dimensions of grid, block and cluster.
+var axisNames = [3]string{"x", "y", "z"}
+
+// clusterBytes estimates the memory one cluster of a launch holds while it
+// runs.
+func clusterBytes(p *Program, cfg *Config) uint64 {
+	nt := uint64(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])
+	nw := (nt + 31) / 32
+	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
+	perWarp := uint64(p.NumSlots)*32*8 + 32*uint64(p.LocalFrame) + warpOverheadBytes
+	return ncta * (nw*perWarp + uint64(p.SharedStatic+cfg.SharedBytes) + ctaOverheadBytes)
 }
 
 // Run emulates a launch of p on memory mem (which holds the parameter
