@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
@@ -54,6 +56,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	raiseGCPercent()
 	cfg := check.Config{Target: *target, PTX: *ptxVersion}
 	var all diag.List
 	for _, name := range files {
@@ -76,6 +79,20 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// checkGCPercent is the garbage collector's GOGC while check runs. A file's
+// syntax tree stays live until the file is validated, so collections
+// during parsing find almost no garbage; at 200 the command spends 10-15%
+// less CPU on an 8 MB module with the same peak memory for one file
+// (docs/frontend.md, Performance).
+const checkGCPercent = 200
+
+// raiseGCPercent sets checkGCPercent unless the user chose a GOGC.
+func raiseGCPercent() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(checkGCPercent)
+	}
 }
 
 // checkFile runs the front end and the validator on one file and returns
