@@ -120,7 +120,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name, src := exampleName, exampleSrc
 	if len(pos) == 1 {
 		name = pos[0]
-		if src, err = readInput(name, stdin); err != nil {
+		if src, err = readBounded(name, stdin, maxPTXBytes); err != nil {
 			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 			return exitUsage
 		}
@@ -161,12 +161,16 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
-	kargs, err := kernelArgs(prog, o.args)
-	if err != nil {
+	if err := o.checkOutput(); err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
-	if err := captureTMEM(prog, o.dumpTMEM); err != nil {
+	if err := captureTMEM(prog, o.dumpTMEM, cfg.Grid); err != nil {
+		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+		return exitUsage
+	}
+	kargs, err := kernelArgs(prog, o.args)
+	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
@@ -244,6 +248,26 @@ func (o *runOptions) config() (emu.Config, error) {
 	return cfg, nil
 }
 
+// dumpSizes maps the --dump element types to their sizes in bytes.
+var dumpSizes = map[string]int{"u8": 1, "u16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "f64": 8}
+
+// checkOutput rejects bad output flags before the run, so that a long
+// emulation is not wasted on them; it creates the --out directory.
+func (o *runOptions) checkOutput() error {
+	if o.dump != "hex" && o.dump != "none" && dumpSizes[o.dump] == 0 {
+		return fmt.Errorf("unknown --dump %q (want hex, u8, u16, u32, i32, u64, f32, f64 or none)", o.dump)
+	}
+	if o.dumpBytes < 0 {
+		return fmt.Errorf("--dump-bytes %d: want 0 (all) or a positive byte count", o.dumpBytes)
+	}
+	if o.out != "" {
+		if err := os.MkdirAll(o.out, 0o755); err != nil {
+			return fmt.Errorf("--out: %v", err)
+		}
+	}
+	return nil
+}
+
 // parseDims parses "X[,Y[,Z]]" with every dimension >= 1.
 func parseDims(flagName, s string) ([3]int, error) {
 	d := [3]int{1, 1, 1}
@@ -261,8 +285,41 @@ func parseDims(flagName, s string) ([3]int, error) {
 	return d, nil
 }
 
-// maxBufferBytes bounds one buf: argument.
-const maxBufferBytes = 1 << 30
+// maxBufferBytes bounds the buffer arguments of a launch together.
+const maxBufferBytes = emu.MaxBufferBytes
+
+// maxPTXBytes bounds the PTX source read by ptxkit run.
+const maxPTXBytes = 64 << 20
+
+// errInputTooLarge reports a FILE or file: argument over its size limit.
+var errInputTooLarge = errors.New("larger than the limit")
+
+// readBounded reads the file name, or stdin for "-", failing instead of
+// reading more than limit bytes (a FILE such as /dev/zero never ends).
+func readBounded(name string, stdin io.Reader, limit int64) ([]byte, error) {
+	r := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, fmt.Errorf("%s is a directory", name)
+		} else if err == nil && st.Mode().IsRegular() && st.Size() > limit {
+			return nil, fmt.Errorf("%s: %w (%d bytes)", name, errInputTooLarge, limit)
+		}
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: %w (%d bytes)", displayName(name), errInputTooLarge, limit)
+	}
+	return b, nil
+}
 
 // kernelArgs converts --arg values to kernel arguments.
 func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {
@@ -274,25 +331,31 @@ func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {
 		return nil, fmt.Errorf("kernel %s takes %d parameters (%s); %d --arg given", p.Kernel, len(p.Params), strings.Join(names, ", "), len(vals))
 	}
 	out := make([]emu.Arg, len(vals))
+	left := int64(maxBufferBytes)
 	for i, v := range vals {
-		a, err := parseArg(v, p.Params[i])
+		a, err := parseArg(v, p.Params[i], left)
 		if err != nil {
 			return nil, fmt.Errorf("--arg %d (%s): %v", i, p.Params[i].Name, err)
 		}
+		left -= int64(len(a.Buffer))
 		out[i] = a
 	}
 	return out, nil
 }
 
-func parseArg(v string, prm emu.Param) (emu.Arg, error) {
+// parseArg converts one --arg value; a buffer may take at most left bytes.
+func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 	switch {
 	case strings.HasPrefix(v, "buf:"):
 		spec := strings.Split(v[4:], ":")
 		n, err := strconv.ParseInt(spec[0], 0, 64)
-		if err != nil || n < 0 || n > maxBufferBytes {
-			return emu.Arg{}, fmt.Errorf("buffer size %q must be between 0 and %d", spec[0], maxBufferBytes)
+		if err != nil || n < 0 {
+			return emu.Arg{}, fmt.Errorf("buffer size %q must be a byte count between 0 and %d", spec[0], maxBufferBytes)
 		}
-		b := make([]byte, n)
+		if n > left {
+			return emu.Arg{}, errBuffersTooLarge(n, left)
+		}
+		fill := -1
 		for _, opt := range spec[1:] {
 			f, ok := strings.CutPrefix(opt, "fill=")
 			if !ok {
@@ -302,8 +365,12 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 			if err != nil {
 				return emu.Arg{}, fmt.Errorf("fill byte %q must be 0..255", f)
 			}
+			fill = int(x)
+		}
+		b := make([]byte, n)
+		if fill > 0 {
 			for j := range b {
-				b[j] = byte(x)
+				b[j] = byte(fill)
 			}
 		}
 		return emu.Arg{IsBuffer: true, Buffer: b}, nil
@@ -317,12 +384,15 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 		}
 		return emu.Arg{Raw: b}, nil
 	case strings.HasPrefix(v, "file:"):
-		b, err := os.ReadFile(v[5:])
+		if v[5:] == "" || v[5:] == "-" {
+			return emu.Arg{}, fmt.Errorf("file: needs a PATH")
+		}
+		b, err := readBounded(v[5:], nil, left)
+		if errors.Is(err, errInputTooLarge) {
+			return emu.Arg{}, fmt.Errorf("%v; the buffers of a launch take at most %d MiB together", err, maxBufferBytes>>20)
+		}
 		if err != nil {
 			return emu.Arg{}, err
-		}
-		if len(b) > maxBufferBytes {
-			return emu.Arg{}, fmt.Errorf("file larger than %d bytes", maxBufferBytes)
 		}
 		return emu.Arg{IsBuffer: true, Buffer: b}, nil
 	}
@@ -331,6 +401,15 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 		return emu.Arg{}, err
 	}
 	return emu.Arg{Value: x}, nil
+}
+
+// errBuffersTooLarge explains a buffer of n bytes that does not fit in the
+// left bytes the launch's buffers may still take.
+func errBuffersTooLarge(n, left int64) error {
+	if left == maxBufferBytes {
+		return fmt.Errorf("buffer of %d bytes: at most %d bytes (%d MiB) of buffers per launch", n, int64(maxBufferBytes), maxBufferBytes>>20)
+	}
+	return fmt.Errorf("buffer of %d bytes: the buffers of a launch take at most %d bytes (%d MiB) together; %d are left", n, int64(maxBufferBytes), maxBufferBytes>>20, left)
 }
 
 func printLaunch(w io.Writer, p *emu.Program, c *emu.Config) {
@@ -415,7 +494,7 @@ func dumpBuffer(w io.Writer, idx int, b []byte, how string, limit int) error {
 		}
 		return nil
 	}
-	size := map[string]int{"u8": 1, "u16": 2, "u32": 4, "i32": 4, "f32": 4, "u64": 8, "f64": 8}[how]
+	size := dumpSizes[how]
 	if size == 0 {
 		return fmt.Errorf("unknown --dump %q (want hex, u8, u16, u32, i32, u64, f32, f64 or none)", how)
 	}

@@ -29,13 +29,18 @@ func parseCTAID(s string) ([3]int, error) {
 
 // captureTMEM asks the emulator to keep the Tensor Memory of the CTA named
 // by spec ("" for none).
-func captureTMEM(prog *emu.Program, spec string) error {
+func captureTMEM(prog *emu.Program, spec string, grid [3]int) error {
 	if spec == "" {
 		return nil
 	}
 	id, err := parseCTAID(spec)
 	if err != nil {
 		return err
+	}
+	for i := range 3 {
+		if id[i] >= grid[i] {
+			return fmt.Errorf("--dump-tmem %q: CTA (%d,%d,%d) is outside the grid (%d,%d,%d)", spec, id[0], id[1], id[2], grid[0], grid[1], grid[2])
+		}
 	}
 	emu.CaptureTMEM(prog, id)
 	return nil
@@ -47,7 +52,7 @@ func printTMEM(w io.Writer, prog *emu.Program, spec string) {
 	id, _ := parseCTAID(spec)
 	snap := emu.TMEMOf(prog)
 	if snap == nil {
-		fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d): nothing to show (the CTA ran no tcgen05 instruction or does not exist)\n", id[0], id[1], id[2])
+		fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d): nothing to show (the CTA ran no tcgen05 instruction)\n", id[0], id[1], id[2])
 		return
 	}
 	fmt.Fprintf(w, "Tensor Memory of CTA (%d,%d,%d) at exit or where the run stopped:\n", id[0], id[1], id[2])

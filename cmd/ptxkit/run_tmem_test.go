@@ -28,11 +28,19 @@ func TestRunDumpTMEM(t *testing.T) {
 
 	out.Reset()
 	if code := run([]string{"run", "../../testdata/emu/tmem/lifecycle.ptx", "--block", "128", "--arg", "buf:6144",
+		"--dump", "none", "--dump-tmem", "0,0,1"}, nil, &out, &errb); code != exitUsage {
+		t.Fatalf("CTA outside the grid: exit %d", code)
+	}
+	if !strings.Contains(errb.String(), `--dump-tmem "0,0,1": CTA (0,0,1) is outside the grid (1,1,1)`) {
+		t.Errorf("CTA outside the grid: stderr %q", errb.String())
+	}
+	out.Reset()
+	if code := run([]string{"run", "../../testdata/emu/tmem/lifecycle.ptx", "--block", "128", "--grid", "2", "--arg", "buf:6144",
 		"--dump", "none", "--dump-tmem", "1"}, nil, &out, &errb); code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	if !strings.Contains(out.String(), "Tensor Memory of CTA (1,0,0): nothing to show") {
-		t.Errorf("missing CTA: %s", out.String())
+	if !strings.Contains(out.String(), "Tensor Memory of CTA (1,0,0) at exit") {
+		t.Errorf("CTA 1: %s", out.String())
 	}
 	errb.Reset()
 	if code := run([]string{"run", "../../testdata/emu/tmem/lifecycle.ptx", "--block", "128", "--arg", "buf:6144", "--dump-tmem", "x"}, nil, &out, &errb); code != exitUsage {

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileKernel stores %tid.x to out[0]; it takes a pointer and a .u32.
+const hostileKernel = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [n];
+	mov.u32 %r2, %tid.x;
+	st.global.u32 [%rd1], %r2;
+	ret;
+}
+`
+
+// TestRunHostileFlags runs ptxkit run with absurd and malformed flags and
+// launch arguments: each must fail with exit status 2 and a message naming
+// the problem, before any emulation.
+func TestRunHostileFlags(t *testing.T) {
+	k := writeFile(t, "k.ptx", hostileKernel)
+	args := []string{"--arg", "buf:16", "--arg", "3"}
+	cases := []struct {
+		name  string
+		flags []string
+		want  string
+	}{
+		{"grid zero", append([]string{"--grid", "0"}, args...), `--grid "0": dimensions are positive integers`},
+		{"grid 2^32", append([]string{"--grid", "4294967296"}, args...), `--grid "4294967296"`},
+		{"grid y too large", append([]string{"--grid", "1,65536"}, args...), "larger than a GPU allows"},
+		{"grid too many CTAs", append([]string{"--grid", "65536,65535,65535"}, args...), "grid of 281466386841600 CTAs; the emulator runs at most 16777216"},
+		{"grid over emulator cap", append([]string{"--grid", "16777217"}, args...), "at most 16777216 CTAs"},
+		{"block 2000", append([]string{"--block", "2000"}, args...), "2000 threads per CTA (at most 1024"},
+		{"block overflow product", append([]string{"--block", "2147483647,2147483647,2"}, args...), "threads per CTA (at most 1024"},
+		{"block zero", append([]string{"--block", "0,1"}, args...), `--block "0,1"`},
+		{"block four dims", append([]string{"--block", "1,1,1,1"}, args...), "at most three dimensions"},
+		{"cluster not dividing", append([]string{"--grid", "4", "--cluster", "3"}, args...), "grid x dimension (4) is not a multiple of the cluster x dimension (3)"},
+		{"cluster too big", append([]string{"--grid", "9,9,9", "--cluster", "9,9,9"}, args...), "cluster of 729 CTAs (at most 16)"},
+		{"shared negative", append([]string{"--shared-bytes", "-1"}, args...), "-1 bytes of shared memory"},
+		{"shared huge", append([]string{"--shared-bytes", "9223372036854775807"}, args...), "bytes of shared memory per CTA (at most 232448)"},
+		{"shared float", append([]string{"--shared-bytes", "1e12"}, args...), `invalid value "1e12"`},
+		{"buf negative", []string{"--arg", "buf:-1", "--arg", "3"}, `buffer size "-1"`},
+		{"buf 1e18", []string{"--arg", "buf:1e18", "--arg", "3"}, `buffer size "1e18"`},
+		{"buf too large", []string{"--arg", "buf:1073741825", "--arg", "3"}, "at most 1073741824 bytes (1024 MiB) of buffers per launch"},
+		{"fill 300", []string{"--arg", "buf:10:fill=300", "--arg", "3"}, `fill byte "300" must be 0..255`},
+		{"buf option", []string{"--arg", "buf:10:zero", "--arg", "3"}, `unknown buffer option "zero"`},
+		{"file missing", []string{"--arg", "file:/nonexistent/x", "--arg", "3"}, "no such file"},
+		{"file empty path", []string{"--arg", "file:", "--arg", "3"}, "file: needs a PATH"},
+		{"file directory", []string{"--arg", "file:" + t.TempDir(), "--arg", "3"}, "is a directory"},
+		{"too few args", []string{"--arg", "buf:16"}, "kernel k takes 2 parameters (out .u64, n .u32); 1 --arg given"},
+		{"too many args", []string{"--arg", "buf:16", "--arg", "1", "--arg", "2"}, "3 --arg given"},
+		{"float for pointer", []string{"--arg", "1.5", "--arg", "3"}, `--arg 0 (out): "1.5" is not an integer`},
+		{"u32 overflow", []string{"--arg", "buf:16", "--arg", "99999999999"}, "does not fit in .u32"},
+		{"hex too long", []string{"--arg", "buf:16", "--arg", "hex:0102030405"}, "5 bytes given for a 4-byte parameter"},
+		{"hex odd", []string{"--arg", "buf:16", "--arg", "hex:123"}, `hex bytes "123"`},
+		{"seed negative", append([]string{"--seed", "-1"}, args...), `invalid value "-1" for flag -seed`},
+		{"jobs zero", append([]string{"--jobs", "0"}, args...), "--jobs must be at least 1"},
+		{"jobs negative", append([]string{"--jobs", "-1"}, args...), "--jobs must be at least 1"},
+		{"kernel missing", append([]string{"--kernel", "nope"}, args...), `no .entry kernel named "nope" (kernels: k)`},
+		{"async bogus", append([]string{"--async", "bogus"}, args...), `unknown async policy "bogus"`},
+		{"dump bogus", append([]string{"--dump", "bogus"}, args...), `unknown --dump "bogus"`},
+		{"dump-bytes negative", append([]string{"--dump-bytes", "-5"}, args...), "--dump-bytes -5"},
+		{"dump-tmem four dims", append([]string{"--dump-tmem", "1,2,3,4"}, args...), "at most three dimensions"},
+		{"dump-tmem negative", append([]string{"--dump-tmem", "-1"}, args...), "non-negative integers"},
+		{"dump-tmem outside grid", append([]string{"--dump-tmem", "5"}, args...), "CTA (5,0,0) is outside the grid (1,1,1)"},
+		{"out unwritable", append([]string{"--out", filepath.Join(k, "sub")}, args...), "--out:"},
+		{"two files", append([]string{k}, args...), "one FILE at most, got 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runCmd(t, "", append([]string{"run", k}, c.flags...)...)
+			wantCode := exitUsage
+			if c.name == "kernel missing" {
+				wantCode = exitFail
+			}
+			if code != wantCode {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, wantCode, errs)
+			}
+			if !strings.Contains(errs, c.want) {
+				t.Errorf("stderr lacks %q:\n%s", c.want, errs)
+			}
+			if strings.Contains(out, "completed") || strings.Contains(out, "stopped by") {
+				t.Errorf("the launch ran although a flag is bad:\n%s", out)
+			}
+			if strings.Contains(errs, "panic") || strings.Contains(errs, "goroutine") {
+				t.Errorf("crash:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestRunHostileExtremesAccepted checks flag values at the edges of what
+// is valid: they run.
+func TestRunHostileExtremesAccepted(t *testing.T) {
+	k := writeFile(t, "k.ptx", hostileKernel)
+	for _, flags := range [][]string{
+		{"--seed", "18446744073709551615"},
+		{"--jobs", "1000", "--grid", "8"},
+		{"--max-steps", "0"},
+		{"--block", "1024"},
+		{"--block", "16,1,64"},
+		{"--grid", "16", "--cluster", "16"},
+		{"--arg", "buf:0x10:fill=0xff"},
+	} {
+		args := append([]string{"run", k}, flags...)
+		if !strings.HasPrefix(flags[0], "--arg") {
+			args = append(args, "--arg", "buf:16")
+		}
+		args = append(args, "--arg", "3")
+		code, out, errs := runCmd(t, "", args...)
+		if code != exitOK || !strings.Contains(out, "completed") {
+			t.Errorf("%v: exit %d, stderr:\n%s", flags, code, errs)
+		}
+	}
+}
+
+// twoBufferKernel takes two pointers and does nothing.
+const twoBufferKernel = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b)
+{
+	ret;
+}
+`
+
+// TestRunUnboundedFileArgs feeds endless files, as FILE and as file:
+// arguments: the reads stop at the size limit with a clear error instead
+// of exhausting memory.
+func TestRunUnboundedFileArgs(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero on this system")
+	}
+	// A first buffer takes most of the budget, so that the test reads
+	// little of /dev/zero.
+	k := writeFile(t, "k2.ptx", twoBufferKernel)
+	code, _, errs := runCmd(t, "", "run", k, "--arg", "buf:1073740000", "--arg", "file:/dev/zero")
+	if code != exitUsage || !strings.Contains(errs, "/dev/zero: larger than the limit (1824 bytes); the buffers of a launch take at most 1024 MiB together") {
+		t.Errorf("file:/dev/zero: exit %d, stderr:\n%s", code, errs)
+	}
+	code, _, errs = runCmd(t, "", "run", "/dev/zero")
+	if code != exitUsage || !strings.Contains(errs, "/dev/zero: larger than the limit (67108864 bytes)") {
+		t.Errorf("FILE /dev/zero: exit %d, stderr:\n%s", code, errs)
+	}
+}
+
+// TestRunBuffersBoundedTogether checks that the limit on buffer arguments
+// applies to their sum, not to each alone, and that a file: argument
+// counts against it.
+func TestRunBuffersBoundedTogether(t *testing.T) {
+	k := writeFile(t, "k2.ptx", twoBufferKernel)
+	code, _, errs := runCmd(t, "", "run", k, "--arg", "buf:1073741000", "--arg", "buf:1000")
+	if code != exitUsage || !strings.Contains(errs, "--arg 1 (b): buffer of 1000 bytes: the buffers of a launch take at most 1073741824 bytes (1024 MiB) together; 824 are left") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+	f := writeFile(t, "data.bin", strings.Repeat("x", 1000))
+	code, _, errs = runCmd(t, "", "run", k, "--arg", "buf:1073741000", "--arg", "file:"+f)
+	if code != exitUsage || !strings.Contains(errs, "larger than the limit (824 bytes)") {
+		t.Errorf("file over the remaining budget: exit %d, stderr:\n%s", code, errs)
+	}
+}
+
+// TestRunHostileKernels runs kernels that would loop forever or need more
+// memory than the emulator allows: each ends with a clear message.
+func TestRunHostileKernels(t *testing.T) {
+	head := ".version 8.0\n.target sm_90\n.address_size 64\n"
+	cases := []struct {
+		name  string
+		body  string
+		flags []string
+		code  int
+		want  string
+	}{
+		{"infinite loop", ".visible .entry k()\n{\nL:\tbra.uni L;\n}\n", []string{"--max-steps", "100000"}, exitSanitize,
+			"exceeded 100000 warp-instructions (--max-steps) [max-steps]"},
+		{"infinite loop in every cluster", ".visible .entry k()\n{\nL:\tbra.uni L;\n}\n", []string{"--max-steps", "1000", "--grid", "64", "--jobs", "2"}, exitSanitize,
+			"cluster 0 exceeded 1000 warp-instructions"},
+		{"100M registers", ".visible .entry k()\n{\n\t.reg .b32 %r<100000000>;\n\tret;\n}\n", nil, exitFail, "too many registers"},
+		{"1 GB local array", ".visible .entry k()\n{\n\t.local .b8 a[1000000000];\n\tret;\n}\n", nil, exitFail, "variable a is too large"},
+		{"4 GB shared array", ".visible .entry k()\n{\n\t.shared .b8 a[4000000000];\n\tret;\n}\n", nil, exitFail, "variable a is too large"},
+		{"8 GB global array", ".global .b8 g[8000000000];\n.visible .entry k()\n{\n\tret;\n}\n", nil, exitFail, "variable g is too large"},
+		{"many CTAs with big local frames", ".visible .entry k()\n{\n\t.local .b8 a[500000];\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, a;\n\tst.local.u8 [%rd1], 1;\n\tret;\n}\n",
+			[]string{"--block", "1024", "--grid", "16", "--cluster", "16"}, exitUsage, "emulating one cluster needs 7"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k := writeFile(t, "k.ptx", head+c.body)
+			code, _, errs := runCmd(t, "", append([]string{"run", k}, c.flags...)...)
+			if code != c.code || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d (want %d), stderr lacks %q:\n%s", code, c.code, c.want, errs)
+			}
+		})
+	}
+}
