@@ -218,8 +218,17 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 				return // undeclared: reported by name resolution
 			}
 		}
-		if sym, ok := c.namedReg(e); ok && sym.vec == f.Vec && componentOf(e) == "" {
+		sym, isReg := c.namedReg(e)
+		whole := isReg && sym.vec > 1 && componentOf(e) == ""
+		if whole && sym.vec == f.Vec {
 			c.checkType(f, e, sym.typ, true)
+			return
+		}
+		if f.Instr.Name == "st.async" && !whole {
+			// ptxas 12.5 accepts a scalar here and checks only its type.
+			c.warnf(e.Pos(), e.End(), "st-async-scalar-vector", f.Instr.Section, "write a brace-enclosed vector",
+				"%s%s stores %d elements but the operand is a scalar; ptxas accepts it", vecName(f), f.Type, f.Vec)
+			c.scalar(f, e)
 			return
 		}
 		c.errorf(e.Pos(), e.End(), "vector-arity", f.Instr.Section, "",

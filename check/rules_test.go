@@ -189,6 +189,10 @@ func TestWarnings(t *testing.T) {
 	if strings.Join(got, " ") != "3:address-origin 6:address-origin" {
 		t.Errorf("address-origin warnings: %v", l)
 	}
+	l, first = checkSnippet(t, "8.5", "sm_90", "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%Rb32_0], vb4.x, [%Rb32_1];")
+	if len(l) != 1 || l[0].Rule != "st-async-scalar-vector" || l[0].Severity != diag.Warning || int(l[0].Pos.Line) != first || l[0].Pos.Col != 73 {
+		t.Errorf("st.async scalar for a vector: %v", l)
+	}
 	l, first = checkSnippet(t, "8.5", "sm_90", "st.shared.u32 [%Rb32_0], {%Rb32_2};")
 	if len(l) != 1 || l[0].Rule != "st-braced-scalar" || l[0].Severity != diag.Warning || int(l[0].Pos.Line) != first {
 		t.Errorf("braced scalar: %v", l)
