@@ -33,13 +33,13 @@ type table struct {
 	// them many times, so most lookups take one map access instead of
 	// one for plain names plus one per split of the trailing digits.
 	cache      map[string]cachedLookup
-	generation uint32
+	generation uint64
 }
 
 type cachedLookup struct {
 	sym        *Symbol
 	ok         bool
-	generation uint32
+	generation uint64
 }
 
 // scope is one level of declarations: the module, a function's
