@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
@@ -188,7 +189,7 @@ func TestAsyncRulesWired(t *testing.T) {
 func TestAsyncRulesPtxas(t *testing.T) {
 	ptxas := ptxasPath("12.5")
 	if ptxas == "" {
-		t.Skip("ptxas 12.5 not found (set PTXKIT_CUDA_BIN or fetch it with shared/tools/cuda-oracle 12.5)")
+		t.Skip("ptxas 12.5: " + oracle.SkipMessage)
 	}
 	assemble := func(version, target, body string) (bool, string) {
 		src := fmt.Sprintf(".version %s\n.target %s\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"+

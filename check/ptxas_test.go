@@ -13,26 +13,13 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/internal/oracle"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
-// ptxasPath finds NVIDIA ptxas: for 12.5 $PTXKIT_CUDA_BIN/ptxas, else
-// $HOME/.cache/cuda-oracle/<version>/bin/ptxas.
-func ptxasPath(version string) string {
-	if d := os.Getenv("PTXKIT_CUDA_BIN"); d != "" && version == "12.5" {
-		p := filepath.Join(d, "ptxas")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	home, _ := os.UserHomeDir()
-	p := filepath.Join(home, ".cache", "cuda-oracle", version, "bin", "ptxas")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	return ""
-}
+// ptxasPath finds NVIDIA ptxas of the given CUDA version, or returns "".
+func ptxasPath(version string) string { return oracle.Tool(version, "ptxas") }
 
 var (
 	ptxasLine = regexp.MustCompile(`, line (\d+); (error|fatal)`)
@@ -158,10 +145,10 @@ func TestPtxas118Agreement(t *testing.T) {
 	testAgreement(t, "11.8", "7.8", "address-size", 1000)
 }
 
-func testAgreement(t *testing.T, oracle, maxPTX, ignoreRule string, n int) {
-	ptxas := ptxasPath(oracle)
+func testAgreement(t *testing.T, cuda, maxPTX, ignoreRule string, n int) {
+	ptxas := ptxasPath(cuda)
 	if ptxas == "" {
-		t.Skipf("ptxas %s not found (set PTXKIT_CUDA_BIN or fetch it with shared/tools/cuda-oracle %s)", oracle, oracle)
+		t.Skipf("ptxas %s: %s", cuda, oracle.SkipMessage)
 	}
 	seed := uint64(1)
 	if s := os.Getenv("PTXKIT_DIFF_CASES"); s != "" {
@@ -223,7 +210,7 @@ func testAgreement(t *testing.T, oracle, maxPTX, ignoreRule string, n int) {
 		}
 	}
 	t.Logf("agreement with ptxas %s: %d/%d (%.2f%%), %d valid and %d invalid instructions (seed %d)",
-		oracle, agree, total, 100*float64(agree)/float64(total), valid, total-valid, seed)
+		cuda, agree, total, 100*float64(agree)/float64(total), valid, total-valid, seed)
 	t.Logf("errors by rule: %v", rules)
 	for i, b := range bad {
 		if i == 40 {

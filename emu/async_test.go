@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/oracle"
 )
 
 // asyncPolicies are the landing policies every async test runs under.
@@ -213,31 +215,12 @@ func TestBulkCopyMbarrier(t *testing.T) {
 	})
 }
 
-// ptxasPath finds NVIDIA ptxas through PTXKIT_CUDA_BIN or the oracle
-// cache, or returns "".
-func ptxasPath() string {
-	dirs := []string{os.Getenv("PTXKIT_CUDA_BIN")}
-	if home, err := os.UserHomeDir(); err == nil {
-		dirs = append(dirs, filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin"))
-	}
-	for _, d := range dirs {
-		if d == "" {
-			continue
-		}
-		p := filepath.Join(d, "ptxas")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
 // TestAsyncKernelsAssemble checks that NVIDIA ptxas accepts the async test
 // kernels, so the emulator is tested on valid PTX.
 func TestAsyncKernelsAssemble(t *testing.T) {
-	ptxas := ptxasPath()
+	ptxas := oracle.Ptxas()
 	if ptxas == "" {
-		t.Skip("ptxas not found: set PTXKIT_CUDA_BIN or run shared/tools/cuda-oracle 12.5")
+		t.Skip(oracle.SkipMessage)
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "emu", "async", "*.ptx"))
 	if len(files) < 8 {

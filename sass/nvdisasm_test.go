@@ -11,18 +11,15 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/oracle"
 )
 
-// cudaBin returns the folder holding nvdisasm/ptxas/cuobjdump, or skips.
+// cudaBin returns the path of the CUDA 12.5 tool, or skips the test.
 func cudaBin(t testing.TB, tool string) string {
-	dir := os.Getenv("PTXKIT_CUDA_BIN")
-	if dir == "" {
-		home, _ := os.UserHomeDir()
-		dir = filepath.Join(home, ".cache", "cuda-oracle", "12.5", "bin")
-	}
-	p := filepath.Join(dir, tool)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s not found in %s (set PTXKIT_CUDA_BIN to the CUDA bin folder to run this oracle test)", tool, dir)
+	p := oracle.Tool(oracle.Default, tool)
+	if p == "" {
+		t.Skipf("%s: %s", tool, oracle.SkipMessage)
 	}
 	return p
 }

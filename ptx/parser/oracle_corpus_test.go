@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptxkit/ptxkit/ptx/internal/oracle"
+	"github.com/ptxkit/ptxkit/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
 	"github.com/ptxkit/ptxkit/ptx/resolve"

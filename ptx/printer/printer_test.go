@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxkit/ptxkit/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/ast"
-	"github.com/ptxkit/ptxkit/ptx/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
 )
