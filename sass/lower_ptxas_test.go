@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/oracle"
 )
 
 // storeKernel returns a PTX kernel named k<i> that performs row r's store
@@ -129,11 +131,11 @@ func TestLowerAgainstPtxas(t *testing.T) {
 // (PTX 7.8), the version table T4's sm_50 column was measured with.
 func TestLowerAgainstPtxas118(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(cudaBin(t, "ptxas")))), "11.8", "bin")
-	if _, err := os.Stat(filepath.Join(bin, "ptxas")); err != nil {
-		t.Skipf("CUDA 11.8 ptxas not found in %s", bin)
+	ptxas := oracle.Tool("11.8", "ptxas")
+	if ptxas == "" {
+		t.Skip("CUDA 11.8 ptxas: " + oracle.SkipMessage)
 	}
-	checkLowering(t, bin, "7.8", lowerTargets[:1])
+	checkLowering(t, filepath.Dir(ptxas), "7.8", lowerTargets[:1])
 }
 
 func checkLowering(t *testing.T, bin, version string, targets []string) {

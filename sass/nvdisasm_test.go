@@ -275,9 +275,9 @@ func TestNvdisasmControlSlots(t *testing.T) {
 // 11.8's nvdisasm, where it is installed beside 12.5.
 func TestNvdisasm118(t *testing.T) {
 	t.Parallel()
-	tool := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(cudaBin(t, "nvdisasm")))), "11.8", "bin", "nvdisasm")
-	if _, err := os.Stat(tool); err != nil {
-		t.Skipf("CUDA 11.8 nvdisasm not found at %s", tool)
+	tool := oracle.Tool("11.8", "nvdisasm")
+	if tool == "" {
+		t.Skip("CUDA 11.8 nvdisasm: " + oracle.SkipMessage)
 	}
 	for _, arch := range []Arch{{50}, {62}, {75}, {86}, {90}} {
 		t.Run(arch.String(), func(t *testing.T) {
