@@ -6,12 +6,24 @@ import (
 	"io"
 )
 
-// WriteText writes each diagnostic as "FILE:LINE:COL: SEVERITY: MESSAGE [RULE]",
-// one per line, in the order of l.
+// WriteText writes each diagnostic as "FILE:LINE:COL: SEVERITY: MESSAGE [RULE]"
+// on one line, in the order of l, followed when known by a tab-indented
+// "spec: SECTION" line and a tab-indented "fix: HOW" line. Tools that read
+// the first form can skip lines that begin with a tab.
 func WriteText(w io.Writer, l List) error {
 	for _, d := range l {
 		if _, err := fmt.Fprintln(w, d.String()); err != nil {
 			return err
+		}
+		if d.Spec != "" {
+			if _, err := fmt.Fprintf(w, "\tspec: %s\n", d.Spec); err != nil {
+				return err
+			}
+		}
+		if d.Fix != "" {
+			if _, err := fmt.Fprintf(w, "\tfix: %s\n", d.Fix); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -20,6 +20,8 @@ func TestWriteText(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "a.ptx:2:3: error: register %r<1> is not declared [undeclared-register]\n" +
+		"\tspec: PTX ISA §5.4\n" +
+		"\tfix: declare it\n" +
 		"a.ptx:3:1: warning: m [w]\n"
 	if b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
