@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
+	"github.com/ptxkit/ptxkit/ptx/scanner"
 )
 
 // benchModule returns a generated module of many kernels in the style of
@@ -141,4 +142,33 @@ func BenchmarkResolve(b *testing.B) {
 		}
 	}
 	reportCPUThroughput(b, len(src), start)
+}
+
+// BenchmarkScanLimit tokenizes the module of BenchmarkParse without
+// building a tree: the speed the parser would have if building the tree
+// cost nothing, an upper bound for it.
+func BenchmarkScanLimit(b *testing.B) {
+	src := string(benchSrc())
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	start := cpuTime()
+	var s scanner.Scanner
+	for b.Loop() {
+		s.Init(src, nil)
+		for s.Scan().Kind != scanner.EOF {
+		}
+	}
+	reportCPUThroughput(b, len(src), start)
+}
+
+// BenchmarkCopyLimit copies the module of BenchmarkParse once: the
+// machine's memory bandwidth, the physical limit of any pass that reads
+// its input.
+func BenchmarkCopyLimit(b *testing.B) {
+	src := benchSrc()
+	dst := make([]byte, len(src))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		copy(dst, src)
+	}
 }
