@@ -87,6 +87,9 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 		w.Fault(l, RuleStoreParam, specStParam, "store to kernel parameter memory at %#x (%s)", a, r.Name)
 		return nil
 	}
+	if w.watchGlobal {
+		return w.watchedGlobal(l, r, a, n, write)
+	}
 	w.cache = r
 	w.count(SpaceGlobal, n, write)
 	return r.Data[a-r.Base : a-r.Base+uint64(n)]

@@ -88,6 +88,8 @@ type clusterAsync struct {
 	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
 	tracing bool
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
+
+	globalArmed bool // every warp has watchGlobal set (asyncglobal.go)
 }
 
 // opMeta describes an operation for the trace.
@@ -120,6 +122,7 @@ func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
 	if s.queued == nil {
 		s.tracker.Describe = describeSite
+		s.tracker.Counted = isGlobalRange
 		s.queued = map[asyncgroup.OpID]*AsyncOp{}
 		s.tracing = traceSink(c.prog) != nil
 		s.meta = map[asyncgroup.OpID]opMeta{}
@@ -248,6 +251,7 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 		return r
 	}
 	cs.queued[id] = op
+	cs.armGlobalWatch(cl)
 	if cs.tracing {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}

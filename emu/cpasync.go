@@ -171,7 +171,7 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		}
 		var src []byte
 		if srcSize > 0 {
-			if src = w.Bytes(l, SpaceGlobal, srcA, srcSize, false); src == nil {
+			if src = w.asyncGlobalBytes(l, srcA, srcSize, false); src == nil {
 				return Fault
 			}
 		}
@@ -202,10 +202,10 @@ func execCpAsync(w *Warp, in *Inst) Status {
 }
 
 // sourceChanged reports a global source that changed between the issue
-// of operation id and its landing. Writes to global memory are not
-// watched, so this catches a source modified before completion (undefined,
-// §9.7.9.25.1) only when the copy lands after the write: --async=delayed
-// finds the most.
+// of operation id and its landing. Writes by threads of the issuing
+// cluster are reported when they happen (asyncglobal.go); this also
+// catches a write by a cluster running in parallel (--jobs) when the copy
+// lands after it, which depends on timing.
 func (cs *clusterAsync) sourceChanged(c *Cluster, id asyncgroup.OpID, src, snap []byte) *Report {
 	if bytes.Equal(src, snap) {
 		return nil

@@ -56,6 +56,11 @@ type Warp struct {
 	prog  *Program
 	stats *Stats
 	cache *Region // last global region hit
+
+	// watchGlobal is set while the cluster has asynchronous operations
+	// whose global ranges are guarded (asyncglobal.go); global accesses
+	// then skip cache and take the checked path.
+	watchGlobal bool
 }
 
 // Lane iteration helper: for m := w.Exec; m != 0; m &= m - 1 { l := lane(m) }.

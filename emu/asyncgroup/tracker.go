@@ -65,11 +65,24 @@ type Tracker struct {
 	// that lacks them, from its Site; reports call it so that issuing an
 	// operation need not format text.
 	Describe func(op *Op) (where, issuer string)
+
+	// Counted, when set, selects guarded ranges to count (for example those
+	// in global memory); Watched returns how many are outstanding, so that
+	// a caller can skip a check when none is. Set it before the first Issue.
+	Counted  func(r Range) bool
+	nCounted int
 }
 
-func addRange(m map[Range]int, r Range, d int) {
+// Watched returns the number of guarded ranges (destinations, and sources
+// not yet read, with multiplicity) selected by Counted.
+func (tr *Tracker) Watched() int { return tr.nCounted }
+
+func (tr *Tracker) addRange(m map[Range]int, r Range, d int) {
 	if r.Lo >= r.Hi {
 		return
+	}
+	if tr.Counted != nil && tr.Counted(r) {
+		tr.nCounted += d
 	}
 	if n := m[r] + d; n > 0 {
 		m[r] = n
@@ -85,9 +98,9 @@ func (tr *Tracker) Issue(op Op) OpID {
 	}
 	tr.next++
 	op.ID = tr.next
-	addRange(tr.dsts, op.Dst, 1)
+	tr.addRange(tr.dsts, op.Dst, 1)
 	if !op.SourceFree {
-		addRange(tr.srcs, op.Src, 1)
+		tr.addRange(tr.srcs, op.Src, 1)
 	}
 	tr.ops = append(tr.ops, &op)
 	return op.ID
@@ -123,7 +136,7 @@ func (tr *Tracker) Land(id OpID) {
 func (tr *Tracker) FreeSource(id OpID) {
 	if op := tr.Get(id); op != nil && !op.SourceFree {
 		op.SourceFree = true
-		addRange(tr.srcs, op.Src, -1)
+		tr.addRange(tr.srcs, op.Src, -1)
 	}
 }
 
@@ -137,9 +150,9 @@ func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
 
 // forget drops op's guarded ranges.
 func (tr *Tracker) forget(op *Op) {
-	addRange(tr.dsts, op.Dst, -1)
+	tr.addRange(tr.dsts, op.Dst, -1)
 	if !op.SourceFree {
-		addRange(tr.srcs, op.Src, -1)
+		tr.addRange(tr.srcs, op.Src, -1)
 	}
 }
 

@@ -1,0 +1,93 @@
+package emu
+
+import "github.com/ptxkit/ptxkit/emu/asyncgroup"
+
+// The global-memory watch of the async sanitizer (PTX ISA §9.7.9.25.1:
+// reading the destination, or modifying the source, of an asynchronous
+// operation before its completion is observed is undefined).
+//
+// The shared-memory watch (asyncstate.go) sees accesses through CTA.Watch.
+// Global memory has no such hook: its accesses go through the warp's
+// cached region (Warp.cache) and, on a miss, through Warp.global. While a
+// cluster has outstanding operations with a guarded global range (the
+// source of cp.async and of bulk copies from global memory, the
+// destination of bulk stores and reductions to global memory), every warp
+// of the cluster has watchGlobal set and no cached region, so each global
+// access takes the checked path and meets the tracker here. With no such
+// range outstanding the cost is one predictable branch on the slow path;
+// the cached fast paths are unchanged.
+//
+// Only accesses by threads of the issuing cluster are checked. Global
+// memory is shared by every cluster of the launch, and with --jobs other
+// clusters run on other goroutines in an order that varies from run to
+// run; checking their accesses would make the verdict depend on that
+// order. Such cross-cluster races are outside the watch (docs/async.md).
+
+// isGlobalRange reports whether tracker range r names global memory (the
+// tracker names shared bytes by their generic .shared::cluster address).
+func isGlobalRange(r asyncgroup.Range) bool { return GenericSpace(r.Lo) != SpaceSharedCluster }
+
+// armGlobalWatch makes every warp of c take the checked global path, once
+// an operation with a guarded global range has been issued.
+func (cs *clusterAsync) armGlobalWatch(c *Cluster) {
+	if cs.tracker.Watched() == 0 || cs.globalArmed {
+		return
+	}
+	cs.globalArmed = true
+	for _, w := range c.warps {
+		w.watchGlobal = true
+		w.cache = nil
+	}
+}
+
+// watchedGlobal is Warp.global's tail while watchGlobal is set: region r
+// holds [a, a+n). It checks the access against the cluster's outstanding
+// operations, and disarms the warp once none guards global memory.
+func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []byte {
+	cs, ok := w.CTA.cluster.ext[clusterAsyncKey].(*clusterAsync)
+	if !ok || cs.tracker.Watched() == 0 {
+		// Nothing guarded (any more, or the warp was armed in an earlier
+		// cluster): back to the cached path.
+		w.watchGlobal = false
+		if ok {
+			cs.globalArmed = false
+		}
+		w.cache = r
+	} else if h := cs.globalHazard(asyncgroup.Range{Lo: a, Hi: a + uint64(n)}, write); h != nil {
+		verb, role := "read of", "destination"
+		switch h.Rule {
+		case "async-write-source":
+			verb, role = "write to", "source"
+		case "async-write-destination":
+			verb = "write to"
+		}
+		where, issuer := cs.tracker.Describes(h.Op)
+		w.Fault(l, h.Rule, h.Spec, "%s %d bytes at global address %#x (%s), the %s of %s at %s issued by %s, before a wait observed its completion",
+			verb, n, a, r.Name, role, h.Op.Name, where, issuer)
+		return nil
+	}
+	w.count(SpaceGlobal, n, write)
+	return r.Data[a-r.Base : a-r.Base+uint64(n)]
+}
+
+func (cs *clusterAsync) globalHazard(r asyncgroup.Range, write bool) *asyncgroup.Hazard {
+	if write {
+		return cs.tracker.CheckWrite(r)
+	}
+	return cs.tracker.CheckRead(r)
+}
+
+// asyncGlobalBytes returns the global operand of an asynchronous
+// instruction (Warp.Bytes on .global). The operation's own access is not
+// a plain access, so it is not checked against other outstanding
+// operations, as their shared operands are not (SharedTarget bypasses
+// CTA.Watch).
+func (w *Warp) asyncGlobalBytes(l int, a uint64, n int, write bool) []byte {
+	armed := w.watchGlobal
+	w.watchGlobal = false
+	b := w.Bytes(l, SpaceGlobal, a, n, write)
+	if armed {
+		w.watchGlobal, w.cache = true, nil
+	}
+	return b
+}
