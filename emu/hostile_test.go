@@ -141,3 +141,45 @@ func TestHostileJobsBoundedByMemory(t *testing.T) {
 		}
 	}
 }
+
+// spinKernel loops 1000 times per thread: 3,001 warp-instructions per warp.
+const spinKernel = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<3>;
+	.reg .pred %p<2>;
+	mov.u32 %r1, 0;
+L:	add.u32 %r1, %r1, 1;
+	setp.lt.u32 %p1, %r1, 1000;
+	@%p1 bra.uni L;
+	ret;
+}
+`
+
+// TestHostileLaunchStepBudget checks that MaxLaunchSteps bounds a grid of
+// many clusters that each stay under MaxSteps, whatever Jobs is, and that
+// a grid within the budget completes.
+func TestHostileLaunchStepBudget(t *testing.T) {
+	p := compile(t, spinKernel)
+	perCluster := uint64(3001 + warpStartSteps)
+	for _, jobs := range []int{1, 3} {
+		cfg := Config{Grid: dims(100, 1, 1), Block: dims(32, 1, 1), Jobs: jobs, MaxLaunchSteps: 10 * perCluster}
+		res, err := Execute(p, cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Report == nil || res.Report.Rule != RuleMaxSteps || !strings.Contains(res.Report.Message, "(--max-launch-steps)") {
+			t.Fatalf("jobs %d: report %v", jobs, res.Report)
+		}
+		if res.Stats.CTAs < 10 || res.Stats.CTAs >= 100 {
+			t.Errorf("jobs %d: %d CTAs ran, want the budget's 10 and a few in flight", jobs, res.Stats.CTAs)
+		}
+	}
+	cfg := Config{Grid: dims(100, 1, 1), Block: dims(32, 1, 1), MaxLaunchSteps: 100 * perCluster}
+	res, err := Execute(p, cfg, nil)
+	if err != nil || res.Report != nil || res.Stats.CTAs != 100 {
+		t.Fatalf("within the budget: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
+	}
+}

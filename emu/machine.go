@@ -20,7 +20,11 @@ type Config struct {
 	Seed        uint64 // scheduling seed: 0 runs warps round-robin, others shuffle them
 	Jobs        int    // clusters emulated in parallel (0: 1)
 	MaxSteps    uint64 // warp-instructions per cluster before a max-steps report (0: DefaultMaxSteps)
-	Async       AsyncPolicy
+	// MaxLaunchSteps bounds the warp-instructions of all clusters together,
+	// each warp started counting as warpStartSteps more (0:
+	// DefaultMaxLaunchSteps); no cluster starts once they are spent.
+	MaxLaunchSteps uint64
+	Async          AsyncPolicy
 }
 
 // MaxLaunchBytes bounds the emulator's own memory for the state of the
@@ -42,6 +46,16 @@ const warpOverheadBytes = 2 * maxCallDepth * 32 * 4
 
 // DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
 const DefaultMaxSteps = 1 << 32
+
+// DefaultMaxLaunchSteps is the launch-wide step budget when
+// Config.MaxLaunchSteps is 0 (or MaxSteps when that is larger): a grid of
+// runaway clusters costs no more than one runaway cluster.
+const DefaultMaxLaunchSteps = 1 << 32
+
+// warpStartSteps is what starting a warp costs against MaxLaunchSteps:
+// setting up its registers takes about as long as 64 instructions, and a
+// grid of millions of CTAs that each execute a few must stay bounded too.
+const warpStartSteps = 64
 
 // MaxThreadsPerCTA and MaxClusterSize are the launch limits (§5.2.1 of the
 // CUDA programming guide; 16 with non-portable cluster sizes).
@@ -349,6 +363,10 @@ func (cfg *Config) normalize(p *Program) error {
 	if cfg.MaxSteps == 0 {
 		cfg.MaxSteps = DefaultMaxSteps
 	}
+	if cfg.MaxLaunchSteps == 0 {
+		cfg.MaxLaunchSteps = max(DefaultMaxLaunchSteps, cfg.MaxSteps)
+	}
+	cfg.MaxSteps = min(cfg.MaxSteps, cfg.MaxLaunchSteps)
 	return nil
 }
 
@@ -383,6 +401,8 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	}
 	var (
 		next     atomic.Int64
+		spent    atomic.Uint64 // warp-instructions of finished clusters
+		cut      atomic.Bool   // a cluster did not start: the launch budget was spent
 		failIdx  atomic.Int64
 		wg       sync.WaitGroup
 		statsMu  sync.Mutex
@@ -402,8 +422,13 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 				if i >= nclusters || int64(i) > failIdx.Load() {
 					break
 				}
+				if spent.Load() >= cfg.MaxLaunchSteps {
+					cut.Store(true)
+					break
+				}
 				id := [3]int{i % cdim[0], i / cdim[0] % cdim[1], i / (cdim[0] * cdim[1])}
 				r := wk.runCluster(i, id)
+				spent.Add(wk.cl.steps + uint64(len(wk.cl.warps))*warpStartSteps)
 				if len(wk.cl.printf) > 0 || wk.cl.printfLost {
 					text := wk.cl.printf
 					if wk.cl.printfLost {
@@ -436,7 +461,11 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	for i := 0; i < nclusters && i <= last; i++ {
 		total.Printf = append(total.Printf, printed[i]...)
 	}
-	return total, reports[last], nil
+	if r := reports[last]; r != nil || !cut.Load() {
+		return total, r, nil
+	}
+	return total, &Report{Rule: RuleMaxSteps, File: p.File,
+		Message: fmt.Sprintf("the launch exceeded %d warp-instructions over all its clusters (--max-launch-steps); the clusters after that did not run", cfg.MaxLaunchSteps)}, nil
 }
 
 // worker owns reusable CTA storage for the clusters it runs.

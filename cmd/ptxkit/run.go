@@ -47,6 +47,7 @@ type runOptions struct {
 	seed      uint64
 	jobs      int
 	maxSteps  uint64
+	maxLaunch uint64
 	async     string
 	dump      string
 	dumpBytes int
@@ -72,6 +73,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
 	fs.IntVar(&o.jobs, "jobs", 1, "clusters emulated in parallel")
 	fs.Uint64Var(&o.maxSteps, "max-steps", 0, "warp-instructions per cluster before stopping (default 2^32)")
+	fs.Uint64Var(&o.maxLaunch, "max-launch-steps", 0, "warp-instructions of all clusters together before stopping, each warp started counting 64 (default: 2^32 or --max-steps if larger)")
 	fs.StringVar(&o.async, "async", "eager", "when asynchronous operations land: eager, delayed or random")
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
@@ -80,7 +82,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]")
-		fmt.Fprintln(stderr, "                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N] [--max-steps N]")
+		fmt.Fprintln(stderr, "                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N] [--max-steps N] [--max-launch-steps N]")
 		fmt.Fprintln(stderr, "Without FILE it runs a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage, 3 sanitizer report.")
 		fs.PrintDefaults()
 	}
@@ -245,6 +247,7 @@ func (o *runOptions) config() (emu.Config, error) {
 		return cfg, fmt.Errorf("--jobs must be at least 1")
 	}
 	cfg.SharedBytes, cfg.Seed, cfg.Jobs, cfg.MaxSteps = o.shared, o.seed, o.jobs, o.maxSteps
+	cfg.MaxLaunchSteps = o.maxLaunch
 	return cfg, nil
 }
 
