@@ -27,10 +27,35 @@ import "github.com/ptxkit/ptxkit/emu/asyncgroup"
 // tracker names shared bytes by their generic .shared::cluster address).
 func isGlobalRange(r asyncgroup.Range) bool { return GenericSpace(r.Lo) != SpaceSharedCluster }
 
+// globalBox is the smallest range holding every guarded global range of a
+// cluster (it may hold more: it grows at issue and is emptied only when
+// nothing is guarded), so most accesses elsewhere skip the tracker.
+type globalBox struct{ lo, hi uint64 }
+
+func (b *globalBox) add(r asyncgroup.Range) {
+	if r.Lo >= r.Hi || !isGlobalRange(r) {
+		return
+	}
+	if b.lo >= b.hi {
+		*b = globalBox{r.Lo, r.Hi}
+		return
+	}
+	b.lo, b.hi = min(b.lo, r.Lo), max(b.hi, r.Hi)
+}
+
 // armGlobalWatch makes every warp of c take the checked global path, once
-// an operation with a guarded global range has been issued.
-func (cs *clusterAsync) armGlobalWatch(c *Cluster) {
-	if cs.tracker.Watched() == 0 || cs.globalArmed {
+// operation id, which guards a global range, has been issued.
+func (cs *clusterAsync) armGlobalWatch(c *Cluster, id asyncgroup.OpID) {
+	if cs.tracker.Watched() == 0 {
+		return
+	}
+	if op := cs.tracker.Get(id); op != nil {
+		cs.globalBox.add(op.Dst)
+		if !op.SourceFree {
+			cs.globalBox.add(op.Src)
+		}
+	}
+	if cs.globalArmed {
 		return
 	}
 	cs.globalArmed = true
@@ -51,8 +76,11 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 		w.watchGlobal = false
 		if ok {
 			cs.globalArmed = false
+			cs.globalBox = globalBox{}
 		}
 		w.cache = r
+	} else if a+uint64(n) <= cs.globalBox.lo || a >= cs.globalBox.hi {
+		// Outside every guarded global range.
 	} else if h := cs.globalHazard(asyncgroup.Range{Lo: a, Hi: a + uint64(n)}, write); h != nil {
 		verb, role := "read of", "destination"
 		switch h.Rule {

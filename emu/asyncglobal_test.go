@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -207,4 +208,67 @@ func TestReleaseStoreDestinationNotGuarded(t *testing.T) {
 			t.Fatalf("%v seed %d: out = %v", cfg.Async, cfg.Seed, got)
 		}
 	})
+}
+
+// globalWatchBench copies 16 bytes per thread and round with cp.async and
+// stores 16 words to out[]; STORES runs before the wait (while the copy's
+// global source is guarded, so each store takes the checked path) or
+// after it (nothing guarded, the cached path).
+const globalWatchBench = `.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry watch(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	.reg .pred %p1;
+	.shared .align 16 .b8 stage[4096];
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	cvta.to.global.u64 %rd1, %rd1;
+	cvta.to.global.u64 %rd2, %rd2;
+	mov.u32 %r1, %tid.x;
+	shl.b32 %r2, %r1, 4;
+	mov.u32 %r3, stage;
+	add.u32 %r3, %r3, %r2;
+	mul.wide.u32 %rd3, %r1, 16;
+	add.u64 %rd4, %rd1, %rd3;
+	mul.wide.u32 %rd5, %r1, 64;
+	add.u64 %rd6, %rd2, %rd5;
+	mov.u32 %r4, 0;
+LOOP:
+	cp.async.cg.shared.global [%r3], [%rd4], 16;
+	cp.async.commit_group;
+	BEFORE
+	cp.async.wait_group 0;
+	AFTER
+	add.u32 %r4, %r4, 1;
+	setp.lt.u32 %p1, %r4, 64;
+	@%p1 bra.uni LOOP;
+	ret;
+}
+`
+
+func BenchmarkGlobalWatch(b *testing.B) {
+	var stores strings.Builder
+	for i := range 16 {
+		fmt.Fprintf(&stores, "st.global.u32 [%%rd6+%d], %%r4;\n\t", 4*i)
+	}
+	for _, c := range []struct{ name, before, after string }{
+		{"unguarded", "", stores.String()},
+		{"guarded", stores.String(), ""},
+	} {
+		p := compile(b, strings.NewReplacer("BEFORE", c.before, "AFTER", c.after).Replace(globalWatchBench))
+		b.Run(c.name, func(b *testing.B) {
+			cfg := Config{Grid: dims(16, 1, 1), Block: dims(256, 1, 1)}
+			args := []Arg{buf(4096), buf(16384)}
+			for b.Loop() {
+				res, err := Execute(p, cfg, args)
+				if err != nil || res.Report != nil {
+					b.Fatal(err, res.Report)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(16*256*64*16), "ns/store")
+		})
+	}
 }

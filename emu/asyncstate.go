@@ -89,7 +89,8 @@ type clusterAsync struct {
 	tracing bool
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
 
-	globalArmed bool // every warp has watchGlobal set (asyncglobal.go)
+	globalArmed bool      // every warp has watchGlobal set (asyncglobal.go)
+	globalBox   globalBox // holds every guarded global range
 }
 
 // opMeta describes an operation for the trace.
@@ -251,7 +252,7 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 		return r
 	}
 	cs.queued[id] = op
-	cs.armGlobalWatch(cl)
+	cs.armGlobalWatch(cl, id)
 	if cs.tracing {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}
