@@ -56,7 +56,7 @@ func ParseArch(s string) (Arch, error) {
 			}
 		}
 	}
-	return Arch{}, fmt.Errorf("unsupported architecture %q (want one of %s)", s, archList())
+	return Arch{}, fmt.Errorf("unsupported architecture %q (want one of %s)", clip(s), archList())
 }
 
 func archList() string {

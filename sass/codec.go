@@ -246,8 +246,11 @@ func (w Word) Hex(arch Arch) string {
 func ParseHex(s string, arch Arch) (Word, error) {
 	t := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
 	digits := 2 * arch.WordBytes()
-	if len(t) == 0 || len(t) > digits {
-		return Word{}, fmt.Errorf("%q: want at most %d hex digits for %s", s, digits, arch)
+	if len(t) == 0 {
+		return Word{}, fmt.Errorf("%q: empty word (want 1 to %d hex digits for %s)", s, digits, arch)
+	}
+	if len(t) > digits {
+		return Word{}, fmt.Errorf("%q: %d hex digits; want at most %d for %s", clip(s), len(t), digits, arch)
 	}
 	t = strings.Repeat("0", digits-len(t)) + t
 	var w Word
@@ -258,7 +261,7 @@ func ParseHex(s string, arch Arch) (Word, error) {
 		w.Lo, err = strconv.ParseUint(t[16:], 16, 64)
 	}
 	if err != nil {
-		return Word{}, fmt.Errorf("%q: not a hexadecimal word", s)
+		return Word{}, fmt.Errorf("%q: not a hexadecimal word", clip(s))
 	}
 	return w, nil
 }

@@ -2,6 +2,7 @@ package sass
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -28,11 +29,18 @@ const (
 )
 
 // parseLowerTarget maps sm_XX to the T4 column that covers it.
+// CheckLowerTarget returns the error LowerStore gives for an unsupported
+// target, so that callers can reject it before reading any input.
+func CheckLowerTarget(arch string) error {
+	_, err := parseLowerTarget(arch)
+	return err
+}
+
 func parseLowerTarget(arch string) (lowerTarget, error) {
 	a := strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(arch), "sm_"), "a")
-	var n int
-	if _, err := fmt.Sscanf(a, "%d", &n); err != nil || n < 50 {
-		return 0, fmt.Errorf("unsupported lowering target %q (want sm_50, sm_70, sm_80 or sm_90)", arch)
+	n, err := strconv.Atoi(a)
+	if err != nil || n < 50 || n > 90 || a[0] == '+' || a[0] == '-' {
+		return 0, fmt.Errorf("unsupported lowering target %q (want sm_50 to sm_90: the lowering follows sm_50, sm_70, sm_80 or sm_90)", clip(arch))
 	}
 	switch {
 	case n < 70:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // SyntaxError is an error in SASS text, with its 1-based line and column
@@ -29,25 +30,37 @@ type Line struct {
 
 // Parse parses SASS text, one instruction per line, for arch. Blank lines
 // and comments (// ..., /* ... */, # ...) are skipped. It returns the
-// instructions and every error found (parsing continues at the next line).
+// instructions and every error found (parsing continues at the next line,
+// up to MaxErrors errors).
 func Parse(src string, arch Arch) ([]Line, []*SyntaxError) { return Options{}.Parse(src, arch) }
 
 // Parse is the package-level Parse with o's encoder checks.
 func (o Options) Parse(src string, arch Arch) ([]Line, []*SyntaxError) {
 	var out []Line
 	var errs []*SyntaxError
-	for i, text := range strings.Split(src, "\n") {
-		in, ok, err := o.ParseLine(text, i+1, arch)
+	num := 0
+	for text := range strings.SplitSeq(src, "\n") {
+		num++
+		if len(errs) == MaxErrors {
+			errs = append(errs, &SyntaxError{Line: num, Col: 1,
+				Msg: fmt.Sprintf("too many errors (%d); the rest of the input is not checked", MaxErrors)})
+			break
+		}
+		in, ok, err := o.ParseLine(text, num, arch)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if ok {
-			out = append(out, Line{i + 1, in})
+			out = append(out, Line{num, in})
 		}
 	}
 	return out, errs
 }
+
+// MaxErrors is how many errors Parse reports before it stops, so that a
+// large input that is not SASS costs little time and memory.
+const MaxErrors = 100
 
 // ParseLine parses one line of SASS text. ok is false for a line without an
 // instruction. The instruction is checked as Encode checks it, so that the
@@ -116,7 +129,29 @@ func (p *parser) skipSpace() {
 }
 
 func (p *parser) failAt(col int, f string, format string, args ...any) {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = clip(s)
+		}
+	}
 	panic(&SyntaxError{Line: p.line, Col: col, Field: f, Msg: fmt.Sprintf(format, args...)})
+}
+
+// maxQuoted bounds how much of an offending token a message repeats, so
+// that a megabyte-long word does not become a megabyte-long error.
+const maxQuoted = 40
+
+// clip shortens s to maxQuoted bytes (at a rune boundary), marking the cut
+// with "...".
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	n := maxQuoted
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }
 
 func (p *parser) fail(format string, args ...any) {
@@ -131,12 +166,15 @@ func (p *parser) expect(c byte) {
 	p.i++
 }
 
-func (p *parser) found() string {
+func (p *parser) found() clipped {
 	if p.eof() {
 		return "end of line"
 	}
-	return strconv.Quote(p.word())
+	return clipped(strconv.Quote(clip(p.word())))
 }
+
+// clipped is message text already shortened with clip.
+type clipped string
 
 // word returns the identifier-like text at the cursor without consuming it.
 func (p *parser) word() string {
@@ -145,7 +183,8 @@ func (p *parser) word() string {
 		j++
 	}
 	if j == p.i && j < len(p.s) {
-		j++
+		_, n := utf8.DecodeRuneInString(p.s[j:]) // a whole character, not a byte of it
+		j += n
 	}
 	return p.s[p.i:j]
 }
@@ -168,6 +207,9 @@ func (p *parser) instruction() {
 	p.col[fOpcode] = col
 	parts := strings.Split(op, ".")
 	o := opByName(parts[0])
+	if parts[0] == "" {
+		p.failAt(col, "opcode", "expected an opcode (STS, STL, STG, ST or STAS), found %s", clipped(strconv.Quote(clip(op))))
+	}
 	if o == OpInvalid || o == NOP {
 		p.failAt(col, "opcode", "unknown opcode %q (want STS, STL, STG, ST or STAS)", parts[0])
 	}

@@ -15,7 +15,7 @@ var maxwellNOP = Inst{Op: NOP, Sched: DefaultSched}
 // MarshalRaw encodes insts for arch in nvdisasm's --binary layout. Maxwell
 // bundles are padded with NOPs to a multiple of three instructions.
 func (o Options) MarshalRaw(insts []Inst, arch Arch) ([]byte, error) {
-	var out []byte
+	out := make([]byte, 0, (len(insts)+2)/3*4*8) // Maxwell: 3 words and a control word per 32 bytes; Turing: 16 bytes each
 	if arch.Gen() == Turing {
 		for i, in := range insts {
 			w, err := o.Encode(in, arch)

@@ -204,3 +204,51 @@ func TestRunHostileKernels(t *testing.T) {
 		})
 	}
 }
+
+// TestSassHostileInputs feeds ptxkit sass inputs that are not SASS, are
+// truncated, endless or huge: each gets exit status 1 or 2 and a short
+// message with a position, and no more than sass.MaxErrors of them.
+func TestSassHostileInputs(t *testing.T) {
+	garbage := strings.Repeat("x\n", 100000)
+	cases := []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"many bad lines", garbage, []string{"asm", "--arch", "sm_90"}, exitFail, "<stdin>:101:1: too many errors (100); the rest of the input is not checked"},
+		{"megabyte opcode", strings.Repeat("A", 1<<20) + " [R1], R2 ;\n", []string{"asm", "--arch", "sm_90"}, exitFail,
+			`<stdin>:1:1: opcode: unknown opcode "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA..."`},
+		{"NUL byte", "STS [R1], R2 \x00;\n", []string{"asm", "--arch", "sm_90"}, exitFail, `<stdin>:1:14: unexpected "\x00" after operands`},
+		{"directive line", ".version 8.0\n", []string{"asm", "--arch", "sm_90"}, exitFail, `<stdin>:1:1: opcode: expected an opcode (STS, STL, STG, ST or STAS), found ".version"`},
+		{"unknown arch", "", []string{"asm", "--arch", "sm_99"}, exitUsage, `unsupported architecture "sm_99"`},
+		{"odd raw length", "abc", []string{"disasm", "--arch", "sm_90"}, exitFail, "<stdin>: 3 bytes is not a multiple of 16 (one sm_90 instruction)"},
+		{"truncated raw", strings.Repeat("\x00", 17), []string{"disasm", "--arch", "sm_90"}, exitFail, "17 bytes is not a multiple of 16"},
+		{"non-store word", strings.Repeat("\xff", 16), []string{"disasm", "--arch", "sm_90"}, exitFail, "<stdin>: address 0x0000: 0xffffffffffffffffffffffffffffffff is not a store instruction"},
+		{"empty hex", "", []string{"disasm", "--arch", "sm_90", "--hex", ""}, exitFail, `word 1: "": empty word`},
+		{"long hex", "", []string{"disasm", "--arch", "sm_90", "--hex", "0x" + strings.Repeat("f", 1000)}, exitFail, "1000 hex digits; want at most 32 for sm_90"},
+		{"bad hex", "", []string{"disasm", "--arch", "sm_50", "--hex", "0xzz"}, exitFail, `word 1: "0xzz": not a hexadecimal word`},
+		{"lower unknown target", "", []string{"lower", "--arch", "sm_99", "x.ptx"}, exitUsage, `unsupported lowering target "sm_99"`},
+		{"lower target junk", "", []string{"lower", "--arch", "sm_80x", "x.ptx"}, exitUsage, `unsupported lowering target "sm_80x"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, errs := runSassCLI(t, c.stdin, c.args...)
+			if code != c.code || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d (want %d); stderr lacks %q:\n%.600s", code, c.code, c.want, errs)
+			}
+			if n := strings.Count(errs, "\n"); n > 101 {
+				t.Errorf("%d lines of errors", n)
+			}
+		})
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		for _, sub := range []string{"asm", "disasm", "lower"} {
+			code, _, errs := runSassCLI(t, "", sub, "--arch", "sm_90", "/dev/zero")
+			if code != exitUsage || !strings.Contains(errs, "input larger than 67108864 bytes") {
+				t.Errorf("%s /dev/zero: exit %d, stderr %q", sub, code, errs)
+			}
+		}
+	}
+}

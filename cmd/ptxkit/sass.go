@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -160,17 +161,8 @@ func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opts := sass.Options{AllowMisaligned: *f.misalign}
-	lines, errs := opts.Parse(string(src), f.parsed)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "%s:%v\n", displayName(name), e)
-	}
-	insts := make([]sass.Inst, len(lines))
-	for i, l := range lines {
-		insts[i] = l.Inst
-		w, _ := opts.Encode(l.Inst, f.parsed) // Parse has checked it
-		fmt.Fprintf(stdout, "%s\t%s\n", w.Hex(f.parsed), text(l.Inst, f.parsed, *f.sched))
-	}
-	if len(errs) > 0 {
+	insts, nerr := assembleLines(string(src), displayName(name), opts, f, stdout, stderr)
+	if nerr > 0 {
 		return exitFail
 	}
 	if *f.raw != "" {
@@ -184,6 +176,43 @@ func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// assembleLines parses src line by line, printing "HEX<TAB>TEXT" for each
+// instruction and each error with its position, and stops after
+// sass.MaxErrors errors; memory stays proportional to the input. It
+// returns the instructions when --raw needs them, and the error count.
+func assembleLines(src, name string, opts sass.Options, f *sassFlags, stdout, stderr io.Writer) ([]sass.Inst, int) {
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	var insts []sass.Inst
+	if *f.raw != "" {
+		insts = make([]sass.Inst, 0, strings.Count(src, "\n")+1)
+	}
+	nerr, num := 0, 0
+	for line := range strings.SplitSeq(src, "\n") {
+		num++
+		if nerr == sass.MaxErrors {
+			fmt.Fprintf(stderr, "%s:%d:1: too many errors (%d); the rest of the input is not checked\n", name, num, sass.MaxErrors)
+			break
+		}
+		in, ok, err := opts.ParseLine(line, num, f.parsed)
+		if err != nil {
+			out.Flush()
+			fmt.Fprintf(stderr, "%s:%v\n", name, err)
+			nerr++
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if *f.raw != "" {
+			insts = append(insts, in)
+		}
+		w, _ := opts.Encode(in, f.parsed) // ParseLine has checked it
+		fmt.Fprintf(out, "%s\t%s\n", w.Hex(f.parsed), text(in, f.parsed, *f.sched))
+	}
+	return insts, nerr
 }
 
 func text(in sass.Inst, arch sass.Arch, sched bool) string {
@@ -230,6 +259,8 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		}
 	}
 	status := exitOK
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
 	for i, rw := range words {
 		in, err := sass.DecodeRaw(rw, f.parsed)
 		if err != nil {
@@ -237,11 +268,12 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			if *f.hex {
 				where = fmt.Sprintf("word %d", i+1)
 			}
+			out.Flush()
 			fmt.Fprintf(stderr, "%s: %v\n", where, err)
 			status = exitFail
 			continue
 		}
-		fmt.Fprintf(stdout, "%s\t%s\n", rw.Word.Hex(f.parsed), text(in, f.parsed, *f.sched))
+		fmt.Fprintf(out, "%s\t%s\n", rw.Word.Hex(f.parsed), text(in, f.parsed, *f.sched))
 	}
 	return status
 }
@@ -259,6 +291,10 @@ func runSassLower(args []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	if *arch == "" || len(pos) != 1 {
 		fs.Usage()
+		return exitUsage
+	}
+	if err := sass.CheckLowerTarget(strings.TrimSpace(*arch)); err != nil {
+		fmt.Fprintf(stderr, "ptxkit sass lower: %v\n", err)
 		return exitUsage
 	}
 	return lowerFile(pos[0], strings.TrimSpace(*arch), stdin, stdout, stderr)
