@@ -183,3 +183,31 @@ func TestHostileLaunchStepBudget(t *testing.T) {
 		t.Fatalf("within the budget: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
 	}
 }
+
+// TestAdoptedBufferNotCopied checks that an adopted buffer argument is the
+// allocation itself (a 1 GiB buffer is then held once, not twice) and that
+// a plain one is copied.
+func TestAdoptedBufferNotCopied(t *testing.T) {
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 a, .param .u64 b)
+{
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [a];
+	ld.param.u64 %rd2, [b];
+	st.global.u32 [%rd1], 7;
+	st.global.u32 [%rd2], 9;
+	ret;
+}
+`
+	adopted, copied := make([]byte, 8), make([]byte, 8)
+	res := launch(t, src, Config{Block: dims(1, 1, 1)},
+		Arg{IsBuffer: true, Buffer: adopted, Adopt: true}, Arg{IsBuffer: true, Buffer: copied})
+	if adopted[0] != 7 || &res.Buffers[0].Data[0] != &adopted[0] {
+		t.Errorf("adopted buffer: %v, not the allocation", adopted)
+	}
+	if copied[0] != 0 || res.Buffers[1].Data[0] != 9 {
+		t.Errorf("copied buffer changed (%v) or allocation wrong (%v)", copied, res.Buffers[1].Data)
+	}
+}

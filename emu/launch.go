@@ -15,6 +15,10 @@ type Arg struct {
 	// allocation whose address is passed.
 	Buffer   []byte
 	IsBuffer bool
+	// Adopt, with IsBuffer, makes Buffer itself the allocation instead of
+	// a copy of it: the run stores into it, and a large buffer is not held
+	// twice.
+	Adopt bool
 	// Raw, when set, is copied into the parameter's bytes as written (for
 	// aggregate parameters such as structs passed by value); it must not be
 	// longer than the parameter.
@@ -74,8 +78,13 @@ func Execute(p *Program, cfg Config, args []Arg) (*Result, error) {
 		prm := p.Params[i]
 		v := a.Value
 		if a.IsBuffer {
-			r := mem.AllocGlobal(fmt.Sprintf("arg%d", i), len(a.Buffer), 256)
-			copy(r.Data, a.Buffer)
+			var r *Region
+			if a.Adopt {
+				r = mem.adoptGlobal(fmt.Sprintf("arg%d", i), a.Buffer, 256)
+			} else {
+				r = mem.AllocGlobal(fmt.Sprintf("arg%d", i), len(a.Buffer), 256)
+				copy(r.Data, a.Buffer)
+			}
 			r.ArgIndex = i
 			res.Buffers[i] = r
 			v = r.Base

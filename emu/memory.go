@@ -106,6 +106,12 @@ func (s *regionSet) add(r *Region) {
 
 // alloc places a new region of n bytes after the existing ones.
 func (s *regionSet) alloc(name string, n int, align uint64, sp Space, start uint64) *Region {
+	return s.place(name, make([]byte, n), align, sp, start)
+}
+
+// place makes data a new region after the existing ones.
+func (s *regionSet) place(name string, data []byte, align uint64, sp Space, start uint64) *Region {
+	n := len(data)
 	if s.next == 0 {
 		s.next = start
 	}
@@ -113,7 +119,7 @@ func (s *regionSet) alloc(name string, n int, align uint64, sp Space, start uint
 		align = allocAlign
 	}
 	base := (s.next + align - 1) &^ (align - 1)
-	r := &Region{Name: name, Base: base, Data: make([]byte, n), Space: sp, ArgIndex: -1}
+	r := &Region{Name: name, Base: base, Data: data, Space: sp, ArgIndex: -1}
 	s.next = base + uint64(n) + guardGap
 	s.add(r)
 	return r
@@ -168,6 +174,11 @@ func NewMemory() *Memory { return &Memory{} }
 // AllocGlobal allocates n zeroed bytes of global memory.
 func (m *Memory) AllocGlobal(name string, n int, align uint64) *Region {
 	return m.global.alloc(name, n, align, SpaceGlobal, GlobalBase)
+}
+
+// adoptGlobal makes data a global allocation without copying it.
+func (m *Memory) adoptGlobal(name string, data []byte, align uint64) *Region {
+	return m.global.place(name, data, align, SpaceGlobal, GlobalBase)
 }
 
 // allocConst allocates n bytes in the constant bank.

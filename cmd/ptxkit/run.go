@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
@@ -301,6 +302,7 @@ var errInputTooLarge = errors.New("larger than the limit")
 // reading more than limit bytes (a FILE such as /dev/zero never ends).
 func readBounded(name string, stdin io.Reader, limit int64) ([]byte, error) {
 	r := stdin
+	var b bytes.Buffer
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
@@ -309,19 +311,21 @@ func readBounded(name string, stdin io.Reader, limit int64) ([]byte, error) {
 		defer f.Close()
 		if st, err := f.Stat(); err == nil && st.IsDir() {
 			return nil, fmt.Errorf("%s is a directory", name)
-		} else if err == nil && st.Mode().IsRegular() && st.Size() > limit {
-			return nil, fmt.Errorf("%s: %w (%d bytes)", name, errInputTooLarge, limit)
+		} else if err == nil && st.Mode().IsRegular() {
+			if st.Size() > limit {
+				return nil, fmt.Errorf("%s: %w (%d bytes)", name, errInputTooLarge, limit)
+			}
+			b.Grow(int(st.Size()) + bytes.MinRead) // read without regrowing
 		}
 		r = f
 	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
+	if _, err := b.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
 		return nil, err
 	}
-	if int64(len(b)) > limit {
+	if int64(b.Len()) > limit {
 		return nil, fmt.Errorf("%s: %w (%d bytes)", displayName(name), errInputTooLarge, limit)
 	}
-	return b, nil
+	return b.Bytes(), nil
 }
 
 // kernelArgs converts --arg values to kernel arguments.
@@ -376,7 +380,7 @@ func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 				b[j] = byte(fill)
 			}
 		}
-		return emu.Arg{IsBuffer: true, Buffer: b}, nil
+		return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
 	case strings.HasPrefix(v, "hex:"):
 		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
 		if err != nil {
@@ -397,7 +401,7 @@ func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 		if err != nil {
 			return emu.Arg{}, err
 		}
-		return emu.Arg{IsBuffer: true, Buffer: b}, nil
+		return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
 	}
 	x, err := emu.ParseScalar(v, prm.Type)
 	if err != nil {
