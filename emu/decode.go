@@ -66,6 +66,7 @@ const (
 type Decoder struct {
 	prog     *Program
 	errs     diag.List
+	tooLong  bool // MaxProgramInsts was reached and reported
 	module   map[string]*symbol
 	scopes   []map[string]*symbol
 	funcs    map[string]*ast.Function

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
 // tcgenStoreLoop allocates Tensor Memory and then issues tcgen05.st forever
@@ -209,5 +211,22 @@ func TestAdoptedBufferNotCopied(t *testing.T) {
 	}
 	if copied[0] != 0 || res.Buffers[1].Data[0] != 9 {
 		t.Errorf("copied buffer changed (%v) or allocation wrong (%v)", copied, res.Buffers[1].Data)
+	}
+}
+
+// TestHostileProgramTooLong checks that decoding stops with one
+// positioned error once a kernel exceeds the instruction limit.
+func TestHostileProgramTooLong(t *testing.T) {
+	defer func(n int) { programInstLimit = n }(programInstLimit)
+	programInstLimit = 8
+	src := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n" +
+		strings.Repeat("\tadd.u32 %r1, %r1, 1;\n", 20) + "}\n"
+	m, errs := parser.ParseString("long.ptx", src)
+	if errs.HasErrors() {
+		t.Fatal(errs.Err())
+	}
+	_, errs = Decode(m, "")
+	if len(errs) != 1 || errs[0].Pos.Line != 15 || !strings.Contains(errs[0].Message, "more than 8 instructions") {
+		t.Fatalf("errors: %v", errs)
 	}
 }

@@ -8,6 +8,14 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
+// MaxProgramInsts bounds the decoded instructions of a kernel and the
+// functions it calls (the largest compiled kernels have a few hundred
+// thousand), so that the decoded program stays within about 200 MiB.
+const MaxProgramInsts = 1 << 20
+
+// programInstLimit is MaxProgramInsts; tests lower it.
+var programInstLimit = MaxProgramInsts
+
 // lowerFunc lowers one function body into d.prog.Insts.
 func (d *Decoder) lowerFunc(fi *funcInfo) {
 	f := fi.fn
@@ -88,6 +96,13 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 				d.tables[lastLabel] = names
 			}
 		case *ast.Instruction:
+			if len(d.prog.Insts) >= programInstLimit {
+				if !d.tooLong {
+					d.tooLong = true
+					d.errorf(x, "emu-unsupported", "the kernel and the functions it calls have more than %d instructions; the emulator supports at most that many", programInstLimit)
+				}
+				return
+			}
 			d.lowerInst(x)
 			lastLabel = ""
 		case *ast.Block:

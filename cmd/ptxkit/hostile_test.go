@@ -148,7 +148,7 @@ func TestRunUnboundedFileArgs(t *testing.T) {
 		t.Errorf("file:/dev/zero: exit %d, stderr:\n%s", code, errs)
 	}
 	code, _, errs = runCmd(t, "", "run", "/dev/zero")
-	if code != exitUsage || !strings.Contains(errs, "/dev/zero: larger than the limit (67108864 bytes)") {
+	if code != exitUsage || !strings.Contains(errs, "/dev/zero: larger than the limit (33554432 bytes)") {
 		t.Errorf("FILE /dev/zero: exit %d, stderr:\n%s", code, errs)
 	}
 }

@@ -292,8 +292,10 @@ func parseDims(flagName, s string) ([3]int, error) {
 // maxBufferBytes bounds the buffer arguments of a launch together.
 const maxBufferBytes = emu.MaxBufferBytes
 
-// maxPTXBytes bounds the PTX source read by ptxkit run.
-const maxPTXBytes = 64 << 20
+// maxPTXBytes bounds the PTX source read by ptxkit run: the syntax tree
+// takes about 18 times the source, and a kernel of MaxProgramInsts
+// instructions is about 22 MiB of PTX.
+const maxPTXBytes = 32 << 20
 
 // errInputTooLarge reports a FILE or file: argument over its size limit.
 var errInputTooLarge = errors.New("larger than the limit")
