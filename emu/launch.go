@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -129,7 +130,10 @@ func ParseScalar(s string, t Type) (uint64, error) {
 			return b, nil
 		}
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
+			return 0, fmt.Errorf("%s is out of range for %s", s, t)
+		}
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return 0, fmt.Errorf("%q is not a number", s)
 		}
 		return floatBits(t, f, RoundNearest), nil
@@ -153,6 +157,9 @@ func ParseScalar(s string, t Type) (uint64, error) {
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
 		return uint64(int64(f)) & t.mask(), nil
+	}
+	if _, err := strconv.ParseInt(s, 0, 64); errors.Is(err, strconv.ErrRange) {
+		return 0, fmt.Errorf("%s does not fit in %s", s, t)
 	}
 	return 0, fmt.Errorf("%q is not an integer", s)
 }

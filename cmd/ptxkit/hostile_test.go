@@ -252,3 +252,37 @@ func TestSassHostileInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestRunHostileScalars checks the messages for numbers that do not fit
+// their parameter's type.
+func TestRunHostileScalars(t *testing.T) {
+	k := writeFile(t, "t.ptx", `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .f32 a, .param .s64 b, .param .align 8 .b8 s[24])
+{
+	ret;
+}
+`)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"1e400", "1", "hex:00"}, "--arg 0 (a): 1e400 is out of range for .f32"},
+		{[]string{"0x", "1", "hex:00"}, `--arg 0 (a): "0x" is not a number`},
+		{[]string{"1", "-9223372036854775809", "hex:00"}, "--arg 1 (b): -9223372036854775809 does not fit in .s64"},
+		{[]string{"1", "99999999999999999999", "hex:00"}, "--arg 1 (b): 99999999999999999999 does not fit in .s64"},
+		{[]string{"1", "1.5", "hex:00"}, `--arg 1 (b): "1.5" is not an integer`},
+		{[]string{"1", "1", "5"}, "parameter 2 (s) is an aggregate of 24 bytes; pass its bytes (hex:...)"},
+		{[]string{"1", "1", "hex:" + strings.Repeat("00", 25)}, "--arg 2 (s): 25 bytes given for a 24-byte parameter"},
+	} {
+		args := []string{"run", k}
+		for _, a := range c.args {
+			args = append(args, "--arg", a)
+		}
+		code, _, errs := runCmd(t, "", args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr lacks %q:\n%s", c.args, code, c.want, errs)
+		}
+	}
+}
