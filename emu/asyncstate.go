@@ -214,6 +214,11 @@ const (
 	MaxOutstandingAsync = 1 << 15
 )
 
+// MaxTracedAsync is how many operations of a cluster TraceAsync reports
+// events for; later ones are not traced, so that tracing a long-running
+// kernel keeps bounded memory.
+const MaxTracedAsync = 1 << 14
+
 // RuleAsyncLimit reports a program that issues more than
 // MaxOutstandingAsync operations whose completion it never observes.
 const RuleAsyncLimit = "async-limit"
@@ -253,7 +258,7 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 	}
 	cs.queued[id] = op
 	cs.armGlobalWatch(cl, id)
-	if cs.tracing {
+	if cs.tracing && len(cs.meta) < MaxTracedAsync {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}
 	cs.event(cl, id, "issued", "")

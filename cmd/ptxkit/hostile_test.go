@@ -286,3 +286,59 @@ func TestRunHostileScalars(t *testing.T) {
 		}
 	}
 }
+
+// traceLoopKernel issues 32 cp.async per iteration and waits for them,
+// ITER times.
+const traceLoopKernel = `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 src)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<2>;
+	.shared .align 16 .b8 buf[64];
+	ld.param.u64 %rd1, [src];
+	cvta.to.global.u64 %rd1, %rd1;
+	mov.u32 %r1, buf;
+	mov.u32 %r2, 0;
+L:
+	cp.async.ca.shared.global [%r1], [%rd1], 4;
+	cp.async.wait_all;
+	add.u32 %r2, %r2, 1;
+	setp.lt.u32 %p1, %r2, ITER;
+	@%p1 bra.uni L;
+	ret;
+}
+`
+
+// TestRunTraceBounded checks that --trace keeps bounded memory for a
+// kernel issuing many asynchronous operations: a cluster's operations
+// after the first emu.MaxTracedAsync are not traced, at most
+// maxTraceEvents events are printed, and the output does not depend on
+// --jobs.
+func TestRunTraceBounded(t *testing.T) {
+	k := writeFile(t, "tr.ptx", strings.Replace(traceLoopKernel, "ITER", "600", 1))
+	code, out, errs := runCmd(t, "", "run", k, "--arg", "buf:64", "--trace", "--dump", "none")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// 600*32 operations, the first 16384 traced with 3 events each.
+	if !strings.Contains(out, "asynchronous operations (49152 events;") ||
+		!strings.Contains(out, "(operations after the first 16384 of a cluster are not traced)") {
+		t.Errorf("one cluster:\n%.500s", out[max(0, len(out)-500):])
+	}
+	var outs [2]string
+	for i, jobs := range []string{"1", "2"} {
+		code, outs[i], errs = runCmd(t, "", "run", k, "--arg", "buf:64", "--trace", "--dump", "none", "--grid", "3", "--jobs", jobs)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	if !strings.Contains(outs[0], "asynchronous operations (147456 events;") || !strings.Contains(outs[0], "... 47456 more events not shown (at most 100000 are)") {
+		t.Errorf("three clusters:\n%.500s", outs[0][max(0, len(outs[0])-500):])
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("--jobs 1 and --jobs 2 print different traces")
+	}
+}

@@ -12,10 +12,16 @@ import (
 // asyncTrace collects the asynchronous-operation events of a launch for
 // ptxkit run --trace.
 type asyncTrace struct {
-	mu     sync.Mutex
-	prog   *emu.Program
-	events []emu.AsyncEvent
+	mu      sync.Mutex
+	prog    *emu.Program
+	events  []emu.AsyncEvent
+	dropped int  // events past maxTraceEvents
+	capped  bool // a cluster reached emu.MaxTracedAsync traced operations
 }
+
+// maxTraceEvents bounds the events --trace keeps and prints: the first
+// ones in cluster order.
+const maxTraceEvents = 100000
 
 // traceAsync starts collecting the events of p's launches.
 func traceAsync(p *emu.Program) *asyncTrace {
@@ -23,9 +29,24 @@ func traceAsync(p *emu.Program) *asyncTrace {
 	emu.TraceAsync(p, func(e emu.AsyncEvent) {
 		t.mu.Lock()
 		t.events = append(t.events, e)
+		t.capped = t.capped || e.Op >= emu.MaxTracedAsync
+		if len(t.events) >= 2*maxTraceEvents {
+			t.trim()
+		}
 		t.mu.Unlock()
 	})
 	return t
+}
+
+// trim keeps the first maxTraceEvents events in cluster order. An event
+// that is not among the first of some events is not among the first of
+// all, so the kept events do not depend on the order clusters ran in.
+func (t *asyncTrace) trim() {
+	sort.SliceStable(t.events, func(i, j int) bool { return t.events[i].Cluster < t.events[j].Cluster })
+	if len(t.events) > maxTraceEvents {
+		t.dropped += len(t.events) - maxTraceEvents
+		t.events = t.events[:maxTraceEvents:maxTraceEvents]
+	}
 }
 
 // print stops collecting and prints the timeline, cluster by cluster in
@@ -36,9 +57,15 @@ func (t *asyncTrace) print(w io.Writer) {
 		return
 	}
 	emu.TraceAsync(t.prog, nil)
-	sort.SliceStable(t.events, func(i, j int) bool { return t.events[i].Cluster < t.events[j].Cluster })
-	fmt.Fprintf(w, "asynchronous operations (%d events; step = warp-instructions the cluster had executed):\n", len(t.events))
+	t.trim()
+	fmt.Fprintf(w, "asynchronous operations (%d events; step = warp-instructions the cluster had executed):\n", len(t.events)+t.dropped)
 	for _, e := range t.events {
 		fmt.Fprintf(w, "  %s\n", e)
+	}
+	if t.dropped > 0 {
+		fmt.Fprintf(w, "  ... %d more events not shown (at most %d are)\n", t.dropped, maxTraceEvents)
+	}
+	if t.capped {
+		fmt.Fprintf(w, "  (operations after the first %d of a cluster are not traced)\n", emu.MaxTracedAsync)
 	}
 }
