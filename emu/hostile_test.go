@@ -230,3 +230,65 @@ func TestHostileProgramTooLong(t *testing.T) {
 		t.Fatalf("errors: %v", errs)
 	}
 }
+
+// TestHostilePrintfBoundedPerLaunch checks that the printf output of a
+// launch is bounded in all, not only per cluster, and that what is kept
+// (a prefix in cluster order) does not depend on Jobs.
+func TestHostilePrintfBoundedPerLaunch(t *testing.T) {
+	l := newPrintLog()
+	chunk := make([]byte, MaxLaunchPrintfBytes/4+1)
+	for _, i := range []int{5, 1, 0, 3, 2, 4} { // finishing out of order
+		l.add(i, chunk)
+	}
+	if l.dropFrom != 3 || l.bytes != 3*len(chunk) {
+		t.Fatalf("kept %d bytes, dropping from cluster %d; want clusters 0-2", l.bytes, l.dropFrom)
+	}
+	out := l.output(10)
+	if len(out) > MaxLaunchPrintfBytes+200 || !strings.HasSuffix(string(out), "[printf output of clusters from 3 on not kept: more than 16777216 bytes in all]\n") {
+		t.Errorf("output of %d bytes ends %q", len(out), out[max(0, len(out)-100):])
+	}
+
+	src := `.version 8.0
+.target sm_90
+.address_size 64
+.extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);
+.global .align 1 .b8 fmt[4] = {120, 120, 10, 0};
+.visible .entry k()
+{
+	.reg .b64 %rd<3>;
+	.reg .b32 %r<3>;
+	.reg .pred %p<2>;
+	.param .b64 p0;
+	.param .b64 p1;
+	.param .b32 r;
+	mov.u64 %rd1, fmt;
+	cvta.global.u64 %rd1, %rd1;
+	st.param.b64 [p0], %rd1;
+	mov.u64 %rd2, 0;
+	st.param.b64 [p1], %rd2;
+	mov.u32 %r1, 0;
+L:
+	call.uni (r), vprintf, (p0, p1);
+	add.u32 %r1, %r1, 1;
+	setp.lt.u32 %p1, %r1, 12000;
+	@%p1 bra.uni L;
+	ret;
+}
+`
+	// Each cluster prints 12000*32 lines of 3 bytes: 1.1 MiB, truncated at
+	// MaxPrintfBytes (with a note); 15 of them fit in MaxLaunchPrintfBytes.
+	var outs [2][]byte
+	for k, jobs := range []int{1, 2} {
+		res := launch(t, src, Config{Grid: dims(20, 1, 1), Block: dims(32, 1, 1), Jobs: jobs})
+		outs[k] = res.Stats.Printf
+		if n := len(res.Stats.Printf); n > MaxLaunchPrintfBytes+1000 {
+			t.Errorf("jobs %d: %d bytes of printf output", jobs, n)
+		}
+		if !strings.Contains(string(res.Stats.Printf), "[printf output of clusters from 15 on not kept") {
+			t.Errorf("jobs %d: no note about the dropped output", jobs)
+		}
+	}
+	if string(outs[0]) != string(outs[1]) {
+		t.Errorf("printf output differs between Jobs 1 and 2")
+	}
+}

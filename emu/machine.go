@@ -409,7 +409,7 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 		total    Stats
 		reports  = map[int]*Report{}
 		reportMu sync.Mutex
-		printed  = map[int][]byte{}
+		printed  = newPrintLog()
 	)
 	failIdx.Store(int64(nclusters))
 	for range jobs {
@@ -434,9 +434,7 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 					if wk.cl.printfLost {
 						text = append(text, fmt.Sprintf("[printf output of cluster %d truncated at %d bytes]\n", i, MaxPrintfBytes)...)
 					}
-					reportMu.Lock()
-					printed[i] = text
-					reportMu.Unlock()
+					printed.add(i, text)
 				}
 				if r != nil {
 					reportMu.Lock()
@@ -458,9 +456,7 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	wg.Wait()
 	total.Wall = time.Since(start)
 	last := int(failIdx.Load())
-	for i := 0; i < nclusters && i <= last; i++ {
-		total.Printf = append(total.Printf, printed[i]...)
-	}
+	total.Printf = printed.output(last)
 	if r := reports[last]; r != nil || !cut.Load() {
 		return total, r, nil
 	}

@@ -2,8 +2,12 @@ package emu
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -230,4 +234,58 @@ func stripLen(spec string) string {
 		}
 	}
 	return string(out)
+}
+
+// MaxLaunchPrintfBytes bounds the printf output a launch keeps: the output
+// of the first clusters, in cluster order, that fits.
+const MaxLaunchPrintfBytes = 16 << 20
+
+// printLog collects the printf output of a launch's clusters, which may
+// finish in any order, keeping the longest prefix in cluster order that
+// fits in MaxLaunchPrintfBytes. Output is dropped from the highest cluster
+// down, so what is kept does not depend on the order clusters finish in.
+type printLog struct {
+	mu       sync.Mutex
+	entries  []printEntry // by cluster index
+	bytes    int
+	dropFrom int // clusters from this index on have their output dropped
+}
+
+type printEntry struct {
+	cluster int
+	text    []byte
+}
+
+func newPrintLog() *printLog { return &printLog{dropFrom: math.MaxInt} }
+
+// add records the output of cluster i.
+func (l *printLog) add(i int, text []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if i >= l.dropFrom {
+		return
+	}
+	k := sort.Search(len(l.entries), func(k int) bool { return l.entries[k].cluster > i })
+	l.entries = slices.Insert(l.entries, k, printEntry{i, text})
+	l.bytes += len(text)
+	for l.bytes > MaxLaunchPrintfBytes {
+		top := l.entries[len(l.entries)-1]
+		l.entries = l.entries[:len(l.entries)-1]
+		l.bytes -= len(top.text)
+		l.dropFrom = top.cluster
+	}
+}
+
+// output returns the kept output of clusters up to last, in order.
+func (l *printLog) output(last int) []byte {
+	var out []byte
+	for _, e := range l.entries {
+		if e.cluster <= last {
+			out = append(out, e.text...)
+		}
+	}
+	if l.dropFrom <= last {
+		out = append(out, fmt.Sprintf("[printf output of clusters from %d on not kept: more than %d bytes in all]\n", l.dropFrom, MaxLaunchPrintfBytes)...)
+	}
+	return out
 }
