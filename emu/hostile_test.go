@@ -292,3 +292,29 @@ L:
 		t.Errorf("printf output differs between Jobs 1 and 2")
 	}
 }
+
+// TestHostileRequiredClusterShape checks that a grid is checked against
+// the cluster shape .reqnctapercluster requires: grid 4 with clusters of
+// 3 emulated one cluster and dropped the fourth CTA.
+func TestHostileRequiredClusterShape(t *testing.T) {
+	p := compile(t, ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n.reqnctapercluster 3, 1, 1\n{\n\tret;\n}\n")
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Grid: dims(4, 1, 1)}, "grid x dimension (4) is not a multiple of the cluster x dimension (3)"},
+		{Config{Grid: dims(6, 1, 1), Cluster: dims(2, 1, 1)}, "the kernel requires clusters of (3,1,1) CTAs (.reqnctapercluster); got (2,1,1)"},
+	} {
+		if _, err := Execute(p, c.cfg, nil); !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
+		}
+	}
+	cfg := Config{Grid: dims(6, 1, 1)}
+	if err := cfg.Normalize(p); err != nil || cfg.Cluster != dims(3, 1, 1) {
+		t.Fatalf("Normalize: %v, cluster %v", err, cfg.Cluster)
+	}
+	res, err := Execute(p, cfg, nil)
+	if err != nil || res.Report != nil || res.Stats.CTAs != 6 {
+		t.Fatalf("grid 6: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
+	}
+}

@@ -303,6 +303,13 @@ func (c *Cluster) tryReleaseCluster() {
 // ErrLaunch wraps launch-configuration errors.
 var ErrLaunch = errors.New("launch")
 
+// Normalize checks cfg for a launch of p and fills in what the kernel
+// implies: zero dimensions become 1, the cluster shape comes from
+// .reqnctapercluster, Jobs is bounded by memory, the step budgets get
+// their defaults. Run does the same; calling it first reports launch
+// errors before any buffer is allocated.
+func (cfg *Config) Normalize(p *Program) error { return cfg.normalize(p) }
+
 func (cfg *Config) normalize(p *Program) error {
 	for i := range 3 {
 		if cfg.Grid[i] == 0 {
@@ -317,11 +324,15 @@ func (cfg *Config) normalize(p *Program) error {
 		if cfg.Grid[i] < 0 || cfg.Block[i] < 0 || cfg.Cluster[i] < 0 {
 			return fmt.Errorf("%w: negative dimension", ErrLaunch)
 		}
+		if req := p.ReqCluster[i]; req != 0 && req != cfg.Cluster[i] {
+			if cfg.Cluster[i] != 1 {
+				return fmt.Errorf("%w: the kernel requires clusters of (%d,%d,%d) CTAs (.reqnctapercluster); got (%d,%d,%d)", ErrLaunch,
+					p.ReqCluster[0], p.ReqCluster[1], p.ReqCluster[2], cfg.Cluster[0], cfg.Cluster[1], cfg.Cluster[2])
+			}
+			cfg.Cluster[i] = req
+		}
 		if cfg.Grid[i]%cfg.Cluster[i] != 0 {
 			return fmt.Errorf("%w: grid %s dimension (%d) is not a multiple of the cluster %s dimension (%d)", ErrLaunch, axisNames[i], cfg.Grid[i], axisNames[i], cfg.Cluster[i])
-		}
-		if p.ReqCluster[i] != 0 && p.ReqCluster[i] != cfg.Cluster[i] && cfg.Cluster[i] == 1 {
-			cfg.Cluster[i] = p.ReqCluster[i]
 		}
 	}
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]

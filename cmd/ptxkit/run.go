@@ -160,6 +160,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		return exitFail
 	}
 	cfg, err := o.config()
+	if err == nil {
+		err = cfg.Normalize(prog)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
