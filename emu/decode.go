@@ -554,6 +554,10 @@ func (d *Decoder) entryParams(f *ast.Function) {
 			var dims [3]int
 			for i, a := range dir.Args {
 				if v, ok := parser.ConstValue(a); ok && i < 3 {
+					if v < 0 || v > 1<<31-1 {
+						d.errorf(a, "emu-decode", "%s dimension %d is out of range (0 to %d)", dir.Name, v, 1<<31-1)
+						continue
+					}
 					dims[i] = int(v)
 				}
 			}
@@ -566,7 +570,8 @@ func (d *Decoder) entryParams(f *ast.Function) {
 			case ".reqntid":
 				d.prog.ReqNTID = dims
 			case ".maxntid":
-				d.prog.MaxNTID = dims[0] * dims[1] * dims[2]
+				// Saturate: more than a CTA can hold is no limit at all.
+				d.prog.MaxNTID = min(dims[0], MaxThreadsPerCTA+1) * min(dims[1], MaxThreadsPerCTA+1) * min(dims[2], MaxThreadsPerCTA+1)
 			default:
 				d.prog.ReqCluster = dims
 				d.prog.Explicit = true

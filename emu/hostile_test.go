@@ -318,3 +318,19 @@ func TestHostileRequiredClusterShape(t *testing.T) {
 		t.Fatalf("grid 6: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
 	}
 }
+
+// TestHostileLaunchDirectiveValues checks that .maxntid, .reqntid and
+// .reqnctapercluster values that do not fit a launch dimension are
+// decode errors (a .maxntid product overflowing to 0 lifted the limit).
+func TestHostileLaunchDirectiveValues(t *testing.T) {
+	for _, dir := range []string{".maxntid 4294967296, 4294967296, 1", ".reqntid 0x100000000", ".reqnctapercluster -1"} {
+		m, errs := parser.ParseString("d.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n"+dir+"\n{\n\tret;\n}\n")
+		if errs.HasErrors() {
+			t.Fatal(errs.Err())
+		}
+		_, errs = Decode(m, "")
+		if !errs.HasErrors() || errs[0].Pos.Line != 5 || !strings.Contains(errs[0].Message, "is out of range (0 to 2147483647)") {
+			t.Errorf("%s: %v", dir, errs)
+		}
+	}
+}
