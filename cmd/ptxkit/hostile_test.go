@@ -225,6 +225,8 @@ func TestSassHostileInputs(t *testing.T) {
 		{"unknown arch", "", []string{"asm", "--arch", "sm_99"}, exitUsage, `unsupported architecture "sm_99"`},
 		{"odd raw length", "abc", []string{"disasm", "--arch", "sm_90"}, exitFail, "<stdin>: 3 bytes is not a multiple of 16 (one sm_90 instruction)"},
 		{"truncated raw", strings.Repeat("\x00", 17), []string{"disasm", "--arch", "sm_90"}, exitFail, "17 bytes is not a multiple of 16"},
+		{"many non-store words", strings.Repeat("\xff", 16*1000) + "\x88\x73\x00\x01\x02\x00\x00\x00\x00\x08\x00\x00\x00\xe2\x0f\x00", []string{"disasm", "--arch", "sm_90"}, exitFail,
+			"<stdin>: 900 more words did not decode (the first 100 are shown)"},
 		{"non-store word", strings.Repeat("\xff", 16), []string{"disasm", "--arch", "sm_90"}, exitFail, "<stdin>: address 0x0000: 0xffffffffffffffffffffffffffffffff is not a store instruction"},
 		{"empty hex", "", []string{"disasm", "--arch", "sm_90", "--hex", ""}, exitFail, `word 1: "": empty word`},
 		{"long hex", "", []string{"disasm", "--arch", "sm_90", "--hex", "0x" + strings.Repeat("f", 1000)}, exitFail, "1000 hex digits; want at most 32 for sm_90"},

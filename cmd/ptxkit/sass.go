@@ -258,24 +258,34 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return exitFail
 		}
 	}
-	status := exitOK
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
+	nerr := 0
 	for i, rw := range words {
 		in, err := sass.DecodeRaw(rw, f.parsed)
 		if err != nil {
-			where := fmt.Sprintf("%s: address 0x%04x", displayName(f.arg(0)), rw.Addr)
-			if *f.hex {
-				where = fmt.Sprintf("word %d", i+1)
+			// Every word is still decoded, but only the first errors are
+			// printed: a binary that is mostly not stores would bury them.
+			if nerr++; nerr <= sass.MaxErrors {
+				where := fmt.Sprintf("%s: address 0x%04x", displayName(f.arg(0)), rw.Addr)
+				if *f.hex {
+					where = fmt.Sprintf("word %d", i+1)
+				}
+				out.Flush()
+				fmt.Fprintf(stderr, "%s: %v\n", where, err)
 			}
-			out.Flush()
-			fmt.Fprintf(stderr, "%s: %v\n", where, err)
-			status = exitFail
 			continue
 		}
 		fmt.Fprintf(out, "%s\t%s\n", rw.Word.Hex(f.parsed), text(in, f.parsed, *f.sched))
 	}
-	return status
+	if nerr > sass.MaxErrors {
+		out.Flush()
+		fmt.Fprintf(stderr, "%s: %d more words did not decode (the first %d are shown)\n", displayName(f.arg(0)), nerr-sass.MaxErrors, sass.MaxErrors)
+	}
+	if nerr > 0 {
+		return exitFail
+	}
+	return exitOK
 }
 
 // runSassLower implements "ptxkit sass lower": the SASS ptxas emits for
