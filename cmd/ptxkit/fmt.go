@@ -87,10 +87,12 @@ func writeFileKeepMode(name string, data []byte) error {
 	return os.WriteFile(name, data, fi.Mode().Perm())
 }
 
-// readInput reads the file name, or stdin when name is "-".
+// maxSourceBytes bounds one PTX input of check and fmt: the syntax tree
+// takes about 15 times the source, so this keeps a run within a few GiB.
+const maxSourceBytes = 256 << 20
+
+// readInput reads the file name, or stdin when name is "-", refusing
+// inputs over maxSourceBytes (and endless ones such as /dev/zero).
 func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
+	return readBounded(name, stdin, maxSourceBytes)
 }

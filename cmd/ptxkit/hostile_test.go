@@ -344,3 +344,23 @@ func TestRunTraceBounded(t *testing.T) {
 		t.Errorf("--jobs 1 and --jobs 2 print different traces")
 	}
 }
+
+// TestCheckFmtBoundedInput checks that check and fmt refuse endless or
+// oversized inputs and directories with a usage error instead of reading
+// without bound.
+func TestCheckFmtBoundedInput(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero on this system")
+	}
+	for _, cmd := range []string{"check", "fmt"} {
+		code, _, errs := runCmd(t, "", cmd, "/dev/zero")
+		if code != exitUsage || !strings.Contains(errs, "/dev/zero: larger than the limit (268435456 bytes)") {
+			t.Errorf("%s /dev/zero: exit %d, stderr:\n%s", cmd, code, errs)
+		}
+		dir := t.TempDir()
+		code, _, errs = runCmd(t, "", cmd, dir)
+		if code != exitUsage || !strings.Contains(errs, "is a directory") {
+			t.Errorf("%s DIR: exit %d, stderr:\n%s", cmd, code, errs)
+		}
+	}
+}
