@@ -184,7 +184,29 @@ func (c *checker) function(fn *ast.Function) {
 		c.fn.declareParam(p, paramReturn, false)
 	}
 	clear(c.origin)
+	for _, d := range fn.Perf {
+		c.perfDirective(d)
+	}
 	c.block(fn.Body, 0)
+}
+
+// positivePerf names the performance-tuning directives whose values ptxas
+// 12.5 requires to be positive (PTX ISA 11.4: .maxnreg, .maxntid,
+// .reqntid, .minnctapersm). It accepts 0 for .reqnctapercluster and
+// .maxclusterrank, and so does the checker.
+var positivePerf = map[string]bool{".maxnreg": true, ".maxntid": true, ".reqntid": true, ".minnctapersm": true}
+
+// perfDirective checks the values of a performance-tuning directive.
+func (c *checker) perfDirective(d *ast.Directive) {
+	if !positivePerf[d.Name] {
+		return
+	}
+	for _, a := range d.Args {
+		if lit, ok := a.(*ast.IntLit); ok && lit.Value == 0 {
+			c.errorf(a.Pos(), a.End(), "perf-directive-value", "PTX ISA 11.4 (performance-tuning directives)",
+				"give a positive value or remove the directive", "%s needs positive values, not 0", d.Name)
+		}
+	}
 }
 
 func (c *checker) block(b *ast.Block, depth int) {

@@ -223,6 +223,42 @@ func TestHeaderAndConfig(t *testing.T) {
 	}
 }
 
+// TestPerfDirectiveValues checks the performance-tuning directives whose
+// values ptxas 12.5 requires to be positive ("Positive non-zero value
+// expected for maxntid"), and the two it accepts with 0.
+func TestPerfDirectiveValues(t *testing.T) {
+	cases := []struct {
+		directive string
+		col       int32 // column of the reported value; 0 when valid
+	}{
+		{".maxntid 1, 0, 1", 13},
+		{".reqntid 32, 0", 14},
+		{".maxnreg 0", 10},
+		{".minnctapersm 0", 15},
+		{".maxntid 256, 1, 1", 0},
+		{".reqntid 128", 0},
+		{".reqnctapercluster 0, 1, 1", 0},
+		{".maxclusterrank 0", 0},
+	}
+	for _, tc := range cases {
+		src := ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n" + tc.directive + "\n{\nret;\n}\n"
+		m, errs := parser.ParseString("p.ptx", src)
+		if errs.HasErrors() {
+			t.Fatalf("%s: %v", tc.directive, errs)
+		}
+		l := Module(m, Config{})
+		if tc.col == 0 {
+			if l.HasErrors() {
+				t.Errorf("%s: unexpected %v", tc.directive, l)
+			}
+			continue
+		}
+		if len(l) != 1 || l[0].Rule != "perf-directive-value" || l[0].Pos.Line != 5 || l[0].Pos.Col != tc.col {
+			t.Errorf("%s: got %v, want perf-directive-value at 5:%d", tc.directive, l, tc.col)
+		}
+	}
+}
+
 func FuzzModule(f *testing.F) {
 	f.Add(kernelHeader("8.5", "sm_90") + "st.global.v4.u32 [%Rb64_0+4], {%Ru32_0, 1, _, %tid.x};\n" + kernelFooter)
 	f.Add(kernelHeader("8.6", "sm_100a") + "tcgen05.st.sync.aligned.16x32bx2.x1.b32 [%Rb32_0], 2, {%Rb32_1};\n" + kernelFooter)
