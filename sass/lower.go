@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -53,97 +54,47 @@ func parseLowerTarget(arch string) (lowerTarget, error) {
 	return target90, nil
 }
 
-// storeForm is what the lowering needs from a PTX st instruction.
+// storeForm is what the lowering needs from a PTX st or st.async: the
+// qualifiers as the isa tables decode them, with the access width.
 type storeForm struct {
-	space  string // "local", "shared", "cluster", "global", "generic"
-	async  bool
-	sem    string // "", "weak", "volatile", "relaxed", "release", "mmio"
-	scope  string // "", "cta", "cluster", "gpu", "sys"
-	cop    string // "", "wb", "cg", "cs", "wt"
-	l1     string // "", "evict_normal", "evict_first", "evict_last", "evict_unchanged", "no_allocate"
-	l2hint bool   // .L2::cache_hint
-	l2only string // an .L2::evict_* qualifier without an L1 one
-	mmio   bool
+	isa.Form
 	bits   int  // total access width in bits
 	signed bool // .s8/.s16 scalar
-	b128   bool
 }
 
-// parseStore collects the qualifiers of a PTX st instruction (PTX ISA
-// "st", "st.async"; DIGEST §7).
-func parseStore(in *ast.Instruction) (storeForm, error) {
+// decodeStore decodes the qualifiers of a PTX st instruction with the isa
+// tables (PTX ISA "st", "st.async"; DIGEST §7). Qualifiers the tables
+// reject, a missing type and state spaces without a SASS store (.param,
+// .const) are errors; the tables' other rules are left to the lowering,
+// which reports them as ptxas does.
+func decodeStore(in *ast.Instruction) (storeForm, error) {
 	if in.Opcode != "st" {
 		return storeForm{}, &LowerError{Msg: fmt.Sprintf("%s is not a store", in.FullOpcode())}
 	}
-	f := storeForm{space: "generic"}
-	vec, width := 1, 0
-	for _, q := range in.Quals {
-		name := strings.TrimPrefix(q.Name, ".")
-		switch {
-		case name == "local" || name == "global":
-			f.space = name
-		case name == "shared" || name == "shared::cta":
-			f.space = "shared"
-		case name == "shared::cluster":
-			f.space = "cluster"
-		case name == "async":
-			f.async = true
-		case name == "weak" || name == "volatile" || name == "relaxed" || name == "release":
-			f.sem = name
-		case name == "mmio":
-			f.mmio = true
-		case name == "cta" || name == "cluster" || name == "gpu" || name == "sys":
-			f.scope = name
-		case name == "wb" || name == "cg" || name == "cs" || name == "wt":
-			f.cop = name
-		case strings.HasPrefix(name, "L1::"):
-			f.l1 = strings.TrimPrefix(name, "L1::")
-		case name == "L2::cache_hint":
-			f.l2hint = true
-		case strings.HasPrefix(name, "L2::"):
-			f.l2only = name
-		case name == "v2" || name == "v4" || name == "v8":
-			vec = int(name[1] - '0')
-		case strings.HasPrefix(name, "mbarrier::"):
-		default:
-			w, signed, ok := typeWidth(name)
-			if !ok {
-				return f, &LowerError{q.Name, fmt.Sprintf("qualifier %s is not lowered", q.Name)}
+	names := make([]string, len(in.Quals))
+	for i, q := range in.Quals {
+		names[i] = q.Name
+	}
+	var f storeForm
+	for _, p := range isa.DecodeInto(&f.Form, isa.SelectFor("st", names), names, nil, nil) {
+		switch p.Rule {
+		case "unknown-qualifier", "qualifier-not-allowed", "qualifier-conflict", "missing-qualifier":
+			e := &LowerError{Msg: p.Msg}
+			if p.Qual >= 0 {
+				e.Qual = names[p.Qual]
 			}
-			width, f.signed, f.b128 = w, signed, name == "b128"
+			return f, e
 		}
 	}
-	if width == 0 {
-		return f, &LowerError{Msg: "store without a type"}
+	switch f.Space {
+	case isa.QNone, isa.QGlobal, isa.QLocal, isa.QSharedCta, isa.QSharedCluster:
+	default:
+		q := f.Written(isa.GSpace).String()
+		return f, &LowerError{q, fmt.Sprintf("qualifier %s is not lowered", q)}
 	}
-	f.bits = vec * width
-	f.signed = f.signed && vec == 1
+	f.bits = f.Vec * f.Type.Bits()
+	f.signed = f.Type.Kind() == 's' && f.Vec == 1
 	return f, nil
-}
-
-func typeWidth(t string) (int, bool, bool) {
-	if len(t) < 2 {
-		return 0, false, false
-	}
-	switch t {
-	case "b128":
-		return 128, false, true
-	case "f16", "bf16":
-		return 16, false, true
-	case "f16x2", "bf16x2":
-		return 32, false, true
-	}
-	var n int
-	if _, err := fmt.Sscanf(t[1:], "%d", &n); err != nil || fmt.Sprint(n) != t[1:] {
-		return 0, false, false
-	}
-	switch t[0] {
-	case 'b', 'u', 'f':
-		return n, false, n == 8 || n == 16 || n == 32 || n == 64
-	case 's':
-		return n, true, n == 8 || n == 16 || n == 32 || n == 64
-	}
-	return 0, false, false
 }
 
 // sizeSuffix is the SASS .sz of an access: U8/S8/U16/S16, none, 64, 128.
@@ -169,39 +120,40 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := parseStore(in)
+	f, err := decodeStore(in)
 	if err != nil {
 		return nil, err
 	}
 	if f.bits != 8 && f.bits != 16 && f.bits != 32 && f.bits != 64 && f.bits != 128 {
 		return nil, &LowerError{Msg: fmt.Sprintf("a %d-bit store has no single SASS store", f.bits)}
 	}
-	if f.b128 && t < target70 {
+	if f.Type == isa.QB128 && t < target70 {
 		return nil, &LowerError{".b128", ".b128 needs sm_70 or later"}
 	}
-	if (f.sem == "relaxed" || f.sem == "release" || f.sem == "weak" || f.mmio || f.l1 != "") && t < target70 {
-		return nil, &LowerError{"." + f.sem, fmt.Sprintf("%s needs sm_70 or later", qualText(f))}
+	if (strong(f) || f.Has(isa.QWeak) || f.Mmio || f.L1Evict != isa.QNone) && t < target70 {
+		q := qualText(f)
+		return nil, &LowerError{q, q + " needs sm_70 or later"}
 	}
-	if f.scope == "cluster" && t < target90 {
+	if f.Scope == isa.QCluster && t < target90 {
 		return nil, &LowerError{".cluster", "Feature '.cluster scope' requires .target sm_90 or higher"}
 	}
-	if (f.sem == "relaxed" || f.sem == "release") && f.scope == "" {
-		return nil, &LowerError{"." + f.sem, "." + f.sem + " needs a scope (.cta, .cluster, .gpu or .sys)"}
+	if strong(f) && f.Scope == isa.QNone {
+		return nil, &LowerError{f.Sem.String(), f.Sem.String() + " needs a scope (.cta, .cluster, .gpu or .sys)"}
 	}
-	if f.l2only != "" {
-		return nil, &LowerError{"." + f.l2only, "'.L1::eviction_priority' syntax expected before ." + f.l2only}
+	if l2 := f.L2Evict.String(); l2 != "" {
+		return nil, &LowerError{l2, "'.L1::eviction_priority' syntax expected before " + l2}
 	}
-	if f.l2hint && t < target80 {
+	if f.CacheHint && t < target80 {
 		return nil, &LowerError{".L2::cache_hint", ".L2::cache_hint needs sm_80 or later"}
 	}
 	switch {
-	case f.async:
+	case f.Has(isa.QAsync):
 		return lowerAsync(f, t)
-	case f.space == "local":
+	case f.Space == isa.QLocal:
 		return lowerLocal(f, t)
-	case f.space == "shared":
+	case f.Space == isa.QSharedCta:
 		return lowerShared(f, t)
-	case f.space == "cluster":
+	case f.Space == isa.QSharedCluster:
 		if t < target90 {
 			return nil, &LowerError{".shared::cluster", ".shared::cluster needs sm_90"}
 		}
@@ -210,14 +162,18 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 	return lowerGlobal(f, t)
 }
 
+// strong reports a .relaxed or .release store.
+func strong(f storeForm) bool { return f.Sem == isa.QRelaxed || f.Sem == isa.QRelease }
+
+// qualText names the qualifier that needs sm_70.
 func qualText(f storeForm) string {
 	switch {
-	case f.mmio:
+	case f.Mmio:
 		return ".mmio"
-	case f.sem != "":
-		return "." + f.sem
-	case f.l1 != "":
-		return ".L1::" + f.l1
+	case f.Written(isa.GSem) != isa.QNone:
+		return f.Sem.String()
+	case f.L1Evict != isa.QNone:
+		return f.L1Evict.String()
 	}
 	return "the qualifier"
 }
@@ -225,9 +181,9 @@ func qualText(f storeForm) string {
 // lowerLocal: st.local is always STL; ptxas drops .cop (T4, §4).
 func lowerLocal(f storeForm, t lowerTarget) ([]string, error) {
 	switch {
-	case f.sem == "volatile" || f.sem == "relaxed" || f.sem == "release":
-		return nil, &LowerError{"." + f.sem, fmt.Sprintf("Modifier '.%s' cannot be applied to '.local' space", f.sem)}
-	case f.mmio:
+	case f.Sem == isa.QVolatile || strong(f):
+		return nil, &LowerError{f.Sem.String(), fmt.Sprintf("Modifier '%s' cannot be applied to '.local' space", f.Sem)}
+	case f.Mmio:
 		return nil, &LowerError{".mmio", "Modifier '.mmio' cannot be applied to '.local' space"}
 	}
 	return []string{"STL" + f.sizeSuffix()}, nil
@@ -243,10 +199,10 @@ func lowerShared(f storeForm, t lowerTarget) ([]string, error) {
 // MEMBAR.ALL.CTA for .cta; MEMBAR.ALL.GPU or .SYS then ERRBAR for wider
 // scopes (.cluster is fenced as .gpu), preceded on sm_90 by MEMBAR.ALL.CTA.
 func releaseFences(f storeForm, t lowerTarget) []string {
-	if f.sem != "release" {
+	if f.Sem != isa.QRelease {
 		return nil
 	}
-	if f.scope == "cta" {
+	if f.Scope == isa.QCta {
 		return []string{"MEMBAR.ALL.CTA"}
 	}
 	var out []string
@@ -254,7 +210,7 @@ func releaseFences(f storeForm, t lowerTarget) []string {
 		out = append(out, "MEMBAR.ALL.CTA")
 	}
 	scope := "GPU"
-	if f.scope == "sys" {
+	if f.Scope == isa.QSys {
 		scope = "SYS"
 	}
 	return append(out, "MEMBAR.ALL."+scope, "ERRBAR")
@@ -276,7 +232,7 @@ func lowerAsync(f storeForm, t lowerTarget) ([]string, error) {
 // policies and .STRONG/.MMIO scopes (T4, §4).
 func lowerGlobal(f storeForm, t lowerTarget) ([]string, error) {
 	op := "STG.E"
-	if f.space == "generic" {
+	if f.Space == isa.QNone {
 		op = "ST.E"
 	}
 	if t == target50 {
@@ -292,14 +248,23 @@ func lowerGlobal(f storeForm, t lowerTarget) ([]string, error) {
 // maxwellCache maps .cg/.cs/.wt and .volatile to SM5x cache suffixes.
 func maxwellCache(f storeForm) string {
 	switch {
-	case f.sem == "volatile" || f.cop == "wt":
+	case f.Sem == isa.QVolatile || f.Cop == isa.QWt:
 		return ".WT"
-	case f.cop == "cg":
+	case f.Cop == isa.QCg:
 		return ".CG"
-	case f.cop == "cs":
+	case f.Cop == isa.QCs:
 		return ".CS"
 	}
 	return ""
+}
+
+// l1Policies maps L1 eviction priorities to SASS L1 policies;
+// .L1::evict_normal has none.
+var l1Policies = map[isa.Qual]string{
+	isa.QL1EvictFirst:     ".EF",
+	isa.QL1EvictLast:      ".EL",
+	isa.QL1EvictUnchanged: ".EU",
+	isa.QL1NoAllocate:     ".NA",
 }
 
 // turingStrength returns the L1 policy and the strength/scope suffixes.
@@ -308,40 +273,33 @@ func turingStrength(f storeForm, t lowerTarget) (policy, strength string, err er
 	if t == target70 {
 		sm = ".STRONG.CTA"
 	}
-	scope := map[string]string{"cta": sm, "gpu": ".STRONG.GPU", "sys": ".STRONG.SYS"}
+	scope := map[isa.Qual]string{isa.QCta: sm, isa.QGpu: ".STRONG.GPU", isa.QSys: ".STRONG.SYS"}
 	if t >= target90 {
-		scope["cluster"] = ".STRONG.GPU"
+		scope[isa.QCluster] = ".STRONG.GPU"
 	}
 	switch {
-	case f.mmio:
-		if f.sem != "relaxed" || f.scope != "sys" {
+	case f.Mmio:
+		if f.Sem != isa.QRelaxed || f.Scope != isa.QSys {
 			return "", "", &LowerError{".mmio", "st.mmio needs .relaxed.sys"}
 		}
 		strength = ".MMIO.SYS"
-	case f.sem == "relaxed" || f.sem == "release":
-		s, ok := scope[f.scope]
+	case strong(f):
+		s, ok := scope[f.Scope]
 		if !ok {
-			return "", "", &LowerError{"." + f.scope, fmt.Sprintf("scope .%s is not supported on this target", f.scope)}
+			return "", "", &LowerError{f.Scope.String(), fmt.Sprintf("scope %s is not supported on this target", f.Scope)}
 		}
 		strength = s
-	case f.sem == "volatile" || f.cop == "wt":
+	case f.Sem == isa.QVolatile || f.Cop == isa.QWt:
 		strength = ".STRONG.SYS"
-	case f.cop == "wb":
+	case f.Cop == isa.QWb:
 		strength = sm
-	case f.cop == "cg":
+	case f.Cop == isa.QCg:
 		strength = ".STRONG.GPU"
-	case f.cop == "cs":
+	case f.Cop == isa.QCs:
 		policy = ".EF"
 	}
-	switch f.l1 {
-	case "evict_first":
-		policy = ".EF"
-	case "evict_last":
-		policy = ".EL"
-	case "evict_unchanged":
-		policy = ".EU"
-	case "no_allocate":
-		policy = ".NA"
+	if p, ok := l1Policies[f.L1Evict]; ok {
+		policy = p
 	}
 	if t == target70 && strength == "" {
 		strength = ".SYS"

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/internal/oracle"
+	"github.com/ptxkit/ptxkit/isa"
 )
 
 // storeKernel returns a PTX kernel named k<i> that performs row r's store
@@ -61,8 +62,7 @@ func storeKernel(i int, r lowerRow) (module, body string) {
 func storeValue(r lowerRow) string {
 	regs := map[int][]string{8: {"%rs1", "%rs2", "%rs3", "%rs4"}, 16: {"%rs1", "%rs2", "%rs3", "%rs4"},
 		32: {"%r2", "%r9", "%r10", "%r11"}, 64: {"%rd3", "%rd7"}, 128: {"%q1"}}
-	w, _, _ := typeWidth(strings.TrimPrefix(r.typ, "."))
-	set := regs[w]
+	set := regs[isa.TypeByName(r.typ).Bits()]
 	if r.typ == ".f32" {
 		set = []string{"%f1", "%f2", "%f3", "%f4"}
 	} else if r.typ == ".f64" {
