@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -144,7 +145,7 @@ func (d *Decoder) declare(v *ast.VarDecl) {
 				return
 			}
 			for i := range v.Count {
-				mk(v.Name.Name + itoa(int(i)))
+				mk(v.Name.Name + strconv.Itoa(int(i)))
 			}
 			return
 		}
@@ -175,20 +176,6 @@ func (d *Decoder) declare(v *ast.VarDecl) {
 	default:
 		d.errorf(v, "emu-unsupported", "%s variable declared inside a function", v.Space)
 	}
-}
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b [20]byte
-	n := len(b)
-	for i > 0 {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(b[n:])
 }
 
 func (d *Decoder) append(in Inst) int {

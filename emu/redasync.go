@@ -32,21 +32,10 @@ func decodeRedAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if out.Imm == 0 {
 		return d.Errorf(in, "red.async needs an operation (.add, .min, .max, .inc, .dec, .and, .or, .xor)")
 	}
-	release := q.Has(".release")
-	nops := 3
-	if release {
-		out.Imm |= asRelease
-		nops = 2
-	}
-	if len(in.Operands) != nops {
-		return d.Errorf(in, "%s takes %d operands", in.FullOpcode(), nops)
-	}
-	var sp Space
-	var err error
-	if out.A, out.Off, sp, err = d.Addr(in.Operands[0]); err != nil {
+	release, err := decodeAsyncTarget(d, in, out, &q)
+	if err != nil {
 		return err
 	}
-	out.Space = memSpace(&q, sp)
 	if out.B, err = d.Src(in.Operands[1], out.Type); err != nil {
 		return err
 	}

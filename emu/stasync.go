@@ -26,6 +26,27 @@ const (
 	asRelease = 1 << iota // .release.{gpu,sys}.global form: no mbarrier
 )
 
+// decodeAsyncTarget decodes what st.async and red.async share: the
+// .release global form (two operands, no mbarrier) or the mbarrier form
+// (three operands), and the destination address [a] with its space.
+func decodeAsyncTarget(d *Decoder, in *ast.Instruction, out *Inst, q *Quals) (release bool, err error) {
+	release = q.Has(".release")
+	nops := 3
+	if release {
+		out.Imm |= asRelease
+		nops = 2
+	}
+	if len(in.Operands) != nops {
+		return release, d.Errorf(in, "%s takes %d operands", in.FullOpcode(), nops)
+	}
+	var sp Space
+	if out.A, out.Off, sp, err = d.Addr(in.Operands[0]); err != nil {
+		return release, err
+	}
+	out.Space = memSpace(q, sp)
+	return release, nil
+}
+
 // decodeStAsync lowers
 //
 //	st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar]
@@ -36,23 +57,10 @@ func decodeStAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if out.Type == TNone || out.Type == TPred {
 		return d.Errorf(in, "st.async needs a data type")
 	}
-	release := q.Has(".release")
-	if release {
-		out.Imm |= asRelease
-	}
-	nops := 3
-	if release {
-		nops = 2
-	}
-	if len(in.Operands) != nops {
-		return d.Errorf(in, "%s takes %d operands", in.FullOpcode(), nops)
-	}
-	var sp Space
-	var err error
-	if out.A, out.Off, sp, err = d.Addr(in.Operands[0]); err != nil {
+	release, err := decodeAsyncTarget(d, in, out, &q)
+	if err != nil {
 		return err
 	}
-	out.Space = memSpace(&q, sp)
 	if out.Vec == 1 {
 		out.B, err = d.Src(in.Operands[1], out.Type)
 	} else {

@@ -14,6 +14,7 @@ package scanner
 
 import (
 	"github.com/ptxkit/ptxkit/ptx/token"
+	"strconv"
 )
 
 // Kind is the class of a token.
@@ -281,7 +282,7 @@ func (s *Scanner) number() Kind {
 			s.off += 2
 			d := s.digits(isHex, start, "hexadecimal float literal has no digits")
 			if d > 0 && d != n {
-				s.error(start, "hexadecimal float literal "+src[start:s.off]+" must have exactly "+itoa(n)+" digits")
+				s.error(start, "hexadecimal float literal "+src[start:s.off]+" must have exactly "+strconv.Itoa(n)+" digits")
 			}
 			return Float
 		}
@@ -487,20 +488,6 @@ func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 			s.off++
 		}
 	}
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }
 
 // EndPos returns the position just past the end of the source.
