@@ -82,13 +82,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 	} else if a+uint64(n) <= cs.globalBox.lo || a >= cs.globalBox.hi {
 		// Outside every guarded global range.
 	} else if h := cs.globalHazard(asyncgroup.Range{Lo: a, Hi: a + uint64(n)}, write); h != nil {
-		verb, role := "read of", "destination"
-		switch h.Rule {
-		case "async-write-source":
-			verb, role = "write to", "source"
-		case "async-write-destination":
-			verb = "write to"
-		}
+		verb, role := hazardWords(h.Rule)
 		where, issuer := cs.tracker.Describes(h.Op)
 		w.Fault(l, h.Rule, h.Spec, "%s %d bytes at global address %#x (%s), the %s of %s at %s issued by %s, before a wait observed its completion",
 			verb, n, a, r.Name, role, h.Op.Name, where, issuer)

@@ -161,13 +161,7 @@ func (s *ctaAsync) watch(w *Warp, l int, off uint32, n int, write bool) Status {
 		h = cs.tracker.CheckRead(r)
 	}
 	if h != nil {
-		verb, role := "read of", "destination"
-		switch h.Rule {
-		case "async-write-source":
-			verb, role = "write to", "source"
-		case "async-write-destination":
-			verb = "write to"
-		}
+		verb, role := hazardWords(h.Rule)
 		where, issuer := cs.tracker.Describes(h.Op)
 		return w.Fault(l, h.Rule, h.Spec, "%s %d bytes at shared offset %#x of CTA rank %d, the %s of %s at %s issued by %s, before a wait observed its completion",
 			verb, n, off, s.cta.Rank, role, h.Op.Name, where, issuer)
@@ -380,4 +374,16 @@ func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail strin
 	if fn := traceSink(c.prog); fn != nil {
 		fn(e)
 	}
+}
+
+// hazardWords names the access and the operand of an async hazard rule
+// for a report: "read of ... destination", "write to ... source".
+func hazardWords(rule string) (verb, role string) {
+	switch rule {
+	case "async-write-source":
+		return "write to", "source"
+	case "async-write-destination":
+		return "write to", "destination"
+	}
+	return "read of", "destination"
 }
