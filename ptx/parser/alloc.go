@@ -5,20 +5,57 @@ import "github.com/ptxkit/ptxkit/ptx/ast"
 // slab hands out pointers into chunks of T, so that the many small nodes
 // of a module cost one allocation per chunk instead of one each. Chunks
 // start small (small inputs stay small) and grow to maxChunk elements.
+//
+// A slab can be recycled (ReuseBodies): reset keeps the chunks handed out
+// so far as spares, and later requests clear and reuse them instead of
+// allocating, so that a stream of function bodies runs in constant memory.
 type slab[T any] struct {
-	buf  []T
-	next int // size of the next chunk
+	buf    []T
+	next   int   // size of the next chunk
+	used   [][]T // chunks handed out since the last reset (recycling slabs only)
+	spare  [][]T // chunks free for reuse
+	recycl bool
 }
 
 const maxChunk = 1024
 
+// chunk returns an empty chunk with room for at least n elements.
+func (s *slab[T]) chunk(n int) []T {
+	if s.next == 0 {
+		s.next = 16
+	}
+	size := max(s.next, n)
+	s.next = min(2*s.next, maxChunk)
+	if !s.recycl {
+		return make([]T, 0, size)
+	}
+	for len(s.spare) > 0 {
+		c := s.spare[len(s.spare)-1]
+		s.spare = s.spare[:len(s.spare)-1]
+		if cap(c) >= n {
+			c = c[:cap(c)]
+			clear(c)
+			s.used = append(s.used, c)
+			return c[:0]
+		}
+	}
+	c := make([]T, 0, size)
+	s.used = append(s.used, c[:cap(c)])
+	return c
+}
+
+// reset makes every chunk handed out so far reusable. Nodes from them
+// must no longer be used.
+func (s *slab[T]) reset() {
+	s.spare = append(s.spare, s.used...)
+	clear(s.used)
+	s.used = s.used[:0]
+	s.buf = nil
+}
+
 func (s *slab[T]) new() *T {
 	if len(s.buf) == cap(s.buf) {
-		if s.next == 0 {
-			s.next = 8
-		}
-		s.buf = make([]T, 0, s.next)
-		s.next = min(2*s.next, maxChunk)
+		s.buf = s.chunk(1)
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
@@ -32,11 +69,7 @@ func (s *slab[T]) take(n int) []T {
 		return make([]T, n)
 	}
 	if cap(s.buf)-len(s.buf) < n {
-		if s.next == 0 {
-			s.next = 16
-		}
-		s.buf = make([]T, 0, max(s.next, n))
-		s.next = min(2*s.next, maxChunk)
+		s.buf = s.chunk(n)
 	}
 	i := len(s.buf)
 	s.buf = s.buf[:i+n]
@@ -54,13 +87,9 @@ func (s *slab[T]) mark() int { return len(s.buf) }
 func (s *slab[T]) push(start int, v T) int {
 	if len(s.buf) == cap(s.buf) {
 		open := s.buf[start:]
-		if s.next == 0 {
-			s.next = 16
-		}
-		buf := make([]T, len(open), max(s.next, 2*len(open)+1))
-		copy(buf, open)
+		buf := s.chunk(2*len(open) + 1)
+		buf = append(buf, open...)
 		s.buf = buf
-		s.next = min(2*s.next, maxChunk)
 		start = 0
 	}
 	s.buf = append(s.buf, v)
@@ -92,6 +121,39 @@ type nodes struct {
 	binary  slab[ast.BinaryExpr]
 	exprs   slab[ast.Expr]
 	quals   slab[ast.Qual]
+	stmts   slab[ast.Stmt]
+	decls   slab[ast.VarDecl]
+	blocks  slab[ast.Block]
+	parens  slab[ast.ParenList]
+}
+
+// recycle makes every slab of n reusable after reset.
+func (n *nodes) recycle() {
+	n.instrs.recycl, n.regs.recycl, n.idents.recycl, n.ints.recycl = true, true, true, true
+	n.floats.recycl, n.addrs.recycl, n.vectors.recycl, n.guards.recycl = true, true, true, true
+	n.labels.recycl, n.unary.recycl, n.binary.recycl, n.exprs.recycl = true, true, true, true
+	n.quals.recycl, n.stmts.recycl, n.decls.recycl, n.blocks.recycl, n.parens.recycl = true, true, true, true, true
+}
+
+// reset hands every node of n back for reuse.
+func (n *nodes) reset() {
+	n.instrs.reset()
+	n.regs.reset()
+	n.idents.reset()
+	n.ints.reset()
+	n.floats.reset()
+	n.addrs.reset()
+	n.vectors.reset()
+	n.guards.reset()
+	n.labels.reset()
+	n.unary.reset()
+	n.binary.reset()
+	n.exprs.reset()
+	n.quals.reset()
+	n.stmts.reset()
+	n.decls.reset()
+	n.blocks.reset()
+	n.parens.reset()
 }
 
 // exprList copies es into a slab-backed slice (nil when empty).

@@ -172,3 +172,22 @@ func BenchmarkCopyLimit(b *testing.B) {
 		copy(dst, src)
 	}
 }
+
+// BenchmarkParseStream parses the module of BenchmarkParse one top-level
+// statement at a time with recycled function bodies, as `ptxkit check`
+// does: every node is built, but no module-sized tree is ever live.
+func BenchmarkParseStream(b *testing.B) {
+	src := string(benchSrc())
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		st := parser.NewStream("bench.ptx", src, parser.ReuseBodies)
+		for s := st.Next(); s != nil; s = st.Next() {
+		}
+		if errs := st.Errors(); errs.HasErrors() {
+			b.Fatal(errs.Err())
+		}
+	}
+	reportCPUThroughput(b, len(src), start)
+}

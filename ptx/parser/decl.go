@@ -15,7 +15,8 @@ import (
 //	.reg .b32 %r<10>, %f<3>;
 //	.param .u64 .ptr .global .align 16 p        (param: no ';', one name)
 func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *ast.VarDecl {
-	d := &ast.VarDecl{Linkage: linkage, Count: -1}
+	d := p.nodes.decls.new()
+	d.Linkage, d.Count = linkage, -1
 	d.From = start
 	errs := p.nerrs
 	p.parseDeclAttrs(d)
@@ -43,7 +44,8 @@ func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *as
 	}
 	for p.tok.Kind == scanner.Comma {
 		p.next()
-		x := &ast.VarDecl{Linkage: d.Linkage, Space: d.Space, SpacePos: d.SpacePos, Align: d.Align,
+		x := p.nodes.decls.new()
+		*x = ast.VarDecl{Linkage: d.Linkage, Space: d.Space, SpacePos: d.SpacePos, Align: d.Align,
 			Vector: d.Vector, Type: d.Type, TypePos: d.TypePos, Attrs: d.Attrs, Count: -1}
 		x.From = p.tok.Pos
 		ok := p.parseDeclName(x)
@@ -189,7 +191,8 @@ func (p *parser) parseDeclName(d *ast.VarDecl) bool {
 }
 
 func (p *parser) ident() *ast.Ident {
-	id := &ast.Ident{Name: p.lit()}
+	id := p.nodes.idents.new()
+	id.Name = p.lit()
 	id.From, id.To = p.tok.Pos, p.tok.End
 	p.next()
 	return id
@@ -221,18 +224,32 @@ func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function 
 	f.Perf = p.parsePerf()
 	switch p.tok.Kind {
 	case scanner.LBrace:
-		f.Body = p.parseBlock()
+		f.Body = p.parseBody()
 	case scanner.Semi:
 		p.next()
 	default:
 		p.errorExpected("'{' or ';' after function header")
 		p.sync(start.Line)
 		if p.tok.Kind == scanner.LBrace { // parse the body anyway
-			f.Body = p.parseBlock()
+			f.Body = p.parseBody()
 		}
 	}
 	f.To = p.prevEnd
 	return f
+}
+
+// parseBody parses a function body. With ReuseBodies its nodes come from
+// the recycled slabs, whose previous contents (the body of the function
+// before) are handed back first.
+func (p *parser) parseBody() *ast.Block {
+	if !p.reuse {
+		return p.parseBlock()
+	}
+	p.body.reset()
+	p.nodes = &p.body
+	b := p.parseBlock()
+	p.nodes = &p.keep
+	return b
 }
 
 // parsePerf parses the performance-tuning directives after a function

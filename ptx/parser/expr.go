@@ -253,7 +253,8 @@ func (p *parser) parseParens() ast.Expr {
 	start := p.tok.Pos
 	if p.inCall {
 		elems, end := p.parseList(scanner.RParen)
-		l := &ast.ParenList{Elems: elems}
+		l := p.nodes.parens.new()
+		l.Elems = elems
 		l.From, l.To = start, end
 		return l
 	}

@@ -44,6 +44,16 @@ const (
 	// ParseComments records the comments of the source in
 	// Module.Comments (for the formatter).
 	ParseComments Mode = 1 << iota
+
+	// ReuseBodies lets a Stream recycle the nodes of function bodies: the
+	// body of a function returned by Stream.Next (Function.Body and every
+	// node under it) is overwritten by the following call to Next. The
+	// function's header (name, parameters, return parameters, performance
+	// directives) and every module-scope statement stay valid. It lets a
+	// consumer that looks at each function once (ptxkit check) run in
+	// memory proportional to the largest function, not to the module.
+	// ParseFile and ParseString ignore it.
+	ReuseBodies
 )
 
 // ParseFile parses the PTX module src. filename is recorded in the module
@@ -68,7 +78,7 @@ func ParseFileMode(filename string, src []byte, mode Mode) (*ast.Module, diag.Li
 // ParseStringMode is ParseString with options.
 func ParseStringMode(filename, src string, mode Mode) (*ast.Module, diag.List) {
 	var p parser
-	p.init(filename, src, mode)
+	p.init(filename, src, mode&^ReuseBodies)
 	m := p.parseModule()
 	m.Comments = p.comments
 	return m, p.errs
@@ -95,7 +105,10 @@ type parser struct {
 	inCall   bool // parenthesized operands are call lists (ParenList)
 	inInit   bool // parsing an initializer: braces are InitList, name(...) is CallExpr
 
-	nodes   nodes      // slab allocation of frequent nodes
+	nodes   *nodes     // where new nodes come from: &keep, or &body inside a recycled function body
+	keep    nodes      // slab allocation of frequent nodes
+	body    nodes      // nodes of function bodies, with ReuseBodies
+	reuse   bool       // ReuseBodies
 	scratch []ast.Expr // stack of operands being collected
 	stmts   []ast.Stmt // stack of block statements being collected
 }
@@ -103,6 +116,11 @@ type parser struct {
 func (p *parser) init(file, src string, mode Mode) {
 	p.file = file
 	p.src = src
+	p.nodes = &p.keep
+	if mode&ReuseBodies != 0 {
+		p.reuse = true
+		p.body.recycle()
+	}
 	p.sc.Init(src, p.scanError)
 	if mode&ParseComments != 0 {
 		p.sc.OnComment(func(from, to token.Pos) {
@@ -278,16 +296,30 @@ func (p *parser) sync(line int32) {
 func (p *parser) parseModule() *ast.Module {
 	m := &ast.Module{Filename: p.file}
 	m.From = token.Pos{Line: 1, Col: 1}
+	for s := p.nextTop(); s != nil; s = p.nextTop() {
+		m.Stmts = append(m.Stmts, s)
+	}
+	m.To = p.end()
+	return m
+}
+
+// nextTop parses the next top-level statement; it returns nil at the end
+// of the input.
+func (p *parser) nextTop() ast.TopStmt {
 	for p.tok.Kind != scanner.EOF {
 		if s := p.parseTopStmt(); s != nil {
-			m.Stmts = append(m.Stmts, s)
+			return s
 		}
 	}
-	m.To = p.tok.End
-	if !p.stopped {
-		m.To = p.sc.EndPos()
+	return nil
+}
+
+// end returns the end of the module, once nextTop has returned nil.
+func (p *parser) end() token.Pos {
+	if p.stopped {
+		return p.tok.End
 	}
-	return m
+	return p.sc.EndPos()
 }
 
 func (p *parser) parseTopStmt() ast.TopStmt {

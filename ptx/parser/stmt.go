@@ -7,7 +7,7 @@ import (
 
 // parseBlock parses "{ statements }".
 func (p *parser) parseBlock() *ast.Block {
-	b := &ast.Block{}
+	b := p.nodes.blocks.new()
 	b.From = p.tok.Pos
 	p.next()
 	if !p.enter() {
@@ -20,7 +20,7 @@ func (p *parser) parseBlock() *ast.Block {
 	base := len(p.stmts)
 	defer func() {
 		if n := len(p.stmts) - base; n > 0 {
-			b.Stmts = make([]ast.Stmt, n)
+			b.Stmts = p.nodes.stmts.take(n)
 			copy(b.Stmts, p.stmts[base:])
 		}
 		// The stale entries are not cleared: they point into the tree,

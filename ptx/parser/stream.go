@@ -1,0 +1,50 @@
+package parser
+
+import (
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/token"
+)
+
+// A Stream parses a module one top-level statement at a time, for
+// consumers that look at each statement once and in order (a validator, a
+// linter), so that the whole tree never has to be held in memory.
+//
+// With ReuseBodies the nodes of each function body are recycled for the
+// next one; see ReuseBodies for what stays valid.
+type Stream struct {
+	p    parser
+	done bool
+}
+
+// NewStream returns a Stream over src. filename is recorded in every
+// diagnostic.
+func NewStream(filename, src string, mode Mode) *Stream {
+	s := &Stream{}
+	s.p.init(filename, src, mode)
+	return s
+}
+
+// Next returns the next top-level statement: *ast.Directive,
+// *ast.VarDecl, *ast.Function or *ast.BadStmt. At the end of the input it
+// returns nil.
+func (s *Stream) Next() ast.TopStmt {
+	if s.done {
+		return nil
+	}
+	st := s.p.nextTop()
+	if st == nil {
+		s.done = true
+	}
+	return st
+}
+
+// Errors returns the syntax errors found so far, in source order.
+func (s *Stream) Errors() diag.List { return s.p.errs }
+
+// Comments returns the comments read so far (with ParseComments).
+func (s *Stream) Comments() []*ast.Comment { return s.p.comments }
+
+// End returns the position just past the end of the module, once Next
+// has returned nil.
+func (s *Stream) End() token.Pos { return s.p.end() }
