@@ -139,20 +139,37 @@ func (p *parser) scanError(pos token.Pos, msg string) { p.errorAt(pos, pos, msg)
 func (p *parser) next() {
 	p.prevEnd = p.tok.End
 	p.prevKind = p.tok.Kind
+	if !p.stopped && !p.peeked {
+		p.tok = p.sc.Scan()
+		if p.tok.Kind != scanner.Illegal {
+			return
+		}
+	}
+	p.nextSlow()
+}
+
+// nextSlow is next after a peek, after the parse stopped, or on an
+// illegal character.
+func (p *parser) nextSlow() {
 	for {
 		if p.stopped {
 			p.tok = scanner.Token{Kind: scanner.EOF, Pos: p.prevEnd, End: p.prevEnd}
 			return
 		}
+		if p.tok.Kind == scanner.Illegal {
+			p.errorAt(p.tok.Pos, p.tok.End, "illegal character "+strconv.Quote(p.lit()))
+			if p.stopped {
+				continue
+			}
+		}
 		if p.peeked {
 			p.tok, p.peeked = p.peekTok, false
-		} else {
+		} else if p.tok.Kind == scanner.Illegal {
 			p.tok = p.sc.Scan()
 		}
 		if p.tok.Kind != scanner.Illegal {
 			return
 		}
-		p.errorAt(p.tok.Pos, p.tok.End, "illegal character "+strconv.Quote(p.lit()))
 	}
 }
 

@@ -129,33 +129,54 @@ func (s *Scanner) newline(off int) {
 	s.lineStart = off + 1
 }
 
+// Byte classes for skipSpace.
+const (
+	notSpace = iota
+	blank    // ' ', '\t', '\r', '\f', '\v'
+	newline  // '\n'
+	slash    // '/': a comment, or an operator
+)
+
+var spaceClass = [256]uint8{' ': blank, '\t': blank, '\r': blank, '\f': blank, '\v': blank, '\n': newline, '/': slash}
+
 // skipSpace skips white space and comments, reporting each comment to
 // the comment handler.
 func (s *Scanner) skipSpace() {
-	for s.off < len(s.src) {
-		c := s.src[s.off]
-		switch {
-		case c == '\n':
-			s.newline(s.off)
-			s.off++
-		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
-			s.off++
-		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '/':
-			from := s.pos(s.off)
-			for s.off < len(s.src) && s.src[s.off] != '\n' {
-				s.off++
-			}
-			if s.comment != nil {
-				s.comment(from, s.pos(s.off))
-			}
-		case c == '/' && s.off+1 < len(s.src) && s.src[s.off+1] == '*':
-			if !s.blockComment() {
+	src, i := s.src, s.off
+	for i < len(src) {
+		switch spaceClass[src[i]] {
+		case notSpace:
+			s.off = i
+			return
+		case blank:
+			i++
+		case newline:
+			s.line++
+			i++
+			s.lineStart = i
+		case slash:
+			if i+1 >= len(src) || (src[i+1] != '/' && src[i+1] != '*') {
+				s.off = i
 				return
 			}
-		default:
-			return
+			s.off = i
+			if src[i+1] == '*' {
+				if !s.blockComment() {
+					return
+				}
+				i = s.off
+				continue
+			}
+			from := s.pos(i)
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			if s.comment != nil {
+				s.comment(from, s.pos(i))
+			}
 		}
 	}
+	s.off = i
 }
 
 // blockComment skips a /* */ comment; it reports false at the end of an
@@ -202,38 +223,70 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
+// Classes of the first byte of a token, for Scan.
+const (
+	startOther  = iota // an operator, punctuation or an illegal byte
+	startIdent         // a letter, '_' or '$'
+	startDigit         // a number
+	startPct           // '%': a register name, or the operator
+	startDot           // '.': a directive or qualifier, or illegal
+	startString        // '"'
+)
+
+var startClass = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case isLetter(byte(c)) || c == '_' || c == '$':
+			t[c] = startIdent
+		case isDigit(byte(c)):
+			t[c] = startDigit
+		}
+	}
+	t['%'], t['.'], t['"'] = startPct, startDot, startString
+	return t
+}()
+
 // Scan returns the next token. At the end of the input it returns EOF
 // tokens forever.
 func (s *Scanner) Scan() Token {
 	s.skipSpace()
-	start := s.off
-	if start >= len(s.src) {
+	src, start := s.src, s.off
+	if start >= len(src) {
 		p := s.pos(start)
 		return Token{Kind: EOF, Pos: p, End: p}
 	}
-	c := s.src[start]
 	var k Kind
-	switch {
-	case isLetter(c) || c == '_' || c == '$':
+	switch startClass[src[start]] {
+	case startIdent:
 		s.off++
 		s.identRest()
 		k = Ident
-	case c == '%' && s.off+1 < len(s.src) && IsIdentChar(s.src[s.off+1]):
-		s.off++
-		s.identRest()
-		k = Ident
-	case c == '.' && s.off+1 < len(s.src) && IsIdentChar(s.src[s.off+1]):
-		s.off++
-		s.dotted()
-		k = Dotted
-	case isDigit(c):
+	case startPct:
+		if start+1 < len(src) && identChar[src[start+1]] {
+			s.off++
+			s.identRest()
+			k = Ident
+		} else {
+			k = s.operator(src[start])
+		}
+	case startDot:
+		if start+1 < len(src) && identChar[src[start+1]] {
+			s.off++
+			s.dotted()
+			k = Dotted
+		} else {
+			k = s.operator(src[start])
+		}
+	case startDigit:
 		k = s.number()
-	case c == '"':
+	case startString:
 		k = s.string()
 	default:
-		k = s.operator(c)
+		k = s.operator(src[start])
 	}
-	return Token{Kind: k, Pos: s.pos(start), End: s.pos(s.off)}
+	line, col := s.line, int32(start-s.lineStart)+1
+	return Token{Kind: k, Pos: token.Pos{Offset: int32(start), Line: line, Col: col},
+		End: token.Pos{Offset: int32(s.off), Line: line, Col: col + int32(s.off-start)}}
 }
 
 func (s *Scanner) identRest() {
@@ -360,56 +413,33 @@ func (s *Scanner) string() Kind {
 	return String
 }
 
+// single gives the kind of the one-byte operators and punctuation that
+// never start a two-byte operator.
+var single = [256]Kind{';': Semi, ',': Comma, ':': Colon, '{': LBrace, '}': RBrace, '[': LBrack, ']': RBrack,
+	'(': LParen, ')': RParen, '@': At, '+': Add, '-': Sub, '*': Mul, '/': Quo, '%': Rem, '~': Tilde,
+	'^': Xor, '?': Question}
+
 func (s *Scanner) operator(c byte) Kind {
 	s.off++
+	if k := single[c]; k != 0 {
+		return k
+	}
 	next := byte(0)
 	if s.off < len(s.src) {
 		next = s.src[s.off]
 	}
 	two := func(k Kind) Kind { s.off++; return k }
 	switch c {
-	case ';':
-		return Semi
-	case ',':
-		return Comma
-	case ':':
-		return Colon
-	case '{':
-		return LBrace
-	case '}':
-		return RBrace
-	case '[':
-		return LBrack
-	case ']':
-		return RBrack
-	case '(':
-		return LParen
-	case ')':
-		return RParen
-	case '@':
-		return At
 	case '=':
 		if next == '=' {
 			return two(Eql)
 		}
 		return Assign
-	case '+':
-		return Add
-	case '-':
-		return Sub
-	case '*':
-		return Mul
-	case '/':
-		return Quo
-	case '%':
-		return Rem
 	case '!':
 		if next == '=' {
 			return two(Neq)
 		}
 		return Not
-	case '~':
-		return Tilde
 	case '&':
 		if next == '&' {
 			return two(LAnd)
@@ -420,8 +450,6 @@ func (s *Scanner) operator(c byte) Kind {
 			return two(LOr)
 		}
 		return Or
-	case '^':
-		return Xor
 	case '<':
 		switch next {
 		case '<':
@@ -438,8 +466,6 @@ func (s *Scanner) operator(c byte) Kind {
 			return two(Geq)
 		}
 		return Gtr
-	case '?':
-		return Question
 	}
 	// Keep multi-byte UTF-8 sequences together in one Illegal token.
 	if c >= 0x80 {
