@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -67,6 +68,49 @@ func FuzzParse(f *testing.F) {
 		}
 		if again := printer.Bytes(mc2); !bytes.Equal(outc, again) {
 			t.Fatalf("formatting is not idempotent:\n%s\nthen:\n%s", outc, again)
+		}
+	})
+}
+
+// FuzzStream checks that a Stream with recycled bodies yields, statement
+// by statement, exactly what a whole-module parse does, and that what
+// stays valid (module-scope statements, function headers) is not
+// overwritten by later bodies.
+func FuzzStream(f *testing.F) {
+	for _, dir := range []string{"hand", "llc", "errors"} {
+		m, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", dir, "*"))
+		for _, s := range m {
+			if b, err := os.ReadFile(s); err == nil {
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		whole, werrs := parser.ParseFile("fuzz.ptx", src)
+		st := parser.NewStream("fuzz.ptx", string(src), parser.ReuseBodies)
+		var got []ast.TopStmt
+		for s := st.Next(); s != nil; s = st.Next() {
+			if len(got) >= len(whole.Stmts) || !reflect.DeepEqual(s, whole.Stmts[len(got)]) {
+				t.Fatalf("statement %d differs from the whole-module parse", len(got))
+			}
+			got = append(got, s)
+		}
+		if len(got) != len(whole.Stmts) || !reflect.DeepEqual(st.Errors(), werrs) {
+			t.Fatalf("stream: %d statements, %d errors; parse: %d, %d", len(got), len(st.Errors()), len(whole.Stmts), len(werrs))
+		}
+		for i, s := range got {
+			f, ok := s.(*ast.Function)
+			if !ok {
+				if !reflect.DeepEqual(s, whole.Stmts[i]) {
+					t.Fatalf("module statement %d changed after later statements", i)
+				}
+				continue
+			}
+			wf := whole.Stmts[i].(*ast.Function)
+			if !reflect.DeepEqual(f.Name, wf.Name) || !reflect.DeepEqual(f.Params, wf.Params) ||
+				!reflect.DeepEqual(f.Returns, wf.Returns) || !reflect.DeepEqual(f.Perf, wf.Perf) {
+				t.Fatalf("header of function %d changed after later statements", i)
+			}
 		}
 	})
 }
