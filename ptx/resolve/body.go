@@ -6,105 +6,132 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
-// function resolves the parameters and body of f.
-func (r *resolver) function(f *ast.Function) {
+// What an operand names where it is used.
+const (
+	ctxNone     uint8 = iota
+	ctxLabel          // a branch target (bra, brx, .branchtargets)
+	ctxFunction       // a call target (call, .calltargets, .alias)
+)
+
+// function resolves the parameters and body of f (PTX ISA §11.2).
+func (r *Resolver) function(f *ast.Function) {
 	r.fn = f
-	defer func() { r.fn = nil }()
-	params := newScope(r.global)
-	defer params.close()
+	if !r.keep && r.bodyKept {
+		r.bodySyms.detach()
+		r.bodyKept = false
+	}
+	t := r.t
+	t.open()
 	for _, d := range f.Returns {
-		r.declareVar(params, d, f)
+		r.declareVar(t, d, f)
 	}
 	for _, d := range f.Params {
-		r.declareVar(params, d, f)
+		r.declareVar(t, d, f)
 	}
-	if f.Body == nil {
+	if f.Body != nil {
+		r.block(f.Body)
+	}
+	t.close()
+	r.fn = nil
+	if r.keep {
+		r.bodyKept = true
 		return
 	}
-	r.block(f.Body, params)
+	// Drop the function's scope: nothing may point into its body now.
+	r.bodySyms.recycle()
+	t.cache.scrub()
 }
 
-// collectLabels declares the labels of block b in sc. A label is visible
-// in its whole block, before and after it, and in nested blocks, but not
-// outside its block (as ptxas does; sibling blocks may reuse a label).
-func (r *resolver) collectLabels(b *ast.Block, sc *scope) {
+// collectLabels declares the labels of block b in the innermost scope. A
+// label is visible in its whole block, before and after it, and in nested
+// blocks, but not outside its block (as ptxas does; sibling blocks may
+// reuse a label).
+func (r *Resolver) collectLabels(b *ast.Block) {
 	for i, s := range b.Stmts {
 		l, ok := s.(*ast.Label)
 		if !ok {
 			continue
 		}
-		sym := &Symbol{Kind: Label, Label: l, Owner: r.fn}
+		sym := Symbol{Kind: Label, Label: l, Owner: r.fn}
 		if i+1 < len(b.Stmts) {
 			if d, ok := b.Stmts[i+1].(*ast.Directive); ok && d.Proto != nil {
 				sym.Kind, sym.Func = Prototype, d.Proto
 			}
 		}
-		if prev := sc.declareLabel(l.Name, sym); prev != nil {
+		if prev := r.t.declareLabel(l.Name, r.bodySyms.new(sym)); prev != nil {
 			r.errorf(l, RuleDuplicate, "label %s redefined (previous definition at %s)", l.Name, prev.Label.Pos())
 		}
 	}
 }
 
-// block resolves b in a new scope below parent. A declaration is visible
-// from the statement after it to the end of its block.
-func (r *resolver) block(b *ast.Block, parent *scope) {
-	sc := newScope(parent)
-	defer sc.close()
-	r.collectLabels(b, sc)
+// block resolves b in a new scope. A declaration is visible from the
+// statement after it to the end of its block.
+func (r *Resolver) block(b *ast.Block) {
+	t := r.t
+	t.open()
+	r.collectLabels(b)
 	for _, s := range b.Stmts {
 		switch s := s.(type) {
-		case *ast.VarDecl:
-			r.resolveInits(s, sc)
-			r.declareVar(sc, s, r.fn)
 		case *ast.Instruction:
-			r.instruction(s, sc)
+			r.instruction(s)
+		case *ast.VarDecl:
+			r.resolveInits(s)
+			r.declareVar(t, s, r.fn)
 		case *ast.Block:
-			r.block(s, sc)
+			r.block(s)
 		case *ast.Directive:
-			r.directive(s, sc)
+			r.directive(s)
 		}
 	}
+	t.close()
 }
 
 // directive resolves the operands of the directives that name labels or
-// functions: .branchtargets (labels), .calltargets (functions).
-func (r *resolver) directive(d *ast.Directive, sc *scope) {
+// functions: .branchtargets (labels), .calltargets (functions) (PTX ISA
+// §11.3).
+func (r *Resolver) directive(d *ast.Directive) {
 	switch d.Name {
 	case ".callprototype":
 		if d.Proto != nil {
 			r.prototype(d.Proto)
 		}
 	case ".branchtargets":
-		r.exprs(d.Args, sc, "label")
+		r.exprs(d.Args, ctxLabel)
 	case ".calltargets":
-		r.exprs(d.Args, sc, "function")
+		r.exprs(d.Args, ctxFunction)
 	}
 }
 
 // prototype checks a .callprototype's parameter list for duplicates.
-func (r *resolver) prototype(p *ast.Function) {
-	sc := newScope(nil)
+func (r *Resolver) prototype(p *ast.Function) {
+	t := r.pt
+	t.open()
 	for _, d := range p.Returns {
-		r.declareVar(sc, d, r.fn)
+		r.declareVar(t, d, r.fn)
 	}
 	for _, d := range p.Params {
-		r.declareVar(sc, d, r.fn)
+		r.declareVar(t, d, r.fn)
 	}
+	t.close()
 }
 
-func (r *resolver) instruction(in *ast.Instruction, sc *scope) {
-	if in.Guard != nil && in.Guard.Reg != nil {
-		r.name(in.Guard.Reg, in.Guard.Reg.Name, sc, "")
+func (r *Resolver) instruction(in *ast.Instruction) {
+	if g := in.Guard; g != nil && g.Reg != nil {
+		r.name(g.Reg, g.Reg.Name, g.Reg.From.Offset, g.Reg.Comp, ctxNone)
 	}
-	for i, op := range in.Operands {
-		ctx := ""
-		switch {
-		case in.Opcode == "bra" || in.Opcode == "brx":
-			ctx = "label"
-		case in.Opcode == "call" && isCallTarget(in, i):
-			ctx = "function"
+	switch in.Opcode {
+	case "bra", "brx":
+		r.exprs(in.Operands, ctxLabel)
+	case "call":
+		for i, op := range in.Operands {
+			ctx := ctxNone
+			if isCallTarget(in, i) {
+				ctx = ctxFunction
+			}
+			r.expr(op, ctx)
 		}
-		r.expr(op, sc, ctx)
+	default:
+		r.exprs(in.Operands, ctxNone)
 	}
 }
 
@@ -128,55 +155,73 @@ func isCallTarget(in *ast.Instruction, i int) bool {
 	return false
 }
 
-// expr resolves the names in e. ctx is "label" for branch targets,
-// "function" for call targets and "" otherwise.
-func (r *resolver) expr(e ast.Expr, sc *scope, ctx string) {
+// expr resolves the names in e; ctx says what a name operand must be.
+func (r *Resolver) expr(e ast.Expr, ctx uint8) {
 	switch x := e.(type) {
 	case *ast.Reg:
-		r.name(x, x.Name, sc, ctx)
-	case *ast.Ident:
-		r.name(x, x.Name, sc, ctx)
+		r.name(x, x.Name, x.From.Offset, x.Comp, ctx)
 	case *ast.Address:
 		if x.Base != nil {
-			r.expr(x.Base, sc, "")
+			r.expr(x.Base, ctxNone)
 		}
 		for _, y := range x.Index {
-			r.expr(y, sc, "")
+			r.expr(y, ctxNone)
 		}
-	case *ast.IndexExpr:
-		r.expr(x.X, sc, "")
-		r.expr(x.Index, sc, "")
+	case *ast.Ident:
+		r.name(x, x.Name, x.From.Offset, "", ctx)
 	case *ast.VectorExpr:
-		r.exprs(x.Elems, sc, ctx)
+		r.exprs(x.Elems, ctx)
+	case *ast.IndexExpr:
+		r.expr(x.X, ctxNone)
+		r.expr(x.Index, ctxNone)
 	case *ast.InitList:
-		r.exprs(x.Elems, sc, "")
+		r.exprs(x.Elems, ctxNone)
 	case *ast.ParenList:
-		r.exprs(x.Elems, sc, "")
+		r.exprs(x.Elems, ctxNone)
 	case *ast.ParenExpr:
-		r.expr(x.X, sc, "")
+		r.expr(x.X, ctxNone)
 	case *ast.UnaryExpr:
-		r.expr(x.X, sc, "")
+		r.expr(x.X, ctxNone)
 	case *ast.BinaryExpr:
-		r.expr(x.X, sc, "")
-		r.expr(x.Y, sc, "")
+		r.expr(x.X, ctxNone)
+		r.expr(x.Y, ctxNone)
 	case *ast.CallExpr:
-		r.exprs(x.Args, sc, "")
+		r.exprs(x.Args, ctxNone)
 	}
 }
 
-func (r *resolver) exprs(es []ast.Expr, sc *scope, ctx string) {
+func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 	for _, e := range es {
-		r.expr(e, sc, ctx)
+		r.expr(e, ctx)
 	}
 }
 
-// name resolves one name use n spelled name.
-func (r *resolver) name(n ast.Expr, name string, sc *scope, ctx string) {
-	sym, ok := sc.lookup(name)
+// name resolves the use n, at offset off, of name with vector component
+// comp ("" for none).
+func (r *Resolver) name(n ast.Expr, name string, off int32, comp string, ctx uint8) {
+	c := &r.t.cache
+	b := bucket(name)
+	sym := c.get(name, b)
+	if sym == nil {
+		if sym = r.lookup(n, name, b, ctx); sym == nil {
+			return
+		}
+		c.put(name, b, sym)
+	}
+	r.use(n, off, sym)
+	if comp != "" {
+		r.checkComponent(n, name, comp, sym)
+	}
+}
+
+// lookup finds what name, of bucket b, refers to: a visible register,
+// variable or parameter, label, function, predefined constant or special
+// register, in that order. It reports the use n and returns nil when name
+// is none of these.
+func (r *Resolver) lookup(n ast.Expr, name string, b uint32, ctx uint8) *Symbol {
+	sym, ok := r.t.lookup(name, b)
 	if ok {
-		r.info.add(n, sym)
-		r.checkComponent(n, sym)
-		return
+		return sym
 	}
 	if sym != nil {
 		r.errorf(n, RuleRegisterRange, "%s is out of range: %s declares %s0 to %s%d",
@@ -184,40 +229,36 @@ func (r *resolver) name(n ast.Expr, name string, sc *scope, ctx string) {
 		if idx, ok := parseIndex(name[len(sym.Decl.Name.Name):]); ok {
 			r.fix("declare %s<%d> to make %s valid", sym.Decl.Name.Name, idx+1, name)
 		}
-		return
+		return nil
 	}
-	if l := sc.lookupLabel(name); l != nil {
-		r.info.add(n, l)
-		return
+	if l := r.t.lookupLabel(name, b); l != nil {
+		return l
 	}
 	if f := r.info.Functions[name]; f != nil {
-		r.info.add(n, f)
-		return
+		return f
 	}
 	if c := LookupConstant(name); c != nil {
-		r.info.add(n, c)
-		return
+		return c
 	}
 	if strings.HasPrefix(name, "%") {
 		if sp := LookupSpecial(name); sp != nil {
-			r.info.add(n, specialSymbol(sp))
-			r.checkComponent(n, specialSymbol(sp))
-			return
+			return sp.sym
 		}
 	}
 	r.undeclared(n, name, ctx)
+	return nil
 }
 
-func (r *resolver) undeclared(n ast.Expr, name, ctx string) {
+func (r *Resolver) undeclared(n ast.Expr, name string, ctx uint8) {
 	if owner := r.ownerOf(name); owner != nil && owner != r.fn && owner.Name != nil {
 		r.errorf(n, RuleRegisterOutside, "register %s is declared in function %s, not in %s; registers are local to their function",
 			name, owner.Name.Name, r.fnName())
 		return
 	}
 	switch {
-	case ctx == "label":
+	case ctx == ctxLabel:
 		r.errorf(n, RuleUndeclaredLabel, "label %s is not defined in %s", name, r.fnName())
-	case ctx == "function":
+	case ctx == ctxFunction:
 		r.errorf(n, RuleUndeclaredFunction, "function %s is not declared", name)
 	case strings.HasPrefix(name, "%"):
 		r.errorf(n, RuleUndeclaredRegister, "register %s is not declared", name)
@@ -227,48 +268,16 @@ func (r *resolver) undeclared(n ast.Expr, name, ctx string) {
 	}
 }
 
-// ownerOf returns the first function that declares register name, directly
-// or as an element of a parameterized declaration.
-func (r *resolver) ownerOf(name string) *ast.Function {
-	if f := r.regOwner[name]; f != nil {
-		return f
-	}
-	i := len(name)
-	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-		i--
-	}
-	for j := i; j < len(name); j++ {
-		if f := r.regOwner[name[:j]+"<>"]; f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-func (r *resolver) fnName() string {
-	if r.fn != nil && r.fn.Name != nil {
-		return r.fn.Name.Name
-	}
-	return "this function"
-}
-
 // checkComponent reports a vector component on a name that is not a
-// vector: a scalar special register (%laneid.x) or a declared scalar
-// (ptxas: "Unknown field").
-func (r *resolver) checkComponent(n ast.Expr, sym *Symbol) {
-	reg, ok := n.(*ast.Reg)
-	if !ok || reg.Comp == "" {
-		return
-	}
+// vector (PTX ISA §5.4.2, §10): a scalar special register (%laneid.x) or a
+// declared scalar (ptxas: "Unknown field").
+func (r *Resolver) checkComponent(n ast.Expr, name, comp string, sym *Symbol) {
 	switch {
 	case sym.Special != nil:
-		if !sym.Special.ValidComponent(reg.Comp) {
-			r.errorf(n, RuleSpecialComponent, "special register %s has no component .%s", reg.Name, reg.Comp)
+		if !sym.Special.ValidComponent(comp) {
+			r.errorf(n, RuleSpecialComponent, "special register %s has no component .%s", name, comp)
 		}
 	case sym.Decl != nil && sym.Decl.Vector == 0:
-		r.errorf(n, RuleVectorComponent, "%s is not a vector; it has no component .%s", reg.Name, reg.Comp)
+		r.errorf(n, RuleVectorComponent, "%s is not a vector; it has no component .%s", name, comp)
 	}
 }
-
-// specialSymbol returns the shared, read-only symbol of special register sp.
-func specialSymbol(sp *Special) *Symbol { return sp.sym }

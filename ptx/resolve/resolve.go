@@ -27,15 +27,15 @@
 //
 // The returned Info maps each use to its Symbol; the validator reads the
 // declared state space and type of operands from it.
+//
+// A Resolver does the same work one top-level statement at a time, for a
+// module read as a stream (parser.Stream); without KeepUses it keeps
+// nothing of a function body once the function is resolved.
 package resolve
 
 import (
-	"fmt"
-	"sort"
-
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
-	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // Rule ids of resolution diagnostics.
@@ -87,6 +87,8 @@ type Symbol struct {
 	Special *Special      // SpecialReg
 	Owner   *ast.Function // function whose parameters or body declare it; nil at module scope
 	Value   int64         // Constant
+
+	defined bool // Function: Func has a body
 }
 
 // warpSize is the predefined identifier WARP_SZ (PTX ISA §4.4), the number
@@ -147,10 +149,6 @@ type Use struct {
 	Sym  *Symbol
 }
 
-func (info *Info) add(n ast.Expr, s *Symbol) {
-	info.Uses = append(info.Uses, Use{Node: n, Sym: s})
-}
-
 func (u Use) off() int32 { return u.Node.Pos().Offset }
 
 // Symbol returns the symbol that the name use n (*ast.Reg or *ast.Ident
@@ -198,183 +196,14 @@ func (info *Info) Decl(e ast.Expr) *ast.VarDecl {
 }
 
 // Module resolves the names of m. It never fails: names that cannot be
-// resolved are reported and left out of Info.Uses.
+// resolved are reported and left out of Info.Uses. It is a Resolver fed
+// every statement of m, keeping the uses.
 func Module(m *ast.Module) (*Info, diag.List) {
-	r := &resolver{
-		file: m.Filename,
-		info: &Info{
-			// Compiler output has about one name use per 12 bytes.
-			Uses:      make([]Use, 0, m.End().Offset/12),
-			Globals:   make(map[string]*Symbol),
-			Functions: make(map[string]*Symbol),
-		},
-		regOwner: make(map[string]*ast.Function),
-	}
-	r.module(m)
-	// Uses are recorded in source order; keep Symbol's binary search
-	// correct even if a damaged tree broke that order.
-	if !sort.SliceIsSorted(r.info.Uses, func(i, j int) bool { return r.info.Uses[i].off() < r.info.Uses[j].off() }) {
-		sort.SliceStable(r.info.Uses, func(i, j int) bool { return r.info.Uses[i].off() < r.info.Uses[j].off() })
-	}
-	return r.info, r.errs
-}
-
-type resolver struct {
-	file     string
-	info     *Info
-	errs     diag.List
-	global   *scope
-	fn       *ast.Function            // function being resolved
-	regOwner map[string]*ast.Function // first function declaring each register name
-}
-
-// ruleSpec gives the PTX ISA section behind each rule.
-var ruleSpec = map[string]string{
-	RuleUndeclaredRegister: "PTX ISA §5.1.1 (Register State Space), §5.4 (Variables)",
-	RuleUndeclaredName:     "PTX ISA §4.4 (Identifiers), §5.4 (Variables)",
-	RuleUndeclaredLabel:    "PTX ISA §4.4 (Identifiers), §11.3 (Control Flow Directives)",
-	RuleUndeclaredFunction: "PTX ISA §11.2 (Kernel and Function Directives)",
-	RuleDuplicate:          "PTX ISA §5.4 (Variables)",
-	RuleRegisterRange:      "PTX ISA §5.4.6 (Parameterized Variable Names)",
-	RuleRegisterOutside:    "PTX ISA §5.1.1 (Register State Space)",
-	RuleSpecialComponent:   "PTX ISA §10 (Special Registers)",
-	RuleVectorComponent:    "PTX ISA §5.4.2 (Vectors)",
-}
-
-func (r *resolver) errorf(n ast.Node, rule, format string, args ...any) {
-	r.errs.Add(diag.Diagnostic{File: r.file, Pos: n.Pos(), End: n.End(), Severity: diag.Error, Rule: rule,
-		Message: fmt.Sprintf(format, args...), Spec: ruleSpec[rule]})
-}
-
-// fix sets the suggested fix of the last reported diagnostic.
-func (r *resolver) fix(format string, args ...any) {
-	if n := len(r.errs); n > 0 {
-		r.errs[n-1].Fix = fmt.Sprintf(format, args...)
-	}
-}
-
-func (r *resolver) module(m *ast.Module) {
-	// Like ptxas, names must be declared before they are used: a
-	// variable's initializer sees only earlier variables, a call only
-	// earlier (or its own) function declarations.
-	r.global = newScope(nil)
+	r := NewResolver(m.Filename)
+	// Compiler output has about one name use per 12 bytes.
+	r.info.Uses = make([]Use, 0, m.End().Offset/12)
 	for _, s := range m.Stmts {
-		switch s := s.(type) {
-		case *ast.VarDecl:
-			r.resolveInits(s, r.global)
-			r.declareVar(r.global, s, nil)
-		case *ast.Function:
-			r.declareFunc(s)
-			r.function(s)
-		case *ast.Directive:
-			if s.Name == ".alias" {
-				r.exprs(s.Args, r.global, "function")
-			}
-		}
+		r.Add(s)
 	}
-}
-
-func (r *resolver) declareFunc(f *ast.Function) {
-	if f.Name == nil {
-		return
-	}
-	name := f.Name.Name
-	if prev := r.info.Functions[name]; prev != nil {
-		if prev.Func.Body != nil && f.Body != nil {
-			r.errorf(f.Name, RuleDuplicate, "function %s redefined (previous definition at %s)", name, prev.Func.Name.Pos())
-			return
-		}
-		if f.Body != nil {
-			prev.Func = f
-		}
-		return
-	}
-	if g := r.global.local(plainNames, name); g != nil {
-		r.errorf(f.Name, RuleDuplicate, "%s redeclared as a function (previous declaration at %s)", name, declPos(g))
-		return
-	}
-	sym := &Symbol{Kind: Function, Func: f}
-	r.info.Functions[name] = sym
-}
-
-// declareVar declares every name of d in sc.
-func (r *resolver) declareVar(sc *scope, d *ast.VarDecl, owner *ast.Function) {
-	r.declareOne(sc, d, owner)
-	for _, x := range d.ExtraNames {
-		r.declareOne(sc, x, owner)
-	}
-}
-
-func kindOf(d *ast.VarDecl) Kind {
-	switch d.Space {
-	case ".reg", ".sreg":
-		return Register
-	case ".param":
-		return Param
-	}
-	return Variable
-}
-
-func (r *resolver) declareOne(sc *scope, d *ast.VarDecl, owner *ast.Function) {
-	if d.Name == nil {
-		return
-	}
-	name := d.Name.Name
-	if name == "_" { // unnamed parameter of a prototype or declaration
-		return
-	}
-	if LookupConstant(name) != nil {
-		r.errorf(d.Name, RuleDuplicate, "%s is a predefined identifier and cannot be declared", name)
-		return
-	}
-	sym := &Symbol{Kind: kindOf(d), Decl: d, Owner: owner}
-	if prev := sc.declare(name, d.Count, sym); prev != nil {
-		r.errorf(d.Name, RuleDuplicate, "%s redeclared in this scope (previous declaration at %s)", displayName(d), declPos(prev))
-		return
-	}
-	if sc == r.global {
-		if f := r.info.Functions[name]; f != nil {
-			r.errorf(d.Name, RuleDuplicate, "%s redeclared as a variable (function declared at %s)", name, f.Func.Name.Pos())
-		}
-		r.info.Globals[name] = sym
-	}
-	if owner != nil && sym.Kind == Register {
-		key := name
-		if d.Count >= 0 {
-			key += "<>"
-		}
-		if r.regOwner[key] == nil {
-			r.regOwner[key] = owner
-		}
-	}
-}
-
-func displayName(d *ast.VarDecl) string {
-	if d.Count >= 0 {
-		return fmt.Sprintf("%s<%d>", d.Name.Name, d.Count)
-	}
-	return d.Name.Name
-}
-
-func declPos(s *Symbol) token.Pos {
-	switch {
-	case s.Decl != nil && s.Decl.Name != nil:
-		return s.Decl.Name.Pos()
-	case s.Label != nil:
-		return s.Label.Pos()
-	case s.Func != nil && s.Func.Name != nil:
-		return s.Func.Name.Pos()
-	}
-	return token.Pos{}
-}
-
-func (r *resolver) resolveInits(d *ast.VarDecl, sc *scope) {
-	if d.Init != nil {
-		r.expr(d.Init, sc, "")
-	}
-	for _, x := range d.ExtraNames {
-		if x.Init != nil {
-			r.expr(x.Init, sc, "")
-		}
-	}
+	return r.Info(), r.Diagnostics()
 }

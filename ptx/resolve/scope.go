@@ -1,14 +1,18 @@
 package resolve
 
-// The symbol table is flat: one map per namespace from a name to the stack
-// of its visible declarations, innermost last, and a log of declarations
-// that closes a scope by popping what it pushed. A lookup is then one or
-// two map accesses however deep the blocks nest.
-
-type entry struct {
-	sym   *Symbol
-	depth int32
-}
+// The symbol table is flat: one map per namespace from a name to its
+// innermost visible declaration, each declaration linking to the one it
+// shadows, and a stack of declarations in the order they were made that
+// closes a scope by popping what it pushed. A lookup is then at most one
+// map access per namespace however deep the blocks nest, and a table
+// reused for function after function allocates nothing once its maps and
+// stack have grown.
+//
+// Names are hashed into buckets. Each namespace counts its declarations
+// per bucket, so that most lookups of names that are not declared
+// (special registers, "%r7" tried as a plain name, "%r" tried as "%r7"'s
+// prefix "%r7") skip the map; and a cache of resolved names, one slot per
+// bucket, answers most uses with one hash and one string comparison.
 
 type namespace uint8
 
@@ -18,147 +22,178 @@ const (
 	labelNames                    // labels and call prototypes
 )
 
-type logEntry struct {
-	ns   namespace
-	name string
+// buckets is the number of hash buckets, a power of two.
+const buckets = 1024
+
+const (
+	fnvOffset = 2166136261
+	fnvPrime  = 16777619
+)
+
+// fnv extends the FNV-1a hash h with the bytes of s.
+func fnv(h uint32, s string) uint32 {
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint32(s[i])) * fnvPrime
+	}
+	return h
+}
+
+// bucketOf folds the hash h, so that the low bits see the high ones, into a
+// bucket.
+func bucketOf(h uint32) uint32 { return (h ^ h>>16) & (buckets - 1) }
+
+// bucket returns the bucket of name.
+func bucket(name string) uint32 { return bucketOf(fnv(fnvOffset, name)) }
+
+// entry is one declaration on the stack of a table.
+type entry struct {
+	name   string
+	sym    *Symbol
+	prev   int32 // index of the declaration of the same name that this one shadows; -1 when none
+	depth  int32
+	bucket uint32
+	ns     namespace
 }
 
 type table struct {
-	ns  [3]map[string][]entry
-	log []logEntry
-
-	// Lookups are cached by name. Every declaration and every closed
-	// scope starts a new generation, which invalidates older entries; a
-	// function body declares its registers first and then names each of
-	// them many times, so most lookups take one map access instead of
-	// one for plain names plus one per split of the trailing digits.
-	cache      map[string]cachedLookup
-	generation uint64
+	ns      [3]map[string]int32 // name -> index in stack of its innermost declaration
+	count   [3][]int32          // declarations per bucket
+	stack   []entry
+	marks   []int32 // length of stack when each open scope was opened
+	depth   int32   // depth of the innermost open scope; 0 for the outermost
+	cache   cache
+	counted int // number of counted declarations on the stack
 }
 
-type cachedLookup struct {
-	sym        *Symbol
-	ok         bool
-	generation uint64
-}
-
-// scope is one level of declarations: the module, a function's
-// parameters, a block, or a call prototype's parameter list.
-type scope struct {
-	t      *table
-	parent *scope
-	depth  int32
-	mark   int // length of t.log when the scope was opened
-}
-
-// newScope opens a scope inside parent (a new table when parent is nil).
-// Scopes of one table must be closed innermost first.
-func newScope(parent *scope) *scope {
-	if parent == nil {
-		t := &table{}
-		for i := range t.ns {
-			t.ns[i] = make(map[string][]entry)
-		}
-		t.cache = make(map[string]cachedLookup)
-		return &scope{t: t}
+func newTable() *table {
+	t := &table{}
+	for i := range t.ns {
+		t.ns[i] = make(map[string]int32)
+		t.count[i] = make([]int32, buckets)
 	}
-	return &scope{t: parent.t, parent: parent, depth: parent.depth + 1, mark: len(parent.t.log)}
+	return t
 }
 
-// close removes the declarations of s.
-func (s *scope) close() {
-	t := s.t
-	for i := len(t.log) - 1; i >= s.mark; i-- {
-		l := t.log[i]
-		m := t.ns[l.ns]
-		if st := m[l.name]; len(st) > 1 {
-			m[l.name] = st[:len(st)-1]
+// open opens a scope inside the innermost one.
+func (t *table) open() {
+	t.marks = append(t.marks, int32(len(t.stack)))
+	t.depth++
+}
+
+// close removes the declarations of the innermost scope.
+func (t *table) close() {
+	mark := int(t.marks[len(t.marks)-1])
+	t.marks = t.marks[:len(t.marks)-1]
+	t.depth--
+	for i := len(t.stack) - 1; i >= mark; i-- {
+		e := &t.stack[i]
+		if e.prev >= 0 {
+			t.ns[e.ns][e.name] = e.prev
 		} else {
-			delete(m, l.name)
+			delete(t.ns[e.ns], e.name)
+		}
+		t.count[e.ns][e.bucket]--
+		if e.ns == countedNames {
+			t.counted--
+			t.cache.invalidate()
+		} else {
+			t.cache.forget(e.name, e.bucket)
 		}
 	}
-	if len(t.log) > s.mark {
-		t.generation++
+	clear(t.stack[mark:]) // keep no reference to the closed declarations
+	t.stack = t.stack[:mark]
+}
+
+func (t *table) push(ns namespace, name string, b uint32, sym *Symbol) {
+	prev, ok := t.ns[ns][name]
+	if !ok {
+		prev = -1
 	}
-	t.log = t.log[:s.mark]
+	t.ns[ns][name] = int32(len(t.stack))
+	t.stack = append(t.stack, entry{name: name, sym: sym, prev: prev, depth: t.depth, bucket: b, ns: ns})
+	t.count[ns][b]++
+	if ns == countedNames {
+		t.counted++
+		t.cache.invalidate() // "%r<N>" changes what "%r0", "%r1", ... resolve to
+	} else {
+		t.cache.forget(name, b)
+	}
 }
 
-func (s *scope) push(ns namespace, name string, sym *Symbol) {
-	s.t.ns[ns][name] = append(s.t.ns[ns][name], entry{sym, s.depth})
-	s.t.log = append(s.t.log, logEntry{ns, name})
-	s.t.generation++
+// top returns the innermost declaration of name, of bucket b, in
+// namespace ns, or nil.
+func (t *table) top(ns namespace, name string, b uint32) *entry {
+	if t.count[ns][b] == 0 {
+		return nil
+	}
+	if i, ok := t.ns[ns][name]; ok {
+		return &t.stack[i]
+	}
+	return nil
 }
 
-// local returns the declaration of name in namespace ns made in s itself.
-func (s *scope) local(ns namespace, name string) *Symbol {
-	if st := s.t.ns[ns][name]; len(st) > 0 && st[len(st)-1].depth == s.depth {
-		return st[len(st)-1].sym
+// local returns the declaration of name in namespace ns made in the
+// innermost scope itself.
+func (t *table) local(ns namespace, name string, b uint32) *Symbol {
+	if e := t.top(ns, name, b); e != nil && e.depth == t.depth {
+		return e.sym
 	}
 	return nil
 }
 
 // declare adds name (a parameterized "%r<count>" declaration when count >=
-// 0) and returns the clashing earlier symbol of this scope, if any: the
-// same name, or for a plain name an element of a "%r<N>" of this scope
-// ("%r1" after "%r<2>"; ptxas: "Duplicate definition").
-func (s *scope) declare(name string, count int64, sym *Symbol) *Symbol {
+// 0) to the innermost scope and returns the clashing earlier symbol of
+// this scope, if any: the same name, or for a plain name an element of a
+// "%r<N>" of this scope ("%r1" after "%r<2>"; ptxas: "Duplicate
+// definition").
+func (t *table) declare(name string, count int64, sym *Symbol) *Symbol {
+	b := bucket(name)
 	if count >= 0 {
-		if prev := s.local(countedNames, name); prev != nil {
+		if prev := t.local(countedNames, name, b); prev != nil {
 			return prev
 		}
-		s.push(countedNames, name, sym)
+		t.push(countedNames, name, b, sym)
 		return nil
 	}
-	if prev := s.local(plainNames, name); prev != nil {
+	if prev := t.local(plainNames, name, b); prev != nil {
 		return prev
 	}
-	if prev, in, depth := s.lookupCounted(name); prev != nil && in && depth == s.depth {
+	if prev, in, depth := t.lookupCounted(name); prev != nil && in && depth == t.depth {
 		return prev
 	}
-	s.push(plainNames, name, sym)
+	t.push(plainNames, name, b, sym)
 	return nil
 }
 
-// declareLabel adds a label and returns the clashing label of this
-// scope, if any.
-func (s *scope) declareLabel(name string, sym *Symbol) *Symbol {
-	if prev := s.local(labelNames, name); prev != nil {
+// declareLabel adds a label to the innermost scope and returns the
+// clashing label of this scope, if any.
+func (t *table) declareLabel(name string, sym *Symbol) *Symbol {
+	b := bucket(name)
+	if prev := t.local(labelNames, name, b); prev != nil {
 		return prev
 	}
-	s.push(labelNames, name, sym)
+	t.push(labelNames, name, b, sym)
 	return nil
 }
 
-// lookupLabel finds the label name in s or its parents.
-func (s *scope) lookupLabel(name string) *Symbol {
-	if st := s.t.ns[labelNames][name]; len(st) > 0 {
-		return st[len(st)-1].sym
+// lookupLabel finds the visible label name, of bucket b.
+func (t *table) lookupLabel(name string, b uint32) *Symbol {
+	if e := t.top(labelNames, name, b); e != nil {
+		return e.sym
 	}
 	return nil
 }
 
-// lookup finds name in s or its parents: the innermost plain declaration
-// or "%r<N>" element in range. When there is none but name would be an
-// element of a "%r<N>" beyond its range, it returns that declaration with
-// ok false.
-func (s *scope) lookup(name string) (sym *Symbol, ok bool) {
-	t := s.t
-	if c, hit := t.cache[name]; hit && c.generation == t.generation {
-		return c.sym, c.ok
-	}
-	sym, ok = s.lookupUncached(name)
-	t.cache[name] = cachedLookup{sym, ok, t.generation}
-	return sym, ok
-}
-
-// lookupUncached is lookup without the cache.
-func (s *scope) lookupUncached(name string) (sym *Symbol, ok bool) {
+// lookup finds the innermost visible plain declaration or "%r<N>" element
+// in range called name, of bucket b. When there is none but name would be
+// an element of a "%r<N>" beyond its range, it returns that declaration
+// with ok false.
+func (t *table) lookup(name string, b uint32) (sym *Symbol, ok bool) {
 	depth := int32(-1)
-	if st := s.t.ns[plainNames][name]; len(st) > 0 {
-		e := st[len(st)-1]
+	if e := t.top(plainNames, name, b); e != nil {
 		sym, ok, depth = e.sym, true, e.depth
 	}
-	c, in, cdepth := s.lookupCounted(name)
+	c, in, cdepth := t.lookupCounted(name)
 	switch {
 	case in && cdepth > depth:
 		return c, true
@@ -172,9 +207,8 @@ func (s *scope) lookupUncached(name string) (sym *Symbol, ok bool) {
 // element 7 of "%r". Indices are written without leading zeros. It returns
 // the innermost declaration that has name in range (in true), or else one
 // that would have it beyond its range.
-func (s *scope) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
-	counted := s.t.ns[countedNames]
-	if len(counted) == 0 {
+func (t *table) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
+	if t.counted == 0 {
 		return nil, false, -1
 	}
 	i := len(name)
@@ -183,27 +217,35 @@ func (s *scope) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
 	}
 	var outOfRange *Symbol
 	best, bestDepth := (*Symbol)(nil), int32(-1)
+	h := fnv(fnvOffset, name[:i]) // the hash of the prefix name[:j]
 	// Try every split of the trailing digits: "%p10" may be "%p"+10 or "%p1"+0.
 	for j := i; j < len(name); j++ {
+		if j > i {
+			h = (h ^ uint32(name[j-1])) * fnvPrime
+		}
 		digits := name[j:]
 		if len(digits) > 1 && digits[0] == '0' {
 			continue
 		}
-		st := counted[name[:j]]
-		if len(st) == 0 {
+		e := t.top(countedNames, name[:j], bucketOf(h))
+		if e == nil {
 			continue
 		}
 		idx, ok := parseIndex(digits)
-		for k := len(st) - 1; k >= 0; k-- {
-			if ok && idx < st[k].sym.Decl.Count {
-				if st[k].depth > bestDepth {
-					best, bestDepth = st[k].sym, st[k].depth
+		for {
+			if ok && idx < e.sym.Decl.Count {
+				if e.depth > bestDepth {
+					best, bestDepth = e.sym, e.depth
 				}
 				break
 			}
 			if outOfRange == nil {
-				outOfRange = st[k].sym
+				outOfRange = e.sym
 			}
+			if e.prev < 0 {
+				break
+			}
+			e = &t.stack[e.prev]
 		}
 	}
 	if best != nil {
@@ -221,4 +263,69 @@ func parseIndex(s string) (int64, bool) {
 		v = v*10 + int64(s[i]-'0')
 	}
 	return v, true
+}
+
+// cache remembers what names resolved to, one slot per bucket, so that
+// the many uses of a register cost one hash of its few bytes and one
+// string comparison. A name that shares its bucket with another one is
+// simply looked up again.
+//
+// Declaring or dropping a name forgets that name. Declaring or dropping a
+// "%r<N>", and each module-level statement, starts a new generation, which
+// invalidates all older slots. A function body declares its registers
+// first and then names each of them many times, so most uses hit.
+type cache struct {
+	slots      []cacheSlot
+	generation uint64
+	dirty      []uint32 // slots filled since the last scrub
+}
+
+type cacheSlot struct {
+	name       string
+	sym        *Symbol
+	generation uint64 // 0: forgotten
+}
+
+func (c *cache) invalidate() { c.generation++ }
+
+// forget invalidates what name, of bucket b, resolved to.
+func (c *cache) forget(name string, b uint32) {
+	if c.slots == nil {
+		return
+	}
+	if s := &c.slots[b]; s.name == name {
+		s.generation = 0
+	}
+}
+
+// get returns the symbol cached for name, of bucket b, or nil.
+func (c *cache) get(name string, b uint32) *Symbol {
+	if c.slots == nil {
+		c.slots = make([]cacheSlot, buckets)
+		c.generation++ // never 0
+	}
+	s := &c.slots[b]
+	if s.generation == c.generation && s.name == name {
+		return s.sym
+	}
+	return nil
+}
+
+// put caches sym for name, of bucket b; get has been called before.
+func (c *cache) put(name string, b uint32, sym *Symbol) {
+	s := &c.slots[b]
+	if s.sym == nil {
+		c.dirty = append(c.dirty, b)
+	}
+	*s = cacheSlot{name: name, sym: sym, generation: c.generation}
+}
+
+// scrub empties the slots filled since the last scrub, so that the cache
+// keeps no reference to the symbols and names of a finished function.
+func (c *cache) scrub() {
+	for _, i := range c.dirty {
+		c.slots[i] = cacheSlot{}
+	}
+	c.dirty = c.dirty[:0]
+	c.generation++
 }
