@@ -10,10 +10,34 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
+// fastPaths enables simpleAddress and simpleVector, which read common
+// operands straight from the source. Tests turn it off to check that the
+// general path builds the same trees.
+var fastPaths = true
+
 // parseOperand parses one instruction operand or directive argument.
+// The usual operands (a register, a name, a number, an address, a
+// vector) go straight to their parser; an operator after them continues
+// the operand as a constant expression.
 func (p *parser) parseOperand() ast.Expr {
 	p.exprOps = 0
-	return p.parseBinary(1)
+	var x ast.Expr
+	switch p.tok.Kind {
+	case scanner.Ident:
+		x = p.parseName()
+	case scanner.LBrack:
+		x = p.parseAddress()
+	case scanner.LBrace:
+		x = p.parseBraces()
+	case scanner.Int:
+		x = p.parseInt()
+	default:
+		return p.parseBinary(1)
+	}
+	if precedence(p.tok.Kind) == 0 {
+		return x
+	}
+	return p.parseBinaryFrom(x, 1)
 }
 
 // parseInit parses a variable initializer: a constant expression, a
@@ -58,7 +82,11 @@ func precedence(k scanner.Kind) int {
 // parseBinary parses a binary expression whose operators bind at least as
 // tightly as prec.
 func (p *parser) parseBinary(prec int) ast.Expr {
-	x := p.parseUnary()
+	return p.parseBinaryFrom(p.parseUnary(), prec)
+}
+
+// parseBinaryFrom is parseBinary after its first operand x.
+func (p *parser) parseBinaryFrom(x ast.Expr, prec int) ast.Expr {
 	for {
 		k := p.tok.Kind
 		pr := precedence(k)
@@ -236,6 +264,11 @@ func (p *parser) skipTo(close scanner.Kind) {
 }
 
 func (p *parser) parseBraces() ast.Expr {
+	if !p.inInit && fastPaths {
+		if v := p.simpleVector(); v != nil {
+			return v
+		}
+	}
 	start := p.tok.Pos
 	elems, end := p.parseList(scanner.RBrace)
 	if p.inInit {
@@ -275,7 +308,7 @@ func (p *parser) parseParens() ast.Expr {
 func (p *parser) parseAddress() ast.Expr {
 	a := p.nodes.addrs.new()
 	a.From = p.tok.Pos
-	if p.simpleAddress(a) {
+	if fastPaths && p.simpleAddress(a) {
 		return a
 	}
 	errs := p.nerrs
@@ -332,7 +365,7 @@ func (p *parser) simpleAddress(a *ast.Address) bool {
 		i++
 	}
 	nameEnd := i
-	if nameEnd == nameStart || src[nameStart] >= '0' && src[nameStart] <= '9' || nameEnd-nameStart == 1 && src[nameStart] == '%' {
+	if nameEnd == nameStart || src[nameStart] >= '0' && src[nameStart] <= '9' || nameEnd-nameStart == 1 && (src[nameStart] == '%' || src[nameStart] == '_') {
 		return false
 	}
 	skip()
@@ -364,27 +397,110 @@ func (p *parser) simpleAddress(a *ast.Address) bool {
 	if i >= len(src) || src[i] != ']' {
 		return false
 	}
-	// The address is simple: advance the scanner over it token by token so
-	// that positions and line tracking stay exact.
-	p.next() // '['
-	name := p.lit()
+	// The address is simple and on one line: build it from the offsets
+	// read above and move the scanner past its ']'.
+	open := p.tok.Pos
+	at := func(off int) token.Pos {
+		return token.Pos{Offset: int32(off), Line: open.Line, Col: open.Col + int32(off) - open.Offset}
+	}
+	name := src[nameStart:nameEnd]
 	var base ast.Expr
 	if name[0] == '%' {
 		r := p.nodes.regs.new()
-		r.Name, r.From, r.To = name, p.tok.Pos, p.tok.End
+		r.Name, r.From, r.To = name, at(nameStart), at(nameEnd)
 		base = r
 	} else {
 		id := p.nodes.idents.new()
-		id.Name, id.From, id.To = name, p.tok.Pos, p.tok.End
+		id.Name, id.From, id.To = name, at(nameStart), at(nameEnd)
 		base = id
 	}
-	for p.tok.Kind != scanner.RBrack {
-		p.next()
-	}
+	p.sc.SkipTo(i + 1)
+	p.tok = scanner.Token{Kind: scanner.RBrack, Pos: at(i), End: at(i + 1)}
 	a.To = p.tok.End
 	p.next()
 	a.Base, a.Offset, a.HasOffset = base, off, has
 	return true
+}
+
+// simpleVector parses the common vector operand "{name, name, ...}" of
+// registers, names and sinks on one line without going through the
+// scanner token by token. It consumes nothing and returns nil when the
+// vector has another form.
+func (p *parser) simpleVector() *ast.VectorExpr {
+	if p.peeked {
+		return nil
+	}
+	src := p.src
+	i := int(p.tok.End.Offset) // just after '{'
+	n := 0
+	for {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		start := i
+		if i < len(src) && src[i] == '%' {
+			i++
+		}
+		for i < len(src) && scanner.IsIdentChar(src[i]) {
+			i++
+		}
+		if i == start || src[start] >= '0' && src[start] <= '9' || i-start == 1 && src[start] == '%' {
+			return nil
+		}
+		n++
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+			i++
+		}
+		if i >= len(src) || src[i] != ',' && src[i] != '}' {
+			return nil
+		}
+		if src[i] == '}' {
+			break
+		}
+		i++
+	}
+	// Build the elements from the source again, now that the form is
+	// known, and move the scanner past the '}'.
+	open := p.tok.Pos
+	at := func(off int) token.Pos {
+		return token.Pos{Offset: int32(off), Line: open.Line, Col: open.Col + int32(off) - open.Offset}
+	}
+	elems := p.nodes.exprs.take(n)
+	j := int(open.Offset) + 1
+	for k := range elems {
+		for src[j] == ' ' || src[j] == '\t' || src[j] == ',' {
+			j++
+		}
+		start := j
+		if src[j] == '%' {
+			j++
+		}
+		for scanner.IsIdentChar(src[j]) {
+			j++
+		}
+		name := src[start:j]
+		switch {
+		case name == "_":
+			sk := &ast.Sink{}
+			sk.From, sk.To = at(start), at(j)
+			elems[k] = sk
+		case name[0] == '%':
+			r := p.nodes.regs.new()
+			r.Name, r.From, r.To = name, at(start), at(j)
+			elems[k] = r
+		default:
+			id := p.nodes.idents.new()
+			id.Name, id.From, id.To = name, at(start), at(j)
+			elems[k] = id
+		}
+	}
+	v := p.nodes.vectors.new()
+	v.Elems = elems
+	v.From, v.To = open, at(i+1)
+	p.sc.SkipTo(i + 1)
+	p.tok = scanner.Token{Kind: scanner.RBrace, Pos: at(i), End: at(i + 1)}
+	p.next()
+	return v
 }
 
 // baseOperation returns the binary expression that applies directly to

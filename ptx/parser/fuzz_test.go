@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -41,6 +40,9 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		checkSpans(t, "fuzz.ptx", string(src), m, false)
+		if !parseBothWays(string(src)) {
+			t.Fatalf("the operand fast paths build a different tree or errors for %q", src)
+		}
 		_, _ = resolve.Module(m)
 		out := printer.Bytes(m)
 		if errs.HasErrors() {
@@ -90,25 +92,25 @@ func FuzzStream(f *testing.F) {
 		st := parser.NewStream("fuzz.ptx", string(src), parser.ReuseBodies)
 		var got []ast.TopStmt
 		for s := st.Next(); s != nil; s = st.Next() {
-			if len(got) >= len(whole.Stmts) || !reflect.DeepEqual(s, whole.Stmts[len(got)]) {
+			if len(got) >= len(whole.Stmts) || !identical(s, whole.Stmts[len(got)]) {
 				t.Fatalf("statement %d differs from the whole-module parse", len(got))
 			}
 			got = append(got, s)
 		}
-		if len(got) != len(whole.Stmts) || !reflect.DeepEqual(st.Errors(), werrs) {
+		if len(got) != len(whole.Stmts) || !identical(st.Errors(), werrs) {
 			t.Fatalf("stream: %d statements, %d errors; parse: %d, %d", len(got), len(st.Errors()), len(whole.Stmts), len(werrs))
 		}
 		for i, s := range got {
 			f, ok := s.(*ast.Function)
 			if !ok {
-				if !reflect.DeepEqual(s, whole.Stmts[i]) {
+				if !identical(s, whole.Stmts[i]) {
 					t.Fatalf("module statement %d changed after later statements", i)
 				}
 				continue
 			}
 			wf := whole.Stmts[i].(*ast.Function)
-			if !reflect.DeepEqual(f.Name, wf.Name) || !reflect.DeepEqual(f.Params, wf.Params) ||
-				!reflect.DeepEqual(f.Returns, wf.Returns) || !reflect.DeepEqual(f.Perf, wf.Perf) {
+			if !identical(f.Name, wf.Name) || !identical(f.Params, wf.Params) ||
+				!identical(f.Returns, wf.Returns) || !identical(f.Perf, wf.Perf) {
 				t.Fatalf("header of function %d changed after later statements", i)
 			}
 		}

@@ -159,22 +159,28 @@ func (p *parser) parseGuard() *ast.Guard {
 	return g
 }
 
-// parseOperandList parses comma-separated operands up to ';'.
+// parseOperandList parses comma-separated operands up to ';'. The
+// operands are collected on the scratch stack and copied once into a
+// slab-backed slice.
 func (p *parser) parseOperandList() []ast.Expr {
-	return p.collect(func() (ast.Expr, bool) {
-		e := p.parseOperand()
-		switch {
-		case p.tok.Kind == scanner.Comma:
+	base := len(p.scratch)
+	for {
+		p.scratch = append(p.scratch, p.parseOperand())
+		if p.tok.Kind == scanner.Comma {
 			p.next()
-			return e, true
-		case p.tok.Pos.Line == p.prevEnd.Line && p.startsOperandHere():
+			continue
+		}
+		if p.tok.Pos.Line == p.prevEnd.Line && p.startsOperandHere() {
 			// "ld.global.u32 %r1 [%rd1];": report the missing comma and
 			// read on.
 			p.missingComma()
-			return e, true
+			continue
 		}
-		return e, false
-	})
+		break
+	}
+	out := p.nodes.exprList(p.scratch[base:])
+	p.scratch = p.scratch[:base]
+	return out
 }
 
 // startsOperandHere reports whether the current token can begin an

@@ -3,7 +3,6 @@ package parser_test
 import (
 	"os"
 	"path/filepath"
-	"reflect"
 	"runtime"
 	"testing"
 
@@ -41,7 +40,7 @@ func TestStreamMatchesParse(t *testing.T) {
 				if i >= len(whole.Stmts) {
 					t.Fatalf("%s mode %d: stream has more than %d statements", name, mode, len(whole.Stmts))
 				}
-				if !reflect.DeepEqual(s, whole.Stmts[i]) {
+				if !identical(s, whole.Stmts[i]) {
 					t.Fatalf("%s mode %d: statement %d at %s differs from the whole-module parse", name, mode, i, s.Pos())
 				}
 				got = append(got, s)
@@ -49,13 +48,13 @@ func TestStreamMatchesParse(t *testing.T) {
 			if len(got) != len(whole.Stmts) {
 				t.Fatalf("%s mode %d: stream gave %d statements, parse %d", name, mode, len(got), len(whole.Stmts))
 			}
-			if !reflect.DeepEqual(st.Errors(), werrs) {
+			if !identical(st.Errors(), werrs) {
 				t.Errorf("%s mode %d: errors differ:\n%v\n%v", name, mode, st.Errors(), werrs)
 			}
 			if st.End() != whole.End() {
 				t.Errorf("%s mode %d: end %v, parse %v", name, mode, st.End(), whole.End())
 			}
-			if !reflect.DeepEqual(st.Comments(), whole.Comments) {
+			if !identical(st.Comments(), whole.Comments) {
 				t.Errorf("%s mode %d: comments differ", name, mode)
 			}
 			// Module-scope statements and function headers stay valid
@@ -64,13 +63,13 @@ func TestStreamMatchesParse(t *testing.T) {
 				w := whole.Stmts[i]
 				if f, ok := s.(*ast.Function); ok {
 					wf := w.(*ast.Function)
-					if !reflect.DeepEqual(f.Name, wf.Name) || !reflect.DeepEqual(f.Params, wf.Params) ||
-						!reflect.DeepEqual(f.Returns, wf.Returns) || !reflect.DeepEqual(f.Perf, wf.Perf) {
+					if !identical(f.Name, wf.Name) || !identical(f.Params, wf.Params) ||
+						!identical(f.Returns, wf.Returns) || !identical(f.Perf, wf.Perf) {
 						t.Errorf("%s mode %d: header of function %d changed after later statements", name, mode, i)
 					}
 					continue
 				}
-				if !reflect.DeepEqual(s, w) {
+				if !identical(s, w) {
 					t.Errorf("%s mode %d: module statement %d at %s changed after later statements", name, mode, i, s.Pos())
 				}
 			}

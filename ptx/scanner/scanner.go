@@ -516,6 +516,16 @@ func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 	}
 }
 
+// SkipTo moves the scanner forward to byte offset off, which the caller
+// has read itself (a parser's fast path over a simple construct). The text
+// skipped must not contain a newline or a comment; off must not be before
+// the current offset.
+func (s *Scanner) SkipTo(off int) {
+	if off > s.off && off <= len(s.src) {
+		s.off = off
+	}
+}
+
 // EndPos returns the position just past the end of the source.
 func (s *Scanner) EndPos() token.Pos {
 	for s.off < len(s.src) {

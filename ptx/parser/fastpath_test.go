@@ -1,0 +1,75 @@
+package parser_test
+
+import (
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/parser"
+)
+
+// identical reports whether a and b are the same value, positions
+// included, following pointers; floats compare by their bits (so that a
+// NaN literal equals itself, which reflect.DeepEqual denies).
+func identical(a, b any) bool { return identicalValue(reflect.ValueOf(a), reflect.ValueOf(b)) }
+
+func identicalValue(a, b reflect.Value) bool {
+	if a.IsValid() != b.IsValid() || a.IsValid() && a.Type() != b.Type() {
+		return false
+	}
+	if !a.IsValid() {
+		return true
+	}
+	switch a.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return identicalValue(a.Elem(), b.Elem())
+	case reflect.Slice:
+		if a.Len() != b.Len() || a.IsNil() != b.IsNil() {
+			return false
+		}
+		for i := 0; i < a.Len(); i++ {
+			if !identicalValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		for i := 0; i < a.NumField(); i++ {
+			if !identicalValue(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(a.Float()) == math.Float64bits(b.Float())
+	}
+	return a.Interface() == b.Interface()
+}
+
+// parseBothWays parses src with and without the operand fast paths and
+// reports whether trees (positions included) and errors agree.
+func parseBothWays(src string) bool {
+	fast, ferrs := parser.ParseString("f.ptx", src)
+	parser.SetFastPaths(false)
+	slow, serrs := parser.ParseString("f.ptx", src)
+	parser.SetFastPaths(true)
+	return identical(fast, slow) && identical(ferrs, serrs)
+}
+
+// TestFastPathsMatchGeneralParse checks that reading addresses and
+// vectors straight from the source builds exactly the trees that the
+// general operand parser builds.
+func TestFastPathsMatchGeneralParse(t *testing.T) {
+	srcs := streamSources(t)
+	srcs["edge"] = ".entry k() {\n\tst.global.v4.u32 [%rd1 + 16], { %r1 ,%r2,_, x };\n\tst.u32 [a+-0], %r1;\n" +
+		"\tst.u32 [a+00], %r1;\n\tst.u32 [ %rd1+1 ] , %r1;\n\tst.v2.u32 [%rd1+-9223372036854775807], {%r1,\n%r2};\n" +
+		"\tst.u32 [%rd1+0x10], %r1;\n\tmov.b64 {%r1, %r2}, %rd1;\n\tst.u32 [_], %r1;\n\tst.u32 [%rd1+1]\n}\n"
+	for name, src := range srcs {
+		if !parseBothWays(src) {
+			t.Errorf("%s: the fast paths build a different tree or errors", name)
+		}
+	}
+}
