@@ -12,14 +12,15 @@ import "github.com/ptxkit/ptxkit/ptx/ast"
 type slab[T any] struct {
 	buf    []T
 	next   int   // size of the next chunk
-	used   [][]T // chunks handed out since the last reset (recycling slabs only)
-	spare  [][]T // chunks free for reuse
+	used   [][]T // earlier chunks handed out since the last reset, each as long as the part used (recycling slabs only)
+	spare  [][]T // chunks free for reuse; elements past each one's length are zero
 	recycl bool
 }
 
 const maxChunk = 1024
 
-// chunk returns an empty chunk with room for at least n elements.
+// chunk returns an empty chunk with room for at least n elements; it
+// replaces the current chunk.
 func (s *slab[T]) chunk(n int) []T {
 	if s.next == 0 {
 		s.next = 16
@@ -29,24 +30,26 @@ func (s *slab[T]) chunk(n int) []T {
 	if !s.recycl {
 		return make([]T, 0, size)
 	}
+	if s.buf != nil {
+		s.used = append(s.used, s.buf)
+	}
 	for len(s.spare) > 0 {
 		c := s.spare[len(s.spare)-1]
 		s.spare = s.spare[:len(s.spare)-1]
 		if cap(c) >= n {
-			c = c[:cap(c)]
-			clear(c)
-			s.used = append(s.used, c)
+			clear(c) // only the part used before; the rest is still zero
 			return c[:0]
 		}
 	}
-	c := make([]T, 0, size)
-	s.used = append(s.used, c[:cap(c)])
-	return c
+	return make([]T, 0, size)
 }
 
 // reset makes every chunk handed out so far reusable. Nodes from them
 // must no longer be used.
 func (s *slab[T]) reset() {
+	if s.buf != nil {
+		s.used = append(s.used, s.buf)
+	}
 	s.spare = append(s.spare, s.used...)
 	clear(s.used)
 	s.used = s.used[:0]

@@ -10,8 +10,8 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
-// fastPaths enables simpleAddress and simpleVector, which read common
-// operands straight from the source. Tests turn it off to check that the
+// fastPaths enables parseQuals's, simpleAddress's and simpleVector's
+// reading of qualifier lists and common operands straight from the source. Tests turn it off to check that the
 // general path builds the same trees.
 var fastPaths = true
 

@@ -3,6 +3,7 @@ package parser
 import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // parseBlock parses "{ statements }".
@@ -100,15 +101,7 @@ func (p *parser) parseInstruction() ast.Stmt {
 		return p.bad(in.From)
 	}
 	in.Opcode, in.OpPos = p.lit(), p.tok.Pos
-	end := p.tok.End
-	p.next()
-	qs := p.nodes.quals.mark()
-	for p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == end.Offset {
-		qs = p.nodes.quals.push(qs, ast.Qual{Pos: p.tok.Pos, Name: p.lit()})
-		end = p.tok.End
-		p.next()
-	}
-	in.Quals = p.nodes.quals.run(qs)
+	in.Quals = p.parseQuals()
 	errs := p.nerrs
 	if p.tok.Kind != scanner.Semi {
 		p.inCall = in.Opcode == "call"
@@ -118,6 +111,63 @@ func (p *parser) parseInstruction() ast.Stmt {
 	p.endStmt(line, errs)
 	in.To = p.prevEnd
 	return in
+}
+
+// parseQuals parses the qualifiers that follow the opcode (the current
+// token) without a space: ".global.v4.u32". They are read straight from
+// the source: a qualifier list is one run of text on one line.
+func (p *parser) parseQuals() []ast.Qual {
+	op := p.tok
+	if !fastPaths {
+		end := op.End
+		p.next()
+		qs := p.nodes.quals.mark()
+		for p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == end.Offset {
+			qs = p.nodes.quals.push(qs, ast.Qual{Pos: p.tok.Pos, Name: p.lit()})
+			end = p.tok.End
+			p.next()
+		}
+		return p.nodes.quals.run(qs)
+	}
+	if p.peeked {
+		p.next() // a label check looked ahead: rescan from the opcode's end
+		if p.tok.Kind != scanner.Dotted || p.tok.Pos.Offset != op.End.Offset {
+			return nil
+		}
+		return p.qualsFrom(op.End, p.tok)
+	}
+	src, i := p.src, int(op.End.Offset)
+	if i+1 >= len(src) || src[i] != '.' || !scanner.IsIdentChar(src[i+1]) {
+		p.next()
+		return nil
+	}
+	return p.qualsFrom(op.End, scanner.Token{})
+}
+
+// qualsFrom reads the qualifiers starting at from (on the opcode's line);
+// first, when it is not the zero Token, is the first of them, already
+// scanned. It leaves the parser on the token after the last qualifier.
+func (p *parser) qualsFrom(from token.Pos, first scanner.Token) []ast.Qual {
+	src, i := p.src, int(from.Offset)
+	at := func(off int) token.Pos {
+		return token.Pos{Offset: int32(off), Line: from.Line, Col: from.Col + int32(off) - from.Offset}
+	}
+	qs := p.nodes.quals.mark()
+	if first.Kind == scanner.Dotted {
+		qs = p.nodes.quals.push(qs, ast.Qual{Pos: first.Pos, Name: p.text(first)})
+		i = int(first.End.Offset)
+	}
+	for i+1 < len(src) && src[i] == '.' && scanner.IsIdentChar(src[i+1]) {
+		j := scanner.DottedEnd(src, i+1)
+		qs = p.nodes.quals.push(qs, ast.Qual{Pos: at(i), Name: src[i:j]})
+		i = j
+	}
+	quals := p.nodes.quals.run(qs)
+	last := quals[len(quals)-1]
+	p.sc.SkipTo(i)
+	p.tok = scanner.Token{Kind: scanner.Dotted, Pos: last.Pos, End: at(i)}
+	p.next()
+	return quals
 }
 
 // endStmt consumes the ';' that ends a statement. When it is missing the

@@ -298,14 +298,21 @@ func (s *Scanner) identRest() {
 }
 
 // dotted scans the rest of ".name" with any "::part" suffixes.
-func (s *Scanner) dotted() {
+func (s *Scanner) dotted() { s.off = DottedEnd(s.src, s.off) }
+
+// DottedEnd returns the end of the directive or qualifier name whose
+// first character after the '.' is at src[i]: identifier characters, with
+// any "::part" suffixes (".shared::cluster", ".L2::cache_hint").
+func DottedEnd(src string, i int) int {
 	for {
-		s.identRest()
-		if s.off+2 < len(s.src) && s.src[s.off] == ':' && s.src[s.off+1] == ':' && IsIdentChar(s.src[s.off+2]) {
-			s.off += 2
+		for i < len(src) && identChar[src[i]] {
+			i++
+		}
+		if i+2 < len(src) && src[i] == ':' && src[i+1] == ':' && identChar[src[i+2]] {
+			i += 2
 			continue
 		}
-		return
+		return i
 	}
 }
 
