@@ -278,7 +278,7 @@ func (c *checker) cpAsyncCopy(in *ast.Instruction) {
 		// A predicate 4th operand is ignore-src (ptxas 12.5: "Feature
 		// 'igonre-src on cp.async' requires PTX ISA .version 7.5").
 		if r, ok := in.Operands[3].(*ast.Reg); ok && c.fn != nil {
-			if sym, ok := c.fn.lookup(r.Name); ok && sym.typ == isa.QPred {
+			if sym := c.fn.lookup(r.Name); sym != nil && sym.typ == isa.QPred {
 				c.gateOpAt(r, "the ignore-src predicate of cp.async", isa.V(7, 5), isa.Arch{}, specCpAsyncCopy)
 			}
 		}

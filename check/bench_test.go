@@ -139,6 +139,52 @@ func BenchmarkCheck(b *testing.B) {
 	reportCPU(b, cpu0, len(src))
 }
 
+// BenchmarkChecker measures a Checker fed the statements of the same
+// module in source order (what a streaming caller does, without the
+// parsing).
+func BenchmarkChecker(b *testing.B) {
+	src := benchModule(8 << 20)
+	m, errs := parser.ParseString("bench.ptx", src)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		c := NewChecker("bench.ptx", Config{})
+		for _, s := range m.Stmts {
+			c.Add(s)
+		}
+		if l := c.Diagnostics(); len(l) != 0 {
+			b.Fatal(l)
+		}
+	}
+	reportCPU(b, cpu0, len(src))
+}
+
+// BenchmarkStreamCheck measures parsing as a stream with recycled function
+// bodies and checking each statement as it comes (no name resolution).
+func BenchmarkStreamCheck(b *testing.B) {
+	src := benchModule(8 << 20)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		st := parser.NewStream("bench.ptx", src, parser.ReuseBodies)
+		c := NewChecker("bench.ptx", Config{})
+		for s := st.Next(); s != nil; s = st.Next() {
+			c.Add(s)
+		}
+		if l := append(st.Errors(), c.Diagnostics()...); len(l) != 0 {
+			b.Fatal(l)
+		}
+	}
+	reportCPU(b, cpu0, len(src))
+}
+
 // cpuTime returns the process's user+system CPU time.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

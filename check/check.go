@@ -40,25 +40,81 @@ func (c Config) Validate() error {
 
 // Module validates m and returns its diagnostics, sorted by position. It
 // assumes m parsed without errors; it never panics on a partial tree.
+//
+// Module is a Checker fed the whole module: the header directives first,
+// then the module-scope variables, then the functions, so that a
+// .version, .target or variable written after a function still applies
+// to it (a Checker fed in source order sees them only from where they
+// are written; real modules put them first, and then both agree).
 func Module(m *ast.Module, cfg Config) diag.List {
-	c := &checker{file: m.Filename}
-	c.header(m, cfg)
-	c.globals = newScope(nil)
+	c := NewChecker(m.Filename, cfg)
 	for _, s := range m.Stmts {
-		if d, ok := s.(*ast.VarDecl); ok {
-			c.globals.declare(d, false)
+		if _, ok := s.(*ast.Directive); ok {
+			c.Add(s)
 		}
 	}
 	for _, s := range m.Stmts {
-		if fn, ok := s.(*ast.Function); ok && fn.Body != nil {
-			c.function(fn)
+		if _, ok := s.(*ast.VarDecl); ok {
+			c.Add(s)
 		}
 	}
-	c.diags.Sort()
-	return c.diags
+	for _, s := range m.Stmts {
+		if _, ok := s.(*ast.Function); ok {
+			c.Add(s)
+		}
+	}
+	return c.Diagnostics()
 }
 
-// checker holds the state of one Module call. Buffers are reused across
+// A Checker validates a module one top-level statement at a time, for
+// callers that parse a module as a stream (parser.Stream). It keeps the
+// module-scope variables and the header (.version, .target,
+// .address_size); once Add returns for a function it holds nothing of the
+// function's body, whose nodes the caller may then overwrite.
+type Checker struct {
+	c checker
+}
+
+// NewChecker returns a Checker for the file filename (recorded in every
+// diagnostic) with the overrides cfg.
+func NewChecker(filename string, cfg Config) *Checker {
+	k := &Checker{c: checker{file: filename, globals: newScope(nil)}}
+	k.c.configure(cfg)
+	return k
+}
+
+// Add checks one top-level statement: *ast.Directive, *ast.VarDecl or
+// *ast.Function (others are ignored). Statements must come in source
+// order. .version, .target and .address_size take effect from where they
+// are written; the target's validity for the version (PTX ISA §11.1.2) is
+// checked when the first variable or function follows them, or by
+// Diagnostics.
+func (k *Checker) Add(s ast.TopStmt) {
+	c := &k.c
+	switch s := s.(type) {
+	case *ast.Directive:
+		c.directive(s)
+	case *ast.VarDecl:
+		c.settle()
+		c.globals.declare(s, false)
+	case *ast.Function:
+		c.settle()
+		if s.Body != nil {
+			c.function(s)
+		}
+	}
+}
+
+// Diagnostics returns the diagnostics found so far, sorted by position
+// (stable, as Module sorts them). The caller may append to the result.
+func (k *Checker) Diagnostics() diag.List {
+	c := &k.c
+	c.settle()
+	c.diags.Sort()
+	return c.diags[:len(c.diags):len(c.diags)]
+}
+
+// checker is the state of a Checker. Buffers are reused across
 // instructions so that checking allocates little.
 type checker struct {
 	file    string
@@ -68,83 +124,143 @@ type checker struct {
 	globals *scope
 	diags   diag.List
 
-	fn     *scope
-	entry  bool                // the current function is a kernel (.entry)
-	origin map[string]isa.Qual // the space of the address a register last received (cvta, mapa); see origin.go
+	hdr headerState
 
-	names []string
-	quals []isa.Qual
-	probs []isa.Problem
-	form  isa.Form
+	fn     *scope
+	entry  bool        // the current function is a kernel (.entry)
+	origin originTable // the space of the address a register last received (cvta, mapa); see origin.go
+
+	cache   decodeCache // decoded qualifier sequences; see cache.go
+	scratch decoded     // for sequences too long to cache
+	names   []string
 }
 
-// header reads .version and .target (or the overrides) and checks that
-// the target exists for the version (PTX ISA §11.1.2, Table 59).
-func (c *checker) header(m *ast.Module, cfg Config) {
-	var vdir, tdir *ast.Directive
-	for _, s := range m.Stmts {
-		d, ok := s.(*ast.Directive)
-		if !ok {
-			continue
-		}
-		switch d.Name {
-		case ".version":
-			if vdir == nil {
-				vdir = d
-			}
-		case ".target":
-			if tdir == nil {
-				tdir = d
-			}
-		case ".address_size":
-			c.addr64 = len(d.Args) > 0 && exprText(d.Args[0]) == "64"
-		}
-	}
-	if vdir != nil && len(vdir.Args) > 0 {
-		if v, err := isa.ParseVersion(exprText(vdir.Args[0])); err == nil {
-			c.version = v
-		} else {
-			c.errorf(vdir.Args[0].Pos(), vdir.Args[0].End(), "version", "PTX ISA 11.1.3", "", "%v", err)
-		}
-	}
-	if tdir != nil {
-		for _, a := range tdir.Args {
-			id, ok := a.(*ast.Ident)
-			if !ok || !(strings.HasPrefix(id.Name, "sm_") || strings.HasPrefix(id.Name, "compute_")) {
-				continue
-			}
-			t, err := isa.ParseTarget(id.Name)
-			if err != nil {
-				c.errorf(id.Pos(), id.End(), "target", "PTX ISA 11.1.2", "", "%v", err)
-				continue
-			}
-			if t.SM > c.target.SM {
-				c.target = t
-			}
-		}
-	}
+// headerState records what the header directives set so far.
+type headerState struct {
+	fixedVersion bool // Config.PTX overrides .version
+	fixedTarget  bool // Config.Target overrides .target
+	sawVersion   bool // the first .version was read (later ones are ignored)
+	sawTarget    bool // likewise .target
+	targetPos    token.Pos
+	targetEnd    token.Pos
+	pending      bool // version or target changed since the last settle
+	checked      bool // the target was checked against the version
+}
+
+// configure applies the overrides that are well formed, and reports those
+// that are not.
+func (c *checker) configure(cfg Config) {
 	if cfg.PTX != "" {
 		if v, err := isa.ParseVersion(cfg.PTX); err == nil {
-			c.version = v
+			c.version, c.hdr.fixedVersion = v, true
 		}
 	}
 	if cfg.Target != "" {
 		if t, err := isa.ParseTarget(cfg.Target); err == nil {
-			c.target = t
+			c.target, c.hdr.fixedTarget = t, true
 		}
 	}
 	if err := cfg.Validate(); err != nil {
 		c.errorf(token.Pos{}, token.Pos{}, "config", "", "", "%v", err)
 	}
-	if c.target.SM != 0 && c.version != 0 {
-		if err := isa.TargetValid(c.target, c.version); err != nil {
-			var pos, end token.Pos
-			if tdir != nil {
-				pos, end = tdir.Pos(), tdir.End()
-			}
-			since, _ := isa.TargetSince(c.target)
-			c.errorf(pos, end, "target-version", "PTX ISA 11.1.2, Table 59", "raise .version to "+since.String(), "%v", err)
+	c.hdr.pending = true
+}
+
+// header applies cfg and every header directive of m, wherever it is
+// written (what Module does).
+func (c *checker) header(m *ast.Module, cfg Config) {
+	c.configure(cfg)
+	for _, s := range m.Stmts {
+		if d, ok := s.(*ast.Directive); ok {
+			c.directive(d)
 		}
+	}
+	c.settle()
+}
+
+// directive reads .version and .target (the first of each) and
+// .address_size (PTX ISA §11.1.1-3).
+func (c *checker) directive(d *ast.Directive) {
+	switch d.Name {
+	case ".version":
+		if c.hdr.sawVersion {
+			return
+		}
+		c.hdr.sawVersion = true
+		if len(d.Args) == 0 {
+			return
+		}
+		v, err := isa.ParseVersion(exprText(d.Args[0]))
+		if err != nil {
+			c.errorf(d.Args[0].Pos(), d.Args[0].End(), "version", "PTX ISA 11.1.3", "", "%v", err)
+			return
+		}
+		if !c.hdr.fixedVersion {
+			c.setHeader(v, c.target)
+		}
+	case ".target":
+		if c.hdr.sawTarget {
+			return
+		}
+		c.hdr.sawTarget = true
+		c.hdr.targetPos, c.hdr.targetEnd = d.Pos(), d.End()
+		c.hdr.pending = true
+		t := c.targetOf(d)
+		if !c.hdr.fixedTarget {
+			c.setHeader(c.version, t)
+		}
+	case ".address_size":
+		c.addr64 = len(d.Args) > 0 && exprText(d.Args[0]) == "64"
+	}
+}
+
+// targetOf returns the highest architecture a .target directive names,
+// reporting the malformed ones.
+func (c *checker) targetOf(d *ast.Directive) isa.Target {
+	var best isa.Target
+	for _, a := range d.Args {
+		id, ok := a.(*ast.Ident)
+		if !ok || !(strings.HasPrefix(id.Name, "sm_") || strings.HasPrefix(id.Name, "compute_")) {
+			continue
+		}
+		t, err := isa.ParseTarget(id.Name)
+		if err != nil {
+			c.errorf(id.Pos(), id.End(), "target", "PTX ISA 11.1.2", "", "%v", err)
+			continue
+		}
+		if t.SM > best.SM {
+			best = t
+		}
+	}
+	return best
+}
+
+// setHeader changes the version and target instructions are checked
+// against.
+func (c *checker) setHeader(v isa.Version, t isa.Target) {
+	if v == c.version && t == c.target {
+		return
+	}
+	c.version, c.target = v, t
+	c.hdr.pending = true
+	c.cache.reset() // gating results depend on both
+}
+
+// settle checks, once, that the target exists for the version (PTX ISA
+// §11.1.2, Table 59), as soon as both are known and a statement other
+// than a directive follows.
+func (c *checker) settle() {
+	if !c.hdr.pending {
+		return
+	}
+	c.hdr.pending = false
+	if c.hdr.checked || c.target.SM == 0 || c.version == 0 {
+		return
+	}
+	c.hdr.checked = true
+	if err := isa.TargetValid(c.target, c.version); err != nil {
+		since, _ := isa.TargetSince(c.target)
+		c.errorf(c.hdr.targetPos, c.hdr.targetEnd, "target-version", "PTX ISA 11.1.2, Table 59", "raise .version to "+since.String(), "%v", err)
 	}
 }
 
@@ -170,12 +286,14 @@ func (c *checker) warnf(pos, end token.Pos, rule, spec, fix, format string, args
 		Message: fmt.Sprintf(format, args...), Spec: spec, Fix: fix})
 }
 
-// function checks the body of fn.
+// function checks the body of fn. It leaves no reference to the body
+// behind: the function scope and the origin table are emptied on return.
 func (c *checker) function(fn *ast.Function) {
 	if c.fn == nil {
 		c.fn = newScope(c.globals)
 	}
 	c.fn.reset()
+	c.origin.reset()
 	c.entry = fn.Kind == ".entry"
 	for _, p := range fn.Params {
 		c.fn.declareParam(p, paramInput, c.entry)
@@ -183,11 +301,13 @@ func (c *checker) function(fn *ast.Function) {
 	for _, p := range fn.Returns {
 		c.fn.declareParam(p, paramReturn, false)
 	}
-	clear(c.origin)
 	for _, d := range fn.Perf {
 		c.perfDirective(d)
 	}
 	c.block(fn.Body, 0)
+	c.fn.reset()
+	c.origin.reset()
+	clear(c.names)
 }
 
 // positivePerf names the performance-tuning directives whose values ptxas
@@ -223,24 +343,21 @@ func (c *checker) block(b *ast.Block, depth int) {
 }
 
 // instruction checks one instruction against its table, or against the
-// generic family gate when the tables do not describe it.
+// generic family gate when the tables do not describe it. Most
+// instructions (add, mov, ld, ...) have neither and only update the
+// address origins.
 func (c *checker) instruction(in *ast.Instruction) {
-	names := c.names[:0]
-	for _, q := range in.Quals {
-		names = append(names, q.Name)
-	}
-	c.names = names
-	c.quals = isa.LookupQuals(names, c.quals)
-	desc := isa.SelectQuals(in.Opcode, c.quals)
-	if fam, parts := isa.FamilyOf(in.Opcode, names); desc == nil || (fam != nil && parts > strings.Count(desc.Name, ".")+1) {
-		c.other(in, fam)
+	if !isa.Described(in.Opcode) {
+		c.trackOrigin(in)
 		return
 	}
-	f := &c.form
-	probs := isa.DecodeQuals(f, desc, names, c.quals, c.probs[:0])
-	probs = isa.Gate(f, c.version, c.target, probs)
-	c.probs = probs
-	for _, p := range probs {
+	d := c.decode(in)
+	if d.desc == nil {
+		c.other(in, d)
+		return
+	}
+	for i := range d.probs {
+		p := &d.probs[i]
 		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
 		if p.Qual >= 0 && p.Qual < len(in.Quals) {
 			pos, end = in.Quals[p.Qual].Pos, in.Quals[p.Qual].End()
@@ -252,18 +369,17 @@ func (c *checker) instruction(in *ast.Instruction) {
 		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
 			Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
 	}
-	c.operands(in, f)
+	c.operands(in, d)
 }
 
 // other handles instructions without a table: family gates, and the
 // address spaces cvta and mapa give registers (for the space warnings).
-func (c *checker) other(in *ast.Instruction, g *isa.FamilyGate) {
+func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.trackOrigin(in)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
-	if g == nil {
-		return
-	}
-	for _, p := range g.Check(c.version, c.target, c.probs[:0]) {
-		c.errorf(in.OpPos, in.OpPos.Advance(in.Opcode), p.Rule, p.Spec, p.Fix, "%s", p.Msg)
+	for i := range d.probs {
+		p := &d.probs[i]
+		c.diags.Add(diag.Diagnostic{File: c.file, Pos: in.OpPos, End: in.OpPos.Advance(in.Opcode), Severity: diag.Error,
+			Rule: p.Rule, Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
 	}
 }

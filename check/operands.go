@@ -16,8 +16,8 @@ const (
 
 // operands checks the operands of a decoded instruction against the slots
 // its form has.
-func (c *checker) operands(in *ast.Instruction, f *isa.Form) {
-	slots := f.Operands()
+func (c *checker) operands(in *ast.Instruction, d *decoded) {
+	f, slots := &d.form, d.slots
 	c.operandCount(in, f, slots)
 	n := min(len(slots), len(in.Operands))
 	for i := 0; i < n; i++ {
@@ -28,7 +28,7 @@ func (c *checker) operands(in *ast.Instruction, f *isa.Form) {
 		case isa.OpMbarrier:
 			c.address(in, f, e, f.Space, slots[i].Name)
 		case isa.OpValue:
-			if f.Type != isa.QNone && !f.Rejected(isa.GVec) && !f.Rejected(isa.GType) {
+			if d.typed {
 				c.value(f, e)
 			}
 		case isa.OpPolicy:
@@ -136,8 +136,8 @@ func (c *checker) address(in *ast.Instruction, f *isa.Form, e ast.Expr, s isa.Qu
 // addressName checks a named address base: a register holding an address
 // or a variable whose space must match the instruction's.
 func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp string, n ast.Node, s isa.Qual, what string) {
-	sym, ok := c.fn.lookup(name)
-	if !ok {
+	sym := c.fn.lookup(name)
+	if sym == nil {
 		return // undeclared names are reported by name resolution
 	}
 	if sym.reg {
@@ -188,7 +188,7 @@ func spaceName(f *isa.Form) string {
 	return f.Written(isa.GSpace).String()
 }
 
-func declSpaceName(s symbol) string {
+func declSpaceName(s *symbol) string {
 	if s.entry {
 		return ".param (a kernel parameter)"
 	}
@@ -214,7 +214,7 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 	}
 	if f.Vec > 1 {
 		if n := regName(e); n != "" && !isSpecialReg(n) {
-			if _, ok := c.fn.lookup(n); !ok {
+			if c.fn.lookup(n) == nil {
 				return // undeclared: reported by name resolution
 			}
 		}
@@ -284,8 +284,8 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 		return elemType{imm: 'f', width: w}, true
 	case *ast.Reg, *ast.Ident:
 		name := regName(e)
-		sym, ok := c.fn.lookup(name)
-		if !ok {
+		sym := c.fn.lookup(name)
+		if sym == nil {
 			if isSpecialReg(name) {
 				if !inVector {
 					c.errorf(e.Pos(), e.End(), "special-register", f.Instr.Section, "copy it to a register with mov first",
@@ -583,8 +583,8 @@ func (c *checker) policy(e ast.Expr) {
 	}
 	switch e.(type) {
 	case *ast.Reg, *ast.Ident:
-		sym, ok := c.fn.lookup(regName(e))
-		if !ok {
+		sym := c.fn.lookup(regName(e))
+		if sym == nil {
 			return // undeclared: reported by name resolution
 		}
 		if t := sym.typ; sym.reg && (t == isa.QNone || (t.Bits() == 64 && bitsKind(t) != 'f')) {
@@ -617,7 +617,7 @@ func (c *checker) regVector(f *isa.Form, e ast.Expr) {
 			c.errorf(el.Pos(), el.End(), "tcgen05-regs", f.Instr.Section, "", "elements of r must be 32-bit registers")
 			return
 		}
-		if sym, ok := c.fn.lookup(r.Name); ok && sym.typ != isa.QNone && sym.typ.Bits() != 32 {
+		if sym := c.fn.lookup(r.Name); sym != nil && sym.typ != isa.QNone && sym.typ.Bits() != 32 {
 			c.errorf(el.Pos(), el.End(), "tcgen05-regs", f.Instr.Section, "",
 				"register %s is %s; tcgen05.st stores 32-bit registers", r.Name, sym.typ)
 			return
@@ -637,8 +637,9 @@ func (c *checker) regType(e ast.Expr) isa.Qual {
 func (c *checker) namedReg(e ast.Expr) (symbol, bool) {
 	switch e.(type) {
 	case *ast.Reg, *ast.Ident:
-		sym, ok := c.fn.lookup(regName(e))
-		return sym, ok && sym.reg
+		if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg {
+			return *sym, true
+		}
 	}
 	return symbol{}, false
 }

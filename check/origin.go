@@ -20,6 +20,53 @@ import (
 // so it gets a warning. A register written by anything else loses its
 // space. The tracking follows the text, not the control flow.
 
+// originTable maps register names to the space of the address they
+// hold; QNone means none (a register that lost its space keeps its entry
+// with QNone, which costs less than removing it). Most instructions write
+// a register that never held an address: filter, a bit per (length, last
+// byte) of the names in the table, turns them away without hashing.
+type originTable struct {
+	t      table[isa.Qual]
+	filter uint64
+}
+
+func (o *originTable) reset() {
+	o.t.reset()
+	o.filter = 0
+}
+
+func filterBit(name string) uint64 {
+	n := len(name)
+	if n == 0 {
+		return 1
+	}
+	return 1 << ((uint(name[n-1])*7 + uint(n)) & 63)
+}
+
+// get returns the space of the address in reg, if any.
+func (o *originTable) get(reg string) (isa.Qual, bool) {
+	if o.filter&filterBit(reg) == 0 {
+		return isa.QNone, false
+	}
+	q, _ := o.t.get(reg, hashName(reg))
+	return q, q != isa.QNone
+}
+
+// set records space (QNone: none) for reg.
+func (o *originTable) set(reg string, space isa.Qual) {
+	bit := filterBit(reg)
+	if space == isa.QNone {
+		if o.filter&bit != 0 {
+			if p := o.t.ref(reg, hashName(reg)); p != nil {
+				*p = isa.QNone
+			}
+		}
+		return
+	}
+	o.filter |= bit
+	o.t.put(reg, hashName(reg), space)
+}
+
 // trackOrigin records or clears the address space of in's destination.
 func (c *checker) trackOrigin(in *ast.Instruction) {
 	if len(in.Operands) == 0 {
@@ -41,20 +88,11 @@ func (c *checker) trackOrigin(in *ast.Instruction) {
 	case "add", "sub", "mov":
 		if len(in.Operands) > 1 {
 			if src, ok := in.Operands[1].(*ast.Reg); ok {
-				space = c.origin[src.Name]
+				space, _ = c.origin.get(src.Name)
 			}
 		}
 	}
-	if space == isa.QNone {
-		if len(c.origin) > 0 {
-			delete(c.origin, dst.Name)
-		}
-		return
-	}
-	if c.origin == nil {
-		c.origin = map[string]isa.Qual{}
-	}
-	c.origin[dst.Name] = space
+	c.origin.set(dst.Name, space)
 }
 
 // cvtaSpace returns the space of cvta's result: the named space for
@@ -85,7 +123,7 @@ func cvtaSpace(in *ast.Instruction) isa.Qual {
 // originWarning warns when a store's state space does not match the space
 // of the address its register holds.
 func (c *checker) originWarning(f *isa.Form, reg string, n ast.Node) {
-	from, ok := c.origin[reg]
+	from, ok := c.origin.get(reg)
 	if !ok || originMatches(from, f.Space) {
 		return
 	}

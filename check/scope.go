@@ -21,7 +21,7 @@ type symbol struct {
 	space isa.Qual // state space of a variable: QGlobal, QSharedCta, QLocal, QConst, QParam...
 	typ   isa.Qual // element type (QNone when unknown, e.g. .sreg)
 	vec   int      // vector length of a vector register or variable, 1 otherwise
-	count int      // N of a parameterized register declaration %r<N>; -1 otherwise
+	count int64    // N of a parameterized register declaration %r<N>; -1 otherwise
 	param paramKind
 	entry bool // a kernel parameter
 }
@@ -30,14 +30,37 @@ type symbol struct {
 // the module's; nested blocks add to the function's scope (PTX names are
 // unique within a function in practice, and shadowing only matters for
 // call-argument blocks, whose names are distinct by convention).
+//
+// Register names are looked up for nearly every operand, so short names
+// (up to 8 bytes: %r15, %rd3, %f2) take a path without hashing: the
+// parameterized declarations of a function are few, and are kept in a
+// short list of packed words beside their table.
 type scope struct {
 	parent   *scope
-	syms     map[string]symbol
-	prefixes map[string]symbol // parameterized registers by prefix ("%r" for %r<10>)
+	syms     table[symbol]
+	prefixes table[symbol] // parameterized registers by prefix ("%r" for %r<10>)
+
+	// digitLens has bit min(n, 63) set when syms holds a name of n bytes
+	// ending in a digit: a register name like %r15 need not be looked for
+	// in syms otherwise.
+	digitLens uint64
+
+	// shortKeys holds the prefixes, packed (shortKey), and shortSyms
+	// their symbols, while longList is false: all of them are shorter
+	// than 8 bytes and there are at most maxShort.
+	shortKeys []uint64
+	shortSyms []symbol
+	longList  bool
 }
 
+const maxShort = 16
+
+// shortKey packs a name of up to 7 bytes: its bytes and, in the top byte,
+// its length.
+func shortKey(w uint64, n int) uint64 { return w | uint64(n)<<56 }
+
 func newScope(parent *scope) *scope {
-	return &scope{parent: parent, syms: map[string]symbol{}}
+	return &scope{parent: parent}
 }
 
 // spaceQual maps a declaration's state space to its Qual.
@@ -53,10 +76,14 @@ func spaceQual(s string) (isa.Qual, bool) {
 	return isa.LookupQual(s), false
 }
 
-// reset empties s for reuse, keeping its maps' storage.
+// reset empties s for reuse, keeping its tables' storage.
 func (s *scope) reset() {
-	clear(s.syms)
-	clear(s.prefixes)
+	s.syms.reset()
+	s.prefixes.reset()
+	s.digitLens = 0
+	s.shortKeys = s.shortKeys[:0]
+	s.shortSyms = s.shortSyms[:0]
+	s.longList = false
 }
 
 func (s *scope) declare(d *ast.VarDecl, inBlock bool) {
@@ -82,15 +109,17 @@ func (s *scope) declareParam(d *ast.VarDecl, kind paramKind, entry bool) {
 
 func (s *scope) add(d *ast.VarDecl, sym symbol) {
 	if d.Name != nil {
+		name := d.Name.Name
 		if d.Count >= 0 {
-			if s.prefixes == nil {
-				s.prefixes = map[string]symbol{}
-			}
 			p := sym
-			p.count = int(d.Count)
-			s.prefixes[d.Name.Name] = p
+			p.count = d.Count
+			s.prefixes.put(name, hashName(name), p)
+			s.addShort(name, p)
 		} else {
-			s.syms[d.Name.Name] = sym
+			s.syms.put(name, hashName(name), sym)
+			if n := len(name); n > 0 && name[n-1] >= '0' && name[n-1] <= '9' {
+				s.digitLens |= 1 << min(n, 63)
+			}
 		}
 	}
 	for _, x := range d.ExtraNames {
@@ -98,39 +127,111 @@ func (s *scope) add(d *ast.VarDecl, sym symbol) {
 	}
 }
 
-// lookup finds name in s or its parents: first as written, then as a
-// parameterized register ("%r15" from "%r<16>").
-func (s *scope) lookup(name string) (symbol, bool) {
-	for ; s != nil; s = s.parent {
-		if sym, ok := s.syms[name]; ok {
-			return sym, true
-		}
-		if s.prefixes == nil {
-			continue
-		}
-		i := len(name)
-		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
-			i--
-		}
-		if i == len(name) || i == 0 {
-			continue
-		}
-		if sym, ok := s.prefixes[name[:i]]; ok && validIndex(name[i:], sym.count) {
-			return sym, true
+// addShort records prefix p in the short list, or gives the list up.
+func (s *scope) addShort(name string, p symbol) {
+	if s.longList {
+		return
+	}
+	if len(name) >= 8 || len(s.shortKeys) == maxShort {
+		s.longList = true
+		return
+	}
+	k := shortKey(load(name), len(name))
+	for i, x := range s.shortKeys {
+		if x == k {
+			s.shortSyms[i] = p
+			return
 		}
 	}
-	return symbol{}, false
+	s.shortKeys = append(s.shortKeys, k)
+	s.shortSyms = append(s.shortSyms, p)
+}
+
+// lookup finds name in s or its parents: first as written, then as a
+// parameterized register ("%r15" from "%r<16>"). It returns nil when
+// name is not declared; the result is valid until the next declaration.
+func (s *scope) lookup(name string) *symbol {
+	n := len(name)
+	if n > 8 {
+		return s.find(name)
+	}
+	var w uint64
+	i := 0 // where the trailing digits start
+	for j := 0; j < n; j++ {
+		b := name[j]
+		w |= uint64(b) << (8 * j)
+		if b < '0' || b > '9' {
+			i = j + 1
+		}
+	}
+	var h uint64
+	hashed := false
+	for ; s != nil; s = s.parent {
+		if (i == n || s.digitLens&(1<<n) != 0) && s.syms.len() > 0 {
+			if !hashed {
+				h, hashed = mix(w, n), true
+			}
+			if sym := s.syms.ref(name, h); sym != nil {
+				return sym
+			}
+		}
+		if i == n || i == 0 {
+			continue
+		}
+		if s.longList {
+			if sym := s.prefixes.ref(name[:i], hashPrefix(w, i)); sym != nil && validIndex(name[i:], sym.count) {
+				return sym
+			}
+			continue
+		}
+		k := shortKey(w&(1<<(8*i)-1), i)
+		for j, x := range s.shortKeys {
+			if x == k {
+				if p := &s.shortSyms[j]; validIndex(name[i:], p.count) {
+					return p
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// find is lookup for names longer than 8 bytes.
+func (s *scope) find(name string) *symbol {
+	h := hashName(name)
+	i := len(name)
+	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	var hp uint64
+	hashed := false
+	for ; s != nil; s = s.parent {
+		if sym := s.syms.ref(name, h); sym != nil {
+			return sym
+		}
+		if s.prefixes.len() == 0 || i == len(name) || i == 0 {
+			continue
+		}
+		if !hashed {
+			hp, hashed = hashName(name[:i]), true
+		}
+		if sym := s.prefixes.ref(name[:i], hp); sym != nil && validIndex(name[i:], sym.count) {
+			return sym
+		}
+	}
+	return nil
 }
 
 // validIndex reports whether the decimal digits s name a register below
 // count (no leading zeros, as in ptxas).
-func validIndex(s string, count int) bool {
+func validIndex(s string, count int64) bool {
 	if len(s) > 1 && s[0] == '0' {
 		return false
 	}
-	n := 0
+	var n int64
 	for i := 0; i < len(s); i++ {
-		n = n*10 + int(s[i]-'0')
+		n = n*10 + int64(s[i]-'0')
 		if n >= count {
 			return false
 		}

@@ -195,6 +195,7 @@ func register(in *Instr) {
 	l := append(byOpcode[in.Opcode], in)
 	sort.SliceStable(l, func(i, j int) bool { return l[i].SubOp != QNone && l[j].SubOp == QNone })
 	byOpcode[in.Opcode] = l
+	indexOpcodes()
 }
 
 // Lookup returns the description of an instruction by full name ("st",
@@ -236,7 +237,7 @@ func SelectFor(opcode string, names []string) *Instr {
 			return in
 		}
 		for _, n := range names {
-			if qualByName[n] == in.SubOp {
+			if lookupQual(n) == in.SubOp {
 				return in
 			}
 		}
@@ -249,7 +250,7 @@ func SelectFor(opcode string, names []string) *Instr {
 func LookupQuals(names []string, buf []Qual) []Qual {
 	buf = buf[:0]
 	for _, n := range names {
-		buf = append(buf, qualByName[n])
+		buf = append(buf, lookupQual(n))
 	}
 	return buf
 }

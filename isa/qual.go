@@ -207,16 +207,8 @@ var quals = [numQuals]qualInfo{
 	QUnpack16b: {".unpack::16b", GUnpack, 0, 0},
 }
 
-var qualByName = func() map[string]Qual {
-	m := make(map[string]Qual, numQuals)
-	for q := Qual(1); q < numQuals; q++ {
-		m[quals[q].name] = q
-	}
-	return m
-}()
-
 // LookupQual maps a spelling (".shared::cta") to its Qual, or QNone.
-func LookupQual(name string) Qual { return qualByName[name] }
+func LookupQual(name string) Qual { return lookupQual(name) }
 
 // String returns the spelling with its leading dot, or "" for QNone.
 func (q Qual) String() string {
@@ -243,7 +235,7 @@ func (q Qual) Bytes() int { return quals[q].bits / 8 }
 // TypeByName maps a register type spelling (".u32") to its Qual; QNone
 // when name is not a type.
 func TypeByName(name string) Qual {
-	q := qualByName[name]
+	q := lookupQual(name)
 	if q.Group() != GType {
 		return QNone
 	}

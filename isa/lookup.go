@@ -1,0 +1,134 @@
+package isa
+
+import "sort"
+
+// Fixed string sets looked up once per instruction or declaration by the
+// validator: qualifier spellings and the opcodes the tables or the family
+// gates describe. Both are open-addressed tables with a hash of the length
+// and three bytes, at most a quarter full, so that a lookup is one or two
+// string comparisons and allocates nothing; unknown strings stop at the
+// first empty slot.
+
+// strIndex maps each string of a fixed set to a small value.
+type strIndex struct {
+	keys []string
+	vals []uint8
+	mask uint32
+}
+
+// newStrIndex builds the index of keys[i] -> vals[i] with at least four
+// times as many slots as keys.
+func newStrIndex(keys []string, vals []uint8) *strIndex {
+	n := 16
+	for n < 4*len(keys) {
+		n *= 2
+	}
+	x := &strIndex{keys: make([]string, n), vals: make([]uint8, n), mask: uint32(n - 1)}
+	for i, k := range keys {
+		j := strHash(k) & x.mask
+		for x.keys[j] != "" && x.keys[j] != k {
+			j = (j + 1) & x.mask
+		}
+		x.keys[j], x.vals[j] = k, vals[i]
+	}
+	return x
+}
+
+// strHash mixes the length, the second and the last two bytes of s (the
+// bytes that tell qualifiers and opcodes apart).
+func strHash(s string) uint32 {
+	n := len(s)
+	if n == 0 {
+		return 0
+	}
+	h := uint32(n) * 0x9e3779b1
+	h ^= uint32(s[n-1]) * 0x85ebca6b
+	if n > 1 {
+		h ^= uint32(s[1])*0xc2b2ae35 + uint32(s[n-2])*0x27d4eb2f
+	}
+	return h ^ h>>15
+}
+
+// get returns the value of s, and false when s is not in the set.
+func (x *strIndex) get(s string) (uint8, bool) {
+	j := strHash(s) & x.mask
+	for {
+		k := x.keys[j]
+		if k == "" {
+			return 0, false
+		}
+		if k == s {
+			return x.vals[j], true
+		}
+		j = (j + 1) & x.mask
+	}
+}
+
+// probes returns the longest probe sequence of a key (for tests).
+func (x *strIndex) probes() int {
+	most := 0
+	for j, k := range x.keys {
+		if k == "" {
+			continue
+		}
+		n := int((uint32(j)-strHash(k))&x.mask) + 1
+		most = max(most, n)
+	}
+	return most
+}
+
+// qualIndex maps every qualifier spelling to its Qual.
+var qualIndex = func() *strIndex {
+	var keys []string
+	var vals []uint8
+	for q := Qual(1); q < numQuals; q++ {
+		keys = append(keys, quals[q].name)
+		vals = append(vals, uint8(q))
+	}
+	return newStrIndex(keys, vals)
+}()
+
+// lookupQual is LookupQual.
+func lookupQual(name string) Qual {
+	q, _ := qualIndex.get(name)
+	return Qual(q)
+}
+
+// opcodeIndex holds the opcodes that have a table or a family gate;
+// register rebuilds it. opcodeShape has bit n of entry b set when one of
+// them is n bytes long and starts with b, which turns most other opcodes
+// away with one load.
+var (
+	opcodeIndex *strIndex
+	opcodeShape [256]uint32
+)
+
+func indexOpcodes() {
+	var keys []string
+	for op := range byOpcode {
+		keys = append(keys, op)
+	}
+	for op := range familyByOpcode {
+		if _, ok := byOpcode[op]; !ok {
+			keys = append(keys, op)
+		}
+	}
+	sort.Strings(keys)
+	opcodeIndex = newStrIndex(keys, make([]uint8, len(keys)))
+	opcodeShape = [256]uint32{}
+	for _, k := range keys {
+		opcodeShape[k[0]] |= 1 << min(len(k), 31)
+	}
+}
+
+// Described reports whether the tables or a family gate describe some
+// instruction with this opcode (the text before the first dot). The
+// validator skips the qualifier decoding of every other instruction
+// (add, mov, ld, ...).
+func Described(opcode string) bool {
+	if opcode == "" || opcodeShape[opcode[0]]&(1<<min(len(opcode), 31)) == 0 {
+		return false
+	}
+	_, ok := opcodeIndex.get(opcode)
+	return ok
+}

@@ -1,0 +1,49 @@
+package isa
+
+import "testing"
+
+func TestLookupQualAll(t *testing.T) {
+	for q := Qual(1); q < numQuals; q++ {
+		if got := LookupQual(q.String()); got != q {
+			t.Errorf("LookupQual(%q) = %v, want %v", q.String(), got, q)
+		}
+	}
+	for _, s := range []string{"", ".", "x", ".u33", ".globa", ".globall", ".L1::evict_normall", "st", ".V4", "generics"} {
+		if got := LookupQual(s); got != QNone {
+			t.Errorf("LookupQual(%q) = %v, want none", s, got)
+		}
+	}
+	if p := qualIndex.probes(); p > 3 {
+		t.Errorf("a qualifier lookup takes up to %d probes", p)
+	}
+}
+
+func TestDescribed(t *testing.T) {
+	for _, in := range Instrs() {
+		if !Described(in.Opcode) {
+			t.Errorf("Described(%q) = false", in.Opcode)
+		}
+	}
+	for _, g := range familyGates {
+		if !Described(splitOpcode(g.Prefix)) {
+			t.Errorf("Described(%q) = false (family %s)", splitOpcode(g.Prefix), g.Prefix)
+		}
+	}
+	for _, op := range []string{"", "add", "mov", "ld", "s", "sst", "stt", "cvta", "tcgen06", "ret", "bra"} {
+		if Described(op) {
+			t.Errorf("Described(%q) = true", op)
+		}
+	}
+	if p := opcodeIndex.probes(); p > 3 {
+		t.Errorf("an opcode lookup takes up to %d probes", p)
+	}
+}
+
+func splitOpcode(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '.' {
+			return s[:i]
+		}
+	}
+	return s
+}
