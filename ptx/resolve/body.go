@@ -20,7 +20,7 @@ func (r *Resolver) function(f *ast.Function) {
 		r.bodySyms.detach()
 		r.bodyKept = false
 	}
-	t := r.t
+	t := &r.t
 	t.open()
 	for _, d := range f.Returns {
 		r.declareVar(t, d, f)
@@ -39,7 +39,7 @@ func (r *Resolver) function(f *ast.Function) {
 	}
 	// Drop the function's scope: nothing may point into its body now.
 	r.bodySyms.recycle()
-	t.cache.scrub()
+	t.cache.invalidate()
 }
 
 // collectLabels declares the labels of block b in the innermost scope. A
@@ -67,7 +67,7 @@ func (r *Resolver) collectLabels(b *ast.Block) {
 // block resolves b in a new scope. A declaration is visible from the
 // statement after it to the end of its block.
 func (r *Resolver) block(b *ast.Block) {
-	t := r.t
+	t := &r.t
 	t.open()
 	r.collectLabels(b)
 	for _, s := range b.Stmts {
@@ -104,7 +104,7 @@ func (r *Resolver) directive(d *ast.Directive) {
 
 // prototype checks a .callprototype's parameter list for duplicates.
 func (r *Resolver) prototype(p *ast.Function) {
-	t := r.pt
+	t := &r.pt
 	t.open()
 	for _, d := range p.Returns {
 		r.declareVar(t, d, r.fn)
@@ -117,7 +117,7 @@ func (r *Resolver) prototype(p *ast.Function) {
 
 func (r *Resolver) instruction(in *ast.Instruction) {
 	if g := in.Guard; g != nil && g.Reg != nil {
-		r.name(g.Reg, g.Reg.Name, g.Reg.From.Offset, g.Reg.Comp, ctxNone)
+		r.reg(g.Reg, ctxNone)
 	}
 	switch in.Opcode {
 	case "bra", "brx":
@@ -159,16 +159,18 @@ func isCallTarget(in *ast.Instruction, i int) bool {
 func (r *Resolver) expr(e ast.Expr, ctx uint8) {
 	switch x := e.(type) {
 	case *ast.Reg:
-		r.name(x, x.Name, x.From.Offset, x.Comp, ctx)
+		r.reg(x, ctx)
 	case *ast.Address:
-		if x.Base != nil {
+		if b, ok := x.Base.(*ast.Reg); ok {
+			r.reg(b, ctxNone)
+		} else if x.Base != nil {
 			r.expr(x.Base, ctxNone)
 		}
 		for _, y := range x.Index {
 			r.expr(y, ctxNone)
 		}
 	case *ast.Ident:
-		r.name(x, x.Name, x.From.Offset, "", ctx)
+		r.ident(x, ctx)
 	case *ast.VectorExpr:
 		r.exprs(x.Elems, ctx)
 	case *ast.IndexExpr:
@@ -192,21 +194,45 @@ func (r *Resolver) expr(e ast.Expr, ctx uint8) {
 
 func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 	for _, e := range es {
-		r.expr(e, ctx)
+		if x, ok := e.(*ast.Reg); ok { // most operands
+			r.reg(x, ctx)
+		} else {
+			r.expr(e, ctx)
+		}
 	}
+}
+
+// reg resolves the use of the register (or name with a component) x. Most
+// uses name a register already named in the function, whose symbol is in
+// the cache.
+func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
+	if sym := r.t.cache.hit(x.Name); sym != nil && x.Comp == "" {
+		r.use(x, x.From.Offset, sym)
+		return
+	}
+	r.name(x, x.Name, x.From.Offset, x.Comp, ctx)
+}
+
+// ident resolves the use of the name x.
+func (r *Resolver) ident(x *ast.Ident, ctx uint8) {
+	if sym := r.t.cache.hit(x.Name); sym != nil {
+		r.use(x, x.From.Offset, sym)
+		return
+	}
+	r.name(x, x.Name, x.From.Offset, "", ctx)
 }
 
 // name resolves the use n, at offset off, of name with vector component
 // comp ("" for none).
 func (r *Resolver) name(n ast.Expr, name string, off int32, comp string, ctx uint8) {
 	c := &r.t.cache
-	b := bucket(name)
-	sym := c.get(name, b)
+	k, b := keyHash(name)
+	sym := c.get(name, k, b)
 	if sym == nil {
 		if sym = r.lookup(n, name, b, ctx); sym == nil {
 			return
 		}
-		c.put(name, b, sym)
+		c.put(name, k, b, sym)
 	}
 	r.use(n, off, sym)
 	if comp != "" {
@@ -214,7 +240,7 @@ func (r *Resolver) name(n ast.Expr, name string, off int32, comp string, ctx uin
 	}
 }
 
-// lookup finds what name, of bucket b, refers to: a visible register,
+// lookup finds what name, of hash b, refers to: a visible register,
 // variable or parameter, label, function, predefined constant or special
 // register, in that order. It reports the use n and returns nil when name
 // is none of these.

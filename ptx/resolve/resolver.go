@@ -31,8 +31,8 @@ type Resolver struct {
 	file string
 	info *Info
 	errs diag.List
-	t    *table // module, parameter and block scopes
-	pt   *table // parameter list of a call prototype, reused
+	t    table // module, parameter and block scopes
+	pt   table // parameter list of a call prototype, reused
 
 	fn         *ast.Function            // function being resolved
 	keep       bool                     // KeepUses for the statement being resolved
@@ -50,18 +50,19 @@ type Resolver struct {
 // NewResolver returns a Resolver for a module read from filename (recorded
 // in every diagnostic), with KeepUses set.
 func NewResolver(filename string) *Resolver {
-	return &Resolver{
+	r := &Resolver{
 		KeepUses: true,
 		file:     filename,
 		info: &Info{
 			Globals:   make(map[string]*Symbol),
 			Functions: make(map[string]*Symbol),
 		},
-		t:          newTable(),
-		pt:         newTable(),
 		regOwner:   make(map[string]*ast.Function),
 		rangeOwner: make(map[string]*ast.Function),
 	}
+	r.t.init(true)
+	r.pt.init(false)
+	return r
 }
 
 // Add resolves one top-level statement of the module. Statements must come
@@ -74,7 +75,7 @@ func (r *Resolver) Add(s ast.TopStmt) {
 	switch s := s.(type) {
 	case *ast.VarDecl:
 		r.resolveInits(s)
-		r.declareVar(r.t, s, nil)
+		r.declareVar(&r.t, s, nil)
 	case *ast.Function:
 		r.declareFunc(s)
 		r.function(s)
@@ -158,7 +159,7 @@ func (r *Resolver) declareFunc(f *ast.Function) {
 		}
 		return
 	}
-	if g := r.t.local(plainNames, name, bucket(name)); g != nil {
+	if g := r.t.local(plainNames, name, hash(name)); g != nil {
 		r.errorf(f.Name, RuleDuplicate, "%s redeclared as a function (previous declaration at %s)", name, declPos(g))
 		return
 	}
@@ -195,7 +196,7 @@ func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function) {
 		r.errorf(d.Name, RuleDuplicate, "%s is a predefined identifier and cannot be declared", name)
 		return
 	}
-	global := t == r.t && t.depth == 0
+	global := t == &r.t && t.depth == 0
 	var sym *Symbol
 	if global {
 		sym = r.modSyms.new(Symbol{Kind: kindOf(d), Decl: d, Owner: owner})

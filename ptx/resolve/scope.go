@@ -1,18 +1,14 @@
 package resolve
 
-// The symbol table is flat: one map per namespace from a name to its
-// innermost visible declaration, each declaration linking to the one it
-// shadows, and a stack of declarations in the order they were made that
-// closes a scope by popping what it pushed. A lookup is then at most one
-// map access per namespace however deep the blocks nest, and a table
-// reused for function after function allocates nothing once its maps and
-// stack have grown.
+// The symbol table is flat: a stack of the visible declarations in the
+// order they were made, which closes a scope by popping what it pushed,
+// and per namespace a hash table whose buckets chain the declarations of
+// the stack newest first. The innermost declaration of a name is the
+// first one of its chain, however deep the blocks nest; declaring and
+// dropping a name is a push and a pop; and a table reused for function
+// after function allocates nothing once it has grown.
 //
-// Names are hashed into buckets. Each namespace counts its declarations
-// per bucket, so that most lookups of names that are not declared
-// (special registers, "%r7" tried as a plain name, "%r" tried as "%r7"'s
-// prefix "%r7") skip the map; and a cache of resolved names, one slot per
-// bucket, answers most uses with one hash and one string comparison.
+// In front of the table sits a cache of resolved names (see cache).
 
 type namespace uint8
 
@@ -22,42 +18,69 @@ const (
 	labelNames                    // labels and call prototypes
 )
 
-// buckets is the number of hash buckets, a power of two.
-const buckets = 1024
+// load32 and load64 read 4 and 8 bytes of s at i, little-endian (the
+// compiler makes each one load).
+func load32(s string, i int) uint32 {
+	b := s[i : i+4]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 
-const (
-	fnvOffset = 2166136261
-	fnvPrime  = 16777619
-)
+func load64(s string, i int) uint64 {
+	b := s[i : i+8]
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+}
 
-// fnv extends the FNV-1a hash h with the bytes of s.
-func fnv(h uint32, s string) uint32 {
-	for i := 0; i < len(s); i++ {
-		h = (h ^ uint32(s[i])) * fnvPrime
+// mix scrambles x so that every bit of it affects the high half.
+func mix(x uint64) uint64 { return (x ^ x>>29) * 0xbf58476d1ce4e5b9 }
+
+// keyHash returns a word that identifies name among the names of its
+// length when it has at most 8 bytes (the bytes themselves), and a hash of
+// name. Names are short ("%rd12"), so both cost a few loads.
+func keyHash(name string) (key uint64, h uint32) {
+	n := len(name)
+	if n > 8 {
+		key = load64(name, 0)
+		for i := 8; i < n-8; i += 8 {
+			key = mix(key) ^ load64(name, i)
+		}
+		key = mix(key) ^ load64(name, n-8)
+	} else {
+		key = shortKey(name)
 	}
+	return key, uint32(mix(key+uint64(n)) >> 32)
+}
+
+// shortKey packs a name of at most 8 bytes in a word; with its length it
+// identifies the name.
+func shortKey(name string) uint64 {
+	switch n := len(name); {
+	case n >= 4:
+		return uint64(load32(name, 0)) | uint64(load32(name, n-4))<<32
+	case n > 0:
+		return uint64(name[0]) | uint64(name[n>>1])<<8 | uint64(name[n-1])<<16
+	}
+	return 0
+}
+
+// hash returns the hash of name.
+func hash(name string) uint32 {
+	_, h := keyHash(name)
 	return h
 }
 
-// bucketOf folds the hash h, so that the low bits see the high ones, into a
-// bucket.
-func bucketOf(h uint32) uint32 { return (h ^ h>>16) & (buckets - 1) }
-
-// bucket returns the bucket of name.
-func bucket(name string) uint32 { return bucketOf(fnv(fnvOffset, name)) }
-
 // entry is one declaration on the stack of a table.
 type entry struct {
-	name   string
-	sym    *Symbol
-	prev   int32 // index of the declaration of the same name that this one shadows; -1 when none
-	depth  int32
-	bucket uint32
-	ns     namespace
+	name  string
+	sym   *Symbol
+	hash  uint32
+	next  int32 // 1 + index of the next older declaration of the same bucket and namespace; 0 when none
+	depth int32
+	ns    namespace
 }
 
 type table struct {
-	ns      [3]map[string]int32 // name -> index in stack of its innermost declaration
-	count   [3][]int32          // declarations per bucket
+	heads   [3][]int32 // per namespace and bucket: 1 + index of the newest declaration; 0 when none
 	stack   []entry
 	marks   []int32 // length of stack when each open scope was opened
 	depth   int32   // depth of the innermost open scope; 0 for the outermost
@@ -65,13 +88,32 @@ type table struct {
 	counted int // number of counted declarations on the stack
 }
 
-func newTable() *table {
-	t := &table{}
-	for i := range t.ns {
-		t.ns[i] = make(map[string]int32)
-		t.count[i] = make([]int32, buckets)
+const minBuckets = 256 // a power of two
+
+// init prepares an empty table, with a cache when cached.
+func (t *table) init(cached bool) {
+	t.rehash(minBuckets)
+	if cached {
+		t.cache.slots = new([cacheSlots]cacheSlot)
 	}
-	return t
+}
+
+// rehash makes n buckets (a power of two) and chains the stack into them.
+func (t *table) rehash(n int) {
+	for ns := range t.heads {
+		if cap(t.heads[ns]) >= n {
+			t.heads[ns] = t.heads[ns][:n]
+			clear(t.heads[ns])
+		} else {
+			t.heads[ns] = make([]int32, n)
+		}
+	}
+	mask := uint32(n - 1)
+	for i := range t.stack {
+		e := &t.stack[i]
+		head := &t.heads[e.ns][e.hash&mask]
+		e.next, *head = *head, int32(i+1)
+	}
 }
 
 // open opens a scope inside the innermost one.
@@ -85,57 +127,60 @@ func (t *table) close() {
 	mark := int(t.marks[len(t.marks)-1])
 	t.marks = t.marks[:len(t.marks)-1]
 	t.depth--
+	mask := uint32(len(t.heads[0]) - 1)
 	for i := len(t.stack) - 1; i >= mark; i-- {
 		e := &t.stack[i]
-		if e.prev >= 0 {
-			t.ns[e.ns][e.name] = e.prev
-		} else {
-			delete(t.ns[e.ns], e.name)
-		}
-		t.count[e.ns][e.bucket]--
+		t.heads[e.ns][e.hash&mask] = e.next
 		if e.ns == countedNames {
 			t.counted--
 			t.cache.invalidate()
 		} else {
-			t.cache.forget(e.name, e.bucket)
+			t.cache.forget(e.name, e.hash)
 		}
 	}
 	clear(t.stack[mark:]) // keep no reference to the closed declarations
 	t.stack = t.stack[:mark]
 }
 
-func (t *table) push(ns namespace, name string, b uint32, sym *Symbol) {
-	prev, ok := t.ns[ns][name]
-	if !ok {
-		prev = -1
+func (t *table) push(ns namespace, name string, h uint32, sym *Symbol) {
+	if len(t.stack) >= 2*len(t.heads[0]) {
+		t.rehash(4 * len(t.heads[0]))
 	}
-	t.ns[ns][name] = int32(len(t.stack))
-	t.stack = append(t.stack, entry{name: name, sym: sym, prev: prev, depth: t.depth, bucket: b, ns: ns})
-	t.count[ns][b]++
+	head := &t.heads[ns][h&uint32(len(t.heads[ns])-1)]
+	t.stack = append(t.stack, entry{name: name, sym: sym, hash: h, next: *head, depth: t.depth, ns: ns})
+	*head = int32(len(t.stack))
 	if ns == countedNames {
 		t.counted++
 		t.cache.invalidate() // "%r<N>" changes what "%r0", "%r1", ... resolve to
 	} else {
-		t.cache.forget(name, b)
+		t.cache.forget(name, h)
 	}
 }
 
-// top returns the innermost declaration of name, of bucket b, in
-// namespace ns, or nil.
-func (t *table) top(ns namespace, name string, b uint32) *entry {
-	if t.count[ns][b] == 0 {
-		return nil
-	}
-	if i, ok := t.ns[ns][name]; ok {
-		return &t.stack[i]
+// top returns the innermost declaration of name, of hash h, in namespace
+// ns, or nil.
+func (t *table) top(ns namespace, name string, h uint32) *entry {
+	heads := t.heads[ns]
+	return t.chain(heads[h&uint32(len(heads)-1)], name, h)
+}
+
+// chain returns the first declaration of name, of hash h, in the chain
+// starting at link (1 + a stack index), or nil.
+func (t *table) chain(link int32, name string, h uint32) *entry {
+	for link != 0 {
+		e := &t.stack[link-1]
+		if e.hash == h && e.name == name {
+			return e
+		}
+		link = e.next
 	}
 	return nil
 }
 
 // local returns the declaration of name in namespace ns made in the
 // innermost scope itself.
-func (t *table) local(ns namespace, name string, b uint32) *Symbol {
-	if e := t.top(ns, name, b); e != nil && e.depth == t.depth {
+func (t *table) local(ns namespace, name string, h uint32) *Symbol {
+	if e := t.top(ns, name, h); e != nil && e.depth == t.depth {
 		return e.sym
 	}
 	return nil
@@ -147,50 +192,50 @@ func (t *table) local(ns namespace, name string, b uint32) *Symbol {
 // "%r<N>" of this scope ("%r1" after "%r<2>"; ptxas: "Duplicate
 // definition").
 func (t *table) declare(name string, count int64, sym *Symbol) *Symbol {
-	b := bucket(name)
+	h := hash(name)
 	if count >= 0 {
-		if prev := t.local(countedNames, name, b); prev != nil {
+		if prev := t.local(countedNames, name, h); prev != nil {
 			return prev
 		}
-		t.push(countedNames, name, b, sym)
+		t.push(countedNames, name, h, sym)
 		return nil
 	}
-	if prev := t.local(plainNames, name, b); prev != nil {
+	if prev := t.local(plainNames, name, h); prev != nil {
 		return prev
 	}
 	if prev, in, depth := t.lookupCounted(name); prev != nil && in && depth == t.depth {
 		return prev
 	}
-	t.push(plainNames, name, b, sym)
+	t.push(plainNames, name, h, sym)
 	return nil
 }
 
 // declareLabel adds a label to the innermost scope and returns the
 // clashing label of this scope, if any.
 func (t *table) declareLabel(name string, sym *Symbol) *Symbol {
-	b := bucket(name)
-	if prev := t.local(labelNames, name, b); prev != nil {
+	h := hash(name)
+	if prev := t.local(labelNames, name, h); prev != nil {
 		return prev
 	}
-	t.push(labelNames, name, b, sym)
+	t.push(labelNames, name, h, sym)
 	return nil
 }
 
-// lookupLabel finds the visible label name, of bucket b.
-func (t *table) lookupLabel(name string, b uint32) *Symbol {
-	if e := t.top(labelNames, name, b); e != nil {
+// lookupLabel finds the visible label name, of hash h.
+func (t *table) lookupLabel(name string, h uint32) *Symbol {
+	if e := t.top(labelNames, name, h); e != nil {
 		return e.sym
 	}
 	return nil
 }
 
 // lookup finds the innermost visible plain declaration or "%r<N>" element
-// in range called name, of bucket b. When there is none but name would be
+// in range called name, of hash h. When there is none but name would be
 // an element of a "%r<N>" beyond its range, it returns that declaration
 // with ok false.
-func (t *table) lookup(name string, b uint32) (sym *Symbol, ok bool) {
+func (t *table) lookup(name string, h uint32) (sym *Symbol, ok bool) {
 	depth := int32(-1)
-	if e := t.top(plainNames, name, b); e != nil {
+	if e := t.top(plainNames, name, h); e != nil {
 		sym, ok, depth = e.sym, true, e.depth
 	}
 	c, in, cdepth := t.lookupCounted(name)
@@ -217,22 +262,21 @@ func (t *table) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
 	}
 	var outOfRange *Symbol
 	best, bestDepth := (*Symbol)(nil), int32(-1)
-	h := fnv(fnvOffset, name[:i]) // the hash of the prefix name[:j]
 	// Try every split of the trailing digits: "%p10" may be "%p"+10 or "%p1"+0.
 	for j := i; j < len(name); j++ {
-		if j > i {
-			h = (h ^ uint32(name[j-1])) * fnvPrime
-		}
 		digits := name[j:]
 		if len(digits) > 1 && digits[0] == '0' {
 			continue
 		}
-		e := t.top(countedNames, name[:j], bucketOf(h))
+		prefix := name[:j]
+		ph := hash(prefix)
+		e := t.top(countedNames, prefix, ph)
 		if e == nil {
 			continue
 		}
 		idx, ok := parseIndex(digits)
-		for {
+		// The declarations of prefix, innermost first.
+		for ; e != nil; e = t.chain(e.next, prefix, ph) {
 			if ok && idx < e.sym.Decl.Count {
 				if e.depth > bestDepth {
 					best, bestDepth = e.sym, e.depth
@@ -242,10 +286,6 @@ func (t *table) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
 			if outOfRange == nil {
 				outOfRange = e.sym
 			}
-			if e.prev < 0 {
-				break
-			}
-			e = &t.stack[e.prev]
 		}
 	}
 	if best != nil {
@@ -265,67 +305,91 @@ func parseIndex(s string) (int64, bool) {
 	return v, true
 }
 
-// cache remembers what names resolved to, one slot per bucket, so that
-// the many uses of a register cost one hash of its few bytes and one
-// string comparison. A name that shares its bucket with another one is
-// simply looked up again.
+// cache remembers what names resolved to, one slot per hash value (modulo
+// its size), so that the many uses of a register cost one hash of its few
+// bytes and one comparison. A name that shares its slot with another one
+// is simply looked up again.
 //
 // Declaring or dropping a name forgets that name. Declaring or dropping a
-// "%r<N>", and each module-level statement, starts a new generation, which
-// invalidates all older slots. A function body declares its registers
-// first and then names each of them many times, so most uses hit.
+// "%r<N>", and each module-level statement, empties the cache. A function
+// body declares its registers first and then names each of them many
+// times, so most uses hit.
 type cache struct {
-	slots      []cacheSlot
-	generation uint64
-	dirty      []uint32 // slots filled since the last scrub
+	slots *[cacheSlots]cacheSlot
+	used  []uint32 // slots filled since the cache was last emptied
 }
 
 type cacheSlot struct {
-	name       string
-	sym        *Symbol
-	generation uint64 // 0: forgotten
+	key  uint64 // of name, see keyHash
+	name string // "" when empty or forgotten
+	sym  *Symbol
 }
 
-func (c *cache) invalidate() { c.generation++ }
+const cacheSlots = 1024 // a power of two
 
-// forget invalidates what name, of bucket b, resolved to.
-func (c *cache) forget(name string, b uint32) {
+// invalidate empties the cache, which then keeps no reference to the
+// symbols and names it held.
+func (c *cache) invalidate() {
+	for _, i := range c.used {
+		c.slots[i] = cacheSlot{}
+	}
+	c.used = c.used[:0]
+}
+
+// forget invalidates what name, of hash h, resolved to.
+func (c *cache) forget(name string, h uint32) {
 	if c.slots == nil {
 		return
 	}
-	if s := &c.slots[b]; s.name == name {
-		s.generation = 0
+	if s := &c.slots[h&(cacheSlots-1)]; s.name == name {
+		s.key, s.name = 0, "" // the slot stays in used
 	}
 }
 
-// get returns the symbol cached for name, of bucket b, or nil.
-func (c *cache) get(name string, b uint32) *Symbol {
-	if c.slots == nil {
-		c.slots = make([]cacheSlot, buckets)
-		c.generation++ // never 0
-	}
-	s := &c.slots[b]
-	if s.generation == c.generation && s.name == name {
+// get returns the symbol cached for name, of key k and hash h, or nil. An
+// empty name is never cached: it would match empty and forgotten slots.
+func (c *cache) get(name string, k uint64, h uint32) *Symbol {
+	s := &c.slots[h&(cacheSlots-1)]
+	// The key is the name itself when it is short.
+	if s.key == k && len(s.name) == len(name) && len(name) > 0 && (len(name) <= 8 || s.name == name) {
 		return s.sym
 	}
 	return nil
 }
 
-// put caches sym for name, of bucket b; get has been called before.
-func (c *cache) put(name string, b uint32, sym *Symbol) {
-	s := &c.slots[b]
-	if s.sym == nil {
-		c.dirty = append(c.dirty, b)
+// hit returns the symbol cached for name, or nil. It is get with keyHash
+// written out for short names, so that the common case calls nothing.
+func (c *cache) hit(name string) *Symbol {
+	n := len(name)
+	var k uint64
+	switch {
+	case n > 8:
+		return c.hitLong(name)
+	case n >= 4:
+		k = uint64(load32(name, 0)) | uint64(load32(name, n-4))<<32
+	case n > 0:
+		k = uint64(name[0]) | uint64(name[n>>1])<<8 | uint64(name[n-1])<<16
+	default:
+		return nil // an empty slot, or a forgotten one
 	}
-	*s = cacheSlot{name: name, sym: sym, generation: c.generation}
+	s := &c.slots[uint32(mix(k+uint64(n))>>32)&(cacheSlots-1)]
+	if s.key == k && len(s.name) == n {
+		return s.sym
+	}
+	return nil
 }
 
-// scrub empties the slots filled since the last scrub, so that the cache
-// keeps no reference to the symbols and names of a finished function.
-func (c *cache) scrub() {
-	for _, i := range c.dirty {
-		c.slots[i] = cacheSlot{}
+func (c *cache) hitLong(name string) *Symbol {
+	k, h := keyHash(name)
+	return c.get(name, k, h)
+}
+
+// put caches sym for name, of key k and hash h.
+func (c *cache) put(name string, k uint64, h uint32, sym *Symbol) {
+	i := h & (cacheSlots - 1)
+	s := &c.slots[i]
+	if s.sym == nil {
+		c.used = append(c.used, i)
 	}
-	c.dirty = c.dirty[:0]
-	c.generation++
+	*s = cacheSlot{key: k, name: name, sym: sym}
 }
