@@ -104,9 +104,12 @@ func (p *parser) parseInstruction() ast.Stmt {
 	in.Quals = p.parseQuals()
 	errs := p.nerrs
 	if p.tok.Kind != scanner.Semi {
-		p.inCall = in.Opcode == "call"
-		in.Operands = p.parseOperandList()
-		p.inCall = false
+		var ok bool
+		if in.Operands, ok = p.simpleOperands(); !ok {
+			p.inCall = in.Opcode == "call"
+			in.Operands = p.parseOperandList()
+			p.inCall = false
+		}
 	}
 	p.endStmt(line, errs)
 	in.To = p.prevEnd
