@@ -147,6 +147,37 @@ func TestResolverMatchesModule(t *testing.T) {
 	}
 }
 
+// TestResolverSwitchesKeepUses turns KeepUses on and off between
+// statements: the diagnostics are still Module's, and the uses are
+// Module's uses in the statements added with KeepUses, with the same
+// symbols.
+func TestResolverSwitchesKeepUses(t *testing.T) {
+	for name, src := range resolverSources(t) {
+		m, _ := parser.ParseString(name, src)
+		all, wantErrs := resolve.Module(m)
+		r := resolve.NewResolver(name)
+		var want []resolve.Use
+		for i, s := range m.Stmts {
+			r.KeepUses = i%3 != 1
+			r.Add(s)
+			if !r.KeepUses {
+				continue
+			}
+			for _, u := range all.Uses {
+				if off := u.Node.Pos().Offset; off >= s.Pos().Offset && off < s.End().Offset {
+					want = append(want, u)
+				}
+			}
+		}
+		if got := r.Diagnostics(); !reflect.DeepEqual(got, wantErrs) {
+			t.Errorf("%s: diagnostics differ from Module's:\n%v\n%v", name, got, wantErrs)
+		}
+		if !sameInfo(r.Info(), &resolve.Info{Uses: want, Globals: all.Globals, Functions: all.Functions}) {
+			t.Errorf("%s: uses differ from Module's", name)
+		}
+	}
+}
+
 // TestResolverStream resolves the statements of a parser.Stream that
 // recycles function bodies as they come: the diagnostics must be those of
 // Module on the whole tree.
