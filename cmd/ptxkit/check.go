@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
@@ -88,7 +89,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // after another on the whole tree: a file with syntax errors gets only
 // those, one with resolution errors only the syntax and resolution ones.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
-	st := parser.NewStream(name, string(src), parser.ReuseBodies)
+	// The tree's strings share the source's memory. src is this
+	// function's to keep and is never written, so it is viewed as a
+	// string instead of copied.
+	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.ReuseBodies)
 	res := resolve.NewResolver(name)
 	res.KeepUses = false
 	chk := check.NewChecker(name, cfg)
