@@ -206,35 +206,34 @@ func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 // uses name a register already named in the function, whose symbol is in
 // the cache.
 func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
-	if sym := r.t.cache.hit(x.Name); sym != nil && x.Comp == "" {
+	sym, k, h := r.t.cache.hit(x.Name)
+	if sym != nil && x.Comp == "" {
 		r.use(x, x.From.Offset, sym)
 		return
 	}
-	r.name(x, x.Name, x.From.Offset, x.Comp, ctx)
+	r.name(x, x.Name, k, h, sym, x.Comp, ctx)
 }
 
 // ident resolves the use of the name x.
 func (r *Resolver) ident(x *ast.Ident, ctx uint8) {
-	if sym := r.t.cache.hit(x.Name); sym != nil {
+	sym, k, h := r.t.cache.hit(x.Name)
+	if sym != nil {
 		r.use(x, x.From.Offset, sym)
 		return
 	}
-	r.name(x, x.Name, x.From.Offset, "", ctx)
+	r.name(x, x.Name, k, h, nil, "", ctx)
 }
 
-// name resolves the use n, at offset off, of name with vector component
-// comp ("" for none).
-func (r *Resolver) name(n ast.Expr, name string, off int32, comp string, ctx uint8) {
-	c := &r.t.cache
-	k, b := keyHash(name)
-	sym := c.get(name, k, b)
+// name resolves the use n of name, of key k and hash h, with vector
+// component comp ("" for none); sym is what the cache holds for name.
+func (r *Resolver) name(n ast.Expr, name string, k uint64, h uint32, sym *Symbol, comp string, ctx uint8) {
 	if sym == nil {
-		if sym = r.lookup(n, name, b, ctx); sym == nil {
+		if sym = r.lookup(n, name, h, ctx); sym == nil {
 			return
 		}
-		c.put(name, k, b, sym)
+		r.t.cache.put(name, k, h, sym)
 	}
-	r.use(n, off, sym)
+	r.use(n, n.Pos().Offset, sym)
 	if comp != "" {
 		r.checkComponent(n, name, comp, sym)
 	}

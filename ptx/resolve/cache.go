@@ -103,31 +103,27 @@ func (c *cache) get(name string, k uint64, h uint32) *Symbol {
 	return nil
 }
 
-// hit returns the symbol cached for name, or nil. It is get with keyHash
-// written out for short names, so that the common case calls nothing.
-func (c *cache) hit(name string) *Symbol {
+// hit returns the symbol cached for name, or nil, and the key and hash of
+// name. It is get with keyHash written out for short names, so that the
+// common case calls nothing.
+func (c *cache) hit(name string) (sym *Symbol, k uint64, h uint32) {
 	n := len(name)
-	var k uint64
 	switch {
 	case n > 8:
-		return c.hitLong(name)
+		k, h = keyHash(name)
+		return c.get(name, k, h), k, h
 	case n >= 4:
 		k = uint64(load32(name, 0)) | uint64(load32(name, n-4))<<32
 	case n > 0:
 		k = uint64(name[0]) | uint64(name[n>>1])<<8 | uint64(name[n-1])<<16
 	default:
-		return nil // an empty slot, or a forgotten one
+		return nil, 0, uint32(mix(0) >> 32) // never cached: it would match empty and forgotten slots
 	}
-	s := &c.slots[uint32(mix(k+uint64(n))>>32)&(cacheSlots-1)]
-	if s.key == k && len(s.name) == n {
-		return s.sym
+	h = uint32(mix(k+uint64(n)) >> 32)
+	if s := &c.slots[h&(cacheSlots-1)]; s.key == k && len(s.name) == n {
+		return s.sym, k, h
 	}
-	return nil
-}
-
-func (c *cache) hitLong(name string) *Symbol {
-	k, h := keyHash(name)
-	return c.get(name, k, h)
+	return nil, k, h
 }
 
 // put caches sym for name, of key k and hash h.

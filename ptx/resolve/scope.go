@@ -35,6 +35,7 @@ type table struct {
 	depth   int32   // depth of the innermost open scope; 0 for the outermost
 	cache   cache
 	counted int // number of counted declarations on the stack
+	digital int // number of those whose prefix ends in a digit ("%r1" of "%r1<4>")
 }
 
 const minBuckets = 256 // a power of two
@@ -77,6 +78,7 @@ func (t *table) close() {
 		t.heads[e.ns][e.hash&mask] = e.next
 		if e.ns == countedNames {
 			t.counted--
+			t.digital -= endsInDigit(e.name)
 			t.cache.invalidate()
 		} else {
 			t.cache.forget(e.name, e.hash)
@@ -95,10 +97,19 @@ func (t *table) push(ns namespace, name string, h uint32, sym *Symbol) {
 	*head = int32(len(t.stack))
 	if ns == countedNames {
 		t.counted++
+		t.digital += endsInDigit(name)
 		t.cache.invalidate() // "%r<N>" changes what "%r0", "%r1", ... resolve to
 	} else {
 		t.cache.forget(name, h)
 	}
+}
+
+// endsInDigit returns 1 when name ends in a decimal digit, else 0.
+func endsInDigit(name string) int {
+	if n := len(name); n > 0 && name[n-1] >= '0' && name[n-1] <= '9' {
+		return 1
+	}
+	return 0
 }
 
 // top returns the innermost declaration of name, of hash h, in namespace
@@ -206,8 +217,13 @@ func (t *table) lookupCounted(name string) (sym *Symbol, in bool, depth int32) {
 	}
 	var outOfRange *Symbol
 	best, bestDepth := (*Symbol)(nil), int32(-1)
-	// Try every split of the trailing digits: "%p10" may be "%p"+10 or "%p1"+0.
-	for j := i; j < len(name); j++ {
+	// Try every split of the trailing digits: "%p10" may be "%p"+10 or
+	// "%p1"+0, but only the first when no prefix ends in a digit.
+	end := len(name)
+	if t.digital == 0 {
+		end = min(end, i+1)
+	}
+	for j := i; j < end; j++ {
 		digits := name[j:]
 		if len(digits) > 1 && digits[0] == '0' {
 			continue

@@ -21,21 +21,22 @@ func TestCacheHit(t *testing.T) {
 			}
 			c.put(name, k, h, sym)
 			syms[name] = sym
-			if got := c.hit(strings.Clone(name)); got != sym {
-				t.Errorf("hit(%q) = %p, want %p", name, got, sym)
+			got, gk, gh := c.hit(strings.Clone(name))
+			if got != sym || gk != k || gh != h {
+				t.Errorf("hit(%q) = %p, %#x, %#x, want %p, %#x, %#x", name, got, gk, gh, sym, k, h)
 			}
 		}
 	}
 	for name := range syms {
 		other := name + "x"
-		if _, ok := syms[other]; !ok && c.hit(other) != nil {
+		if _, ok := syms[other]; !ok && hitSym(&c, other) != nil {
 			t.Errorf("hit(%q) found the symbol of another name", other)
 		}
 	}
 	for name := range syms {
 		_, fh := keyHash(name)
 		c.forget(name, fh)
-		if c.hit(name) != nil || c.hit("") != nil {
+		if hitSym(&c, name) != nil || hitSym(&c, "") != nil {
 			t.Errorf("hit(%q) or hit(\"\") after forgetting %q", name, name)
 		}
 		k, h := keyHash(name)
@@ -43,8 +44,13 @@ func TestCacheHit(t *testing.T) {
 	}
 	c.invalidate()
 	for name := range syms {
-		if c.hit(name) != nil {
+		if hitSym(&c, name) != nil {
 			t.Errorf("hit(%q) after invalidate", name)
 		}
 	}
+}
+
+func hitSym(c *cache, name string) *Symbol {
+	sym, _, _ := c.hit(name)
+	return sym
 }
