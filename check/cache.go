@@ -1,6 +1,7 @@
 package check
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/isa"
@@ -33,16 +34,20 @@ const (
 // decodeCache maps an opcode and its qualifier spellings to their
 // decoding, in an open-addressed table of at most maxCached entries (then
 // it starts over). Its keys are its own copies; it refers to no syntax
-// node. The hash samples each spelling (length and three bytes) and
-// entries are compared in full; probe sequences longer than maxProbe are
+// node. A key is a word per spelling (pack) and a word per eight
+// spellings holding their lengths: for spellings of up to 8 bytes this
+// is exact, so that comparing keys compares integers; longer spellings
+// are also compared as strings. Probe sequences longer than maxProbe are
 // not cached, so that no input makes a lookup slow.
 type decodeCache struct {
 	slots []cacheSlot // a power of two long; at most half full
 	n     int
+	words []uint64 // the key being looked up
 }
 
 type cacheSlot struct {
-	key  []string // opcode, then qualifiers
+	key  []uint64
+	long []string // the spellings longer than 8 bytes, in order
 	hash uint64
 	d    *decoded
 }
@@ -57,17 +62,18 @@ func (dc *decodeCache) reset() {
 // decode returns the decoding of in's opcode and qualifiers. The result
 // is shared: callers must not modify it.
 func (c *checker) decode(in *ast.Instruction) *decoded {
-	if len(in.Quals) > maxCachedQuals {
+	dc := &c.cache
+	ws, long, ok := dc.key(in)
+	if !ok {
 		c.decodeInto(&c.scratch, in)
 		return &c.scratch
 	}
-	dc := &c.cache
-	h := (k0 ^ sample(in.Opcode)) * 0x9e3779b97f4a7c15
-	for i := range in.Quals {
-		h = (h ^ sample(in.Quals[i].Name)) * 0x9e3779b97f4a7c15
+	h := mix(ws[0], len(ws))
+	for _, w := range ws[1:] {
+		h = bits.RotateLeft64(h, 23) ^ w
 	}
-	h = mix(h, len(in.Quals))
-	d, ok := dc.get(in, h)
+	h = mix(h, len(ws))
+	d, ok := dc.get(ws, long, in, h)
 	if d != nil {
 		return d
 	}
@@ -79,27 +85,78 @@ func (c *checker) decode(in *ast.Instruction) *decoded {
 	c.decodeInto(d, in)
 	d.form.Quals = d.form.Quals[:len(d.form.Quals):len(d.form.Quals)]
 	d.probs = d.probs[:len(d.probs):len(d.probs)]
-	key := make([]string, 0, 1+len(in.Quals))
-	key = append(key, strings.Clone(in.Opcode))
-	for _, q := range in.Quals {
-		key = append(key, strings.Clone(q.Name))
+	e := cacheSlot{key: append([]uint64(nil), ws...), hash: h, d: d}
+	if long {
+		for _, s := range spellings(in) {
+			if len(s) > 8 {
+				e.long = append(e.long, strings.Clone(s))
+			}
+		}
 	}
-	dc.put(cacheSlot{key: key, hash: h, d: d})
+	dc.put(e)
 	return d
 }
 
-// sample packs the length and three bytes of a spelling.
-func sample(s string) uint64 {
-	n := len(s)
-	if n == 0 {
-		return 0
+// key builds the key of in's spellings in dc.words; long reports a
+// spelling longer than 8 bytes. It fails for more than maxCachedQuals
+// qualifiers or a spelling of 256 bytes or more.
+func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
+	if len(in.Quals) > maxCachedQuals || len(in.Opcode) > 255 {
+		return nil, false, false
 	}
-	return uint64(n) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16 | uint64(s[min(1, n-1)])<<24
+	ws = append(dc.words[:0], pack(in.Opcode))
+	lens := uint64(len(in.Opcode))
+	long = len(in.Opcode) > 8
+	for i := range in.Quals {
+		name := in.Quals[i].Name
+		n := len(name)
+		if n > 255 {
+			return nil, false, false
+		}
+		long = long || n > 8
+		ws = append(ws, pack(name))
+		if j := (i + 1) % 8; j == 0 {
+			ws = append(ws, lens)
+			lens = uint64(n)
+		} else {
+			lens |= uint64(n) << (8 * j)
+		}
+	}
+	ws = append(ws, lens)
+	dc.words = ws
+	return ws, long, true
 }
 
-// get returns the entry of in's spellings, or nil and whether in may be
-// added.
-func (dc *decodeCache) get(in *ast.Instruction, h uint64) (*decoded, bool) {
+// pack packs a spelling into a word without a loop: two overlapping
+// 4-byte halves (the first four and the last four bytes) or, below 4
+// bytes, the first, middle and last byte. With the length it determines
+// a spelling of up to 8 bytes; of a longer one it is a sample.
+func pack(s string) uint64 {
+	n := len(s)
+	if n >= 4 {
+		t := s[n-4:]
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(t[0])<<32 | uint64(t[1])<<40 | uint64(t[2])<<48 | uint64(t[3])<<56
+	}
+	if n > 0 {
+		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	return 0
+}
+
+// spellings returns the opcode and qualifiers of in, in order.
+func spellings(in *ast.Instruction) []string {
+	l := make([]string, 0, 1+len(in.Quals))
+	l = append(l, in.Opcode)
+	for _, q := range in.Quals {
+		l = append(l, q.Name)
+	}
+	return l
+}
+
+// get returns the entry of key (with spellings longer than 8 bytes when
+// long), or nil and whether in may be added.
+func (dc *decodeCache) get(key []uint64, long bool, in *ast.Instruction, h uint64) (*decoded, bool) {
 	if dc.n == 0 {
 		return nil, true
 	}
@@ -109,7 +166,7 @@ func (dc *decodeCache) get(in *ast.Instruction, h uint64) (*decoded, bool) {
 		if probe == maxProbe {
 			return nil, false
 		}
-		if s := &dc.slots[i]; s.hash == h && sameSpelling(s.key, in) {
+		if s := &dc.slots[i]; s.hash == h && equalWords(s.key, key) && (!long || sameLong(s.long, in)) {
 			return s.d, true
 		}
 		i = (i + 1) & mask
@@ -117,16 +174,37 @@ func (dc *decodeCache) get(in *ast.Instruction, h uint64) (*decoded, bool) {
 	return nil, true
 }
 
-func sameSpelling(key []string, in *ast.Instruction) bool {
-	if len(key) != 1+len(in.Quals) || key[0] != in.Opcode {
+func equalWords(a, b []uint64) bool {
+	if len(a) != len(b) {
 		return false
 	}
-	for i := range in.Quals {
-		if key[1+i] != in.Quals[i].Name {
+	for i := range a {
+		if a[i] != b[i] {
 			return false
 		}
 	}
 	return true
+}
+
+// sameLong reports whether the spellings of in longer than 8 bytes are
+// long, in order.
+func sameLong(long []string, in *ast.Instruction) bool {
+	j := 0
+	if len(in.Opcode) > 8 {
+		if j >= len(long) || long[j] != in.Opcode {
+			return false
+		}
+		j++
+	}
+	for _, q := range in.Quals {
+		if len(q.Name) > 8 {
+			if j >= len(long) || long[j] != q.Name {
+				return false
+			}
+			j++
+		}
+	}
+	return j == len(long)
 }
 
 // put adds an entry that is not in the cache, growing it (from 32

@@ -347,11 +347,11 @@ func (c *checker) block(b *ast.Block, depth int) {
 // instructions (add, mov, ld, ...) have neither and only update the
 // address origins.
 func (c *checker) instruction(in *ast.Instruction) {
-	if !isa.Described(in.Opcode) {
+	if !isa.MayDescribe(in.Opcode) {
 		c.trackOrigin(in)
 		return
 	}
-	d := c.decode(in)
+	d := c.decode(in) // for an opcode without table or gate: no desc and no problems
 	if d.desc == nil {
 		c.other(in, d)
 		return

@@ -8,6 +8,13 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
+// The tables' instructions, compared by pointer on the hot paths.
+var (
+	instrSt        = isa.Lookup("st")
+	instrStAsync   = isa.Lookup("st.async")
+	instrTcgen05St = isa.Lookup("tcgen05.st")
+)
+
 const (
 	secAddr    = "PTX ISA 6.4.1 (Addresses as Operands)"
 	secRelaxed = "PTX ISA 9.4.1, Table 27 (relaxed type-checking for source operands)"
@@ -101,7 +108,7 @@ func spaceCompatible(s, v isa.Qual) bool {
 
 // address checks an address operand of an access to space s.
 func (c *checker) address(in *ast.Instruction, f *isa.Form, e ast.Expr, s isa.Qual, what string) {
-	tmem := f.Instr.Name == "tcgen05.st"
+	tmem := f.Instr == instrTcgen05St
 	switch a := e.(type) {
 	case *ast.Address:
 		if len(a.Index) > 0 {
@@ -147,17 +154,17 @@ func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp strin
 				"register %s of type %s cannot hold an address (use an integer or bit-size register)", name, t)
 			return
 		}
-		if f.Instr.Name == "st" && c.addr64 && t.Bits() == 32 && (s == isa.QNone || s == isa.QGlobal) {
+		if f.Instr == instrSt && c.addr64 && t.Bits() == 32 && (s == isa.QNone || s == isa.QGlobal) {
 			c.errorf(n.Pos(), n.End(), "address-size", secAddr+"; PTX ISA 11.1.3 (.address_size)", "use a 64-bit register (cvt.u64.u32)",
 				"32-bit register %s used as a %s address in a module with .address_size 64 (ptxas rejects 32-bit addressing)", name, spaceName(f))
 			return
 		}
-		if what == "a" && f.Instr.Name != "tcgen05.st" {
+		if what == "a" && f.Instr != instrTcgen05St {
 			c.originWarning(f, name, n)
 		}
 		return
 	}
-	if f.Instr.Name == "tcgen05.st" {
+	if f.Instr == instrTcgen05St {
 		c.errorf(n.Pos(), n.End(), "operand-address", f.Instr.Section, "", "taddr must be a register")
 		return
 	}
@@ -224,7 +231,7 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 			c.checkType(f, e, sym.typ, true)
 			return
 		}
-		if f.Instr.Name == "st.async" && !whole {
+		if f.Instr == instrStAsync && !whole {
 			// ptxas 12.5 accepts a scalar here and checks only its type.
 			c.warnf(e.Pos(), e.End(), "st-async-scalar-vector", f.Instr.Section, "write a brace-enclosed vector",
 				"%s%s stores %d elements but the operand is a scalar; ptxas accepts it", vecName(f), f.Type, f.Vec)
@@ -271,6 +278,13 @@ func (et elemType) class() byte {
 // element returns the type of one value element; it reports and returns
 // false for operands that cannot be stored.
 func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, bool) {
+	if r, ok := e.(*ast.Reg); ok {
+		// The common case first: a declared register, as a whole
+		// scalar or as a component of a vector register.
+		if sym := c.fn.lookup(r.Name); sym != nil && sym.reg && (sym.vec <= 1 || r.Comp != "") {
+			return elemType{t: sym.typ}, true
+		}
+	}
 	switch x := e.(type) {
 	case *ast.IntLit, *ast.UnaryExpr, *ast.BinaryExpr, *ast.ParenExpr:
 		if isIntImm(e) {
@@ -351,7 +365,7 @@ func (c *checker) floatImm(f *isa.Form, e ast.Expr, width int) {
 // follows that register; that type is then checked against the
 // instruction type.
 func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
-	wide := f.Instr.Name == "st" && ((f.Vec == 8 && f.Type.Bits() == 32) || (f.Vec == 4 && f.Type.Bits() == 64))
+	wide := f.Instr == instrSt && ((f.Vec == 8 && f.Type.Bits() == 32) || (f.Vec == 4 && f.Type.Bits() == 64))
 	var vt, first, prev elemType
 	have, bitVT, sawImm := false, false, false
 	for i, el := range elems {
@@ -399,7 +413,7 @@ func (c *checker) vector(f *isa.Form, elems []ast.Expr) {
 	case 'i':
 		// An all-immediate vector of st is typed as 64-bit integers:
 		// fine for every integer and bit type and for .f64, not .f32.
-		if f.Type.Kind() == 'f' && (f.Instr.Name != "st" || f.Type != isa.QF64) {
+		if f.Type.Kind() == 'f' && (f.Instr != instrSt || f.Type != isa.QF64) {
 			c.errorf(e.Pos(), e.End(), "immediate-type", f.Instr.Section, "", "integer immediate stored with floating-point type %s", f.Type)
 		}
 	case 'f':
@@ -495,7 +509,7 @@ func (c *checker) checkType(f *isa.Form, e ast.Expr, rt isa.Qual, inVector bool)
 		return true
 	}
 	ok := stSourceOK(f.Type, rt, inVector)
-	if f.Instr.Name != "st" {
+	if f.Instr != instrSt {
 		ok = exactSourceOK(f.Type, rt, inVector)
 	}
 	if !ok {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"math/bits"
+
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -45,12 +47,14 @@ type scope struct {
 	// in syms otherwise.
 	digitLens uint64
 
-	// shortKeys holds the prefixes, packed (shortKey), and shortSyms
-	// their symbols, while longList is false: all of them are shorter
-	// than 8 bytes and there are at most maxShort.
-	shortKeys []uint64
-	shortSyms []symbol
-	longList  bool
+	// While longList is false, the prefixes are in shortKeys (packed,
+	// see shortKey), shortNames and shortSyms instead of the prefixes
+	// table: all of them are shorter than 8 bytes and there are at most
+	// maxShort.
+	shortKeys  []uint64
+	shortNames []string
+	shortSyms  []symbol
+	longList   bool
 }
 
 const maxShort = 16
@@ -82,6 +86,8 @@ func (s *scope) reset() {
 	s.prefixes.reset()
 	s.digitLens = 0
 	s.shortKeys = s.shortKeys[:0]
+	clear(s.shortNames)
+	s.shortNames = s.shortNames[:0]
 	s.shortSyms = s.shortSyms[:0]
 	s.longList = false
 }
@@ -113,8 +119,7 @@ func (s *scope) add(d *ast.VarDecl, sym symbol) {
 		if d.Count >= 0 {
 			p := sym
 			p.count = d.Count
-			s.prefixes.put(name, hashName(name), p)
-			s.addShort(name, p)
+			s.addPrefix(name, p)
 		} else {
 			s.syms.put(name, hashName(name), sym)
 			if n := len(name); n > 0 && name[n-1] >= '0' && name[n-1] <= '9' {
@@ -127,24 +132,49 @@ func (s *scope) add(d *ast.VarDecl, sym symbol) {
 	}
 }
 
-// addShort records prefix p in the short list, or gives the list up.
-func (s *scope) addShort(name string, p symbol) {
-	if s.longList {
-		return
-	}
-	if len(name) >= 8 || len(s.shortKeys) == maxShort {
+// addPrefix declares the parameterized registers name<N>: in the short
+// list, or in the prefixes table once the short list no longer fits.
+func (s *scope) addPrefix(name string, p symbol) {
+	if !s.longList {
+		if len(name) < 8 {
+			k := shortKey(load(name), len(name))
+			for i, x := range s.shortKeys {
+				if x == k {
+					s.shortSyms[i] = p
+					return
+				}
+			}
+			if len(s.shortKeys) < maxShort {
+				s.shortKeys = append(s.shortKeys, k)
+				s.shortNames = append(s.shortNames, name)
+				s.shortSyms = append(s.shortSyms, p)
+				return
+			}
+		}
 		s.longList = true
-		return
+		for i, n := range s.shortNames {
+			s.prefixes.put(n, hashName(n), s.shortSyms[i])
+		}
+	}
+	s.prefixes.put(name, hashName(name), p)
+}
+
+// prefix returns the declaration of the parameterized registers name<N>,
+// or nil.
+func (s *scope) prefix(name string) *symbol {
+	if s.longList {
+		return s.prefixes.ref(name, hashName(name))
+	}
+	if len(name) >= 8 {
+		return nil
 	}
 	k := shortKey(load(name), len(name))
 	for i, x := range s.shortKeys {
 		if x == k {
-			s.shortSyms[i] = p
-			return
+			return &s.shortSyms[i]
 		}
 	}
-	s.shortKeys = append(s.shortKeys, k)
-	s.shortSyms = append(s.shortSyms, p)
+	return nil
 }
 
 // lookup finds name in s or its parents: first as written, then as a
@@ -155,15 +185,8 @@ func (s *scope) lookup(name string) *symbol {
 	if n > 8 {
 		return s.find(name)
 	}
-	var w uint64
-	i := 0 // where the trailing digits start
-	for j := 0; j < n; j++ {
-		b := name[j]
-		w |= uint64(b) << (8 * j)
-		if b < '0' || b > '9' {
-			i = j + 1
-		}
-	}
+	w := load(name)
+	i := digitsFrom(w, n)
 	var h uint64
 	hashed := false
 	for ; s != nil; s = s.parent {
@@ -197,6 +220,27 @@ func (s *scope) lookup(name string) *symbol {
 	return nil
 }
 
+// digitsFrom returns where the trailing decimal digits of the name of n
+// bytes packed in w start (n when there are none).
+func digitsFrom(w uint64, n int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	if w&high != 0 {
+		// Not ASCII: byte by byte.
+		i := n
+		for i > 0 && byte(w>>(8*(i-1)))-'0' <= 9 {
+			i--
+		}
+		return i
+	}
+	// A byte b of w is a digit when (b^'0') < 10, that is when
+	// (b^'0')+0x76 has its top bit clear; ASCII bytes never carry.
+	nondigit := ((w ^ '0'*ones) + 0x76*ones) & high
+	if n < 8 {
+		nondigit &= 1<<(8*n) - 1
+	}
+	return (bits.Len64(nondigit) + 7) / 8
+}
+
 // find is lookup for names longer than 8 bytes.
 func (s *scope) find(name string) *symbol {
 	h := hashName(name)
@@ -204,19 +248,14 @@ func (s *scope) find(name string) *symbol {
 	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 		i--
 	}
-	var hp uint64
-	hashed := false
 	for ; s != nil; s = s.parent {
 		if sym := s.syms.ref(name, h); sym != nil {
 			return sym
 		}
-		if s.prefixes.len() == 0 || i == len(name) || i == 0 {
+		if i == len(name) || i == 0 {
 			continue
 		}
-		if !hashed {
-			hp, hashed = hashName(name[:i]), true
-		}
-		if sym := s.prefixes.ref(name[:i], hp); sym != nil && validIndex(name[i:], sym.count) {
+		if sym := s.prefix(name[:i]); sym != nil && validIndex(name[i:], sym.count) {
 			return sym
 		}
 	}

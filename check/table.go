@@ -46,13 +46,30 @@ func hashPrefix(w uint64, i int) uint64 {
 	return mix(w&(1<<(8*i)-1), i)
 }
 
-// load packs a string of up to 8 bytes into a word.
+// load packs a string of up to 8 bytes into a word, without a loop.
 func load(s string) uint64 {
-	var w uint64
-	for j := 0; j < len(s); j++ {
-		w |= uint64(s[j]) << (8 * j)
+	switch len(s) {
+	case 0:
+		return 0
+	case 1:
+		return uint64(s[0])
+	case 2:
+		return uint64(s[0]) | uint64(s[1])<<8
+	case 3:
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16
+	case 4:
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
+	case 5:
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32
+	case 6:
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 |
+			uint64(s[5])<<40
+	case 7:
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 |
+			uint64(s[5])<<40 | uint64(s[6])<<48
 	}
-	return w
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 |
+		uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // mix hashes a word and a length (the multiply-and-fold of wyhash).

@@ -11,9 +11,10 @@ import "sort"
 
 // strIndex maps each string of a fixed set to a small value.
 type strIndex struct {
-	keys []string
-	vals []uint8
-	mask uint32
+	keys  []string
+	words []uint64 // pack(keys[i]) for keys of up to 8 bytes
+	vals  []uint8
+	mask  uint32
 }
 
 // newStrIndex builds the index of keys[i] -> vals[i] with at least four
@@ -23,13 +24,13 @@ func newStrIndex(keys []string, vals []uint8) *strIndex {
 	for n < 4*len(keys) {
 		n *= 2
 	}
-	x := &strIndex{keys: make([]string, n), vals: make([]uint8, n), mask: uint32(n - 1)}
+	x := &strIndex{keys: make([]string, n), words: make([]uint64, n), vals: make([]uint8, n), mask: uint32(n - 1)}
 	for i, k := range keys {
 		j := strHash(k) & x.mask
 		for x.keys[j] != "" && x.keys[j] != k {
 			j = (j + 1) & x.mask
 		}
-		x.keys[j], x.vals[j] = k, vals[i]
+		x.keys[j], x.words[j], x.vals[j] = k, pack(k), vals[i]
 	}
 	return x
 }
@@ -49,9 +50,40 @@ func strHash(s string) uint32 {
 	return h ^ h>>15
 }
 
+// pack packs a string into a word without a loop: two overlapping 4-byte
+// halves (the first and the last four bytes) or, below 4 bytes, the
+// first, middle and last byte. With the length it determines a string of
+// up to 8 bytes.
+func pack(s string) uint64 {
+	n := len(s)
+	if n >= 4 {
+		t := s[n-4:]
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(t[0])<<32 | uint64(t[1])<<40 | uint64(t[2])<<48 | uint64(t[3])<<56
+	}
+	if n > 0 {
+		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
+	}
+	return 0
+}
+
 // get returns the value of s, and false when s is not in the set.
+// Strings of up to 8 bytes are compared as words.
 func (x *strIndex) get(s string) (uint8, bool) {
 	j := strHash(s) & x.mask
+	if len(s) <= 8 {
+		w := pack(s)
+		for {
+			k := x.keys[j]
+			if k == "" {
+				return 0, false
+			}
+			if len(k) == len(s) && x.words[j] == w {
+				return x.vals[j], true
+			}
+			j = (j + 1) & x.mask
+		}
+	}
 	for {
 		k := x.keys[j]
 		if k == "" {
@@ -126,9 +158,16 @@ func indexOpcodes() {
 // validator skips the qualifier decoding of every other instruction
 // (add, mov, ld, ...).
 func Described(opcode string) bool {
-	if opcode == "" || opcodeShape[opcode[0]]&(1<<min(len(opcode), 31)) == 0 {
+	if !MayDescribe(opcode) {
 		return false
 	}
 	_, ok := opcodeIndex.get(opcode)
 	return ok
+}
+
+// MayDescribe is a cheaper Described that may also report true for some
+// opcodes that are not described (those with the first byte and length
+// of one that is: ret for red); it reads one byte of the opcode.
+func MayDescribe(opcode string) bool {
+	return opcode != "" && opcodeShape[opcode[0]]&(1<<min(len(opcode), 31)) != 0
 }

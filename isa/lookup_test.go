@@ -34,6 +34,16 @@ func TestDescribed(t *testing.T) {
 			t.Errorf("Described(%q) = true", op)
 		}
 	}
+	for _, op := range []string{"", "add", "mov", "ld", "s", "sst", "cvta", "bra", "setp"} {
+		if MayDescribe(op) {
+			t.Errorf("MayDescribe(%q) = true", op)
+		}
+	}
+	for _, op := range []string{"st", "tcgen05", "red", "ret"} {
+		if !MayDescribe(op) {
+			t.Errorf("MayDescribe(%q) = false", op)
+		}
+	}
 	if p := opcodeIndex.probes(); p > 3 {
 		t.Errorf("an opcode lookup takes up to %d probes", p)
 	}
