@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptxkit/ptxkit/internal/benchmod"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
@@ -171,6 +172,24 @@ func BenchmarkCopyLimit(b *testing.B) {
 	for b.Loop() {
 		copy(dst, src)
 	}
+}
+
+// BenchmarkParseStreamCheckModule streams the store-heavy module of the
+// check benchmarks (internal/benchmod), the one `ptxkit check` is timed on.
+func BenchmarkParseStreamCheckModule(b *testing.B) {
+	src := benchmod.Check(8 << 20)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	start := cpuTime()
+	for b.Loop() {
+		st := parser.NewStream("bench.ptx", src, parser.ReuseBodies)
+		for s := st.Next(); s != nil; s = st.Next() {
+		}
+		if errs := st.Errors(); errs.HasErrors() {
+			b.Fatal(errs.Err())
+		}
+	}
+	reportCPUThroughput(b, len(src), start)
 }
 
 // BenchmarkParseStream parses the module of BenchmarkParse one top-level

@@ -74,13 +74,13 @@ type simpleAddr struct {
 	hasOff                        bool
 }
 
-// scanAddress recognises a simple address at src[i] == '['.
-func scanAddress(src string, i int) (simpleAddr, bool) {
-	a := simpleAddr{open: i}
+// scanAddress recognises a simple address at src[i] == '[' into a.
+func scanAddress(src string, i int, a *simpleAddr) bool {
+	*a = simpleAddr{open: i}
 	i = skipBlanks(src, i+1)
 	a.nameStart = i
 	if a.nameEnd = nameEnd(src, i); a.nameEnd < 0 || a.nameEnd-i == 1 && src[i] == '_' {
-		return a, false
+		return false
 	}
 	i = skipBlanks(src, a.nameEnd)
 	if i < len(src) && src[i] == '+' {
@@ -91,7 +91,7 @@ func scanAddress(src string, i int) (simpleAddr, bool) {
 		}
 		d := i
 		if i = decimalEnd(src, i); i < 0 {
-			return a, false
+			return false
 		}
 		a.off, a.hasOff = decimalValue(src[d:i]), true
 		if neg {
@@ -100,10 +100,10 @@ func scanAddress(src string, i int) (simpleAddr, bool) {
 		i = skipBlanks(src, i)
 	}
 	if i >= len(src) || src[i] != ']' {
-		return a, false
+		return false
 	}
 	a.end = i + 1
-	return a, true
+	return true
 }
 
 // scanVector recognises "{name, name, ...}" at src[i] == '{' and returns
@@ -127,27 +127,36 @@ func scanVector(src string, i int) (end, n int, ok bool) {
 	}
 }
 
-// operandEnd recognises one simple operand at src[i] and returns its end
-// and the kind of its last token, or -1.
-func operandEnd(src string, i int) (int, scanner.Kind) {
+// simpleOp is a recognised simple operand: src[start:end], with the
+// parts of an address or the element count of a vector.
+type simpleOp struct {
+	start, end int
+	last       scanner.Kind // kind of its last token: Ident, Int, RBrack or RBrace
+	addr       simpleAddr
+	n          int
+}
+
+// scanOperand recognises one simple operand at src[i] into op.
+func scanOperand(src string, i int, op *simpleOp) bool {
+	op.start, op.end = i, -1
 	if i >= len(src) {
-		return -1, 0
+		return false
 	}
 	switch c := src[i]; {
 	case c == '[':
-		if a, ok := scanAddress(src, i); ok {
-			return a.end, scanner.RBrack
+		if scanAddress(src, i, &op.addr) {
+			op.end, op.last = op.addr.end, scanner.RBrack
 		}
 	case c == '{':
-		if end, _, ok := scanVector(src, i); ok {
-			return end, scanner.RBrace
+		if end, n, ok := scanVector(src, i); ok {
+			op.end, op.last, op.n = end, scanner.RBrace, n
 		}
 	case c >= '0' && c <= '9':
-		return decimalEnd(src, i), scanner.Int
+		op.end, op.last = decimalEnd(src, i), scanner.Int
 	default:
-		return nameEnd(src, i), scanner.Ident
+		op.end, op.last = nameEnd(src, i), scanner.Ident
 	}
-	return -1, 0
+	return op.end >= 0
 }
 
 // name builds the node of the name src[i:j] on the line of pos.
@@ -169,7 +178,7 @@ func (p *parser) name(pos token.Pos, i, j int) ast.Expr {
 }
 
 // address fills a from the recognised address s on the line of pos.
-func (p *parser) address(a *ast.Address, pos token.Pos, s simpleAddr) {
+func (p *parser) address(a *ast.Address, pos token.Pos, s *simpleAddr) {
 	a.From, a.To = lineAt(pos, s.open), lineAt(pos, s.end)
 	a.Base = p.name(pos, s.nameStart, s.nameEnd)
 	a.Offset, a.HasOffset = s.off, s.hasOff
@@ -192,25 +201,23 @@ func (p *parser) vector(pos token.Pos, i, end, n int) *ast.VectorExpr {
 	return v
 }
 
-// operand builds the recognised operand src[i:end].
-func (p *parser) operand(pos token.Pos, i, end int) ast.Expr {
-	src := p.src
-	switch c := src[i]; {
-	case c == '[':
-		s, _ := scanAddress(src, i)
+// operand builds the recognised operand op on the line of pos.
+func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
+	switch op.last {
+	case scanner.RBrack:
 		a := p.nodes.addrs.new()
-		p.address(a, pos, s)
+		p.address(a, pos, &op.addr)
 		return a
-	case c == '{':
-		_, n, _ := scanVector(src, i)
-		return p.vector(pos, i, end, n)
-	case c >= '0' && c <= '9':
+	case scanner.RBrace:
+		return p.vector(pos, op.start, op.end, op.n)
+	case scanner.Int:
 		lit := p.nodes.ints.new()
-		lit.Text, lit.Value = src[i:end], uint64(decimalValue(src[i:end]))
-		lit.From, lit.To = lineAt(pos, i), lineAt(pos, end)
+		text := p.src[op.start:op.end]
+		lit.Text, lit.Value = text, uint64(decimalValue(text))
+		lit.From, lit.To = lineAt(pos, op.start), lineAt(pos, op.end)
 		return lit
 	}
-	return p.name(pos, i, end)
+	return p.name(pos, op.start, op.end)
 }
 
 // jumpTo moves the parser to the token of kind k at src[i] (on the line
@@ -222,23 +229,31 @@ func (p *parser) jumpTo(pos token.Pos, i int, k scanner.Kind, prevEnd int, prev 
 	p.prevEnd, p.prevKind = lineAt(pos, prevEnd), prev
 }
 
-// simpleOperands parses a whole operand list of simple operands up to
-// its ';' on the current line. It returns false, having consumed nothing,
-// when the list has another form.
+// simpleOperands parses the operands of an instruction, from just after
+// its opcode and qualifiers (the current token, with the scanner right
+// past it) up to the ';' on the same line, when they are all simple; an
+// empty list counts. It leaves the parser on the ';'. It returns false,
+// having consumed nothing, when the list has another form.
 func (p *parser) simpleOperands() ([]ast.Expr, bool) {
-	if !fastPaths || p.peeked || p.stopped {
+	if p.peeked || p.stopped {
 		return nil, false
 	}
-	src, pos := p.src, p.tok.Pos
-	i, n, last := int(pos.Offset), 0, scanner.Kind(0)
-	end := i
+	src, ref := p.src, p.tok.End
+	i := skipBlanks(src, int(ref.Offset))
+	if i < len(src) && src[i] == ';' {
+		p.jumpTo(ref, i, scanner.Semi, int(ref.Offset), p.tok.Kind)
+		return nil, true
+	}
+	found := p.simpleOps[:0]
 	for {
-		e, k := operandEnd(src, i)
-		if e < 0 {
+		found = append(found, simpleOp{})
+		op := &found[len(found)-1]
+		if !scanOperand(src, i, op) {
+			p.simpleOps = found
 			return nil, false
 		}
-		n, end, last = n+1, e, k
-		if i = skipBlanks(src, e); i >= len(src) || src[i] != ',' && src[i] != ';' {
+		if i = skipBlanks(src, op.end); i >= len(src) || src[i] != ',' && src[i] != ';' {
+			p.simpleOps = found
 			return nil, false
 		}
 		if src[i] == ';' {
@@ -246,15 +261,13 @@ func (p *parser) simpleOperands() ([]ast.Expr, bool) {
 		}
 		i = skipBlanks(src, i+1)
 	}
-	semi := i
-	ops := p.nodes.exprs.take(n)
-	i = int(pos.Offset)
-	for k := range ops {
-		e, _ := operandEnd(src, i)
-		ops[k] = p.operand(pos, i, e)
-		i = skipBlanks(src, skipBlanks(src, e)+1)
+	p.simpleOps = found
+	ops := p.nodes.exprs.take(len(found))
+	for k := range found {
+		ops[k] = p.operand(ref, &found[k])
 	}
-	p.jumpTo(pos, semi, scanner.Semi, end, last)
+	last := &found[len(found)-1]
+	p.jumpTo(ref, i, scanner.Semi, last.end, last.last)
 	return ops, true
 }
 
@@ -264,12 +277,12 @@ func (p *parser) simpleAddress(a *ast.Address) bool {
 	if p.peeked {
 		return false
 	}
-	s, ok := scanAddress(p.src, int(p.tok.Pos.Offset))
-	if !ok {
+	var s simpleAddr
+	if !scanAddress(p.src, int(p.tok.Pos.Offset), &s) {
 		return false
 	}
 	pos := p.tok.Pos
-	p.address(a, pos, s)
+	p.address(a, pos, &s)
 	p.jumpTo(pos, s.end-1, scanner.RBrack, s.end-1, 0)
 	p.next()
 	return true

@@ -101,15 +101,24 @@ func (p *parser) parseInstruction() ast.Stmt {
 		return p.bad(in.From)
 	}
 	in.Opcode, in.OpPos = p.lit(), p.tok.Pos
-	in.Quals = p.parseQuals()
-	errs := p.nerrs
-	if p.tok.Kind != scanner.Semi {
+	var pending bool
+	in.Quals, pending = p.parseQuals()
+	if pending {
+		// The operands, up to the ';', may be simple enough to read
+		// straight from the source; if not, scan on.
 		var ok bool
-		if in.Operands, ok = p.simpleOperands(); !ok {
-			p.inCall = in.Opcode == "call"
-			in.Operands = p.parseOperandList()
-			p.inCall = false
+		if in.Operands, ok = p.simpleOperands(); ok {
+			p.endStmt(line, p.nerrs)
+			in.To = p.prevEnd
+			return in
 		}
+		p.next()
+	}
+	errs := p.nerrs // errors from here on are the operands'
+	if p.tok.Kind != scanner.Semi {
+		p.inCall = in.Opcode == "call"
+		in.Operands = p.parseOperandList()
+		p.inCall = false
 	}
 	p.endStmt(line, errs)
 	in.To = p.prevEnd
@@ -117,9 +126,12 @@ func (p *parser) parseInstruction() ast.Stmt {
 }
 
 // parseQuals parses the qualifiers that follow the opcode (the current
-// token) without a space: ".global.v4.u32". They are read straight from
-// the source: a qualifier list is one run of text on one line.
-func (p *parser) parseQuals() []ast.Qual {
+// token) without a space: ".global.v4.u32". A qualifier list is one run
+// of text on one line, so it is read straight from the source. With
+// pending false the parser is left on the token after the qualifiers;
+// with pending true it is still on the last of them (or the opcode), with
+// the scanner just past it.
+func (p *parser) parseQuals() (quals []ast.Qual, pending bool) {
 	op := p.tok
 	if !fastPaths {
 		end := op.End
@@ -130,31 +142,28 @@ func (p *parser) parseQuals() []ast.Qual {
 			end = p.tok.End
 			p.next()
 		}
-		return p.nodes.quals.run(qs)
+		return p.nodes.quals.run(qs), false
 	}
 	if p.peeked {
-		p.next() // a label check looked ahead: rescan from the opcode's end
+		p.next() // a label check looked ahead: go on from that token
 		if p.tok.Kind != scanner.Dotted || p.tok.Pos.Offset != op.End.Offset {
-			return nil
+			return nil, false
 		}
-		return p.qualsFrom(op.End, p.tok)
+		return p.qualsFrom(op.End, p.tok), true
 	}
 	src, i := p.src, int(op.End.Offset)
 	if i+1 >= len(src) || src[i] != '.' || !scanner.IsIdentChar(src[i+1]) {
-		p.next()
-		return nil
+		return nil, true
 	}
-	return p.qualsFrom(op.End, scanner.Token{})
+	return p.qualsFrom(op.End, scanner.Token{}), true
 }
 
 // qualsFrom reads the qualifiers starting at from (on the opcode's line);
 // first, when it is not the zero Token, is the first of them, already
-// scanned. It leaves the parser on the token after the last qualifier.
+// scanned. It leaves the parser on the last qualifier, with the scanner
+// just past it.
 func (p *parser) qualsFrom(from token.Pos, first scanner.Token) []ast.Qual {
 	src, i := p.src, int(from.Offset)
-	at := func(off int) token.Pos {
-		return token.Pos{Offset: int32(off), Line: from.Line, Col: from.Col + int32(off) - from.Offset}
-	}
 	qs := p.nodes.quals.mark()
 	if first.Kind == scanner.Dotted {
 		qs = p.nodes.quals.push(qs, ast.Qual{Pos: first.Pos, Name: p.text(first)})
@@ -162,14 +171,12 @@ func (p *parser) qualsFrom(from token.Pos, first scanner.Token) []ast.Qual {
 	}
 	for i+1 < len(src) && src[i] == '.' && scanner.IsIdentChar(src[i+1]) {
 		j := scanner.DottedEnd(src, i+1)
-		qs = p.nodes.quals.push(qs, ast.Qual{Pos: at(i), Name: src[i:j]})
+		qs = p.nodes.quals.push(qs, ast.Qual{Pos: lineAt(from, i), Name: src[i:j]})
 		i = j
 	}
 	quals := p.nodes.quals.run(qs)
-	last := quals[len(quals)-1]
 	p.sc.SkipTo(i)
-	p.tok = scanner.Token{Kind: scanner.Dotted, Pos: last.Pos, End: at(i)}
-	p.next()
+	p.tok = scanner.Token{Kind: scanner.Dotted, Pos: quals[len(quals)-1].Pos, End: lineAt(from, i)}
 	return quals
 }
 
