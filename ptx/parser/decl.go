@@ -18,6 +18,9 @@ func (p *parser) parseVarDecl(start token.Pos, linkage []string, param bool) *as
 	d := p.nodes.decls.new()
 	d.Linkage, d.Count = linkage, -1
 	d.From = start
+	if p.simpleDecl(d, param) {
+		return d
+	}
 	errs := p.nerrs
 	p.parseDeclAttrs(d)
 	if d.Space == "" {

@@ -305,3 +305,99 @@ func (p *parser) simpleVector() *ast.VectorExpr {
 	p.next()
 	return v
 }
+
+// simpleDecl parses a declaration of the common one-line form
+//
+//	.reg .b32 %r<24>;   .shared .align 16 .b32 tile[256];   .param .u64 out
+//
+// (a state space, then .align N, .vN and a type in any order, a name, an
+// optional <N> and [N] dimensions, then for a parameter the ',' or ')'
+// that follows, for a variable its ';') from the current token, the state space, into d.
+// It returns false, having consumed nothing, for any other form.
+func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
+	if !fastPaths || p.peeked || p.stopped {
+		return false
+	}
+	src, ref := p.src, p.tok.Pos
+	i := int(ref.Offset)
+	var space, typ string
+	var spaceAt, typeAt, vec int
+	var align int64
+	for i+1 < len(src) && src[i] == '.' && scanner.IsIdentChar(src[i+1]) {
+		j := scanner.DottedEnd(src, i+1)
+		switch w := src[i:j]; {
+		case space == "" && isStateSpace(w):
+			space, spaceAt = w, i
+		case w == ".align":
+			k := skipBlanks(src, j)
+			if j = decimalEnd(src, k); j < 0 {
+				return false
+			}
+			align = decimalValue(src[k:j])
+		case vectorWidth(w) != 0 && typ == "":
+			vec = vectorWidth(w)
+		case typ == "" && isType(w):
+			typ, typeAt = w, i
+		default:
+			return false
+		}
+		i = skipBlanks(src, j)
+	}
+	nameAt, end := i, nameEnd(src, i)
+	if space == "" || typ == "" || end < 0 {
+		return false
+	}
+	last, lastAt := scanner.Ident, nameAt
+	count := int64(-1)
+	var dims []int64
+	j := skipBlanks(src, end)
+	if j < len(src) && src[j] == '<' {
+		k := skipBlanks(src, j+1)
+		e := decimalEnd(src, k)
+		if e < 0 {
+			return false
+		}
+		if e = skipBlanks(src, e); e >= len(src) || src[e] != '>' {
+			return false
+		}
+		count, end, last, lastAt = decimalValue(src[k:e]), e+1, scanner.Gtr, e
+		j = skipBlanks(src, end)
+	}
+	for j < len(src) && src[j] == '[' {
+		k := skipBlanks(src, j+1)
+		n := int64(-1)
+		if k < len(src) && src[k] != ']' {
+			e := decimalEnd(src, k)
+			if e < 0 {
+				return false
+			}
+			n, k = decimalValue(src[k:e]), skipBlanks(src, e)
+		}
+		if k >= len(src) || src[k] != ']' {
+			return false
+		}
+		dims = append(dims, n)
+		end, last, lastAt = k+1, scanner.RBrack, k
+		j = skipBlanks(src, end)
+	}
+	switch {
+	case j >= len(src):
+		return false
+	case param && src[j] != ',' && src[j] != ')', !param && src[j] != ';':
+		return false
+	}
+	d.Space, d.SpacePos = space, lineAt(ref, spaceAt)
+	d.Align, d.Vector = align, vec
+	d.Type, d.TypePos = typ, lineAt(ref, typeAt)
+	name := p.nodes.idents.new()
+	name.Name, name.From, name.To = src[nameAt:nameEnd(src, nameAt)], lineAt(ref, nameAt), lineAt(ref, nameEnd(src, nameAt))
+	d.Name, d.Count, d.Dims = name, count, dims
+	if !param {
+		last, lastAt, end = scanner.Semi, j, j+1
+	}
+	p.sc.SkipTo(end)
+	p.tok = scanner.Token{Kind: last, Pos: lineAt(ref, lastAt), End: lineAt(ref, end)}
+	p.next()
+	d.To = p.prevEnd
+	return true
+}
