@@ -353,14 +353,15 @@ func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
 	j := skipBlanks(src, end)
 	if j < len(src) && src[j] == '<' {
 		k := skipBlanks(src, j+1)
-		e := decimalEnd(src, k)
-		if e < 0 {
+		digits := decimalEnd(src, k)
+		if digits < 0 {
 			return false
 		}
-		if e = skipBlanks(src, e); e >= len(src) || src[e] != '>' {
+		e := skipBlanks(src, digits)
+		if e >= len(src) || src[e] != '>' {
 			return false
 		}
-		count, end, last, lastAt = decimalValue(src[k:e]), e+1, scanner.Gtr, e
+		count, end, last, lastAt = decimalValue(src[k:digits]), e+1, scanner.Gtr, e
 		j = skipBlanks(src, end)
 	}
 	for j < len(src) && src[j] == '[' {
