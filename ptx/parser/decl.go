@@ -293,32 +293,35 @@ func (p *parser) startsPerfArg() bool {
 	return false
 }
 
-// parseParamList parses "(.param .b32 a, .reg .b64 b)".
+// parseParamList parses "(.param .b32 a, .reg .b64 b)". The declarations
+// are collected on a stack and copied once into an exactly sized slice.
 func (p *parser) parseParamList() []*ast.VarDecl {
 	p.next()
-	var ps []*ast.VarDecl
 	if p.tok.Kind == scanner.RParen {
 		p.next()
-		return ps
+		return nil
 	}
+	base := len(p.params)
+	defer func() { p.params = p.params[:base] }()
+	list := func() []*ast.VarDecl { return append([]*ast.VarDecl(nil), p.params[base:]...) }
 	for {
 		if p.tok.Kind != scanner.Dotted {
 			p.errorExpected("parameter declaration")
 			p.skipParens()
-			return ps
+			return list()
 		}
-		ps = append(ps, p.parseVarDecl(p.tok.Pos, nil, true))
+		p.params = append(p.params, p.parseVarDecl(p.tok.Pos, nil, true))
 		if p.tok.Kind == scanner.Comma {
 			p.next()
 			continue
 		}
 		if p.tok.Kind == scanner.RParen {
 			p.next()
-			return ps
+			return list()
 		}
 		p.errorExpected("',' or ')' in parameter list")
 		p.skipParens()
-		return ps
+		return list()
 	}
 }
 

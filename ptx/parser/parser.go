@@ -105,13 +105,14 @@ type parser struct {
 	inCall   bool // parenthesized operands are call lists (ParenList)
 	inInit   bool // parsing an initializer: braces are InitList, name(...) is CallExpr
 
-	nodes     *nodes     // where new nodes come from: &keep, or &body inside a recycled function body
-	keep      nodes      // slab allocation of frequent nodes
-	body      nodes      // nodes of function bodies, with ReuseBodies
-	reuse     bool       // ReuseBodies
-	scratch   []ast.Expr // stack of operands being collected
-	simpleOps []simpleOp // operands recognised by simpleOperands
-	stmts     []ast.Stmt // stack of block statements being collected
+	nodes     *nodes         // where new nodes come from: &keep, or &body inside a recycled function body
+	keep      nodes          // slab allocation of frequent nodes
+	body      nodes          // nodes of function bodies, with ReuseBodies
+	reuse     bool           // ReuseBodies
+	scratch   []ast.Expr     // stack of operands being collected
+	simpleOps []simpleOp     // operands recognised by simpleOperands
+	params    []*ast.VarDecl // stack of parameters being collected
+	stmts     []ast.Stmt     // stack of block statements being collected
 }
 
 func (p *parser) init(file, src string, mode Mode) {

@@ -66,7 +66,7 @@ func (p *parser) parseStmt() ast.Stmt {
 	case scanner.At:
 		return p.parseInstruction()
 	case scanner.Ident:
-		if p.peek().Kind == scanner.Colon {
+		if p.mayBeLabel() && p.peek().Kind == scanner.Colon {
 			l := p.nodes.labels.new()
 			l.Name = p.lit()
 			l.From = p.tok.Pos
@@ -83,6 +83,26 @@ func (p *parser) parseStmt() ast.Stmt {
 	}
 	p.errorExpected("instruction")
 	return p.bad(p.tok.Pos)
+}
+
+// mayBeLabel reports whether the name that is the current token might be
+// followed by the ':' of a label. It looks at the source after the name
+// and answers false only when the next character on the line is another
+// one (".", " add", ...), so that most instructions need no lookahead.
+func (p *parser) mayBeLabel() bool {
+	if p.peeked || !fastPaths {
+		return true
+	}
+	src := p.src
+	i := skipBlanks(src, int(p.tok.End.Offset))
+	if i >= len(src) {
+		return true
+	}
+	switch src[i] {
+	case ':', '\n', '\r', '/':
+		return true
+	}
+	return false
 }
 
 // parseInstruction parses "[@[!]pred] opcode{.qual} [operand {, operand}];".
