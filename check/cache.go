@@ -24,6 +24,11 @@ type decoded struct {
 
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
+
+	// sourceOK[v] has bit t set when a register of type t may be stored
+	// with form.Type, outside (v = 0) or inside (v = 1) a vector
+	// (checkType).
+	sourceOK [2][2]uint64
 }
 
 const (
@@ -107,6 +112,7 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 	ws = append(dc.words[:0], pack(in.Opcode))
 	lens := uint64(len(in.Opcode))
 	long = len(in.Opcode) > 8
+	j := 1 // the byte of lens for the next spelling
 	for i := range in.Quals {
 		name := in.Quals[i].Name
 		n := len(name)
@@ -115,12 +121,12 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 		}
 		long = long || n > 8
 		ws = append(ws, pack(name))
-		if j := (i + 1) % 8; j == 0 {
+		if j == 8 {
 			ws = append(ws, lens)
-			lens = uint64(n)
-		} else {
-			lens |= uint64(n) << (8 * j)
+			lens, j = 0, 0
 		}
+		lens |= uint64(n) << (8 * j)
+		j++
 	}
 	ws = append(ws, lens)
 	dc.words = ws
@@ -263,4 +269,14 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 	d.probs = isa.Gate(f, c.version, c.target, probs)
 	d.slots = f.Operands()
 	d.typed = f.Type != isa.QNone && !f.Rejected(isa.GVec) && !f.Rejected(isa.GType)
+	d.sourceOK = [2][2]uint64{}
+	if f.Type != isa.QNone {
+		for v := range 2 {
+			for t := isa.Qual(1); t < 128 && t.String() != "?"; t++ {
+				if sourceOK(f, t, v == 1) {
+					d.sourceOK[v][t/64] |= 1 << (t % 64)
+				}
+			}
+		}
+	}
 }

@@ -332,12 +332,12 @@ func (c *checker) perfDirective(d *ast.Directive) {
 func (c *checker) block(b *ast.Block, depth int) {
 	for _, s := range b.Stmts {
 		switch s := s.(type) {
+		case *ast.Instruction:
+			c.instruction(s)
 		case *ast.VarDecl:
 			c.fn.declare(s, depth > 0)
 		case *ast.Block:
 			c.block(s, depth+1)
-		case *ast.Instruction:
-			c.instruction(s)
 		}
 	}
 }

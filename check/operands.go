@@ -31,11 +31,13 @@ func (c *checker) operands(in *ast.Instruction, d *decoded) {
 		e := in.Operands[i]
 		switch slots[i].Kind {
 		case isa.OpAddress:
-			c.address(in, f, e, f.Space, slots[i].Name)
+			if !c.plainAddress(f, e, slots[i].Name) {
+				c.address(in, f, e, f.Space, slots[i].Name)
+			}
 		case isa.OpMbarrier:
 			c.address(in, f, e, f.Space, slots[i].Name)
 		case isa.OpValue:
-			if d.typed {
+			if d.typed && !c.plainValue(d, e) {
 				c.value(f, e)
 			}
 		case isa.OpPolicy:
@@ -140,6 +142,37 @@ func (c *checker) address(in *ast.Instruction, f *isa.Form, e ast.Expr, s isa.Qu
 	}
 }
 
+// plainAddress reports whether e is an address operand that address
+// would find nothing wrong with, for the common case only: [reg] or
+// [reg+imm] with a declared register that may hold the address.
+func (c *checker) plainAddress(f *isa.Form, e ast.Expr, what string) bool {
+	a, ok := e.(*ast.Address)
+	if !ok || len(a.Index) > 0 {
+		return false
+	}
+	r, ok := a.Base.(*ast.Reg)
+	if !ok {
+		return false
+	}
+	sym := c.fn.lookup(r.Name)
+	if sym == nil || !sym.reg {
+		return false
+	}
+	if t := sym.typ; t != isa.QNone {
+		if k := t.Kind(); k == 'f' || k == 'p' || k == 'x' || t.Bits() > 64 {
+			return false
+		}
+		if f.Instr == instrSt && c.addr64 && t.Bits() == 32 && (f.Space == isa.QNone || f.Space == isa.QGlobal) {
+			return false
+		}
+	}
+	if what == "a" && f.Instr != instrTcgen05St {
+		from, ok := c.origin.get(r.Name)
+		return !ok || originMatches(from, f.Space)
+	}
+	return true
+}
+
 // addressName checks a named address base: a register holding an address
 // or a variable whose space must match the instruction's.
 func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp string, n ast.Node, s isa.Qual, what string) {
@@ -203,6 +236,51 @@ func declSpaceName(s *symbol) string {
 		return ".shared"
 	}
 	return s.space.String()
+}
+
+// plainValue reports whether e is a value operand that value would find
+// nothing wrong with, for the common cases only: a declared scalar
+// register, or a vector of as many declared registers of one type as the
+// form stores, of a type the form may store.
+func (c *checker) plainValue(d *decoded, e ast.Expr) bool {
+	f := &d.form
+	if r, ok := e.(*ast.Reg); ok {
+		if f.Vec != 1 {
+			return false
+		}
+		sym := c.fn.lookup(r.Name)
+		if sym == nil || !sym.reg || sym.vec > 1 && r.Comp == "" {
+			return false
+		}
+		return sym.typ == isa.QNone || d.storable(sym.typ, false)
+	}
+	v, ok := e.(*ast.VectorExpr)
+	if !ok || f.Vec == 1 || len(v.Elems) != f.Vec {
+		return false
+	}
+	t := isa.QNone
+	for _, el := range v.Elems {
+		r, ok := el.(*ast.Reg)
+		if !ok {
+			return false
+		}
+		sym := c.fn.lookup(r.Name)
+		if sym == nil || !sym.reg || sym.vec > 1 && r.Comp == "" || sym.typ == isa.QNone || t != isa.QNone && sym.typ != t {
+			return false
+		}
+		t = sym.typ
+	}
+	return d.storable(t, true)
+}
+
+// storable reports whether a register of type t may be stored with the
+// form's type (checkType, precomputed).
+func (d *decoded) storable(t isa.Qual, inVector bool) bool {
+	v := 0
+	if inVector {
+		v = 1
+	}
+	return t < 128 && d.sourceOK[v][t/64]&(1<<(t%64)) != 0
 }
 
 // value checks the stored value operand b.
@@ -508,15 +586,20 @@ func (c *checker) checkType(f *isa.Form, e ast.Expr, rt isa.Qual, inVector bool)
 	if rt == isa.QNone || f.Type == isa.QNone {
 		return true
 	}
-	ok := stSourceOK(f.Type, rt, inVector)
-	if f.Instr != instrSt {
-		ok = exactSourceOK(f.Type, rt, inVector)
-	}
+	ok := sourceOK(f, rt, inVector)
 	if !ok {
 		c.errorf(e.Pos(), e.End(), "operand-type", secRelaxed, typeFix(f, rt),
 			"register %s of type %s cannot be stored as %s", regName(e), rt, f.Type)
 	}
 	return ok
+}
+
+// sourceOK is the type rule of f's instruction for a register of type rt.
+func sourceOK(f *isa.Form, rt isa.Qual, inVector bool) bool {
+	if f.Instr != instrSt {
+		return exactSourceOK(f.Type, rt, inVector)
+	}
+	return stSourceOK(f.Type, rt, inVector)
 }
 
 func typeFix(f *isa.Form, rt isa.Qual) string {

@@ -23,16 +23,18 @@ import (
 // originTable maps register names to the space of the address they
 // hold; QNone means none (a register that lost its space keeps its entry
 // with QNone, which costs less than removing it). Most instructions write
-// a register that never held an address: filter, a bit per (length, last
-// byte) of the names in the table, turns them away without hashing.
+// a register that never held an address: lens (a bit per name length)
+// and filter (a bit per length and last byte) turn them away without
+// hashing, and mostly without reading the name.
 type originTable struct {
 	t      table[isa.Qual]
+	lens   uint64
 	filter uint64
 }
 
 func (o *originTable) reset() {
 	o.t.reset()
-	o.filter = 0
+	o.lens, o.filter = 0, 0
 }
 
 func filterBit(name string) uint64 {
@@ -43,31 +45,38 @@ func filterBit(name string) uint64 {
 	return 1 << ((uint(name[n-1])*7 + uint(n)) & 63)
 }
 
+// mayHold reports whether reg may have an entry.
+func (o *originTable) mayHold(reg string) bool {
+	return o.lens&(1<<min(len(reg), 63)) != 0 && o.filter&filterBit(reg) != 0
+}
+
 // get returns the space of the address in reg, if any.
 func (o *originTable) get(reg string) (isa.Qual, bool) {
-	if o.filter&filterBit(reg) == 0 {
+	if !o.mayHold(reg) {
 		return isa.QNone, false
 	}
-	q, _ := o.t.get(reg, hashName(reg))
+	q, _ := o.t.get(keyOf(reg))
 	return q, q != isa.QNone
 }
 
 // set records space (QNone: none) for reg.
 func (o *originTable) set(reg string, space isa.Qual) {
-	bit := filterBit(reg)
 	if space == isa.QNone {
-		if o.filter&bit != 0 {
-			if p := o.t.ref(reg, hashName(reg)); p != nil {
+		if o.mayHold(reg) {
+			if p := o.t.ref(keyOf(reg)); p != nil {
 				*p = isa.QNone
 			}
 		}
 		return
 	}
-	o.filter |= bit
-	o.t.put(reg, hashName(reg), space)
+	o.lens |= 1 << min(len(reg), 63)
+	o.filter |= filterBit(reg)
+	o.t.put(keyOf(reg), space)
 }
 
 // trackOrigin records or clears the address space of in's destination.
+// It runs for nearly every instruction, so the opcodes are told apart by
+// length first.
 func (c *checker) trackOrigin(in *ast.Instruction) {
 	if len(in.Operands) == 0 {
 		return
@@ -77,22 +86,27 @@ func (c *checker) trackOrigin(in *ast.Instruction) {
 		return
 	}
 	space := isa.QNone
-	switch in.Opcode {
-	case "cvta":
-		space = cvtaSpace(in)
-	case "mapa":
-		space = isa.QGeneric
-		if in.HasQual(".shared::cluster") {
-			space = isa.QSharedCluster
-		}
-	case "add", "sub", "mov":
-		if len(in.Operands) > 1 {
-			if src, ok := in.Operands[1].(*ast.Reg); ok {
+	switch op := in.Opcode; len(op) {
+	case 3:
+		if (op == "add" || op == "sub" || op == "mov") && len(in.Operands) > 1 {
+			if src, ok := in.Operands[1].(*ast.Reg); ok && c.origin.mayHold(src.Name) {
 				space, _ = c.origin.get(src.Name)
 			}
 		}
+	case 4:
+		switch op {
+		case "cvta":
+			space = cvtaSpace(in)
+		case "mapa":
+			space = isa.QGeneric
+			if in.HasQual(".shared::cluster") {
+				space = isa.QSharedCluster
+			}
+		}
 	}
-	c.origin.set(dst.Name, space)
+	if space != isa.QNone || c.origin.mayHold(dst.Name) {
+		c.origin.set(dst.Name, space)
+	}
 }
 
 // cvtaSpace returns the space of cvta's result: the named space for

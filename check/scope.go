@@ -19,11 +19,11 @@ const (
 
 // symbol is what the checker needs to know about a declared name.
 type symbol struct {
+	vec   int      // vector length of a vector register or variable, 1 otherwise
+	count int64    // N of a parameterized register declaration %r<N>; -1 otherwise
 	reg   bool     // a register (.reg)
 	space isa.Qual // state space of a variable: QGlobal, QSharedCta, QLocal, QConst, QParam...
 	typ   isa.Qual // element type (QNone when unknown, e.g. .sreg)
-	vec   int      // vector length of a vector register or variable, 1 otherwise
-	count int64    // N of a parameterized register declaration %r<N>; -1 otherwise
 	param paramKind
 	entry bool // a kernel parameter
 }
@@ -121,7 +121,7 @@ func (s *scope) add(d *ast.VarDecl, sym symbol) {
 			p.count = d.Count
 			s.addPrefix(name, p)
 		} else {
-			s.syms.put(name, hashName(name), sym)
+			s.syms.put(keyOf(name), sym)
 			if n := len(name); n > 0 && name[n-1] >= '0' && name[n-1] <= '9' {
 				s.digitLens |= 1 << min(n, 63)
 			}
@@ -153,17 +153,17 @@ func (s *scope) addPrefix(name string, p symbol) {
 		}
 		s.longList = true
 		for i, n := range s.shortNames {
-			s.prefixes.put(n, hashName(n), s.shortSyms[i])
+			s.prefixes.put(keyOf(n), s.shortSyms[i])
 		}
 	}
-	s.prefixes.put(name, hashName(name), p)
+	s.prefixes.put(keyOf(name), p)
 }
 
 // prefix returns the declaration of the parameterized registers name<N>,
 // or nil.
 func (s *scope) prefix(name string) *symbol {
 	if s.longList {
-		return s.prefixes.ref(name, hashName(name))
+		return s.prefixes.ref(keyOf(name))
 	}
 	if len(name) >= 8 {
 		return nil
@@ -187,14 +187,13 @@ func (s *scope) lookup(name string) *symbol {
 	}
 	w := load(name)
 	i := digitsFrom(w, n)
-	var h uint64
-	hashed := false
+	var k nameKey
 	for ; s != nil; s = s.parent {
 		if (i == n || s.digitLens&(1<<n) != 0) && s.syms.len() > 0 {
-			if !hashed {
-				h, hashed = mix(w, n), true
+			if k.s == "" {
+				k = shortKeyOf(name, w)
 			}
-			if sym := s.syms.ref(name, h); sym != nil {
+			if sym := s.syms.ref(k); sym != nil {
 				return sym
 			}
 		}
@@ -202,7 +201,7 @@ func (s *scope) lookup(name string) *symbol {
 			continue
 		}
 		if s.longList {
-			if sym := s.prefixes.ref(name[:i], hashPrefix(w, i)); sym != nil && validIndex(name[i:], sym.count) {
+			if sym := s.prefixes.ref(shortKeyOf(name[:i], w&(1<<(8*i)-1))); sym != nil && validIndex(name[i:], sym.count) {
 				return sym
 			}
 			continue
@@ -243,13 +242,13 @@ func digitsFrom(w uint64, n int) int {
 
 // find is lookup for names longer than 8 bytes.
 func (s *scope) find(name string) *symbol {
-	h := hashName(name)
+	k := keyOf(name)
 	i := len(name)
 	for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 		i--
 	}
 	for ; s != nil; s = s.parent {
-		if sym := s.syms.ref(name, h); sym != nil {
+		if sym := s.syms.ref(k); sym != nil {
 			return sym
 		}
 		if i == len(name) || i == 0 {

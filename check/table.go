@@ -18,8 +18,43 @@ type table[V any] struct {
 type slot[V any] struct {
 	key  string
 	hash uint64
+	w    uint64 // load(key) for keys of up to 8 bytes
 	val  V
 	full bool
+}
+
+// nameKey is a name with what the tables compare it by: its hash and, for
+// names of up to 8 bytes, its bytes packed in a word (which then decide
+// equality without comparing strings).
+type nameKey struct {
+	s string
+	h uint64
+	w uint64
+}
+
+// keyOf returns the key of name.
+func keyOf(name string) nameKey {
+	if len(name) <= 8 {
+		w := load(name)
+		return nameKey{name, mix(w, len(name)), w}
+	}
+	return nameKey{name, hashName(name), 0}
+}
+
+// shortKeyOf is keyOf for a name of up to 8 bytes packed in w.
+func shortKeyOf(name string, w uint64) nameKey {
+	return nameKey{name, mix(w, len(name)), w}
+}
+
+// matches reports whether slot s holds key k.
+func (s *slot[V]) matches(k nameKey) bool {
+	if s.hash != k.h || len(s.key) != len(k.s) {
+		return false
+	}
+	if len(k.s) <= 8 {
+		return s.w == k.w
+	}
+	return s.key == k.s
 }
 
 // Names are hashed with a random seed per process, so that no input can
@@ -30,21 +65,9 @@ var (
 	k0, k1 = maphash.String(seed, "k0"), maphash.String(seed, "k1")
 )
 
-// hashName is the hash tables use for name. Names of up to 8 bytes
-// (nearly all register names) are hashed as one word, which also gives
-// the hash of a prefix cheaply (hashPrefix).
-func hashName(name string) uint64 {
-	if len(name) <= 8 {
-		return mix(load(name), len(name))
-	}
-	return maphash.String(seed, name)
-}
-
-// hashPrefix returns hashName(name[:i]) given w == load(name), for a name
-// of up to 8 bytes.
-func hashPrefix(w uint64, i int) uint64 {
-	return mix(w&(1<<(8*i)-1), i)
-}
+// hashName is the hash of a name longer than 8 bytes; shorter ones (nearly
+// all register names) are hashed as one word (keyOf).
+func hashName(name string) uint64 { return maphash.String(seed, name) }
 
 // load packs a string of up to 8 bytes into a word, without a loop.
 func load(s string) uint64 {
@@ -81,34 +104,25 @@ func mix(w uint64, n int) uint64 {
 // len returns the number of entries.
 func (t *table[V]) len() int { return len(t.used) }
 
-// get returns the value of key, whose hash is h.
-func (t *table[V]) get(key string, h uint64) (V, bool) {
-	if len(t.used) > 0 {
-		mask := uint64(len(t.slots) - 1)
-		for i := h & mask; ; i = (i + 1) & mask {
-			s := &t.slots[i]
-			if !s.full {
-				break
-			}
-			if s.hash == h && s.key == key {
-				return s.val, true
-			}
-		}
+// get returns the value of key k.
+func (t *table[V]) get(k nameKey) (V, bool) {
+	if p := t.ref(k); p != nil {
+		return *p, true
 	}
 	var zero V
 	return zero, false
 }
 
-// ref returns the value of key for update, or nil.
-func (t *table[V]) ref(key string, h uint64) *V {
+// ref returns the value of key k for update, or nil.
+func (t *table[V]) ref(k nameKey) *V {
 	if len(t.used) > 0 {
 		mask := uint64(len(t.slots) - 1)
-		for i := h & mask; ; i = (i + 1) & mask {
+		for i := k.h & mask; ; i = (i + 1) & mask {
 			s := &t.slots[i]
 			if !s.full {
 				break
 			}
-			if s.hash == h && s.key == key {
+			if s.matches(k) {
 				return &s.val
 			}
 		}
@@ -116,9 +130,9 @@ func (t *table[V]) ref(key string, h uint64) *V {
 	return nil
 }
 
-// put sets the value of key, whose hash is h.
-func (t *table[V]) put(key string, h uint64, v V) {
-	if p := t.ref(key, h); p != nil {
+// put sets the value of key k.
+func (t *table[V]) put(k nameKey, v V) {
+	if p := t.ref(k); p != nil {
 		*p = v
 		return
 	}
@@ -126,11 +140,11 @@ func (t *table[V]) put(key string, h uint64, v V) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
-	i := h & mask
+	i := k.h & mask
 	for t.slots[i].full {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = slot[V]{key: key, hash: h, val: v, full: true}
+	t.slots[i] = slot[V]{key: k.s, hash: k.h, w: k.w, val: v, full: true}
 	t.used = append(t.used, int32(i))
 }
 
