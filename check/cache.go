@@ -141,8 +141,9 @@ func pack(s string) uint64 {
 	n := len(s)
 	if n >= 4 {
 		t := s[n-4:]
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(t[0])<<32 | uint64(t[1])<<40 | uint64(t[2])<<48 | uint64(t[3])<<56
+		lo := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+		hi := uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
+		return uint64(lo) | uint64(hi)<<32
 	}
 	if n > 0 {
 		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16

@@ -34,6 +34,18 @@ func (s *mapScope) lookup(name string) (symbol, bool) {
 	return symbol{}, false
 }
 
+func TestLoad(t *testing.T) {
+	for _, s := range []string{"", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "%\xe9\xff1"} {
+		var want uint64
+		for i := 0; i < len(s); i++ {
+			want |= uint64(s[i]) << (8 * i)
+		}
+		if got := load(s); got != want {
+			t.Errorf("load(%q) = %#x, want %#x", s, got, want)
+		}
+	}
+}
+
 func TestDigitsFrom(t *testing.T) {
 	for _, s := range []string{"", "1", "12345678", "%r", "%r1", "%rd12", "x9y", "abcdefg0", "%\xe91", "\xff\xfe99", "0a", "a0", "%r<1"} {
 		if len(s) > 8 {

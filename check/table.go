@@ -69,30 +69,21 @@ var (
 // all register names) are hashed as one word (keyOf).
 func hashName(name string) uint64 { return maphash.String(seed, name) }
 
-// load packs a string of up to 8 bytes into a word, without a loop.
+// load packs a string of up to 8 bytes into a word, little-endian,
+// without a loop or a jump: two overlapping 4-byte halves or, below 4
+// bytes, the first, middle and last byte, each at its own place.
 func load(s string) uint64 {
-	switch len(s) {
-	case 0:
-		return 0
-	case 1:
-		return uint64(s[0])
-	case 2:
-		return uint64(s[0]) | uint64(s[1])<<8
-	case 3:
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16
-	case 4:
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
-	case 5:
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32
-	case 6:
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 |
-			uint64(s[5])<<40
-	case 7:
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 |
-			uint64(s[5])<<40 | uint64(s[6])<<48
+	n := len(s)
+	if n >= 4 {
+		t := s[n-4:]
+		lo := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+		hi := uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
+		return uint64(lo) | uint64(hi)<<(8*(n-4))
 	}
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 | uint64(s[4])<<32 |
-		uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	if n > 0 {
+		return uint64(s[0]) | uint64(s[n/2])<<(8*(n/2)) | uint64(s[n-1])<<(8*(n-1))
+	}
+	return 0
 }
 
 // mix hashes a word and a length (the multiply-and-fold of wyhash).
