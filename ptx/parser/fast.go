@@ -131,9 +131,10 @@ func scanVector(src string, i int) (end, n int, ok bool) {
 // parts of an address or the element count of a vector.
 type simpleOp struct {
 	start, end int
-	last       scanner.Kind // kind of its last token: Ident, Int, RBrack or RBrace
+	last       scanner.Kind // kind of its last token: Ident, Dotted (a component), Int, RBrack or RBrace
 	addr       simpleAddr
 	n          int
+	comp       int // offset of the '.' of a vector component ("%tid.x"), or 0
 }
 
 // scanOperand recognises one simple operand at src[i] into op.
@@ -154,7 +155,13 @@ func scanOperand(src string, i int, op *simpleOp) bool {
 	case c >= '0' && c <= '9':
 		op.end, op.last = decimalEnd(src, i), scanner.Int
 	default:
-		op.end, op.last = nameEnd(src, i), scanner.Ident
+		op.end, op.last, op.comp = nameEnd(src, i), scanner.Ident, 0
+		if e := op.end; e > 0 && e+1 < len(src) && src[e] == '.' && !(e-i == 1 && src[i] == '_') {
+			// A component: exactly one of the letters after the '.'.
+			if j := scanner.DottedEnd(src, e+1); j == e+2 && isComponent(src[e+1:j]) {
+				op.end, op.last, op.comp = j, scanner.Dotted, e
+			}
+		}
 	}
 	return op.end >= 0
 }
@@ -216,6 +223,11 @@ func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
 		lit.Text, lit.Value = text, uint64(decimalValue(text))
 		lit.From, lit.To = lineAt(pos, op.start), lineAt(pos, op.end)
 		return lit
+	case scanner.Dotted:
+		r := p.nodes.regs.new()
+		r.Name, r.Comp = p.src[op.start:op.comp], p.src[op.comp+1:op.end]
+		r.From, r.To = lineAt(pos, op.start), lineAt(pos, op.end)
+		return r
 	}
 	return p.name(pos, op.start, op.end)
 }

@@ -66,7 +66,7 @@ func TestFastPathsMatchGeneralParse(t *testing.T) {
 	srcs := streamSources(t)
 	srcs["edge"] = ".entry k() {\n\tst.global.v4.u32 [%rd1 + 16], { %r1 ,%r2,_, x };\n\tst.u32 [a+-0], %r1;\n" +
 		"\tst.u32 [a+00], %r1;\n\tst.u32 [ %rd1+1 ] , %r1;\n\tst.v2.u32 [%rd1+-9223372036854775807], {%r1,\n%r2};\n" +
-		"\tst.u32 [%rd1+0x10], %r1;\n\tmov.b64 {%r1, %r2}, %rd1;\n\tst.u32 [_], %r1;\n\tst.u32 [%rd1+1]\n}\n"
+		"\tst.u32 [%rd1+0x10], %r1;\n\tmov.b64 {%r1, %r2}, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r1, v.w, %tid.xy, _.x, %tid.x::y, %tid.x.y;\n\tst.u32 [_], %r1;\n\tst.u32 [%rd1+1]\n}\n"
 	srcs["edge decls"] = ".global .u32 g = 5;\n.shared .v4 .align 16 .f32 t[ ][4];\n.entry k(.param .u64 a, .param .u64 .ptr .align 8 b, .param .u32 c = 1)\n{\n" +
 		"\t.reg .b32 %r < 24 > ;\n\t.reg .b32 x, y;\n\t.reg .pred %p<99999999999999999999>;\n\t.local .align 0x10 .b8 s[4];\n" +
 		"\t.reg .b32 %q<2>\n\t.reg .b64 %rd<4>; // tail\n\t.reg .b32 q[2][];\n}\n"
