@@ -12,7 +12,7 @@ import (
 // times in a module, and what the tables make of them depends only on the
 // spellings and on the module's version and target. decodeCache keeps the
 // decoded form and its problems per spelling sequence, so that an
-// instruction seen before costs one map lookup; positions are attached
+// instruction seen before costs one table lookup; positions are attached
 // per instruction, from the problems' qualifier indexes.
 
 // decoded is what the tables make of one opcode and qualifier sequence

@@ -9,6 +9,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -106,12 +107,30 @@ func (k *Checker) Add(s ast.TopStmt) {
 }
 
 // Diagnostics returns the diagnostics found so far, sorted by position
-// (stable, as Module sorts them). The caller may append to the result.
+// (stable, as Module sorts them). The caller may keep the result and
+// append to it; later calls do not change it. Statements fed in source
+// order report in order, so that calling it after each statement costs
+// one pass over the list.
 func (k *Checker) Diagnostics() diag.List {
 	c := &k.c
 	c.settle()
-	c.diags.Sort()
+	if !sortedByPosition(c.diags) {
+		c.diags = slices.Clone(c.diags) // results handed out earlier keep their order
+		c.diags.Sort()
+	}
 	return c.diags[:len(c.diags):len(c.diags)]
+}
+
+// sortedByPosition reports whether l is in the order diag.List.Sort
+// gives it.
+func sortedByPosition(l diag.List) bool {
+	for i := 1; i < len(l); i++ {
+		a, b := &l[i-1], &l[i]
+		if b.File < a.File || b.File == a.File && b.Pos.Offset < a.Pos.Offset {
+			return false
+		}
+	}
+	return true
 }
 
 // checker is the state of a Checker. Buffers are reused across

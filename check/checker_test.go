@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -282,5 +283,39 @@ func TestCheckerDiagnosticsTwice(t *testing.T) {
 	}
 	if !reflect.DeepEqual(l, Module(m, Config{})) {
 		t.Errorf("Checker and Module differ")
+	}
+}
+
+// TestCheckerDiagnosticsKept checks that a result of Diagnostics keeps its
+// order when statements fed later (here out of source order) report at
+// earlier positions.
+func TestCheckerDiagnosticsKept(t *testing.T) {
+	src := `.version 8.5
+.target sm_9z
+.address_size 64
+.visible .entry k()
+{
+	.reg .b64 %rd<2>;
+	.reg .b32 %r<2>;
+	st.global.relaxed.u32 [%rd1], %r1;
+	st.global.sys.u32 [%rd1], %r1;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	c := NewChecker("t.ptx", Config{})
+	c.Add(m.Stmts[3])
+	first := c.Diagnostics()
+	kept := slices.Clone(first)
+	c.Add(m.Stmts[1]) // the bad target, written before the function
+	all := c.Diagnostics()
+	if !reflect.DeepEqual(first, kept) {
+		t.Errorf("an earlier result changed:\n%v\nwas\n%v", first, kept)
+	}
+	if len(all) != len(first)+1 || all[0].Rule != "target" || !sortedByPosition(all) {
+		t.Errorf("Diagnostics = %v", all)
 	}
 }
