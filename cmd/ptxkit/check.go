@@ -58,12 +58,14 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg := check.Config{Target: *target, PTX: *ptxVersion}
 	var all diag.List
 	for _, name := range files {
-		src, err := readInput(name, stdin)
+		src, err := readSource(name, stdin)
+		if err == nil {
+			err = guardFaults(name, func() { all = append(all, checkFile(name, src, cfg)...) })
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
 			return exitUsage
 		}
-		all = append(all, checkFile(name, src, cfg)...)
 	}
 	out := stderr
 	if w.toStdout {
