@@ -109,7 +109,12 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 	if len(in.Quals) > maxCachedQuals || len(in.Opcode) > 255 {
 		return nil, false, false
 	}
-	ws = append(dc.words[:0], pack(in.Opcode))
+	if cap(dc.words) < 2*(maxCachedQuals+1) {
+		dc.words = make([]uint64, 2*(maxCachedQuals+1))
+	}
+	ws = dc.words[:cap(dc.words)]
+	ws[0] = pack(in.Opcode)
+	k := 1
 	lens := uint64(len(in.Opcode))
 	long = len(in.Opcode) > 8
 	j := 1 // the byte of lens for the next spelling
@@ -120,17 +125,18 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 			return nil, false, false
 		}
 		long = long || n > 8
-		ws = append(ws, pack(name))
+		ws[k] = pack(name)
+		k++
 		if j == 8 {
-			ws = append(ws, lens)
+			ws[k] = lens
+			k++
 			lens, j = 0, 0
 		}
 		lens |= uint64(n) << (8 * j)
 		j++
 	}
-	ws = append(ws, lens)
-	dc.words = ws
-	return ws, long, true
+	ws[k] = lens
+	return ws[:k+1], long, true
 }
 
 // pack packs a spelling into a word without a loop: two overlapping
