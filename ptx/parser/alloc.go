@@ -12,8 +12,8 @@ import "github.com/ptxkit/ptxkit/ptx/ast"
 type slab[T any] struct {
 	buf    []T
 	next   int   // size of the next chunk
-	used   [][]T // earlier chunks handed out since the last reset, each as long as the part used (recycling slabs only)
-	spare  [][]T // chunks free for reuse; elements past each one's length are zero
+	used   [][]T // earlier chunks handed out since the last reset (recycling slabs only)
+	spare  [][]T // chunks free for reuse
 	recycl bool
 }
 
@@ -37,7 +37,8 @@ func (s *slab[T]) chunk(n int) []T {
 		c := s.spare[len(s.spare)-1]
 		s.spare = s.spare[:len(s.spare)-1]
 		if cap(c) >= n {
-			clear(c) // only the part used before; the rest is still zero
+			// Not cleared: new zeroes each node it hands out, and the
+			// slices that take carves are filled by their callers.
 			return c[:0]
 		}
 	}
@@ -61,12 +62,16 @@ func (s *slab[T]) new() *T {
 		s.buf = s.chunk(1)
 	}
 	s.buf = s.buf[:len(s.buf)+1]
-	return &s.buf[len(s.buf)-1]
+	p := &s.buf[len(s.buf)-1]
+	var zero T
+	*p = zero // a recycled chunk holds an earlier node here
+	return p
 }
 
 // take returns a slice of n elements with capacity n carved from the
 // current chunk (appending to it reallocates, never overwriting a
-// neighbour).
+// neighbour). In a recycled chunk the elements hold earlier values: the
+// caller sets every one.
 func (s *slab[T]) take(n int) []T {
 	if n > maxChunk/4 {
 		return make([]T, n)
