@@ -4,6 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"unsafe"
 
 	"github.com/ptxkit/ptxkit/check"
@@ -55,6 +57,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
+	raiseGCPercent()
 	cfg := check.Config{Target: *target, PTX: *ptxVersion}
 	var all diag.List
 	for _, name := range files {
@@ -79,6 +82,21 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// checkGCPercent is the garbage collector's GOGC while check runs. The
+// streaming check keeps only module-scope declarations and function
+// headers live (about a third of the source's size for a module of small
+// kernels), and allocates little else, so a collection finds little
+// garbage. At 400 it runs a quarter as often: on the 32 MB benchmark module
+// the command takes about 7% less CPU with the same peak RSS (BENCHMARKS.md).
+const checkGCPercent = 400
+
+// raiseGCPercent sets checkGCPercent unless the user chose a GOGC.
+func raiseGCPercent() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(checkGCPercent)
+	}
 }
 
 // checkFile runs the front end and the validator on one file and returns
