@@ -6,8 +6,10 @@
 # with index arithmetic, loads and every common store form; ptxas accepts
 # it (TestBenchModuleIsValid). ptxas is found in $PTXKIT_CUDA_BIN or
 # ~/.cache/cuda-oracle/12.5/bin; without it only ptxkit is timed.
-# Prints wall and CPU seconds, throughput per wall second and per CPU
-# second, and the ratio of ptxas's time to ptxkit's.
+# Prints wall and CPU seconds (ptxkit: medians of five runs), throughput
+# per wall second and per CPU second (per core), and the ratio of ptxas's
+# time to ptxkit's. ptxkit is built as `go build` builds it, with the
+# profile cmd/ptxkit/default.pgo.
 set -euo pipefail
 
 mb=${1:-32}
@@ -34,10 +36,11 @@ measure() {
 	awk '{printf "%.3f %.3f\n", $1, $2 + $3}' "$work/time"
 }
 
-# median of three runs, by wall time
+# medians of five runs: wall time and CPU time (user+sys) separately
 runs=()
-for _ in 1 2 3; do runs+=("$(measure "$work/ptxkit" check "$work/bench.ptx")"); done
-read -r kwall kcpu < <(printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p)
+for _ in 1 2 3 4 5; do runs+=("$(measure "$work/ptxkit" check "$work/bench.ptx")"); done
+kwall=$(printf '%s\n' "${runs[@]}" | awk '{print $1}' | sort -n | sed -n 3p)
+kcpu=$(printf '%s\n' "${runs[@]}" | awk '{print $2}' | sort -n | sed -n 3p)
 
 printf 'module: %d bytes, %d kernels\n' "$bytes" "$kernels"
 awk -v b="$bytes" -v w="$kwall" -v c="$kcpu" 'BEGIN {
