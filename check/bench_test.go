@@ -3,9 +3,7 @@ package check
 import (
 	"fmt"
 	"os"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ptxkit/ptxkit/internal/benchmod"
 	"github.com/ptxkit/ptxkit/ptx/parser"
@@ -59,13 +57,13 @@ func BenchmarkCheck(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchmod.CPUTime()
 	for i := 0; i < b.N; i++ {
 		if l := Module(m, Config{}); len(l) != 0 {
 			b.Fatal(l)
 		}
 	}
-	reportCPU(b, cpu0, len(src))
+	benchmod.ReportCPU(b, len(src), cpu0)
 }
 
 // BenchmarkChecker measures a Checker fed the statements of the same
@@ -80,7 +78,7 @@ func BenchmarkChecker(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchmod.CPUTime()
 	for i := 0; i < b.N; i++ {
 		c := NewChecker("bench.ptx", Config{})
 		for _, s := range m.Stmts {
@@ -90,7 +88,7 @@ func BenchmarkChecker(b *testing.B) {
 			b.Fatal(l)
 		}
 	}
-	reportCPU(b, cpu0, len(src))
+	benchmod.ReportCPU(b, len(src), cpu0)
 }
 
 // BenchmarkStreamCheck measures parsing as a stream with recycled function
@@ -100,7 +98,7 @@ func BenchmarkStreamCheck(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchmod.CPUTime()
 	for i := 0; i < b.N; i++ {
 		st := parser.NewStream("bench.ptx", src, parser.ReuseBodies)
 		c := NewChecker("bench.ptx", Config{})
@@ -111,24 +109,7 @@ func BenchmarkStreamCheck(b *testing.B) {
 			b.Fatal(l)
 		}
 	}
-	reportCPU(b, cpu0, len(src))
-}
-
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// reportCPU adds the throughput per CPU-second, which stays meaningful on
-// a machine shared with other work (wall-clock MB/s does not).
-func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
-	if d := cpuTime() - cpu0; d > 0 {
-		b.ReportMetric(float64(size)*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
-	}
+	benchmod.ReportCPU(b, len(src), cpu0)
 }
 
 // BenchmarkParseResolveCheck measures what `ptxkit check` does per file.
@@ -137,7 +118,7 @@ func BenchmarkParseResolveCheck(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := benchmod.CPUTime()
 	for i := 0; i < b.N; i++ {
 		m, errs := parser.ParseString("bench.ptx", src)
 		_, rerrs := resolve.Module(m)
@@ -146,5 +127,5 @@ func BenchmarkParseResolveCheck(b *testing.B) {
 		}
 		Module(m, Config{})
 	}
-	reportCPU(b, cpu0, len(src))
+	benchmod.ReportCPU(b, len(src), cpu0)
 }

@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"strings"
 
+	"github.com/ptxkit/ptxkit/internal/word"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -113,7 +114,7 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 		dc.words = make([]uint64, 2*(maxCachedQuals+1))
 	}
 	ws = dc.words[:cap(dc.words)]
-	ws[0] = pack(in.Opcode)
+	ws[0] = word.Pack(in.Opcode)
 	k := 1
 	lens := uint64(len(in.Opcode))
 	long = len(in.Opcode) > 8
@@ -125,7 +126,7 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 			return nil, false, false
 		}
 		long = long || n > 8
-		ws[k] = pack(name)
+		ws[k] = word.Pack(name)
 		k++
 		if j == 8 {
 			ws[k] = lens
@@ -137,24 +138,6 @@ func (dc *decodeCache) key(in *ast.Instruction) (ws []uint64, long, ok bool) {
 	}
 	ws[k] = lens
 	return ws[:k+1], long, true
-}
-
-// pack packs a spelling into a word without a loop: two overlapping
-// 4-byte halves (the first four and the last four bytes) or, below 4
-// bytes, the first, middle and last byte. With the length it determines
-// a spelling of up to 8 bytes; of a longer one it is a sample.
-func pack(s string) uint64 {
-	n := len(s)
-	if n >= 4 {
-		t := s[n-4:]
-		lo := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-		hi := uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
-		return uint64(lo) | uint64(hi)<<32
-	}
-	if n > 0 {
-		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
-	}
-	return 0
 }
 
 // spellings returns the opcode and qualifiers of in, in order.

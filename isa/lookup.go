@@ -1,6 +1,10 @@
 package isa
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/ptxkit/ptxkit/internal/word"
+)
 
 // Fixed string sets looked up once per instruction or declaration by the
 // validator: qualifier spellings and the opcodes the tables or the family
@@ -12,7 +16,7 @@ import "sort"
 // strIndex maps each string of a fixed set to a small value.
 type strIndex struct {
 	keys  []string
-	words []uint64 // pack(keys[i]) for keys of up to 8 bytes
+	words []uint64 // word.Pack(keys[i]) for keys of up to 8 bytes
 	vals  []uint8
 	mask  uint32
 }
@@ -30,7 +34,7 @@ func newStrIndex(keys []string, vals []uint8) *strIndex {
 		for x.keys[j] != "" && x.keys[j] != k {
 			j = (j + 1) & x.mask
 		}
-		x.keys[j], x.words[j], x.vals[j] = k, pack(k), vals[i]
+		x.keys[j], x.words[j], x.vals[j] = k, word.Pack(k), vals[i]
 	}
 	return x
 }
@@ -50,30 +54,12 @@ func strHash(s string) uint32 {
 	return h ^ h>>15
 }
 
-// pack packs a string into a word without a loop: two overlapping 4-byte
-// halves (the first and the last four bytes) or, below 4 bytes, the
-// first, middle and last byte. With the length it determines a string of
-// up to 8 bytes.
-func pack(s string) uint64 {
-	n := len(s)
-	if n >= 4 {
-		t := s[n-4:]
-		lo := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
-		hi := uint32(t[0]) | uint32(t[1])<<8 | uint32(t[2])<<16 | uint32(t[3])<<24
-		return uint64(lo) | uint64(hi)<<32
-	}
-	if n > 0 {
-		return uint64(s[0]) | uint64(s[n/2])<<8 | uint64(s[n-1])<<16
-	}
-	return 0
-}
-
 // get returns the value of s, and false when s is not in the set.
 // Strings of up to 8 bytes are compared as words.
 func (x *strIndex) get(s string) (uint8, bool) {
 	j := strHash(s) & x.mask
 	if len(s) <= 8 {
-		w := pack(s)
+		w := word.Pack(s)
 		for {
 			k := x.keys[j]
 			if k == "" {

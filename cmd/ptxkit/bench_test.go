@@ -1,9 +1,7 @@
 package main
 
 import (
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/internal/benchmod"
@@ -16,22 +14,11 @@ func BenchmarkCheckFile(b *testing.B) {
 	src := []byte(benchmod.Check(8 << 20))
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpu0 := cpuTime()
+	cpu0 := benchmod.CPUTime()
 	for b.Loop() {
 		if l := checkFile("bench.ptx", src, check.Config{}); len(l) != 0 {
 			b.Fatal(l)
 		}
 	}
-	if d := cpuTime() - cpu0; d > 0 {
-		b.ReportMetric(float64(len(src))*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
-	}
-}
-
-// cpuTime returns the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	benchmod.ReportCPU(b, len(src), cpu0)
 }

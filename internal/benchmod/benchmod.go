@@ -83,3 +83,32 @@ func Check(size int) string {
 	}
 	return b.String()
 }
+
+// Compiler returns a generated module of many kernels in the style of
+// compiler output (declarations, parameter loads, address arithmetic,
+// scalar and vector stores, guarded branches, calls), about size bytes:
+// the module of the parser's and the resolver's benchmarks.
+func Compiler(size int) string {
+	var b strings.Builder
+	b.WriteString(".version 8.5\n.target sm_90a\n.address_size 64\n\n")
+	b.WriteString(".func (.param .b32 func_retval0) helper(.param .b32 p0)\n{\n\t.reg .b32 %r<3>;\n\tld.param.b32 %r1, [p0];\n\tadd.s32 %r2, %r1, 1;\n\tst.param.b32 [func_retval0], %r2;\n\tret;\n}\n\n")
+	for k := 0; b.Len() < size; k++ {
+		fmt.Fprintf(&b, ".visible .entry kernel_%d(\n\t.param .u64 kernel_%d_param_0,\n\t.param .u32 kernel_%d_param_1\n)\n.maxntid 256, 1, 1\n{\n", k, k, k)
+		b.WriteString("\t.reg .pred %p<4>;\n\t.reg .b32 %r<64>;\n\t.reg .f32 %f<16>;\n\t.reg .b64 %rd<32>;\n\t.shared .align 16 .b8 smem[4096];\n\n")
+		fmt.Fprintf(&b, "\tld.param.u64 %%rd1, [kernel_%d_param_0];\n\tld.param.u32 %%r1, [kernel_%d_param_1];\n", k, k)
+		b.WriteString("\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r2, %tid.x;\n\tmov.u32 %r3, %ctaid.x;\n\tmad.lo.s32 %r4, %r3, 256, %r2;\n")
+		b.WriteString("\tsetp.ge.s32 %p1, %r4, %r1;\n\t@%p1 bra $L__BB0_2;\n")
+		for i := 0; i < 20; i++ {
+			fmt.Fprintf(&b, "\tmul.wide.s32 %%rd%d, %%r4, %d;\n", 3+i%20, 4*(i+1))
+			fmt.Fprintf(&b, "\tadd.s64 %%rd%d, %%rd2, %%rd%d;\n", 3+i%20, 3+i%20)
+			fmt.Fprintf(&b, "\tld.global.nc.v4.f32 {%%f1, %%f2, %%f3, %%f4}, [%%rd%d+%d];\n", 3+i%20, 16*i)
+			fmt.Fprintf(&b, "\tfma.rn.f32 %%f5, %%f1, 0f3F800000, %%f2;\n")
+			fmt.Fprintf(&b, "\tst.global.v4.f32 [%%rd%d+-%d], {%%f5, %%f2, %%f3, %%f4};\n", 3+i%20, 16*i)
+			fmt.Fprintf(&b, "\tst.shared.u32 [smem+%d], %%r%d;\n", 4*i, 5+i)
+			fmt.Fprintf(&b, "\tst.global.L1::no_allocate.relaxed.gpu.u32 [%%rd%d], %%r%d; // store %d\n", 3+i%20, 5+i, i)
+		}
+		b.WriteString("\t{ // callseq\n\t.param .b32 param0;\n\tst.param.b32 [param0+0], %r2;\n\t.param .b32 retval0;\n\tcall.uni (retval0), helper, (param0);\n\tld.param.b32 %r30, [retval0+0];\n\t}\n")
+		b.WriteString("$L__BB0_2:\n\tret;\n}\n\n")
+	}
+	return b.String()
+}

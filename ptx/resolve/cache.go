@@ -1,5 +1,7 @@
 package resolve
 
+import "github.com/ptxkit/ptxkit/internal/word"
+
 // load32 and load64 read 4 and 8 bytes of s at i, little-endian (the
 // compiler makes each one load).
 func load32(s string, i int) uint32 {
@@ -28,21 +30,9 @@ func keyHash(name string) (key uint64, h uint32) {
 		}
 		key = mix(key) ^ load64(name, n-8)
 	} else {
-		key = shortKey(name)
+		key = word.Pack(name)
 	}
 	return key, uint32(mix(key+uint64(n)) >> 32)
-}
-
-// shortKey packs a name of at most 8 bytes in a word; with its length it
-// identifies the name.
-func shortKey(name string) uint64 {
-	switch n := len(name); {
-	case n >= 4:
-		return uint64(load32(name, 0)) | uint64(load32(name, n-4))<<32
-	case n > 0:
-		return uint64(name[0]) | uint64(name[n>>1])<<8 | uint64(name[n-1])<<16
-	}
-	return 0
 }
 
 // hash returns the hash of name.

@@ -1,15 +1,15 @@
 //go:build unix
 
-package resolve_test
+package benchmod
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the user plus system CPU time of the process, all
+// CPUTime returns the user plus system CPU time of the process, all
 // threads (the garbage collector's included).
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
