@@ -137,27 +137,15 @@ func BenchmarkCopyLimit(b *testing.B) {
 
 // BenchmarkParseStreamCheckModule streams the store-heavy module of the
 // check benchmarks (internal/benchmod), the one `ptxkit check` is timed on.
-func BenchmarkParseStreamCheckModule(b *testing.B) {
-	src := benchmod.Check(8 << 20)
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	start := benchmod.CPUTime()
-	for b.Loop() {
-		st := parser.NewStream("bench.ptx", src, parser.ReuseBodies)
-		for s := st.Next(); s != nil; s = st.Next() {
-		}
-		if errs := st.Errors(); errs.HasErrors() {
-			b.Fatal(errs.Err())
-		}
-	}
-	benchmod.ReportCPU(b, len(src), start)
-}
+func BenchmarkParseStreamCheckModule(b *testing.B) { benchStream(b, benchmod.Check(8<<20)) }
 
 // BenchmarkParseStream parses the module of BenchmarkParse one top-level
 // statement at a time with recycled function bodies, as `ptxkit check`
 // does: every node is built, but no module-sized tree is ever live.
-func BenchmarkParseStream(b *testing.B) {
-	src := string(benchSrc())
+func BenchmarkParseStream(b *testing.B) { benchStream(b, string(benchSrc())) }
+
+// benchStream streams src with recycled bodies b.N times.
+func benchStream(b *testing.B, src string) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	start := benchmod.CPUTime()
