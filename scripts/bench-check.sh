@@ -6,7 +6,7 @@
 # with index arithmetic, loads and every common store form; ptxas accepts
 # it (TestBenchModuleIsValid). ptxas is found in $PTXKIT_CUDA_BIN or
 # ~/.cache/cuda-oracle/12.5/bin; without it only ptxkit is timed.
-# Prints wall and CPU seconds (ptxkit: medians of five runs), throughput
+# Prints wall and CPU seconds (ptxkit: medians of nine runs, and all nine), throughput
 # per wall second and per CPU second (per core), and the ratio of ptxas's
 # time to ptxkit's. ptxkit is built as `go build` builds it, with the
 # profile cmd/ptxkit/default.pgo.
@@ -37,18 +37,20 @@ measure() {
 }
 
 # one untimed run first (the module was just written; let the page cache
-# and the machine settle), then medians of five runs: wall time and CPU
-# time (user+sys) separately
+# and the machine settle), then medians of nine runs: wall time and CPU
+# time (user+sys) separately, of nine runs
 "$work/ptxkit" check "$work/bench.ptx" >/dev/null 2>&1 || true
 sleep 2
 runs=()
-for _ in 1 2 3 4 5; do runs+=("$(measure "$work/ptxkit" check "$work/bench.ptx")"); done
-kwall=$(printf '%s\n' "${runs[@]}" | awk '{print $1}' | sort -n | sed -n 3p)
-kcpu=$(printf '%s\n' "${runs[@]}" | awk '{print $2}' | sort -n | sed -n 3p)
+for _ in 1 2 3 4 5 6 7 8 9; do runs+=("$(measure "$work/ptxkit" check "$work/bench.ptx")"); done
+kwall=$(printf '%s\n' "${runs[@]}" | awk '{print $1}' | sort -n | sed -n 5p)
+kcpu=$(printf '%s\n' "${runs[@]}" | awk '{print $2}' | sort -n | sed -n 5p)
+kcpus=$(printf '%s\n' "${runs[@]}" | awk '{print $2}' | sort -n | tr '\n' ' ')
 
 printf 'module: %d bytes, %d kernels\n' "$bytes" "$kernels"
 awk -v b="$bytes" -v w="$kwall" -v c="$kcpu" 'BEGIN {
 	printf "ptxkit check:      %8.3f s wall %8.3f s cpu  %8.1f MB/s  %8.1f MB/cpu-s\n", w, c, b/1e6/w, b/1e6/c }'
+echo "ptxkit CPU seconds of the nine runs: $kcpus"
 
 if [ -x "$ptxas" ]; then
 	read -r pwall pcpu < <(measure "$ptxas" -arch=sm_90 "$work/bench.ptx" -o "$work/bench.cubin")
