@@ -46,15 +46,15 @@ func (s *slab[T]) chunk(n int) []T {
 }
 
 // reset makes every chunk handed out so far reusable. Nodes from them
-// must no longer be used.
+// must no longer be used. The current chunk is reused from its start; the
+// earlier ones become spares.
 func (s *slab[T]) reset() {
-	if s.buf != nil {
-		s.used = append(s.used, s.buf)
+	if len(s.used) > 0 {
+		s.spare = append(s.spare, s.used...)
+		clear(s.used)
+		s.used = s.used[:0]
 	}
-	s.spare = append(s.spare, s.used...)
-	clear(s.used)
-	s.used = s.used[:0]
-	s.buf = nil
+	s.buf = s.buf[:0]
 }
 
 func (s *slab[T]) new() *T {
