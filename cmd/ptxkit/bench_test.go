@@ -22,3 +22,20 @@ func BenchmarkCheckFile(b *testing.B) {
 	}
 	benchmod.ReportCPU(b, len(src), cpu0)
 }
+
+// BenchmarkCheckFileLongKernels is BenchmarkCheckFile on a module of the
+// same size whose kernels are four times as long (four times fewer of
+// them): the difference is the cost of a kernel's header, declarations and
+// setup.
+func BenchmarkCheckFileLongKernels(b *testing.B) {
+	src := []byte(benchmod.CheckLong(8<<20, 4))
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	cpu0 := benchmod.CPUTime()
+	for b.Loop() {
+		if l := checkFile("bench.ptx", src, check.Config{}); len(l) != 0 {
+			b.Fatal(l)
+		}
+	}
+	benchmod.ReportCPU(b, len(src), cpu0)
+}

@@ -84,6 +84,26 @@ func Check(size int) string {
 	return b.String()
 }
 
+// CheckLong is Check with each kernel's instructions repeated n times, so
+// that a module of the same size has n times fewer, longer kernels: it
+// shows what the per-kernel costs are.
+func CheckLong(size, n int) string {
+	var b strings.Builder
+	b.WriteString(".version 8.5\n.target sm_90\n.address_size 64\n\n")
+	for i := 0; b.Len() < size; i++ {
+		k := fmt.Sprintf(benchKernel, i, i, i)
+		start := strings.Index(k, "\n\n") + 2 // after the declarations
+		end := strings.Index(k, "$L_done_")
+		end = strings.Index(k[end+1:], "$L_done_") + end + 1 // the label, not the branch to it
+		b.WriteString(k[:start])
+		for range n {
+			b.WriteString(k[start:end])
+		}
+		b.WriteString(k[end:])
+	}
+	return b.String()
+}
+
 // Compiler returns a generated module of many kernels in the style of
 // compiler output (declarations, parameter loads, address arithmetic,
 // scalar and vector stores, guarded branches, calls), about size bytes:
