@@ -81,6 +81,35 @@ func boolIdx(b bool, x, y int) int {
 	return y
 }
 
+// memExecs are the handlers of one direction of memory access, from the
+// most specialised to the general one.
+type memExecs struct {
+	v4x32, x32, vec, b128, any ExecFunc
+}
+
+var (
+	stExecs = memExecs{execStV4x32, execSt32, execStVec, execSt128, execSt}
+	ldExecs = memExecs{execLdV4x32, execLd32, execLdVec, execLd128, execLd}
+)
+
+// pick chooses the handler for the decoded access out: the global and
+// shared fast paths for 32-bit scalars and .v4 of 32-bit elements, then
+// vectors, 128-bit scalars and everything else.
+func (e *memExecs) pick(out *Inst) ExecFunc {
+	fast := out.Space == SpaceGlobal || out.Space == SpaceShared
+	switch {
+	case fast && out.Vec == 4 && out.Type.Size() == 4:
+		return e.v4x32
+	case fast && out.Vec == 1 && out.Type.Size() == 4:
+		return e.x32
+	case out.Vec > 1:
+		return e.vec
+	case out.Type == TB128:
+		return e.b128
+	}
+	return e.any
+}
+
 // decodeSt lowers st{.weak,.volatile,.relaxed.scope,.release.scope,.mmio}
 // {.space}{.cop}{.L2::...}{.vec}.type [a], b{, cache-policy} (§9.7.9.11).
 // Memory-order and cache qualifiers have no functional effect on a
@@ -92,19 +121,7 @@ func decodeSt(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if err := decodeLdSt(d, in, out, in.Operands[1], true); err != nil {
 		return err
 	}
-	fast := out.Space == SpaceGlobal || out.Space == SpaceShared
-	switch {
-	case fast && out.Vec == 4 && out.Type.Size() == 4:
-		out.Exec = execStV4x32
-	case out.Vec > 1:
-		out.Exec = execStVec
-	case out.Type == TB128:
-		out.Exec = execSt128
-	case fast && out.Type.Size() == 4:
-		out.Exec = execSt32
-	default:
-		out.Exec = execSt
-	}
+	out.Exec = stExecs.pick(out)
 	return nil
 }
 
@@ -116,19 +133,7 @@ func decodeLd(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if err := decodeLdSt(d, in, out, in.Operands[0], false); err != nil {
 		return err
 	}
-	fast := out.Space == SpaceGlobal || out.Space == SpaceShared
-	switch {
-	case fast && out.Vec == 4 && out.Type.Size() == 4:
-		out.Exec = execLdV4x32
-	case fast && out.Vec == 1 && out.Type.Size() == 4:
-		out.Exec = execLd32
-	case out.Vec > 1:
-		out.Exec = execLdVec
-	case out.Type == TB128:
-		out.Exec = execLd128
-	default:
-		out.Exec = execLd
-	}
+	out.Exec = ldExecs.pick(out)
 	return nil
 }
 
