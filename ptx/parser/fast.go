@@ -232,13 +232,12 @@ func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
 	return p.name(pos, op.start, op.end)
 }
 
-// jumpTo moves the parser to the token of kind k at src[i] (on the line
-// of pos), just scanned by a fast path; prev is the kind of the token
-// before it, which ended at prevEnd.
-func (p *parser) jumpTo(pos token.Pos, i int, k scanner.Kind, prevEnd int, prev scanner.Kind) {
-	p.sc.SkipTo(i + 1)
-	p.tok = scanner.Token{Kind: k, Pos: lineAt(pos, i), End: lineAt(pos, i+1)}
-	p.prevEnd, p.prevKind = lineAt(pos, prevEnd), prev
+// land makes the token of kind k at src[start:end], on the line of pos,
+// the current one, with the scanner just past it: a fast path has read
+// the text up to there itself. The caller consumes that token next.
+func (p *parser) land(pos token.Pos, k scanner.Kind, start, end int) {
+	p.sc.SkipTo(end)
+	p.tok = scanner.Token{Kind: k, Pos: lineAt(pos, start), End: lineAt(pos, end)}
 }
 
 // simpleOperands parses the operands of an instruction, from just after
@@ -253,7 +252,7 @@ func (p *parser) simpleOperands() ([]ast.Expr, bool) {
 	src, ref := p.src, p.tok.End
 	i := skipBlanks(src, int(ref.Offset))
 	if i < len(src) && src[i] == ';' {
-		p.jumpTo(ref, i, scanner.Semi, int(ref.Offset), p.tok.Kind)
+		p.land(ref, scanner.Semi, i, i+1)
 		return nil, true
 	}
 	found := p.simpleOps[:0]
@@ -278,8 +277,7 @@ func (p *parser) simpleOperands() ([]ast.Expr, bool) {
 	for k := range found {
 		ops[k] = p.operand(ref, &found[k])
 	}
-	last := &found[len(found)-1]
-	p.jumpTo(ref, i, scanner.Semi, last.end, last.last)
+	p.land(ref, scanner.Semi, i, i+1)
 	return ops, true
 }
 
@@ -295,7 +293,7 @@ func (p *parser) simpleAddress(a *ast.Address) bool {
 	}
 	pos := p.tok.Pos
 	p.address(a, pos, &s)
-	p.jumpTo(pos, s.end-1, scanner.RBrack, s.end-1, 0)
+	p.land(pos, scanner.RBrack, s.end-1, s.end)
 	p.next()
 	return true
 }
@@ -313,7 +311,7 @@ func (p *parser) simpleVector() *ast.VectorExpr {
 	}
 	pos := p.tok.Pos
 	v := p.vector(pos, i, end, n)
-	p.jumpTo(pos, end-1, scanner.RBrace, end-1, 0)
+	p.land(pos, scanner.RBrace, end-1, end)
 	p.next()
 	return v
 }
@@ -355,7 +353,8 @@ func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
 		}
 		i = skipBlanks(src, j)
 	}
-	nameAt, end := i, nameEnd(src, i)
+	nameAt, nameStop := i, nameEnd(src, i)
+	end := nameStop
 	if space == "" || typ == "" || end < 0 {
 		return false
 	}
@@ -403,13 +402,12 @@ func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
 	d.Align, d.Vector = align, vec
 	d.Type, d.TypePos = typ, lineAt(ref, typeAt)
 	name := p.nodes.idents.new()
-	name.Name, name.From, name.To = src[nameAt:nameEnd(src, nameAt)], lineAt(ref, nameAt), lineAt(ref, nameEnd(src, nameAt))
+	name.Name, name.From, name.To = src[nameAt:nameStop], lineAt(ref, nameAt), lineAt(ref, nameStop)
 	d.Name, d.Count, d.Dims = name, count, dims
 	if !param {
 		last, lastAt, end = scanner.Semi, j, j+1
 	}
-	p.sc.SkipTo(end)
-	p.tok = scanner.Token{Kind: last, Pos: lineAt(ref, lastAt), End: lineAt(ref, end)}
+	p.land(ref, last, lastAt, end)
 	p.next()
 	d.To = p.prevEnd
 	return true

@@ -195,8 +195,7 @@ func (p *parser) qualsFrom(from token.Pos, first scanner.Token) []ast.Qual {
 		i = j
 	}
 	quals := p.nodes.quals.run(qs)
-	p.sc.SkipTo(i)
-	p.tok = scanner.Token{Kind: scanner.Dotted, Pos: quals[len(quals)-1].Pos, End: lineAt(from, i)}
+	p.land(from, scanner.Dotted, int(quals[len(quals)-1].Pos.Offset), i)
 	return quals
 }
 
