@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/internal/benchmod"
+	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -49,37 +50,20 @@ func TestBenchModuleIsValid(t *testing.T) {
 
 // BenchmarkCheck measures check.Module alone on an 8 MB module.
 func BenchmarkCheck(b *testing.B) {
-	src := benchModule(8 << 20)
-	m, errs := parser.ParseString("bench.ptx", src)
-	if len(errs) > 0 {
-		b.Fatal(errs)
-	}
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := benchmod.CPUTime()
-	for i := 0; i < b.N; i++ {
+	src, m := benchTree(b)
+	benchmod.Run(b, len(src), func() {
 		if l := Module(m, Config{}); len(l) != 0 {
 			b.Fatal(l)
 		}
-	}
-	benchmod.ReportCPU(b, len(src), cpu0)
+	})
 }
 
 // BenchmarkChecker measures a Checker fed the statements of the same
 // module in source order (what a streaming caller does, without the
 // parsing).
 func BenchmarkChecker(b *testing.B) {
-	src := benchModule(8 << 20)
-	m, errs := parser.ParseString("bench.ptx", src)
-	if len(errs) > 0 {
-		b.Fatal(errs)
-	}
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := benchmod.CPUTime()
-	for i := 0; i < b.N; i++ {
+	src, m := benchTree(b)
+	benchmod.Run(b, len(src), func() {
 		c := NewChecker("bench.ptx", Config{})
 		for _, s := range m.Stmts {
 			c.Add(s)
@@ -87,19 +71,24 @@ func BenchmarkChecker(b *testing.B) {
 		if l := c.Diagnostics(); len(l) != 0 {
 			b.Fatal(l)
 		}
+	})
+}
+
+// benchTree returns the 8 MB benchmark module and its tree.
+func benchTree(b *testing.B) (string, *ast.Module) {
+	src := benchModule(8 << 20)
+	m, errs := parser.ParseString("bench.ptx", src)
+	if len(errs) > 0 {
+		b.Fatal(errs)
 	}
-	benchmod.ReportCPU(b, len(src), cpu0)
+	return src, m
 }
 
 // BenchmarkStreamCheck measures parsing as a stream with recycled function
 // bodies and checking each statement as it comes (no name resolution).
 func BenchmarkStreamCheck(b *testing.B) {
 	src := benchModule(8 << 20)
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := benchmod.CPUTime()
-	for i := 0; i < b.N; i++ {
+	benchmod.Run(b, len(src), func() {
 		st := parser.NewStream("bench.ptx", src, parser.ReuseBodies)
 		c := NewChecker("bench.ptx", Config{})
 		for s := st.Next(); s != nil; s = st.Next() {
@@ -108,24 +97,20 @@ func BenchmarkStreamCheck(b *testing.B) {
 		if l := append(st.Errors(), c.Diagnostics()...); len(l) != 0 {
 			b.Fatal(l)
 		}
-	}
-	benchmod.ReportCPU(b, len(src), cpu0)
+	})
 }
 
-// BenchmarkParseResolveCheck measures what `ptxkit check` does per file.
+// BenchmarkParseResolveCheck measures the three passes over a whole tree:
+// parse the module, resolve it, validate it (`ptxkit check` streams
+// instead; see cmd/ptxkit BenchmarkCheckFile).
 func BenchmarkParseResolveCheck(b *testing.B) {
 	src := benchModule(8 << 20)
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := benchmod.CPUTime()
-	for i := 0; i < b.N; i++ {
+	benchmod.Run(b, len(src), func() {
 		m, errs := parser.ParseString("bench.ptx", src)
 		_, rerrs := resolve.Module(m)
 		if len(errs)+len(rerrs) != 0 {
 			b.Fatal(errs, rerrs)
 		}
 		Module(m, Config{})
-	}
-	benchmod.ReportCPU(b, len(src), cpu0)
+	})
 }

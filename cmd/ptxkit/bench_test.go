@@ -11,16 +11,7 @@ import (
 // once it is read: parse, resolve and validate, one top-level statement at
 // a time, on the 8 MB many-kernel module of the check benchmarks.
 func BenchmarkCheckFile(b *testing.B) {
-	src := []byte(benchmod.Check(8 << 20))
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	cpu0 := benchmod.CPUTime()
-	for b.Loop() {
-		if l := checkFile("bench.ptx", src, check.Config{}); len(l) != 0 {
-			b.Fatal(l)
-		}
-	}
-	benchmod.ReportCPU(b, len(src), cpu0)
+	benchCheckFile(b, []byte(benchmod.Check(8<<20)))
 }
 
 // BenchmarkCheckFileLongKernels is BenchmarkCheckFile on a module of the
@@ -28,14 +19,14 @@ func BenchmarkCheckFile(b *testing.B) {
 // them): the difference is the cost of a kernel's header, declarations and
 // setup.
 func BenchmarkCheckFileLongKernels(b *testing.B) {
-	src := []byte(benchmod.CheckLong(8<<20, 4))
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	cpu0 := benchmod.CPUTime()
-	for b.Loop() {
+	benchCheckFile(b, []byte(benchmod.CheckLong(8<<20, 4)))
+}
+
+// benchCheckFile runs checkFile on src b.N times.
+func benchCheckFile(b *testing.B, src []byte) {
+	benchmod.Run(b, len(src), func() {
 		if l := checkFile("bench.ptx", src, check.Config{}); len(l) != 0 {
 			b.Fatal(l)
 		}
-	}
-	benchmod.ReportCPU(b, len(src), cpu0)
+	})
 }

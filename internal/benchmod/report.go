@@ -17,3 +17,16 @@ func ReportCPU(b *testing.B, n int, start time.Duration) {
 		b.ReportMetric(float64(n)*float64(b.N)/1e6/d.Seconds(), "MB/cpu-s")
 	}
 }
+
+// Run runs body b.N times, reporting allocations, n bytes per iteration
+// and the MB/cpu-s metric.
+func Run(b *testing.B, n int, body func()) {
+	b.SetBytes(int64(n))
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := CPUTime()
+	for i := 0; i < b.N; i++ {
+		body()
+	}
+	ReportCPU(b, n, start)
+}
