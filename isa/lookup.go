@@ -140,11 +140,11 @@ func indexOpcodes() {
 	}
 }
 
-// Described reports whether the tables or a family gate describe some
+// described reports whether the tables or a family gate describe some
 // instruction with this opcode (the text before the first dot). The
 // validator skips the qualifier decoding of every other instruction
 // (add, mov, ld, ...).
-func Described(opcode string) bool {
+func described(opcode string) bool {
 	if !MayDescribe(opcode) {
 		return false
 	}
@@ -152,7 +152,7 @@ func Described(opcode string) bool {
 	return ok
 }
 
-// MayDescribe is a cheaper Described that may also report true for some
+// MayDescribe is a cheaper described that may also report true for some
 // opcodes that are not described (those with the first byte and length
 // of one that is: ret for red); it reads one byte of the opcode.
 func MayDescribe(opcode string) bool {

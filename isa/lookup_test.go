@@ -20,18 +20,18 @@ func TestLookupQualAll(t *testing.T) {
 
 func TestDescribed(t *testing.T) {
 	for _, in := range Instrs() {
-		if !Described(in.Opcode) {
-			t.Errorf("Described(%q) = false", in.Opcode)
+		if !described(in.Opcode) {
+			t.Errorf("described(%q) = false", in.Opcode)
 		}
 	}
 	for _, g := range familyGates {
-		if !Described(splitOpcode(g.Prefix)) {
-			t.Errorf("Described(%q) = false (family %s)", splitOpcode(g.Prefix), g.Prefix)
+		if !described(splitOpcode(g.Prefix)) {
+			t.Errorf("described(%q) = false (family %s)", splitOpcode(g.Prefix), g.Prefix)
 		}
 	}
 	for _, op := range []string{"", "add", "mov", "ld", "s", "sst", "stt", "cvta", "tcgen06", "ret", "bra"} {
-		if Described(op) {
-			t.Errorf("Described(%q) = true", op)
+		if described(op) {
+			t.Errorf("described(%q) = true", op)
 		}
 	}
 	for _, op := range []string{"", "add", "mov", "ld", "s", "sst", "cvta", "bra", "setp"} {
