@@ -22,6 +22,15 @@ import (
 type Config struct {
 	Target string // e.g. "sm_90a"; "" uses the module's .target
 	PTX    string // e.g. "8.5"; "" uses the module's .version
+
+	// Ptxas names the ptxas whose verdicts the validator follows where the
+	// pages and ptxas disagree: "12.5" or "13.0". "" follows ptxas 12.5 up
+	// to PTX ISA 8.5 and ptxas 13.0 from 8.6 on (the versions each knows).
+	Ptxas string
+
+	// Strict reports the forms ptxas accepts against the pages as errors
+	// instead of warnings.
+	Strict bool
 }
 
 // Validate reports whether the overrides are well formed.
@@ -35,6 +44,9 @@ func (c Config) Validate() error {
 		if _, err := isa.ParseVersion(c.PTX); err != nil {
 			return err
 		}
+	}
+	if c.Ptxas != "" && c.Ptxas != "12.5" && c.Ptxas != "13.0" {
+		return fmt.Errorf("unknown ptxas version %q (want 12.5 or 13.0)", c.Ptxas)
 	}
 	return nil
 }
@@ -137,6 +149,7 @@ func sortedByPosition(l diag.List) bool {
 // instructions so that checking allocates little.
 type checker struct {
 	file    string
+	cfg     Config
 	version isa.Version
 	target  isa.Target
 	addr64  bool // the module declares .address_size 64
@@ -169,6 +182,7 @@ type headerState struct {
 // configure applies the overrides that are well formed, and reports those
 // that are not.
 func (c *checker) configure(cfg Config) {
+	c.cfg = cfg
 	if cfg.PTX != "" {
 		if v, err := isa.ParseVersion(cfg.PTX); err == nil {
 			c.version, c.hdr.fixedVersion = v, true
@@ -381,12 +395,15 @@ func (c *checker) instruction(in *ast.Instruction) {
 		if p.Qual >= 0 && p.Qual < len(in.Quals) {
 			pos, end = in.Quals[p.Qual].Pos, in.Quals[p.Qual].End()
 		}
-		sev := diag.Error
+		sev, msg := diag.Error, p.Msg
 		if p.Warning {
 			sev = diag.Warning
 		}
+		if p.Ptxas13 || ptxas13AcceptsNarrowAsync(p, in, &d.form) {
+			sev, msg = c.againstPage(msg)
+		}
 		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
-			Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
+			Message: msg, Spec: p.Spec, Fix: p.Fix})
 	}
 	c.operands(in, d)
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -84,6 +85,19 @@ func (c *checker) operandCount(in *ast.Instruction, f *isa.Form, slots []isa.Ope
 	var names []string
 	for _, s := range slots {
 		names = append(names, s.Name)
+	}
+	if name == "st.async" && got == 2 && f.Complete != isa.QNone {
+		if f.Vec > 1 && c.followsPtxas13() {
+			// ptxas 13.0's form without [mbar] is scalar only.
+			q := in.Quals[f.At[isa.GVec]]
+			c.errorf(q.Pos, q.End(), "operand-count", f.Instr.Section, "add the mbarrier operand, or store one element",
+				"st.async without its mbarrier operand takes no vector (ptxas 13.0), and the page requires [mbar]")
+			return
+		}
+		sev, msg := c.againstPage("st.async.mbarrier::complete_tx::bytes needs its mbarrier operand [mbar]")
+		c.diags.Add(diag.Diagnostic{File: c.file, Pos: in.OpPos, End: in.End(), Severity: sev, Rule: "operand-count",
+			Message: msg, Spec: f.Instr.Section, Fix: "add the address of the mbarrier object as the third operand"})
+		return
 	}
 	pos, end := in.OpPos, in.End()
 	if got > len(slots) {

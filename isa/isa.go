@@ -58,6 +58,10 @@ type GroupSpec struct {
 	Required bool   // the slot must be filled
 	Default  Qual   // value assumed when absent (QNone: none)
 	Doc      string // what the slot means
+
+	// Ptxas13Optional: ptxas 13.0 accepts the instruction without this
+	// required slot (the page's syntax requires it).
+	Ptxas13Optional bool
 }
 
 // Feature is a part of an instruction that needs a minimum PTX ISA version
@@ -87,6 +91,12 @@ type Rule struct {
 	At   Group            // the qualifier to point at (GNone: the opcode)
 	Msg  func(*Form) string
 	Fix  string
+
+	// Ptxas13 reports, for a form the rule rejects, whether ptxas 13.0
+	// accepts it although the page forbids it (nil: never). The validator
+	// then follows ptxas 13.0 where it decides (PTX ISA 8.6 and later) and
+	// warns instead of rejecting; docs/ptxas-differences.md lists each.
+	Ptxas13 func(*Form) bool
 }
 
 // OperandKind classifies an operand slot.
@@ -176,6 +186,9 @@ type Problem struct {
 	Spec    string
 	Fix     string
 	Warning bool
+	// Ptxas13 marks a violation of the page that ptxas 13.0 accepts (see
+	// Rule.Ptxas13 and GroupSpec.Ptxas13Optional).
+	Ptxas13 bool
 }
 
 var (
@@ -327,7 +340,7 @@ func DecodeQuals(f *Form, in *Instr, names []string, quals []Qual, probs []Probl
 		if gs.Required && f.At[gs.Group] < 0 && !f.hasUndecoded(gs.Group) {
 			probs = append(probs, Problem{Rule: "missing-qualifier", Qual: -1, Spec: in.Section,
 				Msg: in.Name + " needs a " + gs.Group.String() + " qualifier (one of " + joinQuals(gs.Values) + ")",
-				Fix: "add one of " + joinQuals(gs.Values)})
+				Fix: "add one of " + joinQuals(gs.Values), Ptxas13: gs.Ptxas13Optional})
 		}
 	}
 	f.fill()
@@ -337,7 +350,8 @@ func DecodeQuals(f *Form, in *Instr, names []string, quals []Qual, probs []Probl
 	for i := range in.Rules {
 		r := &in.Rules[i]
 		if r.Bad(f) {
-			probs = append(probs, Problem{Rule: r.ID, Qual: f.pointAt(r.At), Msg: r.Msg(f), Spec: r.Spec, Fix: r.Fix})
+			probs = append(probs, Problem{Rule: r.ID, Qual: f.pointAt(r.At), Msg: r.Msg(f), Spec: r.Spec, Fix: r.Fix,
+				Ptxas13: r.Ptxas13 != nil && r.Ptxas13(f)})
 		}
 	}
 	return probs

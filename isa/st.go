@@ -187,7 +187,8 @@ var stRules = []Rule{
 		Bad: func(f *Form) bool { return f.Vec > 1 && f.Type == QB128 },
 		Msg: msg("vectors of .b128 are not allowed (a vector is at most 128 bits, or 256 bits for .v8/.v4 of 32/64-bit types)")},
 	{ID: "st-v8-type", Spec: secSt, At: GVec,
-		Bad: func(f *Form) bool { return f.Vec == 8 && f.Type != QNone && f.Type.Bits() != 32 },
+		Bad:     func(f *Form) bool { return f.Vec == 8 && f.Type != QNone && f.Type.Bits() != 32 },
+		Ptxas13: func(f *Form) bool { return f.Type.Bits() < 32 },
 		Msg: func(f *Form) string {
 			return ".v8 is supported only with .b32, .s32, .u32 or .f32, not " + f.Type.String()
 		}},
@@ -249,6 +250,19 @@ var (
 	stAsyncReleaseOperands = []Operand{{"a", OpAddress}, {"b", OpValue}}
 )
 
+// asyncWeakSpaceAccepted reports whether ptxas 13.0 accepts a weak
+// st.async to a space other than .shared::cluster: .shared and
+// .shared::cta always, .global without a completion mechanism.
+func asyncWeakSpaceAccepted(f *Form) bool {
+	switch f.Space {
+	case QShared, QSharedCta:
+		return !releaseForm(f)
+	case QGlobal:
+		return !releaseForm(f) && f.Complete == QNone
+	}
+	return false
+}
+
 var stAsyncRules = []Rule{
 	{ID: "st-async-scope", Spec: secStAsync, At: GScope,
 		Bad: func(f *Form) bool {
@@ -275,6 +289,7 @@ var stAsyncRules = []Rule{
 			return "st.async.mmio requires the .sys scope"
 		}},
 	{ID: "st-async-space", Spec: secStAsync, At: GSpace,
+		Ptxas13: asyncWeakSpaceAccepted,
 		Bad: func(f *Form) bool {
 			if f.Space == QNone {
 				return false
@@ -292,6 +307,9 @@ var stAsyncRules = []Rule{
 		}, Fix: "use .shared::cluster, or omit the state space for generic addressing"},
 	{ID: "st-async-completion", Spec: secStAsync, At: GCompletion,
 		Bad: func(f *Form) bool { return releaseForm(f) == (f.Complete != QNone) },
+		Ptxas13: func(f *Form) bool {
+			return !releaseForm(f) && (f.Space == QShared || f.Space == QSharedCta || f.Space == QGlobal)
+		},
 		Msg: func(f *Form) string {
 			if releaseForm(f) {
 				return "st.async.release has no completion mechanism"
@@ -347,7 +365,8 @@ var tcgen05StInstr = &Instr{
 	Groups: []GroupSpec{
 		{Group: GSubOp, Values: []Qual{QSt}, Required: true},
 		{Group: GSync, Values: []Qual{QSync}, Required: true, Doc: "wait until all threads of the warp execute it"},
-		{Group: GAligned, Values: []Qual{QAligned}, Required: true, Doc: "all threads of the warp execute the same tcgen05.st"},
+		{Group: GAligned, Values: []Qual{QAligned}, Required: true, Doc: "all threads of the warp execute the same tcgen05.st",
+			Ptxas13Optional: true},
 		{Group: GShape, Values: []Qual{Q16x64b, Q16x128b, Q16x256b, Q32x32b, Q16x32bx2}, Required: true, Doc: "base shape of the access"},
 		{Group: GNum, Values: []Qual{QX1, QX2, QX4, QX8, QX16, QX32, QX64, QX128}, Required: true, Doc: "repeat factor along columns"},
 		{Group: GUnpack, Values: []Qual{QUnpack16b}, Doc: "split each 32-bit register into two 16-bit cells"},

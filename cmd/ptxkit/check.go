@@ -40,6 +40,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "text", "diagnostic format: text, json or sarif")
 	target := fs.String("target", "", "validate for this target (e.g. sm_90a) instead of the module's .target")
 	ptxVersion := fs.String("ptx", "", "validate for this PTX ISA version (e.g. 8.5) instead of the module's .version")
+	ptxas := fs.String("ptxas", "", "follow this ptxas (12.5 or 13.0) where it and the ISA pages disagree; default: 12.5 up to PTX ISA 8.5, 13.0 after")
+	strict := fs.Bool("strict", false, "report forms ptxas accepts against the ISA pages as errors, not warnings")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
 		fs.PrintDefaults()
@@ -58,7 +60,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	tuneGC()
-	cfg := check.Config{Target: *target, PTX: *ptxVersion}
+	cfg := check.Config{Target: *target, PTX: *ptxVersion, Ptxas: *ptxas, Strict: *strict}
 	var all diag.List
 	for _, name := range files {
 		src, err := readSource(name, stdin)
