@@ -172,9 +172,15 @@ func (p *parser) parseDeclName(d *ast.VarDecl) bool {
 		if p.tok.Kind == scanner.RBrack {
 			d.Dims = append(d.Dims, -1)
 		} else {
+			from := p.tok.Pos
 			n := p.parseIntArg()
 			if n < 0 {
-				p.errorAt(p.prevEnd, p.prevEnd, "negative array dimension")
+				// A literal of 2^63 or more wraps; only a '-' makes it negative.
+				msg := "negative array dimension"
+				if text := p.src[from.Offset:p.prevEnd.Offset]; !strings.Contains(text, "-") {
+					msg = "array dimension " + text + " is too large (at most 2^63-1)"
+				}
+				p.errorAt(from, p.prevEnd, msg)
 				n = 0
 			}
 			d.Dims = append(d.Dims, n)
@@ -199,6 +205,21 @@ func (p *parser) ident() *ast.Ident {
 	id.From, id.To = p.tok.Pos, p.tok.End
 	p.next()
 	return id
+}
+
+// declarationEnds reports whether a function header not followed by '{'
+// or ';' ends there: at the end of the input, or where a later line starts
+// a module-scope statement. nvcc up to PTX ISA 2.x wrote function
+// declarations without the ';', and ptxas accepts them in every version.
+func (p *parser) declarationEnds() bool {
+	switch {
+	case p.tok.Kind == scanner.EOF:
+		return true
+	case p.tok.Kind != scanner.Dotted || p.tok.Pos.Line <= p.prevEnd.Line:
+		return false
+	}
+	s := p.lit()
+	return topLevelOnly(s) || isStateSpace(s)
 }
 
 // parseFunction parses a .entry or .func definition or declaration.
@@ -231,6 +252,9 @@ func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function 
 	case scanner.Semi:
 		p.next()
 	default:
+		if p.declarationEnds() {
+			break // a declaration without its ';', as old nvcc writes them
+		}
 		p.errorExpected("'{' or ';' after function header")
 		p.sync(start.Line)
 		if p.tok.Kind == scanner.LBrace { // parse the body anyway

@@ -62,6 +62,18 @@ func topLevelOnly(s string) bool {
 	return false
 }
 
+// startsFunction reports whether a module-scope directive begins a
+// function or variable declaration (so that meeting it inside a body means
+// the body was not closed), rather than being a module-scope statement of
+// its own (.file, .version, .section, ...).
+func startsFunction(s string) bool {
+	switch s {
+	case ".entry", ".func", ".visible", ".extern", ".weak", ".common":
+		return true
+	}
+	return false
+}
+
 // isPerfDirective reports whether s is a performance-tuning or function
 // attribute directive written between a function header and its body
 // (PTX ISA §11.4, §11.5).

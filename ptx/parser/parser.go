@@ -16,6 +16,7 @@ package parser
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -25,8 +26,8 @@ import (
 
 // Limits that bound the work done on hostile input.
 const (
-	MaxErrors = 100 // after this many syntax errors the parser stops
-	MaxDepth  = 100 // deepest nesting of blocks, braces, brackets and parentheses
+	MaxErrors = 100  // after this many syntax errors the parser stops
+	MaxDepth  = 1600 // deepest nesting of blocks, braces, brackets and parentheses (ptxas 12.5 accepts 1,663 nested blocks)
 
 	// MaxExprOps bounds the binary operators of one expression (an
 	// operand, or an element of a vector or initializer list).
@@ -116,6 +117,7 @@ type parser struct {
 }
 
 func (p *parser) init(file, src string, mode Mode) {
+	src = beforeNUL(src)
 	p.file = file
 	p.src = src
 	p.nodes = &p.keep
@@ -133,6 +135,16 @@ func (p *parser) init(file, src string, mode Mode) {
 	}
 	p.tok.End = token.Pos{Line: 1, Col: 1} // so that prevEnd is valid from the start
 	p.next()
+}
+
+// beforeNUL returns the text before the first NUL byte of src. ptxas reads
+// a module as a C string: NVIDIA's OpenCL compiler ends its PTX with NUL
+// bytes, and whatever follows the first NUL is ignored.
+func beforeNUL(src string) string {
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		return src[:i]
+	}
+	return src
 }
 
 func (p *parser) scanError(pos token.Pos, msg string) { p.errorAt(pos, pos, msg) }

@@ -30,6 +30,14 @@ func (p *parser) parseBlock() *ast.Block {
 	}()
 	for p.tok.Kind != scanner.RBrace && p.tok.Kind != scanner.EOF {
 		if p.tok.Kind == scanner.Dotted && topLevelOnly(p.lit()) {
+			if !startsFunction(p.lit()) {
+				// .file, .version, ... inside a body: an error at the
+				// directive (as ptxas reports it); the body goes on.
+				p.error(p.lit() + " is not allowed inside a function body")
+				p.next()
+				p.sync(p.prevEnd.Line)
+				continue
+			}
 			p.errorAt(b.From, b.From, "'{' not closed before "+p.lit())
 			b.To = p.prevEnd
 			return b

@@ -132,12 +132,20 @@ func (s *Scanner) newline(off int) {
 // Byte classes for skipSpace.
 const (
 	notSpace = iota
-	blank    // ' ', '\t', '\r', '\f', '\v'
+	blank    // ' ', '\t', '\f', '\v'
 	newline  // '\n'
+	cr       // '\r': part of a CRLF line break, or a line break on its own
 	slash    // '/': a comment, or an operator
 )
 
-var spaceClass = [256]uint8{' ': blank, '\t': blank, '\r': blank, '\f': blank, '\v': blank, '\n': newline, '/': slash}
+var spaceClass = [256]uint8{' ': blank, '\t': blank, '\r': cr, '\f': blank, '\v': blank, '\n': newline, '/': slash}
+
+// lineBreakAt reports whether src[i] ends a line: a '\n', or a '\r' not
+// followed by '\n' (CR-only line endings, which ptxas accepts; the '\r'
+// of a CRLF pair is white space and the '\n' ends the line).
+func lineBreakAt(src string, i int) bool {
+	return src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n')
+}
 
 // skipSpace skips white space and comments, reporting each comment to
 // the comment handler.
@@ -150,6 +158,12 @@ func (s *Scanner) skipSpace() {
 			return
 		case blank:
 			i++
+		case cr:
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+				continue
+			}
+			fallthrough
 		case newline:
 			s.line++
 			i++
@@ -168,7 +182,7 @@ func (s *Scanner) skipSpace() {
 				continue
 			}
 			from := s.pos(i)
-			for i < len(src) && src[i] != '\n' {
+			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
 				i++
 			}
 			if s.comment != nil {
@@ -185,7 +199,7 @@ func (s *Scanner) blockComment() bool {
 	from := s.pos(s.off)
 	s.off += 2
 	for s.off < len(s.src) {
-		if s.src[s.off] == '\n' {
+		if lineBreakAt(s.src, s.off) {
 			s.newline(s.off)
 		} else if s.src[s.off] == '*' && s.off+1 < len(s.src) && s.src[s.off+1] == '/' {
 			s.off += 2
@@ -406,10 +420,10 @@ func (s *Scanner) string() Kind {
 			return String
 		case '\\':
 			s.off++
-			if s.off < len(s.src) && s.src[s.off] != '\n' {
+			if s.off < len(s.src) && s.src[s.off] != '\n' && s.src[s.off] != '\r' {
 				s.off++
 			}
-		case '\n':
+		case '\n', '\r':
 			s.error(start, "string literal not terminated")
 			return String
 		default:
