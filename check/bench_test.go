@@ -68,6 +68,7 @@ func BenchmarkChecker(b *testing.B) {
 		for _, s := range m.Stmts {
 			c.Add(s)
 		}
+		c.End()
 		if l := c.Diagnostics(); len(l) != 0 {
 			b.Fatal(l)
 		}
@@ -94,6 +95,7 @@ func BenchmarkStreamCheck(b *testing.B) {
 		for s := st.Next(); s != nil; s = st.Next() {
 			c.Add(s)
 		}
+		c.End()
 		if l := append(st.Errors(), c.Diagnostics()...); len(l) != 0 {
 			b.Fatal(l)
 		}

@@ -31,6 +31,10 @@ type Config struct {
 	// Strict reports the forms ptxas accepts against the pages as errors
 	// instead of warnings.
 	Strict bool
+
+	// Separate checks the module as separately compiled code (ptxas -c):
+	// functions it declares may be defined in another module.
+	Separate bool
 }
 
 // Validate reports whether the overrides are well formed.
@@ -76,6 +80,7 @@ func Module(m *ast.Module, cfg Config) diag.List {
 			c.Add(s)
 		}
 	}
+	c.End()
 	return c.Diagnostics()
 }
 
@@ -108,15 +113,22 @@ func (k *Checker) Add(s ast.TopStmt) {
 	case *ast.Directive:
 		c.directive(s)
 	case *ast.VarDecl:
+		c.requireTarget(s.Pos())
 		c.settle()
 		c.globals.declare(s, false)
 	case *ast.Function:
+		c.requireTarget(s.Pos())
 		c.settle()
+		c.declareFunction(s)
 		if s.Body != nil {
 			c.function(s)
 		}
 	}
 }
+
+// End reports what only the whole module decides (functions declared but
+// never defined); call it once, after the last statement.
+func (k *Checker) End() { k.c.end() }
 
 // Diagnostics returns the diagnostics found so far, sorted by position
 // (stable, as Module sorts them). The caller may keep the result and
@@ -152,7 +164,7 @@ type checker struct {
 	cfg     Config
 	version isa.Version
 	target  isa.Target
-	addr64  bool // the module declares .address_size 64
+	mod     moduleState // module-level facts; see module.go
 	globals *scope
 	diags   diag.List
 
@@ -243,7 +255,15 @@ func (c *checker) directive(d *ast.Directive) {
 			c.setHeader(c.version, t)
 		}
 	case ".address_size":
-		c.addr64 = len(d.Args) > 0 && exprText(d.Args[0]) == "64"
+		if len(d.Args) > 0 {
+			c.addressSize(d)
+		}
+	case ".alias":
+		if len(d.Args) > 0 {
+			if id, ok := d.Args[0].(*ast.Ident); ok {
+				c.mod.fn(id.Name).defined = true // .alias falias, f1 defines falias (§11.6.x)
+			}
+		}
 	}
 }
 
@@ -336,6 +356,7 @@ func (c *checker) function(fn *ast.Function) {
 	}
 	for _, d := range fn.Perf {
 		c.perfDirective(d)
+		c.perfVersion(d)
 	}
 	c.block(fn.Body, 0)
 	c.fn.reset()
@@ -380,6 +401,9 @@ func (c *checker) block(b *ast.Block, depth int) {
 // instructions (add, mov, ld, ...) have neither and only update the
 // address origins.
 func (c *checker) instruction(in *ast.Instruction) {
+	if in.Opcode == "call" {
+		c.noteCall(in)
+	}
 	if !isa.MayDescribe(in.Opcode) {
 		c.trackOrigin(in)
 		return

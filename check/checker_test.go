@@ -24,6 +24,7 @@ func streamed(m *ast.Module, cfg Config) diag.List {
 	for _, s := range m.Stmts {
 		c.Add(s)
 	}
+	c.End()
 	return c.Diagnostics()
 }
 
@@ -40,6 +41,7 @@ func fromStream(name, src string, cfg Config, mode parser.Mode, poisonBodies boo
 			poison(fn.Body)
 		}
 	}
+	c.End()
 	return c.Diagnostics()
 }
 

@@ -176,7 +176,7 @@ func (c *checker) plainAddress(f *isa.Form, e ast.Expr, what string) bool {
 		if k := t.Kind(); k == 'f' || k == 'p' || k == 'x' || t.Bits() > 64 {
 			return false
 		}
-		if f.Instr == instrSt && c.addr64 && t.Bits() == 32 && (f.Space == isa.QNone || f.Space == isa.QGlobal) {
+		if f.Instr == instrSt && c.mod.addrSize != 32 && t.Bits() == 32 && (f.Space == isa.QNone || f.Space == isa.QGlobal) {
 			return false
 		}
 	}
@@ -201,9 +201,10 @@ func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp strin
 				"register %s of type %s cannot hold an address (use an integer or bit-size register)", name, t)
 			return
 		}
-		if f.Instr == instrSt && c.addr64 && t.Bits() == 32 && (s == isa.QNone || s == isa.QGlobal) {
-			c.errorf(n.Pos(), n.End(), "address-size", secAddr+"; PTX ISA 11.1.3 (.address_size)", "use a 64-bit register (cvt.u64.u32)",
-				"32-bit register %s used as a %s address in a module with .address_size 64 (ptxas rejects 32-bit addressing)", name, spaceName(f))
+		if f.Instr == instrSt && t.Bits() == 32 && (s == isa.QNone || s == isa.QGlobal) {
+			if msg := c.narrowAddressRule(name, spaceName(f)); msg != "" {
+				c.errorf(n.Pos(), n.End(), "address-size", secAddr+"; PTX ISA 11.1.3 (.address_size)", "use a 64-bit register (cvt.u64.u32)", "%s", msg)
+			}
 			return
 		}
 		if what == "a" && f.Instr != instrTcgen05St {
@@ -381,6 +382,11 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 	case *ast.IntLit, *ast.UnaryExpr, *ast.BinaryExpr, *ast.ParenExpr:
 		if isIntImm(e) {
 			return elemType{imm: 'i'}, true
+		}
+		if r, ok := regPlusImm(e); ok {
+			// ptxas accepts "%r+imm" as a source operand: the register's
+			// value plus the immediate (it emits an add).
+			return c.element(f, r, inVector)
 		}
 	case *ast.FloatLit:
 		w := 64
@@ -814,4 +820,15 @@ func exprString(e ast.Expr) string {
 		return x.Text
 	}
 	return "..."
+}
+
+// regPlusImm reports whether e is "register + integer" or "register -
+// integer" and returns the register.
+func regPlusImm(e ast.Expr) (*ast.Reg, bool) {
+	b, ok := e.(*ast.BinaryExpr)
+	if !ok || (b.Op != "+" && b.Op != "-") || !isIntImm(b.Y) {
+		return nil, false
+	}
+	r, ok := b.X.(*ast.Reg)
+	return r, ok
 }

@@ -42,6 +42,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ptxVersion := fs.String("ptx", "", "validate for this PTX ISA version (e.g. 8.5) instead of the module's .version")
 	ptxas := fs.String("ptxas", "", "follow this ptxas (12.5 or 13.0) where it and the ISA pages disagree; default: 12.5 up to PTX ISA 8.5, 13.0 after")
 	strict := fs.Bool("strict", false, "report forms ptxas accepts against the ISA pages as errors, not warnings")
+	separate := fs.Bool("c", false, "check separately compiled code (as ptxas -c): declared functions may be defined elsewhere")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
 		fs.PrintDefaults()
@@ -60,7 +61,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	tuneGC()
-	cfg := check.Config{Target: *target, PTX: *ptxVersion, Ptxas: *ptxas, Strict: *strict}
+	cfg := check.Config{Target: *target, PTX: *ptxVersion, Ptxas: *ptxas, Strict: *strict, Separate: *separate}
 	var all diag.List
 	for _, name := range files {
 		src, err := readSource(name, stdin)
@@ -133,6 +134,7 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 			chk.Add(s)
 		}
 	}
+	chk.End()
 	errs := st.Errors()
 	if !errs.HasErrors() {
 		rerrs := res.Diagnostics()

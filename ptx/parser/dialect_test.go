@@ -17,7 +17,7 @@ func TestDialects(t *testing.T) {
 		name, src string
 		err       string // "" for no error; else "LINE:COL: substring"
 	}{
-		{"CR-only line endings", ".version 7.0\r.target sm_80\r.address_size 64\r.visible .entry k()\r{\r  // a comment\r  ret;\r}\r", ""},
+		{"CR-only line endings", ".version 7.0\r.target sm_80\r.address_size 64\r.visible .entry k()\r{\r  ret;\r}\r", ""},
 		{"CRLF line endings", ".version 7.0\r\n.target sm_80\r\n.visible .entry k()\r\n{\r\n  ret;\r\n}\r\n", ""},
 		{"trailing NUL bytes (OpenCL)", head + ".visible .entry k()\n{\n  ret;\n}\n\x00\x00\x00", ""},
 		{"text after a NUL is ignored", head + "\x00garbage }}}", ""},

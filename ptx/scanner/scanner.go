@@ -182,7 +182,9 @@ func (s *Scanner) skipSpace() {
 				continue
 			}
 			from := s.pos(i)
-			for i < len(src) && src[i] != '\n' && src[i] != '\r' {
+			// A line comment ends at '\n' only, also in a file with
+			// CR-only line endings (as ptxas reads it).
+			for i < len(src) && src[i] != '\n' {
 				i++
 			}
 			if s.comment != nil {
