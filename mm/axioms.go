@@ -24,6 +24,9 @@ func (c *checker) orders(rf rel) error {
 		}
 		return permuteGroups(groups, func() bool {
 			sb := c.barrierSync(groups)
+			if c.deadlocked(groups, sb) {
+				return true
+			}
 			k := coKeyString(sf) + "|" + coKeyString(sb)
 			if seen[k] {
 				return true
@@ -145,6 +148,50 @@ func (c *checker) barrierSync(gs []*barGroup) rel {
 		}
 	}
 	return sb
+}
+
+// deadlocked reports whether the barrier waits cannot all complete: each
+// barrier operation arrives, then completes once the arrivals it
+// synchronizes with are in; program order runs from a completion to the
+// next arrival, and a counted barrier's arrivals come in the chosen order.
+// A cycle among these steps is a deadlock (no finished execution).
+func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
+	var bars []int
+	node := map[int]int{}
+	for _, g := range gs {
+		for _, e := range g.events {
+			node[e] = len(bars)
+			bars = append(bars, e)
+		}
+	}
+	if len(bars) == 0 {
+		return false
+	}
+	if 2*len(bars) > maxEvents {
+		return false
+	}
+	arr := func(e int) int { return 2 * node[e] }
+	cmp := func(e int) int { return 2*node[e] + 1 }
+	g := newRel(2 * len(bars))
+	for _, a := range bars {
+		g.set(arr(a), cmp(a))
+		for _, b := range bars {
+			if c.po.has(a, b) {
+				g.set(cmp(a), arr(b))
+			}
+			if sb.has(a, b) {
+				g.set(arr(a), cmp(b))
+			}
+		}
+	}
+	for _, gr := range gs {
+		if gr.quorum > 0 {
+			for k := 1; k < len(gr.events); k++ {
+				g.set(arr(gr.events[k-1]), arr(gr.events[k]))
+			}
+		}
+	}
+	return !g.acyclic()
 }
 
 // causeParts holds the relations of §8.9 for one execution.

@@ -219,7 +219,7 @@ func (c *checker) sameLocation(i, j int) bool {
 	if c.model == PTXv60 {
 		return c.phys[i] == c.phys[j]
 	}
-	return c.ev[i].Loc == c.ev[j].Loc
+	return c.prog.Locs[c.ev[i].Loc].Virt == c.prog.Locs[c.ev[j].Loc].Virt
 }
 
 // morallyStrong implements §8.7: related in program order, or both strong

@@ -107,8 +107,15 @@ func parseDecl(prog *Program, decl string, regs map[string]map[string]int64) err
 		if prog.LocIndex(f[0]) >= 0 {
 			return fmt.Errorf("%s declared twice", f[0])
 		}
+		// A generic alias is another virtual address of the same physical
+		// location; a surface, texture or constant alias names the same
+		// virtual address seen through that proxy (§8.6.1).
 		target := prog.addLoc(f[4])
-		prog.Locs = append(prog.Locs, Location{Name: f[0], Phys: prog.Locs[target].Phys, Proxy: px})
+		virt := prog.Locs[target].Virt
+		if px == Generic {
+			virt = prog.nextVirt()
+		}
+		prog.Locs = append(prog.Locs, Location{Name: f[0], Phys: prog.Locs[target].Phys, Virt: virt, Proxy: px})
 		return nil
 	}
 	eq := strings.Index(decl, "=")

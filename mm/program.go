@@ -87,6 +87,7 @@ func (q Quantifier) String() string { return quantNames[q] }
 type Location struct {
 	Name  string
 	Phys  int   // index of the physical location
+	Virt  int   // index of the virtual address; a non-generic alias shares its target's
 	Proxy Proxy // the proxy named in an alias declaration (informative)
 }
 
@@ -191,6 +192,14 @@ type Program struct {
 	initRegs map[string]map[string]int64 // "P0" or "0" -> register -> value
 }
 
+func (p *Program) nextVirt() int {
+	n := 0
+	for _, l := range p.Locs {
+		n = max(n, l.Virt+1)
+	}
+	return n
+}
+
 // LocIndex returns the index of the named location, or -1.
 func (p *Program) LocIndex(name string) int {
 	for i, l := range p.Locs {
@@ -209,6 +218,6 @@ func (p *Program) addLoc(name string) int {
 	}
 	p.PhysNames = append(p.PhysNames, name)
 	p.PhysInit = append(p.PhysInit, 0)
-	p.Locs = append(p.Locs, Location{Name: name, Phys: len(p.PhysNames) - 1})
+	p.Locs = append(p.Locs, Location{Name: name, Phys: len(p.PhysNames) - 1, Virt: p.nextVirt()})
 	return len(p.Locs) - 1
 }

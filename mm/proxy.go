@@ -36,7 +36,7 @@ func (c *checker) preserved(base rel, x, y int) bool {
 	if c.phys[x] != c.phys[y] {
 		return false
 	}
-	sameV := ex.Loc == ey.Loc
+	sameV := c.sameLocation(x, y)
 	if sameV && ex.Proxy == Generic && ey.Proxy == Generic {
 		return true
 	}
