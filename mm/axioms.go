@@ -6,8 +6,8 @@ import "sort"
 // fence.sc operations, synchronizing morally strong pairs) and the arrival
 // order at counted barriers, and checks the axioms for each.
 func (c *checker) orders(rf rel) error {
-	groups, hang := c.barrierGroups()
-	if hang && !c.liveness {
+	groups, quorumHang := c.barrierGroups()
+	if quorumHang && !c.liveness {
 		return nil
 	}
 	seen := map[string]bool{}
@@ -24,15 +24,19 @@ func (c *checker) orders(rf rel) error {
 		}
 		return permuteGroups(groups, func() bool {
 			sb := c.barrierSync(groups)
+			hang := quorumHang
 			if c.deadlocked(groups, sb) {
-				return true
+				if !c.liveness {
+					return true
+				}
+				hang = true
 			}
 			k := coKeyString(sf) + "|" + coKeyString(sb)
 			if seen[k] {
 				return true
 			}
 			seen[k] = true
-			err = c.checkAxioms(rf, sf, sb, keys)
+			err = c.checkAxioms(rf, sf, sb, keys, hang)
 			return err == nil
 		})
 	})
@@ -270,7 +274,7 @@ func (c *checker) acquirePatterns() rel {
 // checkAxioms checks the axioms of §8.10 for one fence-SC and barrier
 // order, enumerating coherence per location, and records the allowed
 // executions in keys.
-func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool) error {
+func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool, hang bool) error {
 	cp := c.causality(rf, sf, sb)
 	cause := cp.cause
 	// Fence-SC (§8.10.2): fence-SC order does not contradict causality.
@@ -294,7 +298,7 @@ func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool) error {
 			return nil
 		}
 	}
-	c.record(perLoc, keys)
+	c.record(perLoc, keys, hang)
 	return nil
 }
 
@@ -302,6 +306,7 @@ func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool) error {
 type coChoice struct {
 	key     uint64
 	edges   [][2]int
+	maximal uint64 // writes with no coherence successor
 	final   int64
 	defined bool // the co-maximal writes agree on the final value
 }
@@ -431,6 +436,7 @@ func (c *checker) checkCO(p int, co, cause rel) (coChoice, bool) {
 		if co[w] != 0 {
 			continue
 		}
+		cc.maximal |= 1 << uint(w)
 		if first {
 			cc.final, first = c.vals[w], false
 		} else if c.vals[w] != cc.final {
@@ -447,7 +453,7 @@ func (c *checker) checkCO(p int, co, cause rel) (coChoice, bool) {
 
 // record adds the executions of the current reads-from choice: every
 // combination of per-location coherence orders.
-func (c *checker) record(perLoc [][]coChoice, keys map[string]bool) {
+func (c *checker) record(perLoc [][]coChoice, keys map[string]bool, hang bool) {
 	idx := make([]int, len(perLoc))
 	regs := make([]map[string]int64, len(c.combo))
 	for t := range c.combo {
@@ -462,7 +468,11 @@ func (c *checker) record(perLoc [][]coChoice, keys map[string]bool) {
 		if !keys[k] {
 			keys[k] = true
 			c.count++
-			c.observe(perLoc, idx, regs)
+			if c.liveness {
+				c.observeProgress(perLoc, idx, regs, hang)
+			} else {
+				c.observe(perLoc, idx, regs)
+			}
 		}
 		p := 0
 		for ; p < len(idx); p++ {
@@ -488,10 +498,16 @@ func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int6
 		}
 		o.Mem[l] = cc.final
 	}
-	if !witnessHolds(c.prog, &o) {
+	holds := witnessHolds(c.prog, &o)
+	c.tallyOutcome(&o, holds)
+	if !holds {
 		return
 	}
 	c.reached = true
+	c.keepWitness(perLoc, idx, o)
+}
+
+func (c *checker) keepWitness(perLoc [][]coChoice, idx []int, o Outcome) {
 	if c.witness == nil && c.wantWitness {
 		x := &Execution{Events: append([]Event(nil), c.ev...), RF: append([]int(nil), c.rf...), Values: append([]int64(nil), c.vals...), Outcome: o}
 		for p, i := range idx {

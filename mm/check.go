@@ -56,6 +56,7 @@ type Result struct {
 	Pass       bool // the condition holds in Dartagnan's sense
 	Executions int  // allowed executions: distinct (reads-from, coherence) pairs
 	Witness    *Execution
+	Outcomes   []OutcomeCount // final states over the condition's terms
 }
 
 // ErrTooLarge reports a program beyond the enumerator's bounds.
@@ -72,7 +73,7 @@ func Check(prog *Program, m Model) (*Result, error) {
 	if err := c.run(); err != nil {
 		return nil, err
 	}
-	res := &Result{Model: m, Reachable: c.reached, Executions: c.count, Witness: c.witness}
+	res := &Result{Model: m, Reachable: c.reached, Executions: c.count, Witness: c.witness, Outcomes: c.sortedOutcomes()}
 	switch prog.Quant {
 	case Exists:
 		res.Pass = c.reached

@@ -35,6 +35,8 @@ type checker struct {
 	liveness    bool
 	hang        *Execution
 	budget      int
+	outcomes    map[string]*OutcomeCount
+	terms       []Term
 }
 
 // enumBudget bounds the candidate executions examined for one program.

@@ -107,3 +107,43 @@ func TestSuiteSafety(t *testing.T) {
 		t.Error(m)
 	}
 }
+
+// TestSuiteLiveness runs every test of expected.tsv that has a termination
+// verdict under each model and compares the verdict.
+func TestSuiteLiveness(t *testing.T) {
+	rows := readExpected(t)
+	agree, total := [2]int{}, [2]int{}
+	for _, r := range rows {
+		for mi, m := range []Model{PTXv60, PTXv75} {
+			want := r.liveness[mi]
+			if want == "-" {
+				continue
+			}
+			src, err := os.ReadFile(filepath.Join(suiteRoot, r.path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			prog, err := ParseLitmus(src)
+			if err != nil {
+				t.Errorf("%s: %v", r.path, err)
+				continue
+			}
+			total[mi]++
+			res, err := CheckTermination(prog, m)
+			if err != nil {
+				t.Errorf("%s %s: %v", m, r.path, err)
+				continue
+			}
+			got := "FAIL"
+			if res.Pass {
+				got = "PASS"
+			}
+			if got != want {
+				t.Errorf("%s %s: got %s want %s", m, r.path, got, want)
+				continue
+			}
+			agree[mi]++
+		}
+	}
+	t.Logf("liveness agreement: ptx-v6.0 %d/%d, ptx-v7.5 %d/%d", agree[0], total[0], agree[1], total[1])
+}
