@@ -147,3 +147,48 @@ func TestSuiteLiveness(t *testing.T) {
 	}
 	t.Logf("liveness agreement: ptx-v6.0 %d/%d, ptx-v7.5 %d/%d", agree[0], total[0], agree[1], total[1])
 }
+
+// TestSuiteAll decides every file of the suite, verdict or not, under both
+// models and properties, and bounds the time of each.
+func TestSuiteAll(t *testing.T) {
+	var files []string
+	err := filepath.Walk(filepath.Join(suiteRoot, "ptx"), func(p string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".litmus") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Skipf("litmus suite not available (%v)", err)
+	}
+	var slowest time.Duration
+	slowName := ""
+	start := time.Now()
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := ParseLitmus(src)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		for _, m := range []Model{PTXv60, PTXv75} {
+			t0 := time.Now()
+			if _, err := Check(prog, m); err != nil {
+				t.Errorf("%s %s safety: %v", f, m, err)
+			}
+			if _, err := CheckTermination(prog, m); err != nil {
+				t.Errorf("%s %s termination: %v", f, m, err)
+			}
+			if d := time.Since(t0); d > slowest {
+				slowest, slowName = d, f
+			}
+		}
+	}
+	t.Logf("%d files, both models and properties: %v; slowest %s %v", len(files), time.Since(start), slowName, slowest)
+	if slowest > time.Second {
+		t.Errorf("%s took %v, want under 1 s", slowName, slowest)
+	}
+}
