@@ -10,9 +10,9 @@ import (
 // locations the condition reads, with the number of allowed executions
 // that end in it.
 type OutcomeCount struct {
-	State   string
-	Count   int
-	Witness bool // the state satisfies the witness
+	State   string `json:"state"`
+	Count   int    `json:"count"`
+	Witness bool   `json:"witness"` // the state satisfies the witness
 }
 
 // condTerms lists the registers and locations a condition reads, in order
