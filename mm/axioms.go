@@ -10,6 +10,14 @@ func (c *checker) orders(rf rel) error {
 	if quorumHang && !c.liveness {
 		return nil
 	}
+	if len(c.scFences) > maxOrdered {
+		return ErrTooLarge
+	}
+	for _, g := range groups {
+		if g.quorum > 0 && len(g.events) > maxOrdered {
+			return ErrTooLarge
+		}
+	}
 	seen := map[string]bool{}
 	keys := map[string]bool{}
 	var err error
@@ -23,6 +31,11 @@ func (c *checker) orders(rf rel) error {
 			}
 		}
 		return permuteGroups(groups, func() bool {
+			c.budget--
+			if c.budget < 0 {
+				err = ErrTooLarge
+				return false
+			}
 			sb := c.barrierSync(groups)
 			hang := quorumHang
 			if c.deadlocked(groups, sb) {
@@ -42,6 +55,14 @@ func (c *checker) orders(rf rel) error {
 	})
 	return err
 }
+
+// maxOrdered bounds the fence.sc operations, and the arrivals at one
+// counted barrier, whose orders are enumerated.
+const maxOrdered = 6
+
+// maxCoWrites bounds the writes to one location whose partial coherence
+// orders are enumerated.
+const maxCoWrites = 7
 
 // permute calls f with every permutation of xs (in place) until f returns
 // false.
@@ -293,7 +314,13 @@ func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool, hang bool) e
 	}
 	perLoc := make([][]coChoice, len(c.byLoc))
 	for p := range c.byLoc {
+		if len(c.byLoc[p]) > maxCoWrites {
+			return ErrTooLarge
+		}
 		perLoc[p] = c.coherence(p, cause)
+		if c.budget < 0 {
+			return ErrTooLarge
+		}
 		if len(perLoc[p]) == 0 {
 			return nil
 		}
@@ -345,7 +372,11 @@ func (c *checker) coherence(p int, cause rel) []coChoice {
 	choice := make([]int8, len(pairs))
 	var rec func(k int)
 	rec = func(k int) {
+		if c.budget < 0 {
+			return
+		}
 		if k == len(pairs) {
+			c.budget--
 			co := newRel(c.n)
 			for _, w := range ws[1:] {
 				co.set(ws[0], w)

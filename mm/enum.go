@@ -40,7 +40,7 @@ type checker struct {
 }
 
 // enumBudget bounds the candidate executions examined for one program.
-const enumBudget = 5_000_000
+const enumBudget = 2_000_000
 
 func newChecker(prog *Program, m Model) (*checker, error) {
 	c := &checker{prog: prog, model: m, budget: enumBudget}
@@ -79,6 +79,10 @@ func (c *checker) combine(t int) error {
 // execute builds the events of the current path combination and enumerates
 // its reads-from choices.
 func (c *checker) execute() error {
+	c.budget--
+	if c.budget < 0 {
+		return ErrTooLarge
+	}
 	if err := c.buildEvents(); err != nil {
 		return err
 	}
