@@ -54,4 +54,3 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
-
