@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/mm"
+)
+
+func init() {
+	commands["litmus"] = command{"decide memory-model litmus tests under the PTX memory consistency model", runLitmus}
+}
+
+const litmusUsage = `usage: ptxkit litmus [--model ptx-v6.0|ptx-v7.5] [--property safety|termination] [--format=text|json] FILE...
+
+FILE is a litmus test (.litmus, the Dat3M PTX dialect) or a mixedproxy test
+(.test; each instance of a template is decided). "-" reads standard input
+as .litmus.
+
+Exit status: 0 every file was decided, 1 a file does not parse or cannot be
+decided, 2 usage or I/O error.`
+
+// litmusRecord is one line of --format=json.
+type litmusRecord struct {
+	File       string            `json:"file"`
+	Test       string            `json:"test"`
+	Instance   int               `json:"instance,omitempty"`
+	Model      string            `json:"model"`
+	Property   string            `json:"property"`
+	Condition  string            `json:"condition"`
+	Witness    string            `json:"witness"`
+	Pass       bool              `json:"pass"`
+	Executions int               `json:"executions"`
+	Outcomes   []mm.OutcomeCount `json:"outcomes,omitempty"`
+	Expected   string            `json:"expected,omitempty"`
+	Error      string            `json:"error,omitempty"`
+	result     *mm.Result        `json:"-"`
+	prog       *mm.Program       `json:"-"`
+}
+
+type litmusOptions struct {
+	model       mm.Model
+	termination bool
+	json        bool
+}
+
+// runLitmus implements "ptxkit litmus".
+func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("litmus", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	model := fs.String("model", "ptx-v7.5", "memory model: ptx-v6.0 or ptx-v7.5")
+	property := fs.String("property", "safety", "safety (the test's condition) or termination (spin loops and barriers finish)")
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() { fmt.Fprintln(stderr, litmusUsage); fs.PrintDefaults() }
+	files, ok := parseInterspersed(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	var opt litmusOptions
+	var err error
+	if opt.model, err = mm.ParseModel(*model); err != nil {
+		fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+		return exitUsage
+	}
+	switch *property {
+	case "safety":
+	case "termination":
+		opt.termination = true
+	default:
+		fmt.Fprintf(stderr, "ptxkit litmus: unknown property %q (want safety or termination)\n", *property)
+		return exitUsage
+	}
+	switch *format {
+	case "text":
+	case "json":
+		opt.json = true
+	default:
+		fmt.Fprintf(stderr, "ptxkit litmus: unknown format %q (want text or json)\n", *format)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	status := exitOK
+	for _, name := range files {
+		src, err := readInput(name, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+			return exitUsage
+		}
+		recs, err := decideFile(name, src, opt)
+		if err != nil {
+			var ue usageError
+			if errors.As(err, &ue) {
+				fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+				return exitUsage
+			}
+			fmt.Fprintf(stderr, "%s:%v\n", name, err)
+			status = exitFail
+			continue
+		}
+		for _, r := range recs {
+			if r.Error != "" {
+				status = exitFail
+			}
+			if err := writeLitmusRecord(stdout, stderr, r, opt); err != nil {
+				fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+				return exitUsage
+			}
+		}
+	}
+	return status
+}
+
+// usageError is a problem with the command line rather than the file.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// decideFile parses one file and decides each test in it.
+func decideFile(name string, src []byte, opt litmusOptions) ([]*litmusRecord, error) {
+	switch {
+	case strings.HasSuffix(name, ".test"):
+		insts, err := mm.ParseMixedProxy(src)
+		if err != nil {
+			return nil, err
+		}
+		var recs []*litmusRecord
+		for _, in := range insts {
+			r := decide(name, in.Prog, opt)
+			r.Instance = in.Instance
+			r.Expected = in.Expected
+			recs = append(recs, r)
+		}
+		return recs, nil
+	}
+	prog, err := mm.ParseLitmus(src)
+	if err != nil {
+		return nil, err
+	}
+	return []*litmusRecord{decide(name, prog, opt)}, nil
+}
+
+func decide(name string, prog *mm.Program, opt litmusOptions) *litmusRecord {
+	r := &litmusRecord{File: name, Test: prog.Name, Model: opt.model.String(), Property: "safety",
+		Condition: prog.Quant.String() + " " + prog.CondText, prog: prog}
+	var res *mm.Result
+	var err error
+	if opt.termination {
+		r.Property = "termination"
+		r.Condition = "some execution does not terminate"
+		res, err = mm.CheckTermination(prog, opt.model)
+	} else {
+		res, err = mm.Check(prog, opt.model)
+	}
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.result = res
+	r.Witness = "unreachable"
+	if res.Reachable {
+		r.Witness = "reachable"
+	}
+	r.Pass, r.Executions, r.Outcomes = res.Pass, res.Executions, res.Outcomes
+	return r
+}
+
+func writeLitmusRecord(stdout, stderr io.Writer, r *litmusRecord, opt litmusOptions) error {
+	if opt.json {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", b)
+		return err
+	}
+	name := r.File
+	if r.Instance > 0 {
+		name = fmt.Sprintf("%s#%d", r.File, r.Instance)
+	}
+	if r.Error != "" {
+		fmt.Fprintf(stderr, "%s: %s: %s\n", name, r.Test, r.Error)
+		return nil
+	}
+	verdict := "FAIL"
+	if r.Pass {
+		verdict = "PASS"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s under %s (%s)\n", name, r.Test, r.Model, r.Property)
+	fmt.Fprintf(&b, "  %s\n", r.Condition)
+	fmt.Fprintf(&b, "  witness %s: %s, %d allowed executions\n", r.Witness, verdict, r.Executions)
+	if r.Expected != "" {
+		fmt.Fprintf(&b, "  expected by the test: %s\n", r.Expected)
+	}
+	if len(r.Outcomes) > 0 {
+		fmt.Fprintf(&b, "  outcomes:\n")
+		for _, o := range r.Outcomes {
+			mark := " "
+			if o.Witness {
+				mark = "*"
+			}
+			fmt.Fprintf(&b, "   %s %-40s %d\n", mark, o.State, o.Count)
+		}
+	}
+	if r.result != nil && r.result.Witness != nil {
+		title := "a witness execution"
+		if opt.termination {
+			title = "an execution that does not terminate"
+		}
+		fmt.Fprintf(&b, "  %s:\n", title)
+		for _, line := range strings.Split(strings.TrimRight(r.result.Witness.Format(r.prog), "\n"), "\n") {
+			fmt.Fprintf(&b, "    %s\n", line)
+		}
+	}
+	_, err := io.WriteString(stdout, b.String())
+	return err
+}

@@ -1,0 +1,57 @@
+package mm
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+)
+
+// describe returns the instruction text of event i, or "init" for an
+// initial write.
+func (x *Execution) describe(prog *Program, i int) string {
+	e := &x.Events[i]
+	if e.Thread < 0 {
+		return "init " + prog.PhysNames[prog.Locs[e.Loc].Phys]
+	}
+	return prog.Threads[e.Thread].Code[e.Instr].Text
+}
+
+func eventAction(prog *Program, e *Event, v int64) string {
+	switch e.Kind {
+	case EvRead:
+		return fmt.Sprintf("R %s=%d", prog.Locs[e.Loc].Name, v)
+	case EvWrite:
+		return fmt.Sprintf("W %s=%d", prog.Locs[e.Loc].Name, v)
+	case EvFence:
+		return "F"
+	}
+	return "B"
+}
+
+// Format writes the execution as a table of its events with reads-from and
+// coherence successors: one line per event.
+func (x *Execution) Format(prog *Program) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "event\tthread\tinstruction\taction\trf\tco")
+	for i := range x.Events {
+		e := &x.Events[i]
+		th := "-"
+		if e.Thread >= 0 {
+			th = prog.Threads[e.Thread].Name
+		}
+		rf := ""
+		if x.RF[i] >= 0 {
+			rf = fmt.Sprintf("from e%d", x.RF[i])
+		}
+		var co []string
+		for _, p := range x.CO {
+			if p[0] == i {
+				co = append(co, fmt.Sprintf("e%d", p[1]))
+			}
+		}
+		fmt.Fprintf(tw, "e%d\t%s\t%s\t%s\t%s\t%s\n", i, th, x.describe(prog, i), eventAction(prog, e, x.Values[i]), rf, strings.Join(co, " "))
+	}
+	tw.Flush()
+	return b.String()
+}

@@ -1,0 +1,56 @@
+package mm
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzParseLitmus checks that any input parses or fails with an error, and
+// that what parses is decided, within bounds, without a panic.
+func FuzzParseLitmus(f *testing.F) {
+	for _, p := range []string{"ptx/Manual/MP-relaxed.litmus", "ptx/Barrier/quorum3-fail.litmus", "ptx/Manual/proxy/Proxy-Const-MP-cause1.litmus", "ptx/Manual/Ticketlock-same-gpu.litmus"} {
+		if src, err := os.ReadFile(filepath.Join(suiteRoot, p)); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		prog, err := ParseLitmus(src)
+		if err != nil {
+			return
+		}
+		start := time.Now()
+		Check(prog, PTXv75)
+		CheckTermination(prog, PTXv60)
+		if d := time.Since(start); d > 20*time.Second {
+			t.Fatalf("deciding took %v", d)
+		}
+	})
+}
+
+// TestParseErrors checks that malformed tests are rejected with a line.
+func TestParseErrors(t *testing.T) {
+	cases := map[string]string{
+		"":                  "empty input",
+		"PTX t\n":           "missing the initial-state block",
+		"PTX t\n{ x=0;\n":   "unterminated initial-state block",
+		"PTX t\n{ x=0; }\n": "missing the thread header row",
+		"PTX t\n{ x=zero; }\n P0@cta 0,gpu 0 ;\n":                                          "bad initial value",
+		"PTX t\n{ }\n P1@cta 0,gpu 0 ;\nexists (x == 1)":                                   "want P0",
+		"PTX t\n{ }\n P0@cta 0,gpu 0 ;\n goto L1 ;\nexists (x == 1)":                       "undefined label L1",
+		"PTX t\n{ }\n P0@cta 0,gpu 0 ;\n ld.weak.cta r0, x ;\nexists (x == 1)":             ".weak takes no scope",
+		"PTX t\n{ }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n":                                 "missing the final condition",
+		"PTX t\n{ }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P3:r0 == 1)":              "unknown thread",
+		"PTX t\n{ }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1":                   "missing )",
+		"PTX t\n{ }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)": "1 columns, want 2",
+	}
+	for src, want := range cases {
+		_, err := ParseLitmus([]byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want one containing %q", src, err, want)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package mm
+
+// CheckTermination decides whether the program can fail to terminate under
+// fair scheduling: some allowed execution in which a thread spins forever
+// in a loop or waits forever at a barrier. Reachable reports such an
+// execution; Pass is its absence.
+//
+// Loops are unrolled once. A thread spins forever when its last iteration
+// takes the backward jump after reading, at every read of that iteration,
+// a write that is maximal in coherence order: under fair scheduling every
+// write eventually reaches every thread, so only reads of final values can
+// repeat forever (docs/litmus.md, "Liveness"). A barrier waits forever when
+// fewer threads than its count arrive, or when barrier waits form a cycle.
+func CheckTermination(prog *Program, m Model) (*Result, error) {
+	c, err := newChecker(prog, m)
+	if err != nil {
+		return nil, err
+	}
+	c.liveness, c.wantWitness = true, true
+	if err := c.run(); err != nil {
+		return nil, err
+	}
+	return &Result{Model: m, Reachable: c.reached, Pass: !c.reached, Executions: c.count, Witness: c.witness}, nil
+}
+
+// observeProgress records an execution that does not terminate.
+func (c *checker) observeProgress(perLoc [][]coChoice, idx []int, regs []map[string]int64, hang bool) {
+	stuck := hang
+	for t, p := range c.combo {
+		if !p.blocked {
+			continue
+		}
+		final := true
+		for _, local := range p.spin {
+			r := c.off[t] + local
+			w := c.rf[r]
+			if perLoc[c.phys[r]][idx[c.phys[r]]].maximal>>uint(w)&1 == 0 {
+				final = false
+			}
+		}
+		if !final {
+			return // this thread leaves the loop under fair scheduling
+		}
+		stuck = true
+	}
+	if !stuck {
+		return
+	}
+	c.reached = true
+	c.keepWitness(perLoc, idx, Outcome{Regs: regs, Mem: make([]int64, len(c.prog.Locs))})
+}
