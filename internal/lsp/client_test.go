@@ -14,7 +14,7 @@ import (
 // testClient speaks the protocol to a server over pipes, as an editor
 // does: framed messages in, framed messages out.
 type testClient struct {
-	t      *testing.T
+	t      testing.TB
 	w      io.WriteCloser
 	msgs   chan message
 	done   chan error
@@ -26,7 +26,7 @@ const testTimeout = 10 * time.Second
 
 // startServer starts a server on pipes and returns its client. The
 // session ends with the test.
-func startServer(t *testing.T, opts Options) *testClient {
+func startServer(t testing.TB, opts Options) *testClient {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -57,7 +57,7 @@ func startServer(t *testing.T, opts Options) *testClient {
 
 // initialized starts a server and completes the initialize handshake with
 // the given position encodings offered.
-func initialized(t *testing.T, encodings ...string) *testClient {
+func initialized(t testing.TB, encodings ...string) *testClient {
 	c := startServer(t, Options{Explain: func(in, target, version string) string {
 		return fmt.Sprintf("explain(%q, %q, %q)\n", in, target, version)
 	}})
@@ -185,7 +185,7 @@ func posParams(uri string, p Position) map[string]any {
 }
 
 // readKernel returns the test document.
-func readKernel(t *testing.T) string {
+func readKernel(t testing.TB) string {
 	t.Helper()
 	b, err := os.ReadFile("testdata/kernel.ptx")
 	if err != nil {
@@ -198,7 +198,7 @@ func readKernel(t *testing.T) string {
 // src, plus delta bytes, counted in UTF-16 code units (or bytes for
 // utf-8) independently of the server's conversion: by encoding the line
 // prefix with unicode/utf16.
-func at(t *testing.T, src, needle string, n, delta int, enc string) Position {
+func at(t testing.TB, src, needle string, n, delta int, enc string) Position {
 	t.Helper()
 	i := -1
 	for k := 0; k <= n; k++ {
@@ -218,7 +218,7 @@ func at(t *testing.T, src, needle string, n, delta int, enc string) Position {
 }
 
 // span returns the range of the n-th occurrence of needle.
-func span(t *testing.T, src, needle string, n int, enc string) Range {
+func span(t testing.TB, src, needle string, n int, enc string) Range {
 	t.Helper()
 	return Range{at(t, src, needle, n, 0, enc), at(t, src, needle, n, len(needle), enc)}
 }

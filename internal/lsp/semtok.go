@@ -174,7 +174,11 @@ func (a *analysis) nameToken(add func(from, to, typ, mods int), e ast.Expr) {
 	case resolve.SpecialReg, resolve.Constant:
 		mods = modReadonly | modDefaultLibrary
 	}
-	add(off(e.Pos()), off(e.End()), typ, mods)
+	to := off(e.End())
+	if r, ok := e.(*ast.Reg); ok {
+		to = off(r.Pos()) + len(r.Name) // %tid of %tid.x
+	}
+	add(off(e.Pos()), to, typ, mods)
 }
 
 // encodeTokens writes tokens in the protocol's relative form: five
