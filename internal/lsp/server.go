@@ -8,7 +8,8 @@
 // over any reader and writer. It handles one message at a time on one
 // goroutine, in arrival order; a second goroutine only reads. Documents
 // are re-analysed when they change, but only once no further message is
-// waiting, so a burst of edits costs one analysis (see Serve).
+// waiting or before the next request is answered, so a burst of edits
+// costs one analysis and one publication (see Serve).
 package lsp
 
 import (
@@ -151,6 +152,10 @@ func (s *Server) handle(body []byte) {
 		s.notification(m.Method, m.Params)
 		return
 	}
+	// Diagnostics of changed documents go out before the answer to a
+	// request, so a client that sends edits and a request without a pause
+	// still sees them, once per burst.
+	s.publishChanged()
 	result, rerr := s.request(m.Method, m.Params)
 	if rerr != nil {
 		s.send(errorResponse{JSONRPC: "2.0", ID: id, Error: rerr})

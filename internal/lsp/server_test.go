@@ -137,6 +137,18 @@ func TestChangesCoalesce(t *testing.T) {
 	}
 }
 
+// TestDiagnosticsBeforeResponse sends a change and a request together:
+// the diagnostics of the change are published before the response.
+func TestDiagnosticsBeforeResponse(t *testing.T) {
+	c := initialized(t)
+	src := readKernel(t)
+	c.open(kernelURI, src)
+	c.call("textDocument/hover", posParams(kernelURI, at(t, src, "%tid", 0, 1, "utf-16")))
+	if len(c.queue) != 1 || c.queue[0].Method != "textDocument/publishDiagnostics" {
+		t.Fatalf("before the hover response: %+v", c.queue)
+	}
+}
+
 func TestDidCloseClearsDiagnostics(t *testing.T) {
 	c := initialized(t)
 	c.open(kernelURI, readKernel(t))
