@@ -151,3 +151,28 @@ func TestHostileDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestManyChangesBounded sends more range changes to a large document
+// than the server scans in one notification: it refuses them with a
+// message instead of stalling, and keeps the document as it was.
+func TestManyChangesBounded(t *testing.T) {
+	c := initialized(t)
+	big := strings.Repeat("// filler line\n", 1<<16) // 1 MiB
+	c.open(kernelURI, big)
+	c.diagnostics(kernelURI)
+	changes := make([]map[string]any, 300)
+	for i := range changes {
+		changes[i] = map[string]any{"range": Range{Position{0, 0}, Position{0, 0}}, "text": "x"}
+	}
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": kernelURI, "version": 2}, "contentChanges": changes})
+	msg := c.notification("window/showMessage")
+	if p := decodeParams[showMessageParams](t, msg.Params); !strings.Contains(p.Message, "too many range changes (300)") {
+		t.Errorf("showMessage %+v", p)
+	}
+	var edits []textEdit
+	c.result("textDocument/formatting", map[string]any{"textDocument": map[string]any{"uri": kernelURI}}, &edits)
+	if len(edits) != 0 { // the filler is canonical; an "x" would not be
+		t.Errorf("the document changed")
+	}
+}

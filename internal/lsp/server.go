@@ -301,10 +301,16 @@ func (s *Server) didChange(params json.RawMessage) *rpcError {
 		return errorf(codeInvalidParams, "document %s is not open", p.TextDocument.URI)
 	}
 	txt := d.text
+	scanned := 0
 	for i, c := range p.ContentChanges {
 		if c.Range == nil {
 			txt = c.Text
 			continue
+		}
+		// Each range change scans the text once: bound the total, so that
+		// many small changes to a large document cannot stall the server.
+		if scanned += len(txt); scanned > maxChangeScan {
+			return errorf(codeInvalidParams, "too many range changes (%d) for a document of %d bytes; send the whole text", len(p.ContentChanges), len(txt))
 		}
 		var ok bool
 		if txt, ok = newText(txt).edit(*c.Range, c.Text, s.enc); !ok {
@@ -317,6 +323,10 @@ func (s *Server) didChange(params json.RawMessage) *rpcError {
 	d.text, d.version, d.analysis, d.published = txt, p.TextDocument.Version, nil, false
 	return nil
 }
+
+// maxChangeScan bounds the bytes of text that the range changes of one
+// didChange may scan (a fraction of a second).
+const maxChangeScan = 256 << 20
 
 func (s *Server) didClose(params json.RawMessage) *rpcError {
 	var p didCloseParams
