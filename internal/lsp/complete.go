@@ -15,6 +15,8 @@ import (
 //     describe that may still be written, leaving out those the
 //     document's .target and .version do not allow and those that clash
 //     with qualifiers already written;
+//   - a word starting with "." where a statement or declaration may
+//     start: the directives and declaration keywords (PTX ISA §11, §5.1);
 //   - after "%": the special registers and the registers declared in the
 //     document.
 func (s *Server) completion(params json.RawMessage) (any, *rpcError) {
@@ -37,6 +39,10 @@ func (s *Server) completion(params json.RawMessage) (any, *rpcError) {
 	switch {
 	case strings.HasPrefix(word, "%"):
 		items = a.registerItems(word)
+	case strings.HasPrefix(word, ".") && strings.Count(word, ".") == 1:
+		if statementStart(before) || strings.HasPrefix(before, ".") {
+			items = directiveItems(word)
+		}
 	case !strings.Contains(word, "."):
 		if statementStart(before) {
 			items = opcodeItems(word)
@@ -79,6 +85,27 @@ func statementStart(before string) bool {
 	fields := strings.Fields(before)
 	last := fields[len(fields)-1]
 	return strings.HasPrefix(last, "@")
+}
+
+// directives are the directives and the state-space and linkage words
+// that begin or continue a declaration (PTX ISA §11 "Directives", §5.1
+// "State Spaces").
+var directives = []string{
+	".address_size", ".align", ".branchtargets", ".callprototype", ".calltargets", ".common", ".const",
+	".entry", ".explicitcluster", ".extern", ".file", ".func", ".global", ".loc", ".local",
+	".maxclusterrank", ".maxnreg", ".maxntid", ".minnctapersm", ".noreturn", ".param", ".pragma",
+	".reg", ".reqnctapercluster", ".reqntid", ".section", ".shared", ".target", ".tex", ".version",
+	".visible", ".weak",
+}
+
+func directiveItems(prefix string) []completionItem {
+	var items []completionItem
+	for _, d := range directives {
+		if strings.HasPrefix(d, prefix) {
+			items = append(items, completionItem{Label: d, Kind: completionKindKeyword, Detail: "PTX directive"})
+		}
+	}
+	return items
 }
 
 func opcodeItems(prefix string) []completionItem {

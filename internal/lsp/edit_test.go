@@ -75,6 +75,15 @@ func TestCompletionQualifiers(t *testing.T) {
 			t.Errorf("registers for %%cl: %v", regs)
 		}
 	}
+	// Directives at the start of a line and after a declaration keyword.
+	dsrc := ".ver\n.visible .en\n"
+	c.open("file:///tmp/d.ptx", dsrc)
+	if got := completeAt(t, c, "file:///tmp/d.ptx", at(t, dsrc, ".ver", 0, 4, "utf-16")); fmt.Sprint(got) != "[.version]" {
+		t.Errorf("directives for .ver: %v", got)
+	}
+	if got := completeAt(t, c, "file:///tmp/d.ptx", at(t, dsrc, ".en", 0, 3, "utf-16")); fmt.Sprint(got) != "[.entry]" {
+		t.Errorf("directives for .en: %v", got)
+	}
 	// Operands are not opcodes.
 	src := doc("8.0", "sm_90")
 	if ops := completeAt(t, c, "file:///tmp/csm_90.ptx", at(t, src, "%r1, ", 0, 5, "utf-16")); len(ops) != 0 {
