@@ -176,3 +176,21 @@ func TestManyChangesBounded(t *testing.T) {
 		t.Errorf("the document changed")
 	}
 }
+
+// TestRequestPanicContained: a request whose handler fails answers with an
+// internal error, and the session goes on.
+func TestRequestPanicContained(t *testing.T) {
+	c := startServer(t, Options{Explain: func(string, string, string) string { panic("explainer broke") }})
+	c.result("initialize", map[string]any{"capabilities": map[string]any{}}, nil)
+	src := readKernel(t)
+	c.open(kernelURI, src)
+	m := c.call("textDocument/hover", posParams(kernelURI, at(t, src, "st.global.relaxed", 0, 1, "utf-16")))
+	if m.Error == nil || m.Error.Code != codeInternalError || !strings.Contains(m.Error.Message, "explainer broke") {
+		t.Errorf("hover with a failing explainer: %+v", m)
+	}
+	var h hover
+	c.result("textDocument/hover", posParams(kernelURI, at(t, src, "%tid", 0, 1, "utf-16")), &h)
+	if !strings.Contains(h.Contents.Value, "special register") {
+		t.Errorf("hover after the failure: %q", h.Contents.Value)
+	}
+}

@@ -156,7 +156,7 @@ func (s *Server) handle(body []byte) {
 	// request, so a client that sends edits and a request without a pause
 	// still sees them, once per burst.
 	s.publishChanged()
-	result, rerr := s.request(m.Method, m.Params)
+	result, rerr := s.safeRequest(m.Method, m.Params)
 	if rerr != nil {
 		s.send(errorResponse{JSONRPC: "2.0", ID: id, Error: rerr})
 		return
@@ -182,6 +182,17 @@ func init() {
 		"textDocument/documentHighlight":    (*Server).documentHighlight,
 		"textDocument/semanticTokens/range": (*Server).semanticTokensFull,
 	}
+}
+
+// safeRequest is request, with a panic turned into an internal error
+// response so that one failing request does not end the session.
+func (s *Server) safeRequest(method string, params json.RawMessage) (result any, rerr *rpcError) {
+	defer func() {
+		if r := recover(); r != nil {
+			result, rerr = nil, errorf(codeInternalError, "%s failed: %v", method, r)
+		}
+	}()
+	return s.request(method, params)
 }
 
 func (s *Server) request(method string, params json.RawMessage) (any, *rpcError) {
