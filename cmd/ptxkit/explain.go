@@ -109,6 +109,16 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptxkit explain: %v\n", err)
 		return exitUsage
 	}
+	writeExplanation(stdout, x)
+	if x.Diags.HasErrors() {
+		return exitFail
+	}
+	return exitOK
+}
+
+// writeExplanation prints each section of x that has something to say,
+// titled in a column (the output of ptxkit explain).
+func writeExplanation(w io.Writer, x *explanation) {
 	for _, s := range explainSections {
 		lines := s.Render(x)
 		if len(lines) == 0 {
@@ -119,13 +129,9 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if i == 0 {
 				title = s.Title
 			}
-			fmt.Fprintf(stdout, "%-12s %s\n", title, l)
+			fmt.Fprintf(w, "%-12s %s\n", title, l)
 		}
 	}
-	if x.Diags.HasErrors() {
-		return exitFail
-	}
-	return exitOK
 }
 
 // analyze parses the instruction inside a small module (with .version

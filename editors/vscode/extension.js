@@ -1,0 +1,22 @@
+// VS Code client for `ptxkit lsp`: starts the server over standard
+// input/output for every PTX document (see ../../docs/lsp.md).
+const vscode = require('vscode');
+const { LanguageClient } = require('vscode-languageclient/node');
+
+let client;
+
+function activate(context) {
+  const command = vscode.workspace.getConfiguration('ptxkit').get('path') || 'ptxkit';
+  const server = { command, args: ['lsp'] };
+  client = new LanguageClient('ptxkit', 'ptxkit', { run: server, debug: server }, {
+    documentSelector: [{ language: 'ptx' }],
+  });
+  context.subscriptions.push({ dispose: () => client && client.stop() });
+  return client.start();
+}
+
+function deactivate() {
+  return client ? client.stop() : undefined;
+}
+
+module.exports = { activate, deactivate };

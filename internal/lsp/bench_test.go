@@ -1,0 +1,48 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/benchmod"
+)
+
+// The requirement: diagnostics within 50 ms of a change to a 1 MB
+// document. BenchmarkAnalyze1MB is the analysis alone (parse with
+// comments, resolve with uses, validate, index the declarations);
+// BenchmarkDidChange1MB is the round trip an editor sees: a one-character
+// incremental change sent over a pipe until its publishDiagnostics is read.
+const benchDocBytes = 1 << 20
+
+func BenchmarkAnalyze1MB(b *testing.B) {
+	src := benchmod.Compiler(benchDocBytes)
+	benchmod.Run(b, len(src), func() {
+		if a := analyze("bench.ptx", src); len(a.diags) != 0 {
+			b.Fatalf("diagnostics %v", a.diags[:1])
+		}
+	})
+}
+
+func BenchmarkDidChange1MB(b *testing.B) {
+	src := benchmod.Compiler(benchDocBytes)
+	c := initialized(b)
+	c.open(kernelURI, src)
+	if p := c.diagnostics(kernelURI); len(p.Diagnostics) != 0 {
+		b.Fatalf("diagnostics %v", p.Diagnostics[:1])
+	}
+	// Toggle the first kernel's name between kernel_0 and kernel_X.
+	pos := newText(src).position(strings.Index(src, "kernel_0(")+len("kernel_"), utf16Enc)
+	edit := Range{pos, Position{pos.Line, pos.Character + 1}}
+	b.SetBytes(int64(len(src)))
+	b.ResetTimer()
+	start := benchmod.CPUTime()
+	for i := 0; i < b.N; i++ {
+		c.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": kernelURI, "version": i + 2},
+			"contentChanges": []map[string]any{{"range": edit, "text": "X0"[i%2 : i%2+1]}}})
+		if p := c.diagnostics(kernelURI); p.Version != i+2 || len(p.Diagnostics) != 0 {
+			b.Fatalf("version %d: %+v", p.Version, p.Diagnostics)
+		}
+	}
+	benchmod.ReportCPU(b, len(src), start)
+}
