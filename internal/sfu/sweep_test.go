@@ -127,4 +127,3 @@ func TestSweeps(t *testing.T) {
 }
 
 func pct(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }
-
