@@ -231,6 +231,8 @@ func decodeBinary(d *Decoder, in *ast.Instruction, out *Inst) error {
 	flag(".hi", FlagHi)
 	flag(".wide", FlagWide)
 	flag(".cc", FlagCC)
+	flag(".ftz", FlagFtz)
+	flag(".full", FlagX)
 	if in.Opcode == "addc" || in.Opcode == "subc" || in.Opcode == "madc" {
 		out.Flags |= FlagUseCC
 	}
@@ -571,6 +573,9 @@ func predOp(op, a, b uint64) uint64 {
 
 // floatOp computes one float lane; the result is rounded once to t.
 func floatOp(in *Inst, t Type, ab, bb, cb uint64) uint64 {
+	if r, ok := approxDiv(in, ab, bb); ok {
+		return r
+	}
 	if t == TF32 && in.Round == RoundDefault && in.Flags&FlagSat == 0 {
 		a, b := math.Float32frombits(uint32(ab)), math.Float32frombits(uint32(bb))
 		switch in.Imm {
@@ -645,6 +650,9 @@ func decodeUnary(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return d.Errorf(in, "%s takes a type and two operands", in.Opcode)
 	}
 	out.Type, out.Imm, out.Round = t, unaryOps[in.Opcode], q.Round
+	if q.Has(".ftz") {
+		out.Flags |= FlagFtz
+	}
 	var err error
 	if out.D, err = d.Dst(in.Operands[0]); err != nil {
 		return err
@@ -681,6 +689,9 @@ func unaryOp(in *Inst, t Type, a uint64) uint64 {
 			return (a ^ sign) & mask
 		case opAbs:
 			return a &^ sign & mask
+		}
+		if r, ok := approxUnary(in, a); ok {
+			return r
 		}
 		x := floatValue(t, a)
 		var v float64

@@ -59,7 +59,7 @@ type Inst struct {
 // Instruction flag bits shared by the core handlers.
 const (
 	FlagSat   uint16 = 1 << iota // .sat
-	FlagFtz                      // .ftz (ignored: subnormals are kept)
+	FlagFtz                      // .ftz (honoured by the approximate instructions only)
 	FlagHi                       // .hi
 	FlagWide                     // .wide
 	FlagCC                       // .cc (carry out)

@@ -1,0 +1,58 @@
+package sfu
+
+import "testing"
+
+// approxOps maps each recorded instruction to its implementation.
+var approxOps = []struct {
+	file  string
+	floor float64 // the share bit-exact today, in percent; the test fails below it
+	unary func(uint32) uint32
+	div   func(x, y uint32) uint32
+}{
+	{file: "rcp.approx.f32", floor: 99.8, unary: func(x uint32) uint32 { return Rcp(x, false) }},
+	{file: "rcp.approx.ftz.f32", floor: 99.8, unary: func(x uint32) uint32 { return Rcp(x, true) }},
+	{file: "rsqrt.approx.f32", floor: 99.9, unary: func(x uint32) uint32 { return Rsqrt(x, false) }},
+	{file: "sqrt.approx.f32", floor: 99.9, unary: func(x uint32) uint32 { return Sqrt(x, false) }},
+	{file: "ex2.approx.f32", floor: 98.9, unary: func(x uint32) uint32 { return Ex2(x, false) }},
+	{file: "ex2.approx.ftz.f32", floor: 98.9, unary: func(x uint32) uint32 { return Ex2(x, true) }},
+	{file: "lg2.approx.f32", floor: 99.99, unary: func(x uint32) uint32 { return Lg2(x, false) }},
+	{file: "div.approx.f32", floor: 99.8, div: func(x, y uint32) uint32 { return DivApprox(x, y, false) }},
+	{file: "div.full.f32", floor: 99.8, div: func(x, y uint32) uint32 { return DivFull(x, y, false) }},
+	{file: "sin.approx.f32", floor: 16, unary: func(x uint32) uint32 { return Sin(x, false) }},
+	{file: "cos.approx.f32", floor: 28, unary: func(x uint32) uint32 { return Cos(x, false) }},
+	{file: "tanh.approx.f32", floor: 39.9, unary: Tanh},
+}
+
+// TestRecords compares every recorded H100 result (approx/NAME.bin; none of
+// them was used to derive the tables) with the package's.
+func TestRecords(t *testing.T) {
+	needData(t)
+	for _, op := range approxOps {
+		w := readWords(t, op.file+".bin")
+		stride := 2
+		if op.div != nil {
+			stride = 3
+		}
+		ok, n, shown := 0, 0, 0
+		for i := 0; i+stride <= len(w); i += stride {
+			var got uint32
+			if op.div != nil {
+				got = op.div(w[i], w[i+1])
+			} else {
+				got = op.unary(w[i])
+			}
+			want := w[i+stride-1]
+			n++
+			if got == want {
+				ok++
+			} else if shown < 3 && testing.Verbose() {
+				shown++
+				t.Logf("  %s(%08x ...) = %08x, H100 %08x", op.file, w[i], got, want)
+			}
+		}
+		t.Logf("%-20s %.4f%% of %d records bit-exact", op.file, pct(ok, n), n)
+		if pct(ok, n) < op.floor {
+			t.Errorf("%s: %.4f%% bit-exact, below %.2f%%", op.file, pct(ok, n), op.floor)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package sfu
+
+import (
+	"encoding/binary"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// approxDir holds the H100's results of the approximate instructions
+// (../shared/gpu-reference/approx, see its README).
+var approxDir = filepath.Join("..", "..", "..", "shared", "gpu-reference", "approx")
+
+func needData(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(approxDir); err != nil {
+		t.Skipf("skipping: the H100 reference results are absent (%v)", err)
+	}
+}
+
+func readWords(t testing.TB, name string) []uint32 {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(approxDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]uint32, len(b)/4)
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return w
+}
+
+// sweepInput is input i of a sweep of binade e (sweep.cu).
+func sweepInput(e, i uint32) uint32 { return e<<23 | i<<5 }
+
+// sample is one sweep point as a table sees it: the fraction u (n bits)
+// and the interval [lo, hi) its interpolated integer must fall in to give
+// the recorded result.
+type sample struct {
+	u      uint32
+	n      uint
+	lo, hi float64
+}
+
+// tableSweep ties a table to the sweep it is derived from.
+type tableSweep struct {
+	name    string // Go variable in tables_gen.go
+	file    string // sweep file
+	exp     uint32 // binade of the sweep
+	table   *quadTable
+	bits    uint // segment index bits
+	sqShift uint // quadTable.sqShift
+	// sample maps a sweep input and its recorded result to a sample.
+	sample func(x, r uint32) (sample, bool)
+}
+
+// exactSample is a sample whose result is v * 2^-scale exactly.
+func exactSample(u uint32, r uint32, scale int) sample {
+	v := math.Ldexp(float64(f32(r)), scale)
+	return sample{u: u, n: 23, lo: v, hi: v + 1}
+}
+
+// truncSample is a sample whose result is truncated from the fixed-point
+// number with scale fraction bits.
+func truncSample(u uint32, r uint32, scale int) sample {
+	v := math.Ldexp(float64(f32(r)), scale)
+	ulp := math.Ldexp(float64(math.Nextafter32(f32(r), float32(math.Inf(1)))-f32(r)), scale)
+	return sample{u: u, n: 23, lo: v, hi: v + math.Max(ulp, 1)}
+}
+
+var tableSweeps = []tableSweep{
+	{"rcpTable", "rcp.approx.ftz.f32.e127.bin", 127, &rcpTable, 7, 1, func(x, r uint32) (sample, bool) {
+		return exactSample(x&fracMask, r, 24), true
+	}},
+	{"rsqrtTables[0]", "rsqrt.approx.ftz.f32.e127.bin", 127, &rsqrtTables[0], 6, 0, func(x, r uint32) (sample, bool) {
+		return exactSample(x&fracMask, r, 24), x&fracMask != 0 // powers of 4 are exact
+	}},
+	{"rsqrtTables[1]", "rsqrt.approx.ftz.f32.e128.bin", 128, &rsqrtTables[1], 6, 0, func(x, r uint32) (sample, bool) {
+		return exactSample(x&fracMask, r, 24), true
+	}},
+	{"sqrtTables[0]", "sqrt.approx.ftz.f32.e127.bin", 127, &sqrtTables[0], 6, 0, func(x, r uint32) (sample, bool) {
+		return exactSample(x&fracMask, r, 23), true
+	}},
+	{"sqrtTables[1]", "sqrt.approx.ftz.f32.e128.bin", 128, &sqrtTables[1], 6, 0, func(x, r uint32) (sample, bool) {
+		return exactSample(x&fracMask, r, 23), true
+	}},
+	{"ex2Table", "ex2.approx.ftz.f32.e127.bin", 127, &ex2Table, 6, 0, func(x, r uint32) (sample, bool) {
+		s := exactSample(x&fracMask, r, 22)
+		s.u <<= ex2Frac - 23
+		s.n = ex2Frac
+		return s, true
+	}},
+	{"lg2Table", "lg2.approx.ftz.f32.e127.bin", 127, &lg2Table, 6, 0, func(x, r uint32) (sample, bool) {
+		return truncSample(x&fracMask, r, lg2Frac), x&fracMask != 0 // lg2(1) is exactly 0
+	}},
+}
+
+// TestSweeps checks every table against every point of its sweep and
+// reports the points the fit did not use (odd i) separately.
+func TestSweeps(t *testing.T) {
+	needData(t)
+	for _, ts := range tableSweeps {
+		res := readWords(t, "sweeps/"+ts.file)
+		var ok, n, okHeld, nHeld int
+		for i, r := range res {
+			s, use := ts.sample(sweepInput(ts.exp, uint32(i)), r)
+			if !use {
+				continue
+			}
+			v := float64(ts.table.eval(s.u, s.n))
+			hit := v >= s.lo && v < s.hi
+			n++
+			if hit {
+				ok++
+			}
+			if i%2 == 1 {
+				nHeld++
+				if hit {
+					okHeld++
+				}
+			}
+		}
+		t.Logf("%-16s %s: %.4f%% exact, held-out %.4f%%", ts.name, ts.file, pct(ok, n), pct(okHeld, nHeld))
+	}
+}
+
+func pct(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }

@@ -1,0 +1,45 @@
+package sfu
+
+import "math"
+
+// quadTable is one function's piecewise-quadratic interpolation table, in
+// the form of the SFU's datapath (Oberman and Siu, ARITH 2005): the leading
+// bits of an n-bit fixed-point argument select a segment, the remaining
+// bits are an integer x, and the result is
+//
+//	floor(c0 + c1*x + c2*square(x))
+//
+// in the units of the function's output, where square is the datapath's
+// truncated squarer. The coefficients are derived from the hardware's dense
+// sweeps by gen_test.go (docs/sfu.md).
+type quadTable struct {
+	bits    uint         // segment index bits
+	sqShift uint         // x is shifted left by this before squaring
+	coef    [][3]float64 // per segment: c0, c1, c2
+}
+
+// eval interpolates at the n-bit fraction u.
+func (q *quadTable) eval(u uint32, n uint) int64 {
+	seg, x := q.split(u, n)
+	c := &q.coef[seg]
+	return int64(math.Floor(c[0] + c[1]*float64(x) + c[2]*float64(square(x<<q.sqShift))))
+}
+
+// split returns u's segment and its offset x inside the segment.
+func (q *quadTable) split(u uint32, n uint) (int, uint32) {
+	low := n - q.bits
+	return int(u >> low), u & (1<<low - 1)
+}
+
+// square is the SFU's truncated squarer of a 17-bit y: the partial product
+// row of each set bit i, y*2^i, keeps only its bits above 2^18, and the sum
+// drops one more bit, so square(y) is y^2/2^19 less the dropped columns.
+func square(y uint32) uint32 {
+	var s uint32
+	for i := uint(0); i < 17; i++ {
+		if y>>i&1 != 0 {
+			s += y >> (18 - i)
+		}
+	}
+	return s >> 1
+}
