@@ -101,23 +101,23 @@ type opMeta struct {
 	detail string
 }
 
-// opSite is where an operation was issued; reports format it lazily.
-type opSite struct {
-	w    *Warp
-	lane int
-	pc   int32
-}
-
+// An operation's Site is the issuing warp and its SiteAt the lane and pc,
+// packed as lane<<32 | pc, so issuing allocates nothing; reports format
+// them lazily.
 func describeSite(op *asyncgroup.Op) (where, issuer string) {
-	s, ok := op.Site.(opSite)
+	w, ok := op.Site.(*Warp)
 	if !ok {
 		return "", ""
 	}
-	return fmt.Sprintf("%s:%s", s.w.prog.File, s.w.prog.Insts[s.pc].Pos), s.w.threadID(s.lane).String()
+	lane, pc := int(op.SiteAt>>32), int32(uint32(op.SiteAt))
+	return fmt.Sprintf("%s:%s", w.prog.File, w.prog.Insts[pc].Pos), w.threadID(lane).String()
 }
 
-// site records where lane l of w issues an operation.
-func (w *Warp) site(l int) opSite { return opSite{w: w, lane: l, pc: w.pc} }
+// siteOp returns an operation named name issued by lane l of w, which
+// writes dst and reads src.
+func (w *Warp) siteOp(l int, name string, dst, src asyncgroup.Range) asyncgroup.Op {
+	return asyncgroup.Op{Name: name, Site: w, SiteAt: uint64(l)<<32 | uint64(uint32(w.pc)), Dst: dst, Src: src}
+}
 
 func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
@@ -307,11 +307,7 @@ func (cs *clusterAsync) observeBarrier(c *Cluster, b asyncgroup.BarrierRef, phas
 		cs.tracker.ObserveBarrier(b, phases)
 		return
 	}
-	for _, op := range append([]*asyncgroup.Op(nil), cs.tracker.Ops()...) {
-		if op.Signalled && op.Barrier == b && op.Phase < phases {
-			cs.observe(c, op.ID)
-		}
-	}
+	cs.tracker.ObserveBarrierEach(b, phases, func(op *asyncgroup.Op) { cs.event(c, op.ID, "observed", "") })
 }
 
 // AsyncEvent is one step in the life of an asynchronous operation, for

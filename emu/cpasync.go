@@ -176,8 +176,8 @@ func execCpAsync(w *Warp, in *Inst) Status {
 			}
 		}
 		g := sharedGeneric(dst, doff)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async", Site: w.site(l),
-			Dst: asyncgroup.Range{Lo: g, Hi: g + uint64(size)}, Src: asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(srcSize)}})
+		id := cs.tracker.Issue(w.siteOp(l, "cp.async",
+			asyncgroup.Range{Lo: g, Hi: g + uint64(size)}, asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(srcSize)}))
 		t := asyncCTA(w.CTA).thread(w, l)
 		t.Add(asyncgroup.NonBulk, id)
 		t.last = w.prog.Insts[w.pc].Pos
@@ -286,7 +286,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 		t := s.thread(w, l)
 		prior := t.Prior(asyncgroup.NonBulk)
 		t.TrackUncommitted()
-		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async.mbarrier.arrive", Site: w.site(l)})
+		id := cs.tracker.Issue(w.siteOp(l, "cp.async.mbarrier.arrive", asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.target[id] = asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 		land := landFunc(func(cl *Cluster) *Report {
 			if r := cl.landOps(prior); r != nil {

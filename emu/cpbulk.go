@@ -131,7 +131,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 				asyncCTA(c) // watch the shared memory the copy uses
 			}
 		}
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l), Dst: dst.rng, Src: src.rng})
+		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, dst.rng, src.rng))
 		var snap []byte
 		if src.cta == nil { // global source: also compare at landing, for writes outside the cluster
 			snap = append([]byte(nil), src.bytes...)

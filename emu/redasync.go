@@ -143,7 +143,7 @@ func execRedAsyncRelease(w *Warp, in *Inst) Status {
 			continue
 		}
 		cs := asyncCluster(w.CTA.cluster)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
+		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.tracker.Observe(id)
 		if w.issue(l, id, "red.async.release", landFunc(land), func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
 			return Fault

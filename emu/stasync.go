@@ -227,8 +227,8 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 	cs := asyncCluster(w.CTA.cluster)
 	asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 	o.cs, o.st = cs, st
-	o.id = cs.tracker.Issue(asyncgroup.Op{Name: o.in.Opcode, Site: w.site(l),
-		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})
+	o.id = cs.tracker.Issue(w.siteOp(l, o.in.Opcode,
+		asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}, asyncgroup.Range{}))
 	cs.target[o.id] = asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
 	kind := "st.async"
 	if o.red != 0 {
@@ -302,7 +302,7 @@ func execStAsyncRelease(w *Warp, in *Inst) Status {
 			continue
 		}
 		cs := asyncCluster(w.CTA.cluster)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
+		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.tracker.Observe(id) // nothing waits for it: release/acquire orders it
 		if w.issue(l, id, "st.async.release", landFunc(land), func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
 			return Fault
