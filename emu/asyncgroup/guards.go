@@ -136,7 +136,7 @@ func (b *byteCounts) overlapsPages(r Range) bool {
 	for key, p := range b.pages {
 		first := key << countPageShift
 		lo, hi := max(r.Lo, first), min(r.Hi-1, first|(countPageBytes-1)) // inclusive
-		for a := lo; a <= hi && a >= lo; a++ { // a >= lo: stop if hi is the last address
+		for a := lo; a <= hi && a >= lo; a++ {                            // a >= lo: stop if hi is the last address
 			if p.n[a&(countPageBytes-1)] != 0 {
 				return true
 			}
