@@ -50,8 +50,8 @@ func init() { OnCTAExit(checkAsyncExit) }
 type ctaAsync struct {
 	cta     *CTA
 	bars    *mbarrier.Table
-	threads map[int]*threadAsync // by linear thread index in the CTA
-	waits   map[*Warp]*waitMemo  // last try_wait description per warp
+	threads []*threadAsync      // by linear thread index in the CTA
+	waits   map[*Warp]*waitMemo // last try_wait description per warp
 }
 
 // threadAsync is one thread's async-groups and where it last used them.
@@ -61,7 +61,7 @@ type threadAsync struct {
 }
 
 func newCTAAsync(c *CTA) any {
-	s := &ctaAsync{cta: c, bars: mbarrier.NewTable(), threads: map[int]*threadAsync{}}
+	s := &ctaAsync{cta: c, bars: mbarrier.NewTable()}
 	c.Watch = s.watch
 	return s
 }
@@ -73,6 +73,9 @@ func asyncCTA(c *CTA) *ctaAsync { return c.Ext(ctaAsyncKey).(*ctaAsync) }
 // thread returns the async-group state of lane l of w.
 func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
 	i := w.Index*32 + l
+	if i >= len(s.threads) {
+		s.threads = append(s.threads, make([]*threadAsync, i+1-len(s.threads))...)
+	}
 	t := s.threads[i]
 	if t == nil {
 		t = &threadAsync{}
@@ -91,6 +94,13 @@ type clusterAsync struct {
 
 	globalArmed bool      // every warp has watchGlobal set (asyncglobal.go)
 	globalBox   globalBox // holds every guarded global range
+
+	// Landed operations, for reuse: the core's queue drops an operation
+	// once it has landed, so a steady stream of operations allocates
+	// nothing.
+	spareQueued []*queuedOp
+	spareStores []*asyncStoreOp
+	spareCopies []*cpAsyncOp
 }
 
 // opMeta describes an operation for the trace.
@@ -176,13 +186,10 @@ func checkAsyncExit(c *CTA) *Report {
 	if !ok {
 		return nil
 	}
-	idx := make([]int, 0, len(s.threads))
-	for i := range s.threads {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	for _, i := range idx {
-		t := s.threads[i]
+	for i, t := range s.threads {
+		if t == nil {
+			continue
+		}
 		if msg, ok := t.Unwaited(); !ok {
 			w := c.Warps[i/32]
 			return &Report{Rule: RuleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,
@@ -242,14 +249,8 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 			return Fault
 		}
 	}
-	op := &AsyncOp{Kind: kind}
-	op.Land = func(c *Cluster) *Report {
-		delete(cs.queued, id)
-		delete(cs.target, id)
-		r := ld.land(c)
-		cs.event(c, id, "landed", "")
-		return r
-	}
+	q := cs.newQueued(id, kind, ld)
+	op := &q.AsyncOp
 	cs.queued[id] = op
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
@@ -257,6 +258,48 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 	}
 	cs.event(cl, id, "issued", "")
 	return w.IssueFrom(l, op)
+}
+
+// queuedOp is an operation in the core's queue: the AsyncOp, whose Land is
+// bound to the queuedOp once, when it is first made, and what landing it
+// does.
+type queuedOp struct {
+	AsyncOp
+	cs    *clusterAsync
+	id    asyncgroup.OpID
+	ld    lander
+	bound func(c *Cluster) *Report
+}
+
+// recycler is a lander that can be reused once it has landed.
+type recycler interface{ recycle() }
+
+func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *queuedOp {
+	var q *queuedOp
+	if n := len(cs.spareQueued); n > 0 {
+		q = cs.spareQueued[n-1]
+		cs.spareQueued = cs.spareQueued[:n-1]
+	} else {
+		q = &queuedOp{cs: cs}
+		q.bound = q.land
+	}
+	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound}
+	q.id, q.ld = id, ld
+	return q
+}
+
+func (q *queuedOp) land(c *Cluster) *Report {
+	cs, id, ld := q.cs, q.id, q.ld
+	delete(cs.queued, id)
+	delete(cs.target, id)
+	r := ld.land(c)
+	cs.event(c, id, "landed", "")
+	q.ld = nil
+	cs.spareQueued = append(cs.spareQueued, q)
+	if rc, ok := ld.(recycler); ok {
+		rc.recycle()
+	}
+	return r
 }
 
 // signalling returns the queued operations that will signal the mbarrier

@@ -106,7 +106,8 @@ func execRedAsync(w *Warp, in *Inst) Status {
 		if st.dst == w.CTA {
 			return w.Fault(l, RuleRedAsyncOwnCTA, specRedAsync, "red.async targets the shared memory of the executing CTA (rank %d); its destination and mbarrier must be in another CTA of the cluster", w.CTA.Rank)
 		}
-		o := &asyncStoreOp{in: in, red: op, b: w.R[in.B+int32(l)]}
+		o := asyncCluster(w.CTA.cluster).newStore(in)
+		o.red, o.b = op, w.R[in.B+int32(l)]
 		if w.issueAsyncStore(l, o, st) != Continue {
 			return Fault
 		}

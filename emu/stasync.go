@@ -150,7 +150,7 @@ func execStAsync(w *Warp, in *Inst) Status {
 		if len(cl.CTAs) < 2 {
 			return w.Fault(l, RuleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
 		}
-		o := &asyncStoreOp{in: in}
+		o := asyncCluster(cl).newStore(in)
 		val := w.storeValue(l, in, o.data[:])
 		st, ok := w.asyncTarget(l, in, len(val), specStAsync)
 		if !ok {
@@ -203,6 +203,22 @@ type asyncStoreOp struct {
 	data [32]byte // st.async: the value, little-endian
 	red  uint64   // red.async: the operation (0 for a store)
 	b    uint64   // red.async: the operand
+}
+
+func (cs *clusterAsync) newStore(in *Inst) *asyncStoreOp {
+	if n := len(cs.spareStores); n > 0 {
+		o := cs.spareStores[n-1]
+		cs.spareStores = cs.spareStores[:n-1]
+		o.in = in
+		return o
+	}
+	return &asyncStoreOp{cs: cs, in: in}
+}
+
+func (o *asyncStoreOp) recycle() {
+	cs := o.cs
+	*o = asyncStoreOp{cs: cs}
+	cs.spareStores = append(cs.spareStores, o)
 }
 
 // land applies the data to the destination bytes, then signals complete-tx
