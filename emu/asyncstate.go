@@ -50,8 +50,8 @@ func init() { OnCTAExit(checkAsyncExit) }
 type ctaAsync struct {
 	cta     *CTA
 	bars    *mbarrier.Table
-	threads []*threadAsync      // by linear thread index in the CTA
-	waits   map[*Warp]*waitMemo // last try_wait description per warp
+	threads []*threadAsync // by linear thread index in the CTA
+	waits   []waitMemo     // by warp index: what its suspended try_wait waits for
 }
 
 // threadAsync is one thread's async-groups and where it last used them.
@@ -90,6 +90,7 @@ type clusterAsync struct {
 	queued  map[asyncgroup.OpID]*AsyncOp              // issued, not landed
 	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
 	tracing bool
+	eager   bool                       // operations land as they are issued (AsyncEager)
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
 
 	globalArmed bool      // every warp has watchGlobal set (asyncglobal.go)
@@ -136,6 +137,7 @@ func asyncCluster(c *Cluster) *clusterAsync {
 		s.tracker.Counted = isGlobalRange
 		s.queued = map[asyncgroup.OpID]*AsyncOp{}
 		s.tracing = traceSink(c.prog) != nil
+		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
 		s.target = map[asyncgroup.OpID]asyncgroup.BarrierRef{}
 	}
@@ -251,7 +253,9 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 	}
 	q := cs.newQueued(id, kind, ld)
 	op := &q.AsyncOp
-	cs.queued[id] = op
+	if !cs.eager { // an eager operation lands before issue returns
+		cs.queued[id] = op
+	}
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
@@ -290,8 +294,10 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 
 func (q *queuedOp) land(c *Cluster) *Report {
 	cs, id, ld := q.cs, q.id, q.ld
-	delete(cs.queued, id)
-	delete(cs.target, id)
+	if !cs.eager {
+		delete(cs.queued, id)
+		delete(cs.target, id)
+	}
 	r := ld.land(c)
 	cs.event(c, id, "landed", "")
 	q.ld = nil
@@ -300,6 +306,15 @@ func (q *queuedOp) land(c *Cluster) *Report {
 		rc.recycle()
 	}
 	return r
+}
+
+// willSignal records that queued operation id signals barrier b when it
+// lands (for signalling); an eager operation lands before anything could
+// ask.
+func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) {
+	if !cs.eager {
+		cs.target[id] = b
+	}
 }
 
 // signalling returns the queued operations that will signal the mbarrier

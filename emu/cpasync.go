@@ -314,7 +314,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 		prior := t.Prior(asyncgroup.NonBulk)
 		t.TrackUncommitted()
 		id := cs.tracker.Issue(w.siteOp(l, "cp.async.mbarrier.arrive", asyncgroup.Range{}, asyncgroup.Range{}))
-		cs.target[id] = asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+		cs.willSignal(id, asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)})
 		land := landFunc(func(cl *Cluster) *Report {
 			if r := cl.landOps(prior); r != nil {
 				return r

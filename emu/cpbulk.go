@@ -165,7 +165,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 			if !ok {
 				return Fault
 			}
-			cs.target[id] = asyncgroup.BarrierRef{CTA: bar.Rank, Addr: uint64(boff)}
+			cs.willSignal(id, asyncgroup.BarrierRef{CTA: bar.Rank, Addr: uint64(boff)})
 			copyOnly := land
 			land = func(c *Cluster) *Report {
 				if dst.cta.exited {

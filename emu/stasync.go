@@ -245,7 +245,7 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 	o.cs, o.st = cs, st
 	o.id = cs.tracker.Issue(w.siteOp(l, o.in.Opcode,
 		asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}, asyncgroup.Range{}))
-	cs.target[o.id] = asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
+	cs.willSignal(o.id, asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)})
 	kind := "st.async"
 	if o.red != 0 {
 		kind = "red.async"

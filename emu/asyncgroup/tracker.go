@@ -74,7 +74,9 @@ type Tracker struct {
 	// signalled lists, per mbarrier, operations signalled on it; entries
 	// go stale when the operation is observed or signals another barrier,
 	// and are dropped when the list is next walked.
-	signalled map[BarrierRef][]OpID
+	signalled map[BarrierRef]*[]OpID
+	lastBar   BarrierRef // the barrier of lastList, the list used last
+	lastList  *[]OpID
 	due       []OpID // scratch for ObserveBarrier
 
 	// Describe, when set, fills in the Where and Issuer of an operation
@@ -126,6 +128,16 @@ func (tr *Tracker) Issue(op Op) OpID {
 
 // index returns the position of id in the issue order, or -1.
 func (tr *Tracker) index(id OpID) int {
+	if n := len(tr.ids); n > 0 && id >= tr.ids[0] {
+		// IDs are consecutive until observed operations are compacted
+		// away from the middle: most lookups need no search.
+		if d := id - tr.ids[0]; d < OpID(n) && tr.ids[d] == id {
+			if tr.ops[d] == nil {
+				return -1
+			}
+			return int(d)
+		}
+	}
 	i, ok := slices.BinarySearch(tr.ids, id)
 	if !ok || tr.ops[i] == nil {
 		return -1
@@ -198,14 +210,32 @@ func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
 	if listed {
 		return
 	}
-	if tr.signalled == nil {
-		tr.signalled = map[BarrierRef][]OpID{}
+	l := tr.list(b, true)
+	*l = append(*l, id)
+	if len(*l) > 2*tr.Len()+16 {
+		*l = tr.prune(b, *l)
 	}
-	l := append(tr.signalled[b], id)
-	if len(l) > 2*tr.Len()+16 {
-		l = tr.prune(b, l)
+}
+
+// list returns the list of operations signalled on b; with create, one is
+// made if b has none, otherwise nil is returned.
+func (tr *Tracker) list(b BarrierRef, create bool) *[]OpID {
+	if tr.lastList != nil && tr.lastBar == b {
+		return tr.lastList
 	}
-	tr.signalled[b] = l
+	l := tr.signalled[b]
+	if l == nil {
+		if !create {
+			return nil
+		}
+		if tr.signalled == nil {
+			tr.signalled = map[BarrierRef]*[]OpID{}
+		}
+		l = new([]OpID)
+		tr.signalled[b] = l
+	}
+	tr.lastBar, tr.lastList = b, l
+	return l
 }
 
 // prune drops the stale and repeated entries of l, barrier b's list.
@@ -247,10 +277,11 @@ func (tr *Tracker) ObserveBarrier(b BarrierRef, phases uint64) int {
 // ObserveBarrierEach is ObserveBarrier calling seen, when not nil, with
 // each operation it forgets, in issue order, before forgetting it.
 func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op)) int {
-	l, ok := tr.signalled[b]
-	if !ok {
+	lp := tr.list(b, false)
+	if lp == nil {
 		return 0
 	}
+	l := *lp
 	due, kept := tr.due[:0], l[:0]
 	for _, id := range l {
 		switch op := tr.Get(id); {
@@ -261,7 +292,7 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 			kept = append(kept, id)
 		}
 	}
-	tr.signalled[b] = kept
+	*lp = kept
 	slices.Sort(due)
 	due = slices.Compact(due)
 	for _, id := range due {
