@@ -99,15 +99,18 @@ func (cs *clusterAsync) globalHazard(r asyncgroup.Range, write bool) *asyncgroup
 	return cs.tracker.CheckRead(r)
 }
 
-// asyncGlobalBytes returns the global operand of an asynchronous
-// instruction (Warp.Bytes on .global). The operation's own access is not
-// a plain access, so it is not checked against other outstanding
-// operations, as their shared operands are not (SharedTarget bypasses
-// CTA.Watch).
-func (w *Warp) asyncGlobalBytes(l int, a uint64, n int, write bool) []byte {
+// asyncGlobalBytes returns the n-byte global operand of an asynchronous
+// instruction, which must be align-byte aligned: the instruction's own
+// rule, not the size of the access (cp.async.bulk copies any multiple of
+// 16 bytes between 16-byte aligned addresses, §9.7.9.25.4.1; cp.async
+// aligns both addresses to cp-size and may read fewer bytes,
+// §9.7.9.25.3.1). The operation's own access is not a plain access, so it
+// is not checked against other outstanding operations, as their shared
+// operands are not (SharedTarget bypasses CTA.Watch).
+func (w *Warp) asyncGlobalBytes(l int, a uint64, n, align int, write bool) []byte {
 	armed := w.watchGlobal
 	w.watchGlobal = false
-	b := w.Bytes(l, SpaceGlobal, a, n, write)
+	b := w.BytesAlign(l, SpaceGlobal, a, n, align, write)
 	if armed {
 		w.watchGlobal, w.cache = true, nil
 	}

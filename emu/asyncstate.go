@@ -50,8 +50,8 @@ func init() { OnCTAExit(checkAsyncExit) }
 type ctaAsync struct {
 	cta     *CTA
 	bars    *mbarrier.Table
-	threads map[int]*threadAsync // by linear thread index in the CTA
-	waits   map[*Warp]*waitMemo  // last try_wait description per warp
+	threads []*threadAsync // by linear thread index in the CTA
+	waits   []waitMemo     // by warp index: what its suspended try_wait waits for
 }
 
 // threadAsync is one thread's async-groups and where it last used them.
@@ -61,7 +61,7 @@ type threadAsync struct {
 }
 
 func newCTAAsync(c *CTA) any {
-	s := &ctaAsync{cta: c, bars: mbarrier.NewTable(), threads: map[int]*threadAsync{}}
+	s := &ctaAsync{cta: c, bars: mbarrier.NewTable()}
 	c.Watch = s.watch
 	return s
 }
@@ -73,6 +73,9 @@ func asyncCTA(c *CTA) *ctaAsync { return c.Ext(ctaAsyncKey).(*ctaAsync) }
 // thread returns the async-group state of lane l of w.
 func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
 	i := w.Index*32 + l
+	if i >= len(s.threads) {
+		s.threads = append(s.threads, make([]*threadAsync, i+1-len(s.threads))...)
+	}
 	t := s.threads[i]
 	if t == nil {
 		t = &threadAsync{}
@@ -87,10 +90,18 @@ type clusterAsync struct {
 	queued  map[asyncgroup.OpID]*AsyncOp              // issued, not landed
 	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
 	tracing bool
+	eager   bool                       // operations land as they are issued (AsyncEager)
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
 
 	globalArmed bool      // every warp has watchGlobal set (asyncglobal.go)
 	globalBox   globalBox // holds every guarded global range
+
+	// Landed operations, for reuse: the core's queue drops an operation
+	// once it has landed, so a steady stream of operations allocates
+	// nothing.
+	spareQueued []*queuedOp
+	spareStores []*asyncStoreOp
+	spareCopies []*cpAsyncOp
 }
 
 // opMeta describes an operation for the trace.
@@ -101,23 +112,23 @@ type opMeta struct {
 	detail string
 }
 
-// opSite is where an operation was issued; reports format it lazily.
-type opSite struct {
-	w    *Warp
-	lane int
-	pc   int32
-}
-
+// An operation's Site is the issuing warp and its SiteAt the lane and pc,
+// packed as lane<<32 | pc, so issuing allocates nothing; reports format
+// them lazily.
 func describeSite(op *asyncgroup.Op) (where, issuer string) {
-	s, ok := op.Site.(opSite)
+	w, ok := op.Site.(*Warp)
 	if !ok {
 		return "", ""
 	}
-	return fmt.Sprintf("%s:%s", s.w.prog.File, s.w.prog.Insts[s.pc].Pos), s.w.threadID(s.lane).String()
+	lane, pc := int(op.SiteAt>>32), int32(uint32(op.SiteAt))
+	return fmt.Sprintf("%s:%s", w.prog.File, w.prog.Insts[pc].Pos), w.threadID(lane).String()
 }
 
-// site records where lane l of w issues an operation.
-func (w *Warp) site(l int) opSite { return opSite{w: w, lane: l, pc: w.pc} }
+// siteOp returns an operation named name issued by lane l of w, which
+// writes dst and reads src.
+func (w *Warp) siteOp(l int, name string, dst, src asyncgroup.Range) asyncgroup.Op {
+	return asyncgroup.Op{Name: name, Site: w, SiteAt: uint64(l)<<32 | uint64(uint32(w.pc)), Dst: dst, Src: src}
+}
 
 func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
@@ -126,6 +137,7 @@ func asyncCluster(c *Cluster) *clusterAsync {
 		s.tracker.Counted = isGlobalRange
 		s.queued = map[asyncgroup.OpID]*AsyncOp{}
 		s.tracing = traceSink(c.prog) != nil
+		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
 		s.target = map[asyncgroup.OpID]asyncgroup.BarrierRef{}
 	}
@@ -176,13 +188,10 @@ func checkAsyncExit(c *CTA) *Report {
 	if !ok {
 		return nil
 	}
-	idx := make([]int, 0, len(s.threads))
-	for i := range s.threads {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	for _, i := range idx {
-		t := s.threads[i]
+	for i, t := range s.threads {
+		if t == nil {
+			continue
+		}
 		if msg, ok := t.Unwaited(); !ok {
 			w := c.Warps[i/32]
 			return &Report{Rule: RuleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,
@@ -242,21 +251,70 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 			return Fault
 		}
 	}
-	op := &AsyncOp{Kind: kind}
-	op.Land = func(c *Cluster) *Report {
-		delete(cs.queued, id)
-		delete(cs.target, id)
-		r := ld.land(c)
-		cs.event(c, id, "landed", "")
-		return r
+	q := cs.newQueued(id, kind, ld)
+	op := &q.AsyncOp
+	if !cs.eager { // an eager operation lands before issue returns
+		cs.queued[id] = op
 	}
-	cs.queued[id] = op
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}
 	cs.event(cl, id, "issued", "")
 	return w.IssueFrom(l, op)
+}
+
+// queuedOp is an operation in the core's queue: the AsyncOp, whose Land is
+// bound to the queuedOp once, when it is first made, and what landing it
+// does.
+type queuedOp struct {
+	AsyncOp
+	cs    *clusterAsync
+	id    asyncgroup.OpID
+	ld    lander
+	bound func(c *Cluster) *Report
+}
+
+// recycler is a lander that can be reused once it has landed.
+type recycler interface{ recycle() }
+
+func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *queuedOp {
+	var q *queuedOp
+	if n := len(cs.spareQueued); n > 0 {
+		q = cs.spareQueued[n-1]
+		cs.spareQueued = cs.spareQueued[:n-1]
+	} else {
+		q = &queuedOp{cs: cs}
+		q.bound = q.land
+	}
+	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound}
+	q.id, q.ld = id, ld
+	return q
+}
+
+func (q *queuedOp) land(c *Cluster) *Report {
+	cs, id, ld := q.cs, q.id, q.ld
+	if !cs.eager {
+		delete(cs.queued, id)
+		delete(cs.target, id)
+	}
+	r := ld.land(c)
+	cs.event(c, id, "landed", "")
+	q.ld = nil
+	cs.spareQueued = append(cs.spareQueued, q)
+	if rc, ok := ld.(recycler); ok {
+		rc.recycle()
+	}
+	return r
+}
+
+// willSignal records that queued operation id signals barrier b when it
+// lands (for signalling); an eager operation lands before anything could
+// ask.
+func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) {
+	if !cs.eager {
+		cs.target[id] = b
+	}
 }
 
 // signalling returns the queued operations that will signal the mbarrier
@@ -307,11 +365,7 @@ func (cs *clusterAsync) observeBarrier(c *Cluster, b asyncgroup.BarrierRef, phas
 		cs.tracker.ObserveBarrier(b, phases)
 		return
 	}
-	for _, op := range append([]*asyncgroup.Op(nil), cs.tracker.Ops()...) {
-		if op.Signalled && op.Barrier == b && op.Phase < phases {
-			cs.observe(c, op.ID)
-		}
-	}
+	cs.tracker.ObserveBarrierEach(b, phases, func(op *asyncgroup.Op) { cs.event(c, op.ID, "observed", "") })
 }
 
 // AsyncEvent is one step in the life of an asynchronous operation, for

@@ -171,34 +171,61 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		}
 		var src []byte
 		if srcSize > 0 {
-			if src = w.asyncGlobalBytes(l, srcA, srcSize, false); src == nil {
+			if src = w.asyncGlobalBytes(l, srcA, srcSize, size, false); src == nil {
 				return Fault
 			}
 		}
 		g := sharedGeneric(dst, doff)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async", Site: w.site(l),
-			Dst: asyncgroup.Range{Lo: g, Hi: g + uint64(size)}, Src: asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(srcSize)}})
+		id := cs.tracker.Issue(w.siteOp(l, "cp.async",
+			asyncgroup.Range{Lo: g, Hi: g + uint64(size)}, asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(srcSize)}))
 		t := asyncCTA(w.CTA).thread(w, l)
 		t.Add(asyncgroup.NonBulk, id)
 		t.last = w.prog.Insts[w.pc].Pos
-		snap := append([]byte(nil), src...)
-		land := landFunc(func(c *Cluster) *Report {
-			if r := cs.sourceChanged(c, id, src, snap); r != nil {
-				return r
-			}
-			b := dst.Shared[doff : doff+uint32(size)]
-			n := copy(b, src)
-			clear(b[n:])
-			cs.tracker.Land(id)
-			return nil
-		})
-		if w.issue(l, id, "cp.async", land, func() string {
+		if w.issue(l, id, "cp.async", cs.newCopy(id, dst.Shared[doff:doff+uint32(size)], src), func() string {
 			return fmt.Sprintf("%d bytes (%d from global %#x) to shared offset %#x", size, srcSize, srcA, doff)
 		}) != Continue {
 			return Fault
 		}
 	}
 	return Continue
+}
+
+// cpAsyncOp is a queued cp.async: its destination, its source and the
+// source's bytes at issue.
+type cpAsyncOp struct {
+	cs       *clusterAsync
+	id       asyncgroup.OpID
+	dst, src []byte
+	snap     [16]byte
+}
+
+func (cs *clusterAsync) newCopy(id asyncgroup.OpID, dst, src []byte) *cpAsyncOp {
+	var o *cpAsyncOp
+	if n := len(cs.spareCopies); n > 0 {
+		o = cs.spareCopies[n-1]
+		cs.spareCopies = cs.spareCopies[:n-1]
+	} else {
+		o = &cpAsyncOp{cs: cs}
+	}
+	o.id, o.dst, o.src = id, dst, src
+	copy(o.snap[:], src)
+	return o
+}
+
+// land copies the source, zero-filling the bytes past src-size.
+func (o *cpAsyncOp) land(c *Cluster) *Report {
+	if r := o.cs.sourceChanged(c, o.id, o.src, o.snap[:len(o.src)]); r != nil {
+		return r
+	}
+	n := copy(o.dst, o.src)
+	clear(o.dst[n:])
+	o.cs.tracker.Land(o.id)
+	return nil
+}
+
+func (o *cpAsyncOp) recycle() {
+	o.dst, o.src = nil, nil
+	o.cs.spareCopies = append(o.cs.spareCopies, o)
 }
 
 // sourceChanged reports a global source that changed between the issue
@@ -286,8 +313,8 @@ func execCpArrive(w *Warp, in *Inst) Status {
 		t := s.thread(w, l)
 		prior := t.Prior(asyncgroup.NonBulk)
 		t.TrackUncommitted()
-		id := cs.tracker.Issue(asyncgroup.Op{Name: "cp.async.mbarrier.arrive", Site: w.site(l)})
-		cs.target[id] = asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+		id := cs.tracker.Issue(w.siteOp(l, "cp.async.mbarrier.arrive", asyncgroup.Range{}, asyncgroup.Range{}))
+		cs.willSignal(id, asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)})
 		land := landFunc(func(cl *Cluster) *Report {
 			if r := cl.landOps(prior); r != nil {
 				return r

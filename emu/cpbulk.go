@@ -93,7 +93,7 @@ func (w *Warp) bulkShared(l int, a uint64, n int, own, write bool) (bulkEnd, boo
 func (w *Warp) bulkEnds(l int, in *Inst, dstA, srcA uint64, n int) (dst, src bulkEnd, ok bool) {
 	srcSpace := Space(in.Imm >> 8 & 0xff)
 	if srcSpace == SpaceGlobal {
-		b := w.asyncGlobalBytes(l, srcA, n, false)
+		b := w.asyncGlobalBytes(l, srcA, n, 16, false)
 		src, ok = bulkEnd{bytes: b, rng: asyncgroup.Range{Lo: srcA, Hi: srcA + uint64(n)}}, b != nil
 	} else {
 		src, ok = w.bulkShared(l, srcA, n, true, false)
@@ -102,7 +102,7 @@ func (w *Warp) bulkEnds(l int, in *Inst, dstA, srcA uint64, n int) (dst, src bul
 		return
 	}
 	if in.Space == SpaceGlobal {
-		b := w.asyncGlobalBytes(l, dstA, n, true)
+		b := w.asyncGlobalBytes(l, dstA, n, 16, true)
 		return bulkEnd{bytes: b, rng: asyncgroup.Range{Lo: dstA, Hi: dstA + uint64(n)}}, src, b != nil
 	}
 	dst, ok = w.bulkShared(l, dstA, n, in.Space == SpaceShared, true)
@@ -131,7 +131,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 				asyncCTA(c) // watch the shared memory the copy uses
 			}
 		}
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l), Dst: dst.rng, Src: src.rng})
+		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, dst.rng, src.rng))
 		var snap []byte
 		if src.cta == nil { // global source: also compare at landing, for writes outside the cluster
 			snap = append([]byte(nil), src.bytes...)
@@ -165,7 +165,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 			if !ok {
 				return Fault
 			}
-			cs.target[id] = asyncgroup.BarrierRef{CTA: bar.Rank, Addr: uint64(boff)}
+			cs.willSignal(id, asyncgroup.BarrierRef{CTA: bar.Rank, Addr: uint64(boff)})
 			copyOnly := land
 			land = func(c *Cluster) *Report {
 				if dst.cta.exited {

@@ -576,7 +576,7 @@ func (w *Warp) start() {
 		w.barRed[i].dst = -1
 	}
 	w.cbWait, w.cbArrived = 0, 0
-	w.WaitWhat = ""
+	w.WaitWhat, w.WaitWhy = "", nil
 	w.cache = nil
 }
 

@@ -318,7 +318,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 			}
 		}
 		if !ready && try {
-			w.WaitWhat = asyncCTA(w.CTA).waitText(w, in, c, off, w.R[in.B+int32(l)])
+			asyncCTA(w.CTA).noteWait(w, in, c, off, w.R[in.B+int32(l)])
 			return Retry
 		}
 		w.R[in.D+int32(l)] = 0
@@ -335,36 +335,37 @@ func execMbWait(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-// waitMemo is the last wait description a warp built.
+// waitMemo is what a suspended try_wait of a warp waits for.
 type waitMemo struct {
-	in   *Inst
-	bar  *CTA
-	off  uint32
-	word uint64
-	arg  uint64
-	text string
+	in  *Inst
+	bar *CTA
+	off uint32
+	arg uint64
 }
 
-// waitText describes what a suspended try_wait of w waits for, for
-// deadlock reports. Waits retry often, so the text is rebuilt only when
-// the barrier's state or the wait changes.
-func (s *ctaAsync) waitText(w *Warp, in *Inst, c *CTA, off uint32, arg uint64) string {
-	if s.waits == nil {
-		s.waits = map[*Warp]*waitMemo{}
+// noteWait records what a suspended try_wait of w waits for; a deadlock
+// report describes it (describeMbWait). Waits retry often, so nothing is
+// formatted here: with nothing able to move, the barrier is in the state
+// the last retry saw when the report is built.
+func (s *ctaAsync) noteWait(w *Warp, in *Inst, c *CTA, off uint32, arg uint64) {
+	i := w.Index
+	if i >= len(s.waits) {
+		s.waits = append(s.waits, make([]waitMemo, i+1-len(s.waits))...)
 	}
-	word := loadWord(c, off)
-	m := s.waits[w]
-	if m != nil && m.in == in && m.bar == c && m.off == off && m.word == word && m.arg == arg {
-		return m.text
-	}
+	s.waits[i] = waitMemo{in: in, bar: c, off: off, arg: arg}
+	w.WaitWhat, w.WaitWhy = "", describeMbWait
+}
+
+// describeMbWait describes the try_wait w is suspended in (Warp.WaitWhy).
+func describeMbWait(w *Warp) string {
+	m := asyncCTA(w.CTA).waits[w.Index]
+	in, c, off := m.in, m.bar, m.off
 	o, _, _ := asyncCTA(c).bars.Get(uint64(off))
 	text := fmt.Sprintf("%s on the mbarrier at offset %#x of CTA rank %d (%s)", in.Opcode, off, c.Rank, o)
 	if in.Imm&mbParity != 0 {
-		text += fmt.Sprintf(", waiting for the phase of parity %d to complete", arg&1)
+		text += fmt.Sprintf(", waiting for the phase of parity %d to complete", m.arg&1)
 	}
-	text += txHint(o)
-	s.waits[w] = &waitMemo{in: in, bar: c, off: off, word: word, arg: arg, text: text}
-	return text
+	return text + txHint(o)
 }
 
 // txHint explains a tx-count that keeps a phase from completing.

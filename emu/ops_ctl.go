@@ -469,6 +469,9 @@ func (w *Warp) waitDescription() string {
 	if w.WaitWhat != "" {
 		return w.WaitWhat
 	}
+	if w.WaitWhy != nil {
+		return w.WaitWhy(w)
+	}
 	return "a wait that cannot complete"
 }
 

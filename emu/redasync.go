@@ -106,7 +106,8 @@ func execRedAsync(w *Warp, in *Inst) Status {
 		if st.dst == w.CTA {
 			return w.Fault(l, RuleRedAsyncOwnCTA, specRedAsync, "red.async targets the shared memory of the executing CTA (rank %d); its destination and mbarrier must be in another CTA of the cluster", w.CTA.Rank)
 		}
-		o := &asyncStoreOp{in: in, red: op, b: w.R[in.B+int32(l)]}
+		o := asyncCluster(w.CTA.cluster).newStore(in)
+		o.red, o.b = op, w.R[in.B+int32(l)]
 		if w.issueAsyncStore(l, o, st) != Continue {
 			return Fault
 		}
@@ -143,7 +144,7 @@ func execRedAsyncRelease(w *Warp, in *Inst) Status {
 			continue
 		}
 		cs := asyncCluster(w.CTA.cluster)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
+		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.tracker.Observe(id)
 		if w.issue(l, id, "red.async.release", landFunc(land), func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
 			return Fault

@@ -150,7 +150,7 @@ func execStAsync(w *Warp, in *Inst) Status {
 		if len(cl.CTAs) < 2 {
 			return w.Fault(l, RuleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
 		}
-		o := &asyncStoreOp{in: in}
+		o := asyncCluster(cl).newStore(in)
 		val := w.storeValue(l, in, o.data[:])
 		st, ok := w.asyncTarget(l, in, len(val), specStAsync)
 		if !ok {
@@ -205,6 +205,22 @@ type asyncStoreOp struct {
 	b    uint64   // red.async: the operand
 }
 
+func (cs *clusterAsync) newStore(in *Inst) *asyncStoreOp {
+	if n := len(cs.spareStores); n > 0 {
+		o := cs.spareStores[n-1]
+		cs.spareStores = cs.spareStores[:n-1]
+		o.in = in
+		return o
+	}
+	return &asyncStoreOp{cs: cs, in: in}
+}
+
+func (o *asyncStoreOp) recycle() {
+	cs := o.cs
+	*o = asyncStoreOp{cs: cs}
+	cs.spareStores = append(cs.spareStores, o)
+}
+
 // land applies the data to the destination bytes, then signals complete-tx
 // with the byte count on the mbarrier.
 func (o *asyncStoreOp) land(c *Cluster) *Report {
@@ -227,9 +243,9 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 	cs := asyncCluster(w.CTA.cluster)
 	asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 	o.cs, o.st = cs, st
-	o.id = cs.tracker.Issue(asyncgroup.Op{Name: o.in.Opcode, Site: w.site(l),
-		Dst: asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}})
-	cs.target[o.id] = asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)}
+	o.id = cs.tracker.Issue(w.siteOp(l, o.in.Opcode,
+		asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}, asyncgroup.Range{}))
+	cs.willSignal(o.id, asyncgroup.BarrierRef{CTA: st.dst.Rank, Addr: uint64(st.barOff)})
 	kind := "st.async"
 	if o.red != 0 {
 		kind = "red.async"
@@ -302,7 +318,7 @@ func execStAsyncRelease(w *Warp, in *Inst) Status {
 			continue
 		}
 		cs := asyncCluster(w.CTA.cluster)
-		id := cs.tracker.Issue(asyncgroup.Op{Name: in.Opcode, Site: w.site(l)})
+		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.tracker.Observe(id) // nothing waits for it: release/acquire orders it
 		if w.issue(l, id, "st.async.release", landFunc(land), func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
 			return Fault

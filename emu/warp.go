@@ -30,7 +30,11 @@ type Warp struct {
 	// WaitWhat describes why the warp is waiting (set by handlers that
 	// block or return Retry); it appears in deadlock reports.
 	WaitWhat string
-	WaitPC   int32
+	// WaitWhy, when WaitWhat is empty, builds the description when a
+	// deadlock report needs it, so that a wait retried often formats
+	// nothing.
+	WaitWhy func(w *Warp) string
+	WaitPC  int32
 
 	pc       int32
 	active   uint32 // lanes at pc

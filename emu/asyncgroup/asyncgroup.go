@@ -52,10 +52,19 @@ type Thread struct {
 	// tracked marks open non-bulk operations whose completion an mbarrier
 	// tracks (cp.async.mbarrier.arrive), so they need no group.
 	tracked map[OpID]bool
+
+	spare   [][]OpID // emptied groups, for reuse
+	retired []OpID   // Retire's result
 }
 
 // Add records an issued operation of kind k, not yet in any group.
-func (t *Thread) Add(k Kind, id OpID) { t.open[k] = append(t.open[k], id) }
+func (t *Thread) Add(k Kind, id OpID) {
+	if t.open[k] == nil && len(t.spare) > 0 {
+		t.open[k] = t.spare[len(t.spare)-1]
+		t.spare = t.spare[:len(t.spare)-1]
+	}
+	t.open[k] = append(t.open[k], id)
+}
 
 // Commit packs every uncommitted operation of kind k into a new group, which
 // may be empty, and returns the number of groups of that kind now pending.
@@ -68,30 +77,41 @@ func (t *Thread) Commit(k Kind) int {
 // Due returns the operations that must be complete before wait_group n of
 // kind k returns: those of every committed group except the n most recent
 // (§9.7.9.25.3.3). n < 0 counts as 0.
-func (t *Thread) Due(k Kind, n int) []OpID {
+func (t *Thread) Due(k Kind, n int) []OpID { return t.due(k, n, nil) }
+
+func (t *Thread) due(k Kind, n int, ids []OpID) []OpID {
 	g := t.groups[k]
-	if n < 0 {
-		n = 0
-	}
+	n = max(n, 0)
 	if n >= len(g) {
 		return nil
 	}
-	var ids []OpID
 	for _, grp := range g[:len(g)-n] {
 		ids = append(ids, grp...)
+	}
+	if len(ids) == 0 {
+		return nil
 	}
 	return ids
 }
 
 // Retire removes the groups that wait_group n of kind k waited for, once
-// their operations are complete, and returns their operations.
+// their operations are complete, and returns their operations. The result
+// is valid until the next call of a method of t.
 func (t *Thread) Retire(k Kind, n int) []OpID {
-	ids := t.Due(k, n)
-	if n < 0 {
-		n = 0
+	ids := t.due(k, n, t.retired[:0])
+	if ids != nil {
+		t.retired = ids
 	}
+	n = max(n, 0)
 	if g := t.groups[k]; n < len(g) {
-		t.groups[k] = append([][]OpID(nil), g[len(g)-n:]...)
+		for _, grp := range g[:len(g)-n] {
+			if cap(grp) > 0 {
+				t.spare = append(t.spare, grp[:0])
+			}
+		}
+		m := copy(g, g[len(g)-n:])
+		clear(g[m:])
+		t.groups[k] = g[:m]
 	}
 	return ids
 }

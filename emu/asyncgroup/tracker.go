@@ -2,7 +2,7 @@ package asyncgroup
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Range is a half-open byte range [Lo, Hi) in the address space the
@@ -31,6 +31,7 @@ type Op struct {
 	Issuer string // issuing thread, as the emulator describes it
 	Where  string // source position of the instruction, for reports
 	Site   any    // the emulator's record of where the operation was issued
+	SiteAt uint64 // a number the emulator keeps beside Site (e.g. lane and pc)
 	Dst    Range  // bytes the operation writes
 	Src    Range  // bytes the operation reads; empty for a register source
 
@@ -52,14 +53,31 @@ type Op struct {
 // on the mbarrier phase its completion was signalled in. The zero Tracker is
 // ready to use; it is not safe for concurrent use.
 //
-// Checks look at the distinct guarded ranges rather than at every
-// operation, so a loop that keeps issuing copies of the same buffer costs
-// one range per access.
+// Every operation of the Tracker costs O(log n) or less for n outstanding
+// operations: the guarded ranges are kept in per-byte counts and an
+// interval index (guards.go, index.go), so an access that touches none of
+// them is cleared without looking at the operations; operations are found by ID with a binary search over the
+// issue order; a true wait on an mbarrier looks only at the operations
+// signalled on it. Observed operations are recycled, so a steady stream of
+// operations allocates nothing once the Tracker has held its largest
+// population.
 type Tracker struct {
-	ops  []*Op // outstanding, in issue order
-	next OpID
-	dsts map[Range]int // outstanding destinations, with multiplicity
-	srcs map[Range]int // sources not yet read, with multiplicity
+	ops   []*Op  // in issue order; nil once observed, until compacted
+	ids   []OpID // ids[i] is the ID of ops[i], kept after it is observed
+	holes int    // nil entries of ops
+	next  OpID
+	spare []*Op // observed operations, for reuse
+
+	dsts guardSet // outstanding destinations, with multiplicity
+	srcs guardSet // sources not yet read, with multiplicity
+
+	// signalled lists, per mbarrier, operations signalled on it; entries
+	// go stale when the operation is observed or signals another barrier,
+	// and are dropped when the list is next walked.
+	signalled map[BarrierRef]*[]OpID
+	lastBar   BarrierRef // the barrier of lastList, the list used last
+	lastList  *[]OpID
+	due       []OpID // scratch for ObserveBarrier
 
 	// Describe, when set, fills in the Where and Issuer of an operation
 	// that lacks them, from its Site; reports call it so that issuing an
@@ -77,49 +95,89 @@ type Tracker struct {
 // not yet read, with multiplicity) selected by Counted.
 func (tr *Tracker) Watched() int { return tr.nCounted }
 
-func (tr *Tracker) addRange(m map[Range]int, r Range, d int) {
+func (tr *Tracker) addRange(x *guardSet, r Range, d int) {
 	if r.Lo >= r.Hi {
 		return
 	}
 	if tr.Counted != nil && tr.Counted(r) {
 		tr.nCounted += d
 	}
-	if n := m[r] + d; n > 0 {
-		m[r] = n
-	} else {
-		delete(m, r)
-	}
+	x.add(r, d)
 }
 
 // Issue records a new operation and returns its ID.
 func (tr *Tracker) Issue(op Op) OpID {
-	if tr.dsts == nil {
-		tr.dsts, tr.srcs = map[Range]int{}, map[Range]int{}
-	}
 	tr.next++
 	op.ID = tr.next
-	tr.addRange(tr.dsts, op.Dst, 1)
+	tr.addRange(&tr.dsts, op.Dst, 1)
 	if !op.SourceFree {
-		tr.addRange(tr.srcs, op.Src, 1)
+		tr.addRange(&tr.srcs, op.Src, 1)
 	}
-	tr.ops = append(tr.ops, &op)
+	var p *Op
+	if k := len(tr.spare); k > 0 {
+		p = tr.spare[k-1]
+		tr.spare = tr.spare[:k-1]
+	} else {
+		p = new(Op)
+	}
+	*p = op
+	tr.ops = append(tr.ops, p)
+	tr.ids = append(tr.ids, op.ID)
 	return op.ID
+}
+
+// index returns the position of id in the issue order, or -1.
+func (tr *Tracker) index(id OpID) int {
+	if n := len(tr.ids); n > 0 && id >= tr.ids[0] {
+		// IDs are consecutive until observed operations are compacted
+		// away from the middle: most lookups need no search.
+		if d := id - tr.ids[0]; d < OpID(n) && tr.ids[d] == id {
+			if tr.ops[d] == nil {
+				return -1
+			}
+			return int(d)
+		}
+	}
+	i, ok := slices.BinarySearch(tr.ids, id)
+	if !ok || tr.ops[i] == nil {
+		return -1
+	}
+	return i
 }
 
 // Get returns the outstanding operation id, or nil once it is observed.
 func (tr *Tracker) Get(id OpID) *Op {
-	i := sort.Search(len(tr.ops), func(i int) bool { return tr.ops[i].ID >= id })
-	if i < len(tr.ops) && tr.ops[i].ID == id {
+	if i := tr.index(id); i >= 0 {
 		return tr.ops[i]
 	}
 	return nil
 }
 
 // Len returns the number of outstanding operations.
-func (tr *Tracker) Len() int { return len(tr.ops) }
+func (tr *Tracker) Len() int { return len(tr.ops) - tr.holes }
 
-// Ops returns the outstanding operations in issue order.
-func (tr *Tracker) Ops() []*Op { return tr.ops }
+// Ops returns the outstanding operations in issue order. The slice is
+// valid until the next call that changes the Tracker.
+func (tr *Tracker) Ops() []*Op {
+	tr.compact()
+	return tr.ops
+}
+
+// compact drops the entries of observed operations.
+func (tr *Tracker) compact() {
+	if tr.holes == 0 {
+		return
+	}
+	n := 0
+	for i, op := range tr.ops {
+		if op != nil {
+			tr.ops[n], tr.ids[n] = op, tr.ids[i]
+			n++
+		}
+	}
+	clear(tr.ops[n:])
+	tr.ops, tr.ids, tr.holes = tr.ops[:n], tr.ids[:n], 0
+}
 
 // Land marks id as landed: its source has been read and its destination
 // written. Its ranges stay guarded: the issuing program cannot know that
@@ -136,32 +194,76 @@ func (tr *Tracker) Land(id OpID) {
 func (tr *Tracker) FreeSource(id OpID) {
 	if op := tr.Get(id); op != nil && !op.SourceFree {
 		op.SourceFree = true
-		tr.addRange(tr.srcs, op.Src, -1)
+		tr.addRange(&tr.srcs, op.Src, -1)
 	}
 }
 
 // Signal records that the completion of id was signalled on barrier b while
 // b had completed phase phases.
 func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
-	if op := tr.Get(id); op != nil {
-		op.Signalled, op.Barrier, op.Phase = true, b, phase
+	op := tr.Get(id)
+	if op == nil {
+		return
+	}
+	listed := op.Signalled && op.Barrier == b
+	op.Signalled, op.Barrier, op.Phase = true, b, phase
+	if listed {
+		return
+	}
+	l := tr.list(b, true)
+	*l = append(*l, id)
+	if len(*l) > 2*tr.Len()+16 {
+		*l = tr.prune(b, *l)
 	}
 }
 
-// forget drops op's guarded ranges.
-func (tr *Tracker) forget(op *Op) {
-	tr.addRange(tr.dsts, op.Dst, -1)
-	if !op.SourceFree {
-		tr.addRange(tr.srcs, op.Src, -1)
+// list returns the list of operations signalled on b; with create, one is
+// made if b has none, otherwise nil is returned.
+func (tr *Tracker) list(b BarrierRef, create bool) *[]OpID {
+	if tr.lastList != nil && tr.lastBar == b {
+		return tr.lastList
 	}
+	l := tr.signalled[b]
+	if l == nil {
+		if !create {
+			return nil
+		}
+		if tr.signalled == nil {
+			tr.signalled = map[BarrierRef]*[]OpID{}
+		}
+		l = new([]OpID)
+		tr.signalled[b] = l
+	}
+	tr.lastBar, tr.lastList = b, l
+	return l
+}
+
+// prune drops the stale and repeated entries of l, barrier b's list.
+func (tr *Tracker) prune(b BarrierRef, l []OpID) []OpID {
+	slices.Sort(l)
+	l = slices.Compact(l)
+	return slices.DeleteFunc(l, func(id OpID) bool {
+		op := tr.Get(id)
+		return op == nil || !op.Signalled || op.Barrier != b
+	})
 }
 
 // Observe forgets id: its completion has been observed.
 func (tr *Tracker) Observe(id OpID) {
-	i := sort.Search(len(tr.ops), func(i int) bool { return tr.ops[i].ID >= id })
-	if i < len(tr.ops) && tr.ops[i].ID == id {
-		tr.forget(tr.ops[i])
-		tr.ops = append(tr.ops[:i], tr.ops[i+1:]...)
+	i := tr.index(id)
+	if i < 0 {
+		return
+	}
+	op := tr.ops[i]
+	tr.addRange(&tr.dsts, op.Dst, -1)
+	if !op.SourceFree {
+		tr.addRange(&tr.srcs, op.Src, -1)
+	}
+	tr.ops[i] = nil
+	tr.holes++
+	tr.spare = append(tr.spare, op)
+	if tr.holes >= 32 && tr.holes > len(tr.ops)/2 {
+		tr.compact()
 	}
 }
 
@@ -169,21 +271,38 @@ func (tr *Tracker) Observe(id OpID) {
 // completed, now that a wait on b returned true with b having completed
 // phases phases. It returns how many it forgot.
 func (tr *Tracker) ObserveBarrier(b BarrierRef, phases uint64) int {
-	kept := tr.ops[:0]
-	n := 0
-	for _, op := range tr.ops {
-		if op.Signalled && op.Barrier == b && op.Phase < phases {
-			tr.forget(op)
-			n++
-			continue
+	return tr.ObserveBarrierEach(b, phases, nil)
+}
+
+// ObserveBarrierEach is ObserveBarrier calling seen, when not nil, with
+// each operation it forgets, in issue order, before forgetting it.
+func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op)) int {
+	lp := tr.list(b, false)
+	if lp == nil {
+		return 0
+	}
+	l := *lp
+	due, kept := tr.due[:0], l[:0]
+	for _, id := range l {
+		switch op := tr.Get(id); {
+		case op == nil || !op.Signalled || op.Barrier != b:
+		case op.Phase < phases:
+			due = append(due, id)
+		default:
+			kept = append(kept, id)
 		}
-		kept = append(kept, op)
 	}
-	for i := len(kept); i < len(tr.ops); i++ {
-		tr.ops[i] = nil
+	*lp = kept
+	slices.Sort(due)
+	due = slices.Compact(due)
+	for _, id := range due {
+		if seen != nil {
+			seen(tr.Get(id))
+		}
+		tr.Observe(id)
 	}
-	tr.ops = kept
-	return n
+	tr.due = due[:0]
+	return len(due)
 }
 
 // Hazard is an access to memory an outstanding asynchronous operation owns
@@ -198,23 +317,14 @@ type Hazard struct {
 
 const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchronous copy operations)"
 
-func overlapsAny(m map[Range]int, r Range) bool {
-	for g := range m {
-		if g.Overlaps(r) {
-			return true
-		}
-	}
-	return false
-}
-
 // CheckRead returns a hazard when bytes r, which a thread reads, are
 // written by an outstanding operation, or nil.
 func (tr *Tracker) CheckRead(r Range) *Hazard {
-	if !overlapsAny(tr.dsts, r) {
+	if !tr.dsts.overlaps(r) {
 		return nil
 	}
 	for _, op := range tr.ops { // the oldest offender, for a deterministic report
-		if op.Dst.Overlaps(r) {
+		if op != nil && op.Dst.Overlaps(r) {
 			return tr.hazard("async-read-destination", "read of %s, the destination of %s", r, op)
 		}
 	}
@@ -224,10 +334,13 @@ func (tr *Tracker) CheckRead(r Range) *Hazard {
 // CheckWrite returns a hazard when bytes r, which a thread writes, are
 // still read or written by an outstanding operation, or nil.
 func (tr *Tracker) CheckWrite(r Range) *Hazard {
-	if !overlapsAny(tr.dsts, r) && !overlapsAny(tr.srcs, r) {
+	if !tr.dsts.overlaps(r) && !tr.srcs.overlaps(r) {
 		return nil
 	}
 	for _, op := range tr.ops {
+		if op == nil {
+			continue
+		}
 		if !op.SourceFree && op.Src.Overlaps(r) {
 			return tr.hazard("async-write-source", "write to %s, the source of %s", r, op)
 		}

@@ -18,6 +18,28 @@ import (
 // instructions is undefined). A Table is not safe for concurrent use.
 type Table struct {
 	live map[uint64]*entry
+
+	// The entry used last: most operations in a row use one object.
+	lastAddr uint64
+	last     *entry
+}
+
+// entryAt returns the live entry at addr, or nil.
+func (t *Table) entryAt(addr uint64) *entry {
+	if t.last != nil && t.lastAddr == addr {
+		return t.last
+	}
+	e := t.live[addr]
+	if e != nil {
+		t.lastAddr, t.last = addr, e
+	}
+	return e
+}
+
+// drop forgets the entry at addr.
+func (t *Table) drop(addr uint64) {
+	delete(t.live, addr)
+	t.last = nil
 }
 
 type entry struct {
@@ -55,8 +77,8 @@ func (t *Table) Addrs() []uint64 {
 // Get returns the object at addr as the table last wrote it, and its full
 // phase counter (the number of completed phases since init).
 func (t *Table) Get(addr uint64) (o Object, phases uint64, ok bool) {
-	e, ok := t.live[addr]
-	if !ok {
+	e := t.entryAt(addr)
+	if e == nil {
 		return Object{}, 0, false
 	}
 	o, _ = Decode(e.word)
@@ -113,13 +135,13 @@ func (t *Table) Inval(addr uint64, mem uint64) (Result, error) {
 	if _, err := t.load(op, addr, mem); err != nil {
 		return Result{}, err
 	}
-	delete(t.live, addr)
+	t.drop(addr)
 	return Result{}, nil
 }
 
 // Forget drops the object at addr without checks, for when its memory goes
 // away (the owning CTA exits).
-func (t *Table) Forget(addr uint64) { delete(t.live, addr) }
+func (t *Table) Forget(addr uint64) { t.drop(addr) }
 
 // Arrive performs arrive{.noComplete} with count (§9.7.13.15.13).
 func (t *Table) Arrive(addr, mem uint64, count uint32, noComplete bool) (Result, error) {
@@ -188,8 +210,8 @@ func (t *Table) load(op string, addr, mem uint64) (Object, error) {
 	if err := checkAlign(op, addr); err != nil {
 		return Object{}, err
 	}
-	e, ok := t.live[addr]
-	if !ok {
+	e := t.entryAt(addr)
+	if e == nil {
 		return Object{}, &Error{Kind: Uninitialized, Op: op, Addr: addr}
 	}
 	if mem != e.word {
@@ -246,7 +268,7 @@ func (t *Table) update(op string, addr, mem uint64, c change) (Result, error) {
 	if tok != 0 {
 		tok = MakeToken(addr, tok.Phase(), tok.Pending(), tok.NoComplete())
 	}
-	e := t.live[addr]
+	e := t.entryAt(addr)
 	e.word = o.Encode()
 	if completed {
 		e.phases++

@@ -1,0 +1,146 @@
+package asyncgroup
+
+import "sync"
+
+// guardSet is the multiset of byte ranges that outstanding operations
+// guard. Most operations guard a few bytes (cp.async copies 4 to 16,
+// st.async stores at most 16, red.async 8) and plain accesses read or
+// write at most 32, so short ranges are kept as a count per byte in pages
+// of counts, and the rare long ranges (bulk copies) in an interval index:
+//
+//   - adding or removing a range costs O(its length) for a short range and
+//     O(log n) for a long one;
+//   - a check of an access of k bytes costs O(k) for the counts plus
+//     O(log m) for the m long ranges.
+//
+// Pages whose counts all return to zero go back to a pool shared by every
+// Tracker, so a steady stream of operations allocates nothing.
+type guardSet struct {
+	short byteCounts
+	long  rangeIndex
+}
+
+// shortRange is the longest range kept as per-byte counts.
+const shortRange = 64
+
+func (g *guardSet) add(r Range, d int) {
+	switch {
+	case r.Lo >= r.Hi:
+	case r.Hi-r.Lo <= shortRange:
+		g.short.add(r, d)
+	default:
+		g.long.add(r, d)
+	}
+}
+
+func (g *guardSet) overlaps(r Range) bool {
+	return r.Lo < r.Hi && (g.long.overlaps(r) || g.short.overlaps(r))
+}
+
+const (
+	countPageShift = 12
+	countPageBytes = 1 << countPageShift
+)
+
+// countPage holds, for each byte of one aligned page of addresses, the
+// number of short guarded ranges that contain it, and their sum.
+type countPage struct {
+	n   [countPageBytes]uint32
+	sum int
+}
+
+var countPages = sync.Pool{New: func() any { return new(countPage) }}
+
+// byteCounts is a sparse array of per-byte counts, by page.
+type byteCounts struct {
+	pages map[uint64]*countPage
+
+	// The page used last, as most accesses fall in the page of the one
+	// before.
+	lastKey uint64
+	last    *countPage
+}
+
+func (b *byteCounts) page(key uint64) *countPage {
+	if b.last != nil && b.lastKey == key {
+		return b.last
+	}
+	p := b.pages[key]
+	if p != nil {
+		b.lastKey, b.last = key, p
+	}
+	return p
+}
+
+// pageEnd returns the end of the part of [lo, hi) in lo's page.
+func pageEnd(lo, hi uint64) uint64 {
+	next := (lo>>countPageShift + 1) << countPageShift
+	if next == 0 || next > hi { // the last page of the address space, or r ends in this page
+		return hi
+	}
+	return next
+}
+
+// add changes the count of every byte of r by d.
+func (b *byteCounts) add(r Range, d int) {
+	for lo := r.Lo; lo < r.Hi; {
+		end := pageEnd(lo, r.Hi)
+		key := lo >> countPageShift
+		p := b.page(key)
+		if p == nil {
+			if d < 0 {
+				return // never added
+			}
+			if b.pages == nil {
+				b.pages = map[uint64]*countPage{}
+			}
+			p = countPages.Get().(*countPage)
+			b.pages[key] = p
+			b.lastKey, b.last = key, p
+		}
+		for a := lo; a < end; a++ {
+			p.n[a&(countPageBytes-1)] += uint32(d)
+		}
+		if p.sum += d * int(end-lo); p.sum == 0 {
+			delete(b.pages, key)
+			b.last = nil
+			countPages.Put(p) // every count is zero again
+		}
+		lo = end
+	}
+}
+
+// overlaps reports whether some byte of r has a non-zero count.
+func (b *byteCounts) overlaps(r Range) bool {
+	if len(b.pages) == 0 {
+		return false
+	}
+	if (r.Hi-r.Lo)/countPageBytes > uint64(len(b.pages)) {
+		return b.overlapsPages(r) // a long range: look at the pages there are
+	}
+	for lo := r.Lo; lo < r.Hi; {
+		end := pageEnd(lo, r.Hi)
+		if p := b.page(lo >> countPageShift); p != nil {
+			for a := lo; a < end; a++ {
+				if p.n[a&(countPageBytes-1)] != 0 {
+					return true
+				}
+			}
+		}
+		lo = end
+	}
+	return false
+}
+
+func (b *byteCounts) overlapsPages(r Range) bool {
+	for key, p := range b.pages {
+		first := key << countPageShift
+		lo, hi := max(r.Lo, first), min(r.Hi-1, first|(countPageBytes-1)) // inclusive
+		for a := lo; a <= hi && a >= lo; a++ {                            // a >= lo: stop if hi is the last address
+			if p.n[a&(countPageBytes-1)] != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
