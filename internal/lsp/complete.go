@@ -136,7 +136,7 @@ func (a *analysis) qualifierItems(opcode string, written []string, partial strin
 	// Sub-opcodes that select another instruction (st -> st.async).
 	if in.SubOp == isa.QNone {
 		for _, other := range isa.Instrs() {
-			if other.Opcode == opcode && other.SubOp != isa.QNone && allowed(other, append(written, other.SubOp.String()), v, t) {
+			if other.Opcode == opcode && other.SubOp != isa.QNone && allowed(other, append(append([]string(nil), written...), other.SubOp.String()), v, t) {
 				add(other.SubOp.String(), other.Name+": "+other.Summary)
 			}
 		}
