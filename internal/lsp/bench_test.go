@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"github.com/ptxkit/ptxkit/check"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ const benchDocBytes = 1 << 20
 func BenchmarkAnalyze1MB(b *testing.B) {
 	src := benchmod.Compiler(benchDocBytes)
 	benchmod.Run(b, len(src), func() {
-		if a := analyze("bench.ptx", src); len(a.diags) != 0 {
+		if a := analyze("bench.ptx", src, check.Config{}); len(a.diags) != 0 {
 			b.Fatalf("diagnostics %v", a.diags[:1])
 		}
 	})

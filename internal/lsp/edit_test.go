@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"github.com/ptxkit/ptxkit/check"
 	"sort"
 	"strings"
 	"testing"
@@ -161,7 +162,7 @@ func TestCodeActions(t *testing.T) {
 			t.Errorf("action %+v", a)
 		}
 		fixed := applyEdits(t, src, a.Edit.Changes[kernelURI])
-		if d := analyze("x", fixed).diags; len(d) != 0 {
+		if d := analyze("x", fixed, check.Config{}).diags; len(d) != 0 {
 			t.Errorf("%s leaves %v", a.Title, d)
 		}
 	}
@@ -179,11 +180,11 @@ func TestCodeActions(t *testing.T) {
 	c.result("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": "file:///tmp/v8.ptx"},
 		"range": Range{Position{0, 0}, Position{strings.Count(v8, "\n"), 0}}}, &all)
 	if len(all) != 2 || all[0].Title != "raise .version to 8.6" || all[1].Title != "raise .version to 8.8" {
-		t.Fatalf("actions for .v8: %+v (diagnostics %v)", all, analyze("x", v8).diags)
+		t.Fatalf("actions for .v8: %+v (diagnostics %v)", all, analyze("x", v8, check.Config{}).diags)
 	}
 	fixed := applyEdits(t, v8, all[1].Edit.Changes["file:///tmp/v8.ptx"])
-	if !strings.HasPrefix(fixed, ".version 8.8\n") || len(analyze("x", fixed).diags) != 0 {
-		t.Errorf("after raising the version: %v", analyze("x", fixed).diags)
+	if !strings.HasPrefix(fixed, ".version 8.8\n") || len(analyze("x", fixed, check.Config{}).diags) != 0 {
+		t.Errorf("after raising the version: %v", analyze("x", fixed, check.Config{}).diags)
 	}
 }
 

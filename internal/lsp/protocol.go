@@ -45,6 +45,13 @@ type textDocumentPositionParams struct {
 }
 
 type initializeParams struct {
+	// InitializationOptions are ptxkit's own: validate for this target
+	// and PTX ISA version instead of the documents' (ptxkit check
+	// --target and --ptx).
+	InitializationOptions struct {
+		Target string `json:"target"`
+		PTX    string `json:"ptx"`
+	} `json:"initializationOptions"`
 	Capabilities struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`

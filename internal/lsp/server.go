@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/ptxkit/ptxkit/check"
 )
 
 // Options configures a server.
@@ -39,8 +41,9 @@ type Server struct {
 	out  *bufio.Writer
 
 	enc         encoding
-	initialized bool // initialize was answered
-	shutdown    bool // shutdown was answered
+	cfg         check.Config // --target and --ptx from the initialization options
+	initialized bool         // initialize was answered
+	shutdown    bool         // shutdown was answered
 	exited      bool
 
 	docs map[string]*document
@@ -252,6 +255,10 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
+	s.cfg = check.Config{Target: p.InitializationOptions.Target, PTX: p.InitializationOptions.PTX}
+	if err := s.cfg.Validate(); err != nil {
+		return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
+	}
 	for _, e := range p.Capabilities.General.PositionEncodings {
 		if e == "utf-8" {
 			s.enc = utf8Enc
@@ -358,7 +365,7 @@ func (s *Server) didClose(params json.RawMessage) *rpcError {
 // needed.
 func (s *Server) analysisOf(d *document) *analysis {
 	if d.analysis == nil {
-		d.analysis = analyze(d.uri, d.text)
+		d.analysis = analyze(d.uri, d.text, s.cfg)
 	}
 	return d.analysis
 }
