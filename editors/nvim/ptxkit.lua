@@ -13,7 +13,7 @@
 -- symbols, completion (omnifunc), formatting (vim.lsp.buf.format or
 -- vim.lsp.buf.formatting on 0.7), code actions and, from Neovim 0.9,
 -- semantic highlighting.
-local M = { cmd = { 'ptxkit', 'lsp' }, init_options = {}, clients = {} }
+local M = { cmd = { 'ptxkit', 'lsp' }, init_options = vim.empty_dict(), clients = {} }
 
 -- start attaches buffer bufnr (default: the current one) to a ptxkit
 -- server for its directory, starting one when needed, and returns the
@@ -41,7 +41,9 @@ function M.setup(opts)
   if opts.cmd then
     M.cmd = opts.cmd
   end
-  M.init_options = { target = opts.target, ptx = opts.ptx }
+  if opts.target or opts.ptx then
+    M.init_options = { target = opts.target, ptx = opts.ptx }
+  end
   local group = vim.api.nvim_create_augroup('ptxkit', { clear = true })
   vim.api.nvim_create_autocmd({ 'BufRead', 'BufNewFile' }, {
     group = group,

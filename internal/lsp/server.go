@@ -14,6 +14,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -255,7 +256,13 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	s.cfg = check.Config{Target: p.InitializationOptions.Target, PTX: p.InitializationOptions.PTX}
+	var opts initOptions
+	if o := bytes.TrimSpace(p.InitializationOptions); len(o) > 0 && o[0] == '{' {
+		if err := json.Unmarshal(o, &opts); err != nil {
+			return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
+		}
+	}
+	s.cfg = check.Config{Target: opts.Target, PTX: opts.PTX}
 	if err := s.cfg.Validate(); err != nil {
 		return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
 	}

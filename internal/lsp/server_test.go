@@ -212,6 +212,10 @@ func TestInitializationOptions(t *testing.T) {
 		t.Errorf("completion of .r for sm_60: %+v", l.Items)
 	}
 
+	// An empty table from a Lua client arrives as [].
+	c = startServer(t, Options{})
+	c.result("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": []any{}}, nil)
+
 	c = startServer(t, Options{})
 	m := c.call("initialize", map[string]any{"capabilities": map[string]any{},
 		"initializationOptions": map[string]any{"ptx": "eight"}})
