@@ -2,7 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -64,9 +64,6 @@ func (a *analysis) semanticTokens() []semToken {
 			toks = append(toks, semToken{from, to, typ, mods})
 		}
 	}
-	for _, c := range a.mod.Comments {
-		add(off(c.Pos()), off(c.End()), tokComment, 0)
-	}
 	ast.Inspect(a.mod, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.Directive:
@@ -85,10 +82,15 @@ func (a *analysis) semanticTokens() []semToken {
 		case *ast.Label:
 			add(off(n.Pos()), off(n.Pos())+len(n.Name), tokLabel, modDeclaration)
 		case *ast.Instruction:
+			if n.Guard != nil && n.Guard.Reg != nil {
+				a.nameToken(add, n.Guard.Reg) // before the opcode, in source order
+			}
 			add(off(n.OpPos), off(n.OpPos)+len(n.Opcode), tokKeyword, 0)
 			for _, q := range n.Quals {
 				add(off(q.Pos), off(q.End()), tokModifier, 0)
 			}
+		case *ast.Guard:
+			return false // done with its instruction
 		case *ast.Reg, *ast.Ident:
 			a.nameToken(add, n.(ast.Expr))
 			return false
@@ -99,7 +101,16 @@ func (a *analysis) semanticTokens() []semToken {
 		}
 		return true
 	})
-	sort.SliceStable(toks, func(i, j int) bool { return toks[i].from < toks[j].from })
+	byStart := func(x, y semToken) int {
+		if x.from != y.from {
+			return x.from - y.from
+		}
+		return x.typ - y.typ
+	}
+	if !slices.IsSortedFunc(toks, byStart) { // only a damaged tree is out of order
+		slices.SortFunc(toks, byStart)
+	}
+	toks = mergeComments(toks, a.mod.Comments)
 	out := toks[:0]
 	end := 0
 	for _, t := range toks {
@@ -109,6 +120,25 @@ func (a *analysis) semanticTokens() []semToken {
 		}
 	}
 	return out
+}
+
+// mergeComments merges the comments, in source order, into the sorted
+// tokens.
+func mergeComments(toks []semToken, comments []*ast.Comment) []semToken {
+	if len(comments) == 0 {
+		return toks
+	}
+	out := make([]semToken, 0, len(toks)+len(comments))
+	i := 0
+	for _, c := range comments {
+		ct := semToken{off(c.Pos()), off(c.End()), tokComment, 0}
+		for i < len(toks) && toks[i].from < ct.from {
+			out = append(out, toks[i])
+			i++
+		}
+		out = append(out, ct)
+	}
+	return append(out, toks[i:]...)
 }
 
 // attributes marks the dotted words in [from, to) (linkage, .entry,
@@ -187,8 +217,13 @@ func (a *analysis) nameToken(add func(from, to, typ, mods int), e ast.Expr) {
 func (a *analysis) encodeTokens(toks []semToken, enc encoding) []uint32 {
 	data := make([]uint32, 0, 5*len(toks))
 	prevLine, prevChar := 0, 0
+	lines := a.text.lines
+	line := 0 // tokens come in order: the line only moves forward
 	emit := func(from, to, typ, mods int) {
-		p := a.text.position(from, enc)
+		for line+1 < len(lines) && lines[line+1] <= from {
+			line++
+		}
+		p := Position{line, a.text.units(lines[line], from, enc)}
 		n := a.text.units(from, to, enc)
 		if p.Line != prevLine {
 			prevChar = 0
