@@ -244,3 +244,38 @@ func TestSemanticTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestSemanticTokensRange asks for the tokens of the line after the emoji
+// comment: they are those of the full response on that line, with the
+// first one's position absolute.
+func TestSemanticTokensRange(t *testing.T) {
+	c, src := openKernel(t, "utf-16")
+	decode := func(data []uint32) []Range {
+		var out []Range
+		line, char := 0, 0
+		for i := 0; i+5 <= len(data); i += 5 {
+			if data[i] > 0 {
+				char = 0
+			}
+			line += int(data[i])
+			char += int(data[i+1])
+			out = append(out, Range{Position{line, char}, Position{line, char + int(data[i+2])}})
+		}
+		return out
+	}
+	doc := map[string]any{"uri": kernelURI}
+	var full, part semanticTokens
+	c.result("textDocument/semanticTokens/full", map[string]any{"textDocument": doc}, &full)
+	l := at(t, src, "/* 😀 */", 0, 0, "utf-16").Line
+	c.result("textDocument/semanticTokens/range", map[string]any{"textDocument": doc,
+		"range": Range{Position{l, 0}, Position{l + 1, 0}}}, &part)
+	var want []Range
+	for _, r := range decode(full.Data) {
+		if r.Start.Line == l {
+			want = append(want, r)
+		}
+	}
+	if got := decode(part.Data); len(want) < 8 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("range tokens %v, want %v", got, want)
+	}
+}

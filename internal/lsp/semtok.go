@@ -55,6 +55,30 @@ func (s *Server) semanticTokensFull(params json.RawMessage) (any, *rpcError) {
 	return semanticTokens{Data: a.encodeTokens(a.semanticTokens(), s.enc)}, nil
 }
 
+// semanticTokensRange returns the tokens that overlap the requested range.
+func (s *Server) semanticTokensRange(params json.RawMessage) (any, *rpcError) {
+	var p codeActionParams // a document and a range
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	_, a, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	from, ok1 := a.text.offset(p.Range.Start, s.enc)
+	to, ok2 := a.text.offset(p.Range.End, s.enc)
+	if !ok1 || !ok2 {
+		return nil, errorf(codeInvalidParams, "range %v is outside the document", p.Range)
+	}
+	var in []semToken
+	for _, t := range a.semanticTokens() {
+		if t.to > from && t.from < to {
+			in = append(in, t)
+		}
+	}
+	return semanticTokens{Data: a.encodeTokens(in, s.enc)}, nil
+}
+
 // semanticTokens classifies the document's text, in source order, without
 // overlaps.
 func (a *analysis) semanticTokens() []semToken {

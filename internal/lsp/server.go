@@ -184,7 +184,7 @@ func init() {
 		"textDocument/codeAction":           (*Server).codeActions,
 		"textDocument/semanticTokens/full":  (*Server).semanticTokensFull,
 		"textDocument/documentHighlight":    (*Server).documentHighlight,
-		"textDocument/semanticTokens/range": (*Server).semanticTokensFull,
+		"textDocument/semanticTokens/range": (*Server).semanticTokensRange,
 	}
 }
 
