@@ -32,32 +32,38 @@ func has(l []string, s string) bool {
 	return false
 }
 
-// TestCompletionQualifiers completes st's qualifiers for two headers:
-// sm_90 at PTX 8.0 and sm_60 at PTX 5.0, where .relaxed, .release and the
-// scopes do not exist yet (PTX ISA 6.0, sm_70).
+// TestCompletionQualifiers completes st's qualifiers for three headers:
+// sm_90 at PTX 8.5; sm_90 at PTX 8.0, before st.async (PTX ISA 8.1);
+// sm_60 at PTX 5.0, where .relaxed, .release and the scopes do not exist
+// yet (PTX ISA 6.0, sm_70).
 func TestCompletionQualifiers(t *testing.T) {
 	c := initialized(t)
 	doc := func(version, target string) string {
-		return ".version " + version + "\n.target " + target + "\n.address_size 64\n.entry k()\n{\n\tst.global.\n\tst.global.rel\n\tst.global.relaxed.\n\tmba\n\tmov.u32 %r1, %cl\n}\n"
+		return ".version " + version + "\n.target " + target + "\n.address_size 64\n.entry k()\n{\n\tst.\n\tst.global.\n\tst.global.rel\n\tst.global.relaxed.\n\tmba\n\tmov.u32 %r1, %cl\n}\n"
 	}
 	for _, tc := range []struct {
 		version, target string
-		modern          bool
-	}{{"8.0", "sm_90", true}, {"5.0", "sm_60", false}} {
-		uri := "file:///tmp/c" + tc.target + ".ptx"
+		modern          bool // PTX 6.0 and sm_70: strong stores and scopes
+		async           bool // PTX 8.1 and sm_90: st.async
+	}{{"8.5", "sm_90", true, true}, {"8.0", "sm_90", true, false}, {"5.0", "sm_60", false, false}} {
+		uri := "file:///tmp/c" + tc.target + "-" + tc.version + ".ptx"
 		src := doc(tc.version, tc.target)
 		c.open(uri, src)
 		afterSpace := completeAt(t, c, uri, at(t, src, "st.global.\n", 0, len("st.global."), "utf-16"))
 		if has(afterSpace, ".global") || has(afterSpace, ".shared") {
 			t.Errorf("%s: a second state space is offered: %v", tc.target, afterSpace)
 		}
-		for _, q := range []string{".u32", ".v4", ".wb", ".async"} {
-			if q == ".async" && !tc.modern {
-				continue
-			}
+		for _, q := range []string{".u32", ".v4", ".wb"} {
 			if !has(afterSpace, q) {
 				t.Errorf("%s: st.global. lacks %s: %v", tc.target, q, afterSpace)
 			}
+		}
+		// st.async stores to .shared::cluster; its .global form needs PTX
+		// 8.7 and sm_100.
+		afterSt := completeAt(t, c, uri, at(t, src, "st.\n", 0, 3, "utf-16"))
+		if has(afterSt, ".async") != tc.async || has(afterSpace, ".async") {
+			t.Errorf("PTX %s %s: st. offers .async: %v; st.global. offers .async: %v", tc.version, tc.target,
+				has(afterSt, ".async"), has(afterSpace, ".async"))
 		}
 		rel := completeAt(t, c, uri, at(t, src, "st.global.rel\n", 0, len("st.global.rel"), "utf-16"))
 		if got := fmt.Sprint(rel); tc.modern && got != "[.relaxed .release]" || !tc.modern && got != "[]" {
@@ -86,9 +92,28 @@ func TestCompletionQualifiers(t *testing.T) {
 		t.Errorf("directives for .en: %v", got)
 	}
 	// Operands are not opcodes.
-	src := doc("8.0", "sm_90")
-	if ops := completeAt(t, c, "file:///tmp/csm_90.ptx", at(t, src, "%r1, ", 0, 5, "utf-16")); len(ops) != 0 {
+	src := doc("8.5", "sm_90")
+	if ops := completeAt(t, c, "file:///tmp/csm_90-8.5.ptx", at(t, src, "%r1, ", 0, 5, "utf-16")); len(ops) != 0 {
 		t.Errorf("completion at an operand: %v", ops)
+	}
+}
+
+// TestCompletionSubOpcode completes "tcgen05." with .st where the
+// target and version have tcgen05 (PTX 8.6, sm_100a) and not before.
+func TestCompletionSubOpcode(t *testing.T) {
+	c := initialized(t)
+	for _, tc := range []struct {
+		header string
+		want   string
+	}{
+		{".version 8.6\n.target sm_100a\n", "[.st]"},
+		{".version 8.0\n.target sm_90a\n", "[]"},
+	} {
+		src := tc.header + ".entry k()\n{\n\ttcgen05.\n}\n"
+		c.open(kernelURI, src)
+		if got := completeAt(t, c, kernelURI, at(t, src, "tcgen05.", 0, 8, "utf-16")); fmt.Sprint(got) != tc.want {
+			t.Errorf("%q: tcgen05. completes to %v, want %s", tc.header, got, tc.want)
+		}
 	}
 }
 
