@@ -183,7 +183,7 @@ func TestCodeActions(t *testing.T) {
 	var titles []string
 	for _, a := range actions {
 		titles = append(titles, a.Title)
-		if a.Kind != "quickfix" || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != "st-sem-scope" {
+		if a.Kind != "quickfix" || a.IsPreferred || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != "st-sem-scope" {
 			t.Errorf("action %+v", a)
 		}
 		fixed := applyEdits(t, src, a.Edit.Changes[kernelURI])
@@ -206,6 +206,9 @@ func TestCodeActions(t *testing.T) {
 		"range": Range{Position{0, 0}, Position{strings.Count(v8, "\n"), 0}}}, &all)
 	if len(all) != 2 || all[0].Title != "raise .version to 8.6" || all[1].Title != "raise .version to 8.8" {
 		t.Fatalf("actions for .v8: %+v (diagnostics %v)", all, analyze("x", v8, check.Config{}).diags)
+	}
+	if !all[0].IsPreferred || !all[1].IsPreferred {
+		t.Errorf("a single fix for a diagnostic is not preferred: %+v", all)
 	}
 	fixed := applyEdits(t, v8, all[1].Edit.Changes["file:///tmp/v8.ptx"])
 	if !strings.HasPrefix(fixed, ".version 8.8\n") || len(analyze("x", fixed, check.Config{}).diags) != 0 {
