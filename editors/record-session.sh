@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Records a real ptxkit lsp session for docs/lsp-session.md:
+# Records a real ptxkit lsp session into docs/lsp-session.md:
 #   1. the JSON-RPC exchange of a client that opens a file with a mistake,
 #      hovers on the faulty store and asks for the definition of a register;
 #   2. Neovim (from editors/nvim/ptxkit.lua) in a tmux pane, showing the
-#      diagnostic and the hover window, captured with tmux capture-pane.
-# Usage: editors/record-session.sh > docs/lsp-session.md
+#      diagnostic and the hover window, captured with tmux capture-pane, and
+#      rendered to docs/lsp-neovim.png when ImageMagick's convert is there.
+# Usage: editors/record-session.sh
 # Needs go; part 2 needs nvim and tmux and is left out without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,6 +37,7 @@ requests=(
 )
 for r in "${requests[@]}"; do frame "$r"; done > "$tmp/in"
 "$tmp/ptxkit" lsp < "$tmp/in" | tr -d '\r' | sed -E 's/Content-Length: [0-9]+/\n/g' | grep -v '^$' > "$tmp/out"
+exec > docs/lsp-session.md
 
 echo '# A recorded ptxkit lsp session'
 echo
@@ -70,7 +72,7 @@ vim.api.nvim_win_set_cursor(0, { $((store_line + 1)), 3 })
 vim.lsp.buf.hover()
 LUA
 HOME=$tmp XDG_CONFIG_HOME=$tmp XDG_STATE_HOME=$tmp XDG_CACHE_HOME=$tmp XDG_DATA_HOME=$tmp \
-  tmux new-session -d -s ptxkit-record -x 110 -y 42 "nvim --clean -n -i NONE -c 'luafile $tmp/init.lua'"
+  tmux new-session -d -s ptxkit-record -x 124 -y 42 "nvim --clean -n -i NONE -c 'luafile $tmp/init.lua'"
 for _ in $(seq 100); do # until the hover window shows
   sleep 0.1
   tmux capture-pane -p -t ptxkit-record | grep -q 'state space' && break
@@ -79,10 +81,29 @@ sleep 0.3
 echo
 echo '## Neovim'
 echo
-echo 'Neovim 0.7 with `editors/nvim/ptxkit.lua`, in a 110x42 tmux pane (`tmux capture-pane -p`): the'
+echo 'Neovim 0.7 with `editors/nvim/ptxkit.lua`, in a 124x42 tmux pane (`tmux capture-pane -p`): the'
 echo 'diagnostic is shown at the end of line 23 (virtual text) and `vim.lsp.buf.hover()` on the store'
 echo 'opens explain'"'"'s text in a floating window.'
 echo
+tmux capture-pane -p -t ptxkit-record | sed "s|$tmp|TMP|g" | sed -e 's/[[:space:]]*$//' > "$tmp/screen.txt"
 echo '```text'
-tmux capture-pane -p -t ptxkit-record | sed "s|$tmp|TMP|g" | sed -e 's/[[:space:]]*$//'
+cat "$tmp/screen.txt"
 echo '```'
+font=/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf # Debian: fonts-dejavu-core
+if convert -version 2>/dev/null | grep -q ImageMagick && [[ -f $font ]]; then
+  # One label per line, appended: ImageMagick 6 refuses some multi-line
+  # labels, and trims leading spaces (kept as no-break spaces).
+  mkdir "$tmp/png"
+  n=0
+  while IFS= read -r line; do
+    n=$((n + 1))
+    text=$(printf '%s' "$line" | sed -e 's/%/%%/g' -e 's/ /\xc2\xa0/g')
+    convert -background '#1e1e1e' -fill '#d4d4d4' -font "$font" -pointsize 14 \
+      label:"${text:-$(printf '\xc2\xa0')}" "$tmp/png/$(printf %03d $n).png"
+  done < "$tmp/screen.txt"
+  convert "$tmp"/png/*.png -background '#1e1e1e' -append -bordercolor '#1e1e1e' -border 12 -strip docs/lsp-neovim.png
+  echo
+  echo 'The same screen as an image (`docs/lsp-neovim.png`, rendered from the capture with ImageMagick):'
+  echo
+  echo '![Neovim with ptxkit lsp: the diagnostic and the hover](lsp-neovim.png)'
+fi

@@ -6,10 +6,12 @@ const { LanguageClient } = require('vscode-languageclient/node');
 let client;
 
 function activate(context) {
-  const command = vscode.workspace.getConfiguration('ptxkit').get('path') || 'ptxkit';
+  const settings = vscode.workspace.getConfiguration('ptxkit');
+  const command = settings.get('path') || 'ptxkit';
   const server = { command, args: ['lsp'] };
   client = new LanguageClient('ptxkit', 'ptxkit', { run: server, debug: server }, {
     documentSelector: [{ language: 'ptx' }],
+    initializationOptions: { target: settings.get('target') || '', ptx: settings.get('ptx') || '' },
   });
   context.subscriptions.push({ dispose: () => client && client.stop() });
   return client.start();

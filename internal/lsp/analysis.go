@@ -21,7 +21,7 @@ type analysis struct {
 	info  *resolve.Info
 	diags diag.List // what ptxkit check reports, sorted by position
 
-	target, version string // the first .target architecture and .version, "" when absent
+	target, version string // the first .target architecture and .version, or the overrides; "" when absent
 
 	decls []declaration // every declared name, by offset
 }
@@ -36,14 +36,16 @@ type declaration struct {
 	label    *ast.Label
 }
 
-// analyze parses, resolves and validates src as `ptxkit check` does: a
+// analyze parses, resolves and validates src as `ptxkit check` does, with
+// cfg's target and version overrides (which also become the target and
+// version of completion and hover): a
 // document with syntax errors reports only those, one with resolution
 // errors only the syntax and resolution ones. The names of a document with
 // syntax errors are still resolved, for navigation, but those diagnostics
 // are not reported. A panic in any pass becomes an internal diagnostic at
 // the start of the document, so that one bad document cannot stop the
 // server.
-func analyze(name, src string) (a *analysis) {
+func analyze(name, src string, cfg check.Config) (a *analysis) {
 	a = &analysis{text: newText(src)}
 	defer func() {
 		if r := recover(); r != nil {
@@ -59,12 +61,18 @@ func analyze(name, src string) (a *analysis) {
 	if !errs.HasErrors() {
 		errs = append(errs, rerrs...)
 		if !rerrs.HasErrors() {
-			errs = append(errs, check.Module(m, check.Config{})...)
+			errs = append(errs, check.Module(m, cfg)...)
 		}
 	}
 	errs.Sort()
 	a.diags = errs
 	a.header()
+	if cfg.Target != "" {
+		a.target = cfg.Target
+	}
+	if cfg.PTX != "" {
+		a.version = cfg.PTX
+	}
 	a.collectDecls()
 	return a
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"github.com/ptxkit/ptxkit/check"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ const benchDocBytes = 1 << 20
 func BenchmarkAnalyze1MB(b *testing.B) {
 	src := benchmod.Compiler(benchDocBytes)
 	benchmod.Run(b, len(src), func() {
-		if a := analyze("bench.ptx", src); len(a.diags) != 0 {
+		if a := analyze("bench.ptx", src, check.Config{}); len(a.diags) != 0 {
 			b.Fatalf("diagnostics %v", a.diags[:1])
 		}
 	})
@@ -45,4 +46,38 @@ func BenchmarkDidChange1MB(b *testing.B) {
 		}
 	}
 	benchmod.ReportCPU(b, len(src), start)
+}
+
+// BenchmarkRequests1MB measures the requests an editor sends while the
+// user reads a 1 MB document, on a register use in its last kernel:
+// hover, definition, references, completion, and the whole document's
+// symbols and semantic tokens.
+func BenchmarkRequests1MB(b *testing.B) {
+	src := benchmod.Compiler(benchDocBytes)
+	c := initialized(b)
+	c.open(kernelURI, src)
+	c.diagnostics(kernelURI)
+	last := strings.LastIndex(src, "mad.lo.s32 %r4, %r3")
+	pos := newText(src).position(last+len("mad.lo.s32 %r4, %r"), utf16Enc)
+	doc := map[string]any{"textDocument": map[string]any{"uri": kernelURI}}
+	for _, r := range []struct {
+		name, method string
+		params       any
+	}{
+		{"hover", "textDocument/hover", posParams(kernelURI, pos)},
+		{"definition", "textDocument/definition", posParams(kernelURI, pos)},
+		{"references", "textDocument/references", map[string]any{"textDocument": map[string]any{"uri": kernelURI},
+			"position": pos, "context": map[string]any{"includeDeclaration": true}}},
+		{"completion", "textDocument/completion", posParams(kernelURI, pos)},
+		{"documentSymbol", "textDocument/documentSymbol", doc},
+		{"semanticTokens", "textDocument/semanticTokens/full", doc},
+	} {
+		b.Run(r.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if m := c.call(r.method, r.params); m.Error != nil || string(m.Result) == "null" {
+					b.Fatalf("%s: %+v", r.method, m)
+				}
+			}
+		})
+	}
 }

@@ -124,22 +124,23 @@ func (a *analysis) qualifierItems(opcode string, written []string, partial strin
 	v, _ := isa.ParseVersion(a.version)
 	t, _ := isa.ParseTarget(a.target)
 	in := isa.SelectFor(opcode, written)
-	if in == nil {
-		return nil
-	}
 	var items []completionItem
 	add := func(q, detail string) {
 		if strings.HasPrefix(q, partial) {
 			items = append(items, completionItem{Label: q, Kind: completionKindEnum, Detail: detail})
 		}
 	}
-	// Sub-opcodes that select another instruction (st -> st.async).
-	if in.SubOp == isa.QNone {
+	// Sub-opcodes that select another instruction (st -> st.async,
+	// tcgen05 -> tcgen05.st).
+	if in == nil || in.SubOp == isa.QNone {
 		for _, other := range isa.Instrs() {
-			if other.Opcode == opcode && other.SubOp != isa.QNone && allowed(other, append(written, other.SubOp.String()), v, t) {
+			if other.Opcode == opcode && other.SubOp != isa.QNone && allowed(other, append(append([]string(nil), written...), other.SubOp.String()), v, t, true) {
 				add(other.SubOp.String(), other.Name+": "+other.Summary)
 			}
 		}
+	}
+	if in == nil {
+		return items
 	}
 	filled := map[isa.Group]bool{}
 	for _, w := range written {
@@ -157,7 +158,7 @@ func (a *analysis) qualifierItems(opcode string, written []string, partial strin
 				continue
 			}
 			cand := append(append([]string(nil), written...), name)
-			if isa.SelectFor(opcode, cand) == in && allowed(in, cand, v, t) {
+			if isa.SelectFor(opcode, cand) == in && allowed(in, cand, v, t, false) {
 				add(name, g.Group.String()+": "+g.Doc)
 			}
 		}
@@ -168,17 +169,19 @@ func (a *analysis) qualifierItems(opcode string, written []string, partial strin
 
 // allowed reports whether the last of names is acceptable in in: known,
 // not clashing with an earlier qualifier, and allowed by the version and
-// target (either may be zero, unknown).
-func allowed(in *isa.Instr, names []string, v isa.Version, t isa.Target) bool {
+// target (either may be zero, unknown). For a sub-opcode (subOp), the
+// instruction it selects must be allowed too: its gates point at the
+// opcode.
+func allowed(in *isa.Instr, names []string, v isa.Version, t isa.Target, subOp bool) bool {
 	f, probs := isa.Decode(in, names, nil, nil)
 	probs = isa.Gate(&f, v, t, probs)
 	last := len(names) - 1
 	for _, p := range probs {
-		if p.Qual != last {
-			continue
-		}
-		switch p.Rule {
-		case "unknown-qualifier", "qualifier-not-allowed", "qualifier-conflict", "ptx-version", "target":
+		gate := p.Rule == "ptx-version" || p.Rule == "target"
+		switch {
+		case p.Qual == last && (gate || p.Rule == "unknown-qualifier" || p.Rule == "qualifier-not-allowed" || p.Rule == "qualifier-conflict"):
+			return false
+		case p.Qual < 0 && subOp && gate:
 			return false
 		}
 	}

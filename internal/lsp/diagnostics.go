@@ -79,10 +79,12 @@ func (s *Server) codeActions(params json.RawMessage) (any, *rpcError) {
 		if d.Fix == "" || dTo < from || dFrom > to {
 			continue
 		}
-		for _, e := range fixEdits(a, d) {
+		edits := fixEdits(a, d)
+		for _, e := range edits {
 			actions = append(actions, codeAction{
 				Title:       e.title,
 				Kind:        "quickfix",
+				IsPreferred: len(edits) == 1, // the fix, not one of several choices
 				Diagnostics: []Diagnostic{s.lspDiagnostic(p.TextDocument.URI, a, d)},
 				Edit: &workspaceEdit{Changes: map[string][]textEdit{p.TextDocument.URI: {{
 					Range: a.text.rangeOf(e.from, e.to, s.enc), NewText: e.text}}}},

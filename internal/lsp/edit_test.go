@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"github.com/ptxkit/ptxkit/check"
 	"sort"
 	"strings"
 	"testing"
@@ -31,32 +32,38 @@ func has(l []string, s string) bool {
 	return false
 }
 
-// TestCompletionQualifiers completes st's qualifiers for two headers:
-// sm_90 at PTX 8.0 and sm_60 at PTX 5.0, where .relaxed, .release and the
-// scopes do not exist yet (PTX ISA 6.0, sm_70).
+// TestCompletionQualifiers completes st's qualifiers for three headers:
+// sm_90 at PTX 8.5; sm_90 at PTX 8.0, before st.async (PTX ISA 8.1);
+// sm_60 at PTX 5.0, where .relaxed, .release and the scopes do not exist
+// yet (PTX ISA 6.0, sm_70).
 func TestCompletionQualifiers(t *testing.T) {
 	c := initialized(t)
 	doc := func(version, target string) string {
-		return ".version " + version + "\n.target " + target + "\n.address_size 64\n.entry k()\n{\n\tst.global.\n\tst.global.rel\n\tst.global.relaxed.\n\tmba\n\tmov.u32 %r1, %cl\n}\n"
+		return ".version " + version + "\n.target " + target + "\n.address_size 64\n.entry k()\n{\n\tst.\n\tst.global.\n\tst.global.rel\n\tst.global.relaxed.\n\tmba\n\tmov.u32 %r1, %cl\n}\n"
 	}
 	for _, tc := range []struct {
 		version, target string
-		modern          bool
-	}{{"8.0", "sm_90", true}, {"5.0", "sm_60", false}} {
-		uri := "file:///tmp/c" + tc.target + ".ptx"
+		modern          bool // PTX 6.0 and sm_70: strong stores and scopes
+		async           bool // PTX 8.1 and sm_90: st.async
+	}{{"8.5", "sm_90", true, true}, {"8.0", "sm_90", true, false}, {"5.0", "sm_60", false, false}} {
+		uri := "file:///tmp/c" + tc.target + "-" + tc.version + ".ptx"
 		src := doc(tc.version, tc.target)
 		c.open(uri, src)
 		afterSpace := completeAt(t, c, uri, at(t, src, "st.global.\n", 0, len("st.global."), "utf-16"))
 		if has(afterSpace, ".global") || has(afterSpace, ".shared") {
 			t.Errorf("%s: a second state space is offered: %v", tc.target, afterSpace)
 		}
-		for _, q := range []string{".u32", ".v4", ".wb", ".async"} {
-			if q == ".async" && !tc.modern {
-				continue
-			}
+		for _, q := range []string{".u32", ".v4", ".wb"} {
 			if !has(afterSpace, q) {
 				t.Errorf("%s: st.global. lacks %s: %v", tc.target, q, afterSpace)
 			}
+		}
+		// st.async stores to .shared::cluster; its .global form needs PTX
+		// 8.7 and sm_100.
+		afterSt := completeAt(t, c, uri, at(t, src, "st.\n", 0, 3, "utf-16"))
+		if has(afterSt, ".async") != tc.async || has(afterSpace, ".async") {
+			t.Errorf("PTX %s %s: st. offers .async: %v; st.global. offers .async: %v", tc.version, tc.target,
+				has(afterSt, ".async"), has(afterSpace, ".async"))
 		}
 		rel := completeAt(t, c, uri, at(t, src, "st.global.rel\n", 0, len("st.global.rel"), "utf-16"))
 		if got := fmt.Sprint(rel); tc.modern && got != "[.relaxed .release]" || !tc.modern && got != "[]" {
@@ -85,9 +92,28 @@ func TestCompletionQualifiers(t *testing.T) {
 		t.Errorf("directives for .en: %v", got)
 	}
 	// Operands are not opcodes.
-	src := doc("8.0", "sm_90")
-	if ops := completeAt(t, c, "file:///tmp/csm_90.ptx", at(t, src, "%r1, ", 0, 5, "utf-16")); len(ops) != 0 {
+	src := doc("8.5", "sm_90")
+	if ops := completeAt(t, c, "file:///tmp/csm_90-8.5.ptx", at(t, src, "%r1, ", 0, 5, "utf-16")); len(ops) != 0 {
 		t.Errorf("completion at an operand: %v", ops)
+	}
+}
+
+// TestCompletionSubOpcode completes "tcgen05." with .st where the
+// target and version have tcgen05 (PTX 8.6, sm_100a) and not before.
+func TestCompletionSubOpcode(t *testing.T) {
+	c := initialized(t)
+	for _, tc := range []struct {
+		header string
+		want   string
+	}{
+		{".version 8.6\n.target sm_100a\n", "[.st]"},
+		{".version 8.0\n.target sm_90a\n", "[]"},
+	} {
+		src := tc.header + ".entry k()\n{\n\ttcgen05.\n}\n"
+		c.open(kernelURI, src)
+		if got := completeAt(t, c, kernelURI, at(t, src, "tcgen05.", 0, 8, "utf-16")); fmt.Sprint(got) != tc.want {
+			t.Errorf("%q: tcgen05. completes to %v, want %s", tc.header, got, tc.want)
+		}
 	}
 }
 
@@ -157,11 +183,11 @@ func TestCodeActions(t *testing.T) {
 	var titles []string
 	for _, a := range actions {
 		titles = append(titles, a.Title)
-		if a.Kind != "quickfix" || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != "st-sem-scope" {
+		if a.Kind != "quickfix" || a.IsPreferred || len(a.Diagnostics) != 1 || a.Diagnostics[0].Code != "st-sem-scope" {
 			t.Errorf("action %+v", a)
 		}
 		fixed := applyEdits(t, src, a.Edit.Changes[kernelURI])
-		if d := analyze("x", fixed).diags; len(d) != 0 {
+		if d := analyze("x", fixed, check.Config{}).diags; len(d) != 0 {
 			t.Errorf("%s leaves %v", a.Title, d)
 		}
 	}
@@ -179,11 +205,14 @@ func TestCodeActions(t *testing.T) {
 	c.result("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": "file:///tmp/v8.ptx"},
 		"range": Range{Position{0, 0}, Position{strings.Count(v8, "\n"), 0}}}, &all)
 	if len(all) != 2 || all[0].Title != "raise .version to 8.6" || all[1].Title != "raise .version to 8.8" {
-		t.Fatalf("actions for .v8: %+v (diagnostics %v)", all, analyze("x", v8).diags)
+		t.Fatalf("actions for .v8: %+v (diagnostics %v)", all, analyze("x", v8, check.Config{}).diags)
+	}
+	if !all[0].IsPreferred || !all[1].IsPreferred {
+		t.Errorf("a single fix for a diagnostic is not preferred: %+v", all)
 	}
 	fixed := applyEdits(t, v8, all[1].Edit.Changes["file:///tmp/v8.ptx"])
-	if !strings.HasPrefix(fixed, ".version 8.8\n") || len(analyze("x", fixed).diags) != 0 {
-		t.Errorf("after raising the version: %v", analyze("x", fixed).diags)
+	if !strings.HasPrefix(fixed, ".version 8.8\n") || len(analyze("x", fixed, check.Config{}).diags) != 0 {
+		t.Errorf("after raising the version: %v", analyze("x", fixed, check.Config{}).diags)
 	}
 }
 
@@ -241,5 +270,40 @@ func TestSemanticTokens(t *testing.T) {
 		if r := (Range{at(t, src, "[x]", 0, 1, enc), at(t, src, "[x]", 0, 2, enc)}); got[r] != "parameter" {
 			t.Errorf("%s: x in [x] is %q", enc, got[r])
 		}
+	}
+}
+
+// TestSemanticTokensRange asks for the tokens of the line after the emoji
+// comment: they are those of the full response on that line, with the
+// first one's position absolute.
+func TestSemanticTokensRange(t *testing.T) {
+	c, src := openKernel(t, "utf-16")
+	decode := func(data []uint32) []Range {
+		var out []Range
+		line, char := 0, 0
+		for i := 0; i+5 <= len(data); i += 5 {
+			if data[i] > 0 {
+				char = 0
+			}
+			line += int(data[i])
+			char += int(data[i+1])
+			out = append(out, Range{Position{line, char}, Position{line, char + int(data[i+2])}})
+		}
+		return out
+	}
+	doc := map[string]any{"uri": kernelURI}
+	var full, part semanticTokens
+	c.result("textDocument/semanticTokens/full", map[string]any{"textDocument": doc}, &full)
+	l := at(t, src, "/* 😀 */", 0, 0, "utf-16").Line
+	c.result("textDocument/semanticTokens/range", map[string]any{"textDocument": doc,
+		"range": Range{Position{l, 0}, Position{l + 1, 0}}}, &part)
+	var want []Range
+	for _, r := range decode(full.Data) {
+		if r.Start.Line == l {
+			want = append(want, r)
+		}
+	}
+	if got := decode(part.Data); len(want) < 8 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("range tokens %v, want %v", got, want)
 	}
 }

@@ -106,8 +106,11 @@ func (a *analysis) describeTarget(t *target) string {
 		kind = t.sym.Kind.String()
 	}
 	name := d.name
-	if t.reg != "" {
+	switch {
+	case t.reg != "":
 		name = t.reg
+	case d.decl != nil && d.decl.Count >= 0:
+		name = fmt.Sprintf("%s<%d>", d.name, d.decl.Count) // the declaration of a range
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** `%s`", kind, name)

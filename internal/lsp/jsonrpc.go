@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -117,11 +118,14 @@ func (r *reader) read() ([]byte, error) {
 		}
 		return nil, errFraming{problem}
 	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r.r, body); err != nil {
+	// The buffer grows with the bytes that arrive, not with the length
+	// the header claims.
+	var body bytes.Buffer
+	body.Grow(min(length, 1<<20))
+	if _, err := io.CopyN(&body, r.r, int64(length)); err != nil {
 		return nil, unexpectedEOF(err)
 	}
-	return body, nil
+	return body.Bytes(), nil
 }
 
 // header reads header lines up to the blank line and returns the

@@ -63,6 +63,7 @@ func TestHoverNames(t *testing.T) {
 		want   []string
 	}{
 		{"%rd1]", 0, []string{"**register** `%rd1`: .reg .b64", ".reg .b64 %rd<3>;", "declared on line 20 in `kern`"}},
+		{"%rd<3>", 0, []string{"**register** `%rd<3>`: .reg .b64", "declared on line 20 in `kern`"}},
 		{"%tid", 0, []string{"**special register** `%tid`", ".v4 .u32", "thread identifier within the CTA", "PTX ISA 1.0, sm_10"}},
 		{"counter]", 0, []string{"**variable** `counter`: .global .b32", ".visible .global .align 4 .b32 counter;", "declared on line 6\n"}},
 		{"twice,", 0, []string{"**function** `twice`", ".func (.param .b32 ret) twice(\n\t.param .b32 x\n)", "declared on line 8"}},

@@ -1,5 +1,7 @@
 package lsp
 
+import "encoding/json"
+
 // The subset of the Language Server Protocol 3.17 types the server reads
 // and writes. Names and JSON fields follow the specification.
 
@@ -45,11 +47,22 @@ type textDocumentPositionParams struct {
 }
 
 type initializeParams struct {
-	Capabilities struct {
+	// InitializationOptions are ptxkit's own (initOptions); clients
+	// written in Lua send an empty one as [], so it is decoded only when
+	// it is an object.
+	InitializationOptions json.RawMessage `json:"initializationOptions"`
+	Capabilities          struct {
 		General struct {
 			PositionEncodings []string `json:"positionEncodings"`
 		} `json:"general"`
 	} `json:"capabilities"`
+}
+
+// initOptions: validate for this target and PTX ISA version instead of
+// the documents' (ptxkit check --target and --ptx).
+type initOptions struct {
+	Target string `json:"target"`
+	PTX    string `json:"ptx"`
 }
 
 type didOpenParams struct {

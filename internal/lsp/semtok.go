@@ -2,7 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -55,6 +55,30 @@ func (s *Server) semanticTokensFull(params json.RawMessage) (any, *rpcError) {
 	return semanticTokens{Data: a.encodeTokens(a.semanticTokens(), s.enc)}, nil
 }
 
+// semanticTokensRange returns the tokens that overlap the requested range.
+func (s *Server) semanticTokensRange(params json.RawMessage) (any, *rpcError) {
+	var p codeActionParams // a document and a range
+	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	_, a, err := s.doc(p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	from, ok1 := a.text.offset(p.Range.Start, s.enc)
+	to, ok2 := a.text.offset(p.Range.End, s.enc)
+	if !ok1 || !ok2 {
+		return nil, errorf(codeInvalidParams, "range %v is outside the document", p.Range)
+	}
+	var in []semToken
+	for _, t := range a.semanticTokens() {
+		if t.to > from && t.from < to {
+			in = append(in, t)
+		}
+	}
+	return semanticTokens{Data: a.encodeTokens(in, s.enc)}, nil
+}
+
 // semanticTokens classifies the document's text, in source order, without
 // overlaps.
 func (a *analysis) semanticTokens() []semToken {
@@ -63,9 +87,6 @@ func (a *analysis) semanticTokens() []semToken {
 		if to > from {
 			toks = append(toks, semToken{from, to, typ, mods})
 		}
-	}
-	for _, c := range a.mod.Comments {
-		add(off(c.Pos()), off(c.End()), tokComment, 0)
 	}
 	ast.Inspect(a.mod, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -85,10 +106,15 @@ func (a *analysis) semanticTokens() []semToken {
 		case *ast.Label:
 			add(off(n.Pos()), off(n.Pos())+len(n.Name), tokLabel, modDeclaration)
 		case *ast.Instruction:
+			if n.Guard != nil && n.Guard.Reg != nil {
+				a.nameToken(add, n.Guard.Reg) // before the opcode, in source order
+			}
 			add(off(n.OpPos), off(n.OpPos)+len(n.Opcode), tokKeyword, 0)
 			for _, q := range n.Quals {
 				add(off(q.Pos), off(q.End()), tokModifier, 0)
 			}
+		case *ast.Guard:
+			return false // done with its instruction
 		case *ast.Reg, *ast.Ident:
 			a.nameToken(add, n.(ast.Expr))
 			return false
@@ -99,7 +125,16 @@ func (a *analysis) semanticTokens() []semToken {
 		}
 		return true
 	})
-	sort.SliceStable(toks, func(i, j int) bool { return toks[i].from < toks[j].from })
+	byStart := func(x, y semToken) int {
+		if x.from != y.from {
+			return x.from - y.from
+		}
+		return x.typ - y.typ
+	}
+	if !slices.IsSortedFunc(toks, byStart) { // only a damaged tree is out of order
+		slices.SortFunc(toks, byStart)
+	}
+	toks = mergeComments(toks, a.mod.Comments)
 	out := toks[:0]
 	end := 0
 	for _, t := range toks {
@@ -109,6 +144,25 @@ func (a *analysis) semanticTokens() []semToken {
 		}
 	}
 	return out
+}
+
+// mergeComments merges the comments, in source order, into the sorted
+// tokens.
+func mergeComments(toks []semToken, comments []*ast.Comment) []semToken {
+	if len(comments) == 0 {
+		return toks
+	}
+	out := make([]semToken, 0, len(toks)+len(comments))
+	i := 0
+	for _, c := range comments {
+		ct := semToken{off(c.Pos()), off(c.End()), tokComment, 0}
+		for i < len(toks) && toks[i].from < ct.from {
+			out = append(out, toks[i])
+			i++
+		}
+		out = append(out, ct)
+	}
+	return append(out, toks[i:]...)
 }
 
 // attributes marks the dotted words in [from, to) (linkage, .entry,
@@ -187,8 +241,13 @@ func (a *analysis) nameToken(add func(from, to, typ, mods int), e ast.Expr) {
 func (a *analysis) encodeTokens(toks []semToken, enc encoding) []uint32 {
 	data := make([]uint32, 0, 5*len(toks))
 	prevLine, prevChar := 0, 0
+	lines := a.text.lines
+	line := 0 // tokens come in order: the line only moves forward
 	emit := func(from, to, typ, mods int) {
-		p := a.text.position(from, enc)
+		for line+1 < len(lines) && lines[line+1] <= from {
+			line++
+		}
+		p := Position{line, a.text.units(lines[line], from, enc)}
 		n := a.text.units(from, to, enc)
 		if p.Line != prevLine {
 			prevChar = 0

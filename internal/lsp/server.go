@@ -14,11 +14,14 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/ptxkit/ptxkit/check"
 )
 
 // Options configures a server.
@@ -39,8 +42,9 @@ type Server struct {
 	out  *bufio.Writer
 
 	enc         encoding
-	initialized bool // initialize was answered
-	shutdown    bool // shutdown was answered
+	cfg         check.Config // --target and --ptx from the initialization options
+	initialized bool         // initialize was answered
+	shutdown    bool         // shutdown was answered
 	exited      bool
 
 	docs map[string]*document
@@ -180,7 +184,7 @@ func init() {
 		"textDocument/codeAction":           (*Server).codeActions,
 		"textDocument/semanticTokens/full":  (*Server).semanticTokensFull,
 		"textDocument/documentHighlight":    (*Server).documentHighlight,
-		"textDocument/semanticTokens/range": (*Server).semanticTokensFull,
+		"textDocument/semanticTokens/range": (*Server).semanticTokensRange,
 	}
 }
 
@@ -251,6 +255,16 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	var p initializeParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
+	}
+	var opts initOptions
+	if o := bytes.TrimSpace(p.InitializationOptions); len(o) > 0 && o[0] == '{' {
+		if err := json.Unmarshal(o, &opts); err != nil {
+			return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
+		}
+	}
+	s.cfg = check.Config{Target: opts.Target, PTX: opts.PTX}
+	if err := s.cfg.Validate(); err != nil {
+		return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
 	}
 	for _, e := range p.Capabilities.General.PositionEncodings {
 		if e == "utf-8" {
@@ -358,7 +372,7 @@ func (s *Server) didClose(params json.RawMessage) *rpcError {
 // needed.
 func (s *Server) analysisOf(d *document) *analysis {
 	if d.analysis == nil {
-		d.analysis = analyze(d.uri, d.text)
+		d.analysis = analyze(d.uri, d.text, s.cfg)
 	}
 	return d.analysis
 }

@@ -190,3 +190,36 @@ func decodeParams[T any](t *testing.T, raw json.RawMessage) T {
 	}
 	return v
 }
+
+// TestInitializationOptions validates for another target than the
+// document's, as ptxkit check --target does, and refuses a bad one.
+func TestInitializationOptions(t *testing.T) {
+	c := startServer(t, Options{})
+	c.result("initialize", map[string]any{"capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"target": "sm_60"}}, nil)
+	src := readKernel(t)
+	c.open(kernelURI, src)
+	var codes []string
+	for _, d := range c.diagnostics(kernelURI).Diagnostics {
+		codes = append(codes, d.Code)
+	}
+	if strings.Join(codes, " ") != "st-sem-scope target" {
+		t.Errorf("diagnostics for sm_60: %v", codes)
+	}
+	var l completionList
+	c.result("textDocument/completion", posParams(kernelURI, at(t, src, ".relaxed", 0, 2, "utf-16")), &l)
+	if len(l.Items) != 0 {
+		t.Errorf("completion of .r for sm_60: %+v", l.Items)
+	}
+
+	// An empty table from a Lua client arrives as [].
+	c = startServer(t, Options{})
+	c.result("initialize", map[string]any{"capabilities": map[string]any{}, "initializationOptions": []any{}}, nil)
+
+	c = startServer(t, Options{})
+	m := c.call("initialize", map[string]any{"capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"ptx": "eight"}})
+	if m.Error == nil || m.Error.Code != codeInvalidParams {
+		t.Errorf("initialize with a bad ptx version: %+v", m)
+	}
+}

@@ -23,7 +23,7 @@ func (e encoding) String() string {
 }
 
 // text is a document's content with the byte offset of each line start.
-// Lines end at '\n'; a '\r' before it belongs to the line's text.
+// Lines end at "\n" or "\r\n"; a lone '\r' is part of its line.
 type text struct {
 	src   string
 	lines []int // lines[i] is the offset of line i's first byte
@@ -39,12 +39,17 @@ func newText(src string) *text {
 	return t
 }
 
-// lineEnd returns the offset just past line l's text (before its '\n').
+// lineEnd returns the offset just past line l's text, before its "\n"
+// or "\r\n" (the protocol's lines exclude both).
 func (t *text) lineEnd(l int) int {
-	if l+1 < len(t.lines) {
-		return t.lines[l+1] - 1
+	if l+1 >= len(t.lines) {
+		return len(t.src)
 	}
-	return len(t.src)
+	end := t.lines[l+1] - 1
+	if end > t.lines[l] && t.src[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // offset converts p to a byte offset. A line past the end of the text is

@@ -23,8 +23,8 @@ func TestPositionRoundTrip(t *testing.T) {
 		src := b.String()
 		txt := newText(src)
 		for o := 0; o <= len(src); o++ {
-			if o < len(src) && !utf8.RuneStart(src[o]) {
-				continue
+			if o < len(src) && !utf8.RuneStart(src[o]) || o > 0 && o < len(src) && src[o-1] == '\r' && src[o] == '\n' {
+				continue // inside a character, or inside a "\r\n" line break
 			}
 			line := strings.Count(src[:o], "\n")
 			prefix := src[strings.LastIndex(src[:o], "\n")+1 : o]
@@ -62,6 +62,23 @@ func TestOffsetClamps(t *testing.T) {
 		{Position{1, 99}, utf8Enc, 9, true},
 		{Position{2, 0}, utf16Enc, 0, false},
 		{Position{-1, 0}, utf16Enc, 0, false},
+	} {
+		got, ok := txt.offset(tc.p, tc.enc)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("offset(%v, %v) = %d, %v; want %d, %v", tc.p, tc.enc, got, ok, tc.want, tc.ok)
+		}
+	}
+	// Past the end of a line ending in "\r\n": before the "\r".
+	txt = newText("ab\r\ncd\r\n")
+	for _, tc := range []struct {
+		p    Position
+		enc  encoding
+		want int
+		ok   bool
+	}{
+		{Position{0, 9}, utf16Enc, 2, true},
+		{Position{1, 2}, utf8Enc, 6, true},
+		{Position{2, 0}, utf8Enc, 8, true},
 	} {
 		got, ok := txt.offset(tc.p, tc.enc)
 		if got != tc.want || ok != tc.ok {
