@@ -23,7 +23,8 @@ func (e encoding) String() string {
 }
 
 // text is a document's content with the byte offset of each line start.
-// Lines end at "\n" or "\r\n"; a lone '\r' is part of its line.
+// Lines end at "\n", "\r\n" or a lone "\r" (LSP 3.17 "Text Documents";
+// ptxkit's scanner counts lines the same way).
 type text struct {
 	src   string
 	lines []int // lines[i] is the offset of line i's first byte
@@ -32,21 +33,21 @@ type text struct {
 func newText(src string) *text {
 	t := &text{src: src, lines: make([]int, 1, 1+len(src)/32)}
 	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
+		if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
 			t.lines = append(t.lines, i+1)
 		}
 	}
 	return t
 }
 
-// lineEnd returns the offset just past line l's text, before its "\n"
-// or "\r\n" (the protocol's lines exclude both).
+// lineEnd returns the offset just past line l's text, before its "\n",
+// "\r\n" or "\r" (the protocol's lines exclude them).
 func (t *text) lineEnd(l int) int {
 	if l+1 >= len(t.lines) {
 		return len(t.src)
 	}
 	end := t.lines[l+1] - 1
-	if end > t.lines[l] && t.src[end-1] == '\r' {
+	if t.src[end] == '\n' && end > t.lines[l] && t.src[end-1] == '\r' {
 		end--
 	}
 	return end

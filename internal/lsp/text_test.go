@@ -9,11 +9,12 @@ import (
 )
 
 // TestPositionRoundTrip converts every byte offset of random texts mixing
-// ASCII, two-, three- and four-byte characters and line ends to a
+// ASCII, two-, three- and four-byte characters and line ends ("\n",
+// "\r\n" and a lone "\r") to a
 // Position and back, in both encodings, and checks the UTF-16 columns
 // against unicode/utf16.
 func TestPositionRoundTrip(t *testing.T) {
-	pieces := []string{"a", "%r1", " ", "\t", "\n", "\r\n", "é", "€", "😀", "𝄞", "\n\n"}
+	pieces := []string{"a", "%r1", " ", "\t", "\n", "\r\n", "\r", "é", "€", "😀", "𝄞", "\n\n"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for n := 0; n < 200; n++ {
 		var b strings.Builder
@@ -26,8 +27,13 @@ func TestPositionRoundTrip(t *testing.T) {
 			if o < len(src) && !utf8.RuneStart(src[o]) || o > 0 && o < len(src) && src[o-1] == '\r' && src[o] == '\n' {
 				continue // inside a character, or inside a "\r\n" line break
 			}
-			line := strings.Count(src[:o], "\n")
-			prefix := src[strings.LastIndex(src[:o], "\n")+1 : o]
+			line, start := 0, 0
+			for i := 0; i < o; i++ {
+				if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
+					line, start = line+1, i+1
+				}
+			}
+			prefix := src[start:o]
 			for _, enc := range []encoding{utf16Enc, utf8Enc} {
 				p := txt.position(o, enc)
 				want := Position{line, len(prefix)}
