@@ -69,6 +69,7 @@ type Decoder struct {
 	tooLong  bool // MaxProgramInsts was reached and reported
 	module   map[string]*symbol
 	scopes   []map[string]*symbol
+	regImms  int // register-plus-immediate operands lowered so far (regimm.go)
 	funcs    map[string]*ast.Function
 	lowered  map[*ast.Function]*funcInfo
 	queue    []*funcInfo

@@ -202,6 +202,7 @@ func blankInst() Inst {
 
 // lowerInst decodes one instruction with its registered DecodeFunc.
 func (d *Decoder) lowerInst(in *ast.Instruction) {
+	in = d.expandRegImm(in)
 	dec := decoderFor(in)
 	if dec == nil {
 		d.errorf(in, "emu-unsupported", "the emulator does not implement %s", in.FullOpcode())
