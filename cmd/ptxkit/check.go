@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,36 +28,36 @@ var diagWriters = map[string]struct {
 	"sarif": {diag.WriteSARIF, true},
 }
 
+const checkUsage = `usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...
+
+Parses, resolves and validates each PTX FILE ("-": standard input). Text
+diagnostics go to standard error, JSON Lines and SARIF to standard output.
+Exit status: 0 no errors, 1 errors, 2 usage or I/O error.`
+
 // runCheck implements "ptxkit check [--format=text|json] [--target sm_XX]
 // [--ptx X.Y] FILE...". Each file is parsed, resolved and validated; a file
 // with syntax errors is not resolved, and one with resolution errors is
 // not validated. Text diagnostics go to stderr, JSON Lines to stdout.
 // Exit status: 0 no errors, 1 errors, 2 usage or I/O failure.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "diagnostic format: text, json or sarif")
-	target := fs.String("target", "", "validate for this target (e.g. sm_90a) instead of the module's .target")
-	ptxVersion := fs.String("ptx", "", "validate for this PTX ISA version (e.g. 8.5) instead of the module's .version")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
-		fs.PrintDefaults()
-	}
-	files, ok := parseInterspersed(fs, args) // flags may follow the files
+	cl := newCommandLine("check", checkUsage)
+	format := cl.fs.String("format", "text", "diagnostic format: text, json or sarif")
+	target, ptxVersion := targetFlags(cl.fs)
+	files, status, ok := cl.parse(args, stdout, stderr)
 	if !ok {
-		return exitUsage
+		return status
 	}
 	w, known := diagWriters[*format]
 	if !known {
-		fmt.Fprintf(stderr, "ptxkit check: unknown format %q (want text, json or sarif)\n", *format)
+		cl.failf(stderr, "invalid value %q for flag -format: want text, json or sarif", *format)
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fs.Usage()
+		cl.printUsage(stderr)
 		return exitUsage
 	}
 	tuneGC()
-	cfg := check.Config{Target: *target, PTX: *ptxVersion}
+	cfg := check.Config{Target: string(*target), PTX: string(*ptxVersion)}
 	var all diag.List
 	for _, name := range files {
 		src, err := readSource(name, stdin)

@@ -222,7 +222,7 @@ func TestSassHostileInputs(t *testing.T) {
 			`<stdin>:1:1: opcode: unknown opcode "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA..."`},
 		{"NUL byte", "STS [R1], R2 \x00;\n", []string{"asm", "--arch", "sm_90"}, exitFail, `<stdin>:1:14: unexpected "\x00" after operands`},
 		{"directive line", ".version 8.0\n", []string{"asm", "--arch", "sm_90"}, exitFail, `<stdin>:1:1: opcode: expected an opcode (STS, STL, STG, ST or STAS), found ".version"`},
-		{"unknown arch", "", []string{"asm", "--arch", "sm_99"}, exitUsage, `unsupported architecture "sm_99"`},
+		{"unknown arch", "", []string{"asm", "--arch", "sm_99"}, exitUsage, `invalid value "sm_99" for flag -arch: want one of sm_50,`},
 		{"odd raw length", "abc", []string{"disasm", "--arch", "sm_90"}, exitFail, "<stdin>: 3 bytes is not a multiple of 16 (one sm_90 instruction)"},
 		{"truncated raw", strings.Repeat("\x00", 17), []string{"disasm", "--arch", "sm_90"}, exitFail, "17 bytes is not a multiple of 16"},
 		{"many non-store words", strings.Repeat("\xff", 16*1000) + "\x88\x73\x00\x01\x02\x00\x00\x00\x00\x08\x00\x00\x00\xe2\x0f\x00", []string{"disasm", "--arch", "sm_90"}, exitFail,
@@ -231,8 +231,8 @@ func TestSassHostileInputs(t *testing.T) {
 		{"empty hex", "", []string{"disasm", "--arch", "sm_90", "--hex", ""}, exitFail, `word 1: "": empty word`},
 		{"long hex", "", []string{"disasm", "--arch", "sm_90", "--hex", "0x" + strings.Repeat("f", 1000)}, exitFail, "1000 hex digits; want at most 32 for sm_90"},
 		{"bad hex", "", []string{"disasm", "--arch", "sm_50", "--hex", "0xzz"}, exitFail, `word 1: "0xzz": not a hexadecimal word`},
-		{"lower unknown target", "", []string{"lower", "--arch", "sm_99", "x.ptx"}, exitUsage, `unsupported lowering target "sm_99"`},
-		{"lower target junk", "", []string{"lower", "--arch", "sm_80x", "x.ptx"}, exitUsage, `unsupported lowering target "sm_80x"`},
+		{"lower unknown target", "", []string{"lower", "--arch", "sm_99", "x.ptx"}, exitUsage, `invalid value "sm_99" for flag -arch: want sm_50 to sm_90`},
+		{"lower target junk", "", []string{"lower", "--arch", "sm_80x", "x.ptx"}, exitUsage, `invalid value "sm_80x" for flag -arch: want sm_50 to sm_90`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
