@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
@@ -300,39 +299,6 @@ const maxBufferBytes = emu.MaxBufferBytes
 // takes about 18 times the source, and a kernel of MaxProgramInsts
 // instructions is about 22 MiB of PTX.
 const maxPTXBytes = 32 << 20
-
-// errInputTooLarge reports a FILE or file: argument over its size limit.
-var errInputTooLarge = errors.New("larger than the limit")
-
-// readBounded reads the file name, or stdin for "-", failing instead of
-// reading more than limit bytes (a FILE such as /dev/zero never ends).
-func readBounded(name string, stdin io.Reader, limit int64) ([]byte, error) {
-	r := stdin
-	var b bytes.Buffer
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("%s is a directory", name)
-		} else if err == nil && st.Mode().IsRegular() {
-			if st.Size() > limit {
-				return nil, fmt.Errorf("%s: %w (%d bytes)", name, errInputTooLarge, limit)
-			}
-			b.Grow(int(st.Size()) + bytes.MinRead) // read without regrowing
-		}
-		r = f
-	}
-	if _, err := b.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
-		return nil, err
-	}
-	if int64(b.Len()) > limit {
-		return nil, fmt.Errorf("%s: %w (%d bytes)", displayName(name), errInputTooLarge, limit)
-	}
-	return b.Bytes(), nil
-}
 
 // kernelArgs converts --arg values to kernel arguments.
 func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {

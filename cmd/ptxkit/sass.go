@@ -120,20 +120,10 @@ func (f *sassFlags) arg(i int) string {
 
 // readSassInput reads FILE (or stdin for "" or "-"), bounded in size.
 func readSassInput(name string, stdin io.Reader) ([]byte, error) {
-	r := stdin
-	if name != "" && name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
+	if name == "" {
+		name = "-"
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxSASSInput+1))
-	if err == nil && len(b) > maxSASSInput {
-		err = fmt.Errorf("input larger than %d bytes", maxSASSInput)
-	}
-	return b, err
+	return readBounded(name, stdin, maxSASSInput)
 }
 
 func displayName(name string) string {
