@@ -90,4 +90,3 @@ func checkRead(t *testing.T, what string, n, limit int64, data, got []byte, err 
 		t.Errorf("%s of %d bytes: %d bytes read, err %v", what, n, len(got), err)
 	}
 }
-
