@@ -17,16 +17,8 @@ func init() {
 	commands["check"] = command{"parse, resolve and validate PTX files", runCheck}
 }
 
-// diagWriters maps each --format value to the writer of a diagnostic list
-// and whether it writes to stdout (machine formats) or stderr (text).
-var diagWriters = map[string]struct {
-	write    func(io.Writer, diag.List) error
-	toStdout bool
-}{
-	"text":  {diag.WriteText, false},
-	"json":  {diag.WriteJSON, true},
-	"sarif": {diag.WriteSARIF, true},
-}
+// diagFormats are the values of --format.
+var diagFormats = map[string]bool{"text": true, "json": true, "sarif": true}
 
 const checkUsage = `usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...
 
@@ -37,8 +29,9 @@ Exit status: 0 no errors, 1 errors, 2 usage or I/O error.`
 // runCheck implements "ptxkit check [--format=text|json] [--target sm_XX]
 // [--ptx X.Y] FILE...". Each file is parsed, resolved and validated; a file
 // with syntax errors is not resolved, and one with resolution errors is
-// not validated. Text diagnostics go to stderr, JSON Lines to stdout.
-// Exit status: 0 no errors, 1 errors, 2 usage or I/O failure.
+// not validated. A file that cannot be read is reported and the others
+// are checked. Text diagnostics go to stderr, JSON Lines and SARIF to
+// stdout. Exit status: 0 no errors, 1 errors, 2 usage or I/O failure.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl := newCommandLine("check", checkUsage)
 	format := cl.fs.String("format", "text", "diagnostic format: text, json or sarif")
@@ -47,8 +40,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return status
 	}
-	w, known := diagWriters[*format]
-	if !known {
+	if !diagFormats[*format] {
 		cl.failf(stderr, "invalid value %q for flag -format: want text, json or sarif", *format)
 		return exitUsage
 	}
@@ -58,29 +50,54 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	tuneGC()
 	cfg := check.Config{Target: string(*target), PTX: string(*ptxVersion)}
-	var all diag.List
+	var (
+		all      diag.List
+		failures []diag.Failure
+		sources  = map[string][]byte{}
+	)
 	for _, name := range files {
 		src, err := readSource(name, stdin)
 		if err == nil {
+			sources[name] = src
 			err = guardFaults(name, func() { all = append(all, checkFile(name, src, cfg)...) })
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
-			return exitUsage
+			failures = append(failures, diag.Failure{File: name, Err: err})
 		}
 	}
-	out := stderr
-	if w.toStdout {
-		out = stdout
-	}
-	if err := w.write(out, all); err != nil {
+	if err := writeDiagnostics(*format, all, failures, sources, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
 		return exitUsage
 	}
-	if all.HasErrors() {
+	switch {
+	case len(failures) > 0:
+		return exitUsage
+	case all.HasErrors():
 		return exitFail
 	}
 	return exitOK
+}
+
+// writeDiagnostics writes all in format: text on stderr, JSON Lines and
+// SARIF on stdout. The SARIF log also records the files that could not be
+// read and counts columns in code points of each file's source.
+func writeDiagnostics(format string, all diag.List, failures []diag.Failure, sources map[string][]byte, stdout, stderr io.Writer) error {
+	switch format {
+	case "text":
+		return diag.WriteText(stderr, all)
+	case "json":
+		return diag.WriteJSON(stdout, all)
+	}
+	v := readBuildVersion()
+	opt := diag.SARIFOptions{ToolVersion: v.Module, ToolRevision: v.revision(), Rules: ruleInfo, Failures: failures,
+		Source: func(file string) []byte { return sources[file] }}
+	var err error
+	// The sources may be mapped files: a file truncated meanwhile faults.
+	if ferr := guardFaults("a source file", func() { err = diag.WriteSARIFWith(stdout, all, opt) }); ferr != nil {
+		return ferr
+	}
+	return err
 }
 
 // checkMemoryLimit is the soft memory limit under which check runs
