@@ -2,8 +2,8 @@ package diag
 
 import (
 	"bytes"
-	"errors"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
