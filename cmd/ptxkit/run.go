@@ -66,7 +66,8 @@ const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
-error, 3 sanitizer report (undefined behaviour, a deadlock or a budget spent).`
+error, 3 the run stopped early: undefined behaviour, a deadlock, a budget
+spent (--max-steps, --timeout) or something the emulator does not support.`
 
 func runFlags(o *runOptions) *commandLine {
 	cl := newCommandLine("run", runUsage)
@@ -189,7 +190,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {
 			fmt.Fprintln(stderr, "  the kernel may never end; --max-steps, --max-launch-steps and --timeout raise the budgets (0: no limit)")
 		}
-		fmt.Fprintln(stdout, "stopped by the sanitizer; buffers hold what was stored up to that point")
+		fmt.Fprintln(stdout, stopLine(res.Report.Rule))
 	} else {
 		fmt.Fprintln(stdout, "completed")
 	}

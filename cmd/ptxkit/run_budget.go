@@ -19,12 +19,15 @@ import (
 // is making progress says so on standard error.
 const (
 	// defaultMaxSteps is the per-cluster step budget: 2^26
-	// warp-instructions take half a second to four seconds of emulation
-	// (20 to 150 million warp-instructions per second, host load
+	// warp-instructions take half a second to eight seconds of emulation
+	// (8 to 150 million warp-instructions per second, host load
 	// depending), yet allow two billion thread-instructions per cluster.
 	defaultMaxSteps = 1 << 26
-	// defaultTimeout is the wall-clock budget of a launch.
-	defaultTimeout = 30 * time.Second
+	// defaultTimeout is the wall-clock budget of a launch: on a loaded
+	// host, where a tight loop runs 8 million warp-instructions per second
+	// or fewer, it is what stops a runaway kernel first. Longer runs pass
+	// --timeout; the heartbeat shows whether they progress.
+	defaultTimeout = 8 * time.Second
 	// defaultHeartbeat is how often a long run prints a progress line.
 	defaultHeartbeat = 3 * time.Second
 	// progressEvery is how often the progress bar on a terminal is
@@ -165,4 +168,15 @@ func isTerminal(w io.Writer) bool {
 // clusterCount returns the clusters of a normalized launch.
 func clusterCount(c *emu.Config) int {
 	return c.Grid[0] / c.Cluster[0] * (c.Grid[1] / c.Cluster[1]) * (c.Grid[2] / c.Cluster[2])
+}
+
+// stopLine says on standard output why a run stopped early.
+func stopLine(rule string) string {
+	switch rule {
+	case emu.RuleUnsupported:
+		return "stopped: the kernel does something the emulator does not support (not undefined behaviour); buffers hold what was stored up to that point"
+	case emu.RuleMaxSteps, emu.RuleTimeout:
+		return "stopped: a run budget was spent; buffers hold what was stored up to that point"
+	}
+	return "stopped by the sanitizer; buffers hold what was stored up to that point"
 }
