@@ -264,6 +264,9 @@ func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, m
 	if op := cs.tracker.Get(id); op != nil {
 		where, issuer := cs.tracker.Describes(op)
 		r.Message = fmt.Sprintf("%s, when the %s at %s issued by %s lands", msg, op.Name, where, issuer)
+		if site, ok := op.Site.(opSite); ok {
+			r.Pos = site.w.prog.Insts[site.pc].Pos // the report leads with the issuing instruction
+		}
 	}
 	if m, ok := cs.meta[id]; ok {
 		r.Pos = m.pos
