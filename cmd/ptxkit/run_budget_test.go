@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptxkit/ptxkit/emu"
 )
 
 // spinKernel is a three-instruction loop that never ends.
@@ -153,5 +155,23 @@ func TestRunDeepCallChain(t *testing.T) {
 	if code != exitSanitize || !strings.Contains(errs, "call nesting deeper than 64 levels: the emulator does not support deeper call chains (the PTX program may be valid) [unsupported]") ||
 		!strings.Contains(out, "stopped: the kernel does something the emulator does not support (not undefined behaviour)") {
 		t.Errorf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+// TestProgressBar checks the terminal form of the progress report: a bar
+// of the clusters done, redrawn in place, and erased at the end.
+func TestProgressBar(t *testing.T) {
+	var buf strings.Builder
+	p := &progress{w: &buf, mon: new(emu.Monitor), clusters: 4, start: time.Now().Add(-2 * time.Second), bar: true, quit: make(chan struct{})}
+	if got := p.line(); !strings.HasPrefix(got, "[                    ] 2s: 0 warp-instructions, 0 warps waiting, 0 of 4 clusters done") {
+		t.Errorf("line %q", got)
+	}
+	p.wg.Add(1)
+	go p.loop(time.Millisecond, time.Millisecond)
+	time.Sleep(20 * time.Millisecond)
+	p.stop()
+	out := buf.String()
+	if !strings.HasPrefix(out, "\r[") || !strings.HasSuffix(out, "\r\x1b[K") || strings.Contains(out, "\n") {
+		t.Errorf("output %q", out)
 	}
 }
