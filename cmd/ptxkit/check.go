@@ -17,9 +17,6 @@ func init() {
 	commands["check"] = command{"parse, resolve and validate PTX files", runCheck}
 }
 
-// diagFormats are the values of --format.
-var diagFormats = map[string]bool{"text": true, "json": true, "sarif": true}
-
 const checkUsage = `usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...
 
 Parses, resolves and validates each PTX FILE ("-": standard input). Text
@@ -34,15 +31,12 @@ Exit status: 0 no errors, 1 errors, 2 usage or I/O error.`
 // stdout. Exit status: 0 no errors, 1 errors, 2 usage or I/O failure.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl := newCommandLine("check", checkUsage)
-	format := cl.fs.String("format", "text", "diagnostic format: text, json or sarif")
+	format := newChoice("text", "text", "json", "sarif")
+	cl.fs.Var(format, "format", "diagnostic format: text, json or sarif")
 	target, ptxVersion := targetFlags(cl.fs)
 	files, status, ok := cl.parse(args, stdout, stderr)
 	if !ok {
 		return status
-	}
-	if !diagFormats[*format] {
-		cl.failf(stderr, "invalid value %q for flag -format: want text, json or sarif", *format)
-		return exitUsage
 	}
 	if len(files) == 0 {
 		cl.printUsage(stderr)
@@ -66,7 +60,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			failures = append(failures, diag.Failure{File: name, Err: err})
 		}
 	}
-	if err := writeDiagnostics(*format, all, failures, sources, stdout, stderr); err != nil {
+	if err := writeDiagnostics(format.value, all, failures, sources, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
 		return exitUsage
 	}

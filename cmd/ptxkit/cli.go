@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/isa"
@@ -133,4 +134,30 @@ func targetFlags(fs *flag.FlagSet) (*targetFlag, *versionFlag) {
 	fs.Var(t, "target", "validate for this target (`sm_XX`, e.g. sm_90a) instead of the module's .target")
 	fs.Var(v, "ptx", "validate for this PTX ISA version (`X.Y`, e.g. 8.5) instead of the module's .version")
 	return t, v
+}
+
+// choiceFlag is a flag whose value is one of a fixed list, checked when
+// parsed.
+type choiceFlag struct {
+	value   string
+	choices []string
+}
+
+func newChoice(def string, choices ...string) *choiceFlag {
+	return &choiceFlag{value: def, choices: choices}
+}
+
+func (c *choiceFlag) String() string {
+	if c == nil {
+		return ""
+	}
+	return c.value
+}
+
+func (c *choiceFlag) Set(s string) error {
+	if !slices.Contains(c.choices, s) {
+		return fmt.Errorf("want %s or %s", strings.Join(c.choices[:len(c.choices)-1], ", "), c.choices[len(c.choices)-1])
+	}
+	c.value = s
+	return nil
 }

@@ -50,7 +50,7 @@ type runOptions struct {
 	maxLaunch stepsFlag
 	timeout   durationFlag
 	heartbeat durationFlag
-	async     string
+	async     *choiceFlag
 	dump      string
 	dumpBytes int
 	noCheck   bool
@@ -90,7 +90,8 @@ func runFlags(o *runOptions) *commandLine {
 	o.timeout, o.heartbeat = durationFlag(defaultTimeout), durationFlag(defaultHeartbeat)
 	fs.Var(&o.timeout, "timeout", "wall-clock budget of the launch (0: no limit)")
 	fs.Var(&o.heartbeat, "heartbeat", "print progress on standard error this often during a long run (0: never); a bar when it is a terminal")
-	fs.StringVar(&o.async, "async", "eager", "when asynchronous operations land: eager, delayed or random")
+	o.async = newChoice("eager", "eager", "delayed", "random")
+	fs.Var(o.async, "async", "when asynchronous operations land: eager, delayed or random")
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
@@ -242,8 +243,11 @@ func (o *runOptions) config() (emu.Config, error) {
 	if cfg.Cluster, err = parseDims("--cluster", o.cluster); err != nil {
 		return cfg, err
 	}
-	if cfg.Async, err = emu.ParseAsyncPolicy(o.async); err != nil {
+	if cfg.Async, err = emu.ParseAsyncPolicy(o.async.value); err != nil {
 		return cfg, err
+	}
+	if o.shared < 0 {
+		return cfg, fmt.Errorf("--shared-bytes %d: want a byte count of 0 or more", o.shared)
 	}
 	if o.jobs < 1 {
 		return cfg, fmt.Errorf("--jobs must be at least 1")
