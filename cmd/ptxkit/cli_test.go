@@ -65,6 +65,7 @@ func cliTable(t *testing.T) []cliCase {
 		cliCase{args: []string{"sass", "frob"}, code: exitUsage, errs: `ptxkit sass: unknown subcommand "frob"`, errLines: 1},
 		cliCase{args: []string{"help"}, code: exitOK, out: "usage: ptxkit COMMAND"},
 		cliCase{args: []string{"--help"}, code: exitOK, out: "usage: ptxkit COMMAND"},
+		cliCase{args: []string{"help", "help"}, code: exitOK, out: "usage: ptxkit COMMAND"},
 		cliCase{args: []string{"-h"}, code: exitOK, out: "usage: ptxkit COMMAND"},
 		cliCase{args: nil, code: exitUsage, errs: "usage: ptxkit COMMAND"},
 		cliCase{args: []string{"frob"}, code: exitUsage, errs: `ptxkit: unknown command "frob"`, errLines: 1},

@@ -57,7 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // runHelp implements "ptxkit help [COMMAND [SUBCOMMAND]]": the usage of
 // ptxkit, or that of the command, which is what "COMMAND --help" prints.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	if len(args) == 0 || args[0] == "help" {
 		usage(stdout)
 		return exitOK
 	}
