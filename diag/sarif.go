@@ -38,13 +38,14 @@ type sarifRun struct {
 }
 
 // sarifInvocation says whether the tool ran to completion and what went
-// wrong besides the results (§3.20).
+// wrong besides the results (SARIF 2.1.0, invocation object).
 type sarifInvocation struct {
 	ExecutionSuccessful        bool                `json:"executionSuccessful"`
 	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
 }
 
-// sarifNotification is one tool execution notification (§3.58).
+// sarifNotification is one tool execution notification (SARIF 2.1.0,
+// notification object).
 type sarifNotification struct {
 	Level     string          `json:"level"`
 	Message   sarifMessage    `json:"message"`
@@ -110,7 +111,8 @@ type sarifArtifact struct {
 }
 
 // sarifRegion locates a result by line and code point column when the
-// source was at hand, else by line and byte offset (§3.30): SARIF has no
+// source was at hand, else by line and byte offset (SARIF 2.1.0, region
+// object): SARIF has no
 // byte columns.
 type sarifRegion struct {
 	StartLine   int32  `json:"startLine"`

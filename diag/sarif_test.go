@@ -176,9 +176,9 @@ func TestSARIFCodePointColumns(t *testing.T) {
 }
 
 // TestSARIFInvocationAndCap checks the objects the SARIF 2.1.0 schema
-// requires of an invocation (executionSuccessful, §3.20.14) and of a
-// notification (message, §3.58.5; level one of none, note, warning,
-// error, §3.58.6), the cap on results and the driver's versions.
+// requires of an invocation (executionSuccessful) and of a notification
+// (message; level one of none, note, warning, error), the cap on results
+// and the driver's versions.
 func TestSARIFInvocationAndCap(t *testing.T) {
 	var buf bytes.Buffer
 	opt := SARIFOptions{ToolVersion: "v1.2.3", ToolRevision: "abc", MaxResults: 2,

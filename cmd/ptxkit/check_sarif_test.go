@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/internal/sariftest"
 )
 
 // TestCheckSARIF runs `ptxkit check --format=sarif` on a file with one
@@ -107,6 +108,9 @@ func checkSARIF(t *testing.T, args ...string) (int, sarifLog, string) {
 	var log sarifLog
 	if err := json.Unmarshal([]byte(out), &log); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s\nstderr: %s", code, err, out, errs)
+	}
+	for _, e := range sariftest.Check([]byte(out)) {
+		t.Errorf("schema: %s", e)
 	}
 	if log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 || log.Runs[0].Invocations[0].ExecutionSuccessful == nil {
 		t.Fatalf("log lacks version, its run or the run's invocation: %+v", log)

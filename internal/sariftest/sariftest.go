@@ -1,23 +1,31 @@
-package diag
-
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"slices"
-	"testing"
-
-	"github.com/ptxkit/ptxkit/ptx/token"
-)
-
-// This file checks written SARIF logs field by field against the SARIF
+// Package sariftest checks SARIF logs field by field against the SARIF
 // 2.1.0 JSON schema's definitions of the objects ptxkit writes: every
 // object there has "additionalProperties": false, so a property must be
 // one the schema defines; the required properties must be present; levels
 // and columnKind are enums; lines and columns start at 1. The schema is
 // not vendored: the definitions below restate, for the properties ptxkit
-// may write, what the schema says (SARIF 2.1.0 §3.13 to §3.58).
+// may write, what the schema says (the sarifLog to notification definitions). Tests of
+// the SARIF writer and of ptxkit check use it.
+package sariftest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Check parses log and returns each place where it breaks the schema's
+// definitions; none for a conforming log.
+func Check(log []byte) []string {
+	var v any
+	if err := json.Unmarshal(log, &v); err != nil {
+		return []string{"not JSON: " + err.Error()}
+	}
+	return CheckValue(v)
+}
+
+// CheckValue is Check for a decoded log.
+func CheckValue(v any) []string { return checkValue("log", "log", v) }
 
 // sarifObject is one schema definition: its properties, each with the
 // kind of its value, and the required ones.
@@ -58,8 +66,8 @@ var schemaDefs = map[string]sarifObject{
 	"region":                 {map[string]string{"startLine": kLine, "startColumn": kLine, "endLine": kLine, "endColumn": kLine, "byteOffset": kIndex, "byteLength": kCount}, nil},
 }
 
-// checkSARIFValue reports where v, of the given kind, breaks the schema.
-func checkSARIFValue(path, kind string, v any) []string {
+// checkValue reports where v, of the given kind, breaks the schema.
+func checkValue(path, kind string, v any) []string {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, path+": "+fmt.Sprintf(format, args...)) }
 	switch kind {
@@ -87,7 +95,7 @@ func checkSARIFValue(path, kind string, v any) []string {
 			bad("not an object")
 		}
 		for k, x := range m {
-			errs = append(errs, checkSARIFValue(path+"."+k, kString, x)...)
+			errs = append(errs, checkValue(path+"."+k, kString, x)...)
 		}
 	case kBag:
 		if _, ok := v.(map[string]any); !ok {
@@ -100,11 +108,11 @@ func checkSARIFValue(path, kind string, v any) []string {
 				bad("not an array")
 			}
 			for i, x := range a {
-				errs = append(errs, checkSARIFValue(fmt.Sprintf("%s[%d]", path, i), elem, x)...)
+				errs = append(errs, checkValue(fmt.Sprintf("%s[%d]", path, i), elem, x)...)
 			}
 			return errs
 		}
-		errs = append(errs, checkSARIFObject(path, kind, v)...)
+		errs = append(errs, checkObject(path, kind, v)...)
 	}
 	return errs
 }
@@ -116,7 +124,7 @@ func cutArray(kind string) (string, bool) {
 	return "", false
 }
 
-func checkSARIFObject(path, kind string, v any) []string {
+func checkObject(path, kind string, v any) []string {
 	def, known := schemaDefs[kind]
 	m, ok := v.(map[string]any)
 	if !known || !ok {
@@ -134,52 +142,7 @@ func checkSARIFObject(path, kind string, v any) []string {
 			errs = append(errs, fmt.Sprintf("%s: %s has no property %q (additionalProperties is false)", path, kind, k))
 			continue
 		}
-		errs = append(errs, checkSARIFValue(path+"."+k, pk, x)...)
+		errs = append(errs, checkValue(path+"."+k, pk, x)...)
 	}
 	return errs
-}
-
-// TestSARIFMatchesSchema writes logs that use every feature of the writer
-// (code point and byte regions, rule descriptions, failures, the cap, the
-// driver's versions) and checks each against the schema's definitions.
-func TestSARIFMatchesSchema(t *testing.T) {
-	src := []byte("// é\nst.global.u32 [x], é;\n")
-	withSource := List{{File: "u.ptx", Pos: token.Pos{Offset: 24, Line: 2, Col: 19}, End: token.Pos{Offset: 26, Line: 2, Col: 21}, Rule: "st-sem-scope", Message: "m", Fix: "f"}}
-	info := func(id string) (RuleInfo, bool) {
-		return RuleInfo{Summary: "s", Spec: "PTX ISA 9.7.9.11", Help: "h"}, id == "st-sem-scope"
-	}
-	for name, c := range map[string]struct {
-		l   List
-		opt SARIFOptions
-	}{
-		"plain":    {sampleList(), SARIFOptions{}},
-		"empty":    {nil, SARIFOptions{}},
-		"source":   {withSource, SARIFOptions{Source: func(string) []byte { return src }, Rules: info}},
-		"failures": {sampleList(), SARIFOptions{ToolVersion: "v0.1.0", ToolRevision: "0123", MaxResults: 1, Failures: []Failure{{File: "x.ptx", Err: errors.New("e")}, {Err: errors.New("no file")}}}},
-	} {
-		var buf bytes.Buffer
-		if err := WriteSARIFWith(&buf, c.l, c.opt); err != nil {
-			t.Fatal(err)
-		}
-		var v any
-		if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range checkSARIFValue("log", "log", v) {
-			t.Errorf("%s: %s", name, e)
-		}
-	}
-}
-
-// TestSARIFSchemaCheckFails makes sure the check above can fail: an
-// unknown property, a missing required one and a bad enum are caught.
-func TestSARIFSchemaCheckFails(t *testing.T) {
-	bad := map[string]any{"version": "2.1.0", "runs": []any{map[string]any{
-		"tool":       map[string]any{"driver": map[string]any{"nam": "x"}},
-		"columnKind": "bytes",
-		"results":    []any{map[string]any{"level": "fatal", "message": map[string]any{"text": "m"}, "locations": []any{map[string]any{"physicalLocation": map[string]any{"artifactLocation": map[string]any{}, "region": map[string]any{"startLine": 0.0}}}}}},
-	}}}
-	if errs := checkSARIFValue("log", "log", bad); len(errs) != 5 {
-		t.Errorf("%d errors, want 5 (driver lacks name, nam, columnKind, level, startLine): %q", len(errs), errs)
-	}
 }
