@@ -112,8 +112,7 @@ type sarifArtifact struct {
 
 // sarifRegion locates a result by line and code point column when the
 // source was at hand, else by line and byte offset (SARIF 2.1.0, region
-// object): SARIF has no
-// byte columns.
+// object): SARIF has no byte columns.
 type sarifRegion struct {
 	StartLine   int32  `json:"startLine"`
 	StartColumn int32  `json:"startColumn,omitempty"`
