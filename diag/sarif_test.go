@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -109,7 +110,9 @@ func TestSARIFStructure(t *testing.T) {
 		t.Errorf("relative path without %%SRCROOT%%: %v", got)
 	}
 	reg := loc["region"].(map[string]any)
-	if reg["startLine"].(float64) != 5 || reg["startColumn"].(float64) != 10 || reg["endColumn"].(float64) != 18 {
+	// Without the source, columns cannot be counted in code points: the
+	// region gives the byte offset and length instead.
+	if reg["startLine"].(float64) != 5 || reg["byteOffset"].(float64) != 40 || reg["byteLength"].(float64) != 8 || reg["startColumn"] != nil {
 		t.Errorf("region = %v", reg)
 	}
 	if !strings.Contains(first["message"].(map[string]any)["text"].(string), "fix: add a scope") {
@@ -169,5 +172,63 @@ func TestSARIFCodePointColumns(t *testing.T) {
 	}
 	if r1.StartColumn != 5 {
 		t.Errorf("after a 2-byte rune: column %d, want 5", r1.StartColumn)
+	}
+}
+
+// TestSARIFInvocationAndCap checks the objects the SARIF 2.1.0 schema
+// requires of an invocation (executionSuccessful) and of a notification
+// (message; level one of none, note, warning, error), the cap on results
+// and the driver's versions.
+func TestSARIFInvocationAndCap(t *testing.T) {
+	var buf bytes.Buffer
+	opt := SARIFOptions{ToolVersion: "v1.2.3", ToolRevision: "abc", MaxResults: 2,
+		Failures: []Failure{{File: "gone.ptx", Err: errors.New("open gone.ptx: no such file or directory")}}}
+	if err := WriteSARIFWith(&buf, sampleList(), opt); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Version, SemanticVersion string
+					Properties               map[string]string
+				}
+			}
+			Invocations []map[string]any
+			Results     []any
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if d := run.Tool.Driver; d.Version != "v1.2.3" || d.SemanticVersion != "1.2.3" || d.Properties["revision"] != "abc" {
+		t.Errorf("driver %+v", d)
+	}
+	if len(run.Results) != 2 || len(run.Invocations) != 1 {
+		t.Fatalf("%d results, %d invocations", len(run.Results), len(run.Invocations))
+	}
+	inv := run.Invocations[0]
+	if ok, present := inv["executionSuccessful"].(bool); !present || ok {
+		t.Errorf("executionSuccessful = %v", inv["executionSuccessful"])
+	}
+	notes := inv["toolExecutionNotifications"].([]any)
+	want := []string{"error: open gone.ptx: no such file or directory", "warning: 2 of 4 results were dropped: the log holds the first 2"}
+	if len(notes) != len(want) {
+		t.Fatalf("notifications %v", notes)
+	}
+	for i, n := range notes {
+		n := n.(map[string]any)
+		if got := n["level"].(string) + ": " + n["message"].(map[string]any)["text"].(string); got != want[i] {
+			t.Errorf("notification %d = %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+func TestIsSemver(t *testing.T) {
+	for v, want := range map[string]bool{"1.2.3": true, "0.0.0-20260101-abc": true, "1.2.3+meta": true, "1.2": false, "01.2.3": false, "(devel)": false, "1.2.x": false} {
+		if isSemver(v) != want {
+			t.Errorf("isSemver(%q) = %v", v, !want)
+		}
 	}
 }

@@ -399,3 +399,15 @@ func TestAsyncDecodeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLandingReportPosition checks that a report raised when an operation
+// lands (here: its mbarrier was never initialized) leads with the source
+// position of the instruction that issued it, with or without tracing.
+func TestLandingReportPosition(t *testing.T) {
+	src := exchange(armOK, "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r8], %r10, [%r8];", "")
+	res := runExchange(t, src, 2, Config{Async: AsyncEager})
+	r := res.Report
+	if r == nil || r.Rule != "mbarrier-uninit" || !strings.HasPrefix(r.Error(), "test.ptx:28:2: sanitizer: complete-tx of 4 bytes") {
+		t.Fatalf("report %v", r)
+	}
+}

@@ -308,6 +308,9 @@ func (d *Decoder) varSize(v *ast.VarDecl) (int, int, error) {
 				dim = 0
 			}
 		}
+		if dim > 0 && n > MaxModuleBytes/dim {
+			return 0, 0, fmt.Errorf("variable %s is too large", v.Name.Name)
+		}
 		n *= dim
 		if n > MaxModuleBytes || n < 0 {
 			return 0, 0, fmt.Errorf("variable %s is too large", v.Name.Name)

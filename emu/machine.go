@@ -25,6 +25,12 @@ type Config struct {
 	// DefaultMaxLaunchSteps); no cluster starts once they are spent.
 	MaxLaunchSteps uint64
 	Async          AsyncPolicy
+	// Timeout is the launch's wall-clock budget (0: none): when it runs
+	// out the launch stops with a RuleTimeout report.
+	Timeout time.Duration
+	// Monitor, when not nil, is updated as the launch runs and can stop it
+	// (see Monitor).
+	Monitor *Monitor
 }
 
 // MaxLaunchBytes bounds the emulator's own memory for the state of the
@@ -182,6 +188,10 @@ type Cluster struct {
 
 	printf     []byte // device printf output, in emission order
 	printfLost bool   // output beyond MaxPrintfBytes was dropped
+
+	mon        *Monitor // nil when nobody watches the launch
+	pubSteps   uint64   // steps and waiting warps last published to mon
+	pubWaiting int
 }
 
 // Ext returns the cluster's state for extension key k.
@@ -403,6 +413,8 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 		return Stats{}, nil, err
 	}
 	start := time.Now()
+	mon, disarm := startTimeout(&cfg)
+	defer disarm()
 	cdim := [3]int{cfg.Grid[0] / cfg.Cluster[0], cfg.Grid[1] / cfg.Cluster[1], cfg.Grid[2] / cfg.Cluster[2]}
 	nclusters := cdim[0] * cdim[1] * cdim[2]
 	jobs := min(cfg.Jobs, nclusters, runtime.GOMAXPROCS(0)*4)
@@ -428,12 +440,13 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 		go func() {
 			defer wg.Done()
 			wk := newWorker(p, &cfg, mem, mu)
+			wk.mon = mon
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= nclusters || int64(i) > failIdx.Load() {
 					break
 				}
-				if spent.Load() >= cfg.MaxLaunchSteps {
+				if spent.Load() >= cfg.MaxLaunchSteps || mon.stopped() {
 					cut.Store(true)
 					break
 				}
@@ -471,6 +484,10 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	if r := reports[last]; r != nil || !cut.Load() {
 		return total, r, nil
 	}
+	if mon.stopped() {
+		return total, &Report{Rule: RuleTimeout, File: p.File,
+			Message: fmt.Sprintf("%s; stopped after %d warp-instructions, before the clusters after %d ran", mon.stopReason(), mon.Steps(), mon.ClustersDone())}, nil
+	}
 	return total, &Report{Rule: RuleMaxSteps, File: p.File,
 		Message: fmt.Sprintf("the launch exceeded %d warp-instructions over all its clusters (--max-launch-steps); the clusters after that did not run", cfg.MaxLaunchSteps)}, nil
 }
@@ -484,6 +501,7 @@ type worker struct {
 	stats Stats
 	ctas  []*CTA
 	cl    Cluster
+	mon   *Monitor
 }
 
 func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
@@ -519,7 +537,7 @@ func (wk *worker) runCluster(index int, id [3]int) *Report {
 	cfg := wk.cfg
 	cl := &wk.cl
 	*cl = Cluster{ID: id, Index: index, CTAs: wk.ctas, Mem: wk.mem, cfg: cfg, prog: wk.prog,
-		rng: rng{cfg.Seed*0x9e3779b97f4a7c15 + uint64(index)}, ext: make([]any, len(clusterExt)), atomMu: wk.mu}
+		rng: rng{cfg.Seed*0x9e3779b97f4a7c15 + uint64(index)}, ext: make([]any, len(clusterExt)), atomMu: wk.mu, mon: wk.mon}
 	if cfg.Seed == 0 {
 		cl.rng.s = uint64(index)
 	}
@@ -542,7 +560,9 @@ func (wk *worker) runCluster(index int, id [3]int) *Report {
 		}
 		wk.stats.CTAs++
 	}
-	return cl.schedule()
+	r := cl.schedule()
+	cl.retire()
+	return r
 }
 
 // start resets a warp for a new CTA: registers zeroed, specials filled.
@@ -596,9 +616,13 @@ func (c *Cluster) schedule() *Report {
 		}
 		progressed := false
 		alive := warps[:0]
+		waiting := 0
 		for _, w := range warps {
 			if w.live == 0 {
 				continue
+			}
+			if c.mon.stopped() {
+				return c.stopReport()
 			}
 			budget := quantum
 			if budget == 0 {
@@ -611,15 +635,20 @@ func (c *Cluster) schedule() *Report {
 			c.steps += uint64(n)
 			if n > 0 {
 				progressed = true
+			} else {
+				waiting++
 			}
 			if st == Fault || c.report != nil {
 				return c.report
 			}
 			if c.steps >= c.cfg.MaxSteps && w.active != 0 {
 				in := &c.prog.Insts[w.pc]
-				return &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
+				r := &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
 					Thread:  w.threadID(lane(w.active)),
 					Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
+				c.locate(r)
+				r.Pos, r.Opcode = in.Pos, in.Opcode
+				return r
 			}
 			if len(c.async) > 0 && c.cfg.Async == AsyncRandom {
 				if r := c.landDue(); r != nil {
@@ -631,6 +660,9 @@ func (c *Cluster) schedule() *Report {
 			}
 		}
 		warps = alive
+		if c.mon != nil {
+			c.publish(waiting)
+		}
 		if len(warps) == 0 {
 			if r := c.landAll(); r != nil {
 				return r

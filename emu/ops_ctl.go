@@ -304,7 +304,7 @@ func execCall(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		if w.depth[l] >= maxCallDepth {
-			return w.Fault(l, RuleCallDepth, "", "call nesting deeper than %d", maxCallDepth)
+			return w.callTooDeep(l)
 		}
 		fr := w.frame(l)
 		for _, c := range ci.args {
@@ -588,7 +588,7 @@ func execCallIndirect(w *Warp, in *Inst) Status {
 			return Fault
 		}
 		if w.depth[l] >= maxCallDepth {
-			return w.Fault(l, RuleCallDepth, "", "call nesting deeper than %d", maxCallDepth)
+			return w.callTooDeep(l)
 		}
 		c := &t[idx]
 		if len(c.params) != len(ci.args) || len(c.returns) != len(ci.rets) {
@@ -671,4 +671,11 @@ func execBrx(w *Warp, in *Inst) Status {
 	w.active &^= w.Exec
 	w.resched = true
 	return Continue
+}
+
+// callTooDeep reports a call beyond maxCallDepth levels. PTX sets no
+// nesting limit (a GPU's is its per-thread stack size), so the report is
+// an unsupported feature of the emulator, not undefined behaviour.
+func (w *Warp) callTooDeep(l int) Status {
+	return w.Fault(l, RuleUnsupported, "", "call nesting deeper than %d levels: the emulator does not support deeper call chains (the PTX program may be valid)", maxCallDepth)
 }

@@ -280,6 +280,9 @@ func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, m
 	if op := cs.tracker.Get(id); op != nil {
 		where, issuer := cs.tracker.Describes(op)
 		r.Message = fmt.Sprintf("%s, when the %s at %s issued by %s lands", msg, op.Name, where, issuer)
+		if w, ok := op.Site.(*Warp); ok {
+			r.Pos = w.prog.Insts[int32(uint32(op.SiteAt))].Pos // the report leads with the issuing instruction (describeSite)
+		}
 	}
 	if m, ok := cs.meta[id]; ok {
 		r.Pos = m.pos

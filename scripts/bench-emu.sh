@@ -18,7 +18,7 @@ for jobs in 1 2; do
 	for run in 1 2 3; do
 		"$bin" run testdata/emu/store_bench.ptx --grid "$grid" --block "$block" \
 			--arg "buf:$((threads * 4))" --arg "buf:$((threads * 16))" --arg "$rounds" \
-			--jobs "$jobs" --stats --dump none | sed -n "s/^wall time: /jobs $jobs run $run: /p"
+			--jobs "$jobs" --timeout 0 --heartbeat 0 --stats --dump none | sed -n "s/^wall time: /jobs $jobs run $run: /p"
 	done
 done
 echo "go test benchmarks (256 CTAs x 256 threads x 8 rounds; Go = the same work as a plain Go loop):"

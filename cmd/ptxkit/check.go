@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,73 +17,85 @@ func init() {
 	commands["check"] = command{"parse, resolve and validate PTX files", runCheck}
 }
 
-// diagWriters maps each --format value to the writer of a diagnostic list
-// and whether it writes to stdout (machine formats) or stderr (text).
-var diagWriters = map[string]struct {
-	write    func(io.Writer, diag.List) error
-	toStdout bool
-}{
-	"text":  {diag.WriteText, false},
-	"json":  {diag.WriteJSON, true},
-	"sarif": {diag.WriteSARIF, true},
-}
+const checkUsage = `usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] [--ptxas 12.5|13.0] [--strict] [-c] FILE...
+
+Parses, resolves and validates each PTX FILE ("-": standard input). Text
+diagnostics go to standard error, JSON Lines and SARIF to standard output.
+Exit status: 0 no errors, 1 errors, 2 usage or I/O error.`
 
 // runCheck implements "ptxkit check [--format=text|json] [--target sm_XX]
 // [--ptx X.Y] FILE...". Each file is parsed, resolved and validated; a file
 // with syntax errors is not resolved, and one with resolution errors is
-// not validated. Text diagnostics go to stderr, JSON Lines to stdout.
-// Exit status: 0 no errors, 1 errors, 2 usage or I/O failure.
+// not validated. A file that cannot be read is reported and the others
+// are checked. Text diagnostics go to stderr, JSON Lines and SARIF to
+// stdout. Exit status: 0 no errors, 1 errors, 2 usage or I/O failure.
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	format := fs.String("format", "text", "diagnostic format: text, json or sarif")
-	target := fs.String("target", "", "validate for this target (e.g. sm_90a) instead of the module's .target")
-	ptxVersion := fs.String("ptx", "", "validate for this PTX ISA version (e.g. 8.5) instead of the module's .version")
-	ptxas := fs.String("ptxas", "", "follow this ptxas (12.5 or 13.0) where it and the ISA pages disagree; default: 12.5 up to PTX ISA 8.5, 13.0 after")
-	strict := fs.Bool("strict", false, "report forms ptxas accepts against the ISA pages as errors, not warnings")
-	separate := fs.Bool("c", false, "check separately compiled code (as ptxas -c): declared functions may be defined elsewhere")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] FILE...  (\"-\" reads standard input)")
-		fs.PrintDefaults()
-	}
-	files, ok := parseInterspersed(fs, args) // flags may follow the files
+	cl := newCommandLine("check", checkUsage)
+	format := newChoice("text", "text", "json", "sarif")
+	cl.fs.Var(format, "format", "diagnostic format: text, json or sarif")
+	target, ptxVersion := targetFlags(cl.fs)
+	ptxas := newChoice("", "12.5", "13.0")
+	cl.fs.Var(ptxas, "ptxas", "follow this ptxas (12.5 or 13.0) where it and the ISA pages disagree; default: 12.5 up to PTX ISA 8.5, 13.0 after")
+	strict := cl.fs.Bool("strict", false, "report forms ptxas accepts against the ISA pages as errors, not warnings")
+	separate := cl.fs.Bool("c", false, "check separately compiled code (as ptxas -c): declared functions may be defined elsewhere")
+	files, status, ok := cl.parse(args, stdout, stderr)
 	if !ok {
-		return exitUsage
-	}
-	w, known := diagWriters[*format]
-	if !known {
-		fmt.Fprintf(stderr, "ptxkit check: unknown format %q (want text, json or sarif)\n", *format)
-		return exitUsage
+		return status
 	}
 	if len(files) == 0 {
-		fs.Usage()
+		cl.printUsage(stderr)
 		return exitUsage
 	}
 	tuneGC()
-	cfg := check.Config{Target: *target, PTX: *ptxVersion, Ptxas: *ptxas, Strict: *strict, Separate: *separate}
-	var all diag.List
+	cfg := check.Config{Target: string(*target), PTX: string(*ptxVersion), Ptxas: ptxas.value, Strict: *strict, Separate: *separate}
+	var (
+		all      diag.List
+		failures []diag.Failure
+		sources  = map[string][]byte{}
+	)
 	for _, name := range files {
 		src, err := readSource(name, stdin)
 		if err == nil {
+			sources[name] = src
 			err = guardFaults(name, func() { all = append(all, checkFile(name, src, cfg)...) })
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
-			return exitUsage
+			failures = append(failures, diag.Failure{File: name, Err: err})
 		}
 	}
-	out := stderr
-	if w.toStdout {
-		out = stdout
-	}
-	if err := w.write(out, all); err != nil {
+	if err := writeDiagnostics(format.value, all, failures, sources, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
 		return exitUsage
 	}
-	if all.HasErrors() {
+	switch {
+	case len(failures) > 0:
+		return exitUsage
+	case all.HasErrors():
 		return exitFail
 	}
 	return exitOK
+}
+
+// writeDiagnostics writes all in format: text on stderr, JSON Lines and
+// SARIF on stdout. The SARIF log also records the files that could not be
+// read and counts columns in code points of each file's source.
+func writeDiagnostics(format string, all diag.List, failures []diag.Failure, sources map[string][]byte, stdout, stderr io.Writer) error {
+	switch format {
+	case "text":
+		return diag.WriteText(stderr, all)
+	case "json":
+		return diag.WriteJSON(stdout, all)
+	}
+	v := readBuildVersion()
+	opt := diag.SARIFOptions{ToolVersion: v.Module, ToolRevision: v.revision(), Rules: ruleInfo, Failures: failures,
+		Source: func(file string) []byte { return sources[file] }}
+	var err error
+	// The sources may be mapped files: a file truncated meanwhile faults.
+	if ferr := guardFaults("a source file", func() { err = diag.WriteSARIFWith(stdout, all, opt) }); ferr != nil {
+		return ferr
+	}
+	return err
 }
 
 // checkMemoryLimit is the soft memory limit under which check runs

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -59,53 +58,38 @@ func init() {
 	registerExplainSection(explainSection{"problems", 1000, renderProblems})
 }
 
+const explainUsage = `usage: ptxkit explain 'INSTRUCTION' [--target sm_XX] [--ptx X.Y]
+
+Describes one instruction: state space, semantics, access width,
+completion, requirements, SASS and problems. Exit status: 0 valid, 1
+problems, 2 usage error.
+example: ptxkit explain 'st.global.relaxed.gpu.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};' --target sm_80`
+
 // runExplain implements "ptxkit explain 'INSTRUCTION' [--target sm_XX]
 // [--ptx X.Y]". Exit status: 0 when the instruction is valid (for the
 // given target and version), 1 when it has problems, 2 on usage errors.
 func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("explain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	target := fs.String("target", "", "check the instruction for this target (e.g. sm_90a)")
-	ptxVersion := fs.String("ptx", "", "check the instruction for this PTX ISA version (e.g. 8.5)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit explain 'INSTRUCTION' [--target sm_XX] [--ptx X.Y]")
-		fmt.Fprintln(stderr, "example: ptxkit explain 'st.global.relaxed.gpu.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};' --target sm_80")
-		fs.PrintDefaults()
-	}
-	// Accept flags before and after the instruction.
-	var text []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		text = append(text, fs.Arg(0))
-		rest = fs.Args()[1:]
+	cl := newCommandLine("explain", explainUsage)
+	target := new(targetFlag)
+	ptxVersion := new(versionFlag)
+	cl.fs.Var(target, "target", "check the instruction for this target (`sm_XX`, e.g. sm_90a)")
+	cl.fs.Var(ptxVersion, "ptx", "check the instruction for this PTX ISA version (`X.Y`, e.g. 8.5)")
+	text, status, ok := cl.parse(args, stdout, stderr) // flags before and after the instruction
+	if !ok {
+		return status
 	}
 	if len(text) == 0 {
-		fs.Usage()
+		cl.printUsage(stderr)
 		return exitUsage
 	}
 	x := &explanation{Text: strings.TrimSpace(strings.Join(text, " "))}
 	if *target != "" {
-		t, err := isa.ParseTarget(*target)
-		if err != nil {
-			fmt.Fprintf(stderr, "ptxkit explain: %v\n", err)
-			return exitUsage
-		}
-		x.Target = t
+		x.Target, _ = isa.ParseTarget(string(*target)) // checked by Set
 	}
 	if *ptxVersion != "" {
-		v, err := isa.ParseVersion(*ptxVersion)
-		if err != nil {
-			fmt.Fprintf(stderr, "ptxkit explain: %v\n", err)
-			return exitUsage
-		}
-		x.Version = v
+		x.Version, _ = isa.ParseVersion(string(*ptxVersion))
 	}
-	if err := x.analyze(*target, *ptxVersion); err != nil {
+	if err := x.analyze(string(*target), string(*ptxVersion)); err != nil {
 		fmt.Fprintf(stderr, "ptxkit explain: %v\n", err)
 		return exitUsage
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,29 +15,29 @@ func init() {
 	commands["fmt"] = command{"print PTX files in canonical form", runFmt}
 }
 
+const fmtUsage = `usage: ptxkit fmt [-l] [-w] FILE...
+
+Prints each PTX FILE ("-": standard input) in canonical form, comments kept.
+Exit status: 0 ok, 1 syntax errors, 2 usage or I/O error.`
+
 // runFmt implements "ptxkit fmt [-l] [-w] FILE...": it parses each file and
 // prints its canonical form, comments kept, to stdout, or with -w rewrites the file, or
 // with -l lists the files whose form differs. Files with syntax errors are
 // reported on stderr and left alone. Exit status: 0 ok, 1 syntax errors,
 // 2 usage or I/O failure.
 func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fmt", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	list := fs.Bool("l", false, "list files whose formatting differs from the canonical form")
-	write := fs.Bool("w", false, "write the canonical form back to each file")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit fmt [-l] [-w] FILE...  (\"-\" reads standard input)")
-		fs.PrintDefaults()
-	}
-	files, ok := parseInterspersed(fs, args) // flags may follow the files
+	cl := newCommandLine("fmt", fmtUsage)
+	list := cl.fs.Bool("l", false, "list files whose formatting differs from the canonical form")
+	write := cl.fs.Bool("w", false, "write the canonical form back to each file")
+	files, status, ok := cl.parse(args, stdout, stderr)
 	if !ok {
-		return exitUsage
+		return status
 	}
 	if len(files) == 0 {
-		fs.Usage()
+		cl.printUsage(stderr)
 		return exitUsage
 	}
-	status := exitOK
+	status = exitOK
 	for _, name := range files {
 		if *write && name == "-" {
 			fmt.Fprintln(stderr, "ptxkit fmt: cannot use -w with standard input")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -50,43 +49,29 @@ type litmusOptions struct {
 
 // runLitmus implements "ptxkit litmus".
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("litmus", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	model := fs.String("model", "ptx-v7.5", "memory model: ptx-v6.0 or ptx-v7.5")
-	property := fs.String("property", "safety", "safety (the test's condition) or termination (spin loops and barriers finish)")
-	format := fs.String("format", "text", "output format: text or json")
-	fs.Usage = func() { fmt.Fprintln(stderr, litmusUsage); fs.PrintDefaults() }
-	files, ok := parseInterspersed(fs, args)
+	cl := newCommandLine("litmus", litmusUsage)
+	model := newChoice("ptx-v7.5", "ptx-v6.0", "ptx-v7.5")
+	cl.fs.Var(model, "model", "memory model: ptx-v6.0 or ptx-v7.5")
+	property := newChoice("safety", "safety", "termination")
+	cl.fs.Var(property, "property", "safety (the test's condition) or termination (spin loops and barriers finish)")
+	format := newChoice("text", "text", "json")
+	cl.fs.Var(format, "format", "output format: text or json")
+	files, status, ok := cl.parse(args, stdout, stderr)
 	if !ok {
-		return exitUsage
+		return status
 	}
 	var opt litmusOptions
 	var err error
-	if opt.model, err = mm.ParseModel(*model); err != nil {
-		fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+	if opt.model, err = mm.ParseModel(model.value); err != nil {
+		cl.failf(stderr, "%v", err)
 		return exitUsage
 	}
-	switch *property {
-	case "safety":
-	case "termination":
-		opt.termination = true
-	default:
-		fmt.Fprintf(stderr, "ptxkit litmus: unknown property %q (want safety or termination)\n", *property)
-		return exitUsage
-	}
-	switch *format {
-	case "text":
-	case "json":
-		opt.json = true
-	default:
-		fmt.Fprintf(stderr, "ptxkit litmus: unknown format %q (want text or json)\n", *format)
-		return exitUsage
-	}
+	opt.termination = property.value == "termination"
+	opt.json = format.value == "json"
 	if len(files) == 0 {
-		fs.Usage()
+		cl.printUsage(stderr)
 		return exitUsage
 	}
-	status := exitOK
 	for _, name := range files {
 		src, err := readInput(name, stdin)
 		if err != nil {

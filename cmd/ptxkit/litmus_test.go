@@ -147,9 +147,9 @@ func TestLitmusExitStatus(t *testing.T) {
 		{[]string{"litmus", good}, exitOK, ""},
 		{[]string{"litmus", bad, good}, exitFail, "bad.litmus:4: P0: bad store qualifiers .bogus"},
 		{[]string{"litmus"}, exitUsage, "usage"},
-		{[]string{"litmus", "--model", "ptx-v9", good}, exitUsage, "unknown model"},
-		{[]string{"litmus", "--property", "speed", good}, exitUsage, "unknown property"},
-		{[]string{"litmus", "--format=xml", good}, exitUsage, "unknown format"},
+		{[]string{"litmus", "--model", "ptx-v9", good}, exitUsage, `invalid value "ptx-v9" for flag -model`},
+		{[]string{"litmus", "--property", "speed", good}, exitUsage, `invalid value "speed" for flag -property`},
+		{[]string{"litmus", "--format=xml", good}, exitUsage, `invalid value "xml" for flag -format`},
 		{[]string{"litmus", filepath.Join(t.TempDir(), "missing.litmus")}, exitUsage, "no such file"},
 	}
 	for _, c := range cases {

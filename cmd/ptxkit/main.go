@@ -33,20 +33,40 @@ const (
 )
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help":
+		usage(stdout)
+		return exitOK
+	case "-version", "--version":
+		return runVersion(args[1:], stdin, stdout, stderr)
+	case "help":
+		return runHelp(args[1:], stdin, stdout, stderr)
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "ptxkit: unknown command %q (ptxkit help lists the commands)\n", args[0])
+		return exitUsage
+	}
+	return c.run(args[1:], stdin, stdout, stderr)
+}
+
+// runHelp implements "ptxkit help [COMMAND [SUBCOMMAND]]": the usage of
+// ptxkit, or that of the command, which is what "COMMAND --help" prints.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" {
+		usage(stdout)
 		return exitOK
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "ptxkit: unknown command %q\n", args[0])
-		usage(stderr)
+		fmt.Fprintf(stderr, "ptxkit help: unknown command %q (ptxkit help lists the commands)\n", args[0])
 		return exitUsage
 	}
-	return c.run(args[1:], stdin, stdout, stderr)
+	return c.run(append(args[1:len(args):len(args)], "--help"), stdin, stdout, stderr)
 }
 
 func usage(w io.Writer) {
@@ -60,4 +80,5 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(w, "\nptxkit help COMMAND (or ptxkit COMMAND --help) shows a command's flags; ptxkit --version its version.")
 }

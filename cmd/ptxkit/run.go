@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
@@ -47,19 +46,32 @@ type runOptions struct {
 	stats     bool
 	seed      uint64
 	jobs      int
-	maxSteps  uint64
-	maxLaunch uint64
-	async     string
+	maxSteps  stepsFlag
+	maxLaunch stepsFlag
+	timeout   durationFlag
+	heartbeat durationFlag
+	async     *choiceFlag
 	dump      string
 	dumpBytes int
 	noCheck   bool
 	trace     bool
 	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
+	target    *targetFlag
+	ptx       *versionFlag
 }
 
-func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
+                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
+                  [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y]
+
+Emulates one kernel launch and reports what it stored. Without FILE it runs
+a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
+error, 3 the run stopped early: undefined behaviour, a deadlock, a budget
+spent (--max-steps, --timeout) or something the emulator does not support.`
+
+func runFlags(o *runOptions) *commandLine {
+	cl := newCommandLine("run", runUsage)
+	fs := cl.fs
 	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
 	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
@@ -73,49 +85,30 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
 	fs.IntVar(&o.jobs, "jobs", 1, "clusters emulated in parallel")
-	fs.Uint64Var(&o.maxSteps, "max-steps", 0, "warp-instructions per cluster before stopping (default 2^32)")
-	fs.Uint64Var(&o.maxLaunch, "max-launch-steps", 0, "warp-instructions of all clusters together before stopping, each warp started counting 64 (default: 2^32 or --max-steps if larger)")
-	fs.StringVar(&o.async, "async", "eager", "when asynchronous operations land: eager, delayed or random")
+	fs.Var(&o.maxSteps, "max-steps", "warp-instructions per cluster before stopping (default 2^26; 0: no limit)")
+	fs.Var(&o.maxLaunch, "max-launch-steps", "warp-instructions of all clusters together before stopping, each warp started counting 64 (default: 2^32 or --max-steps if larger; 0: no limit)")
+	o.timeout, o.heartbeat = durationFlag(defaultTimeout), durationFlag(defaultHeartbeat)
+	fs.Var(&o.timeout, "timeout", "wall-clock budget of the launch (0: no limit)")
+	fs.Var(&o.heartbeat, "heartbeat", "print progress on standard error this often during a long run (0: never); a bar when it is a terminal")
+	o.async = newChoice("eager", "eager", "delayed", "random")
+	fs.Var(o.async, "async", "when asynchronous operations land: eager, delayed or random")
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]")
-		fmt.Fprintln(stderr, "                  [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N] [--max-steps N] [--max-launch-steps N]")
-		fmt.Fprintln(stderr, "Without FILE it runs a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage, 3 sanitizer report.")
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseInterleaved parses flags that may come before or after FILE.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
+	o.target, o.ptx = targetFlags(fs)
+	return cl
 }
 
 // runRun implements "ptxkit run".
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var o runOptions
-	fs := runFlags(&o, stderr)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := runFlags(&o).parse(args, stdout, stderr)
+	if !ok {
+		return status
 	}
+	var err error
 	if len(pos) > 1 {
 		fmt.Fprintf(stderr, "ptxkit run: one FILE at most, got %d\n", len(pos))
 		return exitUsage
@@ -130,7 +123,8 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		fmt.Fprintf(stdout, "no FILE given: running the built-in example (%s)\n", strings.Join(exampleArgs, " "))
 		o2 := o
-		if _, err := parseInterleaved(runFlags(&o2, stderr), exampleArgs); err != nil {
+		if _, err := parseInterspersed(runFlags(&o2).fs, exampleArgs); err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: built-in example: %v\n", err)
 			return exitUsage
 		}
 		o.grid, o.block, o.cluster, o.args = o2.grid, o2.block, o2.cluster, o2.args
@@ -146,7 +140,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		_, rerrs := resolve.Module(m)
 		errs = append(errs, rerrs...)
 		if !rerrs.HasErrors() && !o.noCheck {
-			errs = append(errs, check.Module(m, check.Config{})...)
+			errs = append(errs, check.Module(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)})...)
 		}
 	}
 	if errs.HasErrors() {
@@ -184,7 +178,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	if o.trace {
 		trace = traceAsync(prog)
 	}
+	progress := startProgress(stderr, cfg.Monitor, clusterCount(&cfg), time.Duration(o.heartbeat))
 	res, err := emu.Execute(prog, cfg, kargs)
+	progress.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
@@ -192,7 +188,10 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	printLaunch(stdout, prog, &cfg)
 	if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
-		fmt.Fprintln(stdout, "stopped by the sanitizer; buffers hold what was stored up to that point")
+		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {
+			fmt.Fprintln(stderr, "  the kernel may never end; --max-steps, --max-launch-steps and --timeout raise the budgets (0: no limit)")
+		}
+		fmt.Fprintln(stdout, stopLine(res.Report.Rule))
 	} else {
 		fmt.Fprintln(stdout, "completed")
 	}
@@ -244,14 +243,20 @@ func (o *runOptions) config() (emu.Config, error) {
 	if cfg.Cluster, err = parseDims("--cluster", o.cluster); err != nil {
 		return cfg, err
 	}
-	if cfg.Async, err = emu.ParseAsyncPolicy(o.async); err != nil {
+	if cfg.Async, err = emu.ParseAsyncPolicy(o.async.value); err != nil {
 		return cfg, err
+	}
+	if o.shared < 0 {
+		return cfg, fmt.Errorf("--shared-bytes %d: want a byte count of 0 or more", o.shared)
 	}
 	if o.jobs < 1 {
 		return cfg, fmt.Errorf("--jobs must be at least 1")
 	}
-	cfg.SharedBytes, cfg.Seed, cfg.Jobs, cfg.MaxSteps = o.shared, o.seed, o.jobs, o.maxSteps
-	cfg.MaxLaunchSteps = o.maxLaunch
+	cfg.SharedBytes, cfg.Seed, cfg.Jobs = o.shared, o.seed, o.jobs
+	cfg.MaxSteps = o.maxSteps.budget(defaultMaxSteps)
+	cfg.MaxLaunchSteps = o.maxLaunch.budget(0) // 0: emu's default
+	cfg.Timeout = time.Duration(o.timeout)
+	cfg.Monitor = new(emu.Monitor)
 	return cfg, nil
 }
 
@@ -299,39 +304,6 @@ const maxBufferBytes = emu.MaxBufferBytes
 // takes about 18 times the source, and a kernel of MaxProgramInsts
 // instructions is about 22 MiB of PTX.
 const maxPTXBytes = 32 << 20
-
-// errInputTooLarge reports a FILE or file: argument over its size limit.
-var errInputTooLarge = errors.New("larger than the limit")
-
-// readBounded reads the file name, or stdin for "-", failing instead of
-// reading more than limit bytes (a FILE such as /dev/zero never ends).
-func readBounded(name string, stdin io.Reader, limit int64) ([]byte, error) {
-	r := stdin
-	var b bytes.Buffer
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("%s is a directory", name)
-		} else if err == nil && st.Mode().IsRegular() {
-			if st.Size() > limit {
-				return nil, fmt.Errorf("%s: %w (%d bytes)", name, errInputTooLarge, limit)
-			}
-			b.Grow(int(st.Size()) + bytes.MinRead) // read without regrowing
-		}
-		r = f
-	}
-	if _, err := b.ReadFrom(io.LimitReader(r, limit+1)); err != nil {
-		return nil, err
-	}
-	if int64(b.Len()) > limit {
-		return nil, fmt.Errorf("%s: %w (%d bytes)", displayName(name), errInputTooLarge, limit)
-	}
-	return b.Bytes(), nil
-}
 
 // kernelArgs converts --arg values to kernel arguments.
 func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {

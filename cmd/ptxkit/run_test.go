@@ -144,7 +144,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"run", good, "--arg", "buf:8:fill=300"}, exitUsage, "fill byte"},
 		{[]string{"run", good, "--arg", "file:/nonexistent/x"}, exitUsage, "nonexistent"},
 		{[]string{"run", good, "--arg", "buf:8", "--kernel", "nope"}, exitFail, "no .entry kernel named"},
-		{[]string{"run", good, "--arg", "buf:8", "--async", "later"}, exitUsage, "async policy"},
+		{[]string{"run", good, "--arg", "buf:8", "--async", "later"}, exitUsage, `invalid value "later" for flag -async`},
 		{[]string{"run", good, "--arg", "buf:8", "--dump", "x"}, exitUsage, "--dump"},
 		{[]string{"run", good, "--arg", "buf:8", "--grid", "3", "--cluster", "2"}, exitUsage, "multiple of the cluster"},
 		{[]string{"run", good, good}, exitUsage, "one FILE"},

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bufio"
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,11 +18,16 @@ func init() {
 // maxSASSInput bounds the size of a SASS text or raw binary input.
 const maxSASSInput = 64 << 20
 
-const sassUsage = `usage:
-  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]
-  ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)
-  ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx
-ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90.`
+// The usage of each sass subcommand, and of all of them (sassUsage).
+const (
+	sassAsmUsage    = "usage: ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]"
+	sassDisasmUsage = "usage: ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)"
+	sassLowerUsage  = "usage: ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx"
+	sassArchs       = "ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90."
+	sassUsage       = "usage:\n  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]\n" +
+		"  ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)\n" +
+		"  ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx\n" + sassArchs
+)
 
 // runSass dispatches "ptxkit sass SUBCOMMAND". Exit status: 0 ok, 1 input
 // errors, 2 usage or I/O failure.
@@ -38,79 +43,72 @@ func runSass(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSassDisasm(args[1:], stdin, stdout, stderr)
 	case "lower":
 		return runSassLower(args[1:], stdin, stdout, stderr)
-	case "-h", "--help", "help":
+	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, sassUsage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "ptxkit sass: unknown subcommand %q\n%s\n", args[0], sassUsage)
+	fmt.Fprintf(stderr, "ptxkit sass: unknown subcommand %q (want asm, disasm or lower; ptxkit help sass shows them)\n", args[0])
 	return exitUsage
 }
 
 // sassFlags holds the flags shared by the sass subcommands.
 type sassFlags struct {
-	fs       *flag.FlagSet
-	arch     *string
+	*commandLine
+	arch     archFlag
 	sched    *bool
 	misalign *bool
 	raw      *string
 	hex      *bool
-	parsed   sass.Arch
 	args     []string // positional arguments
 }
 
-// parseInterspersed parses flags that may follow positional arguments
-// ("asm FILE --raw OUT"); "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, bool) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, false
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, true
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(pos, rest...), true
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
+// archFlag is an --arch value, checked when the flag is parsed.
+type archFlag struct {
+	name   string
+	parsed sass.Arch
 }
 
-func newSassFlags(name string, stderr io.Writer) *sassFlags {
-	fs := flag.NewFlagSet("sass "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	f := &sassFlags{fs: fs}
-	f.arch = fs.String("arch", "", "target architecture (required), e.g. sm_90")
-	f.sched = fs.Bool("sched", false, "print scheduling annotations (&req={..} &rd=0xN ?transN) that differ from the default")
-	fs.Usage = func() { fmt.Fprintln(stderr, sassUsage); fs.PrintDefaults() }
+func (a *archFlag) String() string { return a.name }
+
+func (a *archFlag) Set(s string) error {
+	p, err := sass.ParseArch(s)
+	if err != nil {
+		return fmt.Errorf("want one of %s", archNames())
+	}
+	a.name, a.parsed = s, p
+	return nil
+}
+
+func archNames() string {
+	names := make([]string, len(sass.Archs))
+	for i, a := range sass.Archs {
+		names[i] = a.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+func newSassFlags(name, usage string) *sassFlags {
+	f := &sassFlags{commandLine: newCommandLine("sass "+name, usage+"\n"+sassArchs)}
+	f.fs.Var(&f.arch, "arch", "target architecture `ARCH` (required), e.g. sm_90")
+	f.sched = f.fs.Bool("sched", false, "print scheduling annotations (&req={..} &rd=0xN ?transN) that differ from the default")
 	return f
 }
 
-// parse parses args and the architecture; maxArgs bounds the positional
-// arguments (-1: any number).
-func (f *sassFlags) parse(args []string, maxArgs int, stderr io.Writer) bool {
-	pos, ok := parseInterspersed(f.fs, args)
-	if !ok {
-		return false
+// parse parses args; maxArgs bounds the positional arguments (-1: any
+// number). When it returns ok == false the command is over with status.
+func (f *sassFlags) parse(args []string, maxArgs int, stdout, stderr io.Writer) (status int, ok bool) {
+	f.args, status, ok = f.commandLine.parse(args, stdout, stderr)
+	switch {
+	case !ok:
+		return status, false
+	case f.arch.name == "":
+		f.failf(stderr, "--arch is required (one of %s)", archNames())
+		return exitUsage, false
+	case maxArgs >= 0 && len(f.args) > maxArgs:
+		f.failf(stderr, "too many arguments")
+		return exitUsage, false
 	}
-	f.args = pos
-	if *f.arch == "" {
-		fmt.Fprintf(stderr, "ptxkit %s: --arch is required\n", f.fs.Name())
-		return false
-	}
-	a, err := sass.ParseArch(*f.arch)
-	if err != nil {
-		fmt.Fprintf(stderr, "ptxkit %s: %v\n", f.fs.Name(), err)
-		return false
-	}
-	f.parsed = a
-	if maxArgs >= 0 && len(f.args) > maxArgs {
-		fmt.Fprintf(stderr, "ptxkit %s: too many arguments\n", f.fs.Name())
-		return false
-	}
-	return true
+	return exitOK, true
 }
 
 func (f *sassFlags) arg(i int) string {
@@ -122,20 +120,10 @@ func (f *sassFlags) arg(i int) string {
 
 // readSassInput reads FILE (or stdin for "" or "-"), bounded in size.
 func readSassInput(name string, stdin io.Reader) ([]byte, error) {
-	r := stdin
-	if name != "" && name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
+	if name == "" {
+		name = "-"
 	}
-	b, err := io.ReadAll(io.LimitReader(r, maxSASSInput+1))
-	if err == nil && len(b) > maxSASSInput {
-		err = fmt.Errorf("input larger than %d bytes", maxSASSInput)
-	}
-	return b, err
+	return readBounded(name, stdin, maxSASSInput)
 }
 
 func displayName(name string) string {
@@ -148,11 +136,11 @@ func displayName(name string) string {
 // runSassAsm implements "ptxkit sass asm": one output line per instruction,
 // "HEX<TAB>TEXT", and with --raw the nvdisasm --binary image.
 func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f := newSassFlags("asm", stderr)
+	f := newSassFlags("asm", sassAsmUsage)
 	f.raw = f.fs.String("raw", "", "also write the raw binary (nvdisasm --binary layout) to `OUT`")
 	f.misalign = f.fs.Bool("allow-misaligned", false, "accept .64/.128 data registers that are not even / not a multiple of 4")
-	if !f.parse(args, 1, stderr) {
-		return exitUsage
+	if status, ok := f.parse(args, 1, stdout, stderr); !ok {
+		return status
 	}
 	name := f.arg(0)
 	src, err := readSassInput(name, stdin)
@@ -166,7 +154,7 @@ func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	if *f.raw != "" {
-		raw, err := opts.MarshalRaw(insts, f.parsed)
+		raw, err := opts.MarshalRaw(insts, f.arch.parsed)
 		if err == nil {
 			err = os.WriteFile(*f.raw, raw, 0o644)
 		}
@@ -196,7 +184,7 @@ func assembleLines(src, name string, opts sass.Options, f *sassFlags, stdout, st
 			fmt.Fprintf(stderr, "%s:%d:1: too many errors (%d); the rest of the input is not checked\n", name, num, sass.MaxErrors)
 			break
 		}
-		in, ok, err := opts.ParseLine(line, num, f.parsed)
+		in, ok, err := opts.ParseLine(line, num, f.arch.parsed)
 		if err != nil {
 			out.Flush()
 			fmt.Fprintf(stderr, "%s:%v\n", name, err)
@@ -209,8 +197,8 @@ func assembleLines(src, name string, opts sass.Options, f *sassFlags, stdout, st
 		if *f.raw != "" {
 			insts = append(insts, in)
 		}
-		w, _ := opts.Encode(in, f.parsed) // ParseLine has checked it
-		fmt.Fprintf(out, "%s\t%s\n", w.Hex(f.parsed), text(in, f.parsed, *f.sched))
+		w, _ := opts.Encode(in, f.arch.parsed) // ParseLine has checked it
+		fmt.Fprintf(out, "%s\t%s\n", w.Hex(f.arch.parsed), text(in, f.arch.parsed, *f.sched))
 	}
 	return insts, nerr
 }
@@ -224,10 +212,10 @@ func text(in sass.Inst, arch sass.Arch, sched bool) string {
 
 // runSassDisasm implements "ptxkit sass disasm".
 func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	f := newSassFlags("disasm", stderr)
+	f := newSassFlags("disasm", sassDisasmUsage)
 	f.hex = f.fs.Bool("hex", false, "decode the arguments as hex words (0x+16 digits for SM5x, 0x+32 hi-lo digits for SM7x+)")
-	if !f.parse(args, -1, stderr) {
-		return exitUsage
+	if status, ok := f.parse(args, -1, stdout, stderr); !ok {
+		return status
 	}
 	var words []sass.RawWord
 	if *f.hex {
@@ -236,12 +224,12 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return exitUsage
 		}
 		for i, a := range f.args {
-			w, err := sass.ParseHex(a, f.parsed)
+			w, err := sass.ParseHex(a, f.arch.parsed)
 			if err != nil {
 				fmt.Fprintf(stderr, "word %d: %v\n", i+1, err)
 				return exitFail
 			}
-			words = append(words, sass.RawWord{Addr: i * f.parsed.WordBytes(), Word: w, Sched: sass.DefaultSched})
+			words = append(words, sass.RawWord{Addr: i * f.arch.parsed.WordBytes(), Word: w, Sched: sass.DefaultSched})
 		}
 	} else {
 		if len(f.args) > 1 {
@@ -253,7 +241,7 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "ptxkit sass disasm: %v\n", err)
 			return exitUsage
 		}
-		if words, err = sass.UnmarshalRaw(raw, f.parsed); err != nil {
+		if words, err = sass.UnmarshalRaw(raw, f.arch.parsed); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", displayName(f.arg(0)), err)
 			return exitFail
 		}
@@ -262,7 +250,7 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	defer out.Flush()
 	nerr := 0
 	for i, rw := range words {
-		in, err := sass.DecodeRaw(rw, f.parsed)
+		in, err := sass.DecodeRaw(rw, f.arch.parsed)
 		if err != nil {
 			// Every word is still decoded, but only the first errors are
 			// printed: a binary that is mostly not stores would bury them.
@@ -276,7 +264,7 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			}
 			continue
 		}
-		fmt.Fprintf(out, "%s\t%s\n", rw.Word.Hex(f.parsed), text(in, f.parsed, *f.sched))
+		fmt.Fprintf(out, "%s\t%s\n", rw.Word.Hex(f.arch.parsed), text(in, f.arch.parsed, *f.sched))
 	}
 	if nerr > sass.MaxErrors {
 		out.Flush()
@@ -291,21 +279,33 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 // runSassLower implements "ptxkit sass lower": the SASS ptxas emits for
 // each PTX store of FILE.
 func runSassLower(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("sass lower", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "sm_50, sm_70, sm_80 or sm_90 (required)")
-	fs.Usage = func() { fmt.Fprintln(stderr, sassUsage); fs.PrintDefaults() }
-	pos, ok := parseInterspersed(fs, args)
-	if !ok {
+	cl := newCommandLine("sass lower", sassLowerUsage)
+	var arch lowerTargetFlag
+	cl.fs.Var(&arch, "arch", "target `sm_XX` (required), sm_50 to sm_90; the lowering follows sm_50, sm_70, sm_80 or sm_90")
+	pos, status, ok := cl.parse(args, stdout, stderr)
+	switch {
+	case !ok:
+		return status
+	case arch == "":
+		cl.failf(stderr, "--arch is required (sm_50 to sm_90)")
+		return exitUsage
+	case len(pos) != 1:
+		cl.failf(stderr, "want one FILE.ptx, got %d arguments", len(pos))
 		return exitUsage
 	}
-	if *arch == "" || len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
+	return lowerFile(pos[0], string(arch), stdin, stdout, stderr)
+}
+
+// lowerTargetFlag is the --arch of sass lower, checked when parsed.
+type lowerTargetFlag string
+
+func (t *lowerTargetFlag) String() string { return string(*t) }
+
+func (t *lowerTargetFlag) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if err := sass.CheckLowerTarget(s); err != nil {
+		return errors.New("want sm_50 to sm_90")
 	}
-	if err := sass.CheckLowerTarget(strings.TrimSpace(*arch)); err != nil {
-		fmt.Fprintf(stderr, "ptxkit sass lower: %v\n", err)
-		return exitUsage
-	}
-	return lowerFile(pos[0], strings.TrimSpace(*arch), stdin, stdout, stderr)
+	*t = lowerTargetFlag(s)
+	return nil
 }

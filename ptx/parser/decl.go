@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -186,6 +188,11 @@ func (p *parser) parseDeclName(d *ast.VarDecl) bool {
 			d.Dims = append(d.Dims, n)
 		}
 		if _, ok := p.expect(scanner.RBrack); !ok {
+			return false
+		}
+		if _, ok := arrayBytes(d.Type, d.Vector, d.Dims); !ok {
+			p.errorAt(d.Name.Pos(), p.prevEnd, fmt.Sprintf("array %s is larger than a 64-bit address space (%s elements of %d bytes)",
+				d.Name.Name, dimsText(d.Dims), elemBytes(d.Type, d.Vector)))
 			return false
 		}
 	}
@@ -514,4 +521,53 @@ func (p *parser) parseCallPrototype(d *ast.Directive) *ast.Directive {
 	}
 	d.To = p.prevEnd
 	return d
+}
+
+// maxArrayBytes bounds the size of an array variable: every byte of it
+// needs an address, and sizes are computed in int64.
+const maxArrayBytes = 1<<63 - 1
+
+// arrayBytes returns the size in bytes of an array of the given element
+// type, vector width and dimensions ("[]" counted as 1), and false when it
+// exceeds maxArrayBytes (PTX ISA 5.4, Variables: array declarations).
+func arrayBytes(typ string, vec int, dims []int64) (int64, bool) {
+	n := elemBytes(typ, vec)
+	for _, d := range dims {
+		if d <= 0 {
+			continue
+		}
+		if n > maxArrayBytes/d {
+			return 0, false
+		}
+		n *= d
+	}
+	return n, true
+}
+
+// elemBytes returns the size of one element: ".b32" 4, ".f16x2" 4,
+// ".b128" 16, times the vector width; 1 for types without a bit width.
+func elemBytes(typ string, vec int) int64 {
+	base, lanes, _ := strings.Cut(typ, "x")
+	i := len(base)
+	for i > 0 && base[i-1] >= '0' && base[i-1] <= '9' {
+		i--
+	}
+	bits, err := strconv.Atoi(base[i:])
+	if err != nil || bits < 8 {
+		bits = 8
+	}
+	n := int64(bits / 8)
+	if m, err := strconv.Atoi(lanes); err == nil && m > 0 {
+		n *= int64(m)
+	}
+	return n * int64(max(1, vec))
+}
+
+// dimsText formats array dimensions as "4611686018427387905" or "4 x 8".
+func dimsText(dims []int64) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = strconv.FormatInt(max(d, 1), 10)
+	}
+	return strings.Join(parts, " x ")
 }

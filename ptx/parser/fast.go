@@ -397,6 +397,10 @@ func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
 		return false
 	case param && src[j] != ',' && src[j] != ')', !param && src[j] != ';':
 		return false
+	case len(dims) > 0:
+		if _, ok := arrayBytes(typ, vec, dims); !ok {
+			return false // the general path reports it
+		}
 	}
 	d.Space, d.SpacePos = space, lineAt(ref, spaceAt)
 	d.Align, d.Vector = align, vec

@@ -82,6 +82,7 @@ func ParseStringMode(filename, src string, mode Mode) (*ast.Module, diag.List) {
 	p.init(filename, src, mode&^ReuseBodies)
 	m := p.parseModule()
 	m.Comments = p.comments
+	p.errs.Sort() // an unclosed '{' is found after the errors inside it
 	return m, p.errs
 }
 

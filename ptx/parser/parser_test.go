@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
@@ -87,4 +89,47 @@ func TestTestdataParsesAndRoundTrips(t *testing.T) {
 
 func filepathGlob(dir string) ([]string, error) {
 	return filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", dir, "*.ptx"))
+}
+
+// TestErrorsInSourceOrder checks that errors come sorted by position even
+// when one is found after those that follow it in the text (an unclosed
+// '{' is only known at the end of the file).
+func TestErrorsInSourceOrder(t *testing.T) {
+	src := ".version 8.0\n.target sm_90\n.entry k()\n{\n\tadd.u32 %r1 %r2;\n\tmov.u32 %r1, ;\n"
+	_, errs := parser.ParseString("k.ptx", src)
+	st := parser.NewStream("k.ptx", src, 0)
+	for st.Next() != nil {
+	}
+	for name, l := range map[string]diag.List{"ParseString": errs, "Stream": st.Errors()} {
+		var lines []int32
+		for _, d := range l {
+			lines = append(lines, d.Pos.Line)
+		}
+		if len(lines) != 3 || lines[0] != 4 || lines[1] != 5 || lines[2] != 6 {
+			t.Errorf("%s: errors at lines %v, want [4 5 6]:\n%v", name, lines, l)
+		}
+	}
+}
+
+// TestArraySizeOverflow checks that an array whose size in bytes does not
+// fit in 64 bits is an error, on the fast and the general path, instead of
+// wrapping around (2^62+1 elements of 4 bytes would be 4 bytes).
+func TestArraySizeOverflow(t *testing.T) {
+	for _, decl := range []string{
+		".global .b32 a[4611686018427387905];",
+		".global .align 4 .b32 a[4611686018427387905];",
+		".global .v4 .f32 a[1000000000000000000];",
+		".global .b8 a[4294967296][4294967296];",
+		".global .f16x2 a[3000000000000000000] = {0};",
+	} {
+		_, errs := parser.ParseString("k.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"+decl+"\n")
+		if len(errs) != 1 || !strings.Contains(errs[0].Message, "array a is larger than a 64-bit address space") || errs[0].Pos.Line != 4 {
+			t.Errorf("%s: %v", decl, errs)
+		}
+	}
+	for _, decl := range []string{".global .b8 a[9223372036854775807];", ".global .b32 a[2305843009213693951];", ".global .b32 a[];"} {
+		if _, errs := parser.ParseString("k.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"+decl+"\n"); len(errs) != 0 {
+			t.Errorf("%s: %v", decl, errs)
+		}
+	}
 }

@@ -35,11 +35,13 @@ func (s *Stream) Next() ast.TopStmt {
 	st := s.p.nextTop()
 	if st == nil {
 		s.done = true
+		s.p.errs.Sort() // an unclosed '{' is found after the errors inside it
 	}
 	return st
 }
 
-// Errors returns the syntax errors found so far, in source order.
+// Errors returns the syntax errors found so far; once Next has returned
+// nil they are in source order.
 func (s *Stream) Errors() diag.List { return s.p.errs }
 
 // Comments returns the comments read so far (with ParseComments).
