@@ -7,6 +7,8 @@ import "sort"
 // order at counted barriers, and checks the axioms for each.
 func (c *checker) orders(rf rel) error {
 	groups, quorumHang := c.barrierGroups()
+	mb, mbHang := c.mbarrierSync()
+	quorumHang = quorumHang || mbHang
 	if quorumHang && !c.liveness {
 		return nil
 	}
@@ -36,7 +38,7 @@ func (c *checker) orders(rf rel) error {
 				err = ErrTooLarge
 				return false
 			}
-			sb := c.barrierSync(groups)
+			sb := c.barrierSync(groups).union(mb)
 			hang := quorumHang
 			if c.deadlocked(groups, sb) {
 				if !c.liveness {

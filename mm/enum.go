@@ -205,7 +205,7 @@ func (c *checker) buildStatic() {
 			if i == j {
 				continue
 			}
-			if a.Thread >= 0 && a.Thread == b.Thread && i < j {
+			if a.Thread >= 0 && a.Thread == b.Thread && i < j && (!a.async || b.async && a.Instr == b.Instr) {
 				c.po.set(i, j)
 				if a.isMem() && b.isMem() && c.sameLocation(i, j) {
 					c.poLoc.set(i, j)
@@ -236,7 +236,7 @@ func (c *checker) morallyStrong(i, j int) bool {
 	if a.Thread < 0 || b.Thread < 0 {
 		return false
 	}
-	if a.Kind == EvBarrier || b.Kind == EvBarrier {
+	if a.Kind >= EvBarrier || b.Kind >= EvBarrier {
 		return false
 	}
 	if a.Thread != b.Thread && !(a.strong() && b.strong() && c.inScope(i, j) && c.inScope(j, i)) {

@@ -24,6 +24,10 @@ func eventAction(prog *Program, e *Event, v int64) string {
 		return fmt.Sprintf("W %s=%d", prog.Locs[e.Loc].Name, v)
 	case EvFence:
 		return "F"
+	case EvArrive:
+		return "arrive " + prog.Mbars[e.mbar]
+	case EvWait:
+		return "wait " + prog.Mbars[e.mbar]
 	}
 	return "B"
 }

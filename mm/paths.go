@@ -105,6 +105,8 @@ const (
 	EvWrite
 	EvFence
 	EvBarrier
+	EvArrive // an arrive-on or complete-tx operation on an mbarrier
+	EvWait   // an mbarrier wait that returns true
 )
 
 // Event is one operation of a candidate execution.
@@ -125,7 +127,8 @@ type Event struct {
 	barID          *expr
 	Arrive         bool
 
-	mbar int // async extension: mbarrier location (virtual), -1 otherwise
+	mbar  int  // mbarrier of an EvArrive or EvWait, -1 otherwise
+	async bool // part of an asynchronous operation, outside program order (§8.9.1.1)
 }
 
 // constraint is a branch decision a path relies on.

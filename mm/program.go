@@ -120,11 +120,10 @@ const (
 	OpGoto             // goto label
 	OpLabel            // label:
 	// Asynchronous-proxy extension (docs/litmus.md).
-	OpStAsync      // st.async loc, v, mbar: remote store with complete-tx on mbar
-	OpBulkCopy     // cp.async.bulk dst, src, mbar: async-proxy copy with complete-tx on mbar
-	OpMbarArrive   // mbarrier.arrive[.release] mbar
-	OpMbarWait     // mbarrier.try_wait[.acquire] mbar
-	OpMbarExpectTx // mbarrier.expect_tx mbar, n
+	OpStAsync    // st.async loc, v, mbar: weak store with complete-tx on mbar
+	OpBulkCopy   // cp.async.bulk dst, src, mbar: async-proxy copy with complete-tx on mbar
+	OpMbarArrive // mbarrier.arrive[.sem.scope] mbar
+	OpMbarWait   // mbarrier.try_wait[.sem.scope] rP, mbar
 )
 
 // FenceKind distinguishes the fences.
@@ -188,6 +187,7 @@ type Program struct {
 	Quant     Quantifier
 	Cond      Cond
 	CondText  string
+	Mbars     []string // mbarrier objects (asynchronous-proxy extension)
 
 	initRegs map[string]map[string]int64 // "P0" or "0" -> register -> value
 }
