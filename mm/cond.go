@@ -117,7 +117,7 @@ func tokenizeCond(s string) []string {
 			i++
 		default:
 			j := i
-			for j < len(s) && (isWordByte(s[j]) || s[j] == '-' && j == i) {
+			for j < len(s) && (isWordByte(s[j]) || (s[j] == '-' || s[j] == '%') && j == i) {
 				j++
 			}
 			if j == i {

@@ -150,7 +150,12 @@ func parseDecl(prog *Program, decl string, regs map[string]map[string]int64) err
 
 var proxyByName = map[string]Proxy{"generic": Generic, "surface": Surface, "texture": Texture, "constant": Constant, "async": Async}
 
+// isRegName accepts the litmus registers r0, r1, ... and, for PTX kernels,
+// PTX register names (%r1, %p0, %flag).
 func isRegName(s string) bool {
+	if len(s) > 1 && s[0] == '%' {
+		return isIdent(s[1:])
+	}
 	if len(s) < 2 || s[0] != 'r' {
 		return false
 	}

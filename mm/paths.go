@@ -55,6 +55,11 @@ func arith(op string, a, b int64) int64 {
 		return max(a, b)
 	case "exch":
 		return b
+	case "seteq", "setne", "setlt", "setgt", "setle", "setge":
+		if compare(op[3:], a, b) {
+			return 1
+		}
+		return 0
 	}
 	panic("mm: unknown operation " + op)
 }

@@ -17,9 +17,10 @@ func init() {
 
 const litmusUsage = `usage: ptxkit litmus [--model ptx-v6.0|ptx-v7.5] [--property safety|termination] [--format=text|json] FILE...
 
-FILE is a litmus test (.litmus, the Dat3M PTX dialect) or a mixedproxy test
-(.test; each instance of a template is decided). "-" reads standard input
-as .litmus.
+FILE is a litmus test (.litmus, the Dat3M PTX dialect), a mixedproxy test
+(.test; each instance of a template is decided) or a PTX kernel (.ptx) run by
+the threads of --threads, with its condition in a "//@ exists (...)" comment.
+"-" reads standard input as .litmus.
 
 Exit status: 0 every file was decided, 1 a file does not parse or cannot be
 decided, 2 usage or I/O error.`
@@ -46,6 +47,7 @@ type litmusOptions struct {
 	model       mm.Model
 	termination bool
 	json        bool
+	threads     []mm.ThreadSpec
 }
 
 // runLitmus implements "ptxkit litmus".
@@ -55,6 +57,7 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	model := fs.String("model", "ptx-v7.5", "memory model: ptx-v6.0 or ptx-v7.5")
 	property := fs.String("property", "safety", "safety (the test's condition) or termination (spin loops and barriers finish)")
 	format := fs.String("format", "text", "output format: text or json")
+	threads := fs.String("threads", "", "for .ptx kernels: the threads, each CTA[/TID][@CLUSTER] (%ctaid.x, %tid.x, cluster id), e.g. 0,1")
 	fs.Usage = func() { fmt.Fprintln(stderr, litmusUsage); fs.PrintDefaults() }
 	files, ok := parseInterspersed(fs, args)
 	if !ok {
@@ -81,6 +84,12 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	default:
 		fmt.Fprintf(stderr, "ptxkit litmus: unknown format %q (want text or json)\n", *format)
 		return exitUsage
+	}
+	if *threads != "" {
+		if opt.threads, err = mm.ParseThreadSpecs(*threads); err != nil {
+			fmt.Fprintf(stderr, "ptxkit litmus: --threads: %v\n", err)
+			return exitUsage
+		}
 	}
 	if len(files) == 0 {
 		fs.Usage()
@@ -138,6 +147,15 @@ func decideFile(name string, src []byte, opt litmusOptions) ([]*litmusRecord, er
 			recs = append(recs, r)
 		}
 		return recs, nil
+	case strings.HasSuffix(name, ".ptx"):
+		if opt.threads == nil {
+			return nil, usageError{"a .ptx kernel needs --threads (e.g. --threads 0,1 for one thread in each of CTAs 0 and 1)"}
+		}
+		prog, err := mm.ParsePTXKernel(name, src, opt.threads)
+		if err != nil {
+			return nil, err
+		}
+		return []*litmusRecord{decide(name, prog, opt)}, nil
 	}
 	prog, err := mm.ParseLitmus(src)
 	if err != nil {

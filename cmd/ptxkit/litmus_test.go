@@ -200,3 +200,21 @@ fence.proxy.surface; | assert | ==
 		t.Errorf("instance 2: %v", recs[1])
 	}
 }
+
+func TestLitmusPTXKernel(t *testing.T) {
+	k := filepath.Join("..", "..", "testdata", "litmus", "mp-release-acquire.ptx")
+	code, out, errs := runCmd(t, "", "litmus", "--format=json", "--threads", "0,1", k)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := litmusJSON(t, out)[0]
+	if r["test"] != "publish" || r["witness"] != "unreachable" || r["pass"] != true {
+		t.Errorf("%v", r)
+	}
+	if code, _, errs := runCmd(t, "", "litmus", k); code != exitUsage || !strings.Contains(errs, "--threads") {
+		t.Errorf("without --threads: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runCmd(t, "", "litmus", "--threads", "x", k); code != exitUsage {
+		t.Errorf("bad --threads: exit %d", code)
+	}
+}
