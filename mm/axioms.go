@@ -346,7 +346,7 @@ type coChoice struct {
 // writes are ordered), Atomicity (§8.10.3), the coherence half of
 // Causality (§8.10.6) and SC per location (§8.10.5, v6.0).
 //
-// Coherence order is partial (§8.9.2): writes in a data race may be
+// Coherence order is partial (§8.9.6): writes in a data race may be
 // unordered. The initial write precedes every other.
 func (c *checker) coherence(p int, cause rel) []coChoice {
 	ws := c.byLoc[p]

@@ -109,7 +109,7 @@ func parseDecl(prog *Program, decl string, regs map[string]map[string]int64) err
 		}
 		// A generic alias is another virtual address of the same physical
 		// location; a surface, texture or constant alias names the same
-		// virtual address seen through that proxy (§8.6.1).
+		// virtual address seen through that proxy (§8.2.2, §8.6).
 		target := prog.addLoc(f[4])
 		virt := prog.Locs[target].Virt
 		if px == Generic {

@@ -83,7 +83,7 @@ var quantNames = [...]string{"exists", "~exists", "forall"}
 func (q Quantifier) String() string { return quantNames[q] }
 
 // Location is one virtual address of a litmus test. Several virtual
-// addresses may alias one physical location (§8.6.1, virtual aliases).
+// addresses may alias one physical location (§8.2.2 aliases, §8.6 proxies).
 type Location struct {
 	Name  string
 	Phys  int   // index of the physical location
