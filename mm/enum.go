@@ -40,7 +40,7 @@ type checker struct {
 }
 
 // enumBudget bounds the candidate executions examined for one program.
-const enumBudget = 2_000_000
+const enumBudget = 50_000
 
 func newChecker(prog *Program, m Model) (*checker, error) {
 	c := &checker{prog: prog, model: m, budget: enumBudget}

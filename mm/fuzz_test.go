@@ -1,6 +1,8 @@
 package mm
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,5 +54,46 @@ func TestParseErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one containing %q", src, err, want)
 		}
+	}
+}
+
+// TestLargeProgramsBounded checks that programs beyond the enumeration
+// bounds are refused quickly rather than decided slowly.
+func TestLargeProgramsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("PTX big\n{ x=0; }\n")
+	const threads = 8
+	for k := range threads {
+		if k > 0 {
+			b.WriteString(" | ")
+		}
+		fmt.Fprintf(&b, "P%d@cta %d,gpu 0", k, k)
+	}
+	b.WriteString(" ;\n")
+	for i := range 6 {
+		for k := range threads {
+			if k > 0 {
+				b.WriteString(" | ")
+			}
+			if k == 0 && i < 3 {
+				fmt.Fprintf(&b, "st.relaxed.gpu x, %d", i+1)
+			} else {
+				fmt.Fprintf(&b, "ld.relaxed.gpu r%d, x", i)
+			}
+		}
+		b.WriteString(" ;\n")
+	}
+	b.WriteString("exists (x == 1)\n")
+	prog, err := ParseLitmus([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Check(prog, PTXv75)
+	if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("err = %v, want ErrTooLarge", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("refusing took %v", d)
 	}
 }
