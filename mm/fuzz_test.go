@@ -97,3 +97,35 @@ func TestLargeProgramsBounded(t *testing.T) {
 		t.Errorf("refusing took %v", d)
 	}
 }
+
+// TestVolatileIsRelaxedSys: a .volatile store and load behave as
+// .relaxed.sys (§8.4.2), so in message passing without release/acquire the
+// stale read stays reachable, and coherence between the volatile accesses
+// holds (CoRR).
+func TestVolatileIsRelaxedSys(t *testing.T) {
+	const corr = `PTX CoRR-volatile
+{ x=0; }
+ P0@cta 0,gpu 0      | P1@cta 1,gpu 0        ;
+ st.volatile x, 1    | ld.volatile r0, x     ;
+                     | ld.volatile r1, x     ;
+exists (P1:r0 == 1 /\ P1:r1 == 0)
+`
+	prog, err := ParseLitmus([]byte(corr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := prog.Threads[0].Code[0]
+	if ev.Sem != Relaxed || ev.Scope != ScopeSys {
+		t.Errorf("st.volatile parsed as %v.%v", ev.Sem, ev.Scope)
+	}
+	res, err := Check(prog, PTXv60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Reachable {
+		t.Error("CoRR violated between volatile (relaxed.sys) accesses")
+	}
+	if _, err := parseInstr(&Program{}, "st.mmio.relaxed.gpu x, 1"); err == nil || !strings.Contains(err.Error(), ".mmio requires .relaxed.sys") {
+		t.Errorf("st.mmio.relaxed.gpu: %v", err)
+	}
+}
