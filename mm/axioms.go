@@ -344,7 +344,7 @@ type coChoice struct {
 // by the axioms that involve coherence: Coherence (§8.10.1: causality
 // order between overlapping writes is coherence order; morally strong
 // writes are ordered), Atomicity (§8.10.3), the coherence half of
-// Causality (§8.10.6) and SC per location (§8.10.5, v6.0).
+// Causality (§8.10.6) and SC per location (§8.10.5).
 //
 // Coherence order is partial (§8.9.6): writes in a data race may be
 // unordered. The initial write precedes every other.
@@ -450,18 +450,16 @@ func (c *checker) checkCO(p int, co, cause rel) (coChoice, bool) {
 			}
 		}
 	}
-	if c.model == PTXv60 {
-		// SC per location: morally strong communication does not contradict program order.
-		com := newRel(c.n)
-		for _, r := range c.reads {
-			if c.phys[r] == p {
-				com.set(c.rf[r], r)
-			}
+	// SC per location: morally strong communication does not contradict program order.
+	com := newRel(c.n)
+	for _, r := range c.reads {
+		if c.phys[r] == p {
+			com.set(c.rf[r], r)
 		}
-		com = com.union(co).union(fr).inter(c.ms).union(c.poLoc)
-		if !com.acyclic() {
-			return coChoice{}, false
-		}
+	}
+	com = com.union(co).union(fr).inter(c.ms).union(c.poLoc)
+	if !com.acyclic() {
+		return coChoice{}, false
 	}
 	cc := coChoice{defined: true}
 	first := true
