@@ -218,3 +218,21 @@ func TestLitmusPTXKernel(t *testing.T) {
 		t.Errorf("bad --threads: exit %d", code)
 	}
 }
+
+// TestLitmusDeterministic: the same files give the same bytes.
+func TestLitmusDeterministic(t *testing.T) {
+	var files []string
+	for _, f := range []string{"st-async-mp.litmus", "bulk-copy-missing-proxy-fence.litmus", "mbarrier-relaxed-arrive.litmus"} {
+		files = append(files, filepath.Join("..", "..", "testdata", "litmus", f))
+	}
+	files = append(files, writeLitmus(t, "mp.litmus", litmusMPRelaxed))
+	for _, format := range []string{"--format=text", "--format=json"} {
+		args := append([]string{"litmus", format}, files...)
+		_, first, _ := runCmd(t, "", args...)
+		for range 3 {
+			if _, again, _ := runCmd(t, "", args...); again != first {
+				t.Fatalf("%s: output differs between runs", format)
+			}
+		}
+	}
+}
