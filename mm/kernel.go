@@ -53,7 +53,8 @@ func ParseThreadSpecs(s string) ([]ThreadSpec, error) {
 // "//@ exists (P1:%r2 == 0)" (also ~exists, forall) naming registers by
 // thread. Addresses must be variable names ([x]); the supported
 // instructions are mov, add, sub, mul, setp, bra, ret, exit, ld, st, atom,
-// red, fence, membar and bar.sync/barrier.sync.
+// red, fence, membar, bar.sync/barrier.sync, and for the asynchronous
+// proxy st.async, cp.async.bulk and the mbarrier operations.
 func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, error) {
 	mod, errs := parser.ParseFile(name, src)
 	if errs.HasErrors() {
@@ -331,7 +332,14 @@ func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) (
 		}
 		return []Instr{{Op: OpArith, RMW: op, Dst: d, Args: args}}, nil
 	case "ld", "st":
+		if in.Opcode == "st" && len(in.Quals) > 0 && in.Quals[0].Name == ".async" {
+			return kernelStAsync(prog, in, sp, operands)
+		}
 		return kernelMem(prog, in, sp, dst, operands)
+	case "cp":
+		return kernelBulkCopy(prog, in)
+	case "mbarrier":
+		return kernelMbarrier(prog, in, dst)
 	case "atom", "red":
 		return kernelRMW(prog, in, sp, dst, operands)
 	case "fence", "membar":

@@ -64,3 +64,32 @@ func TestPTXKernelErrors(t *testing.T) {
 		t.Errorf("ParseThreadSpecs: %v %v", s, err)
 	}
 }
+
+// TestPTXKernelStAsync: st.async message passing written as a kernel. With
+// an .acquire.cluster wait the data is seen (§9.7.9.12: the complete-tx is a
+// release at .cluster scope); with the default .acquire.cta wait the remote
+// sender is outside the wait's scope (§8.7) and the stale read is reachable.
+func TestPTXKernelStAsync(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "litmus", "st-async-mp.ptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := ParseThreadSpecs("0@0,1@0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctaWait := strings.Replace(strings.Replace(string(src), "try_wait.acquire.cluster.shared::cta", "try_wait.shared::cta", 1), "//@ ~exists", "//@ exists", 1)
+	for text, reachable := range map[string]bool{string(src): false, ctaWait: true} {
+		prog, err := ParsePTXKernel("st-async-mp.ptx", []byte(text), specs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Check(prog, PTXv75)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Reachable != reachable || !res.Pass {
+			t.Errorf("reachable %v pass %v, want reachable %v, for\n%s", res.Reachable, res.Pass, reachable, text)
+		}
+	}
+}
