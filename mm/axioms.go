@@ -223,6 +223,7 @@ func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
 
 // causeParts holds the relations of §8.9 for one execution.
 type causeParts struct {
+	sw    rel // synchronizes-with
 	base  rel // base causality order
 	cause rel // causality order
 }
@@ -239,11 +240,11 @@ func (c *checker) causality(rf, sf, sb rel) causeParts {
 	poq := c.po.withID()
 	base := poq.seq(sw.seq(poq).plus())
 	if c.model == PTXv60 {
-		return causeParts{base, base.union(obs.seq(base.union(c.poLoc)))}
+		return causeParts{sw, base, base.union(obs.seq(base.union(c.poLoc)))}
 	}
 	base = base.union(c.po)
 	pp := c.proxyPreserved(base)
-	return causeParts{base, pp.union(obs.seq(pp))}
+	return causeParts{sw, base, pp.union(obs.seq(pp))}
 }
 
 // releasePatterns relates the first operation of each release pattern
@@ -327,6 +328,7 @@ func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool, hang bool) e
 			return nil
 		}
 	}
+	c.sw = cp.sw
 	c.record(perLoc, keys, hang)
 	return nil
 }
@@ -541,6 +543,11 @@ func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int6
 func (c *checker) keepWitness(perLoc [][]coChoice, idx []int, o Outcome) {
 	if c.witness == nil && c.wantWitness {
 		x := &Execution{Events: append([]Event(nil), c.ev...), RF: append([]int(nil), c.rf...), Values: append([]int64(nil), c.vals...), Outcome: o}
+		for a, row := range c.sw {
+			for ; row != 0; row &= row - 1 {
+				x.SW = append(x.SW, [2]int{a, trailing(row)})
+			}
+		}
 		for p, i := range idx {
 			x.CO = append(x.CO, perLoc[p][i].edges...)
 		}

@@ -27,6 +27,8 @@ type checker struct {
 	vals []int64
 	memo []uint8
 
+	sw rel // synchronizes-with of the execution being recorded
+
 	// Results.
 	wantWitness bool
 	reached     bool
