@@ -129,3 +129,41 @@ exists (P1:r0 == 1 /\ P1:r1 == 0)
 		t.Errorf("st.mmio.relaxed.gpu: %v", err)
 	}
 }
+
+// FuzzParseMixedProxy checks the mixedproxy reader the same way.
+func FuzzParseMixedProxy(f *testing.F) {
+	for _, p := range []string{"mixedproxy/tests/MP_gpu_synonym.test", "mixedproxy/tests/ISA2.test", "mixedproxy/tests/SB_rmw.test"} {
+		if src, err := os.ReadFile(filepath.Join(suiteRoot, p)); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte(".global x;\nd0.b0.t0 {\n  st [x], 1;\n  ld r0, [x] == 1;\n}\npermit (r0 == 1) as t;\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		insts, err := ParseMixedProxy(src)
+		if err != nil || len(insts) > 8 {
+			return
+		}
+		for _, in := range insts {
+			Check(in.Prog, PTXv75)
+		}
+	})
+}
+
+// FuzzParsePTXKernel checks the kernel reader the same way.
+func FuzzParsePTXKernel(f *testing.F) {
+	if src, err := os.ReadFile(filepath.Join("..", "testdata", "litmus", "mp-release-acquire.ptx")); err == nil {
+		f.Add(src)
+	}
+	if src, err := os.ReadFile(filepath.Join("..", "testdata", "litmus", "st-async-mp.ptx")); err == nil {
+		f.Add(src)
+	}
+	specs := []ThreadSpec{{CTA: 0, Cluster: 0}, {CTA: 1, Cluster: 0}}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		prog, err := ParsePTXKernel("k.ptx", src, specs)
+		if err != nil {
+			return
+		}
+		Check(prog, PTXv75)
+		CheckTermination(prog, PTXv75)
+	})
+}

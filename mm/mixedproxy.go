@@ -51,6 +51,9 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 		if row == "" || strings.HasPrefix(row, "#") {
 			continue
 		}
+		if len(out) >= maxInstances {
+			return nil, &ParseError{i + 1, fmt.Sprintf("more than %d template instances", maxInstances)}
+		}
 		fields := strings.Split(row, "|")
 		inst := tmpl
 		for k := len(fields) - 1; k >= 0; k-- {
@@ -66,6 +69,9 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 	}
 	return out, nil
 }
+
+// maxInstances bounds the instances of one template.
+const maxInstances = 1024
 
 var (
 	mixedThread  = regexp.MustCompile(`^d(\d+)\.b(\d+)\.t(\d+)\s*\{$`)
