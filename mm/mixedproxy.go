@@ -46,6 +46,7 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 	}
 	tmpl := strings.Join(lines[:sep], "\n")
 	var out []MixedProxyInstance
+	expanded := 0
 	for i := sep + 1; i < len(lines); i++ {
 		row := strings.TrimSpace(lines[i])
 		if row == "" || strings.HasPrefix(row, "#") {
@@ -58,6 +59,10 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 		inst := tmpl
 		for k := len(fields) - 1; k >= 0; k-- {
 			inst = strings.ReplaceAll(inst, "$"+strconv.Itoa(k), strings.TrimSpace(fields[k]))
+		}
+		expanded += len(inst)
+		if expanded > 16*len(src)+1<<20 {
+			return nil, &ParseError{i + 1, "template instances expand to more than 16 times the file"}
 		}
 		in, err := parseMixedInstance(inst, i+1)
 		if err != nil {
