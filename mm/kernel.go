@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
@@ -58,7 +59,11 @@ func ParseThreadSpecs(s string) ([]ThreadSpec, error) {
 func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, error) {
 	mod, errs := parser.ParseFile(name, src)
 	if errs.HasErrors() {
-		return nil, errs.Err()
+		for _, d := range errs {
+			if d.Severity == diag.Error {
+				return nil, &ParseError{Line: int(d.Pos.Line), Col: int(d.Pos.Col), Msg: fmt.Sprintf("%s [%s]", d.Message, d.Rule)}
+			}
+		}
 	}
 	prog := &Program{Name: strings.TrimSuffix(name, ".ptx"), initRegs: map[string]map[string]int64{}}
 	var entry *ast.Function

@@ -1,6 +1,7 @@
 package mm
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,5 +92,14 @@ func TestPTXKernelStAsync(t *testing.T) {
 		if res.Reachable != reachable || !res.Pass {
 			t.Errorf("reachable %v pass %v, want reachable %v, for\n%s", res.Reachable, res.Pass, reachable, text)
 		}
+	}
+}
+
+func TestPTXKernelSyntaxErrorPosition(t *testing.T) {
+	src := ".version 8.0\n.target sm_90\n.entry k() {\n st.global.u32 [x] 1\n}\n"
+	_, err := ParsePTXKernel("bad.ptx", []byte(src), []ThreadSpec{{Cluster: -1}})
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 4 || pe.Col == 0 || !strings.Contains(pe.Msg, "[syntax]") {
+		t.Errorf("error %v, want a syntax error at line 4 with a column", err)
 	}
 }

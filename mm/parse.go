@@ -6,13 +6,20 @@ import (
 	"strings"
 )
 
-// ParseError is a syntax error in a litmus test, with its 1-based line.
+// ParseError is a syntax error in a litmus test, with its 1-based line
+// and, when known, its 1-based byte column.
 type ParseError struct {
 	Line int
 	Msg  string
+	Col  int
 }
 
-func (e *ParseError) Error() string { return fmt.Sprintf("%d: %s", e.Line, e.Msg) }
+func (e *ParseError) Error() string {
+	if e.Col > 0 {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%d: %s", e.Line, e.Msg)
+}
 
 // Limits that keep hostile input bounded.
 const (
