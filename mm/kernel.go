@@ -81,7 +81,7 @@ func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, erro
 		}
 	}
 	if entry == nil {
-		return nil, &ParseError{1, "no .entry kernel with a body"}
+		return nil, parseErr(1, "no .entry kernel with a body")
 	}
 	for k, sp := range specs {
 		th := Thread{Name: fmt.Sprintf("P%d", k), CTA: sp.CTA, Cluster: sp.Cluster}
@@ -94,7 +94,7 @@ func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, erro
 	}
 	line, text, ok := kernelCondition(src)
 	if !ok {
-		return nil, &ParseError{1, `missing the condition comment ("//@ exists (P1:%r1 == 0)")`}
+		return nil, parseErr(1, `missing the condition comment ("//@ exists (P1:%r1 == 0)")`)
 	}
 	q, rest, _ := cutQuantifier(text)
 	return parseFinal(prog, q, rest, nil, line)
@@ -117,7 +117,7 @@ func kernelVar(prog *Program, d *ast.VarDecl) error {
 		return nil
 	}
 	if len(d.Dims) > 0 || d.Vector != 0 {
-		return &ParseError{int(d.Pos().Line), fmt.Sprintf("%s: only scalar variables can be litmus locations", d.Name.Name)}
+		return parseErr(int(d.Pos().Line), fmt.Sprintf("%s: only scalar variables can be litmus locations", d.Name.Name))
 	}
 	i := prog.addLoc(d.Name.Name)
 	if lit, ok := d.Init.(*ast.IntLit); ok {
@@ -137,7 +137,7 @@ func kernelCode(prog *Program, body *ast.Block, sp ThreadSpec) ([]Instr, error) 
 		case *ast.Instruction:
 			ins, err := kernelInstr(prog, st, sp, &bars)
 			if err != nil {
-				return nil, &ParseError{int(st.Pos().Line), err.Error()}
+				return nil, parseErr(int(st.Pos().Line), err.Error())
 			}
 			for i := range ins {
 				ins[i].Line = int(st.Pos().Line)
@@ -146,10 +146,10 @@ func kernelCode(prog *Program, body *ast.Block, sp ThreadSpec) ([]Instr, error) 
 			code = append(code, ins...)
 		case *ast.VarDecl, *ast.Directive:
 		default:
-			return nil, &ParseError{int(st.Pos().Line), "unsupported statement"}
+			return nil, parseErr(int(st.Pos().Line), "unsupported statement")
 		}
 		if len(code) > maxInstrs {
-			return nil, &ParseError{int(st.Pos().Line), fmt.Sprintf("more than %d instructions", maxInstrs)}
+			return nil, parseErr(int(st.Pos().Line), fmt.Sprintf("more than %d instructions", maxInstrs))
 		}
 	}
 	return append(code, Instr{Op: OpLabel, Label: kernelEnd, Text: kernelEnd + ":"}), nil

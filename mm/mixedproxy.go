@@ -53,7 +53,7 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 			continue
 		}
 		if len(out) >= maxInstances {
-			return nil, &ParseError{i + 1, fmt.Sprintf("more than %d template instances", maxInstances)}
+			return nil, parseErr(i+1, fmt.Sprintf("more than %d template instances", maxInstances))
 		}
 		fields := strings.Split(row, "|")
 		inst := tmpl
@@ -62,7 +62,7 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 		}
 		expanded += len(inst)
 		if expanded > 16*len(src)+1<<20 {
-			return nil, &ParseError{i + 1, "template instances expand to more than 16 times the file"}
+			return nil, parseErr(i+1, "template instances expand to more than 16 times the file")
 		}
 		in, err := parseMixedInstance(inst, i+1)
 		if err != nil {
@@ -99,7 +99,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		errAt := func(err error) error { return &ParseError{ln + 1, err.Error()} }
+		errAt := func(err error) error { return parseErr(ln+1, err.Error()) }
 		switch {
 		case cur >= 0 && l == "}":
 			cur = -1
@@ -172,7 +172,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 		}
 	}
 	if prog.Cond == nil {
-		return res, &ParseError{1, "missing permit or assert command"}
+		return res, parseErr(1, "missing permit or assert command")
 	}
 	if err := prog.finish(); err != nil {
 		return res, err
