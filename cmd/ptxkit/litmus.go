@@ -38,9 +38,20 @@ type litmusRecord struct {
 	Executions int               `json:"executions"`
 	Outcomes   []mm.OutcomeCount `json:"outcomes,omitempty"`
 	Expected   string            `json:"expected,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	Error      string            `json:"-"`
 	result     *mm.Result        `json:"-"`
 	prog       *mm.Program       `json:"-"`
+}
+
+// litmusErrorRecord is the JSON line of a file or instance that was not
+// decided.
+type litmusErrorRecord struct {
+	File     string `json:"file"`
+	Test     string `json:"test,omitempty"`
+	Instance int    `json:"instance,omitempty"`
+	Model    string `json:"model"`
+	Property string `json:"property"`
+	Error    string `json:"error"`
 }
 
 type litmusOptions struct {
@@ -111,6 +122,13 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(stderr, "%s:%v\n", name, err)
 			status = exitFail
+			if opt.json {
+				r := &litmusRecord{File: name, Model: opt.model.String(), Property: opt.property(), Error: err.Error()}
+				if err := writeLitmusRecord(stdout, stderr, r, opt); err != nil {
+					fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+					return exitUsage
+				}
+			}
 			continue
 		}
 		for _, r := range recs {
@@ -124,6 +142,13 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+func (o litmusOptions) property() string {
+	if o.termination {
+		return "termination"
+	}
+	return "safety"
 }
 
 // usageError is a problem with the command line rather than the file.
@@ -191,7 +216,11 @@ func decide(name string, prog *mm.Program, opt litmusOptions) *litmusRecord {
 
 func writeLitmusRecord(stdout, stderr io.Writer, r *litmusRecord, opt litmusOptions) error {
 	if opt.json {
-		b, err := json.Marshal(r)
+		var v any = r
+		if r.Error != "" {
+			v = litmusErrorRecord{r.File, r.Test, r.Instance, r.Model, r.Property, r.Error}
+		}
+		b, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}

@@ -160,6 +160,24 @@ func TestLitmusExitStatus(t *testing.T) {
 	}
 }
 
+// TestLitmusJSONError: a file that does not parse still gets a JSON line,
+// with its error, and the exit status is 1.
+func TestLitmusJSONError(t *testing.T) {
+	bad := writeLitmus(t, "bad.litmus", "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x ;\nexists (x == 1)\n")
+	good := writeLitmus(t, "mp.litmus", litmusMPAcqRel)
+	code, out, _ := runCmd(t, "", "litmus", "--format=json", bad, good)
+	recs := litmusJSON(t, out)
+	if code != exitFail || len(recs) != 2 {
+		t.Fatalf("exit %d, %d records", code, len(recs))
+	}
+	if recs[0]["file"] != bad || !strings.Contains(recs[0]["error"].(string), "st needs a location and a value") || recs[0]["witness"] != nil {
+		t.Errorf("error record %v", recs[0])
+	}
+	if recs[1]["witness"] != "unreachable" {
+		t.Errorf("second record %v", recs[1])
+	}
+}
+
 func TestLitmusStdinAndMixedProxy(t *testing.T) {
 	code, out, _ := runCmd(t, litmusMPRelaxed, "litmus", "--format=json", "-")
 	if code != exitOK || litmusJSON(t, out)[0]["witness"] != "reachable" {
