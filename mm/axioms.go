@@ -338,6 +338,7 @@ type coChoice struct {
 	key     uint64
 	edges   [][2]int
 	maximal uint64 // writes with no coherence successor
+	co      rel    // the order itself
 	final   int64
 	defined bool // the co-maximal writes agree on the final value
 }
@@ -463,7 +464,7 @@ func (c *checker) checkCO(p int, co, cause rel) (coChoice, bool) {
 	if !com.acyclic() {
 		return coChoice{}, false
 	}
-	cc := coChoice{defined: true}
+	cc := coChoice{defined: true, co: co}
 	first := true
 	for _, w := range ws {
 		if co[w] != 0 {

@@ -9,7 +9,8 @@ package mm
 // takes the backward jump after reading, at every read of that iteration,
 // a write that is maximal in coherence order: under fair scheduling every
 // write eventually reaches every thread, so only reads of final values can
-// repeat forever (docs/litmus.md, "Liveness"). A barrier waits forever when
+// repeat forever (docs/litmus.md, "Liveness"). The read of an RMW in the
+// loop reads the write just before its own, which is then the final one. A barrier waits forever when
 // fewer threads than its count arrive, or when barrier waits form a cycle.
 func CheckTermination(prog *Program, m Model) (*Result, error) {
 	c, err := newChecker(prog, m)
@@ -34,7 +35,7 @@ func (c *checker) observeProgress(perLoc [][]coChoice, idx []int, regs []map[str
 		for _, local := range p.spin {
 			r := c.off[t] + local
 			w := c.rf[r]
-			if perLoc[c.phys[r]][idx[c.phys[r]]].maximal>>uint(w)&1 == 0 {
+			if !c.readsFinal(&perLoc[c.phys[r]][idx[c.phys[r]]], r, w) {
 				final = false
 			}
 		}
@@ -48,4 +49,15 @@ func (c *checker) observeProgress(perLoc [][]coChoice, idx []int, regs []map[str
 	}
 	c.reached = true
 	c.keepWitness(perLoc, idx, Outcome{Regs: regs, Mem: make([]int64, len(c.prog.Locs))})
+}
+
+// readsFinal reports whether read r, reading write w, reads the final value
+// of its location: w is coherence-maximal, or r belongs to an RMW whose
+// write is maximal and immediately follows w.
+func (c *checker) readsFinal(cc *coChoice, r, w int) bool {
+	if cc.maximal>>uint(w)&1 != 0 {
+		return true
+	}
+	own := c.ev[r].Pair
+	return own >= 0 && cc.maximal>>uint(own)&1 != 0 && cc.co[w] == 1<<uint(own)
 }
