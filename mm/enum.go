@@ -34,9 +34,8 @@ type checker struct {
 	reached     bool
 	count       int
 	witness     *Execution
-	liveness    bool
-	hang        *Execution
-	budget      int
+	liveness    bool // decide termination instead of the condition
+	budget      int  // candidate executions left to examine
 	outcomes    map[string]*OutcomeCount
 	terms       []Term
 }

@@ -80,27 +80,6 @@ func compare(cmp string, a, b int64) bool {
 	return a >= b
 }
 
-// eval evaluates e given the values of the thread's reads.
-func (e *expr) eval(reads []int64) int64 {
-	switch e.kind {
-	case exprConst:
-		return e.val
-	case exprRead:
-		return reads[e.read]
-	}
-	return arith(e.op, e.l.eval(reads), e.r.eval(reads))
-}
-
-func (e *expr) String() string {
-	switch e.kind {
-	case exprConst:
-		return fmt.Sprint(e.val)
-	case exprRead:
-		return fmt.Sprintf("R%d", e.read)
-	}
-	return fmt.Sprintf("%s(%v,%v)", e.op, e.l, e.r)
-}
-
 // EventKind is the kind of a memory-model event (§8.2).
 type EventKind uint8
 
