@@ -1,6 +1,7 @@
 package mm
 
 import (
+	"math/bits"
 	"strings"
 )
 
@@ -252,14 +253,8 @@ func (c *checker) morallyStrong(i, j int) bool {
 	return true
 }
 
-func trailing(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
-}
+// trailing is the index of the lowest set bit of x.
+func trailing(x uint64) int { return bits.TrailingZeros64(x) }
 
 // chooseRF assigns a source write to each read, then checks the execution.
 func (c *checker) chooseRF(k int) error {
