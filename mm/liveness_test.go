@@ -22,7 +22,32 @@ exists (P0:r0 == 0)
  bne r0, 0, LC00                    |                         ;
 exists (P0:r0 == 0)
 `
-	for src, hangs := range map[string]bool{held: true, released: false} {
+	// P0 spins until its exchange returns 1, P1 exchanges 0 in: P0's first
+	// exchange may read 0, but its own write of 1 is then what the next
+	// iteration reads, so it cannot spin forever.
+	const selfRelease = `PTX spin-exch-self
+{ m=0; }
+ P0@cta 0,gpu 0                     | P1@cta 0,gpu 0                  ;
+ LC00:                              | atom.relaxed.gpu.exch r1, m, 0  ;
+ atom.relaxed.gpu.exch r0, m, 1     |                                 ;
+ bne r0, 1, LC00                    |                                 ;
+exists (P0:r0 == 1)
+`
+	// P1 stores 1 and reads until it sees non-zero; P0 swaps 0 in until it
+	// reads non-zero. P1 may read P0's 0, but its next iteration stores 1
+	// again: the iteration is not a fixed point, so it does not hang.
+	const restore = `PTX store-spin
+{ m=0; }
+ P0@cta 0,gpu 0                     | P1@cta 0,gpu 0                  ;
+ LC00:                              | LC10:                           ;
+ atom.relaxed.gpu.exch r0, m, 0     | st.relaxed.gpu m, 1             ;
+ bne r0, 0, LC01                    | ld.relaxed.gpu r1, m            ;
+ goto LC00                          | bne r1, 0, LC11                 ;
+ LC01:                              | goto LC10                       ;
+                                    | LC11:                           ;
+exists (P0:r0 == 1)
+`
+	for src, hangs := range map[string]bool{held: true, released: false, selfRelease: false, restore: false} {
 		prog, err := ParseLitmus([]byte(src))
 		if err != nil {
 			t.Fatal(err)

@@ -129,6 +129,7 @@ type path struct {
 	cons    []constraint
 	blocked bool  // stopped at a backward jump: a spin loop would iterate again
 	spin    []int // reads of the iteration that would repeat (liveness)
+	spinW   []int // writes of that iteration
 }
 
 // maxPaths bounds the control paths of one thread.
@@ -272,8 +273,11 @@ func (b *pathBuilder) jump(p *path, pc int, label string, seen map[string]int) b
 	}
 	p.blocked = true
 	for i := seen[label]; i < len(p.events); i++ {
-		if p.events[i].Kind == EvRead {
+		switch p.events[i].Kind {
+		case EvRead:
 			p.spin = append(p.spin, i)
+		case EvWrite:
+			p.spinW = append(p.spinW, i)
 		}
 	}
 	b.emit(p)
