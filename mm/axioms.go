@@ -177,24 +177,30 @@ func (c *checker) barrierSync(gs []*barGroup) rel {
 	return sb
 }
 
-// deadlocked reports whether the barrier waits cannot all complete: each
-// barrier operation arrives, then completes once the arrivals it
-// synchronizes with are in; program order runs from a completion to the
+// deadlocked reports whether the barrier and mbarrier waits cannot all
+// complete: each barrier operation arrives, then completes once the
+// arrivals it synchronizes with are in (an mbarrier wait once every
+// arrive-on of its phase is in); program order runs from a completion to the
 // next arrival, and a counted barrier's arrivals come in the chosen order.
 // A cycle among these steps is a deadlock (no finished execution).
 func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
 	var bars []int
 	node := map[int]int{}
+	add := func(e int) {
+		node[e] = len(bars)
+		bars = append(bars, e)
+	}
 	for _, g := range gs {
 		for _, e := range g.events {
-			node[e] = len(bars)
-			bars = append(bars, e)
+			add(e)
 		}
 	}
-	if len(bars) == 0 {
-		return false
+	for i := range c.ev {
+		if c.ev[i].Kind == EvArrive || c.ev[i].Kind == EvWait {
+			add(i)
+		}
 	}
-	if 2*len(bars) > maxEvents {
+	if len(bars) == 0 || 2*len(bars) > maxEvents {
 		return false
 	}
 	arr := func(e int) int { return 2 * node[e] }
@@ -206,7 +212,9 @@ func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
 			if c.po.has(a, b) {
 				g.set(cmp(a), arr(b))
 			}
-			if sb.has(a, b) {
+			// A barrier waits for the arrivals it synchronizes with; an
+			// mbarrier wait for every arrival of its phase.
+			if sb.has(a, b) || c.ev[a].Kind == EvArrive && c.ev[b].Kind == EvWait && c.ev[a].mbar == c.ev[b].mbar {
 				g.set(arr(a), cmp(b))
 			}
 		}
