@@ -72,3 +72,33 @@ func TestAsyncParseErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMbarrierDeadlockTermination: the waits of mbarrier-deadlock never
+// complete, so termination fails; with the arrivals before the waits, it
+// holds.
+func TestMbarrierDeadlockTermination(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "litmus", "mbarrier-deadlock.litmus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	swapped := strings.NewReplacer(
+		" mbarrier.try_wait r0, bar1  | mbarrier.try_wait r1, bar2  ;\n mbarrier.arrive bar2        | mbarrier.arrive bar1        ;",
+		" mbarrier.arrive bar2        | mbarrier.arrive bar1        ;\n mbarrier.try_wait r0, bar1  | mbarrier.try_wait r1, bar2  ;",
+	).Replace(string(src))
+	if swapped == string(src) {
+		t.Fatal("the test file changed; update the replacement")
+	}
+	for text, hangs := range map[string]bool{string(src): true, swapped: false} {
+		prog, err := ParseLitmus([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := CheckTermination(prog, PTXv75)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Reachable != hangs {
+			t.Errorf("non-termination reachable %v, want %v for\n%s", res.Reachable, hangs, text)
+		}
+	}
+}
