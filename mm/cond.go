@@ -189,6 +189,9 @@ func (p *condParser) parseAnd(depth int) (Cond, error) {
 }
 
 func (p *condParser) parseNot(depth int) (Cond, error) {
+	if depth > 100 {
+		return nil, p.errorf("nested too deeply")
+	}
 	switch p.peek() {
 	case "~", "not", "!":
 		p.next()

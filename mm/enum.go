@@ -306,6 +306,9 @@ func (c *checker) value(i int) int64 {
 }
 
 // evalWith evaluates e, asking read for the value of each read it uses.
+//
+// Registers may share subexpressions (add r1, r1, r1 doubles the tree), so
+// operations are evaluated once each.
 func (e *expr) evalWith(read func(int) int64) int64 {
 	switch e.kind {
 	case exprConst:
@@ -313,7 +316,22 @@ func (e *expr) evalWith(read func(int) int64) int64 {
 	case exprRead:
 		return read(e.read)
 	}
-	return arith(e.op, e.l.evalWith(read), e.r.evalWith(read))
+	return e.evalMemo(read, map[*expr]int64{})
+}
+
+func (e *expr) evalMemo(read func(int) int64, memo map[*expr]int64) int64 {
+	switch e.kind {
+	case exprConst:
+		return e.val
+	case exprRead:
+		return read(e.read)
+	}
+	if v, ok := memo[e]; ok {
+		return v
+	}
+	v := arith(e.op, e.l.evalMemo(read, memo), e.r.evalMemo(read, memo))
+	memo[e] = v
+	return v
 }
 
 // checkRF checks one reads-from choice: no thin air (§8.10.4: rf ∪ dep is

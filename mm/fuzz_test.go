@@ -167,3 +167,29 @@ func FuzzParsePTXKernel(f *testing.F) {
 		CheckTermination(prog, PTXv75)
 	})
 }
+
+// TestSharedExpressionsEvaluateOnce: 60 doublings of a loaded value build
+// an expression DAG that a naive evaluation would walk 2^60 times.
+func TestSharedExpressionsEvaluateOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("PTX double\n{ x=1; }\n P0@cta 0,gpu 0 ;\n ld.weak r1, x ;\n")
+	for range 60 {
+		b.WriteString(" add r1, r1, r1 ;\n")
+	}
+	b.WriteString("exists (P0:r1 == 1152921504606846976)\n")
+	prog, err := ParseLitmus([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := Check(prog, PTXv60)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Reachable {
+		t.Error("2^60 not computed")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
