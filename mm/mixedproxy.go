@@ -66,7 +66,7 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 		}
 		in, err := parseMixedInstance(inst, i+1)
 		if err != nil {
-			return nil, fmt.Errorf("instance on line %d: %w", i+1, err)
+			return nil, parseErr(i+1, "template instance: "+err.Error())
 		}
 		in.Instance = len(out) + 1
 		in.Line = i + 1

@@ -63,48 +63,9 @@ type litmusOptions struct {
 
 // runLitmus implements "ptxkit litmus".
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("litmus", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	model := fs.String("model", "ptx-v7.5", "memory model: ptx-v6.0 or ptx-v7.5")
-	property := fs.String("property", "safety", "safety (the test's condition) or termination (spin loops and barriers finish)")
-	format := fs.String("format", "text", "output format: text or json")
-	threads := fs.String("threads", "", "for .ptx kernels: the threads, each CTA[/TID][@CLUSTER] (%ctaid.x, %tid.x, cluster id), e.g. 0,1")
-	fs.Usage = func() { fmt.Fprintln(stderr, litmusUsage); fs.PrintDefaults() }
-	files, ok := parseInterspersed(fs, args)
-	if !ok {
-		return exitUsage
-	}
-	var opt litmusOptions
-	var err error
-	if opt.model, err = mm.ParseModel(*model); err != nil {
-		fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
-		return exitUsage
-	}
-	switch *property {
-	case "safety":
-	case "termination":
-		opt.termination = true
-	default:
-		fmt.Fprintf(stderr, "ptxkit litmus: unknown property %q (want safety or termination)\n", *property)
-		return exitUsage
-	}
-	switch *format {
-	case "text":
-	case "json":
-		opt.json = true
-	default:
-		fmt.Fprintf(stderr, "ptxkit litmus: unknown format %q (want text or json)\n", *format)
-		return exitUsage
-	}
-	if *threads != "" {
-		if opt.threads, err = mm.ParseThreadSpecs(*threads); err != nil {
-			fmt.Fprintf(stderr, "ptxkit litmus: --threads: %v\n", err)
-			return exitUsage
-		}
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
+	opt, files, code := parseLitmusFlags(args, stderr)
+	if code != exitOK {
+		return code
 	}
 	status := exitOK
 	for _, name := range files {
@@ -120,7 +81,12 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
 				return exitUsage
 			}
-			fmt.Fprintf(stderr, "%s:%v\n", name, err)
+			var pe *mm.ParseError
+			if errors.As(err, &pe) {
+				fmt.Fprintf(stderr, "%s:%v\n", name, err)
+			} else {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			}
 			status = exitFail
 			if opt.json {
 				r := &litmusRecord{File: name, Model: opt.model.String(), Property: opt.property(), Error: err.Error()}
@@ -149,6 +115,55 @@ func (o litmusOptions) property() string {
 		return "termination"
 	}
 	return "safety"
+}
+
+// parseLitmusFlags reads the command line; a non-zero status means a
+// usage error was reported.
+func parseLitmusFlags(args []string, stderr io.Writer) (litmusOptions, []string, int) {
+	var opt litmusOptions
+	fs := flag.NewFlagSet("litmus", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	model := fs.String("model", "ptx-v7.5", "memory model: ptx-v6.0 or ptx-v7.5")
+	property := fs.String("property", "safety", "safety (the test's condition) or termination (spin loops and barriers finish)")
+	format := fs.String("format", "text", "output format: text or json")
+	threads := fs.String("threads", "", "for .ptx kernels: the threads, each CTA[/TID][@CLUSTER] (%ctaid.x, %tid.x, cluster id), e.g. 0,1")
+	fs.Usage = func() { fmt.Fprintln(stderr, litmusUsage); fs.PrintDefaults() }
+	files, ok := parseInterspersed(fs, args)
+	if !ok {
+		return opt, nil, exitUsage
+	}
+	usage := func(format string, args ...any) (litmusOptions, []string, int) {
+		fmt.Fprintf(stderr, "ptxkit litmus: "+format+"\n", args...)
+		return opt, nil, exitUsage
+	}
+	var err error
+	if opt.model, err = mm.ParseModel(*model); err != nil {
+		return usage("%v", err)
+	}
+	switch *property {
+	case "safety":
+	case "termination":
+		opt.termination = true
+	default:
+		return usage("unknown property %q (want safety or termination)", *property)
+	}
+	switch *format {
+	case "text":
+	case "json":
+		opt.json = true
+	default:
+		return usage("unknown format %q (want text or json)", *format)
+	}
+	if *threads != "" {
+		if opt.threads, err = mm.ParseThreadSpecs(*threads); err != nil {
+			return usage("--threads: %v", err)
+		}
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return opt, nil, exitUsage
+	}
+	return opt, files, exitOK
 }
 
 // usageError is a problem with the command line rather than the file.
