@@ -509,11 +509,11 @@ func (c *checker) record(perLoc [][]coChoice, keys map[string]bool, hang bool) {
 		k := coKeyString(ks)
 		if !keys[k] {
 			keys[k] = true
-			c.count++
 			if c.liveness {
+				c.count++
 				c.observeProgress(perLoc, idx, regs, hang)
-			} else {
-				c.observe(perLoc, idx, regs)
+			} else if c.observe(perLoc, idx, regs) {
+				c.count++
 			}
 		}
 		p := 0
@@ -531,22 +531,30 @@ func (c *checker) record(perLoc [][]coChoice, keys map[string]bool, hang bool) {
 }
 
 // observe evaluates the witness on one execution.
-func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int64) {
+// It reports false for an execution the test's filter excludes.
+func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int64) bool {
 	o := Outcome{Regs: regs, Mem: make([]int64, len(c.prog.Locs))}
+	undefined := false
 	for l, loc := range c.prog.Locs {
 		cc := &perLoc[loc.Phys][idx[loc.Phys]]
 		if !cc.defined && c.condUses(l) {
-			return
+			undefined = true
 		}
 		o.Mem[l] = cc.final
 	}
+	if c.prog.Filter != nil && !c.prog.Filter.eval(&o) {
+		return false
+	}
+	if undefined {
+		return true
+	}
 	holds := witnessHolds(c.prog, &o)
 	c.tallyOutcome(&o, holds)
-	if !holds {
-		return
+	if holds {
+		c.reached = true
+		c.keepWitness(perLoc, idx, o)
 	}
-	c.reached = true
-	c.keepWitness(perLoc, idx, o)
+	return true
 }
 
 func (c *checker) keepWitness(perLoc [][]coChoice, idx []int, o Outcome) {

@@ -193,3 +193,30 @@ func TestSharedExpressionsEvaluateOnce(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// TestFilter: a filter keeps only the executions whose final state
+// satisfies it (herd's filter); locations [...] is accepted and ignored.
+func TestFilter(t *testing.T) {
+	const src = `PTX MP-filter
+{ x=0; y=0; }
+ P0@cta 0,gpu 0         | P1@cta 1,gpu 0          ;
+ st.weak x, 1           | ld.relaxed.gpu r0, y    ;
+ st.relaxed.gpu y, 1    | ld.weak r1, x           ;
+locations [x; y; P1:r0;]
+filter (P1:r0 == 1)
+forall (P1:r1 == 1)
+`
+	prog, err := ParseLitmus([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(prog, PTXv75)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With r0 == 1 kept, r1 is 0 or 1 (nothing orders the relaxed accesses):
+	// two executions, and the forall fails.
+	if res.Executions != 2 || !res.Reachable || res.Pass {
+		t.Errorf("executions %d reachable %v pass %v", res.Executions, res.Reachable, res.Pass)
+	}
+}

@@ -192,6 +192,17 @@ func parseBody(prog *Program, lines []string, i int) (*Program, error) {
 		if q, rest, ok := cutQuantifier(t); ok {
 			return parseFinal(prog, q, rest, lines[i+1:], i+1)
 		}
+		if rest, ok := strings.CutPrefix(t, "locations"); ok && strings.HasPrefix(strings.TrimSpace(rest), "[") {
+			continue // the locations to print: every outcome shows the condition's
+		}
+		if rest, ok := strings.CutPrefix(t, "filter"); ok && (rest == "" || !isWordByte(rest[0])) {
+			f, err := ParseCond(prog, rest, i+1)
+			if err != nil {
+				return nil, err
+			}
+			prog.Filter = f
+			continue
+		}
 		if err := parseRow(prog, lines[i], i+1); err != nil {
 			return nil, err
 		}

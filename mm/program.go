@@ -187,6 +187,7 @@ type Program struct {
 	Quant     Quantifier
 	Cond      Cond
 	CondText  string
+	Filter    Cond     // executions whose final state fails it are not considered; nil for none
 	Mbars     []string // mbarrier objects (asynchronous-proxy extension)
 
 	initRegs map[string]map[string]int64 // "P0" or "0" -> register -> value
