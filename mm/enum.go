@@ -263,8 +263,8 @@ func (c *checker) chooseRF(k int) error {
 	}
 	r := c.reads[k]
 	for _, w := range c.byLoc[c.phys[r]] {
-		if c.po.has(r, w) || c.ev[r].Pair == w {
-			continue // reading a po-later write breaks SC per location and causality
+		if c.po.has(r, w) || c.ev[r].Pair == w || c.overwrittenInThread(w, r) {
+			continue
 		}
 		c.rf[r] = w
 		if err := c.chooseRF(k + 1); err != nil {
@@ -273,6 +273,24 @@ func (c *checker) chooseRF(k int) error {
 	}
 	c.rf[r] = -1
 	return nil
+}
+
+// overwrittenInThread reports a source that SC per location (§8.10.5)
+// rules out before coherence is chosen: a read cannot read a po-later write
+// (nor its own RMW's write), and cannot read the initial write or an
+// earlier write of its own thread when a morally strong write of its
+// thread to the same address lies between (that write is coherence-later,
+// and reading past it closes a cycle of program order and from-read).
+func (c *checker) overwrittenInThread(w, r int) bool {
+	for _, x := range c.byLoc[c.phys[r]] {
+		if x == w || !c.poLoc.has(x, r) || !c.ms.has(x, r) {
+			continue
+		}
+		if c.ev[w].Thread < 0 || c.poLoc.has(w, x) && c.ms.has(w, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // rfRel returns rf as a relation from writes to reads.
