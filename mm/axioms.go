@@ -7,6 +7,8 @@ import "sort"
 // order at counted barriers, and checks the axioms for each.
 func (c *checker) orders(rf rel) error {
 	groups, quorumHang := c.barrierGroups()
+	mb, mbHang := c.mbarrierSync()
+	quorumHang = quorumHang || mbHang
 	if quorumHang && !c.liveness {
 		return nil
 	}
@@ -36,7 +38,7 @@ func (c *checker) orders(rf rel) error {
 				err = ErrTooLarge
 				return false
 			}
-			sb := c.barrierSync(groups)
+			sb := c.barrierSync(groups).union(mb)
 			hang := quorumHang
 			if c.deadlocked(groups, sb) {
 				if !c.liveness {
@@ -175,24 +177,30 @@ func (c *checker) barrierSync(gs []*barGroup) rel {
 	return sb
 }
 
-// deadlocked reports whether the barrier waits cannot all complete: each
-// barrier operation arrives, then completes once the arrivals it
-// synchronizes with are in; program order runs from a completion to the
+// deadlocked reports whether the barrier and mbarrier waits cannot all
+// complete: each barrier operation arrives, then completes once the
+// arrivals it synchronizes with are in (an mbarrier wait once every
+// arrive-on of its phase is in); program order runs from a completion to the
 // next arrival, and a counted barrier's arrivals come in the chosen order.
 // A cycle among these steps is a deadlock (no finished execution).
 func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
 	var bars []int
 	node := map[int]int{}
+	add := func(e int) {
+		node[e] = len(bars)
+		bars = append(bars, e)
+	}
 	for _, g := range gs {
 		for _, e := range g.events {
-			node[e] = len(bars)
-			bars = append(bars, e)
+			add(e)
 		}
 	}
-	if len(bars) == 0 {
-		return false
+	for i := range c.ev {
+		if c.ev[i].Kind == EvArrive || c.ev[i].Kind == EvWait {
+			add(i)
+		}
 	}
-	if 2*len(bars) > maxEvents {
+	if len(bars) == 0 || 2*len(bars) > maxEvents {
 		return false
 	}
 	arr := func(e int) int { return 2 * node[e] }
@@ -204,7 +212,9 @@ func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
 			if c.po.has(a, b) {
 				g.set(cmp(a), arr(b))
 			}
-			if sb.has(a, b) {
+			// A barrier waits for the arrivals it synchronizes with; an
+			// mbarrier wait for every arrival of its phase.
+			if sb.has(a, b) || c.ev[a].Kind == EvArrive && c.ev[b].Kind == EvWait && c.ev[a].mbar == c.ev[b].mbar {
 				g.set(arr(a), cmp(b))
 			}
 		}
@@ -221,6 +231,7 @@ func (c *checker) deadlocked(gs []*barGroup, sb rel) bool {
 
 // causeParts holds the relations of §8.9 for one execution.
 type causeParts struct {
+	sw    rel // synchronizes-with
 	base  rel // base causality order
 	cause rel // causality order
 }
@@ -237,11 +248,11 @@ func (c *checker) causality(rf, sf, sb rel) causeParts {
 	poq := c.po.withID()
 	base := poq.seq(sw.seq(poq).plus())
 	if c.model == PTXv60 {
-		return causeParts{base, base.union(obs.seq(base.union(c.poLoc)))}
+		return causeParts{sw, base, base.union(obs.seq(base.union(c.poLoc)))}
 	}
 	base = base.union(c.po)
 	pp := c.proxyPreserved(base)
-	return causeParts{base, pp.union(obs.seq(pp))}
+	return causeParts{sw, base, pp.union(obs.seq(pp))}
 }
 
 // releasePatterns relates the first operation of each release pattern
@@ -325,6 +336,7 @@ func (c *checker) checkAxioms(rf, sf, sb rel, keys map[string]bool, hang bool) e
 			return nil
 		}
 	}
+	c.sw = cp.sw
 	c.record(perLoc, keys, hang)
 	return nil
 }
@@ -334,6 +346,7 @@ type coChoice struct {
 	key     uint64
 	edges   [][2]int
 	maximal uint64 // writes with no coherence successor
+	co      rel    // the order itself
 	final   int64
 	defined bool // the co-maximal writes agree on the final value
 }
@@ -342,9 +355,9 @@ type coChoice struct {
 // by the axioms that involve coherence: Coherence (§8.10.1: causality
 // order between overlapping writes is coherence order; morally strong
 // writes are ordered), Atomicity (§8.10.3), the coherence half of
-// Causality (§8.10.6) and SC per location (§8.10.5, v6.0).
+// Causality (§8.10.6) and SC per location (§8.10.5).
 //
-// Coherence order is partial (§8.9.2): writes in a data race may be
+// Coherence order is partial (§8.9.6): writes in a data race may be
 // unordered. The initial write precedes every other.
 func (c *checker) coherence(p int, cause rel) []coChoice {
 	ws := c.byLoc[p]
@@ -448,20 +461,18 @@ func (c *checker) checkCO(p int, co, cause rel) (coChoice, bool) {
 			}
 		}
 	}
-	if c.model == PTXv60 {
-		// SC per location: morally strong communication does not contradict program order.
-		com := newRel(c.n)
-		for _, r := range c.reads {
-			if c.phys[r] == p {
-				com.set(c.rf[r], r)
-			}
-		}
-		com = com.union(co).union(fr).inter(c.ms).union(c.poLoc)
-		if !com.acyclic() {
-			return coChoice{}, false
+	// SC per location: morally strong communication does not contradict program order.
+	com := newRel(c.n)
+	for _, r := range c.reads {
+		if c.phys[r] == p {
+			com.set(c.rf[r], r)
 		}
 	}
-	cc := coChoice{defined: true}
+	com = com.union(co).union(fr).inter(c.ms).union(c.poLoc)
+	if !com.acyclic() {
+		return coChoice{}, false
+	}
+	cc := coChoice{defined: true, co: co}
 	first := true
 	for _, w := range ws {
 		if co[w] != 0 {
@@ -498,11 +509,11 @@ func (c *checker) record(perLoc [][]coChoice, keys map[string]bool, hang bool) {
 		k := coKeyString(ks)
 		if !keys[k] {
 			keys[k] = true
-			c.count++
 			if c.liveness {
+				c.count++
 				c.observeProgress(perLoc, idx, regs, hang)
-			} else {
-				c.observe(perLoc, idx, regs)
+			} else if c.observe(perLoc, idx, regs) {
+				c.count++
 			}
 		}
 		p := 0
@@ -520,27 +531,40 @@ func (c *checker) record(perLoc [][]coChoice, keys map[string]bool, hang bool) {
 }
 
 // observe evaluates the witness on one execution.
-func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int64) {
+// It reports false for an execution the test's filter excludes.
+func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int64) bool {
 	o := Outcome{Regs: regs, Mem: make([]int64, len(c.prog.Locs))}
+	undefined := false
 	for l, loc := range c.prog.Locs {
 		cc := &perLoc[loc.Phys][idx[loc.Phys]]
 		if !cc.defined && c.condUses(l) {
-			return
+			undefined = true
 		}
 		o.Mem[l] = cc.final
 	}
+	if c.prog.Filter != nil && !c.prog.Filter.eval(&o) {
+		return false
+	}
+	if undefined {
+		return true
+	}
 	holds := witnessHolds(c.prog, &o)
 	c.tallyOutcome(&o, holds)
-	if !holds {
-		return
+	if holds {
+		c.reached = true
+		c.keepWitness(perLoc, idx, o)
 	}
-	c.reached = true
-	c.keepWitness(perLoc, idx, o)
+	return true
 }
 
 func (c *checker) keepWitness(perLoc [][]coChoice, idx []int, o Outcome) {
 	if c.witness == nil && c.wantWitness {
 		x := &Execution{Events: append([]Event(nil), c.ev...), RF: append([]int(nil), c.rf...), Values: append([]int64(nil), c.vals...), Outcome: o}
+		for a, row := range c.sw {
+			for ; row != 0; row &= row - 1 {
+				x.SW = append(x.SW, [2]int{a, trailing(row)})
+			}
+		}
 		for p, i := range idx {
 			x.CO = append(x.CO, perLoc[p][i].edges...)
 		}

@@ -45,6 +45,7 @@ type Execution struct {
 	Events  []Event
 	RF      []int    // per event: the write a read reads from, -1 otherwise
 	CO      [][2]int // coherence edges (not transitively reduced)
+	SW      [][2]int // synchronizes-with edges (§8.9.4)
 	Values  []int64  // per event: the value read or written
 	Outcome Outcome
 }

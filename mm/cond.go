@@ -117,7 +117,7 @@ func tokenizeCond(s string) []string {
 			i++
 		default:
 			j := i
-			for j < len(s) && (isWordByte(s[j]) || s[j] == '-' && j == i) {
+			for j < len(s) && (isWordByte(s[j]) || (s[j] == '-' || s[j] == '%') && j == i) {
 				j++
 			}
 			if j == i {
@@ -189,6 +189,9 @@ func (p *condParser) parseAnd(depth int) (Cond, error) {
 }
 
 func (p *condParser) parseNot(depth int) (Cond, error) {
+	if depth > 100 {
+		return nil, p.errorf("nested too deeply")
+	}
 	switch p.peek() {
 	case "~", "not", "!":
 		p.next()

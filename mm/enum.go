@@ -1,6 +1,7 @@
 package mm
 
 import (
+	"math/bits"
 	"strings"
 )
 
@@ -27,20 +28,21 @@ type checker struct {
 	vals []int64
 	memo []uint8
 
+	sw rel // synchronizes-with of the execution being recorded
+
 	// Results.
 	wantWitness bool
 	reached     bool
 	count       int
 	witness     *Execution
-	liveness    bool
-	hang        *Execution
-	budget      int
+	liveness    bool // decide termination instead of the condition
+	budget      int  // candidate executions left to examine
 	outcomes    map[string]*OutcomeCount
 	terms       []Term
 }
 
 // enumBudget bounds the candidate executions examined for one program.
-const enumBudget = 2_000_000
+const enumBudget = 50_000
 
 func newChecker(prog *Program, m Model) (*checker, error) {
 	c := &checker{prog: prog, model: m, budget: enumBudget}
@@ -205,7 +207,7 @@ func (c *checker) buildStatic() {
 			if i == j {
 				continue
 			}
-			if a.Thread >= 0 && a.Thread == b.Thread && i < j {
+			if a.Thread >= 0 && a.Thread == b.Thread && i < j && (!a.async || b.async && a.Instr == b.Instr) {
 				c.po.set(i, j)
 				if a.isMem() && b.isMem() && c.sameLocation(i, j) {
 					c.poLoc.set(i, j)
@@ -236,7 +238,7 @@ func (c *checker) morallyStrong(i, j int) bool {
 	if a.Thread < 0 || b.Thread < 0 {
 		return false
 	}
-	if a.Kind == EvBarrier || b.Kind == EvBarrier {
+	if a.Kind >= EvBarrier || b.Kind >= EvBarrier {
 		return false
 	}
 	if a.Thread != b.Thread && !(a.strong() && b.strong() && c.inScope(i, j) && c.inScope(j, i)) {
@@ -251,14 +253,8 @@ func (c *checker) morallyStrong(i, j int) bool {
 	return true
 }
 
-func trailing(x uint64) int {
-	n := 0
-	for x&1 == 0 {
-		x >>= 1
-		n++
-	}
-	return n
-}
+// trailing is the index of the lowest set bit of x.
+func trailing(x uint64) int { return bits.TrailingZeros64(x) }
 
 // chooseRF assigns a source write to each read, then checks the execution.
 func (c *checker) chooseRF(k int) error {
@@ -267,8 +263,8 @@ func (c *checker) chooseRF(k int) error {
 	}
 	r := c.reads[k]
 	for _, w := range c.byLoc[c.phys[r]] {
-		if c.po.has(r, w) || c.ev[r].Pair == w {
-			continue // reading a po-later write breaks SC per location and causality
+		if c.po.has(r, w) || c.ev[r].Pair == w || c.overwrittenInThread(w, r) {
+			continue
 		}
 		c.rf[r] = w
 		if err := c.chooseRF(k + 1); err != nil {
@@ -277,6 +273,24 @@ func (c *checker) chooseRF(k int) error {
 	}
 	c.rf[r] = -1
 	return nil
+}
+
+// overwrittenInThread reports a source that SC per location (§8.10.5)
+// rules out before coherence is chosen: a read cannot read a po-later write
+// (nor its own RMW's write), and cannot read the initial write or an
+// earlier write of its own thread when a morally strong write of its
+// thread to the same address lies between (that write is coherence-later,
+// and reading past it closes a cycle of program order and from-read).
+func (c *checker) overwrittenInThread(w, r int) bool {
+	for _, x := range c.byLoc[c.phys[r]] {
+		if x == w || !c.poLoc.has(x, r) || !c.ms.has(x, r) {
+			continue
+		}
+		if c.ev[w].Thread < 0 || c.poLoc.has(w, x) && c.ms.has(w, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // rfRel returns rf as a relation from writes to reads.
@@ -310,6 +324,9 @@ func (c *checker) value(i int) int64 {
 }
 
 // evalWith evaluates e, asking read for the value of each read it uses.
+//
+// Registers may share subexpressions (add r1, r1, r1 doubles the tree), so
+// operations are evaluated once each.
 func (e *expr) evalWith(read func(int) int64) int64 {
 	switch e.kind {
 	case exprConst:
@@ -317,7 +334,22 @@ func (e *expr) evalWith(read func(int) int64) int64 {
 	case exprRead:
 		return read(e.read)
 	}
-	return arith(e.op, e.l.evalWith(read), e.r.evalWith(read))
+	return e.evalMemo(read, map[*expr]int64{})
+}
+
+func (e *expr) evalMemo(read func(int) int64, memo map[*expr]int64) int64 {
+	switch e.kind {
+	case exprConst:
+		return e.val
+	case exprRead:
+		return read(e.read)
+	}
+	if v, ok := memo[e]; ok {
+		return v
+	}
+	v := arith(e.op, e.l.evalMemo(read, memo), e.r.evalMemo(read, memo))
+	memo[e] = v
+	return v
 }
 
 // checkRF checks one reads-from choice: no thin air (§8.10.4: rf ∪ dep is

@@ -24,16 +24,31 @@ func eventAction(prog *Program, e *Event, v int64) string {
 		return fmt.Sprintf("W %s=%d", prog.Locs[e.Loc].Name, v)
 	case EvFence:
 		return "F"
+	case EvArrive:
+		return "arrive " + prog.Mbars[e.mbar]
+	case EvWait:
+		return "wait " + prog.Mbars[e.mbar]
 	}
 	return "B"
 }
 
-// Format writes the execution as a table of its events with reads-from and
-// coherence successors: one line per event.
+// successors lists the targets of edges from event i.
+func successors(edges [][2]int, i int) string {
+	var out []string
+	for _, p := range edges {
+		if p[0] == i {
+			out = append(out, fmt.Sprintf("e%d", p[1]))
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// Format writes the execution as a table of its events with reads-from,
+// coherence successors and synchronizes-with successors: one line per event.
 func (x *Execution) Format(prog *Program) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "event\tthread\tinstruction\taction\trf\tco")
+	fmt.Fprintln(tw, "event\tthread\tinstruction\taction\trf\tco\tsw")
 	for i := range x.Events {
 		e := &x.Events[i]
 		th := "-"
@@ -44,14 +59,12 @@ func (x *Execution) Format(prog *Program) string {
 		if x.RF[i] >= 0 {
 			rf = fmt.Sprintf("from e%d", x.RF[i])
 		}
-		var co []string
-		for _, p := range x.CO {
-			if p[0] == i {
-				co = append(co, fmt.Sprintf("e%d", p[1]))
-			}
-		}
-		fmt.Fprintf(tw, "e%d\t%s\t%s\t%s\t%s\t%s\n", i, th, x.describe(prog, i), eventAction(prog, e, x.Values[i]), rf, strings.Join(co, " "))
+		fmt.Fprintf(tw, "e%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i, th, x.describe(prog, i), eventAction(prog, e, x.Values[i]), rf, successors(x.CO, i), successors(x.SW, i))
 	}
 	tw.Flush()
-	return b.String()
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }

@@ -87,9 +87,22 @@ func parseArith(op string, args []string) (Instr, error) {
 
 // semScope reads the optional sem and scope qualifiers. A strong operation
 // needs a scope (§9.7.9.11); weak takes none.
+//
+// .volatile is .relaxed.sys (§8.4.2); .mmio, which requires .relaxed.sys,
+// is read as that strong access (§8.4.1: its extra guarantees, no merging
+// and no caching, do not change which values a test can observe).
 func semScope(quals []string, def Sem) (Sem, Scope, []string, error) {
 	sem, scope := def, NoScope
 	i := 0
+	if len(quals) > 0 && quals[0] == "volatile" {
+		return Relaxed, ScopeSys, quals[1:], nil
+	}
+	if len(quals) > 0 && quals[0] == "mmio" {
+		if len(quals) < 3 || quals[1] != "relaxed" || quals[2] != "sys" {
+			return 0, 0, nil, fmt.Errorf(".mmio requires .relaxed.sys")
+		}
+		return Relaxed, ScopeSys, quals[3:], nil
+	}
 	if i < len(quals) {
 		if s, ok := semByName[quals[i]]; ok {
 			sem = s

@@ -46,19 +46,27 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 	}
 	tmpl := strings.Join(lines[:sep], "\n")
 	var out []MixedProxyInstance
+	expanded := 0
 	for i := sep + 1; i < len(lines); i++ {
 		row := strings.TrimSpace(lines[i])
 		if row == "" || strings.HasPrefix(row, "#") {
 			continue
+		}
+		if len(out) >= maxInstances {
+			return nil, parseErr(i+1, fmt.Sprintf("more than %d template instances", maxInstances))
 		}
 		fields := strings.Split(row, "|")
 		inst := tmpl
 		for k := len(fields) - 1; k >= 0; k-- {
 			inst = strings.ReplaceAll(inst, "$"+strconv.Itoa(k), strings.TrimSpace(fields[k]))
 		}
+		expanded += len(inst)
+		if expanded > 16*len(src)+1<<20 {
+			return nil, parseErr(i+1, "template instances expand to more than 16 times the file")
+		}
 		in, err := parseMixedInstance(inst, i+1)
 		if err != nil {
-			return nil, fmt.Errorf("instance on line %d: %w", i+1, err)
+			return nil, parseErr(i+1, "template instance: "+err.Error())
 		}
 		in.Instance = len(out) + 1
 		in.Line = i + 1
@@ -66,6 +74,9 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 	}
 	return out, nil
 }
+
+// maxInstances bounds the instances of one template.
+const maxInstances = 1024
 
 var (
 	mixedThread  = regexp.MustCompile(`^d(\d+)\.b(\d+)\.t(\d+)\s*\{$`)
@@ -88,7 +99,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		errAt := func(err error) error { return &ParseError{ln + 1, err.Error()} }
+		errAt := func(err error) error { return parseErr(ln+1, err.Error()) }
 		switch {
 		case cur >= 0 && l == "}":
 			cur = -1
@@ -161,7 +172,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 		}
 	}
 	if prog.Cond == nil {
-		return res, &ParseError{1, "missing permit or assert command"}
+		return res, parseErr(1, "missing permit or assert command")
 	}
 	if err := prog.finish(); err != nil {
 		return res, err

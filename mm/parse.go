@@ -6,13 +6,22 @@ import (
 	"strings"
 )
 
-// ParseError is a syntax error in a litmus test, with its 1-based line.
+// ParseError is a syntax error in a litmus test, with its 1-based line
+// and, when known, its 1-based byte column.
 type ParseError struct {
 	Line int
 	Msg  string
+	Col  int
 }
 
-func (e *ParseError) Error() string { return fmt.Sprintf("%d: %s", e.Line, e.Msg) }
+func parseErr(line int, msg string) *ParseError { return &ParseError{Line: line, Msg: msg} }
+
+func (e *ParseError) Error() string {
+	if e.Col > 0 {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
+	}
+	return fmt.Sprintf("%d: %s", e.Line, e.Msg)
+}
 
 // Limits that keep hostile input bounded.
 const (
@@ -40,11 +49,11 @@ func ParseLitmus(src []byte) (*Program, error) {
 		i++
 	}
 	if i == len(lines) {
-		return nil, &ParseError{1, "empty input"}
+		return nil, parseErr(1, "empty input")
 	}
 	head := strings.Fields(lines[i])
 	if len(head) < 1 || !strings.EqualFold(head[0], "PTX") {
-		return nil, &ParseError{i + 1, "expected a header line \"PTX name\""}
+		return nil, parseErr(i+1, "expected a header line \"PTX name\"")
 	}
 	if len(head) > 1 {
 		prog.Name = head[1]
@@ -54,7 +63,7 @@ func ParseLitmus(src []byte) (*Program, error) {
 	for i = start; i < len(lines) && !strings.Contains(lines[i], "{"); i++ {
 	}
 	if i == len(lines) {
-		return nil, &ParseError{start, "missing the initial-state block { ... }"}
+		return nil, parseErr(start, "missing the initial-state block { ... }")
 	}
 	i, err := parseInit(prog, lines, i)
 	if err != nil {
@@ -72,7 +81,7 @@ func parseInit(prog *Program, lines []string, i int) (int, error) {
 	for !strings.Contains(b.String(), "}") {
 		i++
 		if i == len(lines) {
-			return 0, &ParseError{first + 1, "unterminated initial-state block"}
+			return 0, parseErr(first+1, "unterminated initial-state block")
 		}
 		b.WriteString("\n" + lines[i])
 	}
@@ -86,7 +95,7 @@ func parseInit(prog *Program, lines []string, i int) (int, error) {
 			continue
 		}
 		if err := parseDecl(prog, decl, regs); err != nil {
-			return 0, &ParseError{line, err.Error()}
+			return 0, parseErr(line, err.Error())
 		}
 	}
 	prog.initRegs = regs
@@ -109,7 +118,7 @@ func parseDecl(prog *Program, decl string, regs map[string]map[string]int64) err
 		}
 		// A generic alias is another virtual address of the same physical
 		// location; a surface, texture or constant alias names the same
-		// virtual address seen through that proxy (§8.6.1).
+		// virtual address seen through that proxy (§8.2.2, §8.6).
 		target := prog.addLoc(f[4])
 		virt := prog.Locs[target].Virt
 		if px == Generic {
@@ -150,7 +159,12 @@ func parseDecl(prog *Program, decl string, regs map[string]map[string]int64) err
 
 var proxyByName = map[string]Proxy{"generic": Generic, "surface": Surface, "texture": Texture, "constant": Constant, "async": Async}
 
+// isRegName accepts the litmus registers r0, r1, ... and, for PTX kernels,
+// PTX register names (%r1, %p0, %flag).
 func isRegName(s string) bool {
+	if len(s) > 1 && s[0] == '%' {
+		return isIdent(s[1:])
+	}
 	if len(s) < 2 || s[0] != 'r' {
 		return false
 	}
@@ -165,7 +179,7 @@ func parseBody(prog *Program, lines []string, i int) (*Program, error) {
 		i++
 	}
 	if i == len(lines) {
-		return nil, &ParseError{len(lines), "missing the thread header row"}
+		return nil, parseErr(len(lines), "missing the thread header row")
 	}
 	if err := parseHeaderRow(prog, lines[i], i+1); err != nil {
 		return nil, err
@@ -178,11 +192,22 @@ func parseBody(prog *Program, lines []string, i int) (*Program, error) {
 		if q, rest, ok := cutQuantifier(t); ok {
 			return parseFinal(prog, q, rest, lines[i+1:], i+1)
 		}
+		if rest, ok := strings.CutPrefix(t, "locations"); ok && strings.HasPrefix(strings.TrimSpace(rest), "[") {
+			continue // the locations to print: every outcome shows the condition's
+		}
+		if rest, ok := strings.CutPrefix(t, "filter"); ok && (rest == "" || !isWordByte(rest[0])) {
+			f, err := ParseCond(prog, rest, i+1)
+			if err != nil {
+				return nil, err
+			}
+			prog.Filter = f
+			continue
+		}
 		if err := parseRow(prog, lines[i], i+1); err != nil {
 			return nil, err
 		}
 	}
-	return nil, &ParseError{len(lines), "missing the final condition (exists, ~exists or forall)"}
+	return nil, parseErr(len(lines), "missing the final condition (exists, ~exists or forall)")
 }
 
 func cutQuantifier(t string) (Quantifier, string, bool) {
@@ -221,14 +246,14 @@ func splitRow(s string) []string {
 func parseHeaderRow(prog *Program, s string, line int) error {
 	cells := splitRow(s)
 	if len(cells) > maxThreads {
-		return &ParseError{line, fmt.Sprintf("more than %d threads", maxThreads)}
+		return parseErr(line, fmt.Sprintf("more than %d threads", maxThreads))
 	}
 	for k, c := range cells {
 		c = strings.TrimSpace(c)
 		name, place, _ := strings.Cut(c, "@")
 		name = strings.TrimSpace(name)
 		if name != fmt.Sprintf("P%d", k) {
-			return &ParseError{line, fmt.Sprintf("thread column %d is %q, want P%d", k, name, k)}
+			return parseErr(line, fmt.Sprintf("thread column %d is %q, want P%d", k, name, k))
 		}
 		th := Thread{Name: name, Cluster: -1}
 		for _, part := range strings.Split(place, ",") {
@@ -237,11 +262,11 @@ func parseHeaderRow(prog *Program, s string, line int) error {
 				continue
 			}
 			if len(f) != 2 {
-				return &ParseError{line, fmt.Sprintf("bad placement %q", part)}
+				return parseErr(line, fmt.Sprintf("bad placement %q", part))
 			}
 			n, err := strconv.Atoi(f[1])
 			if err != nil || n < 0 {
-				return &ParseError{line, fmt.Sprintf("bad placement %q", part)}
+				return parseErr(line, fmt.Sprintf("bad placement %q", part))
 			}
 			switch f[0] {
 			case "cta":
@@ -251,7 +276,7 @@ func parseHeaderRow(prog *Program, s string, line int) error {
 			case "cluster":
 				th.Cluster = n
 			default:
-				return &ParseError{line, fmt.Sprintf("unknown placement %q", f[0])}
+				return parseErr(line, fmt.Sprintf("unknown placement %q", f[0]))
 			}
 		}
 		prog.Threads = append(prog.Threads, th)
@@ -262,7 +287,7 @@ func parseHeaderRow(prog *Program, s string, line int) error {
 func parseRow(prog *Program, s string, line int) error {
 	cells := splitRow(s)
 	if len(cells) != len(prog.Threads) {
-		return &ParseError{line, fmt.Sprintf("%d columns, want %d", len(cells), len(prog.Threads))}
+		return parseErr(line, fmt.Sprintf("%d columns, want %d", len(cells), len(prog.Threads)))
 	}
 	for k, c := range cells {
 		c = strings.TrimSpace(c)
@@ -270,11 +295,11 @@ func parseRow(prog *Program, s string, line int) error {
 			continue
 		}
 		if len(prog.Threads[k].Code) >= maxInstrs {
-			return &ParseError{line, fmt.Sprintf("thread P%d has more than %d instructions", k, maxInstrs)}
+			return parseErr(line, fmt.Sprintf("thread P%d has more than %d instructions", k, maxInstrs))
 		}
 		in, err := parseInstr(prog, c)
 		if err != nil {
-			return &ParseError{line, fmt.Sprintf("P%d: %v", k, err)}
+			return parseErr(line, fmt.Sprintf("P%d: %v", k, err))
 		}
 		in.Line = line
 		in.Text = c
@@ -297,20 +322,20 @@ func (p *Program) finish() error {
 		for _, in := range th.Code {
 			if in.Op == OpLabel {
 				if labels[in.Label] {
-					return &ParseError{in.Line, fmt.Sprintf("P%d: label %s defined twice", k, in.Label)}
+					return parseErr(in.Line, fmt.Sprintf("P%d: label %s defined twice", k, in.Label))
 				}
 				labels[in.Label] = true
 			}
 		}
 		for _, in := range th.Code {
 			if (in.Op == OpBranch || in.Op == OpGoto) && !labels[in.Label] {
-				return &ParseError{in.Line, fmt.Sprintf("P%d: undefined label %s", k, in.Label)}
+				return parseErr(in.Line, fmt.Sprintf("P%d: undefined label %s", k, in.Label))
 			}
 		}
 	}
 	for th := range p.initRegs {
 		if n, err := strconv.Atoi(strings.TrimPrefix(th, "P")); err != nil || n >= len(p.Threads) {
-			return &ParseError{1, fmt.Sprintf("initial value for unknown thread %q", th)}
+			return parseErr(1, fmt.Sprintf("initial value for unknown thread %q", th))
 		}
 	}
 	return nil

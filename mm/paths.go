@@ -55,6 +55,11 @@ func arith(op string, a, b int64) int64 {
 		return max(a, b)
 	case "exch":
 		return b
+	case "seteq", "setne", "setlt", "setgt", "setle", "setge":
+		if compare(op[3:], a, b) {
+			return 1
+		}
+		return 0
 	}
 	panic("mm: unknown operation " + op)
 }
@@ -75,27 +80,6 @@ func compare(cmp string, a, b int64) bool {
 	return a >= b
 }
 
-// eval evaluates e given the values of the thread's reads.
-func (e *expr) eval(reads []int64) int64 {
-	switch e.kind {
-	case exprConst:
-		return e.val
-	case exprRead:
-		return reads[e.read]
-	}
-	return arith(e.op, e.l.eval(reads), e.r.eval(reads))
-}
-
-func (e *expr) String() string {
-	switch e.kind {
-	case exprConst:
-		return fmt.Sprint(e.val)
-	case exprRead:
-		return fmt.Sprintf("R%d", e.read)
-	}
-	return fmt.Sprintf("%s(%v,%v)", e.op, e.l, e.r)
-}
-
 // EventKind is the kind of a memory-model event (§8.2).
 type EventKind uint8
 
@@ -105,6 +89,8 @@ const (
 	EvWrite
 	EvFence
 	EvBarrier
+	EvArrive // an arrive-on or complete-tx operation on an mbarrier
+	EvWait   // an mbarrier wait that returns true
 )
 
 // Event is one operation of a candidate execution.
@@ -125,7 +111,8 @@ type Event struct {
 	barID          *expr
 	Arrive         bool
 
-	mbar int // async extension: mbarrier location (virtual), -1 otherwise
+	mbar  int  // mbarrier of an EvArrive or EvWait, -1 otherwise
+	async bool // part of an asynchronous operation, outside program order (§8.9.1.1)
 }
 
 // constraint is a branch decision a path relies on.
@@ -142,6 +129,7 @@ type path struct {
 	cons    []constraint
 	blocked bool  // stopped at a backward jump: a spin loop would iterate again
 	spin    []int // reads of the iteration that would repeat (liveness)
+	spinW   []int // writes of that iteration
 }
 
 // maxPaths bounds the control paths of one thread.
@@ -285,8 +273,11 @@ func (b *pathBuilder) jump(p *path, pc int, label string, seen map[string]int) b
 	}
 	p.blocked = true
 	for i := seen[label]; i < len(p.events); i++ {
-		if p.events[i].Kind == EvRead {
+		switch p.events[i].Kind {
+		case EvRead:
 			p.spin = append(p.spin, i)
+		case EvWrite:
+			p.spinW = append(p.spinW, i)
 		}
 	}
 	b.emit(p)

@@ -83,7 +83,7 @@ var quantNames = [...]string{"exists", "~exists", "forall"}
 func (q Quantifier) String() string { return quantNames[q] }
 
 // Location is one virtual address of a litmus test. Several virtual
-// addresses may alias one physical location (§8.6.1, virtual aliases).
+// addresses may alias one physical location (§8.2.2 aliases, §8.6 proxies).
 type Location struct {
 	Name  string
 	Phys  int   // index of the physical location
@@ -120,11 +120,10 @@ const (
 	OpGoto             // goto label
 	OpLabel            // label:
 	// Asynchronous-proxy extension (docs/litmus.md).
-	OpStAsync      // st.async loc, v, mbar: remote store with complete-tx on mbar
-	OpBulkCopy     // cp.async.bulk dst, src, mbar: async-proxy copy with complete-tx on mbar
-	OpMbarArrive   // mbarrier.arrive[.release] mbar
-	OpMbarWait     // mbarrier.try_wait[.acquire] mbar
-	OpMbarExpectTx // mbarrier.expect_tx mbar, n
+	OpStAsync    // st.async loc, v, mbar: weak store with complete-tx on mbar
+	OpBulkCopy   // cp.async.bulk dst, src, mbar: async-proxy copy with complete-tx on mbar
+	OpMbarArrive // mbarrier.arrive[.sem.scope] mbar
+	OpMbarWait   // mbarrier.try_wait[.sem.scope] rP, mbar
 )
 
 // FenceKind distinguishes the fences.
@@ -188,6 +187,8 @@ type Program struct {
 	Quant     Quantifier
 	Cond      Cond
 	CondText  string
+	Filter    Cond     // executions whose final state fails it are not considered; nil for none
+	Mbars     []string // mbarrier objects (asynchronous-proxy extension)
 
 	initRegs map[string]map[string]int64 // "P0" or "0" -> register -> value
 }

@@ -71,19 +71,6 @@ func (r rel) withID() rel {
 	return u
 }
 
-// inverse returns r⁻¹.
-func (r rel) inverse() rel {
-	u := newRel(len(r))
-	for i, row := range r {
-		for row != 0 {
-			j := bits.TrailingZeros64(row)
-			row &= row - 1
-			u[j] |= 1 << uint(i)
-		}
-	}
-	return u
-}
-
 // irreflexive reports whether no (i, i) is in r.
 func (r rel) irreflexive() bool {
 	for i, row := range r {
@@ -96,12 +83,3 @@ func (r rel) irreflexive() bool {
 
 // acyclic reports whether r+ is irreflexive.
 func (r rel) acyclic() bool { return r.plus().irreflexive() }
-
-func (r rel) empty() bool {
-	for _, row := range r {
-		if row != 0 {
-			return false
-		}
-	}
-	return true
-}

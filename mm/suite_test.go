@@ -149,7 +149,9 @@ func TestSuiteLiveness(t *testing.T) {
 }
 
 // TestSuiteAll decides every file of the suite, verdict or not, under both
-// models and properties, and bounds the time of each.
+// models and properties, and bounds the time of each: a file's time is the
+// fastest of three runs of all four decisions, which the machine's load
+// disturbs least.
 func TestSuiteAll(t *testing.T) {
 	var files []string
 	err := filepath.Walk(filepath.Join(suiteRoot, "ptx"), func(p string, info os.FileInfo, err error) error {
@@ -161,9 +163,12 @@ func TestSuiteAll(t *testing.T) {
 	if err != nil {
 		t.Skipf("litmus suite not available (%v)", err)
 	}
-	var slowest time.Duration
-	slowName := ""
-	start := time.Now()
+	type timing struct {
+		file string
+		d    time.Duration
+	}
+	var times []timing
+	var total time.Duration
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -174,21 +179,28 @@ func TestSuiteAll(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 			continue
 		}
-		for _, m := range []Model{PTXv60, PTXv75} {
+		best := time.Duration(1 << 62)
+		for range 3 {
 			t0 := time.Now()
-			if _, err := Check(prog, m); err != nil {
-				t.Errorf("%s %s safety: %v", f, m, err)
+			for _, m := range []Model{PTXv60, PTXv75} {
+				if _, err := Check(prog, m); err != nil {
+					t.Errorf("%s %s safety: %v", f, m, err)
+				}
+				if _, err := CheckTermination(prog, m); err != nil {
+					t.Errorf("%s %s termination: %v", f, m, err)
+				}
 			}
-			if _, err := CheckTermination(prog, m); err != nil {
-				t.Errorf("%s %s termination: %v", f, m, err)
-			}
-			if d := time.Since(t0); d > slowest {
-				slowest, slowName = d, f
-			}
+			best = min(best, time.Since(t0))
 		}
+		total += best
+		times = append(times, timing{f, best})
 	}
-	t.Logf("%d files, both models and properties: %v; slowest %s %v", len(files), time.Since(start), slowName, slowest)
-	if slowest > time.Second {
-		t.Errorf("%s took %v, want under 1 s", slowName, slowest)
+	sort.Slice(times, func(i, j int) bool { return times[i].d > times[j].d })
+	t.Logf("%d files, both models and properties: %v (sum of per-file fastest of 3)", len(files), total)
+	for _, x := range times[:min(3, len(times))] {
+		t.Logf("  %v %s", x.d, x.file)
+	}
+	if len(times) > 0 && times[0].d > time.Second {
+		t.Errorf("%s took %v, want under 1 s", times[0].file, times[0].d)
 	}
 }

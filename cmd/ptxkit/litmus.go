@@ -16,9 +16,10 @@ func init() {
 
 const litmusUsage = `usage: ptxkit litmus [--model ptx-v6.0|ptx-v7.5] [--property safety|termination] [--format=text|json] FILE...
 
-FILE is a litmus test (.litmus, the Dat3M PTX dialect) or a mixedproxy test
-(.test; each instance of a template is decided). "-" reads standard input
-as .litmus.
+FILE is a litmus test (.litmus, the Dat3M PTX dialect), a mixedproxy test
+(.test; each instance of a template is decided) or a PTX kernel (.ptx) run by
+the threads of --threads, with its condition in a "//@ exists (...)" comment.
+"-" reads standard input as .litmus.
 
 Exit status: 0 every file was decided, 1 a file does not parse or cannot be
 decided, 2 usage or I/O error.`
@@ -36,42 +37,36 @@ type litmusRecord struct {
 	Executions int               `json:"executions"`
 	Outcomes   []mm.OutcomeCount `json:"outcomes,omitempty"`
 	Expected   string            `json:"expected,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	Error      string            `json:"-"`
 	result     *mm.Result        `json:"-"`
 	prog       *mm.Program       `json:"-"`
+}
+
+// litmusErrorRecord is the JSON line of a file or instance that was not
+// decided.
+type litmusErrorRecord struct {
+	File     string `json:"file"`
+	Test     string `json:"test,omitempty"`
+	Instance int    `json:"instance,omitempty"`
+	Model    string `json:"model"`
+	Property string `json:"property"`
+	Error    string `json:"error"`
 }
 
 type litmusOptions struct {
 	model       mm.Model
 	termination bool
 	json        bool
+	threads     []mm.ThreadSpec
 }
 
 // runLitmus implements "ptxkit litmus".
 func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cl := newCommandLine("litmus", litmusUsage)
-	model := newChoice("ptx-v7.5", "ptx-v6.0", "ptx-v7.5")
-	cl.fs.Var(model, "model", "memory model: ptx-v6.0 or ptx-v7.5")
-	property := newChoice("safety", "safety", "termination")
-	cl.fs.Var(property, "property", "safety (the test's condition) or termination (spin loops and barriers finish)")
-	format := newChoice("text", "text", "json")
-	cl.fs.Var(format, "format", "output format: text or json")
-	files, status, ok := cl.parse(args, stdout, stderr)
+	opt, files, code, ok := parseLitmusFlags(args, stdout, stderr)
 	if !ok {
-		return status
+		return code
 	}
-	var opt litmusOptions
-	var err error
-	if opt.model, err = mm.ParseModel(model.value); err != nil {
-		cl.failf(stderr, "%v", err)
-		return exitUsage
-	}
-	opt.termination = property.value == "termination"
-	opt.json = format.value == "json"
-	if len(files) == 0 {
-		cl.printUsage(stderr)
-		return exitUsage
-	}
+	status := exitOK
 	for _, name := range files {
 		src, err := readInput(name, stdin)
 		if err != nil {
@@ -85,8 +80,20 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
 				return exitUsage
 			}
-			fmt.Fprintf(stderr, "%s:%v\n", name, err)
+			var pe *mm.ParseError
+			if errors.As(err, &pe) {
+				fmt.Fprintf(stderr, "%s:%v\n", name, err)
+			} else {
+				fmt.Fprintf(stderr, "%s: %v\n", name, err)
+			}
 			status = exitFail
+			if opt.json {
+				r := &litmusRecord{File: name, Model: opt.model.String(), Property: opt.property(), Error: err.Error()}
+				if err := writeLitmusRecord(stdout, stderr, r, opt); err != nil {
+					fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+					return exitUsage
+				}
+			}
 			continue
 		}
 		for _, r := range recs {
@@ -100,6 +107,48 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+func (o litmusOptions) property() string {
+	if o.termination {
+		return "termination"
+	}
+	return "safety"
+}
+
+// parseLitmusFlags reads the command line; a non-zero status means a
+// usage error was reported.
+func parseLitmusFlags(args []string, stdout, stderr io.Writer) (opt litmusOptions, files []string, code int, ok bool) {
+	cl := newCommandLine("litmus", litmusUsage)
+	model := newChoice("ptx-v7.5", "ptx-v6.0", "ptx-v7.5")
+	cl.fs.Var(model, "model", "memory model: ptx-v6.0 or ptx-v7.5")
+	property := newChoice("safety", "safety", "termination")
+	cl.fs.Var(property, "property", "safety (the test's condition) or termination (spin loops and barriers finish)")
+	format := newChoice("text", "text", "json")
+	cl.fs.Var(format, "format", "output format: text or json")
+	threads := cl.fs.String("threads", "", "for .ptx kernels: the threads, each CTA[/TID][@CLUSTER] (%ctaid.x, %tid.x, cluster id), e.g. 0,1")
+	files, code, ok = cl.parse(args, stdout, stderr)
+	if !ok {
+		return opt, nil, code, false
+	}
+	var err error
+	if opt.model, err = mm.ParseModel(model.value); err != nil {
+		cl.failf(stderr, "%v", err)
+		return opt, nil, exitUsage, false
+	}
+	opt.termination = property.value == "termination"
+	opt.json = format.value == "json"
+	if *threads != "" {
+		if opt.threads, err = mm.ParseThreadSpecs(*threads); err != nil {
+			cl.failf(stderr, "--threads: %v", err)
+			return opt, nil, exitUsage, false
+		}
+	}
+	if len(files) == 0 {
+		cl.printUsage(stderr)
+		return opt, nil, exitUsage, false
+	}
+	return opt, files, exitOK, true
 }
 
 // usageError is a problem with the command line rather than the file.
@@ -123,6 +172,15 @@ func decideFile(name string, src []byte, opt litmusOptions) ([]*litmusRecord, er
 			recs = append(recs, r)
 		}
 		return recs, nil
+	case strings.HasSuffix(name, ".ptx"):
+		if opt.threads == nil {
+			return nil, usageError{"a .ptx kernel needs --threads (e.g. --threads 0,1 for one thread in each of CTAs 0 and 1)"}
+		}
+		prog, err := mm.ParsePTXKernel(name, src, opt.threads)
+		if err != nil {
+			return nil, err
+		}
+		return []*litmusRecord{decide(name, prog, opt)}, nil
 	}
 	prog, err := mm.ParseLitmus(src)
 	if err != nil {
@@ -158,7 +216,11 @@ func decide(name string, prog *mm.Program, opt litmusOptions) *litmusRecord {
 
 func writeLitmusRecord(stdout, stderr io.Writer, r *litmusRecord, opt litmusOptions) error {
 	if opt.json {
-		b, err := json.Marshal(r)
+		var v any = r
+		if r.Error != "" {
+			v = litmusErrorRecord{r.File, r.Test, r.Instance, r.Model, r.Property, r.Error}
+		}
+		b, err := json.Marshal(v)
 		if err != nil {
 			return err
 		}

@@ -160,6 +160,24 @@ func TestLitmusExitStatus(t *testing.T) {
 	}
 }
 
+// TestLitmusJSONError: a file that does not parse still gets a JSON line,
+// with its error, and the exit status is 1.
+func TestLitmusJSONError(t *testing.T) {
+	bad := writeLitmus(t, "bad.litmus", "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.weak x ;\nexists (x == 1)\n")
+	good := writeLitmus(t, "mp.litmus", litmusMPAcqRel)
+	code, out, _ := runCmd(t, "", "litmus", "--format=json", bad, good)
+	recs := litmusJSON(t, out)
+	if code != exitFail || len(recs) != 2 {
+		t.Fatalf("exit %d, %d records", code, len(recs))
+	}
+	if recs[0]["file"] != bad || !strings.Contains(recs[0]["error"].(string), "st needs a location and a value") || recs[0]["witness"] != nil {
+		t.Errorf("error record %v", recs[0])
+	}
+	if recs[1]["witness"] != "unreachable" {
+		t.Errorf("second record %v", recs[1])
+	}
+}
+
 func TestLitmusStdinAndMixedProxy(t *testing.T) {
 	code, out, _ := runCmd(t, litmusMPRelaxed, "litmus", "--format=json", "-")
 	if code != exitOK || litmusJSON(t, out)[0]["witness"] != "reachable" {
@@ -198,5 +216,41 @@ fence.proxy.surface; | assert | ==
 	}
 	if recs[1]["witness"] != "unreachable" || recs[1]["pass"] != true || recs[1]["instance"] != 2.0 {
 		t.Errorf("instance 2: %v", recs[1])
+	}
+}
+
+func TestLitmusPTXKernel(t *testing.T) {
+	k := filepath.Join("..", "..", "testdata", "litmus", "mp-release-acquire.ptx")
+	code, out, errs := runCmd(t, "", "litmus", "--format=json", "--threads", "0,1", k)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	r := litmusJSON(t, out)[0]
+	if r["test"] != "publish" || r["witness"] != "unreachable" || r["pass"] != true {
+		t.Errorf("%v", r)
+	}
+	if code, _, errs := runCmd(t, "", "litmus", k); code != exitUsage || !strings.Contains(errs, "--threads") {
+		t.Errorf("without --threads: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runCmd(t, "", "litmus", "--threads", "x", k); code != exitUsage {
+		t.Errorf("bad --threads: exit %d", code)
+	}
+}
+
+// TestLitmusDeterministic: the same files give the same bytes.
+func TestLitmusDeterministic(t *testing.T) {
+	var files []string
+	for _, f := range []string{"st-async-mp.litmus", "bulk-copy-missing-proxy-fence.litmus", "mbarrier-relaxed-arrive.litmus"} {
+		files = append(files, filepath.Join("..", "..", "testdata", "litmus", f))
+	}
+	files = append(files, writeLitmus(t, "mp.litmus", litmusMPRelaxed))
+	for _, format := range []string{"--format=text", "--format=json"} {
+		args := append([]string{"litmus", format}, files...)
+		_, first, _ := runCmd(t, "", args...)
+		for range 3 {
+			if _, again, _ := runCmd(t, "", args...); again != first {
+				t.Fatalf("%s: output differs between runs", format)
+			}
+		}
 	}
 }

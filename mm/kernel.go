@@ -1,0 +1,481 @@
+package mm
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+)
+
+// ThreadSpec places one thread of a kernel run as a litmus test.
+type ThreadSpec struct {
+	CTA, Tid, Cluster int // Cluster -1: the CTA is its own cluster
+}
+
+// ParseThreadSpecs reads a comma-separated list of threads, each
+// CTA[/TID][@CLUSTER]: %ctaid.x, %tid.x (default 0) and the cluster id
+// (default: the CTA alone).
+func ParseThreadSpecs(s string) ([]ThreadSpec, error) {
+	var out []ThreadSpec
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		t := ThreadSpec{Cluster: -1}
+		var err error
+		if rest, cl, ok := strings.Cut(f, "@"); ok {
+			if t.Cluster, err = strconv.Atoi(cl); err != nil || t.Cluster < 0 {
+				return nil, fmt.Errorf("bad cluster in thread %q", f)
+			}
+			f = rest
+		}
+		cta, tid, hasTid := strings.Cut(f, "/")
+		if t.CTA, err = strconv.Atoi(cta); err != nil || t.CTA < 0 {
+			return nil, fmt.Errorf("bad CTA in thread %q", f)
+		}
+		if hasTid {
+			if t.Tid, err = strconv.Atoi(tid); err != nil || t.Tid < 0 {
+				return nil, fmt.Errorf("bad thread id in thread %q", f)
+			}
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 || len(out) > maxThreads {
+		return nil, fmt.Errorf("want 1 to %d threads", maxThreads)
+	}
+	return out, nil
+}
+
+// ParsePTXKernel turns a PTX kernel into a litmus test: each thread of
+// specs runs the module's first .entry with %ctaid.x and %tid.x set as
+// given. Module-scope .global and .shared scalars are the locations (their
+// initializers the initial values); the condition is a comment line
+// "//@ exists (P1:%r2 == 0)" (also ~exists, forall) naming registers by
+// thread. Addresses must be variable names ([x]); the supported
+// instructions are mov, add, sub, mul, setp, bra, ret, exit, ld, st, atom,
+// red, fence, membar, bar.sync/barrier.sync, and for the asynchronous
+// proxy st.async, cp.async.bulk and the mbarrier operations.
+func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, error) {
+	mod, errs := parser.ParseFile(name, src)
+	if errs.HasErrors() {
+		for _, d := range errs {
+			if d.Severity == diag.Error {
+				return nil, &ParseError{Line: int(d.Pos.Line), Col: int(d.Pos.Col), Msg: fmt.Sprintf("%s [%s]", d.Message, d.Rule)}
+			}
+		}
+	}
+	prog := &Program{Name: strings.TrimSuffix(name, ".ptx"), initRegs: map[string]map[string]int64{}}
+	var entry *ast.Function
+	for _, st := range mod.Stmts {
+		switch st := st.(type) {
+		case *ast.VarDecl:
+			if err := kernelVar(prog, st); err != nil {
+				return nil, err
+			}
+		case *ast.Function:
+			if entry == nil && st.Kind == ".entry" && st.Body != nil {
+				entry = st
+				prog.Name = st.Name.Name
+			}
+		}
+	}
+	if entry == nil {
+		return nil, parseErr(1, "no .entry kernel with a body")
+	}
+	for k, sp := range specs {
+		th := Thread{Name: fmt.Sprintf("P%d", k), CTA: sp.CTA, Cluster: sp.Cluster}
+		code, err := kernelCode(prog, entry.Body, sp)
+		if err != nil {
+			return nil, err
+		}
+		th.Code = code
+		prog.Threads = append(prog.Threads, th)
+	}
+	line, text, ok := kernelCondition(src)
+	if !ok {
+		return nil, parseErr(1, `missing the condition comment ("//@ exists (P1:%r1 == 0)")`)
+	}
+	q, rest, _ := cutQuantifier(text)
+	return parseFinal(prog, q, rest, nil, line)
+}
+
+func kernelCondition(src []byte) (int, string, bool) {
+	for i, l := range strings.Split(string(src), "\n") {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(l), "//@"); ok {
+			t = strings.TrimSpace(t)
+			if _, _, ok := cutQuantifier(t); ok {
+				return i + 1, t, true
+			}
+		}
+	}
+	return 0, "", false
+}
+
+func kernelVar(prog *Program, d *ast.VarDecl) error {
+	if !strings.HasPrefix(d.Space, ".global") && !strings.HasPrefix(d.Space, ".shared") {
+		return nil
+	}
+	if len(d.Dims) > 0 || d.Vector != 0 {
+		return parseErr(int(d.Pos().Line), fmt.Sprintf("%s: only scalar variables can be litmus locations", d.Name.Name))
+	}
+	i := prog.addLoc(d.Name.Name)
+	if lit, ok := d.Init.(*ast.IntLit); ok {
+		prog.PhysInit[prog.Locs[i].Phys] = int64(lit.Value)
+	}
+	return nil
+}
+
+// kernelCode translates the kernel body for one thread.
+func kernelCode(prog *Program, body *ast.Block, sp ThreadSpec) ([]Instr, error) {
+	var code []Instr
+	bars := 0
+	for _, st := range body.Stmts {
+		switch st := st.(type) {
+		case *ast.Label:
+			code = append(code, Instr{Op: OpLabel, Label: st.Name, Line: int(st.Pos().Line), Text: st.Name + ":"})
+		case *ast.Instruction:
+			ins, err := kernelInstr(prog, st, sp, &bars)
+			if err != nil {
+				return nil, parseErr(int(st.Pos().Line), err.Error())
+			}
+			for i := range ins {
+				ins[i].Line = int(st.Pos().Line)
+				ins[i].Text = instrText(st)
+			}
+			code = append(code, ins...)
+		case *ast.VarDecl, *ast.Directive:
+		default:
+			return nil, parseErr(int(st.Pos().Line), "unsupported statement")
+		}
+		if len(code) > maxInstrs {
+			return nil, parseErr(int(st.Pos().Line), fmt.Sprintf("more than %d instructions", maxInstrs))
+		}
+	}
+	return append(code, Instr{Op: OpLabel, Label: kernelEnd, Text: kernelEnd + ":"}), nil
+}
+
+const kernelEnd = "__end"
+
+func instrText(in *ast.Instruction) string {
+	var b strings.Builder
+	b.WriteString(in.Opcode)
+	for _, q := range in.Quals {
+		b.WriteString(q.Name)
+	}
+	for i, o := range in.Operands {
+		if i == 0 {
+			b.WriteString(" ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(exprText(o))
+	}
+	return b.String()
+}
+
+func exprText(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Reg:
+		if e.Comp != "" {
+			return e.Name + "." + e.Comp
+		}
+		return e.Name
+	case *ast.Ident:
+		return e.Name
+	case *ast.IntLit:
+		return e.Text
+	case *ast.Address:
+		s := exprText(e.Base)
+		if e.HasOffset {
+			s += fmt.Sprintf("+%d", e.Offset)
+		}
+		return "[" + s + "]"
+	case *ast.UnaryExpr:
+		return e.Op + exprText(e.X)
+	}
+	return "?"
+}
+
+// kernelOperand reads a register or an immediate; special registers take
+// the thread's values.
+func kernelOperand(e ast.Expr, sp ThreadSpec) (Operand, error) {
+	switch e := e.(type) {
+	case *ast.Reg:
+		switch e.Name + "." + e.Comp {
+		case "%ctaid.x":
+			return Operand{Val: int64(sp.CTA)}, nil
+		case "%tid.x":
+			return Operand{Val: int64(sp.Tid)}, nil
+		case "%cluster_ctarank.", "%clusterid.x":
+			return Operand{}, fmt.Errorf("%s is not supported; give clusters with --threads CTA@CLUSTER", e.Name)
+		}
+		if e.Comp != "" || strings.HasPrefix(e.Name, "%ctaid") || strings.HasPrefix(e.Name, "%tid") || strings.HasPrefix(e.Name, "%ntid") || strings.HasPrefix(e.Name, "%nctaid") {
+			return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
+		}
+		return Operand{Reg: e.Name}, nil
+	case *ast.IntLit:
+		return Operand{Val: int64(e.Value)}, nil
+	case *ast.UnaryExpr:
+		if lit, ok := e.X.(*ast.IntLit); ok && e.Op == "-" {
+			return Operand{Val: -int64(lit.Value)}, nil
+		}
+	}
+	return Operand{}, fmt.Errorf("unsupported operand %s", exprText(e))
+}
+
+// kernelAddress reads [x], the only address form a litmus location has.
+func kernelAddress(prog *Program, e ast.Expr) (string, error) {
+	a, ok := e.(*ast.Address)
+	if ok && !a.HasOffset {
+		if id, ok := a.Base.(*ast.Ident); ok && prog.LocIndex(id.Name) >= 0 {
+			return id.Name, nil
+		}
+	}
+	return "", fmt.Errorf("address %s: only [variable] of a module-scope .global or .shared scalar is supported", exprText(e))
+}
+
+var cmpNames = map[string]string{"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "lo": "lt", "ls": "le", "hi": "gt", "hs": "ge"}
+
+// kernelQuals splits memory-instruction qualifiers into semantics, scope
+// and the remaining ones (operation, state space, type, cache hints).
+func kernelQuals(quals []ast.Qual, def Sem) (Sem, Scope, []string) {
+	sem, scope := def, NoScope
+	var rest []string
+	for _, q := range quals {
+		n := strings.TrimPrefix(q.Name, ".")
+		switch {
+		case n == "volatile":
+			sem, scope = Relaxed, ScopeSys // §8.4.2: .volatile is .relaxed.sys
+		case n == "mmio":
+			sem = Relaxed
+		case n == "weak":
+			sem = Weak
+		case semByName[n] != 0:
+			sem = semByName[n]
+		case scopeByName[n] != 0:
+			scope = scopeByName[n]
+		default:
+			rest = append(rest, n)
+		}
+	}
+	if sem != Weak && scope == NoScope {
+		scope = ScopeGPU
+	}
+	return sem, scope, rest
+}
+
+func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
+	ops := in.Operands
+	if in.Guard != nil && in.Opcode != "bra" {
+		return nil, fmt.Errorf("a guard is supported on bra only")
+	}
+	operands := func(from int) ([]Operand, error) {
+		var out []Operand
+		for _, e := range ops[from:] {
+			o, err := kernelOperand(e, sp)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, o)
+		}
+		return out, nil
+	}
+	dst := func() (string, error) {
+		if len(ops) == 0 {
+			return "", fmt.Errorf("%s needs a destination", in.Opcode)
+		}
+		r, ok := ops[0].(*ast.Reg)
+		if !ok || r.Comp != "" {
+			return "", fmt.Errorf("%s: bad destination %s", in.Opcode, exprText(ops[0]))
+		}
+		return r.Name, nil
+	}
+	switch in.Opcode {
+	case "ret", "exit":
+		return []Instr{{Op: OpGoto, Label: kernelEnd}}, nil
+	case "bra":
+		if len(ops) != 1 {
+			return nil, fmt.Errorf("bra needs a label")
+		}
+		id, ok := ops[0].(*ast.Ident)
+		if !ok {
+			return nil, fmt.Errorf("bra needs a label")
+		}
+		if in.Guard == nil {
+			return []Instr{{Op: OpGoto, Label: id.Name}}, nil
+		}
+		cmp := "ne"
+		if in.Guard.Negate {
+			cmp = "eq"
+		}
+		return []Instr{{Op: OpBranch, Cmp: cmp, Args: []Operand{{Reg: in.Guard.Reg.Name}, {Val: 0}}, Label: id.Name}}, nil
+	case "mov", "add", "sub", "mul", "setp":
+		d, err := dst()
+		if err != nil {
+			return nil, err
+		}
+		args, err := operands(1)
+		if err != nil {
+			return nil, err
+		}
+		if in.Opcode == "mov" {
+			if len(args) != 1 {
+				return nil, fmt.Errorf("mov needs one source")
+			}
+			return []Instr{{Op: OpMove, Dst: d, Args: args}}, nil
+		}
+		if len(args) != 2 {
+			return nil, fmt.Errorf("%s needs two sources", in.Opcode)
+		}
+		op := in.Opcode
+		if op == "setp" {
+			if len(in.Quals) == 0 || cmpNames[strings.TrimPrefix(in.Quals[0].Name, ".")] == "" {
+				return nil, fmt.Errorf("setp needs a comparison")
+			}
+			op = "set" + cmpNames[strings.TrimPrefix(in.Quals[0].Name, ".")]
+		}
+		return []Instr{{Op: OpArith, RMW: op, Dst: d, Args: args}}, nil
+	case "ld", "st":
+		if in.Opcode == "st" && len(in.Quals) > 0 && in.Quals[0].Name == ".async" {
+			return kernelStAsync(prog, in, sp, operands)
+		}
+		return kernelMem(prog, in, sp, dst, operands)
+	case "cp":
+		return kernelBulkCopy(prog, in)
+	case "mbarrier":
+		return kernelMbarrier(prog, in, dst)
+	case "atom", "red":
+		return kernelRMW(prog, in, sp, dst, operands)
+	case "fence", "membar":
+		return kernelFence(in)
+	case "bar", "barrier":
+		return kernelBar(in, sp, bars)
+	}
+	return nil, fmt.Errorf("%s is not supported in a litmus kernel", in.Opcode)
+}
+
+func kernelMem(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
+	sem, scope, _ := kernelQuals(in.Quals, Weak)
+	if len(in.Operands) != 2 {
+		return nil, fmt.Errorf("%s needs two operands", in.Opcode)
+	}
+	if in.Opcode == "ld" {
+		d, err := dst()
+		if err != nil {
+			return nil, err
+		}
+		loc, err := kernelAddress(prog, in.Operands[1])
+		if err != nil {
+			return nil, err
+		}
+		return []Instr{{Op: OpLoad, Sem: sem, Scope: scope, Dst: d, Loc: loc}}, nil
+	}
+	loc, err := kernelAddress(prog, in.Operands[0])
+	if err != nil {
+		return nil, err
+	}
+	v, err := operands(1)
+	if err != nil {
+		return nil, err
+	}
+	return []Instr{{Op: OpStore, Sem: sem, Scope: scope, Loc: loc, Args: v}}, nil
+}
+
+func kernelRMW(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
+	sem, scope, rest := kernelQuals(in.Quals, Relaxed)
+	op := ""
+	for _, q := range rest {
+		if rmwOps[q] {
+			op = q
+		}
+	}
+	if op == "" {
+		return nil, fmt.Errorf("%s: unsupported operation", in.Opcode)
+	}
+	res := Instr{Op: OpRMW, Sem: sem, Scope: scope, RMW: op}
+	first := 0
+	if in.Opcode == "atom" {
+		d, err := dst()
+		if err != nil {
+			return nil, err
+		}
+		res.Dst, first = d, 1
+	}
+	if len(in.Operands) < first+2 {
+		return nil, fmt.Errorf("%s needs an address and a value", in.Opcode)
+	}
+	loc, err := kernelAddress(prog, in.Operands[first])
+	if err != nil {
+		return nil, err
+	}
+	res.Loc = loc
+	if res.Args, err = operands(first + 1); err != nil {
+		return nil, err
+	}
+	if want := map[bool]int{true: 2, false: 1}[op == "cas"]; len(res.Args) != want {
+		return nil, fmt.Errorf("%s.%s needs %d value operand(s)", in.Opcode, op, want)
+	}
+	return []Instr{res}, nil
+}
+
+func kernelFence(in *ast.Instruction) ([]Instr, error) {
+	var q []string
+	for _, x := range in.Quals {
+		q = append(q, strings.TrimPrefix(x.Name, "."))
+	}
+	if in.Opcode == "membar" {
+		sc := map[string]Scope{"cta": ScopeCTA, "gl": ScopeGPU, "sys": ScopeSys}
+		if len(q) == 1 && sc[q[0]] != 0 {
+			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: sc[q[0]]}}, nil
+		}
+	} else if len(q) >= 2 && q[0] == "proxy" {
+		switch {
+		case q[1] == "alias":
+			return []Instr{{Op: OpFence, Fence: FenceAlias}}, nil
+		case strings.HasPrefix(q[1], "async"):
+			return []Instr{{Op: OpFence, Fence: FenceProxy, Proxy: Async}}, nil
+		}
+	} else if len(q) == 1 && scopeByName[q[0]] != 0 {
+		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeByName[q[0]]}}, nil
+	} else if len(q) == 2 && scopeByName[q[1]] != 0 && (q[0] == "sc" || q[0] == "acq_rel") {
+		if q[0] == "sc" {
+			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: scopeByName[q[1]]}}, nil
+		}
+		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeByName[q[1]]}}, nil
+	}
+	return nil, fmt.Errorf("unsupported fence %s", instrText(in))
+}
+
+// kernelBar reads bar.sync / barrier.sync a{, b}: the barrier instance is
+// the instruction's position among the kernel's barriers, so threads meet
+// at the same barrier instruction.
+func kernelBar(in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
+	arrive := false
+	for _, q := range in.Quals {
+		switch q.Name {
+		case ".sync", ".aligned", ".cta":
+		case ".arrive":
+			arrive = true
+		default:
+			return nil, fmt.Errorf("unsupported barrier %s", instrText(in))
+		}
+	}
+	if len(in.Operands) < 1 || len(in.Operands) > 2 {
+		return nil, fmt.Errorf("bar needs a barrier id and an optional count")
+	}
+	id, err := kernelOperand(in.Operands[0], sp)
+	if err != nil {
+		return nil, err
+	}
+	res := Instr{Op: OpBar, BarIns: *bars, BarID: id, Arrive: arrive, Scope: ScopeCTA}
+	*bars++
+	if len(in.Operands) == 2 {
+		lit, ok := in.Operands[1].(*ast.IntLit)
+		if !ok || lit.Value == 0 || lit.Value > 1024 {
+			return nil, fmt.Errorf("the barrier count must be a constant from 1 to 1024")
+		}
+		res.BarCnt = int(lit.Value)
+	}
+	return []Instr{res}, nil
+}

@@ -1,0 +1,125 @@
+package mm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// kernelStAsync translates st.async (§9.7.9.12). The weak form
+// st.async{.shared::cluster}.mbarrier::complete_tx::bytes [a], b, [mbar]
+// becomes the extension's st.async; the .release form (global memory, no
+// completion mechanism) is a release store.
+func kernelStAsync(prog *Program, in *ast.Instruction, sp ThreadSpec, operands func(int) ([]Operand, error)) ([]Instr, error) {
+	sem, scope, _ := kernelQuals(in.Quals, Weak)
+	ops := in.Operands
+	if sem != Weak {
+		if len(ops) != 2 {
+			return nil, fmt.Errorf("st.async.release needs an address and a value")
+		}
+		loc, err := kernelAddress(prog, ops[0])
+		if err != nil {
+			return nil, err
+		}
+		v, err := operands(1)
+		if err != nil {
+			return nil, err
+		}
+		return []Instr{{Op: OpStore, Sem: sem, Scope: scope, Loc: loc, Args: v}}, nil
+	}
+	if len(ops) != 3 {
+		return nil, fmt.Errorf("st.async needs an address, a value and an mbarrier")
+	}
+	if _, ok := ops[1].(*ast.VectorExpr); ok {
+		return nil, fmt.Errorf("vector st.async is not supported in a litmus kernel")
+	}
+	loc, err := kernelAddress(prog, ops[0])
+	if err != nil {
+		return nil, err
+	}
+	mbar, err := kernelAddress(prog, ops[2])
+	if err != nil {
+		return nil, err
+	}
+	v, err := kernelOperand(ops[1], sp)
+	if err != nil {
+		return nil, err
+	}
+	prog.mbarIndex(mbar)
+	return []Instr{{Op: OpStAsync, Loc: loc, Args: []Operand{v}, Mbar: mbar}}, nil
+}
+
+// kernelBulkCopy translates cp.async.bulk.dst.src.mbarrier::complete_tx::bytes
+// [dst], [src], size, [mbar] (§9.7.9.25.4.1); the size is not modelled,
+// each location being one scalar.
+func kernelBulkCopy(prog *Program, in *ast.Instruction) ([]Instr, error) {
+	if len(in.Quals) < 2 || in.Quals[0].Name != ".async" || in.Quals[1].Name != ".bulk" {
+		return nil, fmt.Errorf("%s is not supported in a litmus kernel", instrText(in))
+	}
+	for _, q := range in.Quals {
+		if strings.HasPrefix(q.Name, ".bulk_group") || q.Name == ".tensor" || strings.HasPrefix(q.Name, ".multicast") {
+			return nil, fmt.Errorf("%s: only the mbarrier completion of a plain bulk copy is supported", instrText(in))
+		}
+	}
+	if len(in.Operands) != 4 {
+		return nil, fmt.Errorf("cp.async.bulk needs [dst], [src], size, [mbar]")
+	}
+	var names [3]string
+	for i, k := range []int{0, 1, 3} {
+		n, err := kernelAddress(prog, in.Operands[k])
+		if err != nil {
+			return nil, err
+		}
+		names[i] = n
+	}
+	prog.mbarIndex(names[2])
+	return []Instr{{Op: OpBulkCopy, Loc: names[0], Loc2: names[1], Mbar: names[2], Proxy: Async}}, nil
+}
+
+// kernelMbarrier translates the mbarrier operations (§9.7.13.15):
+// arrive (with .expect_tx or .noComplete) is an arrive-on, try_wait and
+// test_wait a wait for the phase (the loop around them is implied),
+// init, inval and expect_tx add no ordering.
+func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, error)) ([]Instr, error) {
+	if len(in.Quals) == 0 {
+		return nil, fmt.Errorf("mbarrier needs an operation")
+	}
+	op := in.Quals[0].Name
+	var q []string
+	for _, x := range in.Quals[1:] {
+		n := strings.TrimPrefix(x.Name, ".")
+		if semByName[n] != 0 || scopeByName[n] != 0 {
+			q = append(q, n)
+		}
+	}
+	switch op {
+	case ".init", ".inval", ".expect_tx":
+		return nil, nil
+	case ".arrive", ".try_wait", ".test_wait":
+	default:
+		return nil, fmt.Errorf("mbarrier%s is not supported in a litmus kernel", op)
+	}
+	if len(in.Operands) < 2 {
+		return nil, fmt.Errorf("mbarrier%s needs a destination and an mbarrier", op)
+	}
+	mbar, err := kernelAddress(prog, in.Operands[1])
+	if err != nil {
+		return nil, err
+	}
+	parts := []string{"mbarrier", "arrive"}
+	var args []string
+	if op != ".arrive" {
+		parts[1] = "try_wait"
+		d, err := dst()
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "%"+strings.TrimPrefix(d, "%"))
+	}
+	res, err := parseMbarrier(prog, append(parts, q...), append(args, mbar))
+	if err != nil {
+		return nil, err
+	}
+	return []Instr{res}, nil
+}
