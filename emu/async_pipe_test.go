@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ptxkit/ptxkit/internal/benchmod"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
@@ -113,8 +114,13 @@ func BenchmarkMatmul(b *testing.B) {
 	for _, c := range []struct{ file, kernel string }{{"basics.ptx", "mm_tiled"}, {"async.ptx", "mm_pipe2"}, {"async.ptx", "mm_pipe4"}} {
 		b.Run(c.kernel, func(b *testing.B) {
 			p := gpuRefProgram(b, dir, c.file, c.kernel)
+			b.ReportAllocs()
+			cpu := benchmod.CPUTime()
 			for b.Loop() {
 				runMatmul(b, p, args, Config{Async: AsyncEager})
+			}
+			if d := benchmod.CPUTime() - cpu; cpu != 0 && d > 0 {
+				b.ReportMetric(d.Seconds()*1000/float64(b.N), "cpu-ms/op")
 			}
 		})
 	}

@@ -87,8 +87,7 @@ func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
 // clusterAsync is a cluster's outstanding asynchronous operations.
 type clusterAsync struct {
 	tracker asyncgroup.Tracker
-	queued  map[asyncgroup.OpID]*AsyncOp              // issued, not landed
-	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
+	queued  map[asyncgroup.OpID]*queuedOp // issued, not landed (but under AsyncEager)
 	tracing bool
 	eager   bool                       // operations land as they are issued (AsyncEager)
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
@@ -102,6 +101,9 @@ type clusterAsync struct {
 	spareQueued []*queuedOp
 	spareStores []*asyncStoreOp
 	spareCopies []*cpAsyncOp
+
+	sigID  asyncgroup.OpID // willSignal's operation, for the next newQueued
+	sigRef asyncgroup.BarrierRef
 }
 
 // opMeta describes an operation for the trace.
@@ -135,11 +137,10 @@ func asyncCluster(c *Cluster) *clusterAsync {
 	if s.queued == nil {
 		s.tracker.Describe = describeSite
 		s.tracker.Counted = isGlobalRange
-		s.queued = map[asyncgroup.OpID]*AsyncOp{}
+		s.queued = map[asyncgroup.OpID]*queuedOp{}
 		s.tracing = traceSink(c.prog) != nil
 		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
-		s.target = map[asyncgroup.OpID]asyncgroup.BarrierRef{}
 	}
 	return s
 }
@@ -254,7 +255,7 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 	q := cs.newQueued(id, kind, ld)
 	op := &q.AsyncOp
 	if !cs.eager { // an eager operation lands before issue returns
-		cs.queued[id] = op
+		cs.queued[id] = q
 	}
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
@@ -273,6 +274,9 @@ type queuedOp struct {
 	id    asyncgroup.OpID
 	ld    lander
 	bound func(c *Cluster) *Report
+
+	signals bool                  // landing signals the mbarrier target
+	target  asyncgroup.BarrierRef // (for signalling)
 }
 
 // recycler is a lander that can be reused once it has landed.
@@ -289,6 +293,8 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 	}
 	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound}
 	q.id, q.ld = id, ld
+	q.signals = cs.sigID == id
+	q.target, cs.sigID = cs.sigRef, 0
 	return q
 }
 
@@ -296,7 +302,6 @@ func (q *queuedOp) land(c *Cluster) *Report {
 	cs, id, ld := q.cs, q.id, q.ld
 	if !cs.eager {
 		delete(cs.queued, id)
-		delete(cs.target, id)
 	}
 	r := ld.land(c)
 	cs.event(c, id, "landed", "")
@@ -308,13 +313,10 @@ func (q *queuedOp) land(c *Cluster) *Report {
 	return r
 }
 
-// willSignal records that queued operation id signals barrier b when it
-// lands (for signalling); an eager operation lands before anything could
-// ask.
+// willSignal records that operation id, about to be issued, signals
+// barrier b when it lands (for signalling).
 func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) {
-	if !cs.eager {
-		cs.target[id] = b
-	}
+	cs.sigID, cs.sigRef = id, b
 }
 
 // signalling returns the queued operations that will signal the mbarrier
@@ -322,8 +324,8 @@ func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) 
 func (cs *clusterAsync) signalling(c *CTA, off uint32) []asyncgroup.OpID {
 	b := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 	var ids []asyncgroup.OpID
-	for id, t := range cs.target {
-		if t == b {
+	for id, q := range cs.queued {
+		if q.signals && q.target == b {
 			ids = append(ids, id)
 		}
 	}
@@ -337,8 +339,8 @@ func (c *Cluster) landOps(ids []asyncgroup.OpID) *Report {
 	cs := asyncCluster(c)
 	set := map[*AsyncOp]bool{}
 	for _, id := range ids {
-		if op := cs.queued[id]; op != nil {
-			set[op] = true
+		if q := cs.queued[id]; q != nil {
+			set[&q.AsyncOp] = true
 		}
 	}
 	if len(set) == 0 {

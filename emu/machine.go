@@ -179,6 +179,7 @@ type Cluster struct {
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
 	warps    []*Warp
 	issueSeq uint64
+	nextDue  uint64 // no queued operation is due before this step (AsyncRandom)
 
 	printf     []byte // device printf output, in emission order
 	printfLost bool   // output beyond MaxPrintfBytes was dropped
