@@ -50,8 +50,9 @@ func init() { OnCTAExit(checkAsyncExit) }
 type ctaAsync struct {
 	cta     *CTA
 	bars    *mbarrier.Table
-	threads []*threadAsync // by linear thread index in the CTA
-	waits   []waitMemo     // by warp index: what its suspended try_wait waits for
+	threads []threadAsync // by linear thread index in the CTA
+	guards  *sharedGuards // the granules the watch must see
+	waits   []waitMemo    // by warp index: what its suspended try_wait waits for
 }
 
 // threadAsync is one thread's async-groups and where it last used them.
@@ -61,7 +62,7 @@ type threadAsync struct {
 }
 
 func newCTAAsync(c *CTA) any {
-	s := &ctaAsync{cta: c, bars: mbarrier.NewTable()}
+	s := &ctaAsync{cta: c, bars: mbarrier.NewTable(), guards: newSharedGuards(c)}
 	c.Watch = s.watch
 	return s
 }
@@ -72,20 +73,15 @@ func asyncCTA(c *CTA) *ctaAsync { return c.Ext(ctaAsyncKey).(*ctaAsync) }
 
 // thread returns the async-group state of lane l of w.
 func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
-	i := w.Index*32 + l
-	if i >= len(s.threads) {
-		s.threads = append(s.threads, make([]*threadAsync, i+1-len(s.threads))...)
+	if s.threads == nil {
+		s.threads = make([]threadAsync, 32*len(s.cta.Warps))
 	}
-	t := s.threads[i]
-	if t == nil {
-		t = &threadAsync{}
-		s.threads[i] = t
-	}
-	return t
+	return &s.threads[w.Index*32+l]
 }
 
 // clusterAsync is a cluster's outstanding asynchronous operations.
 type clusterAsync struct {
+	cl      *Cluster
 	tracker asyncgroup.Tracker
 	queued  map[asyncgroup.OpID]*queuedOp // issued, not landed (but under AsyncEager)
 	tracing bool
@@ -137,6 +133,8 @@ func asyncCluster(c *Cluster) *clusterAsync {
 	if s.queued == nil {
 		s.tracker.Describe = describeSite
 		s.tracker.Counted = isGlobalRange
+		s.cl = c
+		s.tracker.Changed = s.guardChanged
 		s.queued = map[asyncgroup.OpID]*queuedOp{}
 		s.tracing = traceSink(c.prog) != nil
 		s.eager = c.cfg.Async == AsyncEager
@@ -189,10 +187,8 @@ func checkAsyncExit(c *CTA) *Report {
 	if !ok {
 		return nil
 	}
-	for i, t := range s.threads {
-		if t == nil {
-			continue
-		}
+	for i := range s.threads {
+		t := &s.threads[i]
 		if msg, ok := t.Unwaited(); !ok {
 			w := c.Warps[i/32]
 			return &Report{Rule: RuleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,

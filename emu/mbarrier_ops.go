@@ -189,11 +189,13 @@ func execMbInit(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		r, err := asyncCTA(c).bars.Init(uint64(off), count32(w.R[in.B+int32(l)]))
+		s := asyncCTA(c)
+		r, err := s.bars.Init(uint64(off), count32(w.R[in.B+int32(l)]))
 		if err != nil {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
+		s.guards.add(off, mbarrier.Size, false, 1) // plain stores to it are watched
 	}
 	return Continue
 }
@@ -205,11 +207,13 @@ func execMbInval(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		r, err := asyncCTA(c).bars.Inval(uint64(off), loadWord(c, off))
+		s := asyncCTA(c)
+		r, err := s.bars.Inval(uint64(off), loadWord(c, off))
 		if err != nil {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
+		s.guards.add(off, mbarrier.Size, false, -1)
 	}
 	return Continue
 }

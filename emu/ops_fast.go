@@ -11,24 +11,34 @@ import (
 // for anything unusual.
 
 // fastWindow is the byte window a memory handler may use without checks
-// for one instruction: the executing CTA's unwatched shared memory, or the
-// global allocation the warp last touched. Addresses outside it, or
-// misaligned, take the checked path (Warp.Bytes), which also reports.
+// for one instruction: the executing CTA's shared memory (but the granules
+// its Watch marks), or the global allocation the warp last touched.
+// Addresses outside it, or misaligned, take the checked path
+// (Warp.Bytes), which also reports.
 type fastWindow struct {
-	base uint64 // address of data[0]
-	data []byte
+	base    uint64 // address of data[0]
+	data    []byte
+	watched []uint64 // CTA.WatchRead or WatchWrite
 }
 
 func (w *Warp) window(sp Space, write bool) fastWindow {
 	switch sp {
 	case SpaceShared:
 		c := w.CTA
+		base := uint64(c.Rank+1) << SharedRankShift
 		if c.Watch == nil {
-			return fastWindow{uint64(c.Rank+1) << SharedRankShift, c.Shared}
+			return fastWindow{base: base, data: c.Shared}
+		}
+		m := c.WatchRead
+		if write {
+			m = c.WatchWrite
+		}
+		if m != nil {
+			return fastWindow{base: base, data: c.Shared, watched: m}
 		}
 	case SpaceGlobal:
 		if r := w.cache; r != nil && !(write && r.ReadOnly) {
-			return fastWindow{r.Base, r.Data}
+			return fastWindow{base: r.Base, data: r.Data}
 		}
 	}
 	return fastWindow{}
@@ -39,6 +49,13 @@ func (f *fastWindow) at(a, n uint64) []byte {
 	off := a - f.base
 	if a&(n-1) != 0 || off >= uint64(len(f.data)) || uint64(len(f.data))-off < n {
 		return nil
+	}
+	if f.watched != nil {
+		for g := off >> 4; g <= (off+n-1)>>4; g++ {
+			if f.watched[g>>6]>>(g&63)&1 != 0 {
+				return nil
+			}
+		}
 	}
 	return f.data[off : off+n : off+n]
 }

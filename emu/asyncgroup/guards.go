@@ -55,20 +55,23 @@ var countPages = sync.Pool{New: func() any { return new(countPage) }}
 type byteCounts struct {
 	pages map[uint64]*countPage
 
-	// The page used last, as most accesses fall in the page of the one
-	// before.
-	lastKey uint64
-	last    *countPage
+	// Pages looked up recently, present or not, direct-mapped by key: a
+	// loop's accesses visit a few pages over and over. Making or dropping
+	// a page clears it.
+	recent [8]struct {
+		key   uint64
+		p     *countPage
+		valid bool
+	}
 }
 
 func (b *byteCounts) page(key uint64) *countPage {
-	if b.last != nil && b.lastKey == key {
-		return b.last
+	c := &b.recent[key%uint64(len(b.recent))]
+	if c.valid && c.key == key {
+		return c.p
 	}
 	p := b.pages[key]
-	if p != nil {
-		b.lastKey, b.last = key, p
-	}
+	c.key, c.p, c.valid = key, p, true
 	return p
 }
 
@@ -96,14 +99,14 @@ func (b *byteCounts) add(r Range, d int) {
 			}
 			p = countPages.Get().(*countPage)
 			b.pages[key] = p
-			b.lastKey, b.last = key, p
+			clear(b.recent[:])
 		}
 		for a := lo; a < end; a++ {
 			p.n[a&(countPageBytes-1)] += uint32(d)
 		}
 		if p.sum += d * int(end-lo); p.sum == 0 {
 			delete(b.pages, key)
-			b.last = nil
+			clear(b.recent[:])
 			countPages.Put(p) // every count is zero again
 		}
 		lo = end

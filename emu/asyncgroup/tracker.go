@@ -67,6 +67,7 @@ type Tracker struct {
 	holes int    // nil entries of ops
 	next  OpID
 	spare []*Op // observed operations, for reuse
+	slab  []Op  // operations never used yet, allocated together
 
 	dsts guardSet // outstanding destinations, with multiplicity
 	srcs guardSet // sources not yet read, with multiplicity
@@ -89,6 +90,10 @@ type Tracker struct {
 	// a caller can skip a check when none is. Set it before the first Issue.
 	Counted  func(r Range) bool
 	nCounted int
+
+	// Changed, when set, is told each time a destination (dst) or source
+	// range r becomes guarded once more (d = 1) or once less (d = -1).
+	Changed func(r Range, dst bool, d int)
 }
 
 // Watched returns the number of guarded ranges (destinations, and sources
@@ -103,6 +108,9 @@ func (tr *Tracker) addRange(x *guardSet, r Range, d int) {
 		tr.nCounted += d
 	}
 	x.add(r, d)
+	if tr.Changed != nil {
+		tr.Changed(r, x == &tr.dsts, d)
+	}
 }
 
 // Issue records a new operation and returns its ID.
@@ -118,7 +126,10 @@ func (tr *Tracker) Issue(op Op) OpID {
 		p = tr.spare[k-1]
 		tr.spare = tr.spare[:k-1]
 	} else {
-		p = new(Op)
+		if len(tr.slab) == 0 {
+			tr.slab = make([]Op, min(256, 1+len(tr.ops)))
+		}
+		p, tr.slab = &tr.slab[0], tr.slab[1:]
 	}
 	*p = op
 	tr.ops = append(tr.ops, p)
