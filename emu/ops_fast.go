@@ -44,18 +44,17 @@ func (w *Warp) window(sp Space, write bool) fastWindow {
 	return fastWindow{}
 }
 
-// at returns the n bytes at a, or nil when a is misaligned or outside.
+// at returns the n bytes at a (n a power of two, at most 16), or nil when
+// a is misaligned, outside, or in a granule the CTA's watch must see.
 func (f *fastWindow) at(a, n uint64) []byte {
 	off := a - f.base
 	if a&(n-1) != 0 || off >= uint64(len(f.data)) || uint64(len(f.data))-off < n {
 		return nil
 	}
-	if f.watched != nil {
-		for g := off >> 4; g <= (off+n-1)>>4; g++ {
-			if f.watched[g>>6]>>(g&63)&1 != 0 {
-				return nil
-			}
-		}
+	// n is at most 16 and a multiple of it, so the bytes lie in one
+	// 16-byte granule of the watch masks.
+	if f.watched != nil && f.watched[off>>10]>>(off>>4&63)&1 != 0 {
+		return nil
 	}
 	return f.data[off : off+n : off+n]
 }
