@@ -18,7 +18,7 @@ import (
 type fastWindow struct {
 	base    uint64 // address of data[0]
 	data    []byte
-	watched []uint64 // CTA.WatchRead or WatchWrite
+	watched *[]uint64 // &CTA.WatchRead or &CTA.WatchWrite
 }
 
 func (w *Warp) window(sp Space, write bool) fastWindow {
@@ -29,11 +29,11 @@ func (w *Warp) window(sp Space, write bool) fastWindow {
 		if c.Watch == nil {
 			return fastWindow{base: base, data: c.Shared}
 		}
-		m := c.WatchRead
+		m := &c.WatchRead
 		if write {
-			m = c.WatchWrite
+			m = &c.WatchWrite
 		}
-		if m != nil {
+		if *m != nil {
 			return fastWindow{base: base, data: c.Shared, watched: m}
 		}
 	case SpaceGlobal:
@@ -53,7 +53,7 @@ func (f *fastWindow) at(a, n uint64) []byte {
 	}
 	// n is at most 16 and a multiple of it, so the bytes lie in one
 	// 16-byte granule of the watch masks.
-	if f.watched != nil && f.watched[off>>10]>>(off>>4&63)&1 != 0 {
+	if f.watched != nil && (*f.watched)[off>>10]>>(off>>4&63)&1 != 0 {
 		return nil
 	}
 	return f.data[off : off+n : off+n]

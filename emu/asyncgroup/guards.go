@@ -37,8 +37,13 @@ func (g *guardSet) overlaps(r Range) bool {
 	return r.Lo < r.Hi && (g.long.overlaps(r) || g.short.overlaps(r))
 }
 
+// Pages cover 256 addresses: a page of counts takes 1 KiB, so however
+// scattered the short ranges are, each costs at most two pages (the
+// emulator allows 32,769 outstanding operations per cluster, so at most
+// 64 MiB per set), while a loop over a tile still finds most accesses in
+// the page cache.
 const (
-	countPageShift = 12
+	countPageShift = 8
 	countPageBytes = 1 << countPageShift
 )
 
@@ -58,7 +63,7 @@ type byteCounts struct {
 	// Pages looked up recently, present or not, direct-mapped by key: a
 	// loop's accesses visit a few pages over and over. Making or dropping
 	// a page clears it.
-	recent [8]struct {
+	recent [16]struct {
 		key   uint64
 		p     *countPage
 		valid bool
