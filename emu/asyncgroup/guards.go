@@ -143,8 +143,10 @@ func (b *byteCounts) overlaps(r Range) bool {
 func (b *byteCounts) overlapsPages(r Range) bool {
 	for key, p := range b.pages {
 		first := key << countPageShift
-		lo, hi := max(r.Lo, first), min(r.Hi-1, first|(countPageBytes-1)) // inclusive
-		for a := lo; a <= hi && a >= lo; a++ {                            // a >= lo: stop if hi is the last address
+		// [lo, hi] inclusive, so that a page at the top of the address
+		// space needs no end past it; a >= lo stops the wrap after it.
+		lo, hi := max(r.Lo, first), min(r.Hi-1, first|(countPageBytes-1))
+		for a := lo; a <= hi && a >= lo; a++ {
 			if p.n[a&(countPageBytes-1)] != 0 {
 				return true
 			}
