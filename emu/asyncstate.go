@@ -82,6 +82,7 @@ func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
 // clusterAsync is a cluster's outstanding asynchronous operations.
 type clusterAsync struct {
 	cl      *Cluster
+	guards  []*sharedGuards // by CTA rank, filled as used (asyncwatch.go)
 	tracker asyncgroup.Tracker
 	queued  map[asyncgroup.OpID]*queuedOp // issued, not landed (but under AsyncEager)
 	tracing bool
@@ -258,6 +259,15 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}
 	cs.event(cl, id, "issued", "")
+	if cs.eager {
+		// The operation lands now: the position and issuer that
+		// IssueFrom records for queued operations are never read.
+		if r := cl.Issue(op); r != nil {
+			cl.fail(r)
+			return Fault
+		}
+		return Continue
+	}
 	return w.IssueFrom(l, op)
 }
 

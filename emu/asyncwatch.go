@@ -64,5 +64,18 @@ func (cs *clusterAsync) guardChanged(r asyncgroup.Range, dst bool, d int) {
 	if rank < 0 || rank >= len(cs.cl.CTAs) {
 		return
 	}
-	asyncCTA(cs.cl.CTAs[rank]).guards.add(uint32(a&sharedOffMask), uint32(r.Hi-r.Lo), dst, d)
+	cs.guardsOf(rank).add(uint32(a&sharedOffMask), uint32(r.Hi-r.Lo), dst, d)
+}
+
+// guardsOf returns the watch granules of the CTA of the given rank.
+func (cs *clusterAsync) guardsOf(rank int) *sharedGuards {
+	if cs.guards == nil {
+		cs.guards = make([]*sharedGuards, len(cs.cl.CTAs))
+	}
+	g := cs.guards[rank]
+	if g == nil {
+		g = asyncCTA(cs.cl.CTAs[rank]).guards
+		cs.guards[rank] = g
+	}
+	return g
 }

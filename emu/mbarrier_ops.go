@@ -328,7 +328,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 		w.R[in.D+int32(l)] = 0
 		if ready {
 			w.R[in.D+int32(l)] = 1
-			_, phases, _ := asyncCTA(c).bars.Get(uint64(off))
+			phases, _ := asyncCTA(c).bars.Phases(uint64(off))
 			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 			if ref != seen || phases != seenPhases { // lanes usually share one barrier
 				asyncCluster(cl).observeBarrier(cl, ref, phases)
