@@ -27,7 +27,7 @@ func gpuDiffFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
 	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
-	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]] (the GPU side launches only clusters of 1)")
+	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
 	fs.Func("arg", "kernel argument, in order, as for ptxkit run", func(s string) error {
 		o.args = append(o.args, s)
@@ -37,7 +37,7 @@ func gpuDiffFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.async, "async", "eager", "when the emulator lands asynchronous operations: eager, delayed or random")
 	fs.Uint64Var(&o.maxSteps, "max-steps", 0, "warp-instructions per cluster before the emulator stops")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--shared-bytes N] [--arg VALUE]...")
+		fmt.Fprintln(stderr, "usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]] [--shared-bytes N] [--arg VALUE]...")
 		fmt.Fprintln(stderr, "Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1, or the file PTXKIT_LIBCUDA names), on GPU 0,")
 		fmt.Fprintln(stderr, "and compares every buffer argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU, 3 sanitizer report.")
 		fs.PrintDefaults()
@@ -84,9 +84,6 @@ func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, s
 	if err == nil {
 		err = cfg.Normalize(prog)
 	}
-	if err == nil && cfg.Cluster != [3]int{1, 1, 1} {
-		err = fmt.Errorf("--cluster %s: the GPU side launches with cuLaunchKernel, which has no cluster dimensions", o.cluster)
-	}
 	var kargs []emu.Arg
 	if err == nil {
 		kargs, err = kernelArgs(prog, o.args)
@@ -109,7 +106,7 @@ func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, s
 		fmt.Fprintln(stdout, "the emulator stopped with a sanitizer report; nothing to compare")
 		return exitSanitize
 	}
-	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: cfg.SharedBytes, Args: gargs})
+	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: cfg.Grid, Block: cfg.Block, Cluster: cfg.Cluster, SharedBytes: cfg.SharedBytes, Args: gargs})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: on the GPU: %v\n", err)
 		return exitUsage

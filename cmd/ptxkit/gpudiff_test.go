@@ -5,16 +5,17 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
 // fakeDriver is a stand-in for libcuda.so.1 with the entry points
 // gpu-diff uses. Its "GPU" runs every kernel as: thread t of the grid
 // stores the u32 t + base at out[t], out being the first parameter (a
-// buffer) and base the second (a u32), within the buffer's size. The
-// module loader rejects nothing; cuModuleGetFunction fails for a kernel
-// named unknown_to_gpu.
+// buffer) and base the second (a u32), within the buffer's size.
+// cuModuleGetFunction fails for a kernel named unknown_to_gpu;
+// cuLaunchKernelEx fails unless its one attribute is a cluster dimension
+// of at least 2 CTAs; a launch with more than 48 KiB of dynamic shared
+// memory fails unless cuFuncSetAttribute allowed that much.
 const fakeDriver = `
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,8 +48,11 @@ int cuMemFree_v2(uint64_t p) {
 }
 int cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
 int cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) { memcpy(dst, (void *)(uintptr_t)src, n); return 0; }
-int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                   unsigned shared, void *stream, void **params, void **extra) {
+static int maxShared = 48 << 10;
+int cuFuncSetAttribute(void *fn, int attr, int value) { if (attr == 8) maxShared = value; return 0; }
+static int launch(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                  unsigned shared, void **params) {
+	if (shared > (unsigned)maxShared) return 1;
 	uint32_t *out = (uint32_t *)(uintptr_t)*(uint64_t *)params[0];
 	uint32_t base = *(uint32_t *)params[1];
 	size_t n = 0;
@@ -56,6 +60,21 @@ int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 	size_t threads = (size_t)gx * gy * gz * bx * by * bz;
 	for (size_t t = 0; t < threads && t < n; t++) out[t] = (uint32_t)t + base;
 	return 0;
+}
+int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                   unsigned shared, void *stream, void **params, void **extra) {
+	return launch(gx, gy, gz, bx, by, bz, shared, params);
+}
+typedef struct { unsigned id; char pad[4]; unsigned value[16]; } attribute;
+typedef struct {
+	unsigned gx, gy, gz, bx, by, bz, shared;
+	void *stream;
+	attribute *attrs;
+	unsigned numAttrs;
+} config;
+int cuLaunchKernelEx(const config *c, void *fn, void **params, void **extra) {
+	if (c->numAttrs != 1 || c->attrs[0].id != 4 || c->attrs[0].value[0] * c->attrs[0].value[1] * c->attrs[0].value[2] < 2) return 1;
+	return launch(c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, params);
 }
 int cuCtxSynchronize(void) { return 0; }
 int cuGetErrorString(int res, const char **s) { *s = res == 500 ? "named symbol not found" : "fake error"; return 0; }
@@ -108,40 +127,24 @@ const fillPTX = `.version 8.5
 }
 `
 
-var (
-	fakeOnce sync.Once
-	fakeLib  string
-	fakeErr  error
-)
-
-// fakeDriverLib builds the fake driver with gcc once per test binary, or
-// skips the test when gcc is missing.
+// fakeDriverLib builds the fake driver with gcc in the test's temporary
+// folder, or skips the test when gcc is missing.
 func fakeDriverLib(t *testing.T) string {
 	t.Helper()
 	gcc, err := exec.LookPath("gcc")
 	if err != nil {
 		t.Skip("gcc not found: the fake CUDA driver cannot be built")
 	}
-	fakeOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "fakecuda")
-		if err != nil {
-			fakeErr = err
-			return
-		}
-		c := filepath.Join(dir, "fakecuda.c")
-		if fakeErr = os.WriteFile(c, []byte(fakeDriver), 0o644); fakeErr != nil {
-			return
-		}
-		fakeLib = filepath.Join(dir, "libcuda.so.1")
-		if out, err := exec.Command(gcc, "-shared", "-fPIC", "-o", fakeLib, c).CombinedOutput(); err != nil {
-			fakeErr = err
-			fakeLib = string(out)
-		}
-	})
-	if fakeErr != nil {
-		t.Fatalf("building the fake driver: %v\n%s", fakeErr, fakeLib)
+	dir := t.TempDir()
+	c := filepath.Join(dir, "fakecuda.c")
+	if err := os.WriteFile(c, []byte(fakeDriver), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	return fakeLib
+	lib := filepath.Join(dir, "libcuda.so.1")
+	if out, err := exec.Command(gcc, "-shared", "-fPIC", "-o", lib, c).CombinedOutput(); err != nil {
+		t.Fatalf("building the fake driver: %v\n%s", err, out)
+	}
+	return lib
 }
 
 func TestGPUDiffAgrees(t *testing.T) {
@@ -153,6 +156,19 @@ func TestGPUDiffAgrees(t *testing.T) {
 	}
 	if !strings.Contains(out, "arg0: 256 bytes agree") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestGPUDiffClusterAndLargeShared launches clusters of 2 with 64 KiB of
+// dynamic shared memory: the fake driver fails unless the cluster
+// dimension and the shared-memory limit reach it as cuda.h lays them out.
+func TestGPUDiffClusterAndLargeShared(t *testing.T) {
+	t.Setenv("PTXKIT_LIBCUDA", fakeDriverLib(t))
+	src := writeFile(t, "fill.ptx", fillPTX)
+	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--grid", "4", "--block", "32", "--cluster", "2",
+		"--shared-bytes", "65536", "--arg", "buf:512", "--arg", "1")
+	if code != exitOK || !strings.Contains(out, "arg0: 512 bytes agree") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
 

@@ -7,9 +7,9 @@
 //
 // Only the few entry points a launch needs are used: cuInit,
 // cuDeviceGet, cuCtxCreate_v2, cuModuleLoadData, cuModuleGetFunction,
-// cuMemAlloc_v2, cuMemcpyHtoD_v2, cuMemcpyDtoH_v2, cuLaunchKernel,
-// cuCtxSynchronize, cuMemFree_v2, cuModuleUnload, cuCtxDestroy_v2 and
-// cuGetErrorString.
+// cuFuncSetAttribute, cuMemAlloc_v2, cuMemcpyHtoD_v2, cuMemcpyDtoH_v2,
+// cuLaunchKernel (cuLaunchKernelEx for clusters), cuCtxSynchronize,
+// cuMemFree_v2, cuModuleUnload, cuCtxDestroy_v2 and cuGetErrorString.
 package cuda
 
 import (
@@ -48,6 +48,8 @@ type Driver struct {
 	cuMemcpyHtoD        func(dst uint64, src *byte, n uint64) int32
 	cuMemcpyDtoH        func(dst *byte, src uint64, n uint64) int32
 	cuLaunchKernel      func(fn uintptr, gx, gy, gz, bx, by, bz, shared uint32, stream uintptr, params *unsafe.Pointer, extra *unsafe.Pointer) int32
+	cuLaunchKernelEx    func(cfg *launchConfig, fn uintptr, params *unsafe.Pointer, extra *unsafe.Pointer) int32
+	cuFuncSetAttribute  func(fn uintptr, attr int32, value int32) int32
 	cuCtxSynchronize    func() int32
 	cuGetErrorString    func(res int32, str **byte) int32
 }
@@ -59,7 +61,7 @@ func Open() (d *Driver, err error) {
 	if path == "" {
 		path = DefaultLibrary
 	}
-	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoDriver, err)
 	}
@@ -92,7 +94,8 @@ func (d *Driver) bind(lib uintptr) error {
 		{&d.cuModuleUnload, "cuModuleUnload"}, {&d.cuModuleGetFunction, "cuModuleGetFunction"},
 		{&d.cuMemAlloc, "cuMemAlloc_v2"}, {&d.cuMemFree, "cuMemFree_v2"},
 		{&d.cuMemcpyHtoD, "cuMemcpyHtoD_v2"}, {&d.cuMemcpyDtoH, "cuMemcpyDtoH_v2"},
-		{&d.cuLaunchKernel, "cuLaunchKernel"}, {&d.cuCtxSynchronize, "cuCtxSynchronize"},
+		{&d.cuLaunchKernel, "cuLaunchKernel"}, {&d.cuLaunchKernelEx, "cuLaunchKernelEx"},
+		{&d.cuFuncSetAttribute, "cuFuncSetAttribute"}, {&d.cuCtxSynchronize, "cuCtxSynchronize"},
 		{&d.cuGetErrorString, "cuGetErrorString"},
 	} {
 		if _, err := purego.Dlsym(lib, f.name); err != nil {
@@ -151,9 +154,35 @@ type Arg struct {
 type Launch struct {
 	Kernel      string
 	Grid, Block [3]int
+	Cluster     [3]int // CTAs per cluster; zero or 1,1,1 for none
 	SharedBytes int
 	Args        []Arg
 }
+
+// launchConfig is CUlaunchConfig (cuda.h, CUDA 12): the launch of
+// cuLaunchKernelEx, with its attributes.
+type launchConfig struct {
+	grid, block [3]uint32
+	shared      uint32
+	stream      uintptr
+	attrs       *launchAttribute
+	numAttrs    uint32
+}
+
+// launchAttribute is CUlaunchAttribute: an ID and a 64-byte value union,
+// of which the cluster dimension uses the first 12 bytes.
+type launchAttribute struct {
+	id    uint32
+	_     uint32
+	value [16]uint32
+}
+
+// Driver API constants (cuda.h).
+const (
+	attrClusterDimension         = 4 // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+	funcMaxDynamicSharedSizeByte = 8 // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+	defaultSharedLimit           = 48 << 10
+)
 
 // Run loads ptx, launches l and returns the final contents of every buffer
 // argument (nil for scalars).
@@ -195,12 +224,15 @@ func (d *Driver) Run(ptx []byte, l Launch) (out [][]byte, err error) {
 	if len(params) > 0 {
 		pp = &params[0]
 	}
-	g, b := l.Grid, l.Block
-	res := d.cuLaunchKernel(fn, uint32(g[0]), uint32(g[1]), uint32(g[2]), uint32(b[0]), uint32(b[1]), uint32(b[2]), uint32(l.SharedBytes), 0, pp, nil)
-	runtime.KeepAlive(vals)
-	if err := d.check("cuLaunchKernel", res); err != nil {
+	if l.SharedBytes > defaultSharedLimit {
+		if err := d.check("cuFuncSetAttribute", d.cuFuncSetAttribute(fn, funcMaxDynamicSharedSizeByte, int32(l.SharedBytes))); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.launch(fn, &l, pp); err != nil {
 		return nil, err
 	}
+	runtime.KeepAlive(vals)
 	if err := d.check("cuCtxSynchronize", d.cuCtxSynchronize()); err != nil {
 		return nil, err
 	}
@@ -216,6 +248,26 @@ func (d *Driver) Run(ptx []byte, l Launch) (out [][]byte, err error) {
 		}
 	}
 	return out, nil
+}
+
+// launch launches fn with the kernel parameters pp: with cuLaunchKernelEx
+// and a cluster-dimension attribute when l has clusters, with
+// cuLaunchKernel otherwise.
+func (d *Driver) launch(fn uintptr, l *Launch, pp *unsafe.Pointer) error {
+	g, b, c := l.Grid, l.Block, l.Cluster
+	if c == [3]int{} || c == [3]int{1, 1, 1} {
+		return d.check("cuLaunchKernel", d.cuLaunchKernel(fn, uint32(g[0]), uint32(g[1]), uint32(g[2]),
+			uint32(b[0]), uint32(b[1]), uint32(b[2]), uint32(l.SharedBytes), 0, pp, nil))
+	}
+	attr := launchAttribute{id: attrClusterDimension}
+	attr.value[0], attr.value[1], attr.value[2] = uint32(c[0]), uint32(c[1]), uint32(c[2])
+	cfg := launchConfig{shared: uint32(l.SharedBytes), attrs: &attr, numAttrs: 1}
+	for i := range 3 {
+		cfg.grid[i], cfg.block[i] = uint32(g[i]), uint32(b[i])
+	}
+	err := d.check("cuLaunchKernelEx", d.cuLaunchKernelEx(&cfg, fn, pp, nil))
+	runtime.KeepAlive(&attr)
+	return err
 }
 
 // upload allocates a device buffer holding b (at least one byte, so that
