@@ -53,14 +53,17 @@ type Op struct {
 // on the mbarrier phase its completion was signalled in. The zero Tracker is
 // ready to use; it is not safe for concurrent use.
 //
-// Every operation of the Tracker costs O(log n) or less for n outstanding
-// operations: the guarded ranges are kept in per-byte counts and an
-// interval index (guards.go, index.go), so an access that touches none of
-// them is cleared without looking at the operations; operations are found by ID with a binary search over the
-// issue order; a true wait on an mbarrier looks only at the operations
-// signalled on it. Observed operations are recycled, so a steady stream of
-// operations allocates nothing once the Tracker has held its largest
-// population.
+// Every method costs O(log n) or less for n outstanding operations,
+// except a check that finds a hazard. The guarded ranges are kept in
+// per-byte counts and an interval index (guards.go, index.go), so an
+// access that touches none of them is cleared without looking at the
+// operations. Operations are found by ID with a binary search over the
+// issue order. A true wait on an mbarrier looks only at the operations
+// signalled on it. Observed operations are recycled, so a steady stream
+// of operations allocates nothing once the Tracker has held its largest
+// population. A check that finds a hazard scans the operations in issue
+// order for the oldest offender, so that the report is the same whatever
+// the index.
 type Tracker struct {
 	ops   []*Op  // in issue order; nil once observed, until compacted
 	ids   []OpID // ids[i] is the ID of ops[i], kept after it is observed
