@@ -1,3 +1,5 @@
 module github.com/ptxkit/ptxkit
 
 go 1.26
+
+require github.com/ebitengine/purego v0.9.1

@@ -90,6 +90,9 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	if w.watchGlobal {
 		return w.watchedGlobal(l, r, a, n, write)
 	}
+	if w.prog.probe != nil {
+		return w.probedGlobal(l, r, a, n, write)
+	}
 	w.cache = r
 	w.count(SpaceGlobal, n, write)
 	return r.Data[a-r.Base : a-r.Base+uint64(n)]

@@ -75,6 +75,9 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 		return op.Land(c)
 	case AsyncRandom:
 		op.Due = c.steps + uint64(c.rng.intn(maxAsyncDelay))
+		if len(c.async) == 0 || op.Due < c.nextDue {
+			c.nextDue = op.Due
+		}
 	}
 	if len(c.async) >= MaxQueuedAsync {
 		// Landing early is always allowed; it keeps a kernel that never
@@ -144,7 +147,19 @@ func (c *Cluster) landOne() *Report {
 	return op.Land(c)
 }
 
-// landDue lands the operations whose random delay has passed.
+// landDue lands the operations whose random delay has passed. Until the
+// earliest is due it returns at once: the scheduler calls it after every
+// run of a warp.
 func (c *Cluster) landDue() *Report {
-	return c.LandWhere(func(op *AsyncOp) bool { return op.Due <= c.steps })
+	if c.steps < c.nextDue {
+		return nil
+	}
+	if r := c.LandWhere(func(op *AsyncOp) bool { return op.Due <= c.steps }); r != nil {
+		return r
+	}
+	c.nextDue = ^uint64(0)
+	for _, op := range c.async {
+		c.nextDue = min(c.nextDue, op.Due)
+	}
+	return nil
 }

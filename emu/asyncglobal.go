@@ -78,6 +78,9 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 			cs.globalArmed = false
 			cs.globalBox = globalBox{}
 		}
+		if w.prog.probe != nil {
+			return w.probedGlobal(l, r, a, n, write)
+		}
 		w.cache = r
 	} else if a+uint64(n) <= cs.globalBox.lo || a >= cs.globalBox.hi {
 		// Outside every guarded global range.
@@ -87,6 +90,9 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 		w.Fault(l, h.Rule, h.Spec, "%s %d bytes at global address %#x (%s), the %s of %s at %s issued by %s, before a wait observed its completion",
 			verb, n, a, r.Name, role, h.Op.Name, where, issuer)
 		return nil
+	}
+	if w.prog.probe != nil {
+		return w.probedGlobal(l, r, a, n, write)
 	}
 	w.count(SpaceGlobal, n, write)
 	return r.Data[a-r.Base : a-r.Base+uint64(n)]

@@ -50,8 +50,9 @@ func init() { OnCTAExit(checkAsyncExit) }
 type ctaAsync struct {
 	cta     *CTA
 	bars    *mbarrier.Table
-	threads []*threadAsync // by linear thread index in the CTA
-	waits   []waitMemo     // by warp index: what its suspended try_wait waits for
+	threads []threadAsync // by linear thread index in the CTA
+	guards  *sharedGuards // the granules the watch must see
+	waits   []waitMemo    // by warp index: what its suspended try_wait waits for
 }
 
 // threadAsync is one thread's async-groups and where it last used them.
@@ -61,7 +62,7 @@ type threadAsync struct {
 }
 
 func newCTAAsync(c *CTA) any {
-	s := &ctaAsync{cta: c, bars: mbarrier.NewTable()}
+	s := &ctaAsync{cta: c, bars: mbarrier.NewTable(), guards: newSharedGuards(c)}
 	c.Watch = s.watch
 	return s
 }
@@ -72,23 +73,18 @@ func asyncCTA(c *CTA) *ctaAsync { return c.Ext(ctaAsyncKey).(*ctaAsync) }
 
 // thread returns the async-group state of lane l of w.
 func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
-	i := w.Index*32 + l
-	if i >= len(s.threads) {
-		s.threads = append(s.threads, make([]*threadAsync, i+1-len(s.threads))...)
+	if s.threads == nil {
+		s.threads = make([]threadAsync, 32*len(s.cta.Warps))
 	}
-	t := s.threads[i]
-	if t == nil {
-		t = &threadAsync{}
-		s.threads[i] = t
-	}
-	return t
+	return &s.threads[w.Index*32+l]
 }
 
 // clusterAsync is a cluster's outstanding asynchronous operations.
 type clusterAsync struct {
+	cl      *Cluster
+	guards  []*sharedGuards // by CTA rank, filled as used (asyncwatch.go)
 	tracker asyncgroup.Tracker
-	queued  map[asyncgroup.OpID]*AsyncOp              // issued, not landed
-	target  map[asyncgroup.OpID]asyncgroup.BarrierRef // mbarrier a queued operation signals
+	queued  map[asyncgroup.OpID]*queuedOp // issued, not landed (but under AsyncEager)
 	tracing bool
 	eager   bool                       // operations land as they are issued (AsyncEager)
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
@@ -102,6 +98,9 @@ type clusterAsync struct {
 	spareQueued []*queuedOp
 	spareStores []*asyncStoreOp
 	spareCopies []*cpAsyncOp
+
+	sigID  asyncgroup.OpID // willSignal's operation, for the next newQueued
+	sigRef asyncgroup.BarrierRef
 }
 
 // opMeta describes an operation for the trace.
@@ -135,11 +134,12 @@ func asyncCluster(c *Cluster) *clusterAsync {
 	if s.queued == nil {
 		s.tracker.Describe = describeSite
 		s.tracker.Counted = isGlobalRange
-		s.queued = map[asyncgroup.OpID]*AsyncOp{}
+		s.cl = c
+		s.tracker.Changed = s.guardChanged
+		s.queued = map[asyncgroup.OpID]*queuedOp{}
 		s.tracing = traceSink(c.prog) != nil
 		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
-		s.target = map[asyncgroup.OpID]asyncgroup.BarrierRef{}
 	}
 	return s
 }
@@ -188,10 +188,8 @@ func checkAsyncExit(c *CTA) *Report {
 	if !ok {
 		return nil
 	}
-	for i, t := range s.threads {
-		if t == nil {
-			continue
-		}
+	for i := range s.threads {
+		t := &s.threads[i]
 		if msg, ok := t.Unwaited(); !ok {
 			w := c.Warps[i/32]
 			return &Report{Rule: RuleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,
@@ -254,13 +252,22 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 	q := cs.newQueued(id, kind, ld)
 	op := &q.AsyncOp
 	if !cs.eager { // an eager operation lands before issue returns
-		cs.queued[id] = op
+		cs.queued[id] = q
 	}
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
 	}
 	cs.event(cl, id, "issued", "")
+	if cs.eager {
+		// The operation lands now: the position and issuer that
+		// IssueFrom records for queued operations are never read.
+		if r := cl.Issue(op); r != nil {
+			cl.fail(r)
+			return Fault
+		}
+		return Continue
+	}
 	return w.IssueFrom(l, op)
 }
 
@@ -273,6 +280,9 @@ type queuedOp struct {
 	id    asyncgroup.OpID
 	ld    lander
 	bound func(c *Cluster) *Report
+
+	signals bool                  // landing signals the mbarrier target
+	target  asyncgroup.BarrierRef // (for signalling)
 }
 
 // recycler is a lander that can be reused once it has landed.
@@ -289,6 +299,8 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 	}
 	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound}
 	q.id, q.ld = id, ld
+	q.signals = cs.sigID == id
+	q.target, cs.sigID = cs.sigRef, 0
 	return q
 }
 
@@ -296,7 +308,6 @@ func (q *queuedOp) land(c *Cluster) *Report {
 	cs, id, ld := q.cs, q.id, q.ld
 	if !cs.eager {
 		delete(cs.queued, id)
-		delete(cs.target, id)
 	}
 	r := ld.land(c)
 	cs.event(c, id, "landed", "")
@@ -308,13 +319,10 @@ func (q *queuedOp) land(c *Cluster) *Report {
 	return r
 }
 
-// willSignal records that queued operation id signals barrier b when it
-// lands (for signalling); an eager operation lands before anything could
-// ask.
+// willSignal records that operation id, about to be issued, signals
+// barrier b when it lands (for signalling).
 func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) {
-	if !cs.eager {
-		cs.target[id] = b
-	}
+	cs.sigID, cs.sigRef = id, b
 }
 
 // signalling returns the queued operations that will signal the mbarrier
@@ -322,8 +330,8 @@ func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) 
 func (cs *clusterAsync) signalling(c *CTA, off uint32) []asyncgroup.OpID {
 	b := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 	var ids []asyncgroup.OpID
-	for id, t := range cs.target {
-		if t == b {
+	for id, q := range cs.queued {
+		if q.signals && q.target == b {
 			ids = append(ids, id)
 		}
 	}
@@ -337,8 +345,8 @@ func (c *Cluster) landOps(ids []asyncgroup.OpID) *Report {
 	cs := asyncCluster(c)
 	set := map[*AsyncOp]bool{}
 	for _, id := range ids {
-		if op := cs.queued[id]; op != nil {
-			set[op] = true
+		if q := cs.queued[id]; q != nil {
+			set[&q.AsyncOp] = true
 		}
 	}
 	if len(set) == 0 {

@@ -319,7 +319,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 			if r := cl.landOps(prior); r != nil {
 				return r
 			}
-			_, phase, _ := tab.Get(uint64(off))
+			phase, _ := tab.Phases(uint64(off))
 			r, err := tab.Arrive(uint64(off), loadWord(c, off), 1, false)
 			if err != nil {
 				return cs.landReport(cl, id, "mbarrier-count-range", specCpAsyncArrive, err.Error())

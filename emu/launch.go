@@ -81,9 +81,9 @@ func Execute(p *Program, cfg Config, args []Arg) (*Result, error) {
 		if a.IsBuffer {
 			var r *Region
 			if a.Adopt {
-				r = mem.adoptGlobal(fmt.Sprintf("arg%d", i), a.Buffer, 256)
+				r = mem.adoptGlobal(argRegionName(i), a.Buffer, 256)
 			} else {
-				r = mem.AllocGlobal(fmt.Sprintf("arg%d", i), len(a.Buffer), 256)
+				r = mem.AllocGlobal(argRegionName(i), len(a.Buffer), 256)
 				copy(r.Data, a.Buffer)
 			}
 			r.ArgIndex = i

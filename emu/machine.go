@@ -140,6 +140,10 @@ type CTA struct {
 	// Shared); returning Fault stops the run. The mbarrier extension uses
 	// it to flag plain accesses to a live barrier object.
 	Watch func(w *Warp, l int, off uint32, n int, write bool) Status
+	// WatchRead and WatchWrite, when set beside Watch, hold one bit per
+	// 16-byte granule of Shared: the granules whose reads (writes) Watch
+	// must see. The fast load and store paths skip Watch elsewhere.
+	WatchRead, WatchWrite []uint64
 
 	cluster *Cluster
 	local   []byte
@@ -185,6 +189,7 @@ type Cluster struct {
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
 	warps    []*Warp
 	issueSeq uint64
+	nextDue  uint64 // no queued operation is due before this step (AsyncRandom)
 
 	printf     []byte // device printf output, in emission order
 	printfLost bool   // output beyond MaxPrintfBytes was dropped
@@ -552,7 +557,7 @@ func (wk *worker) runCluster(index int, id [3]int) *Report {
 		c.bars = [16]barrier{}
 		c.live = nt
 		c.exited = false
-		c.Watch = nil
+		c.Watch, c.WatchRead, c.WatchWrite = nil, nil, nil
 		cl.live += nt
 		for _, w := range c.Warps {
 			w.start()

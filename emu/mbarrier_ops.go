@@ -189,11 +189,13 @@ func execMbInit(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		r, err := asyncCTA(c).bars.Init(uint64(off), count32(w.R[in.B+int32(l)]))
+		s := asyncCTA(c)
+		r, err := s.bars.Init(uint64(off), count32(w.R[in.B+int32(l)]))
 		if err != nil {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
+		s.guards.add(off, mbarrier.Size, false, 1) // plain stores to it are watched
 	}
 	return Continue
 }
@@ -205,11 +207,13 @@ func execMbInval(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		r, err := asyncCTA(c).bars.Inval(uint64(off), loadWord(c, off))
+		s := asyncCTA(c)
+		r, err := s.bars.Inval(uint64(off), loadWord(c, off))
 		if err != nil {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
+		s.guards.add(off, mbarrier.Size, false, -1)
 	}
 	return Continue
 }
@@ -324,7 +328,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 		w.R[in.D+int32(l)] = 0
 		if ready {
 			w.R[in.D+int32(l)] = 1
-			_, phases, _ := asyncCTA(c).bars.Get(uint64(off))
+			phases, _ := asyncCTA(c).bars.Phases(uint64(off))
 			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 			if ref != seen || phases != seenPhases { // lanes usually share one barrier
 				asyncCluster(cl).observeBarrier(cl, ref, phases)

@@ -11,33 +11,49 @@ import (
 // for anything unusual.
 
 // fastWindow is the byte window a memory handler may use without checks
-// for one instruction: the executing CTA's unwatched shared memory, or the
-// global allocation the warp last touched. Addresses outside it, or
-// misaligned, take the checked path (Warp.Bytes), which also reports.
+// for one instruction: the executing CTA's shared memory (but the granules
+// its Watch marks), or the global allocation the warp last touched.
+// Addresses outside it, or misaligned, take the checked path
+// (Warp.Bytes), which also reports.
 type fastWindow struct {
-	base uint64 // address of data[0]
-	data []byte
+	base    uint64 // address of data[0]
+	data    []byte
+	watched *[]uint64 // &CTA.WatchRead or &CTA.WatchWrite
 }
 
 func (w *Warp) window(sp Space, write bool) fastWindow {
 	switch sp {
 	case SpaceShared:
 		c := w.CTA
+		base := uint64(c.Rank+1) << SharedRankShift
 		if c.Watch == nil {
-			return fastWindow{uint64(c.Rank+1) << SharedRankShift, c.Shared}
+			return fastWindow{base: base, data: c.Shared}
+		}
+		m := &c.WatchRead
+		if write {
+			m = &c.WatchWrite
+		}
+		if *m != nil {
+			return fastWindow{base: base, data: c.Shared, watched: m}
 		}
 	case SpaceGlobal:
 		if r := w.cache; r != nil && !(write && r.ReadOnly) {
-			return fastWindow{r.Base, r.Data}
+			return fastWindow{base: r.Base, data: r.Data}
 		}
 	}
 	return fastWindow{}
 }
 
-// at returns the n bytes at a, or nil when a is misaligned or outside.
+// at returns the n bytes at a (n a power of two, at most 16), or nil when
+// a is misaligned, outside, or in a granule the CTA's watch must see.
 func (f *fastWindow) at(a, n uint64) []byte {
 	off := a - f.base
 	if a&(n-1) != 0 || off >= uint64(len(f.data)) || uint64(len(f.data))-off < n {
+		return nil
+	}
+	// n is at most 16 and a multiple of it, so the bytes lie in one
+	// 16-byte granule of the watch masks.
+	if f.watched != nil && (*f.watched)[off>>10]>>(off>>4&63)&1 != 0 {
 		return nil
 	}
 	return f.data[off : off+n : off+n]

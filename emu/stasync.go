@@ -259,7 +259,7 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 // at offset off of c and records the phase it counts toward.
 func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, cta *CTA, off uint32, n uint32) *Report {
 	tab := asyncCTA(cta).bars
-	_, phase, _ := tab.Get(uint64(off))
+	phase, _ := tab.Phases(uint64(off))
 	r, err := tab.CompleteTx(name, uint64(off), loadWord(cta, off), n)
 	if err != nil {
 		var e *mbarrier.Error

@@ -59,9 +59,12 @@ type Thread struct {
 
 // Add records an issued operation of kind k, not yet in any group.
 func (t *Thread) Add(k Kind, id OpID) {
-	if t.open[k] == nil && len(t.spare) > 0 {
-		t.open[k] = t.spare[len(t.spare)-1]
-		t.spare = t.spare[:len(t.spare)-1]
+	if t.open[k] == nil {
+		if n := len(t.spare); n > 0 {
+			t.open[k], t.spare = t.spare[n-1], t.spare[:n-1]
+		} else {
+			t.open[k] = make([]OpID, 0, 4)
+		}
 	}
 	t.open[k] = append(t.open[k], id)
 }
@@ -69,6 +72,9 @@ func (t *Thread) Add(k Kind, id OpID) {
 // Commit packs every uncommitted operation of kind k into a new group, which
 // may be empty, and returns the number of groups of that kind now pending.
 func (t *Thread) Commit(k Kind) int {
+	if t.groups[k] == nil {
+		t.groups[k] = make([][]OpID, 0, 4)
+	}
 	t.groups[k] = append(t.groups[k], t.open[k])
 	t.open[k] = nil
 	return len(t.groups[k])

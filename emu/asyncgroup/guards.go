@@ -37,8 +37,13 @@ func (g *guardSet) overlaps(r Range) bool {
 	return r.Lo < r.Hi && (g.long.overlaps(r) || g.short.overlaps(r))
 }
 
+// Pages cover 256 addresses: a page of counts takes 1 KiB, so however
+// scattered the short ranges are, each costs at most two pages (the
+// emulator allows 32,769 outstanding operations per cluster, so at most
+// 64 MiB per set), while a loop over a tile still finds most accesses in
+// the page cache.
 const (
-	countPageShift = 12
+	countPageShift = 8
 	countPageBytes = 1 << countPageShift
 )
 
@@ -55,20 +60,23 @@ var countPages = sync.Pool{New: func() any { return new(countPage) }}
 type byteCounts struct {
 	pages map[uint64]*countPage
 
-	// The page used last, as most accesses fall in the page of the one
-	// before.
-	lastKey uint64
-	last    *countPage
+	// Pages looked up recently, present or not, direct-mapped by key: a
+	// loop's accesses visit a few pages over and over. Making or dropping
+	// a page clears it.
+	recent [16]struct {
+		key   uint64
+		p     *countPage
+		valid bool
+	}
 }
 
 func (b *byteCounts) page(key uint64) *countPage {
-	if b.last != nil && b.lastKey == key {
-		return b.last
+	c := &b.recent[key%uint64(len(b.recent))]
+	if c.valid && c.key == key {
+		return c.p
 	}
 	p := b.pages[key]
-	if p != nil {
-		b.lastKey, b.last = key, p
-	}
+	c.key, c.p, c.valid = key, p, true
 	return p
 }
 
@@ -96,14 +104,14 @@ func (b *byteCounts) add(r Range, d int) {
 			}
 			p = countPages.Get().(*countPage)
 			b.pages[key] = p
-			b.lastKey, b.last = key, p
+			clear(b.recent[:])
 		}
 		for a := lo; a < end; a++ {
 			p.n[a&(countPageBytes-1)] += uint32(d)
 		}
 		if p.sum += d * int(end-lo); p.sum == 0 {
 			delete(b.pages, key)
-			b.last = nil
+			clear(b.recent[:])
 			countPages.Put(p) // every count is zero again
 		}
 		lo = end
@@ -135,8 +143,10 @@ func (b *byteCounts) overlaps(r Range) bool {
 func (b *byteCounts) overlapsPages(r Range) bool {
 	for key, p := range b.pages {
 		first := key << countPageShift
-		lo, hi := max(r.Lo, first), min(r.Hi-1, first|(countPageBytes-1)) // inclusive
-		for a := lo; a <= hi && a >= lo; a++ {                            // a >= lo: stop if hi is the last address
+		// [lo, hi] inclusive, so that a page at the top of the address
+		// space needs no end past it; a >= lo stops the wrap after it.
+		lo, hi := max(r.Lo, first), min(r.Hi-1, first|(countPageBytes-1))
+		for a := lo; a <= hi && a >= lo; a++ {
 			if p.n[a&(countPageBytes-1)] != 0 {
 				return true
 			}

@@ -53,20 +53,24 @@ type Op struct {
 // on the mbarrier phase its completion was signalled in. The zero Tracker is
 // ready to use; it is not safe for concurrent use.
 //
-// Every operation of the Tracker costs O(log n) or less for n outstanding
-// operations: the guarded ranges are kept in per-byte counts and an
-// interval index (guards.go, index.go), so an access that touches none of
-// them is cleared without looking at the operations; operations are found by ID with a binary search over the
-// issue order; a true wait on an mbarrier looks only at the operations
-// signalled on it. Observed operations are recycled, so a steady stream of
-// operations allocates nothing once the Tracker has held its largest
-// population.
+// Every method costs O(log n) or less for n outstanding operations,
+// except a check that finds a hazard. The guarded ranges are kept in
+// per-byte counts and an interval index (guards.go, index.go), so an
+// access that touches none of them is cleared without looking at the
+// operations. Operations are found by ID with a binary search over the
+// issue order. A true wait on an mbarrier looks only at the operations
+// signalled on it. Observed operations are recycled, so a steady stream
+// of operations allocates nothing once the Tracker has held its largest
+// population. A check that finds a hazard scans the operations in issue
+// order for the oldest offender, so that the report is the same whatever
+// the index.
 type Tracker struct {
 	ops   []*Op  // in issue order; nil once observed, until compacted
 	ids   []OpID // ids[i] is the ID of ops[i], kept after it is observed
 	holes int    // nil entries of ops
 	next  OpID
 	spare []*Op // observed operations, for reuse
+	slab  []Op  // operations never used yet, allocated together
 
 	dsts guardSet // outstanding destinations, with multiplicity
 	srcs guardSet // sources not yet read, with multiplicity
@@ -89,6 +93,10 @@ type Tracker struct {
 	// a caller can skip a check when none is. Set it before the first Issue.
 	Counted  func(r Range) bool
 	nCounted int
+
+	// Changed, when set, is told each time a destination (dst) or source
+	// range r becomes guarded once more (d = 1) or once less (d = -1).
+	Changed func(r Range, dst bool, d int)
 }
 
 // Watched returns the number of guarded ranges (destinations, and sources
@@ -103,6 +111,9 @@ func (tr *Tracker) addRange(x *guardSet, r Range, d int) {
 		tr.nCounted += d
 	}
 	x.add(r, d)
+	if tr.Changed != nil {
+		tr.Changed(r, x == &tr.dsts, d)
+	}
 }
 
 // Issue records a new operation and returns its ID.
@@ -118,7 +129,10 @@ func (tr *Tracker) Issue(op Op) OpID {
 		p = tr.spare[k-1]
 		tr.spare = tr.spare[:k-1]
 	} else {
-		p = new(Op)
+		if len(tr.slab) == 0 {
+			tr.slab = make([]Op, min(256, 1+len(tr.ops)))
+		}
+		p, tr.slab = &tr.slab[0], tr.slab[1:]
 	}
 	*p = op
 	tr.ops = append(tr.ops, p)

@@ -58,6 +58,15 @@ type Result struct {
 // NewTable returns an empty table.
 func NewTable() *Table { return &Table{live: make(map[uint64]*entry)} }
 
+// Phases returns the full phase counter of the object at addr (the number
+// of completed phases since init), or false when none is live there.
+func (t *Table) Phases(addr uint64) (uint64, bool) {
+	if e := t.entryAt(addr); e != nil {
+		return e.phases, true
+	}
+	return 0, false
+}
+
 // Live reports whether an object is live at addr.
 func (t *Table) Live(addr uint64) bool { _, ok := t.live[addr]; return ok }
 

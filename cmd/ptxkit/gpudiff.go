@@ -1,0 +1,201 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/ptxkit/ptxkit/check"
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/emu"
+	"github.com/ptxkit/ptxkit/internal/cuda"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
+)
+
+func init() {
+	commands["gpu-diff"] = command{"run a kernel on the emulator and on a GPU and compare every buffer", runGPUDiff}
+}
+
+// Exit status of gpu-diff when a buffer differs.
+const exitDiffer = 1
+
+func gpuDiffFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("gpu-diff", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
+	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
+	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
+	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
+	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
+	fs.Func("arg", "kernel argument, in order, as for ptxkit run", func(s string) error {
+		o.args = append(o.args, s)
+		return nil
+	})
+	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed of the emulator")
+	fs.StringVar(&o.async, "async", "eager", "when the emulator lands asynchronous operations: eager, delayed or random")
+	fs.Uint64Var(&o.maxSteps, "max-steps", 0, "warp-instructions per cluster before the emulator stops")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]] [--shared-bytes N] [--arg VALUE]...")
+		fmt.Fprintln(stderr, "Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1, or the file PTXKIT_LIBCUDA names), on GPU 0,")
+		fmt.Fprintln(stderr, "and compares every buffer argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU, 3 sanitizer report.")
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// runGPUDiff implements "ptxkit gpu-diff".
+func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o := runOptions{jobs: 1}
+	pos, err := parseInterleaved(gpuDiffFlags(&o, stderr), args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "ptxkit gpu-diff: give one FILE.ptx")
+		return exitUsage
+	}
+	src, err := readBounded(pos[0], stdin, maxPTXBytes)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
+		return exitUsage
+	}
+	drv, err := cuda.Open()
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit gpu-diff: no GPU to compare with: %v\n", err)
+		return exitUsage
+	}
+	defer drv.Close()
+	return gpuDiff(pos[0], src, &o, drv, stdout, stderr)
+}
+
+// gpuDiff runs the launch o describes on the emulator and on drv and
+// reports, per buffer, whether they agree.
+func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, stderr io.Writer) int {
+	prog, code := decodeChecked(name, src, o.kernel, stderr)
+	if prog == nil {
+		return code
+	}
+	cfg, err := o.config()
+	if err == nil {
+		err = cfg.Normalize(prog)
+	}
+	var kargs []emu.Arg
+	if err == nil {
+		kargs, err = kernelArgs(prog, o.args)
+	}
+	var gargs []cuda.Arg
+	if err == nil {
+		gargs, err = deviceArgs(prog, kargs)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
+		return exitUsage
+	}
+	res, err := emu.Execute(prog, cfg, kargs)
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
+		return exitUsage
+	}
+	if res.Report != nil {
+		fmt.Fprintf(stderr, "%v\n", res.Report)
+		fmt.Fprintln(stdout, "the emulator stopped with a sanitizer report; nothing to compare")
+		return exitSanitize
+	}
+	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: cfg.Grid, Block: cfg.Block, Cluster: cfg.Cluster, SharedBytes: cfg.SharedBytes, Args: gargs})
+	if err != nil {
+		fmt.Fprintf(stderr, "ptxkit gpu-diff: on the GPU: %v\n", err)
+		return exitUsage
+	}
+	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, cfg.Grid, cfg.Block, drv.Library)
+	status := exitOK
+	for i, r := range res.Buffers {
+		if r == nil {
+			continue
+		}
+		if !reportBuffer(stdout, prog, cfg, kargs, i, r.Data, gpu[i]) {
+			status = exitDiffer
+		}
+	}
+	return status
+}
+
+// decodeChecked parses, validates and decodes kernel of src, reporting
+// errors; it returns nil and the exit status on failure.
+func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*emu.Program, int) {
+	m, errs := parser.ParseFile(name, src)
+	if !errs.HasErrors() {
+		_, rerrs := resolve.Module(m)
+		errs = append(errs, rerrs...)
+		if !rerrs.HasErrors() {
+			errs = append(errs, check.Module(m, check.Config{})...)
+		}
+	}
+	if errs.HasErrors() {
+		errs.Sort()
+		diag.WriteText(stderr, errs)
+		return nil, exitFail
+	}
+	prog, derrs := emu.Decode(m, kernel)
+	if derrs.HasErrors() {
+		diag.WriteText(stderr, derrs)
+		return nil, exitFail
+	}
+	return prog, exitOK
+}
+
+// deviceArgs converts the emulator's arguments for the driver.
+func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
+	out := make([]cuda.Arg, len(args))
+	for i, a := range args {
+		prm := p.Params[i]
+		if !a.IsBuffer && prm.Size > 8 {
+			return nil, fmt.Errorf("--arg %d (%s): parameters of %d bytes are not passed to the GPU", i, prm.Name, prm.Size)
+		}
+		out[i] = cuda.Arg{IsBuffer: a.IsBuffer, Buffer: a.Buffer, Value: a.Value, Size: prm.Size}
+	}
+	return out, nil
+}
+
+// reportBuffer prints whether buffer i agrees and, when it does not, the
+// first differing byte and the instruction that last stored it on the
+// emulator. It returns whether they agree.
+func reportBuffer(w io.Writer, p *emu.Program, cfg emu.Config, args []emu.Arg, i int, emuBytes, gpuBytes []byte) bool {
+	first, n := -1, 0
+	for k := range emuBytes {
+		if emuBytes[k] != gpuBytes[k] {
+			if first < 0 {
+				first = k
+			}
+			n++
+		}
+	}
+	if first < 0 {
+		fmt.Fprintf(w, "arg%d: %d bytes agree\n", i, len(emuBytes))
+		return true
+	}
+	fmt.Fprintf(w, "arg%d: %d of %d bytes differ; the first is byte %d: emulator 0x%02x, GPU 0x%02x\n", i, n, len(emuBytes), first, emuBytes[first], gpuBytes[first])
+	fmt.Fprintf(w, "  %s\n", lastStore(p, cfg, args, i, first))
+	return false
+}
+
+// lastStore runs the emulator again, with one job, watching byte off of
+// buffer i, and describes the last instruction that stored it.
+func lastStore(p *emu.Program, cfg emu.Config, args []emu.Arg, i, off int) string {
+	probe := &emu.StoreProbe{Arg: i, Offset: uint64(off)}
+	emu.ProbeStores(p, probe)
+	defer emu.ProbeStores(p, nil)
+	cfg.Jobs = 1
+	if _, err := emu.Execute(p, cfg, args); err != nil {
+		return fmt.Sprintf("(the emulator could not run again to find its last store: %v)", err)
+	}
+	if !probe.Found {
+		return "no instruction stored that byte on the emulator: it holds the buffer's initial value"
+	}
+	return fmt.Sprintf("last stored on the emulator by %s at %s:%s, %s (%d stores to the byte)",
+		probe.Opcode, p.File, probe.Pos, probe.Thread.String(), probe.Stores)
+}

@@ -1,0 +1,81 @@
+package emu
+
+import "github.com/ptxkit/ptxkit/emu/asyncgroup"
+
+// The granules of a CTA's shared memory its watch must see (CTA.WatchRead,
+// CTA.WatchWrite). Reads matter only where an outstanding operation writes
+// (its destination); writes also where one reads (its source) and where a
+// live mbarrier object lies. Every other access takes the fast load and
+// store paths, so a kernel that reads one stage of a buffer while copies
+// fill the others pays for the watch only on the accesses the watch could
+// report.
+
+// granuleShift is log2 of the bytes per bit of the watch masks.
+const granuleShift = 4
+
+// sharedGuards counts, per 16-byte granule of a CTA's shared memory, the
+// guarded ranges and live mbarriers that touch it, and keeps the masks.
+type sharedGuards struct {
+	reads, writes []uint32 // counts per granule
+	readMask      []uint64
+	writeMask     []uint64
+}
+
+func newSharedGuards(c *CTA) *sharedGuards {
+	n := (len(c.Shared) + 1<<granuleShift - 1) >> granuleShift
+	g := &sharedGuards{reads: make([]uint32, n), writes: make([]uint32, n),
+		readMask: make([]uint64, (n+63)/64), writeMask: make([]uint64, (n+63)/64)}
+	c.WatchRead, c.WatchWrite = g.readMask, g.writeMask
+	return g
+}
+
+// add changes by d the count of the granules of [off, off+n) for writes,
+// and for reads too when reads is set.
+func (g *sharedGuards) add(off, n uint32, reads bool, d int) {
+	if n == 0 {
+		return
+	}
+	for i := off >> granuleShift; i <= (off+n-1)>>granuleShift && int(i) < len(g.writes); i++ {
+		bump(g.writes, g.writeMask, i, d)
+		if reads {
+			bump(g.reads, g.readMask, i, d)
+		}
+	}
+}
+
+func bump(counts []uint32, mask []uint64, i uint32, d int) {
+	counts[i] += uint32(d)
+	if counts[i] != 0 {
+		mask[i/64] |= 1 << (i % 64)
+	} else {
+		mask[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// guardChanged is the tracker's Changed hook: a destination (dst) or
+// source range r is guarded (d = 1) or no longer (d = -1). Ranges in
+// shared memory update the masks of the CTA they lie in.
+func (cs *clusterAsync) guardChanged(r asyncgroup.Range, dst bool, d int) {
+	if GenericSpace(r.Lo) != SpaceSharedCluster {
+		return
+	}
+	a := r.Lo - SharedWindow
+	rank := int(a>>SharedRankShift) - 1
+	if rank < 0 || rank >= len(cs.cl.CTAs) {
+		return
+	}
+	cs.guardsOf(rank).add(uint32(a&sharedOffMask), uint32(r.Hi-r.Lo), dst, d)
+}
+
+// guardsOf returns the watch granules of the CTA of the given rank.
+func (cs *clusterAsync) guardsOf(rank int) *sharedGuards {
+	if cs.guards == nil {
+		cs.guards = make([]*sharedGuards, len(cs.cl.CTAs))
+	}
+	g := cs.guards[rank]
+	if g == nil {
+		g = asyncCTA(cs.cl.CTAs[rank]).guards
+		cs.guards[rank] = g
+	}
+	return g
+}
