@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -21,9 +19,17 @@ func init() {
 // Exit status of gpu-diff when a buffer differs.
 const exitDiffer = 1
 
-func gpuDiffFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("gpu-diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+const gpuDiffUsage = `usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
+                       [--shared-bytes N] [--arg VALUE]... [--seed N] [--async eager|delayed|random] [--max-steps N] [--timeout D]
+
+Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1,
+or the file PTXKIT_LIBCUDA names), on GPU 0, and compares every buffer
+argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU,
+3 sanitizer report.`
+
+func gpuDiffFlags(o *runOptions) *commandLine {
+	cl := newCommandLine("gpu-diff", gpuDiffUsage)
+	fs := cl.fs
 	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
 	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
@@ -34,26 +40,20 @@ func gpuDiffFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 		return nil
 	})
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed of the emulator")
-	fs.StringVar(&o.async, "async", "eager", "when the emulator lands asynchronous operations: eager, delayed or random")
-	fs.Uint64Var(&o.maxSteps, "max-steps", 0, "warp-instructions per cluster before the emulator stops")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]] [--shared-bytes N] [--arg VALUE]...")
-		fmt.Fprintln(stderr, "Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1, or the file PTXKIT_LIBCUDA names), on GPU 0,")
-		fmt.Fprintln(stderr, "and compares every buffer argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU, 3 sanitizer report.")
-		fs.PrintDefaults()
-	}
-	return fs
+	o.async = newChoice("eager", "eager", "delayed", "random")
+	fs.Var(o.async, "async", "when the emulator lands asynchronous operations: eager, delayed or random")
+	fs.Var(&o.maxSteps, "max-steps", "warp-instructions per cluster before the emulator stops (default 2^26; 0: no limit)")
+	o.timeout = durationFlag(defaultTimeout)
+	fs.Var(&o.timeout, "timeout", "wall-clock budget of the emulated launch (0: no limit)")
+	return cl
 }
 
 // runGPUDiff implements "ptxkit gpu-diff".
 func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := runOptions{jobs: 1}
-	pos, err := parseInterleaved(gpuDiffFlags(&o, stderr), args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, status, ok := gpuDiffFlags(&o).parse(args, stdout, stderr)
+	if !ok {
+		return status
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(stderr, "ptxkit gpu-diff: give one FILE.ptx")
