@@ -103,11 +103,13 @@ func (cs *clusterAsync) globalHazard(r asyncgroup.Range, write bool) *asyncgroup
 // instruction (Warp.Bytes on .global). The operation's own access is not
 // a plain access, so it is not checked against other outstanding
 // operations, as their shared operands are not (SharedTarget bypasses
-// CTA.Watch).
+// CTA.Watch). Callers check the instruction's own alignment rule (16 bytes
+// for bulk copies, the copy size for cp.async), which is not the operand's
+// size: a 4096-byte bulk copy needs only 16-byte alignment.
 func (w *Warp) asyncGlobalBytes(l int, a uint64, n int, write bool) []byte {
 	armed := w.watchGlobal
 	w.watchGlobal = false
-	b := w.Bytes(l, SpaceGlobal, a, n, write)
+	b := w.BytesAlign(l, SpaceGlobal, a, n, 1, write)
 	if armed {
 		w.watchGlobal, w.cache = true, nil
 	}

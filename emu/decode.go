@@ -377,6 +377,9 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 		if s := d.lookup(x.Name); s != nil && s.kind == symVar {
 			return s.addr, true
 		}
+		if x.Name == warpSizeName && d.lookup(x.Name) == nil {
+			return 32, true
+		}
 		if a, ok := d.funcAddr(x.Name); ok {
 			return a, true
 		}

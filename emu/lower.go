@@ -361,9 +361,26 @@ var specialKinds = map[string]specialKind{
 	"%dynamic_smem_size": spDynSmem, "%total_smem_size": spTotalSmem,
 	"%clock": spClock, "%clock64": spClock, "%clock_hi": spClock, "%globaltimer": spClock,
 	"%globaltimer_lo": spClock, "%globaltimer_hi": spClock,
-	"%envreg0": spClock, "%envreg1": spClock, "%envreg2": spClock, "%envreg3": spClock,
-	"%envreg4": spClock, "%envreg5": spClock, "%envreg6": spClock, "%envreg7": spClock,
+	"%reserved_smem_offset_begin": spReservedBegin, "%reserved_smem_offset_end": spReservedEnd,
+	"%reserved_smem_offset_cap": spReservedCap, "%reserved_smem_offset_0": spReserved0,
+	"%reserved_smem_offset_1": spReserved1, "%aggr_smem_size": spTotalSmem, "%current_graph_exec": spClock,
 }
+
+func init() {
+	// %envreg0-31 (§10.31) are set by the driver; %pm0-7 and %pm0_64-%pm7_64
+	// are performance-monitoring counters, which read 0.
+	for i := range 32 {
+		specialKinds["%envreg"+strconv.Itoa(i)] = spEnvreg
+	}
+	for i := range 8 {
+		specialKinds["%pm"+strconv.Itoa(i)] = spClock
+		specialKinds["%pm"+strconv.Itoa(i)+"_64"] = spClock
+	}
+}
+
+// warpSizeName is the predefined identifier WARP_SZ (§5.4: the warp
+// size, 32).
+const warpSizeName = "WARP_SZ"
 
 func compIndex(c string) int {
 	switch c {
@@ -380,7 +397,15 @@ func compIndex(c string) int {
 // regSlot resolves a register operand to its slot base.
 func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 	if k, ok := specialKinds[r.Name]; ok {
-		return d.special(k, compIndex(r.Comp), 0), TU32, nil
+		off := uint64(0)
+		if k == spEnvreg {
+			n, _ := strconv.Atoi(strings.TrimPrefix(r.Name, "%envreg"))
+			off = uint64(n)
+		}
+		if k >= spReservedBegin && k <= spReserved1 {
+			d.prog.ReservedSmem = true
+		}
+		return d.special(k, compIndex(r.Comp), off), TU32, nil
 	}
 	if resolve.LookupSpecial(r.Name) != nil {
 		return 0, 0, d.Errorf(r, "the emulator does not model special register %s", r.Name)
@@ -431,6 +456,9 @@ func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
 		return s, err
 	case *ast.Ident:
 		s := d.lookup(x.Name)
+		if s == nil && x.Name == warpSizeName {
+			return d.Const(32), nil
+		}
 		if s == nil {
 			return 0, d.Errorf(x, "undefined name %s", x.Name)
 		}

@@ -25,6 +25,13 @@ type Config struct {
 	// DefaultMaxLaunchSteps); no cluster starts once they are spent.
 	MaxLaunchSteps uint64
 	Async          AsyncPolicy
+	// Cooperative makes a cooperative launch (cudaLaunchCooperativeKernel):
+	// every CTA of the grid is resident at once, and the grid workspace the
+	// CUDA runtime's grid_group::sync uses is passed in %envreg1/%envreg2
+	// (coop.go).
+	Cooperative bool
+
+	gridWorkspace uint64 // address of the grid workspace of a cooperative launch
 }
 
 // MaxLaunchBytes bounds the emulator's own memory for the state of the
@@ -178,6 +185,7 @@ type Cluster struct {
 	live     int
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
 	warps    []*Warp
+	runq     []*Warp // warps not yet exited, in scheduling order (round)
 	issueSeq uint64
 
 	printf     []byte // device printf output, in emission order
@@ -391,7 +399,7 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	nw := (nt + 31) / 32
 	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
 	perWarp := uint64(p.NumSlots)*32*8 + 32*uint64(p.LocalFrame) + warpOverheadBytes
-	return ncta * (nw*perWarp + uint64(p.SharedStatic+cfg.SharedBytes) + ctaOverheadBytes)
+	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
 }
 
 // Run emulates a launch of p on memory mem (which holds the parameter
@@ -401,6 +409,9 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	if err := cfg.normalize(p); err != nil {
 		return Stats{}, nil, err
+	}
+	if cfg.Cooperative {
+		return runCooperative(p, mem, &cfg)
 	}
 	start := time.Now()
 	cdim := [3]int{cfg.Grid[0] / cfg.Cluster[0], cfg.Grid[1] / cfg.Cluster[1], cfg.Grid[2] / cfg.Cluster[2]}
@@ -492,7 +503,7 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
 	nw := (nt + 31) / 32
 	for r := range n {
-		c := &CTA{Rank: r, Shared: make([]byte, p.SharedStatic+cfg.SharedBytes), ext: make([]any, len(ctaExt))}
+		c := &CTA{Rank: r, Shared: make([]byte, ctaSmemBytes(p, cfg)), ext: make([]any, len(ctaExt))}
 		if p.LocalFrame > 0 {
 			c.local = make([]byte, p.LocalFrame*nw*32)
 		}
@@ -516,6 +527,13 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 
 // runCluster emulates one cluster to completion.
 func (wk *worker) runCluster(index int, id [3]int) *Report {
+	wk.startCluster(index, id)
+	return wk.cl.schedule()
+}
+
+// startCluster places cluster index (coordinates id) on the worker's CTAs
+// and starts their warps.
+func (wk *worker) startCluster(index int, id [3]int) {
 	cfg := wk.cfg
 	cl := &wk.cl
 	*cl = Cluster{ID: id, Index: index, CTAs: wk.ctas, Mem: wk.mem, cfg: cfg, prog: wk.prog,
@@ -542,7 +560,6 @@ func (wk *worker) runCluster(index int, id [3]int) *Report {
 		}
 		wk.stats.CTAs++
 	}
-	return cl.schedule()
 }
 
 // start resets a warp for a new CTA: registers zeroed, specials filled.
@@ -582,60 +599,10 @@ func (w *Warp) start() {
 
 // schedule runs the cluster's warps until all exit or a report stops them.
 func (c *Cluster) schedule() *Report {
-	warps := c.warps
-	quantum := 1 << 16
-	if c.cfg.Seed != 0 {
-		quantum = 0
-	}
 	for {
-		if c.cfg.Seed != 0 {
-			for i := len(warps) - 1; i > 0; i-- {
-				j := c.rng.intn(i + 1)
-				warps[i], warps[j] = warps[j], warps[i]
-			}
-		}
-		progressed := false
-		alive := warps[:0]
-		for _, w := range warps {
-			if w.live == 0 {
-				continue
-			}
-			budget := quantum
-			if budget == 0 {
-				budget = 1 + c.rng.intn(64)
-			}
-			if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
-				budget = int(left)
-			}
-			n, st := w.run(budget)
-			c.steps += uint64(n)
-			if n > 0 {
-				progressed = true
-			}
-			if st == Fault || c.report != nil {
-				return c.report
-			}
-			if c.steps >= c.cfg.MaxSteps && w.active != 0 {
-				in := &c.prog.Insts[w.pc]
-				return &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
-					Thread:  w.threadID(lane(w.active)),
-					Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
-			}
-			if len(c.async) > 0 && c.cfg.Async == AsyncRandom {
-				if r := c.landDue(); r != nil {
-					return r
-				}
-			}
-			if w.live != 0 {
-				alive = append(alive, w)
-			}
-		}
-		warps = alive
-		if len(warps) == 0 {
-			if r := c.landAll(); r != nil {
-				return r
-			}
-			return c.report
+		done, progressed, r := c.round()
+		if done || r != nil {
+			return r
 		}
 		if !progressed {
 			if len(c.async) > 0 {
@@ -644,9 +611,72 @@ func (c *Cluster) schedule() *Report {
 				}
 				continue
 			}
-			return c.deadlock(warps)
+			return c.deadlock(c.runq)
 		}
 	}
+}
+
+// round gives every live warp of the cluster one quantum: round-robin with
+// long quanta for Seed 0, a shuffled order with random quanta otherwise.
+// It reports whether every warp has exited (after landing what is still
+// pending), whether any warp executed an instruction, and the report that
+// stopped the cluster. c.runq keeps the warps still alive.
+func (c *Cluster) round() (done, progressed bool, r *Report) {
+	if c.runq == nil {
+		c.runq = append([]*Warp(nil), c.warps...)
+	}
+	warps := c.runq
+	quantum := 1 << 16
+	if c.cfg.Seed != 0 {
+		quantum = 0
+		for i := len(warps) - 1; i > 0; i-- {
+			j := c.rng.intn(i + 1)
+			warps[i], warps[j] = warps[j], warps[i]
+		}
+	}
+	alive := warps[:0]
+	for _, w := range warps {
+		if w.live == 0 {
+			continue
+		}
+		budget := quantum
+		if budget == 0 {
+			budget = 1 + c.rng.intn(64)
+		}
+		if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
+			budget = int(left)
+		}
+		n, st := w.run(budget)
+		c.steps += uint64(n)
+		if n > 0 {
+			progressed = true
+		}
+		if st == Fault || c.report != nil {
+			return false, progressed, c.report
+		}
+		if c.steps >= c.cfg.MaxSteps && w.active != 0 {
+			in := &c.prog.Insts[w.pc]
+			return false, progressed, &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
+				Thread:  w.threadID(lane(w.active)),
+				Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
+		}
+		if len(c.async) > 0 && c.cfg.Async == AsyncRandom {
+			if r := c.landDue(); r != nil {
+				return false, progressed, r
+			}
+		}
+		if w.live != 0 {
+			alive = append(alive, w)
+		}
+	}
+	c.runq = alive
+	if len(alive) == 0 {
+		if r := c.landAll(); r != nil {
+			return true, progressed, r
+		}
+		return true, progressed, c.report
+	}
+	return false, progressed, nil
 }
 
 // deadlock builds the report for a cluster where nothing can move.

@@ -87,7 +87,10 @@ func (w *Warp) special(s specialSlot, l int) uint64 {
 	case spDynSmem:
 		return uint64(cfg.SharedBytes)
 	case spTotalSmem:
-		return uint64(len(c.Shared))
+		return uint64(userSmemBytes(w.prog, cfg))
+	}
+	if v, ok := w.specialDriver(s); ok {
+		return v
 	}
 	return 0 // %clock and friends: time does not pass in the emulator
 }

@@ -90,6 +90,9 @@ type Program struct {
 	ReqCluster   [3]int // .reqnctapercluster, zero when absent
 	ReqNTID      [3]int // .reqntid, zero when absent
 	MaxNTID      int    // product of .maxntid, zero when absent
+	// ReservedSmem is set when the kernel reads %reserved_smem_offset_*:
+	// each CTA then has ReservedSmemBytes after its own shared memory.
+	ReservedSmem bool
 
 	funcTable []calleeInfo // functions whose address is taken, by index
 
@@ -143,6 +146,12 @@ const (
 	spDynSmem
 	spTotalSmem
 	spClock
+	spEnvreg // %envreg<off>
+	spReservedBegin
+	spReservedEnd
+	spReservedCap
+	spReserved0
+	spReserved1
 )
 
 type specialSlot struct {

@@ -55,6 +55,7 @@ type runOptions struct {
 	noCheck   bool
 	trace     bool
 	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
+	coop      bool
 }
 
 func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
@@ -65,6 +66,7 @@ func runFlags(o *runOptions, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
 	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
+	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, or hex:BYTES (a parameter's raw bytes, for structs)", func(s string) error {
 		o.args = append(o.args, s)
 		return nil
@@ -252,6 +254,7 @@ func (o *runOptions) config() (emu.Config, error) {
 	}
 	cfg.SharedBytes, cfg.Seed, cfg.Jobs, cfg.MaxSteps = o.shared, o.seed, o.jobs, o.maxSteps
 	cfg.MaxLaunchSteps = o.maxLaunch
+	cfg.Cooperative = o.coop
 	return cfg, nil
 }
 
