@@ -593,6 +593,8 @@ func (w *Warp) start() {
 		w.barRed[i].dst = -1
 	}
 	w.cbWait, w.cbArrived = 0, 0
+	w.ticks = 0
+	w.pollPC, w.pollVal = -1, 0
 	w.WaitWhat = ""
 	w.cache = nil
 }

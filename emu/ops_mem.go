@@ -134,7 +134,28 @@ func decodeLd(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return err
 	}
 	out.Exec = ldExecs.pick(out)
+	if q := ParseQuals(in); out.Vec == 1 && out.D >= 0 && (q.Has(".acquire") || q.Has(".relaxed") || q.Has(".volatile")) {
+		out.Ext, out.Exec = out.Exec, execPollLoad
+	}
 	return nil
+}
+
+// execPollLoad runs a scalar load with a memory-order qualifier
+// (.acquire, .relaxed, .volatile: what loops that poll a flag written by
+// another thread use). When it reads, in the warp's first executing lane,
+// the value this instruction read there last time, the warp yields: the
+// thread it waits for can then run instead of the poll spinning for the
+// rest of the quantum. Results do not change, only the interleaving.
+func execPollLoad(w *Warp, in *Inst) Status {
+	if st := in.Ext.(ExecFunc)(w, in); st != Continue {
+		return st
+	}
+	v := w.R[in.D+int32(lane(w.Exec))]
+	if w.pollPC == w.pc && w.pollVal == v {
+		return Yield
+	}
+	w.pollPC, w.pollVal = w.pc, v
+	return Continue
 }
 
 func putN(b []byte, v uint64) {

@@ -20,6 +20,9 @@ const (
 	Retry
 	// Fault: the handler reported undefined behaviour with Warp.Fault.
 	Fault
+	// Yield: the instruction completed (as Continue), and the warp gives
+	// the rest of its quantum to the others (nanosleep).
+	Yield
 )
 
 // ExecFunc executes one decoded instruction for the lanes in w.Exec.

@@ -41,15 +41,17 @@ func reservedBase(p *Program, cfg *Config) int { return (userSmemBytes(p, cfg) +
 func (w *Warp) specialDriver(s specialSlot) (uint64, bool) {
 	cl := w.CTA.cluster
 	p, cfg := w.prog, cl.cfg
+	// Offsets are .shared addresses, which carry the CTA's rank (memory.go).
+	base := uint64(w.CTA.Rank+1)<<SharedRankShift + uint64(reservedBase(p, cfg))
 	switch s.kind {
 	case spReservedBegin, spReserved0:
-		return uint64(reservedBase(p, cfg)), true
+		return base, true
 	case spReservedEnd:
-		return uint64(reservedBase(p, cfg) + ReservedSmemBytes), true
+		return base + ReservedSmemBytes, true
 	case spReservedCap:
 		return ReservedSmemBytes, true
 	case spReserved1:
-		return uint64(reservedBase(p, cfg) + reservedSlot1), true
+		return base + reservedSlot1, true
 	case spEnvreg:
 		return envreg(cfg, int(s.off)), true
 	}

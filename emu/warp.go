@@ -52,6 +52,9 @@ type Warp struct {
 	cbArrived uint32     // lanes that arrived at the cluster barrier and have not waited
 	cbPhase   [32]uint32 // cluster-barrier phase each lane arrived in
 	carry     uint32     // carry flag per lane (add.cc, addc)
+	ticks     uint64     // clock reads by this warp (execReadClock)
+	pollPC    int32      // the last polling load (execPollLoad) and the value it read
+	pollVal   uint64
 
 	prog  *Program
 	stats *Stats
@@ -232,6 +235,8 @@ func (w *Warp) run(budget int) (int, Status) {
 				continue
 			case Fault:
 				return n, Fault
+			case Yield:
+				budget = n + 1
 			}
 			threads += uint64(bits.OnesCount32(exec))
 		}
