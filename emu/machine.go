@@ -594,6 +594,10 @@ func (w *Warp) start() {
 	}
 	w.cbWait, w.cbArrived = 0, 0
 	w.ticks = 0
+	w.sp = [32]int32{}
+	for l := range w.saved {
+		w.saved[l] = w.saved[l][:0]
+	}
 	w.pollPC, w.pollVal = -1, 0
 	w.WaitWhat = ""
 	w.cache = nil

@@ -84,7 +84,8 @@ type Program struct {
 	consts   []constSlot   // slots holding immediates and fixed addresses
 	specials []specialSlot // slots whose value depends on the CTA or lane
 
-	LocalFrame   int // bytes of .local and .param::func memory per thread
+	LocalFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
+	StackBase    int // offset of the recursion stack in the local frame (recursion.go)
 	SharedStatic int // bytes of static .shared memory per CTA
 	SharedAlign  int
 	Params       []Param // kernel parameters in order

@@ -42,8 +42,10 @@ type Warp struct {
 	allPC    int32 // pc of every live lane when allValid (a converged warp moved as one)
 	allValid bool
 	depth    [32]uint8
-	retpc    []int32 // [depth*32+lane]
-	callee   []int32 // [depth*32+lane]: function table index of an indirect call
+	retpc    []int32      // [depth*32+lane]
+	callee   []int32      // [depth*32+lane]: function table index of an indirect call
+	sp       [32]int32    // recursion stack pointer per lane (0: empty)
+	saved    [32][]uint64 // registers of the activations below, per lane (recursion.go)
 
 	barWait   [16]uint32 // lanes waiting at each named barrier
 	barArr    [16]uint32 // lanes that executed each barrier since the warp last arrived
