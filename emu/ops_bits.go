@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -22,7 +23,7 @@ func init() {
 	RegisterOpcode("dp4a", decodeDot)
 	RegisterOpcode("dp2a", decodeDot)
 	for _, op := range []string{"min", "max"} {
-		for _, q := range []string{".u16x2", ".s16x2", ".relu"} {
+		for _, q := range []string{".u16x2", ".s16x2", ".relu", ".NaN", ".xorsign"} {
 			RegisterVariant(op, q, decodeMinMaxPacked)
 		}
 	}
@@ -365,9 +366,8 @@ func minMax16x2(isMax, signed, relu bool, a, b uint32) uint32 {
 	return d
 }
 
-// decodeMinMaxPacked lowers min/max on .u16x2/.s16x2 and the .relu forms
-// (on .s32 and the packed types; the floating-point .relu forms take the
-// ordinary handler and clamp its result).
+// decodeMinMaxPacked lowers min/max on .u16x2/.s16x2, the .relu forms
+// on .s32, and the floating-point forms with .relu, .NaN or .xorsign.abs.
 func decodeMinMaxPacked(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
 	isMax := in.Opcode == "max"
@@ -383,19 +383,23 @@ func decodeMinMaxPacked(d *Decoder, in *ast.Instruction, out *Inst) error {
 			out.Type = TS32
 		}
 		return lanes3(d, in, out, 2, TB32, execMinMax16x2)
-	case q.Type() == TS32:
+	case q.Type() == TS32 && q.Has(".relu"):
 		out.Type = TS32
 		return lanes3(d, in, out, 2, TS32, execMinMaxRelu32)
 	}
-	if err := decodeBinary(d, in, out); err != nil {
-		return err
+	switch q.Type() {
+	case TF32, TF16, TBF16, TF16x2, TBF16x2:
+	default:
+		return d.Errorf(in, "%s with .relu, .NaN or .xorsign takes .s32, .s16x2 or a 16- or 32-bit floating-point type", in.Opcode)
 	}
-	if !q.Type().Float() && q.Type() != TF16x2 && q.Type() != TBF16x2 {
-		return d.Errorf(in, "%s.relu takes .s32, .s16x2 or a floating-point type", in.Opcode)
+	out.Type = q.Type()
+	if q.Has(".NaN") {
+		out.Flags |= FlagHi
 	}
-	out.Ext = out.Exec
-	out.Exec = execReluFloat
-	return nil
+	if q.Has(".xorsign") {
+		out.Flags |= FlagWide
+	}
+	return lanes3(d, in, out, 2, out.Type, execMinMaxFloat)
 }
 
 func execMinMax16x2(w *Warp, in *Inst) Status {
@@ -421,44 +425,59 @@ func execMinMaxRelu32(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-// execReluFloat runs the floating-point min/max and replaces each
-// negative result (per half for packed types) by +0; NaN stays NaN
-// (§9.7.4.10: .relu clamps negative results to 0).
-func execReluFloat(w *Warp, in *Inst) Status {
-	if st := in.Ext.(ExecFunc)(w, in); st != Continue {
-		return st
+// fminmaxMode is the set of min/max modifiers (§9.7.4.10-11).
+type fminmaxMode struct {
+	isMax, nan, xorsign, relu bool
+}
+
+// minMaxElem computes one floating-point element of type t (f32, f16 or
+// bf16) from the bit patterns a and b: .xorsign.abs compares magnitudes
+// and gives the result the xor of the operands' signs, .NaN makes a NaN
+// operand give the canonical NaN (otherwise a NaN yields the other
+// operand), .relu turns a negative result into +0.
+func minMaxElem(t Type, md fminmaxMode, a, b uint64) uint64 {
+	bits := uint(t.Bits())
+	sign := uint64(1) << (bits - 1)
+	canon := uint64(0x7fffffff)
+	if bits == 16 {
+		canon = 0x7fff
+	}
+	x, y := floatValue(t, a), floatValue(t, b)
+	if md.nan && (math.IsNaN(x) || math.IsNaN(y)) || math.IsNaN(x) && math.IsNaN(y) {
+		return canon
+	}
+	if md.xorsign {
+		x, y = math.Abs(x), math.Abs(y)
+	}
+	r := fminmax(x, y, !md.isMax)
+	out := floatBits(t, r, RoundNearest)
+	if md.xorsign {
+		out = out&^sign | (a^b)&sign
+	}
+	if md.relu && out&sign != 0 {
+		out = 0
+	}
+	return out
+}
+
+func execMinMaxFloat(w *Warp, in *Inst) Status {
+	md := fminmaxMode{isMax: in.Flags&FlagX != 0, nan: in.Flags&FlagHi != 0, xorsign: in.Flags&FlagWide != 0, relu: in.Flags&FlagSat != 0}
+	elem, n := in.Type, 1
+	switch in.Type {
+	case TF16x2:
+		elem, n = TF16, 2
+	case TBF16x2:
+		elem, n = TBF16, 2
 	}
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
-		w.R[in.D+l] = reluBits(in.Type, w.R[in.D+l])
+		a, b := w.R[in.A+l], w.R[in.B+l]
+		var d uint64
+		for i := range n {
+			sh := uint(16 * i)
+			d |= minMaxElem(elem, md, a>>sh&elem.mask(), b>>sh&elem.mask()) << sh
+		}
+		w.R[in.D+l] = d
 	}
 	return Continue
-}
-
-// reluBits clamps negative non-NaN values of type t (per half for the
-// packed types) to +0.
-func reluBits(t Type, v uint64) uint64 {
-	clamp := func(x uint64, exp, man uint) uint64 {
-		sign := x >> (exp + man) & 1
-		isNaN := x>>man&(1<<exp-1) == 1<<exp-1 && x&(1<<man-1) != 0
-		if sign != 0 && !isNaN {
-			return 0
-		}
-		return x
-	}
-	switch t {
-	case TF32:
-		return clamp(v&0xffffffff, 8, 23)
-	case TF64:
-		return clamp(v, 11, 52)
-	case TF16:
-		return clamp(v&0xffff, 5, 10)
-	case TBF16:
-		return clamp(v&0xffff, 8, 7)
-	case TF16x2:
-		return clamp(v&0xffff, 5, 10) | clamp(v>>16&0xffff, 5, 10)<<16
-	case TBF16x2:
-		return clamp(v&0xffff, 8, 7) | clamp(v>>16&0xffff, 8, 7)<<16
-	}
-	return v
 }
