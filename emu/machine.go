@@ -48,8 +48,8 @@ const MaxGridCTAs = 1 << 24
 const ctaOverheadBytes = 320 << 10
 
 // warpOverheadBytes is the per-warp state besides registers: the return
-// and callee stacks of every lane.
-const warpOverheadBytes = 2 * maxCallDepth * 32 * 4
+// address, callee and stack-pointer stacks of every lane.
+const warpOverheadBytes = 3 * maxCallDepth * 32 * 4
 
 // DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
 const DefaultMaxSteps = 1 << 32
@@ -509,7 +509,7 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 		}
 		for i := range nw {
 			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats,
-				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32)}
+				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)
 			for _, k := range p.consts {

@@ -155,6 +155,7 @@ func execRet(w *Warp, in *Inst) Status {
 		}
 		w.depth[l]--
 		w.tpc[l] = w.retpc[int(w.depth[l])*32+l]
+		w.sp[l] = w.retsp[int(w.depth[l])*32+l] // frees the callee's frame and allocas
 	}
 	if moved := w.Exec &^ exits; moved != 0 {
 		w.active &^= moved
@@ -310,6 +311,7 @@ func execCall(w *Warp, in *Inst) Status {
 		if w.depth[l] >= maxCallDepth {
 			return w.Fault(l, RuleCallDepth, "", "call nesting deeper than %d", maxCallDepth)
 		}
+		w.retsp[int(w.depth[l])*32+l] = w.sp[l]
 		if !w.passArgs(l, ci.args, ci.callee.frame) {
 			return Fault
 		}
@@ -656,6 +658,7 @@ func execCallIndirect(w *Warp, in *Inst) Status {
 		for i, a := range ci.args {
 			args = append(args, paramCopy{from: a.from, fromFr: a.fromFr, to: c.params[i].addr, toFr: c.params[i].frame, size: min(a.size, c.params[i].size)})
 		}
+		w.retsp[int(w.depth[l])*32+l] = w.sp[l]
 		if !w.passArgs(l, args, c.frame) {
 			return Fault
 		}

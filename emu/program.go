@@ -85,7 +85,8 @@ type Program struct {
 	specials []specialSlot // slots whose value depends on the CTA or lane
 
 	LocalFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
-	StackBase    int // offset of the recursion stack in the local frame (recursion.go)
+	StackBase    int // offset of the stack (recursion, alloca) in the local frame
+	usesAlloca   bool
 	SharedStatic int // bytes of static .shared memory per CTA
 	SharedAlign  int
 	Params       []Param // kernel parameters in order

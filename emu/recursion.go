@@ -169,8 +169,9 @@ func (d *Decoder) frameSymAddr(s *symbol) int32 {
 	return s.addrSlot - 1
 }
 
-// layoutStack places the recursion stack after the static frame: room
-// for maxCallDepth activations of the largest recursive function.
+// layoutStack places the stack after the static frame: room for
+// maxCallDepth activations of the largest recursive function, and
+// AllocaStackBytes more when the program uses alloca.
 func (d *Decoder) layoutStack() {
 	most := 0
 	for _, fi := range d.lowered {
@@ -179,12 +180,15 @@ func (d *Decoder) layoutStack() {
 			most = max(most, fi.frame.size)
 		}
 	}
-	if most == 0 {
+	if most == 0 && !d.prog.usesAlloca {
 		return
 	}
-	base := (d.prog.LocalFrame + 15) &^ 15
+	base := max((d.prog.LocalFrame+15)&^15, 16) // never 0: Warp.sp 0 means unset
 	d.prog.StackBase = base
 	d.prog.LocalFrame = base + maxCallDepth*most
+	if d.prog.usesAlloca {
+		d.prog.LocalFrame += AllocaStackBytes
+	}
 }
 
 // enterFrame starts an activation of a recursive function for lane l:
@@ -192,10 +196,7 @@ func (d *Decoder) layoutStack() {
 // the frame base and the address registers. It returns false (after a
 // report) when the stack is full.
 func (w *Warp) enterFrame(l int, fr *frameInfo) bool {
-	if w.sp[l] == 0 {
-		w.sp[l] = int32(w.prog.StackBase)
-	}
-	base := int(w.sp[l])
+	base := w.stackPtr(l)
 	if base+fr.size > w.prog.LocalFrame {
 		w.Fault(l, RuleCallDepth, specCall, "recursion deeper than the %d-byte stack of the thread", w.prog.LocalFrame-w.prog.StackBase)
 		return false
@@ -212,10 +213,9 @@ func (w *Warp) enterFrame(l int, fr *frameInfo) bool {
 	return true
 }
 
-// leaveFrame ends the activation of lane l: the frame is released and
-// the registers of the activation below are restored.
+// leaveFrame ends the activation of lane l: the registers of the
+// activation below are restored (ret already reset the stack pointer).
 func (w *Warp) leaveFrame(l int, fr *frameInfo) {
-	w.sp[l] -= int32(fr.size)
 	n := int(fr.slotHi-fr.slotLo) / 32
 	st := w.saved[l]
 	top := st[len(st)-n:]

@@ -44,7 +44,8 @@ type Warp struct {
 	depth    [32]uint8
 	retpc    []int32      // [depth*32+lane]
 	callee   []int32      // [depth*32+lane]: function table index of an indirect call
-	sp       [32]int32    // recursion stack pointer per lane (0: empty)
+	sp       [32]int32    // stack pointer per lane (0: the stack is empty); recursion.go, stack.go
+	retsp    []int32      // [depth*32+lane]: the stack pointer at the call
 	saved    [32][]uint64 // registers of the activations below, per lane (recursion.go)
 
 	barWait   [16]uint32 // lanes waiting at each named barrier
