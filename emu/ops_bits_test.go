@@ -560,3 +560,64 @@ func TestMinMaxFloatModifiers(t *testing.T) {
 			return uint64(lo) | uint64(hi)<<16
 		}}, halvesIn)
 }
+
+// TestVsetScalar: vset compares the (extended) operands and gives 1 or 0,
+// optionally combined with c (§9.7.17.1).
+func TestVsetScalar(t *testing.T) {
+	in := bitInputs()
+	runALU(t, b32Case("vset.s32.u32.lt", 2, func(a, b, _ uint32) uint32 { return uint32(b2i(int64(int32(a)) < int64(b))) }), in)
+	runALU(t, b32Case("vset.u32.u32.ge.add", 3, func(a, b, c uint32) uint32 { return uint32(b2i(a >= b)) + c }), in)
+	// vset has no destination type: its result (0 or 1) is unsigned.
+	runALU(t, b32Case("vset.s32.s32.eq.max", 3, func(a, b, c uint32) uint32 { return max(uint32(b2i(a == b)), c) }), in)
+}
+
+// TestWarpSizeName: the predefined identifier WARP_SZ is 32 wherever an
+// operand or an initializer may use it.
+func TestWarpSizeName(t *testing.T) {
+	src := header + `
+.global .u32 table[2] = {WARP_SZ, 7};
+.visible .entry k(.param .u64 out)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, WARP_SZ;
+	ld.global.u32 %r2, [table];
+	add.u32 %r3, %r1, %r2;
+	st.global.u32 [%rd1], %r3;
+	ret;
+}
+`
+	res := launch(t, src, Config{Block: dims(1, 1, 1)}, buf(4))
+	if v := u32s(res.Buffers[0].Data)[0]; v != 64 {
+		t.Fatalf("WARP_SZ + table[0] = %d, want 64", v)
+	}
+}
+
+// TestHintInstructions: setmaxnreg, pmevent, griddepcontrol and
+// cp.async.bulk.prefetch run and change nothing the program can see.
+func TestHintInstructions(t *testing.T) {
+	src := `.version 8.5
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, 41;
+	setmaxnreg.inc.sync.aligned.u32 64;
+	pmevent 3;
+	griddepcontrol.wait;
+	cp.async.bulk.prefetch.L2.global [%rd1], 256;
+	griddepcontrol.launch_dependents;
+	add.u32 %r1, %r1, 1;
+	st.global.u32 [%rd1], %r1;
+	ret;
+}
+`
+	res := launch(t, src, Config{Block: dims(128, 1, 1)}, buf(256))
+	if v := u32s(res.Buffers[0].Data)[0]; v != 42 {
+		t.Fatalf("got %d, want 42", v)
+	}
+}

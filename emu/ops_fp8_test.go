@@ -180,3 +180,21 @@ func TestMovmatrix(t *testing.T) {
 		}
 	}
 }
+
+// TestCvtFP8FromF16x2: each half goes to its byte (the upper half to the
+// upper byte), rounded like the f32 form.
+func TestCvtFP8FromF16x2(t *testing.T) {
+	in := []uint64{0x3c00bc00, 0x5f005f80, 0x7c00fc00, 0x7e000000, 0x00011234, 0x7bff3555, 0x4b804b00}
+	for _, e5 := range []bool{false, true} {
+		name := map[bool]string{false: "e4m3x2", true: "e5m2x2"}[e5]
+		op := "cvt.rn.satfinite." + name + ".f16x2"
+		t.Run(op, func(t *testing.T) {
+			runALU(t, aluCase{op: op, srcT: ".b32", dstT: ".b16", ldT: ".u32", stT: ".u16", nsrc: 1,
+				want: func(a, _, _ uint64) uint64 {
+					hi := nearestFP8(F16ToFloat(uint16(a>>16)), e5, false)
+					lo := nearestFP8(F16ToFloat(uint16(a)), e5, false)
+					return uint64(hi)<<8 | uint64(lo)
+				}}, in)
+		})
+	}
+}
