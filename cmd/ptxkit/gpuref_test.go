@@ -227,3 +227,81 @@ func BenchmarkGPUReference(b *testing.B) {
 		})
 	}
 }
+
+// TestGPUReferenceCooperativeAndRecursion runs two kernels of the
+// reference PTX that launches.tsv does not launch, through the command
+// line, and checks them against values computed here from their CUDA
+// sources: grid_sync (cooperative_groups grid_group::sync, warp.cu) with
+// --cooperative, and recursion (a recursive __noinline__ walk, basics.cu).
+func TestGPUReferenceCooperativeAndRecursion(t *testing.T) {
+	ptx := func(name string) string {
+		p := filepath.Join(gpuRefDir, "ptx", name)
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("the H100 reference set is absent (%v)", err)
+		}
+		return p
+	}
+	runOut := func(arg int, args ...string) []uint32 {
+		t.Helper()
+		dir := t.TempDir()
+		code, out, errs := runCmd(t, "", append(args, "--dump", "none", "--out", dir)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s%s", code, out, errs)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("arg%d.bin", arg)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := make([]uint32, len(b)/4)
+		for i := range w {
+			w[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		return w
+	}
+
+	const n, threads = 10000, 8 * 128
+	got := runOut(0, "run", ptx("warp.ptx"), "--kernel", "grid_sync", "--grid", "8", "--block", "128", "--cooperative",
+		"--arg", "buf:40000", "--arg", strconv.Itoa(n))
+	buf := make([]uint32, n)
+	for i := range buf {
+		buf[i] = uint32(i) * 2654435761
+	}
+	for i := range n {
+		var acc uint32
+		for j := i % threads; j < n; j += threads {
+			acc += buf[(j*7+1)%n]
+		}
+		if want := buf[i] ^ acc; got[i] != want {
+			t.Fatalf("grid_sync: buf[%d] = %#x, want %#x", i, got[i], want)
+		}
+	}
+	code, _, errs := runCmd(t, "", "run", ptx("warp.ptx"), "--kernel", "grid_sync", "--grid", "8", "--block", "128",
+		"--arg", "buf:40000", "--arg", strconv.Itoa(n), "--dump", "none")
+	if code != exitSanitize || !strings.Contains(errs, "trap") {
+		t.Fatalf("grid_sync without --cooperative: exit %d, %s; want the runtime's trap", code, errs)
+	}
+
+	table, err := os.ReadFile(filepath.Join(gpuRefDir, "inputs", "u16k.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	word := func(i uint32) uint32 { return binary.LittleEndian.Uint32(table[4*(i&1023):]) }
+	var walk func(node uint32, depth int) uint32
+	walk = func(node uint32, depth int) uint32 {
+		if depth == 0 {
+			return word(node)
+		}
+		var b [4]uint32
+		for k := range uint32(4) {
+			b[k] = word(node*4 + k)
+		}
+		return b[node&3] + walk(b[(node+1)&3], depth-1)*3
+	}
+	out := runOut(1, "run", ptx("basics.ptx"), "--kernel", "recursion", "--grid", "4", "--block", "128",
+		"--arg", "file:"+filepath.Join(gpuRefDir, "inputs", "u16k.bin"), "--arg", "buf:2048")
+	for i, v := range out {
+		if want := walk(uint32(i), 1+i%9); v != want {
+			t.Fatalf("recursion: out[%d] = %d, want %d", i, v, want)
+		}
+	}
+}
