@@ -621,3 +621,90 @@ func TestHintInstructions(t *testing.T) {
 		t.Fatalf("got %d, want 42", v)
 	}
 }
+
+// TestCvtPackInt: a and b saturate to the target range and pack with b in
+// the low bits; the rest comes from c (§9.7.9.22).
+func TestCvtPackInt(t *testing.T) {
+	in := bitInputs()
+	sat := func(v int32, n int, signed bool) uint32 {
+		lo, hi := int64(0), int64(1)<<n-1
+		if signed {
+			lo, hi = -(int64(1) << (n - 1)), int64(1)<<(n-1)-1
+		}
+		return uint32(min(max(int64(v), lo), hi)) & (1<<n - 1)
+	}
+	for _, c := range []struct {
+		typ    string
+		n      int
+		signed bool
+	}{{"u16", 16, false}, {"s16", 16, true}, {"u8", 8, false}, {"s8", 8, true}, {"u4", 4, false}, {"s4", 4, true}, {"u2", 2, false}, {"s2", 2, true}} {
+		op := "cvt.pack.sat." + c.typ + ".s32"
+		nsrc := 2
+		if c.n < 16 {
+			op += ".b32"
+			nsrc = 3
+		}
+		t.Run(op, func(t *testing.T) {
+			runALU(t, b32Case(op, nsrc, func(a, b, cc uint32) uint32 {
+				d := sat(int32(b), c.n, c.signed) + sat(int32(a), c.n, c.signed)<<c.n
+				if c.n < 16 {
+					d += cc << (2 * c.n)
+				}
+				return d
+			}), in)
+		})
+	}
+}
+
+// TestAtomic16: atom/red add on .f16, .bf16 and the packed .f16x2 (each
+// half a float add; it was an integer add before), and cas on .b16.
+func TestAtomic16(t *testing.T) {
+	src := header + `
+.visible .entry k(.param .u64 p, .param .u64 q)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<8>;
+	.reg .b16 %h<8>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u64 %rd2, [q];
+	mov.b16 %h1, 0x3c00;
+	atom.global.add.noftz.f16 %h2, [%rd1], %h1;
+	mov.b16 %h3, 0x3f80;
+	red.global.add.noftz.bf16 [%rd1+2], %h3;
+	mov.b32 %r1, 0x40003c00;
+	red.global.add.noftz.f16x2 [%rd1+4], %r1;
+	mov.u32 %r2, %tid.x;
+	cvt.u16.u32 %h4, %r2;
+	add.u16 %h4, %h4, 1;
+	mov.b16 %h5, 0;
+	atom.global.cas.b16 %h6, [%rd1+8], %h5, %h4;
+	mul.wide.u32 %rd3, %r2, 2;
+	add.u64 %rd3, %rd2, %rd3;
+	st.global.u16 [%rd3], %h6;
+	ret;
+}
+`
+	res := launch(t, src, Config{Block: dims(64, 1, 1)}, buf(16), buf(128))
+	d := res.Buffers[0].Data
+	h := func(i int) uint16 { return uint16(d[i]) | uint16(d[i+1])<<8 }
+	if F16ToFloat(h(0)) != 64 || BF16ToFloat(h(2)) != 64 || F16ToFloat(h(4)) != 64 || F16ToFloat(h(6)) != 128 {
+		t.Fatalf("sums: f16 %v, bf16 %v, f16x2 %v %v; want 64, 64, 64, 128", F16ToFloat(h(0)), BF16ToFloat(h(2)), F16ToFloat(h(4)), F16ToFloat(h(6)))
+	}
+	winner := h(8)
+	zeros := 0
+	for i := range 64 {
+		old := uint16(res.Buffers[1].Data[2*i]) | uint16(res.Buffers[1].Data[2*i+1])<<8
+		switch {
+		case old == 0:
+			zeros++
+			if winner != uint16(i+1) {
+				t.Fatalf("thread %d saw 0 but memory holds %d", i, winner)
+			}
+		case old != winner:
+			t.Fatalf("thread %d saw %d, want the winner's %d", i, old, winner)
+		}
+	}
+	if zeros != 1 {
+		t.Fatalf("%d threads won the cas", zeros)
+	}
+}
