@@ -708,3 +708,58 @@ func TestAtomic16(t *testing.T) {
 		t.Fatalf("%d threads won the cas", zeros)
 	}
 }
+
+// TestVectorAtomics: atom.global.v4.f32.add returns the old vector and
+// adds element-wise; red.global.v8.f16.add and .v2.bf16x2 likewise.
+func TestVectorAtomics(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u64 q)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<4>;
+	.reg .f32 %f<9>;
+	.reg .b16 %h<3>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u64 %rd2, [q];
+	mov.f32 %f1, 0f3F800000;
+	mov.f32 %f2, 0f40000000;
+	mov.f32 %f3, 0f40400000;
+	mov.f32 %f4, 0f40800000;
+	atom.global.v4.f32.add {%f5, %f6, %f7, %f8}, [%rd1], {%f1, %f2, %f3, %f4};
+	mov.b16 %h1, 0x3c00;
+	red.global.v8.f16.add.noftz [%rd1+16], {%h1, %h1, %h1, %h1, %h1, %h1, %h1, %h1};
+	mov.b32 %r1, 0x40003f80;
+	red.global.v2.bf16x2.add.noftz [%rd1+32], {%r1, %r1};
+	mov.u32 %r2, %tid.x;
+	mul.wide.u32 %rd3, %r2, 4;
+	add.u64 %rd3, %rd2, %rd3;
+	st.global.f32 [%rd3], %f8;
+	ret;
+}
+`
+	res := launch(t, src, Config{Block: dims(64, 1, 1)}, buf(48), buf(256))
+	d := res.Buffers[0].Data
+	f := func(i int) float32 { return math.Float32frombits(u32s(d[i : i+4])[0]) }
+	h := func(i int) uint16 { return uint16(d[i]) | uint16(d[i+1])<<8 }
+	if f(0) != 64 || f(4) != 128 || f(8) != 192 || f(12) != 256 {
+		t.Fatalf("f32 sums %v %v %v %v", f(0), f(4), f(8), f(12))
+	}
+	for i := range 8 {
+		if F16ToFloat(h(16+2*i)) != 64 {
+			t.Fatalf("f16 element %d: %v", i, F16ToFloat(h(16+2*i)))
+		}
+	}
+	if BF16ToFloat(h(32)) != 64 || BF16ToFloat(h(34)) != 128 || BF16ToFloat(h(36)) != 64 || BF16ToFloat(h(38)) != 128 {
+		t.Fatalf("bf16x2 sums %v %v %v %v", BF16ToFloat(h(32)), BF16ToFloat(h(34)), BF16ToFloat(h(36)), BF16ToFloat(h(38)))
+	}
+	seen := map[float32]bool{}
+	for _, v := range u32s(res.Buffers[1].Data) {
+		old := math.Float32frombits(v)
+		if seen[old] || old < 0 || old > 252 || int(old)%4 != 0 {
+			t.Fatalf("the old values of element 3 are not 0, 4, ..., 252 once each: %v", old)
+		}
+		seen[old] = true
+	}
+}
