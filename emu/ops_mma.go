@@ -1,14 +1,18 @@
 package emu
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
 // Integer warp-level matrix multiply-accumulate (PTX ISA §9.7.14.5.14):
-// mma.sync.aligned.{m8n8k16,m16n8k16,m16n8k32}.row.col{.satfinite}.s32
-// .{s8,u8}.{s8,u8}.s32 d, a, b, c. The result is exact integer arithmetic
+// mma.sync.aligned.shape.row.col{.satfinite}.s32.atype.btype.s32 d, a, b, c
+// on 8-bit (.m8n8k16, .m16n8k16, .m16n8k32; .s8/.u8) and 4-bit (.m8n8k32,
+// .m16n8k32, .m16n8k64; .s4/.u4) integers, and the single-bit form
+// mma.sync.aligned.shape.row.col.s32.b1.b1.s32.{and,xor}.popc (.m8n8k128,
+// .m16n8k128, .m16n8k256). The result is exact integer arithmetic
 // (wrapping in 32 bits, or clamped to the s32 range with .satfinite), so
 // it is the hardware's bit for bit. The floating-point shapes are not
 // implemented: the tensor cores' accumulation does not round like IEEE
@@ -21,28 +25,44 @@ func init() {
 // mmaInt is the Ext of an integer mma.
 type mmaInt struct {
 	m, n, k          int
+	bits             int // element width: 8, 4 or 1
 	aSigned, bSigned bool
 	satfinite        bool
+	xor              bool    // b1: .xor.popc (otherwise .and.popc)
 	a, b, c, d       []int32 // register slots of the fragments
 }
 
+// mmaIntShapes are the shapes of each element width.
+var mmaIntShapes = map[int][]string{8: {".m8n8k16", ".m16n8k16", ".m16n8k32"}, 4: {".m8n8k32", ".m16n8k32", ".m16n8k64"},
+	1: {".m8n8k128", ".m16n8k128", ".m16n8k256"}}
+
+var mmaIntTypes = map[string][2]int{".s8": {8, 1}, ".u8": {8, 0}, ".s4": {4, 1}, ".u4": {4, 0}, ".b1": {1, 0}}
+
 func decodeMma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
-	mi := &mmaInt{satfinite: q.Has(".satfinite")}
-	switch {
-	case q.Has(".m8n8k16"):
-		mi.m, mi.n, mi.k = 8, 8, 16
-	case q.Has(".m16n8k16"):
-		mi.m, mi.n, mi.k = 16, 8, 16
-	case q.Has(".m16n8k32"):
-		mi.m, mi.n, mi.k = 16, 8, 32
+	mi := &mmaInt{satfinite: q.Has(".satfinite"), xor: q.Has(".xor")}
+	var elems [][2]int
+	for _, n := range q.Names {
+		if t, ok := mmaIntTypes[n]; ok {
+			elems = append(elems, t)
+		}
 	}
-	if mi.m == 0 || len(q.Types) != 4 || q.Types[0] != TS32 || q.Types[3] != TS32 ||
-		!isByteInt(q.Types[1]) || !isByteInt(q.Types[2]) || !q.Has(".row") || !q.Has(".col") || len(in.Operands) != 4 {
-		return d.Errorf(in, "the emulator implements mma only on 8-bit integers (.m8n8k16, .m16n8k16, .m16n8k32 .row.col .s32.{s8,u8}.{s8,u8}.s32)")
+	bad := len(elems) != 2 || elems[0][0] != elems[1][0] || !q.Has(".row") || !q.Has(".col") || len(in.Operands) != 4 ||
+		q.Names[len(q.Names)-1] != ".s32" && elems[0][0] != 1
+	if !bad {
+		mi.bits, mi.aSigned, mi.bSigned = elems[0][0], elems[0][1] == 1, elems[1][1] == 1
+		for _, sh := range mmaIntShapes[mi.bits] {
+			if q.Has(sh) {
+				fmt.Sscanf(sh, ".m%dn%dk%d", &mi.m, &mi.n, &mi.k)
+			}
+		}
+		bad = mi.m == 0 || mi.bits == 1 && (!q.Has(".popc") || q.Has(".and") == q.Has(".xor"))
 	}
-	mi.aSigned, mi.bSigned = q.Types[1] == TS8, q.Types[2] == TS8
-	want := []int{mi.m * mi.n / 32, mi.m * mi.k / 128, mi.k * mi.n / 128, mi.m * mi.n / 32}
+	if bad {
+		return d.Errorf(in, "the emulator implements mma only on integers: .row.col .s32.{s8,u8}.{s8,u8}.s32 (m8n8k16, m16n8k16, m16n8k32), .s32.{s4,u4}.{s4,u4}.s32 (m8n8k32, m16n8k32, m16n8k64), .s32.b1.b1.s32.{and,xor}.popc (m8n8k128, m16n8k128, m16n8k256)")
+	}
+	perReg := 32 / mi.bits
+	want := []int{mi.m * mi.n / 32, mi.m * mi.k / 32 / perReg, mi.k * mi.n / 32 / perReg, mi.m * mi.n / 32}
 	var err error
 	for i, dst := range []*[]int32{&mi.d, &mi.a, &mi.b, &mi.c} {
 		if *dst, err = d.Vector(in.Operands[i], TB32, i == 0); err != nil {
@@ -62,31 +82,31 @@ func decodeMma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return nil
 }
 
-func isByteInt(t Type) bool { return t == TS8 || t == TU8 }
-
-// mmaIntPlace gives, for lane l and the j-th byte (A, B) or word (C, D)
-// it holds, the row and column of the element (the fragment layouts of
-// §9.7.14.5.14 for 8-bit integers): groupID = l/4 selects the rows of A,
-// C, D and the column of B; threadID_in_group = l%4 the columns of A and
-// the rows of B (four consecutive bytes each) and two consecutive columns
-// of C and D; a second register moves 8 rows down (A, C, D) and a further
-// one 16 columns right (A) or 16 rows down (B).
+// mmaIntPlace gives, for lane l and the j-th element (A, B) or word
+// (C, D) it holds, the row and column of the element (the fragment layouts
+// of §9.7.14.5.14 for integers, e = 32/bits elements per register):
+// groupID = l/4 selects the rows of A, C, D and the column of B;
+// threadID_in_group = l%4 the columns of A and the rows of B (e
+// consecutive elements each) and two consecutive columns of C and D; a
+// second register moves 8 rows down (A, C, D), and a further one k/2
+// columns right (A) or k/2 rows down (B).
 func mmaIntPlace(mi *mmaInt, frag byte, l, j int) (row, col int) {
 	g, t := l/4, l%4
-	reg, sub := j/4, j%4
+	e := 32 / mi.bits
+	reg, sub := j/e, j%e
 	switch frag {
 	case 'a':
-		row, col = g, 4*t+sub
+		row, col = g, e*t+sub
 		if mi.m == 16 && reg%2 == 1 {
 			row += 8
 		}
 		if reg >= 2 {
-			col += 16
+			col += mi.k / 2
 		}
 	case 'b':
-		row, col = 4*t+sub, g
+		row, col = e*t+sub, g
 		if reg == 1 {
-			row += 16
+			row += mi.k / 2
 		}
 	default: // c, d: j is the word index
 		row, col = g, 2*t+j%2
@@ -102,23 +122,25 @@ func execMmaInt(w *Warp, in *Inst) Status {
 	if w.Exec != w.live || w.live != 0xffffffff {
 		return w.Fault(lane(w.Exec), RuleUnsupported, "PTX ISA §9.7.14.5.14 (mma)", "mma.sync.aligned executed by %d threads; every thread of the warp must execute it", bitsOn(w.Exec))
 	}
-	var a [16][32]int64
-	var b [32][8]int64
+	var a [16][256]int64
+	var b [256][8]int64
 	var c [16][8]int64
-	ext := func(v uint64, signed bool) int64 {
+	e := 32 / mi.bits
+	ext := func(word uint64, sub int, signed bool) int64 {
+		v := word >> uint(sub*mi.bits) & (1<<uint(mi.bits) - 1)
 		if signed {
-			return int64(int8(v))
+			return signExtend(v, mi.bits)
 		}
-		return int64(uint8(v))
+		return int64(v)
 	}
 	for l := range 32 {
-		for j := range 4 * len(mi.a) {
+		for j := range e * len(mi.a) {
 			r, k := mmaIntPlace(mi, 'a', l, j)
-			a[r][k] = ext(w.R[mi.a[j/4]+int32(l)]>>(8*uint(j%4)), mi.aSigned)
+			a[r][k] = ext(w.R[mi.a[j/e]+int32(l)], j%e, mi.aSigned)
 		}
-		for j := range 4 * len(mi.b) {
+		for j := range e * len(mi.b) {
 			k, col := mmaIntPlace(mi, 'b', l, j)
-			b[k][col] = ext(w.R[mi.b[j/4]+int32(l)]>>(8*uint(j%4)), mi.bSigned)
+			b[k][col] = ext(w.R[mi.b[j/e]+int32(l)], j%e, mi.bSigned)
 		}
 		for j := range mi.c {
 			r, col := mmaIntPlace(mi, 'c', l, j)
@@ -130,7 +152,14 @@ func execMmaInt(w *Warp, in *Inst) Status {
 			r, col := mmaIntPlace(mi, 'd', l, j)
 			s := c[r][col]
 			for k := range mi.k {
-				s += a[r][k] * b[k][col]
+				switch {
+				case mi.bits > 1:
+					s += a[r][k] * b[k][col]
+				case mi.xor:
+					s += a[r][k] ^ b[k][col]
+				default:
+					s += a[r][k] & b[k][col]
+				}
 			}
 			if mi.satfinite {
 				s = min(max(s, math.MinInt32), math.MaxInt32)

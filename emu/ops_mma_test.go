@@ -8,26 +8,27 @@ import (
 	"testing"
 )
 
-// fragment layouts of the 8-bit integer mma shapes as the manual states
-// them (§9.7.14.5.14), per register index r and byte i of the register:
-// groupID = lane>>2, threadID_in_group = lane%4.
-func mmaAPos(m, lane, r, i int) (row, col int) {
+// Fragment layouts of the integer mma shapes as the manual states them
+// (§9.7.14.5.14), per register index r and element i of the register
+// (e = 32/bits elements per register): groupID = lane>>2,
+// threadID_in_group = lane%4.
+func mmaAPos(m, k, e, lane, r, i int) (row, col int) {
 	g, t := lane>>2, lane%4
 	row = g
 	if m == 16 && (r == 1 || r == 3) {
 		row = g + 8
 	}
-	col = t*4 + i
+	col = t*e + i
 	if r >= 2 {
-		col = t*4 + i + 16
+		col = t*e + i + k/2
 	}
 	return
 }
 
-func mmaBPos(lane, r, i int) (row, col int) {
-	row = (lane%4)*4 + i
+func mmaBPos(k, e, lane, r, i int) (row, col int) {
+	row = (lane%4)*e + i
 	if r == 1 {
-		row += 16
+		row += k / 2
 	}
 	return row, lane >> 2
 }
@@ -40,10 +41,13 @@ func mmaCPos(lane, r int) (row, col int) {
 	return row, (lane%4)*2 + r%2
 }
 
-// TestMmaInteger multiplies random 8-bit matrices with each integer shape
-// and signedness and compares D with A*B + C computed here.
+// TestMmaInteger multiplies random integer matrices with each shape,
+// element width and signedness and compares D with A*B + C computed here
+// (for .b1: C + popc(A row AND/XOR B column)).
 func TestMmaInteger(t *testing.T) {
-	shapes := []struct{ m, n, k int }{{8, 8, 16}, {16, 8, 16}, {16, 8, 32}}
+	type shape struct{ m, n, k, bits int }
+	shapes := []shape{{8, 8, 16, 8}, {16, 8, 16, 8}, {16, 8, 32, 8}, {8, 8, 32, 4}, {16, 8, 32, 4}, {16, 8, 64, 4},
+		{8, 8, 128, 1}, {16, 8, 128, 1}, {16, 8, 256, 1}}
 	seed := uint32(12345)
 	rnd := func() uint32 {
 		seed ^= seed << 13
@@ -52,15 +56,30 @@ func TestMmaInteger(t *testing.T) {
 		return seed
 	}
 	for _, sh := range shapes {
-		for _, ty := range [][2]string{{"s8", "s8"}, {"u8", "s8"}, {"u8", "u8"}} {
+		types := [][2]string{{"s8", "s8"}, {"u8", "s8"}, {"u8", "u8"}}
+		switch sh.bits {
+		case 4:
+			types = [][2]string{{"s4", "s4"}, {"u4", "s4"}, {"u4", "u4"}}
+		case 1:
+			types = [][2]string{{"b1", "and"}, {"b1", "xor"}}
+		}
+		for _, ty := range types {
 			for _, sat := range []bool{false, true} {
+				if sh.bits == 1 && sat {
+					continue
+				}
 				op := fmt.Sprintf("mma.sync.aligned.m%dn%dk%d.row.col", sh.m, sh.n, sh.k)
 				if sat {
 					op += ".satfinite"
 				}
-				op += ".s32." + ty[0] + "." + ty[1] + ".s32"
+				if sh.bits == 1 {
+					op += ".s32.b1.b1.s32." + ty[1] + ".popc"
+				} else {
+					op += ".s32." + ty[0] + "." + ty[1] + ".s32"
+				}
 				t.Run(op, func(t *testing.T) {
-					na, nb, nc := sh.m*sh.k/128, sh.k*sh.n/128, sh.m*sh.n/32
+					e := 32 / sh.bits
+					na, nb, nc := sh.m*sh.k/32/e, sh.k*sh.n/32/e, sh.m*sh.n/32
 					A := make([][]int64, sh.m)
 					for i := range A {
 						A[i] = make([]int64, sh.k)
@@ -75,30 +94,27 @@ func TestMmaInteger(t *testing.T) {
 					}
 					in := make([]byte, 4*32*(na+nb+nc))
 					put := func(reg, lane int, v uint32) { binary.LittleEndian.PutUint32(in[4*(reg*32+lane):], v) }
-					val := func(b uint8, typ string) int64 {
-						if typ == "s8" {
-							return int64(int8(b))
+					val := func(word uint32, i int, typ string) int64 {
+						v := int64(word >> (i * sh.bits) & (1<<sh.bits - 1))
+						if typ[0] == 's' && v>>(sh.bits-1) == 1 {
+							v -= 1 << sh.bits
 						}
-						return int64(b)
+						return v
 					}
 					for lane := range 32 {
 						for r := range na {
-							var word uint32
-							for i := range 4 {
-								b := uint8(rnd())
-								row, col := mmaAPos(sh.m, lane, r, i)
-								A[row][col] = val(b, ty[0])
-								word |= uint32(b) << (8 * i)
+							word := rnd()
+							for i := range e {
+								row, col := mmaAPos(sh.m, sh.k, e, lane, r, i)
+								A[row][col] = val(word, i, ty[0])
 							}
 							put(r, lane, word)
 						}
 						for r := range nb {
-							var word uint32
-							for i := range 4 {
-								b := uint8(rnd())
-								row, col := mmaBPos(lane, r, i)
-								B[row][col] = val(b, ty[1])
-								word |= uint32(b) << (8 * i)
+							word := rnd()
+							for i := range e {
+								row, col := mmaBPos(sh.k, e, lane, r, i)
+								B[row][col] = val(word, i, ty[1])
 							}
 							put(na+r, lane, word)
 						}
@@ -119,7 +135,14 @@ func TestMmaInteger(t *testing.T) {
 							row, col := mmaCPos(lane, r)
 							s := C[row][col]
 							for k := range sh.k {
-								s += A[row][k] * B[k][col]
+								switch {
+								case sh.bits > 1:
+									s += A[row][k] * B[k][col]
+								case ty[1] == "xor":
+									s += A[row][k] ^ B[k][col]
+								default:
+									s += A[row][k] & B[k][col]
+								}
 							}
 							if sat {
 								s = min(max(s, math.MinInt32), math.MaxInt32)
