@@ -20,6 +20,7 @@ import (
 
 func init() {
 	RegisterOpcode("mma", decodeMma)
+	RegisterOpcode("movmatrix", decodeMovmatrix)
 }
 
 // mmaInt is the Ext of an integer mma.
@@ -168,4 +169,39 @@ func execMmaInt(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// decodeMovmatrix lowers movmatrix.sync.aligned.m8n8.trans.b16 d, a: the
+// warp's 8x8 matrix of 16-bit elements (lane 4r+c/2 holds row r, columns
+// c and c+1) transposed in place (§9.7.14.5.16).
+func decodeMovmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	if !q.Has(".trans") || !q.Has(".m8n8") {
+		return d.Errorf(in, "movmatrix takes .m8n8.trans.b16")
+	}
+	return lanes3(d, in, out, 1, TB32, execMovmatrix)
+}
+
+func execMovmatrix(w *Warp, in *Inst) Status {
+	if w.Exec != 0xffffffff {
+		return w.Fault(lane(w.Exec), RuleUnsupported, "PTX ISA §9.7.14.5.16 (movmatrix)", "movmatrix executed by %d threads; .aligned requires the whole warp", bitsOn(w.Exec))
+	}
+	var src [32]uint32
+	for l := range 32 {
+		src[l] = uint32(w.R[in.A+int32(l)])
+	}
+	elem := func(r, c int) uint64 { return uint64(src[4*r+c/2] >> (16 * uint(c%2)) & 0xffff) }
+	for l := range 32 {
+		r, c := l/4, 2*(l%4)
+		w.R[in.D+int32(l)] = elem(c, r) | elem(c+1, r)<<16
+	}
+	return Continue
+}
+
+func bitsOn(m uint32) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
 }

@@ -20,6 +20,8 @@ func init() {
 	for _, op := range []string{"griddepcontrol", "setmaxnreg", "pmevent"} {
 		RegisterOpcode(op, decodeNoEffect)
 	}
+	// cp.async.bulk.prefetch{.tensor}: a hint to fill L2.
+	RegisterVariant("cp", ".prefetch", decodeNoEffect)
 }
 
 // decodeMatch lowers match.any.sync.type d, a, membermask and
@@ -137,7 +139,8 @@ func execNanosleep(w *Warp, in *Inst) Status { return Yield }
 // decodeNoEffect lowers instructions without a functional effect in the
 // emulator: griddepcontrol (a launch has no dependent grids, and its
 // prerequisites completed before it started), setmaxnreg (registers are
-// not allocated) and pmevent (no performance monitor).
+// not allocated), pmevent (no performance monitor) and
+// cp.async.bulk.prefetch (no cache).
 func decodeNoEffect(d *Decoder, in *ast.Instruction, out *Inst) error {
 	out.Exec = execNop
 	return nil

@@ -7,10 +7,11 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
-// Conversions to and from the 8-bit floating-point pairs .e4m3x2 and
-// .e5m2x2 (PTX ISA §9.7.9.21, sm_89+): cvt.rn.satfinite{.relu}.f8x2.f32
-// d, a, b (a goes to the upper byte), cvt.rn.satfinite{.relu}.f8x2.f16x2
-// d, a, and cvt.rn{.relu}.f16x2.f8x2 d, a.
+// Conversions to the reduced-precision floating-point formats (PTX ISA
+// §9.7.9.21): to and from the 8-bit pairs .e4m3x2 and .e5m2x2 (sm_89+:
+// cvt.rn.satfinite{.relu}.f8x2.f32 d, a, b with a in the upper byte,
+// cvt.rn.satfinite{.relu}.f8x2.f16x2 d, a, and cvt.rn{.relu}.f16x2.f8x2
+// d, a), and to TensorFloat-32 (cvt.{rna,rn,rz}{.satfinite}.tf32.f32).
 
 func init() {
 	RegisterVariant("cvt", ".e4m3x2", decodeCvtFP8)
@@ -173,10 +174,6 @@ func execCvtFP8(w *Warp, in *Inst) Status {
 
 func init() {
 	RegisterVariant("cvt", ".tf32", decodeCvtTF32)
-	RegisterOpcode("movmatrix", decodeMovmatrix)
-	// cp.async.bulk.prefetch{.tensor}: a hint to fill L2, no effect on
-	// memory contents.
-	RegisterVariant("cp", ".prefetch", decodeNoEffect)
 }
 
 // decodeCvtTF32 lowers cvt.{rna,rn,rz}{.relu}{.satfinite}.tf32.f32 d, a:
@@ -239,39 +236,4 @@ func execCvtTF32(w *Warp, in *Inst) Status {
 		w.R[in.D+l] = uint64(tf32(uint32(w.R[in.A+l]), in.Imm, sat, relu))
 	}
 	return Continue
-}
-
-// decodeMovmatrix lowers movmatrix.sync.aligned.m8n8.trans.b16 d, a: the
-// warp's 8x8 matrix of 16-bit elements (lane 4r+c/2 holds row r, columns
-// c and c+1) transposed in place (§9.7.14.5.16).
-func decodeMovmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	if !q.Has(".trans") || !q.Has(".m8n8") {
-		return d.Errorf(in, "movmatrix takes .m8n8.trans.b16")
-	}
-	return lanes3(d, in, out, 1, TB32, execMovmatrix)
-}
-
-func execMovmatrix(w *Warp, in *Inst) Status {
-	if w.Exec != 0xffffffff {
-		return w.Fault(lane(w.Exec), RuleUnsupported, "PTX ISA §9.7.14.5.16 (movmatrix)", "movmatrix executed by %d threads; .aligned requires the whole warp", bitsOn(w.Exec))
-	}
-	var src [32]uint32
-	for l := range 32 {
-		src[l] = uint32(w.R[in.A+int32(l)])
-	}
-	elem := func(r, c int) uint64 { return uint64(src[4*r+c/2] >> (16 * uint(c%2)) & 0xffff) }
-	for l := range 32 {
-		r, c := l/4, 2*(l%4)
-		w.R[in.D+int32(l)] = elem(c, r) | elem(c+1, r)<<16
-	}
-	return Continue
-}
-
-func bitsOn(m uint32) int {
-	n := 0
-	for ; m != 0; m &= m - 1 {
-		n++
-	}
-	return n
 }
