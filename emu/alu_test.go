@@ -12,15 +12,16 @@ import (
 // aluCase runs "OP d, a, b[, c]" over many inputs and compares with want,
 // computed here with Go arithmetic on typed values.
 type aluCase struct {
-	op    string // full opcode with qualifiers, e.g. "mul.hi.s32"
-	srcT  string // register type of sources: ".b16", ".b32", ".b64", ".f32", ".f64", ".pred"
-	dstT  string // register type of the destination
-	ldT   string // ld type for sources
-	stT   string // st type for the destination
-	nsrc  int
-	want  func(a, b, c uint64) uint64
-	skip  func(a, b, c uint64) bool // inputs the case does not define
-	wideC bool                      // c has the destination's type (mad.wide)
+	op     string // full opcode with qualifiers, e.g. "mul.hi.s32"
+	srcT   string // register type of sources: ".b16", ".b32", ".b64", ".f32", ".f64", ".pred"
+	dstT   string // register type of the destination
+	ldT    string // ld type for sources
+	stT    string // st type for the destination
+	nsrc   int
+	want   func(a, b, c uint64) uint64
+	skip   func(a, b, c uint64) bool // inputs the case does not define
+	wideC  bool                      // c has the destination's type (mad.wide)
+	negate [3]bool                   // write the source operand negated ("-%a1")
 }
 
 var intInputs = []uint64{0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x12345678, 0x7fffffff, 0x80000000, 0xffffffff,
@@ -50,6 +51,11 @@ func (c aluCase) kernel() string {
 		}
 		fmt.Fprintf(&b, "\tld.global%s %%c1, [%%rd3+16];\n", ldc)
 		ops = append(ops, "%c1")
+	}
+	for i, neg := range c.negate {
+		if neg && i+1 < len(ops) {
+			ops[i+1] = "-" + ops[i+1]
+		}
 	}
 	fmt.Fprintf(&b, "\t%s %s;\n", c.op, strings.Join(ops, ", "))
 	fmt.Fprintf(&b, "\tst.global%s [%%rd4], %%d1;\n\tret;\n}\n", c.stT)

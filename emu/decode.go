@@ -31,6 +31,11 @@ type symbol struct {
 	addr  uint64 // symVar: address in its space (shared: offset in the CTA's shared memory)
 	size  int
 	fn    *ast.Function
+	// frame is set for variables of a recursive function: addr is then
+	// an offset in its activation frame (recursion.go); addrSlot-1 is the
+	// register holding the address as a value, once one is needed.
+	frame    *frameInfo
+	addrSlot int32
 }
 
 // funcInfo is a .func or .entry being lowered.
@@ -40,6 +45,7 @@ type funcInfo struct {
 	params  []*symbol
 	returns []*symbol
 	entry   bool
+	frame   *frameInfo // activation frame of a recursive function, nil otherwise
 }
 
 type labelFixup struct {
@@ -85,6 +91,7 @@ type Decoder struct {
 	nslots   int
 	temps    []int32
 	inst     int
+	rec      map[*ast.Function]bool // functions in a call cycle
 }
 
 // Decode lowers kernel (the first .entry when kernel is "") of m, and
@@ -131,6 +138,7 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 	}
 	d.prog.Kernel = entry.Name.Name
 	d.aliases(m)
+	d.rec = recursiveFuncs(m, d.funcs)
 	d.enqueue(entry).entry = true
 	d.entryParams(entry)
 	d.moduleVars(m)
@@ -142,6 +150,7 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 	}
 	d.resolveFixups()
 	d.resolveCalls()
+	d.layoutStack()
 	d.buildFuncTable()
 	d.finish()
 	if d.errs.HasErrors() {
@@ -380,6 +389,9 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 	case *ast.Ident:
 		if s := d.lookup(x.Name); s != nil && s.kind == symVar {
 			return s.addr, true
+		}
+		if x.Name == warpSizeName && d.lookup(x.Name) == nil {
+			return 32, true
 		}
 		if a, ok := d.funcAddr(x.Name); ok {
 			return a, true
@@ -653,12 +665,13 @@ type calleeInfo struct {
 	start   int32
 	params  []*symbol
 	returns []*symbol
+	frame   *frameInfo
 }
 
 func (d *Decoder) buildFuncTable() {
 	d.prog.funcTable = make([]calleeInfo, len(d.addrOf))
 	for f, i := range d.addrOf {
 		fi := d.lowered[f]
-		d.prog.funcTable[i] = calleeInfo{name: f.Name.Name, start: fi.start, params: fi.params, returns: fi.returns}
+		d.prog.funcTable[i] = calleeInfo{name: f.Name.Name, start: fi.start, params: fi.params, returns: fi.returns, frame: fi.frame}
 	}
 }

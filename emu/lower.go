@@ -24,6 +24,11 @@ func (d *Decoder) lowerFunc(fi *funcInfo) {
 	fi.start = int32(len(d.prog.Insts))
 	d.labels[fi] = map[string]int32{}
 	d.scopes = []map[string]*symbol{{}}
+	if d.rec[f] {
+		fi.frame = &frameInfo{slotLo: int32(d.nslots) * 32}
+		fi.frame.base = d.NewSlot()
+		defer func() { fi.frame.slotHi = int32(d.nslots) * 32 }()
+	}
 	if fi.entry {
 		for i, p := range f.Params {
 			if p.Name != nil && i < len(d.prog.Params) {
@@ -69,7 +74,7 @@ func (d *Decoder) funcParam(p *ast.VarDecl) *symbol {
 		d.errorf(p, "emu-decode", "%v", err)
 		return nil
 	}
-	s := &symbol{kind: symVar, space: SpaceParamFunc, addr: d.allocLocal(size, max(int(p.Align), elem)), size: size}
+	s := d.allocVar(SpaceParamFunc, size, max(int(p.Align), elem))
 	d.scopes[0][p.Name.Name] = s
 	return s
 }
@@ -166,13 +171,13 @@ func (d *Decoder) declare(v *ast.VarDecl) {
 	case SpaceShared, SpaceSharedCluster:
 		scope[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: d.shared[v], size: size}
 	case SpaceLocal:
-		s := &symbol{kind: symVar, space: SpaceLocal, addr: d.allocLocal(size, max(int(v.Align), elem)), size: size}
+		s := d.allocVar(SpaceLocal, size, max(int(v.Align), elem))
 		scope[v.Name.Name] = s
 		if v.Init != nil {
 			d.errorf(v, "emu-unsupported", "initialized .local variable")
 		}
 	case SpaceParam, SpaceParamFunc:
-		scope[v.Name.Name] = &symbol{kind: symVar, space: SpaceParamFunc, addr: d.allocLocal(size, max(int(v.Align), elem)), size: size}
+		scope[v.Name.Name] = d.allocVar(SpaceParamFunc, size, max(int(v.Align), elem))
 	default:
 		d.errorf(v, "emu-unsupported", "%s variable declared inside a function", v.Space)
 	}
@@ -280,7 +285,6 @@ func (d *Decoder) resolveFixups() {
 		}
 		d.prog.Insts[fx.inst].Target = pc
 	}
-	d.checkRecursion()
 }
 
 // Quals is an instruction's qualifier list, classified.
@@ -362,9 +366,26 @@ var specialKinds = map[string]specialKind{
 	"%dynamic_smem_size": spDynSmem, "%total_smem_size": spTotalSmem,
 	"%clock": spClock, "%clock64": spClock, "%clock_hi": spClock, "%globaltimer": spClock,
 	"%globaltimer_lo": spClock, "%globaltimer_hi": spClock,
-	"%envreg0": spClock, "%envreg1": spClock, "%envreg2": spClock, "%envreg3": spClock,
-	"%envreg4": spClock, "%envreg5": spClock, "%envreg6": spClock, "%envreg7": spClock,
+	"%reserved_smem_offset_begin": spReservedBegin, "%reserved_smem_offset_end": spReservedEnd,
+	"%reserved_smem_offset_cap": spReservedCap, "%reserved_smem_offset_0": spReserved0,
+	"%reserved_smem_offset_1": spReserved1, "%aggr_smem_size": spTotalSmem, "%current_graph_exec": spClock,
 }
+
+func init() {
+	// %envreg0-31 (§10.31) are set by the driver; %pm0-7 and %pm0_64-%pm7_64
+	// are performance-monitoring counters, which read 0.
+	for i := range 32 {
+		specialKinds["%envreg"+strconv.Itoa(i)] = spEnvreg
+	}
+	for i := range 8 {
+		specialKinds["%pm"+strconv.Itoa(i)] = spClock
+		specialKinds["%pm"+strconv.Itoa(i)+"_64"] = spClock
+	}
+}
+
+// warpSizeName is the predefined identifier WARP_SZ (§5.4: the warp
+// size, 32).
+const warpSizeName = "WARP_SZ"
 
 func compIndex(c string) int {
 	switch c {
@@ -381,7 +402,15 @@ func compIndex(c string) int {
 // regSlot resolves a register operand to its slot base.
 func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 	if k, ok := specialKinds[r.Name]; ok {
-		return d.special(k, compIndex(r.Comp), 0), TU32, nil
+		off := uint64(0)
+		if k == spEnvreg {
+			n, _ := strconv.Atoi(strings.TrimPrefix(r.Name, "%envreg"))
+			off = uint64(n)
+		}
+		if k >= spReservedBegin && k <= spReserved1 {
+			d.prog.ReservedSmem = true
+		}
+		return d.special(k, compIndex(r.Comp), off), TU32, nil
 	}
 	if resolve.LookupSpecial(r.Name) != nil {
 		return 0, 0, d.Errorf(r, "the emulator does not model special register %s", r.Name)
@@ -432,6 +461,9 @@ func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
 		return s, err
 	case *ast.Ident:
 		s := d.lookup(x.Name)
+		if s == nil && x.Name == warpSizeName {
+			return d.Const(32), nil
+		}
 		if s == nil {
 			return 0, d.Errorf(x, "undefined name %s", x.Name)
 		}
@@ -460,6 +492,9 @@ func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
 // symAddr returns a slot holding the address of variable s plus off in
 // its own state space.
 func (d *Decoder) symAddr(s *symbol, off int64) int32 {
+	if s.frame != nil {
+		return d.frameSymAddr(s)
+	}
 	if s.space == SpaceShared {
 		return d.special(spSharedAddr, 0, s.addr+uint64(off))
 	}
@@ -495,6 +530,9 @@ func (d *Decoder) Addr(e ast.Expr) (base int32, off int64, sp Space, err error) 
 			if s.space == SpaceShared {
 				return d.symAddr(s, 0), x.Offset, SpaceShared, nil
 			}
+			if s.frame != nil {
+				return s.frame.base, int64(s.addr) + x.Offset, s.space, nil
+			}
 			return d.Const(0), int64(s.addr) + x.Offset, s.space, nil
 		case *ast.IndexExpr:
 			return d.Addr(b)
@@ -512,6 +550,9 @@ func (d *Decoder) Addr(e ast.Expr) (base int32, off int64, sp Space, err error) 
 		}
 		if s.space == SpaceShared {
 			return d.symAddr(s, 0), idx, SpaceShared, nil
+		}
+		if s.frame != nil {
+			return s.frame.base, int64(s.addr) + idx, s.space, nil
 		}
 		return d.Const(0), int64(s.addr) + idx, s.space, nil
 	}
@@ -552,57 +593,6 @@ func (d *Decoder) Vector(e ast.Expr, t Type, dst bool) ([]int32, error) {
 		}
 	}
 	return out, nil
-}
-
-// checkRecursion rejects call cycles: .func frames are laid out statically.
-func (d *Decoder) checkRecursion() {
-	calls := map[int32][]int32{} // function start -> callee starts
-	starts := []int32{}
-	for _, fi := range d.lowered {
-		starts = append(starts, fi.start)
-	}
-	funcOf := func(pc int) int32 {
-		best := int32(-1)
-		for _, s := range starts {
-			if s <= int32(pc) && s > best {
-				best = s
-			}
-		}
-		return best
-	}
-	for i := range d.prog.Insts {
-		if ci, ok := d.prog.Insts[i].Ext.(*callInfo); ok {
-			f := funcOf(i)
-			if ci.indirect { // may reach any function whose address is taken
-				for g := range d.addrOf {
-					calls[f] = append(calls[f], d.lowered[g].start)
-				}
-				continue
-			}
-			calls[f] = append(calls[f], ci.callee.start)
-		}
-	}
-	state := map[int32]int{}
-	var visit func(f int32) bool
-	visit = func(f int32) bool {
-		switch state[f] {
-		case 1:
-			return true
-		case 2:
-			return false
-		}
-		state[f] = 1
-		for _, g := range calls[f] {
-			if visit(g) {
-				return true
-			}
-		}
-		state[f] = 2
-		return false
-	}
-	if visit(0) {
-		d.errs.Errorf(d.prog.File, d.prog.Insts[0].Pos, d.prog.Insts[0].Pos, "emu-unsupported", "recursive .func calls are not supported by the emulator")
-	}
 }
 
 // hasPrefixQual reports whether any qualifier starts with p.

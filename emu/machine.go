@@ -31,6 +31,13 @@ type Config struct {
 	// Monitor, when not nil, is updated as the launch runs and can stop it
 	// (see Monitor).
 	Monitor *Monitor
+	// Cooperative makes a cooperative launch (cudaLaunchCooperativeKernel):
+	// every CTA of the grid is resident at once, and the grid workspace the
+	// CUDA runtime's grid_group::sync uses is passed in %envreg1/%envreg2
+	// (coop.go).
+	Cooperative bool
+
+	gridWorkspace uint64 // address of the grid workspace of a cooperative launch
 }
 
 // MaxLaunchBytes bounds the emulator's own memory for the state of the
@@ -47,8 +54,8 @@ const MaxGridCTAs = 1 << 24
 const ctaOverheadBytes = 320 << 10
 
 // warpOverheadBytes is the per-warp state besides registers: the return
-// and callee stacks of every lane.
-const warpOverheadBytes = 2 * maxCallDepth * 32 * 4
+// address, callee and stack-pointer stacks of every lane.
+const warpOverheadBytes = 3 * maxCallDepth * 32 * 4
 
 // DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
 const DefaultMaxSteps = 1 << 32
@@ -188,6 +195,7 @@ type Cluster struct {
 	live     int
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
 	warps    []*Warp
+	runq     []*Warp // warps not yet exited, in scheduling order (round)
 	issueSeq uint64
 	nextDue  uint64 // no queued operation is due before this step (AsyncRandom)
 
@@ -406,7 +414,7 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	nw := (nt + 31) / 32
 	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
 	perWarp := uint64(p.NumSlots)*32*8 + 32*uint64(p.LocalFrame) + warpOverheadBytes
-	return ncta * (nw*perWarp + uint64(p.SharedStatic+cfg.SharedBytes) + ctaOverheadBytes)
+	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
 }
 
 // Run emulates a launch of p on memory mem (which holds the parameter
@@ -416,6 +424,9 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	if err := cfg.normalize(p); err != nil {
 		return Stats{}, nil, err
+	}
+	if cfg.Cooperative {
+		return runCooperative(p, mem, &cfg)
 	}
 	start := time.Now()
 	mon, disarm := startTimeout(&cfg)
@@ -515,13 +526,13 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
 	nw := (nt + 31) / 32
 	for r := range n {
-		c := &CTA{Rank: r, Shared: make([]byte, p.SharedStatic+cfg.SharedBytes), ext: make([]any, len(ctaExt))}
+		c := &CTA{Rank: r, Shared: make([]byte, ctaSmemBytes(p, cfg)), ext: make([]any, len(ctaExt))}
 		if p.LocalFrame > 0 {
 			c.local = make([]byte, p.LocalFrame*nw*32)
 		}
 		for i := range nw {
 			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats,
-				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32)}
+				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)
 			for _, k := range p.consts {
@@ -539,6 +550,15 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 
 // runCluster emulates one cluster to completion.
 func (wk *worker) runCluster(index int, id [3]int) *Report {
+	wk.startCluster(index, id)
+	r := wk.cl.schedule()
+	wk.cl.retire()
+	return r
+}
+
+// startCluster places cluster index (coordinates id) on the worker's CTAs
+// and starts their warps.
+func (wk *worker) startCluster(index int, id [3]int) {
 	cfg := wk.cfg
 	cl := &wk.cl
 	*cl = Cluster{ID: id, Index: index, CTAs: wk.ctas, Mem: wk.mem, cfg: cfg, prog: wk.prog,
@@ -565,9 +585,6 @@ func (wk *worker) runCluster(index int, id [3]int) *Report {
 		}
 		wk.stats.CTAs++
 	}
-	r := cl.schedule()
-	cl.retire()
-	return r
 }
 
 // start resets a warp for a new CTA: registers zeroed, specials filled.
@@ -601,78 +618,22 @@ func (w *Warp) start() {
 		w.barRed[i].dst = -1
 	}
 	w.cbWait, w.cbArrived = 0, 0
+	w.ticks = 0
+	w.sp = [32]int32{}
+	for l := range w.saved {
+		w.saved[l] = w.saved[l][:0]
+	}
+	w.pollPC, w.pollVal = -1, 0
 	w.WaitWhat, w.WaitWhy = "", nil
 	w.cache = nil
 }
 
 // schedule runs the cluster's warps until all exit or a report stops them.
 func (c *Cluster) schedule() *Report {
-	warps := c.warps
-	quantum := 1 << 16
-	if c.cfg.Seed != 0 {
-		quantum = 0
-	}
 	for {
-		if c.cfg.Seed != 0 {
-			for i := len(warps) - 1; i > 0; i-- {
-				j := c.rng.intn(i + 1)
-				warps[i], warps[j] = warps[j], warps[i]
-			}
-		}
-		progressed := false
-		alive := warps[:0]
-		waiting := 0
-		for _, w := range warps {
-			if w.live == 0 {
-				continue
-			}
-			if c.mon.stopped() {
-				return c.stopReport()
-			}
-			budget := quantum
-			if budget == 0 {
-				budget = 1 + c.rng.intn(64)
-			}
-			if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
-				budget = int(left)
-			}
-			n, st := w.run(budget)
-			c.steps += uint64(n)
-			if n > 0 {
-				progressed = true
-			} else {
-				waiting++
-			}
-			if st == Fault || c.report != nil {
-				return c.report
-			}
-			if c.steps >= c.cfg.MaxSteps && w.active != 0 {
-				in := &c.prog.Insts[w.pc]
-				r := &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
-					Thread:  w.threadID(lane(w.active)),
-					Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
-				c.locate(r)
-				r.Pos, r.Opcode = in.Pos, in.Opcode
-				return r
-			}
-			if len(c.async) > 0 && c.cfg.Async == AsyncRandom {
-				if r := c.landDue(); r != nil {
-					return r
-				}
-			}
-			if w.live != 0 {
-				alive = append(alive, w)
-			}
-		}
-		warps = alive
-		if c.mon != nil {
-			c.publish(waiting)
-		}
-		if len(warps) == 0 {
-			if r := c.landAll(); r != nil {
-				return r
-			}
-			return c.report
+		done, progressed, r := c.round()
+		if done || r != nil {
+			return r
 		}
 		if !progressed {
 			if len(c.async) > 0 {
@@ -681,9 +642,84 @@ func (c *Cluster) schedule() *Report {
 				}
 				continue
 			}
-			return c.deadlock(warps)
+			return c.deadlock(c.runq)
 		}
 	}
+}
+
+// round gives every live warp of the cluster one quantum: round-robin with
+// long quanta for Seed 0, a shuffled order with random quanta otherwise.
+// It reports whether every warp has exited (after landing what is still
+// pending), whether any warp executed an instruction, and the report that
+// stopped the cluster. c.runq keeps the warps still alive.
+func (c *Cluster) round() (done, progressed bool, r *Report) {
+	if c.runq == nil {
+		c.runq = append([]*Warp(nil), c.warps...)
+	}
+	warps := c.runq
+	quantum := 1 << 16
+	if c.cfg.Seed != 0 {
+		quantum = 0
+		for i := len(warps) - 1; i > 0; i-- {
+			j := c.rng.intn(i + 1)
+			warps[i], warps[j] = warps[j], warps[i]
+		}
+	}
+	alive := warps[:0]
+	waiting := 0
+	for _, w := range warps {
+		if w.live == 0 {
+			continue
+		}
+		if c.mon.stopped() {
+			return false, progressed, c.stopReport()
+		}
+		budget := quantum
+		if budget == 0 {
+			budget = 1 + c.rng.intn(64)
+		}
+		if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
+			budget = int(left)
+		}
+		n, st := w.run(budget)
+		c.steps += uint64(n)
+		if n > 0 {
+			progressed = true
+		} else {
+			waiting++
+		}
+		if st == Fault || c.report != nil {
+			return false, progressed, c.report
+		}
+		if c.steps >= c.cfg.MaxSteps && w.active != 0 {
+			in := &c.prog.Insts[w.pc]
+			r := &Report{Rule: RuleMaxSteps, File: c.prog.File, Pos: in.Pos, Opcode: in.Opcode,
+				Thread:  w.threadID(lane(w.active)),
+				Message: fmt.Sprintf("cluster %d exceeded %d warp-instructions (--max-steps)", c.Index, c.cfg.MaxSteps)}
+			c.locate(r)
+			r.Pos, r.Opcode = in.Pos, in.Opcode
+			return false, progressed, r
+		}
+		if len(c.async) > 0 && c.cfg.Async == AsyncRandom {
+			if r := c.landDue(); r != nil {
+				return false, progressed, r
+			}
+		}
+		if w.live != 0 {
+			alive = append(alive, w)
+		}
+	}
+	c.runq = alive
+	if c.mon != nil {
+		c.publish(waiting)
+	}
+	if len(alive) == 0 {
+		if r := c.landAll(); r != nil {
+			return true, progressed, r
+		}
+		return true, progressed, c.report
+	}
+	return false, progressed, nil
 }
 
 // deadlock builds the report for a cluster where nothing can move.

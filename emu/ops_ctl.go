@@ -87,7 +87,10 @@ func (w *Warp) special(s specialSlot, l int) uint64 {
 	case spDynSmem:
 		return uint64(cfg.SharedBytes)
 	case spTotalSmem:
-		return uint64(len(c.Shared))
+		return uint64(userSmemBytes(w.prog, cfg))
+	}
+	if v, ok := w.specialDriver(s); ok {
+		return v
 	}
 	return 0 // %clock and friends: time does not pass in the emulator
 }
@@ -152,6 +155,7 @@ func execRet(w *Warp, in *Inst) Status {
 		}
 		w.depth[l]--
 		w.tpc[l] = w.retpc[int(w.depth[l])*32+l]
+		w.sp[l] = w.retsp[int(w.depth[l])*32+l] // frees the callee's frame and allocas
 	}
 	if moved := w.Exec &^ exits; moved != 0 {
 		w.active &^= moved
@@ -173,8 +177,9 @@ type callInfo struct {
 }
 
 type paramCopy struct {
-	from, to uint64 // local-frame addresses
-	size     int
+	from, to     uint64     // local-frame addresses (offsets in a frame when the frame is set)
+	fromFr, toFr *frameInfo // activation frames of recursive functions, nil for the static frame
+	size         int
 }
 
 // decodeCall lowers "call{.uni} (ret), f, (args);" into a call step and a
@@ -230,14 +235,14 @@ func decodeCall(d *Decoder, in *ast.Instruction, out *Inst) error {
 		if err != nil {
 			return err
 		}
-		ci.args = append(ci.args, paramCopy{from: s.addr, size: s.size})
+		ci.args = append(ci.args, paramCopy{from: s.addr, fromFr: s.frame, size: s.size})
 	}
 	for _, r := range rets {
 		s, err := d.paramVar(r)
 		if err != nil {
 			return err
 		}
-		ci.rets = append(ci.rets, paramCopy{to: s.addr, size: s.size})
+		ci.rets = append(ci.rets, paramCopy{to: s.addr, toFr: s.frame, size: s.size})
 	}
 	out.Exec = execCall
 	if ci.indirect {
@@ -281,13 +286,13 @@ func (d *Decoder) resolveCalls() {
 		in.Target = ci.callee.start
 		for j := range ci.args {
 			if j < len(ci.callee.params) {
-				ci.args[j].to = ci.callee.params[j].addr
+				ci.args[j].to, ci.args[j].toFr = ci.callee.params[j].addr, ci.callee.params[j].frame
 				ci.args[j].size = min(ci.args[j].size, ci.callee.params[j].size)
 			}
 		}
 		for j := range ci.rets {
 			if j < len(ci.callee.returns) {
-				ci.rets[j].from = ci.callee.returns[j].addr
+				ci.rets[j].from, ci.rets[j].fromFr = ci.callee.returns[j].addr, ci.callee.returns[j].frame
 				ci.rets[j].size = min(ci.rets[j].size, ci.callee.returns[j].size)
 			}
 		}
@@ -306,9 +311,9 @@ func execCall(w *Warp, in *Inst) Status {
 		if w.depth[l] >= maxCallDepth {
 			return w.callTooDeep(l)
 		}
-		fr := w.frame(l)
-		for _, c := range ci.args {
-			copy(fr[c.to:c.to+uint64(c.size)], fr[c.from:c.from+uint64(c.size)])
+		w.retsp[int(w.depth[l])*32+l] = w.sp[l]
+		if !w.passArgs(l, ci.args, ci.callee.frame) {
+			return Fault
 		}
 		w.retpc[int(w.depth[l])*32+l] = w.pc + 1
 		w.depth[l]++
@@ -321,13 +326,69 @@ func execCall(w *Warp, in *Inst) Status {
 	return Continue
 }
 
+// passArgs copies the arguments of lane l into the callee's parameters,
+// entering the callee's activation frame first when it is recursive (the
+// arguments are read before: a recursive caller's frame base changes).
+func (w *Warp) passArgs(l int, args []paramCopy, callee *frameInfo) bool {
+	if callee == nil {
+		fr := w.frame(l)
+		for _, c := range args {
+			from, to := w.frameBase(l, c.fromFr)+c.from, w.frameBase(l, c.toFr)+c.to
+			copy(fr[to:to+uint64(c.size)], fr[from:from+uint64(c.size)])
+		}
+		return true
+	}
+	var from [16]uint64
+	for i, c := range args {
+		if i < len(from) {
+			from[i] = w.frameBase(l, c.fromFr) + c.from
+		}
+	}
+	if len(args) > len(from) {
+		w.Fault(l, RuleUnsupported, specCall, "a recursive call with more than %d arguments", len(from))
+		return false
+	}
+	if !w.enterFrame(l, callee) {
+		return false
+	}
+	fr := w.frame(l)
+	for i, c := range args {
+		to := w.frameBase(l, c.toFr) + c.to
+		copy(fr[to:to+uint64(c.size)], fr[from[i]:from[i]+uint64(c.size)])
+	}
+	return true
+}
+
+// takeResults copies the return values of lane l into the caller's
+// .param variables, leaving the callee's activation frame when it is
+// recursive (the values are read before, from the callee's frame).
+func (w *Warp) takeResults(l int, rets []paramCopy, callee *frameInfo) {
+	fr := w.frame(l)
+	if callee == nil {
+		for _, c := range rets {
+			from, to := w.frameBase(l, c.fromFr)+c.from, w.frameBase(l, c.toFr)+c.to
+			copy(fr[to:to+uint64(c.size)], fr[from:from+uint64(c.size)])
+		}
+		return
+	}
+	var buf [64]byte
+	vals := buf[:0]
+	for _, c := range rets {
+		from := w.frameBase(l, c.fromFr) + c.from
+		vals = append(vals, fr[from:from+uint64(c.size)]...)
+	}
+	w.leaveFrame(l, callee)
+	for _, c := range rets {
+		to := w.frameBase(l, c.toFr) + c.to
+		copy(fr[to:to+uint64(c.size)], vals[:c.size])
+		vals = vals[c.size:]
+	}
+}
+
 func execCallReturn(w *Warp, in *Inst) Status {
 	ci := in.Ext.(*callInfo)
 	for m := w.Exec; m != 0; m &= m - 1 {
-		fr := w.frame(lane(m))
-		for _, c := range ci.rets {
-			copy(fr[c.to:c.to+uint64(c.size)], fr[c.from:c.from+uint64(c.size)])
-		}
+		w.takeResults(lane(m), ci.rets, ci.callee.frame)
 	}
 	return Continue
 }
@@ -595,10 +656,14 @@ func execCallIndirect(w *Warp, in *Inst) Status {
 			return w.Fault(l, RuleUnsupported, specCall, "indirect call of %s passes %d arguments and %d results; it declares %d and %d",
 				c.name, len(ci.args), len(ci.rets), len(c.params), len(c.returns))
 		}
-		fr := w.frame(l)
+		var buf [8]paramCopy
+		args := buf[:0]
 		for i, a := range ci.args {
-			n := uint64(min(a.size, c.params[i].size))
-			copy(fr[c.params[i].addr:c.params[i].addr+n], fr[a.from:a.from+n])
+			args = append(args, paramCopy{from: a.from, fromFr: a.fromFr, to: c.params[i].addr, toFr: c.params[i].frame, size: min(a.size, c.params[i].size)})
+		}
+		w.retsp[int(w.depth[l])*32+l] = w.sp[l]
+		if !w.passArgs(l, args, c.frame) {
+			return Fault
 		}
 		w.retpc[int(w.depth[l])*32+l] = w.pc + 1
 		w.callee[int(w.depth[l])*32+l] = int32(idx)
@@ -621,11 +686,12 @@ func execCallReturnIndirect(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		c := &t[w.callee[int(w.depth[l])*32+l]]
-		fr := w.frame(l)
+		var buf [8]paramCopy
+		rets := buf[:0]
 		for i, r := range ci.rets {
-			n := uint64(min(r.size, c.returns[i].size))
-			copy(fr[r.to:r.to+n], fr[c.returns[i].addr:c.returns[i].addr+n])
+			rets = append(rets, paramCopy{from: c.returns[i].addr, fromFr: c.returns[i].frame, to: r.to, toFr: r.toFr, size: min(r.size, c.returns[i].size)})
 		}
+		w.takeResults(l, rets, c.frame)
 	}
 	return Continue
 }

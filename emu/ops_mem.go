@@ -134,7 +134,28 @@ func decodeLd(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return err
 	}
 	out.Exec = ldExecs.pick(out)
+	if q := ParseQuals(in); out.Vec == 1 && out.D >= 0 && (q.Has(".acquire") || q.Has(".relaxed") || q.Has(".volatile")) {
+		out.Ext, out.Exec = out.Exec, execPollLoad
+	}
 	return nil
+}
+
+// execPollLoad runs a scalar load with a memory-order qualifier
+// (.acquire, .relaxed, .volatile: what loops that poll a flag written by
+// another thread use). When it reads, in the warp's first executing lane,
+// the value this instruction read there last time, the warp yields: the
+// thread it waits for can then run instead of the poll spinning for the
+// rest of the quantum. Results do not change, only the interleaving.
+func execPollLoad(w *Warp, in *Inst) Status {
+	if st := in.Ext.(ExecFunc)(w, in); st != Continue {
+		return st
+	}
+	v := w.R[in.D+int32(lane(w.Exec))]
+	if w.pollPC == w.pc && w.pollVal == v {
+		return Yield
+	}
+	w.pollPC, w.pollVal = w.pc, v
+	return Continue
 }
 
 func putN(b []byte, v uint64) {
@@ -541,8 +562,8 @@ func decodeAtom(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if op < 0 || t == TNone || q.Vec != 1 {
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	}
-	if t.Size() != 4 && t.Size() != 8 {
-		return d.Errorf(in, "the emulator implements %s only on 32- and 64-bit types", in.Opcode)
+	if t.Size() == 2 && !atom16(op, t) || t.Size() != 2 && t.Size() != 4 && t.Size() != 8 {
+		return d.Errorf(in, "the emulator implements %s on 16-bit types only for add, min and max on .f16/.bf16 and cas/exch on .b16", in.FullOpcode())
 	}
 	ops := in.Operands
 	red := in.Opcode == "red"
@@ -620,14 +641,35 @@ func execAtom(w *Warp, in *Inst) Status {
 	return Continue
 }
 
+// atom16 reports whether op on the 16-bit type t is an atomic operation
+// (§9.7.13.5: add, min and max on .f16 and .bf16; cas and exch on .b16).
+func atom16(op int, t Type) bool {
+	switch op {
+	case atomAdd, atomMin, atomMax:
+		return t == TF16 || t == TBF16
+	case atomCas, atomExch:
+		return !t.Float()
+	}
+	return false
+}
+
 // atomApply computes the new memory value of an atomic operation.
 func atomApply(op int, t Type, old, b, c uint64) uint64 {
 	mask := t.mask()
 	old &= mask
 	b &= mask
+	if (op == atomAdd || op == atomMin || op == atomMax) && (t == TF16x2 || t == TBF16x2) {
+		half := TF16
+		if t == TBF16x2 {
+			half = TBF16
+		}
+		return atomApply(op, half, old, b, c) | atomApply(op, half, old>>16, b>>16, c)<<16
+	}
 	switch op {
 	case atomAdd:
 		switch t {
+		case TF16, TBF16: // .noftz: exact sum, rounded once to nearest even
+			return floatBits(t, floatValue(t, old)+floatValue(t, b), RoundNearest)
 		case TF32:
 			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
 		case TF64:

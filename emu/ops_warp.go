@@ -259,12 +259,16 @@ func execRedux(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-// decodePrmt lowers prmt.b32 d, a, b, c (default mode only).
+// prmtModes numbers prmt's modes (§9.7.8.7); 0 is the default
+// (generic byte selection).
+var prmtModes = map[string]uint64{".f4e": 1, ".b4e": 2, ".rc8": 3, ".ecl": 4, ".ecr": 5, ".rc16": 6}
+
+// decodePrmt lowers prmt.b32{.mode} d, a, b, c.
 func decodePrmt(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := ParseQuals(in)
-	for _, m := range []string{".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"} {
-		if q.Has(m) {
-			return d.Errorf(in, "the emulator implements prmt only in its default mode")
+	for name, m := range prmtModes {
+		if q.Has(name) {
+			out.Imm = m
 		}
 	}
 	if len(in.Operands) != 4 {
@@ -281,20 +285,46 @@ func decodePrmt(d *Decoder, in *ast.Instruction, out *Inst) error {
 func execPrmt(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
-		src := uint64(uint32(w.R[in.A+l])) | uint64(uint32(w.R[in.B+l]))<<32
-		c := uint32(w.R[in.C+l])
-		var v uint32
-		for i := range 4 {
-			sel := c >> (4 * uint(i)) & 0xf
-			b := uint32(src >> (8 * (sel & 7)) & 0xff)
-			if sel&8 != 0 {
-				b = uint32(int32(int8(b)) >> 7 & 0xff)
-			}
-			v |= b << (8 * uint(i))
-		}
-		w.R[in.D+l] = uint64(v)
+		w.R[in.D+l] = uint64(prmt(in.Imm, uint32(w.R[in.A+l]), uint32(w.R[in.B+l]), uint32(w.R[in.C+l])))
 	}
 	return Continue
+}
+
+// prmt picks four bytes of the eight of b:a (§9.7.8.7). The default mode
+// reads a selector nibble per result byte (bit 3 replicates the byte's
+// sign); the other modes derive all four from c's two low bits.
+func prmt(mode uint64, a, b, c uint32) uint32 {
+	src := uint64(a) | uint64(b)<<32
+	byteAt := func(i uint32) uint32 { return uint32(src >> (8 * (i & 7)) & 0xff) }
+	var v uint32
+	s := c & 3
+	for i := range uint32(4) {
+		var sel uint32
+		switch mode {
+		case 0:
+			n := c >> (4 * i) & 0xf
+			b := byteAt(n)
+			if n&8 != 0 {
+				b = uint32(int32(int8(b)) >> 7 & 0xff)
+			}
+			v |= b << (8 * i)
+			continue
+		case 1: // f4e: forward 4 extract
+			sel = s + i
+		case 2: // b4e: backward 4 extract
+			sel = s - i
+		case 3: // rc8: replicate byte s
+			sel = s
+		case 4: // ecl: edge clamp left
+			sel = max(i, s)
+		case 5: // ecr: edge clamp right
+			sel = min(i, s)
+		case 6: // rc16: replicate half s&1
+			sel = 2*(s&1) + i&1
+		}
+		v |= byteAt(sel) << (8 * i)
+	}
+	return v
 }
 
 // decodeBfe lowers bfe.type d, a, pos, len.

@@ -20,6 +20,9 @@ const (
 	Retry
 	// Fault: the handler reported undefined behaviour with Warp.Fault.
 	Fault
+	// Yield: the instruction completed (as Continue), and the warp gives
+	// the rest of its quantum to the others (nanosleep).
+	Yield
 )
 
 // ExecFunc executes one decoded instruction for the lanes in w.Exec.
@@ -84,7 +87,9 @@ type Program struct {
 	consts   []constSlot   // slots holding immediates and fixed addresses
 	specials []specialSlot // slots whose value depends on the CTA or lane
 
-	LocalFrame   int // bytes of .local and .param::func memory per thread
+	LocalFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
+	StackBase    int // offset of the stack (recursion, alloca) in the local frame
+	usesAlloca   bool
 	SharedStatic int // bytes of static .shared memory per CTA
 	SharedAlign  int
 	Params       []Param // kernel parameters in order
@@ -93,6 +98,9 @@ type Program struct {
 	ReqCluster   [3]int // .reqnctapercluster, zero when absent
 	ReqNTID      [3]int // .reqntid, zero when absent
 	MaxNTID      int    // product of .maxntid, zero when absent
+	// ReservedSmem is set when the kernel reads %reserved_smem_offset_*:
+	// each CTA then has ReservedSmemBytes after its own shared memory.
+	ReservedSmem bool
 
 	funcTable []calleeInfo // functions whose address is taken, by index
 
@@ -146,6 +154,12 @@ const (
 	spDynSmem
 	spTotalSmem
 	spClock
+	spEnvreg // %envreg<off>
+	spReservedBegin
+	spReservedEnd
+	spReservedCap
+	spReserved0
+	spReserved1
 )
 
 type specialSlot struct {

@@ -19,7 +19,7 @@ const (
 	RuleStoreParam   = "store-to-param"    // st to a kernel parameter (§5.1.6)
 	RuleDeadlock     = "deadlock"          // every warp waits on something that cannot happen
 	RuleMaxSteps     = "max-steps"         // the step budget ran out
-	RuleCallDepth    = "call-depth"        // no longer reported: deep call chains are RuleUnsupported
+	RuleCallDepth    = "call-depth"        // a thread's stack overflows (recursion frames, alloca); deep call chains are RuleUnsupported
 	RuleDivideByZero = "divide-by-zero"    // integer division by zero (result undefined)
 	RuleBadBarrier   = "barrier-count"     // bar thread count not a multiple of the warp size
 	RuleUnsupported  = "unsupported"       // behaviour the emulator does not model

@@ -46,8 +46,11 @@ type Warp struct {
 	allPC    int32 // pc of every live lane when allValid (a converged warp moved as one)
 	allValid bool
 	depth    [32]uint8
-	retpc    []int32 // [depth*32+lane]
-	callee   []int32 // [depth*32+lane]: function table index of an indirect call
+	retpc    []int32      // [depth*32+lane]
+	callee   []int32      // [depth*32+lane]: function table index of an indirect call
+	sp       [32]int32    // stack pointer per lane (0: the stack is empty); recursion.go, stack.go
+	retsp    []int32      // [depth*32+lane]: the stack pointer at the call
+	saved    [32][]uint64 // registers of the activations below, per lane (recursion.go)
 
 	barWait   [16]uint32 // lanes waiting at each named barrier
 	barArr    [16]uint32 // lanes that executed each barrier since the warp last arrived
@@ -56,6 +59,9 @@ type Warp struct {
 	cbArrived uint32     // lanes that arrived at the cluster barrier and have not waited
 	cbPhase   [32]uint32 // cluster-barrier phase each lane arrived in
 	carry     uint32     // carry flag per lane (add.cc, addc)
+	ticks     uint64     // clock reads by this warp (execReadClock)
+	pollPC    int32      // the last polling load (execPollLoad) and the value it read
+	pollVal   uint64
 
 	prog  *Program
 	stats *Stats
@@ -236,6 +242,8 @@ func (w *Warp) run(budget int) (int, Status) {
 				continue
 			case Fault:
 				return n, Fault
+			case Yield:
+				budget = n + 1
 			}
 			threads += uint64(bits.OnesCount32(exec))
 		}

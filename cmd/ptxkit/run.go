@@ -58,11 +58,12 @@ type runOptions struct {
 	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
 	target    *targetFlag
 	ptx       *versionFlag
+	coop      bool
 }
 
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
-                  [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y]
+                  [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
@@ -77,6 +78,7 @@ func runFlags(o *runOptions) *commandLine {
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
 	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
+	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, or hex:BYTES (a parameter's raw bytes, for structs)", func(s string) error {
 		o.args = append(o.args, s)
 		return nil
@@ -257,6 +259,7 @@ func (o *runOptions) config() (emu.Config, error) {
 	cfg.MaxLaunchSteps = o.maxLaunch.budget(0) // 0: emu's default
 	cfg.Timeout = time.Duration(o.timeout)
 	cfg.Monitor = new(emu.Monitor)
+	cfg.Cooperative = o.coop
 	return cfg, nil
 }
 

@@ -1,0 +1,107 @@
+package emu
+
+import (
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// Vector atomics (PTX ISA §9.7.13.5, §9.7.13.6, sm_90): atom and red with
+// .v2/.v4 (.f32, .f16x2, .bf16x2) or .v2/.v4/.v8 (.f16, .bf16) on global
+// memory, for add, min and max. Each element is its own atomic operation
+// on consecutive elements of a vector-aligned address.
+
+func init() {
+	for _, op := range []string{"atom", "red"} {
+		for _, v := range []string{".v2", ".v4", ".v8"} {
+			RegisterVariant(op, v, decodeAtomVec)
+		}
+	}
+}
+
+func decodeAtomVec(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	op := -1
+	for _, n := range q.Names {
+		if o, ok := atomOps[n]; ok {
+			op = o
+		}
+	}
+	t := q.Type()
+	okType := t == TF32 && q.Vec <= 4 || (t == TF16x2 || t == TBF16x2) && q.Vec <= 4 || t == TF16 || t == TBF16
+	if op != atomAdd && op != atomMin && op != atomMax || !okType || t == TF32 && op != atomAdd {
+		return d.Errorf(in, "vector %s takes add (.f32, and the 16-bit float types), min or max (16-bit float types)", in.Opcode)
+	}
+	ops := in.Operands
+	var err error
+	if in.Opcode == "atom" {
+		if len(ops) < 3 {
+			return d.Errorf(in, "atom takes a destination vector, an address and a source vector")
+		}
+		dst, err := d.Vector(ops[0], t, true)
+		if err != nil {
+			return err
+		}
+		if len(dst) != q.Vec {
+			return d.Errorf(ops[0], "%s needs %d destination elements", in.FullOpcode(), q.Vec)
+		}
+		copy(out.V[:], dst)
+		ops = ops[1:]
+	}
+	if len(ops) < 2 {
+		return d.Errorf(in, "%s takes an address and a source vector", in.FullOpcode())
+	}
+	base, off, sp, err := d.Addr(ops[0])
+	if err != nil {
+		return err
+	}
+	out.A, out.Off, out.Type, out.Space, out.Vec = base, off, t, memSpace(&q, sp), uint8(q.Vec)
+	if out.Space != SpaceGlobal && out.Space != SpaceGeneric {
+		return d.Errorf(in, "vector %s works on global memory", in.Opcode)
+	}
+	src, err := d.Vector(ops[1], t, false)
+	if err != nil {
+		return err
+	}
+	if len(src) != q.Vec {
+		return d.Errorf(ops[1], "%s needs %d source elements", in.FullOpcode(), q.Vec)
+	}
+	out.Ext = src
+	out.Imm = uint64(op)
+	out.storeCnt = int32(t.Size() * q.Vec)
+	out.Exec = execAtomVec
+	return nil
+}
+
+func execAtomVec(w *Warp, in *Inst) Status {
+	src := in.Ext.([]int32)
+	n, size := int(in.storeCnt), in.Type.Size()
+	mu := w.CTA.cluster.atomMu
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		a := w.R[in.A+int32(l)] + uint64(in.Off)
+		if mu != nil {
+			mu.Lock()
+		}
+		b := w.Bytes(l, in.Space, a, n, true)
+		if b == nil {
+			if mu != nil {
+				mu.Unlock()
+			}
+			return Fault
+		}
+		var olds [8]uint64
+		for i := range int(in.Vec) {
+			e := b[i*size : (i+1)*size]
+			olds[i] = getN(e)
+			putN(e, atomApply(int(in.Imm), in.Type, olds[i], w.R[src[i]+int32(l)], 0))
+		}
+		if mu != nil {
+			mu.Unlock()
+		}
+		for i := range int(in.Vec) {
+			if in.V[i] >= 0 { // -1 for red and for "_"
+				w.R[in.V[i]+int32(l)] = olds[i]
+			}
+		}
+	}
+	return Continue
+}
