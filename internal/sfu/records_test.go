@@ -9,15 +9,15 @@ var approxOps = []struct {
 	unary func(uint32) uint32
 	div   func(x, y uint32) uint32
 }{
-	{file: "rcp.approx.f32", floor: 99.8, unary: func(x uint32) uint32 { return Rcp(x, false) }},
-	{file: "rcp.approx.ftz.f32", floor: 99.8, unary: func(x uint32) uint32 { return Rcp(x, true) }},
-	{file: "rsqrt.approx.f32", floor: 99.9, unary: func(x uint32) uint32 { return Rsqrt(x, false) }},
-	{file: "sqrt.approx.f32", floor: 99.9, unary: func(x uint32) uint32 { return Sqrt(x, false) }},
+	{file: "rcp.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Rcp(x, false) }},
+	{file: "rcp.approx.ftz.f32", floor: 100, unary: func(x uint32) uint32 { return Rcp(x, true) }},
+	{file: "rsqrt.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Rsqrt(x, false) }},
+	{file: "sqrt.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Sqrt(x, false) }},
 	{file: "ex2.approx.f32", floor: 98.9, unary: func(x uint32) uint32 { return Ex2(x, false) }},
 	{file: "ex2.approx.ftz.f32", floor: 98.9, unary: func(x uint32) uint32 { return Ex2(x, true) }},
 	{file: "lg2.approx.f32", floor: 99.99, unary: func(x uint32) uint32 { return Lg2(x, false) }},
-	{file: "div.approx.f32", floor: 99.8, div: func(x, y uint32) uint32 { return DivApprox(x, y, false) }},
-	{file: "div.full.f32", floor: 99.8, div: func(x, y uint32) uint32 { return DivFull(x, y, false) }},
+	{file: "div.approx.f32", floor: 100, div: func(x, y uint32) uint32 { return DivApprox(x, y, false) }},
+	{file: "div.full.f32", floor: 100, div: func(x, y uint32) uint32 { return DivFull(x, y, false) }},
 	{file: "sin.approx.f32", floor: 16, unary: func(x uint32) uint32 { return Sin(x, false) }},
 	{file: "cos.approx.f32", floor: 28, unary: func(x uint32) uint32 { return Cos(x, false) }},
 	{file: "tanh.approx.f32", floor: 39.9, unary: Tanh},

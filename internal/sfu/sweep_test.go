@@ -52,6 +52,7 @@ type tableSweep struct {
 	table   *quadTable
 	bits    uint // segment index bits
 	sqShift uint // quadTable.sqShift
+	shift   uint // quadTable.shift
 	// sample maps a sweep input and its recorded result to a sample.
 	sample func(x, r uint32) (sample, bool)
 }
@@ -71,28 +72,28 @@ func truncSample(u uint32, r uint32, scale int) sample {
 }
 
 var tableSweeps = []tableSweep{
-	{"rcpTable", "rcp.approx.ftz.f32.e127.bin", 127, &rcpTable, 7, 1, func(x, r uint32) (sample, bool) {
+	{"rcpTable", "rcp.approx.ftz.f32.e127.bin", 127, &rcpTable, 7, 1, 15, func(x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), true
 	}},
-	{"rsqrtTables[0]", "rsqrt.approx.ftz.f32.e127.bin", 127, &rsqrtTables[0], 6, 0, func(x, r uint32) (sample, bool) {
+	{"rsqrtTables[0]", "rsqrt.approx.ftz.f32.e127.bin", 127, &rsqrtTables[0], 6, 0, 16, func(x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), x&fracMask != 0 // powers of 4 are exact
 	}},
-	{"rsqrtTables[1]", "rsqrt.approx.ftz.f32.e128.bin", 128, &rsqrtTables[1], 6, 0, func(x, r uint32) (sample, bool) {
+	{"rsqrtTables[1]", "rsqrt.approx.ftz.f32.e128.bin", 128, &rsqrtTables[1], 6, 0, 16, func(x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), true
 	}},
-	{"sqrtTables[0]", "sqrt.approx.ftz.f32.e127.bin", 127, &sqrtTables[0], 6, 0, func(x, r uint32) (sample, bool) {
+	{"sqrtTables[0]", "sqrt.approx.ftz.f32.e127.bin", 127, &sqrtTables[0], 6, 0, 17, func(x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 23), true
 	}},
-	{"sqrtTables[1]", "sqrt.approx.ftz.f32.e128.bin", 128, &sqrtTables[1], 6, 0, func(x, r uint32) (sample, bool) {
+	{"sqrtTables[1]", "sqrt.approx.ftz.f32.e128.bin", 128, &sqrtTables[1], 6, 0, 17, func(x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 23), true
 	}},
-	{"ex2Table", "ex2.approx.ftz.f32.e127.bin", 127, &ex2Table, 6, 0, func(x, r uint32) (sample, bool) {
+	{"ex2Table", "ex2.approx.ftz.f32.e127.bin", 127, &ex2Table, 6, 0, 15, func(x, r uint32) (sample, bool) {
 		s := exactSample(x&fracMask, r, 22)
 		s.u <<= ex2Frac - 23
 		s.n = ex2Frac
 		return s, true
 	}},
-	{"lg2Table", "lg2.approx.ftz.f32.e127.bin", 127, &lg2Table, 6, 0, func(x, r uint32) (sample, bool) {
+	{"lg2Table", "lg2.approx.ftz.f32.e127.bin", 127, &lg2Table, 6, 0, 12, func(x, r uint32) (sample, bool) {
 		return truncSample(x&fracMask, r, lg2Frac), x&fracMask != 0 // lg2(1) is exactly 0
 	}},
 }
