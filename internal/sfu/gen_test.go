@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"math"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -28,7 +29,7 @@ func TestGenerateTables(t *testing.T) {
 		if unsolved > 0 {
 			t.Errorf("%s: %d segments have no integer coefficients", ts.name, unsolved)
 		}
-		fmt.Fprintf(&buf, "// %s: %d segments derived from the even points of sweeps/%s.\n", ts.name, len(coef), ts.file)
+		fmt.Fprintf(&buf, "// %s: %d segments derived from the even points of sweeps/%s.\n", ts.name, len(coef), strings.Join(ts.files, ", "))
 		name := ts.name
 		decl := "var " + name + " = "
 		if name[len(name)-1] == ']' {
@@ -125,18 +126,19 @@ func nearestResidue(r [2]int64, m uint, k int64) int64 {
 // sweepSegments groups the sweep points of the given parity (-1: all) by
 // segment.
 func sweepSegments(t *testing.T, ts tableSweep, probe *quadTable, parity int) [][]sample {
-	res := readWords(t, "sweeps/"+ts.file)
 	segs := make([][]sample, 1<<ts.bits)
-	for i, r := range res {
-		if parity >= 0 && i%2 != parity {
-			continue
+	for _, file := range ts.files {
+		for i, r := range readWords(t, "sweeps/"+file) {
+			if parity >= 0 && i%2 != parity {
+				continue
+			}
+			s, use := ts.sample(sweepInput(sweepExp(file), uint32(i)), r)
+			if !use {
+				continue
+			}
+			g, _ := probe.split(s.u, s.n)
+			segs[g] = append(segs[g], s)
 		}
-		s, use := ts.sample(sweepInput(ts.exp, uint32(i)), r)
-		if !use {
-			continue
-		}
-		g, _ := probe.split(s.u, s.n)
-		segs[g] = append(segs[g], s)
 	}
 	return segs
 }

@@ -20,7 +20,7 @@ var approxOps = []struct {
 	{file: "sqrt.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Sqrt(x, false) }},
 	{file: "ex2.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Ex2(x, false) }},
 	{file: "ex2.approx.ftz.f32", floor: 100, unary: func(x uint32) uint32 { return Ex2(x, true) }},
-	{file: "lg2.approx.f32", floor: 99.99, unary: func(x uint32) uint32 { return Lg2(x, false) }},
+	{file: "lg2.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Lg2(x, false) }},
 	{file: "div.approx.f32", floor: 100, div: func(x, y uint32) uint32 { return DivApprox(x, y, false) }},
 	{file: "div.full.f32", floor: 100, div: func(x, y uint32) uint32 { return DivFull(x, y, false) }},
 	{file: "sin.approx.f32", floor: 16, unary: func(x uint32) uint32 { return Sin(x, false) }},
