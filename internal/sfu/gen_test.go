@@ -132,7 +132,7 @@ func sweepSegments(t *testing.T, ts tableSweep, probe *quadTable, parity int) []
 			if parity >= 0 && i%2 != parity {
 				continue
 			}
-			s, use := ts.sample(sweepInput(sweepExp(file), uint32(i)), r)
+			s, use := ts.sample(file, sweepInput(sweepExp(file), uint32(i)), r)
 			if !use {
 				continue
 			}

@@ -54,8 +54,8 @@ type tableSweep struct {
 	bits    uint // segment index bits
 	sqShift uint // quadTable.sqShift
 	shift   uint // quadTable.shift
-	// sample maps a sweep input and its recorded result to a sample.
-	sample func(x, r uint32) (sample, bool)
+	// sample maps a sweep file's input and recorded result to a sample.
+	sample func(file string, x, r uint32) (sample, bool)
 }
 
 // exactSample is a sample whose result is v * 2^-scale exactly.
@@ -73,34 +73,36 @@ func truncSample(u uint32, r uint32, scale int) sample {
 }
 
 var tableSweeps = []tableSweep{
-	{"rcpTable", []string{"rcp.approx.ftz.f32.e127.bin"}, &rcpTable, 7, 1, 15, func(x, r uint32) (sample, bool) {
+	{"rcpTable", []string{"rcp.approx.ftz.f32.e127.bin"}, &rcpTable, 7, 1, 15, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), true
 	}},
-	{"rsqrtTables[0]", []string{"rsqrt.approx.ftz.f32.e127.bin"}, &rsqrtTables[0], 6, 0, 16, func(x, r uint32) (sample, bool) {
+	{"rsqrtTables[0]", []string{"rsqrt.approx.ftz.f32.e127.bin"}, &rsqrtTables[0], 6, 0, 16, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), x&fracMask != 0 // powers of 4 are exact
 	}},
-	{"rsqrtTables[1]", []string{"rsqrt.approx.ftz.f32.e128.bin"}, &rsqrtTables[1], 6, 0, 16, func(x, r uint32) (sample, bool) {
+	{"rsqrtTables[1]", []string{"rsqrt.approx.ftz.f32.e128.bin"}, &rsqrtTables[1], 6, 0, 16, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), true
 	}},
-	{"sqrtTables[0]", []string{"sqrt.approx.ftz.f32.e127.bin"}, &sqrtTables[0], 6, 0, 17, func(x, r uint32) (sample, bool) {
+	{"sqrtTables[0]", []string{"sqrt.approx.ftz.f32.e127.bin"}, &sqrtTables[0], 6, 0, 17, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 23), true
 	}},
-	{"sqrtTables[1]", []string{"sqrt.approx.ftz.f32.e128.bin"}, &sqrtTables[1], 6, 0, 17, func(x, r uint32) (sample, bool) {
+	{"sqrtTables[1]", []string{"sqrt.approx.ftz.f32.e128.bin"}, &sqrtTables[1], 6, 0, 17, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 23), true
 	}},
-	{"ex2Table", []string{"ex2.approx.ftz.f32.e127.bin"}, &ex2Table, 6, 0, 15, func(x, r uint32) (sample, bool) {
+	{"ex2Table", []string{"ex2.approx.ftz.f32.e127.bin"}, &ex2Table, 6, 0, 15, func(file string, x, r uint32) (sample, bool) {
 		s := exactSample(x&fracMask, r, 22)
 		s.u <<= ex2Frac - 23
 		s.n = ex2Frac
 		return s, true
 	}},
 	{"lg2Table", []string{"lg2.approx.ftz.f32.e127.bin", "lg2.approx.ftz.f32.e126.bin"}, &lg2Table, 6, 0, 2, lg2Sample},
+	{"sinTable", []string{"sin.approx.ftz.f32.e127.bin", "sin.approx.ftz.f32.e128.bin", "cos.approx.ftz.f32.e127.bin", "cos.approx.ftz.f32.e128.bin"},
+		&sinTable, 6, 0, 0, sinSample},
 }
 
 // lg2Sample is a sample of the table of log2 of the mantissa. Below 1 the
 // sum -1 + table value is negative and the hardware truncates its one's
 // complement, 2^lg2Frac - 1 - table value.
-func lg2Sample(x, r uint32) (sample, bool) {
+func lg2Sample(_ string, x, r uint32) (sample, bool) {
 	f := x & fracMask
 	s := truncSample(f, r&^signBit, lg2Frac)
 	if x>>23 == bias-1 {
@@ -108,6 +110,13 @@ func lg2Sample(x, r uint32) (sample, bool) {
 		s.lo, s.hi = one-s.hi, one-s.lo
 	}
 	return s, x>>23 != bias || f != 0 // lg2(1) is exactly 0
+}
+
+// sinSample is a sample of the table of sin(π/2 f) on the quarter turn
+// MUFU.SIN or MUFU.COS reduces the sweep's x/(2π) to.
+func sinSample(file string, x, r uint32) (sample, bool) {
+	_, f, _ := quarterTurn(fmulRZ(x, invTwoPi), strings.HasPrefix(file, "cos"))
+	return truncSample(f, r&^signBit, sinFrac), true
 }
 
 // sweepExp returns the binade E of the sweep file NAME.eE.bin.
@@ -131,7 +140,7 @@ func testSweep(t *testing.T, ts tableSweep, file string) {
 	res := readWords(t, "sweeps/"+file)
 	var ok, n, okHeld, nHeld int
 	for i, r := range res {
-		s, use := ts.sample(sweepInput(sweepExp(file), uint32(i)), r)
+		s, use := ts.sample(file, sweepInput(sweepExp(file), uint32(i)), r)
 		if !use {
 			continue
 		}
