@@ -75,7 +75,7 @@ func mufuEx2(x uint32) uint32 {
 	case s != 0 && e >= bias+7:
 		return 0
 	}
-	fx := fixedRN(x&^signBit, ex2Frac)
+	fx := fixedTrunc(x&^signBit, ex2Frac)
 	i, f := int(fx>>ex2Frac), uint32(fx)&(1<<ex2Frac-1)
 	if s != 0 {
 		i = -i
@@ -87,9 +87,9 @@ func mufuEx2(x uint32) uint32 {
 	return pack(0, uint64(v), i-23)
 }
 
-// fixedRN returns the positive normal or zero x as a fixed-point number
-// with n fraction bits, rounded to nearest even; x < 2^7.
-func fixedRN(x uint32, n uint) uint64 {
+// fixedTrunc returns the positive normal or zero x as a fixed-point number
+// with n fraction bits, truncated; x < 2^7.
+func fixedTrunc(x uint32, n uint) uint64 {
 	_, e, f := fields(x)
 	if e == 0 {
 		return 0
@@ -99,11 +99,10 @@ func fixedRN(x uint32, n uint) uint64 {
 	switch {
 	case sh >= 0:
 		return m << uint(sh)
-	case sh < -25:
+	case sh < -24:
 		return 0
 	}
-	d := uint(-sh)
-	return (m + 1<<(d-1) - 1 + m>>d&1) >> d
+	return m >> uint(-sh)
 }
 
 // mufuLg2 is MUFU.LG2: log2(x) = exponent + log2(mantissa), formed in fixed

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -46,14 +48,14 @@ type sample struct {
 
 // tableSweep ties a table to the sweep it is derived from.
 type tableSweep struct {
-	name    string // Go variable in tables_gen.go
-	file    string // sweep file
-	exp     uint32 // binade of the sweep
+	name    string   // Go variable in tables_gen.go
+	files   []string // its sweeps, NAME.eE.bin
 	table   *quadTable
 	bits    uint // segment index bits
 	sqShift uint // quadTable.sqShift
-	// sample maps a sweep input and its recorded result to a sample.
-	sample func(x, r uint32) (sample, bool)
+	shift   uint // quadTable.shift
+	// sample maps a sweep file's input and recorded result to a sample.
+	sample func(file string, x, r uint32) (sample, bool)
 }
 
 // exactSample is a sample whose result is v * 2^-scale exactly.
@@ -71,30 +73,56 @@ func truncSample(u uint32, r uint32, scale int) sample {
 }
 
 var tableSweeps = []tableSweep{
-	{"rcpTable", "rcp.approx.ftz.f32.e127.bin", 127, &rcpTable, 7, 1, func(x, r uint32) (sample, bool) {
+	{"rcpTable", []string{"rcp.approx.ftz.f32.e127.bin"}, &rcpTable, 7, 1, 15, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), true
 	}},
-	{"rsqrtTables[0]", "rsqrt.approx.ftz.f32.e127.bin", 127, &rsqrtTables[0], 6, 0, func(x, r uint32) (sample, bool) {
+	{"rsqrtTables[0]", []string{"rsqrt.approx.ftz.f32.e127.bin"}, &rsqrtTables[0], 6, 0, 16, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), x&fracMask != 0 // powers of 4 are exact
 	}},
-	{"rsqrtTables[1]", "rsqrt.approx.ftz.f32.e128.bin", 128, &rsqrtTables[1], 6, 0, func(x, r uint32) (sample, bool) {
+	{"rsqrtTables[1]", []string{"rsqrt.approx.ftz.f32.e128.bin"}, &rsqrtTables[1], 6, 0, 16, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 24), true
 	}},
-	{"sqrtTables[0]", "sqrt.approx.ftz.f32.e127.bin", 127, &sqrtTables[0], 6, 0, func(x, r uint32) (sample, bool) {
+	{"sqrtTables[0]", []string{"sqrt.approx.ftz.f32.e127.bin"}, &sqrtTables[0], 6, 0, 17, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 23), true
 	}},
-	{"sqrtTables[1]", "sqrt.approx.ftz.f32.e128.bin", 128, &sqrtTables[1], 6, 0, func(x, r uint32) (sample, bool) {
+	{"sqrtTables[1]", []string{"sqrt.approx.ftz.f32.e128.bin"}, &sqrtTables[1], 6, 0, 17, func(file string, x, r uint32) (sample, bool) {
 		return exactSample(x&fracMask, r, 23), true
 	}},
-	{"ex2Table", "ex2.approx.ftz.f32.e127.bin", 127, &ex2Table, 6, 0, func(x, r uint32) (sample, bool) {
+	{"ex2Table", []string{"ex2.approx.ftz.f32.e127.bin"}, &ex2Table, 6, 0, 15, func(file string, x, r uint32) (sample, bool) {
 		s := exactSample(x&fracMask, r, 22)
 		s.u <<= ex2Frac - 23
 		s.n = ex2Frac
 		return s, true
 	}},
-	{"lg2Table", "lg2.approx.ftz.f32.e127.bin", 127, &lg2Table, 6, 0, func(x, r uint32) (sample, bool) {
-		return truncSample(x&fracMask, r, lg2Frac), x&fracMask != 0 // lg2(1) is exactly 0
-	}},
+	{"lg2Table", []string{"lg2.approx.ftz.f32.e127.bin", "lg2.approx.ftz.f32.e126.bin"}, &lg2Table, 6, 0, 2, lg2Sample},
+	{"sinTable", []string{"sin.approx.ftz.f32.e127.bin", "sin.approx.ftz.f32.e128.bin", "cos.approx.ftz.f32.e127.bin", "cos.approx.ftz.f32.e128.bin"},
+		&sinTable, 6, 0, 0, sinSample},
+}
+
+// lg2Sample is a sample of the table of log2 of the mantissa. Below 1 the
+// sum -1 + table value is negative and the hardware truncates its one's
+// complement, 2^lg2Frac - 1 - table value.
+func lg2Sample(_ string, x, r uint32) (sample, bool) {
+	f := x & fracMask
+	s := truncSample(f, r&^signBit, lg2Frac)
+	if x>>23 == bias-1 {
+		one := math.Ldexp(1, lg2Frac)
+		s.lo, s.hi = one-s.hi, one-s.lo
+	}
+	return s, x>>23 != bias || f != 0 // lg2(1) is exactly 0
+}
+
+// sinSample is a sample of the table of sin(π/2 f) on the quarter turn
+// MUFU.SIN or MUFU.COS reduces the sweep's x/(2π) to.
+func sinSample(file string, x, r uint32) (sample, bool) {
+	_, f, _ := quarterTurn(fmulRZ(x, invTwoPi), strings.HasPrefix(file, "cos"))
+	return truncSample(f, r&^signBit, sinFrac), true
+}
+
+// sweepExp returns the binade E of the sweep file NAME.eE.bin.
+func sweepExp(file string) uint32 {
+	e, _ := strconv.Atoi(file[strings.LastIndex(file, ".e")+2 : len(file)-len(".bin")])
+	return uint32(e)
 }
 
 // TestSweeps checks every table against every point of its sweep and
@@ -102,28 +130,34 @@ var tableSweeps = []tableSweep{
 func TestSweeps(t *testing.T) {
 	needData(t)
 	for _, ts := range tableSweeps {
-		res := readWords(t, "sweeps/"+ts.file)
-		var ok, n, okHeld, nHeld int
-		for i, r := range res {
-			s, use := ts.sample(sweepInput(ts.exp, uint32(i)), r)
-			if !use {
-				continue
-			}
-			v := float64(ts.table.eval(s.u, s.n))
-			hit := v >= s.lo && v < s.hi
-			n++
+		for _, file := range ts.files {
+			testSweep(t, ts, file)
+		}
+	}
+}
+
+func testSweep(t *testing.T, ts tableSweep, file string) {
+	res := readWords(t, "sweeps/"+file)
+	var ok, n, okHeld, nHeld int
+	for i, r := range res {
+		s, use := ts.sample(file, sweepInput(sweepExp(file), uint32(i)), r)
+		if !use {
+			continue
+		}
+		v := float64(ts.table.eval(s.u, s.n))
+		hit := v >= s.lo && v < s.hi
+		n++
+		if hit {
+			ok++
+		}
+		if i%2 == 1 {
+			nHeld++
 			if hit {
-				ok++
-			}
-			if i%2 == 1 {
-				nHeld++
-				if hit {
-					okHeld++
-				}
+				okHeld++
 			}
 		}
-		t.Logf("%-16s %s: %.4f%% exact, held-out %.4f%%", ts.name, ts.file, pct(ok, n), pct(okHeld, nHeld))
 	}
+	t.Logf("%-16s %s: %.4f%% exact, held-out %.4f%%", ts.name, file, pct(ok, n), pct(okHeld, nHeld))
 }
 
 func pct(a, b int) float64 { return 100 * float64(a) / float64(max(b, 1)) }

@@ -1,28 +1,28 @@
 package sfu
 
-import "math"
-
 // quadTable is one function's piecewise-quadratic interpolation table, in
 // the form of the SFU's datapath (Oberman and Siu, ARITH 2005): the leading
 // bits of an n-bit fixed-point argument select a segment, the remaining
 // bits are an integer x, and the result is
 //
-//	floor(c0 + c1*x + c2*square(x))
+//	(c0 + c1*x + c2*square(x)) >> shift
 //
 // in the units of the function's output, where square is the datapath's
-// truncated squarer. The coefficients are derived from the hardware's dense
-// sweeps by gen_test.go (docs/sfu.md).
+// truncated squarer and c0 includes the rounding constant. The integer
+// coefficients are derived from the hardware's dense sweeps by gen_test.go
+// (docs/sfu.md).
 type quadTable struct {
-	bits    uint         // segment index bits
-	sqShift uint         // x is shifted left by this before squaring
-	coef    [][3]float64 // per segment: c0, c1, c2
+	bits    uint       // segment index bits
+	sqShift uint       // x is shifted left by this before squaring
+	shift   uint       // fraction bits of the sum below the output's unit
+	coef    [][3]int64 // per segment: c0, c1, c2
 }
 
 // eval interpolates at the n-bit fraction u.
 func (q *quadTable) eval(u uint32, n uint) int64 {
 	seg, x := q.split(u, n)
 	c := &q.coef[seg]
-	return int64(math.Floor(c[0] + c[1]*float64(x) + c[2]*float64(square(x<<q.sqShift))))
+	return (c[0] + c[1]*int64(x) + c[2]*int64(square(x<<q.sqShift))) >> q.shift
 }
 
 // split returns u's segment and its offset x inside the segment.
