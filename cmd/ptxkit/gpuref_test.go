@@ -21,15 +21,7 @@ const gpuRefDir = "../../../shared/gpu-reference"
 // from the H100's, with the reason. TestGPUReference checks that each of
 // them still differs, so that a fix shows up as a failure asking to remove
 // the entry.
-var gpuRefKnownFailures = map[string]string{
-	// The normal draws (Box-Muller, buffer 2) go through sin.approx.f32
-	// and cos.approx.f32, whose results are not yet the hardware's bit for
-	// bit; the uniform draws (buffers 0 and 1) match.
-	"curandDraws": "sin.approx and cos.approx",
-	// The exponentials use ex2.approx.f32 and the normalisation
-	// div.full.f32.
-	"triton_softmax": "ex2.approx and div.full",
-}
+var gpuRefKnownFailures = map[string]string{}
 
 // gpuRefSlow are launches that take far longer than the 1 s the set
 // allows, with the reason; -short skips them (with a message).
