@@ -105,3 +105,88 @@ func execAtomVec(w *Warp, in *Inst) Status {
 	}
 	return Continue
 }
+
+// 128-bit atomics (§9.7.13.5, sm_90): atom.exch.b128 and atom.cas.b128 on
+// global or shared memory; a .b128 register is two slots (low, high).
+func init() {
+	RegisterVariant("atom", ".b128", decodeAtom128)
+}
+
+func decodeAtom128(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := ParseQuals(in)
+	op := -1
+	for _, n := range q.Names {
+		if o, ok := atomOps[n]; ok {
+			op = o
+		}
+	}
+	need := 3
+	if op == atomCas {
+		need = 4
+	}
+	if op != atomExch && op != atomCas || len(in.Operands) != need {
+		return d.Errorf(in, "atom on .b128 takes exch (d, [a], b) or cas (d, [a], b, c)")
+	}
+	var err error
+	if out.D, err = d.Dst(in.Operands[0]); err != nil {
+		return err
+	}
+	base, off, sp, err := d.Addr(in.Operands[1])
+	if err != nil {
+		return err
+	}
+	out.A, out.Off, out.Type, out.Space = base, off, TB128, memSpace(&q, sp)
+	if out.Space != SpaceGlobal && out.Space != SpaceShared && out.Space != SpaceSharedCluster && out.Space != SpaceGeneric {
+		return d.Errorf(in, "atom on %s memory", out.Space)
+	}
+	if out.B, err = d.Src(in.Operands[2], TB128); err != nil {
+		return err
+	}
+	if op == atomCas {
+		if out.C, err = d.Src(in.Operands[3], TB128); err != nil {
+			return err
+		}
+	}
+	out.Imm = uint64(op)
+	out.storeCnt = 16
+	out.Exec = execAtom128
+	return nil
+}
+
+// execAtom128 swaps in b (exch), or b's successor c when memory holds b
+// (cas), 16 bytes at once; d receives the old value.
+func execAtom128(w *Warp, in *Inst) Status {
+	mu := w.CTA.cluster.atomMu
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		a := w.R[in.A+l] + uint64(in.Off)
+		if mu != nil {
+			mu.Lock()
+		}
+		b := w.Bytes(int(l), in.Space, a, 16, true)
+		if b == nil {
+			if mu != nil {
+				mu.Unlock()
+			}
+			return Fault
+		}
+		lo, hi := getN(b[:8]), getN(b[8:])
+		newLo, newHi := w.R[in.B+l], w.R[in.B+32+l]
+		if in.Imm == atomCas {
+			if lo == newLo && hi == newHi {
+				newLo, newHi = w.R[in.C+l], w.R[in.C+32+l]
+			} else {
+				newLo, newHi = lo, hi
+			}
+		}
+		putN(b[:8], newLo)
+		putN(b[8:], newHi)
+		if mu != nil {
+			mu.Unlock()
+		}
+		if in.D >= 0 {
+			w.R[in.D+l], w.R[in.D+32+l] = lo, hi
+		}
+	}
+	return Continue
+}

@@ -163,3 +163,32 @@ NOWS:
 		}
 	}
 }
+
+// TestCooperativeBarrierNeverReached: when a CTA exits without reaching
+// the grid barrier, the others spin until the step budget stops them.
+func TestCooperativeBarrierNeverReached(t *testing.T) {
+	src := strings.Replace(gridSyncKernel, "\tsetp.ne.s64 %p3, %rd1, 0;", "\tsetp.eq.u32 %p7, %r1, 3;\n\t@%p7 bra DONE;\n\tsetp.ne.s64 %p3, %rd1, 0;", 1)
+	src = strings.Replace(src, "\tret;\n}", "DONE:\n\tret;\n}", 1)
+	res := launchReport(t, src, Config{Grid: dims(4, 1, 1), Block: dims(64, 1, 1), Cooperative: true, MaxSteps: 200000}, buf(4*256), buf(4*256))
+	wantReport(t, res, RuleMaxSteps)
+}
+
+// TestCooperativeDeadlock: when no CTA of a cooperative grid can move,
+// the run stops with a deadlock report.
+func TestCooperativeDeadlock(t *testing.T) {
+	src := header + `
+.visible .entry k()
+{
+	.reg .b32 %r<2>;
+	.reg .pred %p<2>;
+	mov.u32 %r1, %tid.x;
+	setp.ge.u32 %p1, %r1, 32;
+	@%p1 bra DONE;
+	bar.sync 1, 64;
+DONE:
+	ret;
+}
+`
+	res := launchReport(t, src, Config{Grid: dims(3, 1, 1), Block: dims(64, 1, 1), Cooperative: true})
+	wantReport(t, res, RuleDeadlock)
+}

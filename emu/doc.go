@@ -45,7 +45,8 @@
 //     DecodeFunc resolves operands with Decoder.Src, Dst, Addr, Vector,
 //     Label, Const and NewSlot, may append helper steps with Emit, sets
 //     Inst.Exec, and keeps private data in Inst.Ext.
-//   - An ExecFunc returns Continue, Retry (the warp waits; the scheduler
+//   - An ExecFunc returns Continue, Yield (completed; the warp gives the
+//     rest of its quantum to the others), Retry (the warp waits; the scheduler
 //     retries it later and reports a deadlock, using Warp.WaitWhat, when no
 //     warp can move and nothing is pending) or Fault (after Warp.Fault or
 //     Cluster.Fail recorded a Report). Lanes can be parked and released

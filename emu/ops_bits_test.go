@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"encoding/binary"
 	"math"
 	"math/big"
 	"testing"
@@ -761,5 +762,53 @@ func TestVectorAtomics(t *testing.T) {
 			t.Fatalf("the old values of element 3 are not 0, 4, ..., 252 once each: %v", old)
 		}
 		seen[old] = true
+	}
+}
+
+// TestAtomic128: atom.cas.b128 swaps only when all 16 bytes match, and
+// atom.exch.b128 returns the old 16 bytes.
+func TestAtomic128(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p, .param .u64 q)
+{
+	.reg .b64 %rd<8>;
+	.reg .b128 %rq<5>;
+	.reg .b32 %r<2>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u64 %rd2, [q];
+	mov.u32 %r1, %tid.x;
+	cvt.u64.u32 %rd3, %r1;
+	add.u64 %rd4, %rd3, 1;
+	mov.b128 %rq1, {%rd3, %rd3};
+	mov.b128 %rq2, {%rd4, %rd4};
+	atom.global.cas.b128 %rq3, [%rd1], %rq1, %rq2;
+	atom.global.exch.b128 %rq4, [%rd1+16], %rq2;
+	mov.b128 {%rd5, %rd6}, %rq3;
+	mul.wide.u32 %rd7, %r1, 16;
+	add.u64 %rd7, %rd2, %rd7;
+	st.global.v2.u64 [%rd7], {%rd5, %rd6};
+	ret;
+}
+`
+	res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(32), buf(16*32))
+	d := res.Buffers[0].Data
+	// Lanes run in order: lane i finds {i, i} and leaves {i+1, i+1}.
+	lo, hi := binary.LittleEndian.Uint64(d), binary.LittleEndian.Uint64(d[8:])
+	if lo != 32 || hi != 32 {
+		t.Fatalf("cas chain ended at {%d, %d}, want {32, 32}", lo, hi)
+	}
+	for i, v := range u32s(res.Buffers[1].Data) {
+		want := uint32(i / 4) // the low words of lane i/4's old value {i/4, i/4}
+		if i%2 == 1 {
+			want = 0
+		}
+		if v != want {
+			t.Fatalf("lane %d: word %d of the old value is %d, want %d", i/4, i%4, v, want)
+		}
+	}
+	if x := binary.LittleEndian.Uint64(d[16:]); x < 1 || x > 32 || binary.LittleEndian.Uint64(d[24:]) != x {
+		t.Fatalf("exch left {%d, %d}", x, binary.LittleEndian.Uint64(d[24:]))
 	}
 }
