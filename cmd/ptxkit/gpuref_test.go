@@ -23,14 +23,6 @@ const gpuRefDir = "../../../shared/gpu-reference"
 // the entry.
 var gpuRefKnownFailures = map[string]string{}
 
-// gpuRefSlow are launches that take far longer than the 1 s the set
-// allows, with the reason; -short skips them (with a message).
-var gpuRefSlow = map[string]string{
-	// The async sanitizer checks each global load against every
-	// outstanding cp.async range (asyncgroup.Tracker.CheckRead).
-	"mm_pipe2": "about 40 s in the async hazard tracker",
-}
-
 // gpuLaunch is one row of launches.tsv.
 type gpuLaunch struct {
 	name, ptx, kernel, grid, block, cluster, shared, compare string
@@ -189,9 +181,6 @@ func sortedWords(b []byte) []byte {
 func TestGPUReference(t *testing.T) {
 	for _, g := range readGPULaunches(t) {
 		t.Run(g.name, func(t *testing.T) {
-			if why, slow := gpuRefSlow[g.name]; slow && testing.Short() {
-				t.Skipf("slow in -short mode: %s", why)
-			}
 			dir, took := g.run(t)
 			msg := g.compareGPU(t, dir)
 			why, known := gpuRefKnownFailures[g.name]
