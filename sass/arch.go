@@ -35,7 +35,7 @@ type Arch struct {
 }
 
 // Archs lists the supported architectures in order.
-var Archs = []Arch{{50}, {52}, {53}, {60}, {61}, {62}, {75}, {80}, {86}, {89}, {90}}
+var Archs = []Arch{{50}, {52}, {53}, {60}, {61}, {62}, {75}, {80}, {86}, {89}, {90}, {100}, {103}, {110}, {120}}
 
 // ParseArch accepts "sm_90", "SM90", "sm90", "90" and "compute_90" style names
 // (a trailing "a" as in sm_90a is accepted and ignored).
@@ -47,7 +47,9 @@ func ParseArch(s string) (Arch, error) {
 			break
 		}
 	}
-	t = strings.TrimSuffix(t, "a")
+	if len(t) > 2 && (t[len(t)-1] == 'a' || t[len(t)-1] == 'f') {
+		t = t[:len(t)-1]
+	}
 	n, err := strconv.Atoi(t)
 	if err == nil {
 		for _, a := range Archs {

@@ -67,7 +67,7 @@ func (o Options) Encode(in Inst, arch Arch) (Word, error) {
 	}
 	w := f.value
 	for _, b := range f.fieldsOn(arch) {
-		w.setBits(b.lo, b.n, in.get(b.f))
+		w.setBits(b.lo, b.n, in.encoded(b))
 	}
 	return w, nil
 }
@@ -89,7 +89,10 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 			}
 			continue
 		}
-		if v := in.get(b.f); v >= 1<<b.n {
+		if b.f == fURc && in.URc != URZ && uint64(in.URc) >= 1<<b.n-1 {
+			return fieldErr(b.f, "%s does not exist on %s (UR0-UR%d or URZ)", uregName(in.URc), arch, 1<<b.n-2)
+		}
+		if v := in.encoded(b); v >= 1<<b.n {
 			return fieldErr(b.f, "value %d does not fit in %d bits", v, b.n)
 		}
 	}
@@ -112,9 +115,6 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 	}
 	if in.Scale != 0 && in.Ra == RZ && !in.UR {
 		return fieldErr(fScale, "an absolute address [ImmU24] has no scale")
-	}
-	if has(fields, fRa64) && !in.Desc && in.Ra64 && in.Ra == RZ {
-		return fieldErr(fRa, "RZ.64 is only valid with desc[] addressing")
 	}
 	return nil
 }
@@ -153,11 +153,8 @@ func (in *Inst) checkForm(f *format, arch Arch) error {
 	} else if s.Stall > 15 || s.Yield > 1 || s.Wr > 7 || s.Rd > 7 || s.Req > 63 || s.Reuse > 15 {
 		return fieldErr(fStall, "control slot value out of range")
 	}
-	if has(f.fields, fDesc) && in.Desc && (!in.Ra64 || !in.E) {
-		return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (.E and Ra.64)")
-	}
-	if in.Op == STAS && in.Sem != 0 {
-		return fieldErr(fSem, "STAS has no memory-semantics field")
+	if has(f.fields, fRa64) && in.Desc && !in.Ra64 {
+		return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (Ra.64)")
 	}
 	return nil
 }
@@ -195,7 +192,7 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		in := NewInst(f.op)
 		in.UR = f.ur
 		for _, b := range f.fieldsOn(arch) {
-			in.set(b.f, w.bits(b.lo, b.n))
+			in.set(b.f, decoded(b, w.bits(b.lo, b.n)))
 		}
 		in.fixOffset(f)
 		if in.Ra == RZ && !in.UR {
@@ -214,6 +211,24 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		return in, nil
 	}
 	return Inst{}, &DecodeError{w, fmt.Sprintf("%s is not a store instruction (STS, STL, STG, ST, STAS) on %s", w.Hex(arch), arch)}
+}
+
+// encoded returns the value of field b of in as the word holds it: the
+// zero uniform register is the field's all-ones value (63 in the 6-bit field
+// up to SM90, 255 in the 8-bit one from SM100), URZ in an Inst.
+func (in *Inst) encoded(b bitField) uint64 {
+	if b.f == fURc && in.URc == URZ {
+		return 1<<b.n - 1
+	}
+	return in.get(b.f)
+}
+
+// decoded is the inverse of encoded for a raw field value v.
+func decoded(b bitField, v uint64) uint64 {
+	if b.f == fURc && v == 1<<b.n-1 {
+		return URZ
+	}
+	return v
 }
 
 // unmodelled returns the bits of w that f neither matches, assigns to a

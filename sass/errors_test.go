@@ -38,7 +38,8 @@ func TestParseErrors(t *testing.T) {
 		{90, "STS [0x10.X4], R2", 6, "offset", "bad or too large number"},
 		{75, "STS [R1], R2 ?PM1", 1, "?PM", "has no ?PM"},
 		{75, "STG.E desc[UR4][R2.64], R5", 1, "opcode", "not encodable on sm_75"},
-		{80, "STG.E [R2.64+0x4], R5", 8, "desc", "hides the descriptor register on sm_80"},
+		{80, "STS [R1+UR63], R2", 9, "URc", "UR63 does not exist on sm_80"},
+		{100, "STS [R1], R2", 1, "opcode", "not encodable on sm_100"},
 		{90, "STG.E desc[UR4][R2.U32], R5", 12, "desc", "needs a 64-bit address"},
 	}
 	for _, tc := range tests {
@@ -106,7 +107,7 @@ func TestDecodeRejects(t *testing.T) {
 		{90, "0x040fc00000000800000000ff01007388", "batch value"},             // batch 1 with usched_info 0
 		{90, "0x180fe20000000800000000ff01007388", "batch value"},             // batch 6
 		{80, "0x000fe20000000800000000ff01007dbd", "not a store instruction"}, // STAS is SM90 only
-		{90, "0x000fe20008101804000000ff01007987", "not modelled"},            // STL bit 76 (desc[UR4])
+		{90, "0x000fe800081019040000040502007986", "needs a 64-bit address"},  // STG desc[UR4] with a 32-bit Ra
 	} {
 		w, err := ParseHex(c.hex, Arch{c.arch})
 		if err != nil {
@@ -133,17 +134,24 @@ func TestPtxasSM80Words(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", c.hex, in.Text(arch), err, c.text)
 			continue
 		}
-		f := in.Format(arch)
-		if !strings.Contains(f, "&desc=UR4") {
-			t.Errorf("%s: Format %q lacks the hidden descriptor", c.hex, f)
-		}
-		p, _, perr := ParseLine(f, 1, arch)
+		// The text names no descriptor; the parser assumes UR4, as ptxas uses.
+		p, _, perr := ParseLine(c.text, 1, arch)
 		if perr != nil {
-			t.Errorf("%q: %v", f, perr)
+			t.Errorf("%q: %v", c.text, perr)
 			continue
 		}
+		p.Sched = in.Sched
 		if w2, err := Encode(p, arch); err != nil || w2 != w {
-			t.Errorf("%q encodes to %s, %v; want %s", f, w2.Hex(arch), err, c.hex)
+			t.Errorf("%q encodes to %s, %v; want %s", c.text, w2.Hex(arch), err, c.hex)
+		}
+		// Another hidden register is shown by Format and parses back.
+		in.URc = 6
+		f := in.Format(arch)
+		if !strings.Contains(f, "&desc=UR6") {
+			t.Errorf("%s with UR6: Format %q lacks the hidden descriptor", c.hex, f)
+		}
+		if p, _, perr := ParseLine(f, 1, arch); perr != nil || p != in {
+			t.Errorf("%q parses to %+v, %v; want %+v", f, p, perr, in)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func (o Op) String() string {
 const (
 	RZ  = 255
 	PT  = 7
-	URZ = 63
+	URZ = 255
 )
 
 // Size is the 3-bit .sz field: the access width and, for 8/16-bit stores,
@@ -111,7 +111,7 @@ type Inst struct {
 	PredC uint8 // Maxwell ST third operand predicate
 
 	UR     bool  // Turing+: address has a uniform register term ([Ra+URc+imm])
-	URc    uint8 // uniform register, URZ = 63
+	URc    uint8 // uniform register, URZ = 255 (the field holds 63 up to SM90)
 	Scale  uint8 // Turing+ STS: 0, .X4, .X8, .X16
 	Policy uint8 // Turing+ STL/STG/ST L1 policy: EF=0, default=1, EL, LU, EU, NA, 6, 7
 	Sem    uint8 // Turing+ STG/ST memory semantics and scope (semNames)
@@ -127,6 +127,11 @@ type Inst struct {
 
 // DefaultPolicy is the Turing+ L1 policy value that is not printed.
 const DefaultPolicy = 1
+
+// DefaultDesc is the descriptor register of a desc[] address that nvdisasm
+// does not print (SM80-SM89 STG/ST): ptxas always uses UR4 there, so the
+// parser assumes it when the text names none.
+const DefaultDesc = 4
 
 // NewInst returns an instruction with the defaults a text line without
 // modifiers means: unguarded, 32-bit, default policy and schedule.
