@@ -119,6 +119,11 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 	return nil
 }
 
+// CheckAlignment reports a .64/.128 data register that is not even / not
+// a multiple of 4 (RZ excepted): ptxas always allocates aligned tuples
+// (ENCODING.md §3), nvdisasm prints misaligned ones.
+func (in *Inst) CheckAlignment() error { return in.checkRegs() }
+
 // checkRegs enforces the register-tuple alignment that ptxas always
 // produces (ENCODING.md §3); nvdisasm itself prints misaligned tuples.
 func (in *Inst) checkRegs() error {
@@ -257,17 +262,23 @@ func (w Word) Hex(arch Arch) string {
 	return fmt.Sprintf("0x%016x%016x", w.Hi, w.Lo)
 }
 
-// ParseHex parses a word in the Hex convention ("0x" optional).
+func wordLayout(arch Arch) string {
+	if arch.Gen() == Maxwell {
+		return "one 64-bit word"
+	}
+	return "hi64 then lo64"
+}
+
+// ParseHex parses a word in the Hex convention ("0x" optional), with all
+// its digits.
 func ParseHex(s string, arch Arch) (Word, error) {
 	t := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
 	digits := 2 * arch.WordBytes()
-	if len(t) == 0 {
-		return Word{}, fmt.Errorf("%q: empty word (want 1 to %d hex digits for %s)", s, digits, arch)
+	if len(t) != digits {
+		// A short word is more likely a digit lost in copying than a
+		// word with leading zeros, so it is not padded.
+		return Word{}, fmt.Errorf("%q: %d hex digits; want %d for %s (%s)", clip(s), len(t), digits, arch, wordLayout(arch))
 	}
-	if len(t) > digits {
-		return Word{}, fmt.Errorf("%q: %d hex digits; want at most %d for %s", clip(s), len(t), digits, arch)
-	}
-	t = strings.Repeat("0", digits-len(t)) + t
 	var w Word
 	var err error
 	if arch.Gen() == Maxwell {

@@ -19,10 +19,11 @@ func init() {
 const maxSASSInput = 64 << 20
 
 const sassUsage = `usage:
-  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]
+  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--strict | --allow-misaligned] [FILE]
   ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)
   ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx
-ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90.`
+ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90,
+sm_100, sm_103, sm_110, sm_120 (an a or f suffix is accepted).`
 
 // runSass dispatches "ptxkit sass SUBCOMMAND". Exit status: 0 ok, 1 input
 // errors, 2 usage or I/O failure.
@@ -52,6 +53,7 @@ type sassFlags struct {
 	arch     *string
 	sched    *bool
 	misalign *bool
+	strict   *bool
 	raw      *string
 	hex      *bool
 	parsed   sass.Arch
@@ -150,8 +152,13 @@ func displayName(name string) string {
 func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := newSassFlags("asm", stderr)
 	f.raw = f.fs.String("raw", "", "also write the raw binary (nvdisasm --binary layout) to `OUT`")
-	f.misalign = f.fs.Bool("allow-misaligned", false, "accept .64/.128 data registers that are not even / not a multiple of 4")
+	f.misalign = f.fs.Bool("allow-misaligned", false, "accept .64/.128 data registers that are not even / not a multiple of 4 without a warning")
+	f.strict = f.fs.Bool("strict", false, "reject misaligned .64/.128 data registers (ptxas never allocates them) instead of warning")
 	if !f.parse(args, 1, stderr) {
+		return exitUsage
+	}
+	if *f.strict && *f.misalign {
+		fmt.Fprintln(stderr, "ptxkit sass asm: --strict and --allow-misaligned exclude each other")
 		return exitUsage
 	}
 	name := f.arg(0)
@@ -160,7 +167,10 @@ func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptxkit sass asm: %v\n", err)
 		return exitUsage
 	}
-	opts := sass.Options{AllowMisaligned: *f.misalign}
+	// nvdisasm prints misaligned tuples, so that every text it prints
+	// assembles they are accepted unless --strict, with a warning unless
+	// --allow-misaligned.
+	opts := sass.Options{AllowMisaligned: !*f.strict}
 	insts, nerr := assembleLines(string(src), displayName(name), opts, f, stdout, stderr)
 	if nerr > 0 {
 		return exitFail
@@ -206,6 +216,11 @@ func assembleLines(src, name string, opts sass.Options, f *sassFlags, stdout, st
 		if !ok {
 			continue
 		}
+		if !*f.strict && !*f.misalign && in.CheckAlignment() != nil {
+			_, _, serr := sass.Options{}.ParseLine(line, num, f.parsed) // for the column
+			out.Flush()
+			fmt.Fprintf(stderr, "%s:%d:%d: warning: %s: %s (nvdisasm prints it; --strict rejects it)\n", name, num, serr.Col, serr.Field, serr.Msg)
+		}
 		if *f.raw != "" {
 			insts = append(insts, in)
 		}
@@ -225,7 +240,7 @@ func text(in sass.Inst, arch sass.Arch, sched bool) string {
 // runSassDisasm implements "ptxkit sass disasm".
 func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := newSassFlags("disasm", stderr)
-	f.hex = f.fs.Bool("hex", false, "decode the arguments as hex words (0x+16 digits for SM5x, 0x+32 hi-lo digits for SM7x+)")
+	f.hex = f.fs.Bool("hex", false, "decode the arguments as hex words (0x+16 digits for SM5x, 0x+32 hi-lo digits for SM7x+; all digits required)")
 	if !f.parse(args, -1, stderr) {
 		return exitUsage
 	}
