@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	commands["sass"] = command{"assemble, disassemble and lower SASS store instructions", runSass}
+	commands["sass"] = command{"assemble, disassemble, lower and run SASS store instructions", runSass}
 }
 
 // maxSASSInput bounds the size of a SASS text or raw binary input.
@@ -22,6 +22,7 @@ const sassUsage = `usage:
   ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--strict | --allow-misaligned] [FILE]
   ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)
   ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx
+  ptxkit sass run --arch ARCH [--set R1=0x10]... [--local N] [--shared N] [--trap-misaligned] [FILE]
 ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90,
 sm_100, sm_103, sm_110, sm_120 (an a or f suffix is accepted).`
 
@@ -39,6 +40,8 @@ func runSass(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSassDisasm(args[1:], stdin, stdout, stderr)
 	case "lower":
 		return runSassLower(args[1:], stdin, stdout, stderr)
+	case "run":
+		return runSassRun(args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprintln(stdout, sassUsage)
 		return exitOK
