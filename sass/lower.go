@@ -27,6 +27,9 @@ const (
 	target70 lowerTarget = 70
 	target80 lowerTarget = 80
 	target90 lowerTarget = 90
+	// target100 is SM100-SM120 (Blackwell), as the ptxas 13.0 words of
+	// testdata/sass/vectors_sm90_sm120.tsv show it (docs/sass-blackwell.md).
+	target100 lowerTarget = 100
 )
 
 // parseLowerTarget maps sm_XX to the T4 column that covers it.
@@ -38,10 +41,13 @@ func CheckLowerTarget(arch string) error {
 }
 
 func parseLowerTarget(arch string) (lowerTarget, error) {
+	if b, err := ParseArch(arch); err == nil && b.SM >= 100 && strings.HasPrefix(strings.ToLower(arch), "sm_") {
+		return target100, nil
+	}
 	a := strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(arch), "sm_"), "a")
 	n, err := strconv.Atoi(a)
 	if err != nil || n < 50 || n > 90 || a[0] == '+' || a[0] == '-' {
-		return 0, fmt.Errorf("unsupported lowering target %q (want sm_50 to sm_90: the lowering follows sm_50, sm_70, sm_80 or sm_90)", clip(arch))
+		return 0, fmt.Errorf("unsupported lowering target %q (want sm_50 to sm_90, or sm_100, sm_103, sm_110, sm_120 with an optional a/f: the lowering follows sm_50, sm_70, sm_80, sm_90 or Blackwell)", clip(arch))
 	}
 	switch {
 	case n < 70:
@@ -147,6 +153,8 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 		return nil, &LowerError{".L2::cache_hint", ".L2::cache_hint needs sm_80 or later"}
 	}
 	switch {
+	case t == target100:
+		return lowerBlackwell(f)
 	case f.Has(isa.QAsync):
 		return lowerAsync(f, t)
 	case f.Space == isa.QLocal:
@@ -160,6 +168,40 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 		return []string{"ST.E" + f.sizeSuffix()}, nil
 	}
 	return lowerGlobal(f, t)
+}
+
+// lowerBlackwell covers the forms whose SASS the ptxas 13.0 words of
+// vectors_sm90_sm120.tsv show for SM100-SM120: st.shared and st.local
+// without memory-model or cache qualifiers (STS, STL), and st.global plain
+// (STG.E), with .cs or .L1::evict_first (STG.E.EF) or .L1::no_allocate
+// (STG.E.NA). Other forms are LowerErrors: no ptxas 13.0 output covers them.
+func lowerBlackwell(f storeForm) ([]string, error) {
+	plain := f.Written(isa.GSem) == isa.QNone && !f.Mmio && !f.CacheHint && f.Scope == isa.QNone && !f.Has(isa.QAsync)
+	switch {
+	case plain && f.Cop == isa.QNone && f.L1Evict == isa.QNone && f.Space == isa.QLocal:
+		return []string{"STL" + f.sizeSuffix()}, nil
+	case plain && f.Cop == isa.QNone && f.L1Evict == isa.QNone && f.Space == isa.QSharedCta:
+		return []string{"STS" + f.sizeSuffix()}, nil
+	case plain && f.Space == isa.QGlobal:
+		if policy, ok := blackwellPolicy(f); ok {
+			return []string{"STG.E" + policy + f.sizeSuffix()}, nil
+		}
+	}
+	return nil, &LowerError{Msg: "no ptxas 13.0 output covers this form on Blackwell (lowered: plain st.shared, st.local, st.global, .cs, .L1::evict_first, .L1::no_allocate)"}
+}
+
+// blackwellPolicy returns the L1 policy of a plain st.global on Blackwell
+// for the forms the ptxas 13.0 words show.
+func blackwellPolicy(f storeForm) (string, bool) {
+	switch {
+	case f.Cop == isa.QNone && f.L1Evict == isa.QNone:
+		return "", true
+	case f.Cop == isa.QCs && f.L1Evict == isa.QNone, f.Cop == isa.QNone && f.L1Evict == isa.QL1EvictFirst:
+		return ".EF", true
+	case f.Cop == isa.QNone && f.L1Evict == isa.QL1NoAllocate:
+		return ".NA", true
+	}
+	return "", false
 }
 
 // strong reports a .relaxed or .release store.

@@ -21,7 +21,7 @@ const maxSASSInput = 64 << 20
 const sassUsage = `usage:
   ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--strict | --allow-misaligned] [FILE]
   ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)
-  ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx
+  ptxkit sass lower --arch sm_50..sm_90|sm_100|sm_103|sm_110|sm_120 FILE.ptx
   ptxkit sass run --arch ARCH [--set R1=0x10]... [--local N] [--shared N] [--trap-misaligned] [FILE]
 ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90,
 sm_100, sm_103, sm_110, sm_120 (an a or f suffix is accepted).`
@@ -311,7 +311,7 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 func runSassLower(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sass lower", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	arch := fs.String("arch", "", "sm_50, sm_70, sm_80 or sm_90 (required)")
+	arch := fs.String("arch", "", "sm_50 to sm_90, sm_100, sm_103, sm_110 or sm_120, with an optional a/f (required)")
 	fs.Usage = func() { fmt.Fprintln(stderr, sassUsage); fs.PrintDefaults() }
 	pos, ok := parseInterspersed(fs, args)
 	if !ok {
