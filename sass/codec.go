@@ -59,6 +59,9 @@ func (o Options) Encode(in Inst, arch Arch) (Word, error) {
 	if f == nil && in.UR && lookup(arch, in.Op, false) != nil {
 		return Word{}, fieldErr(fURc, "%s has no uniform-register form on %s", in.Op, arch)
 	}
+	if f == nil && !in.UR && lookup(arch, in.Op, true) != nil {
+		return Word{}, fieldErr(fURc, "%s on %s is modelled only with a uniform register ([Ra+URc+imm], URZ for none)", in.Op, arch)
+	}
 	if f == nil || in.Op == NOP {
 		return Word{}, &FieldError{Field: "opcode", id: numFields, Msg: fmt.Sprintf("%s%s is not encodable on %s", in.Op, urSuffix(in.UR), arch)}
 	}

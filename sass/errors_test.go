@@ -39,7 +39,8 @@ func TestParseErrors(t *testing.T) {
 		{75, "STS [R1], R2 ?PM1", 1, "?PM", "has no ?PM"},
 		{75, "STG.E desc[UR4][R2.64], R5", 1, "opcode", "not encodable on sm_75"},
 		{80, "STS [R1+UR63], R2", 9, "URc", "UR63 does not exist on sm_80"},
-		{100, "STS [R1], R2", 1, "opcode", "not encodable on sm_100"},
+		{100, "STS [R1], R2", 1, "URc", "only with a uniform register"},
+		{100, "ST.E [R2.64], R2", 1, "opcode", "not encodable on sm_100"},
 		{90, "STG.E desc[UR4][R2.U32], R5", 12, "desc", "needs a 64-bit address"},
 	}
 	for _, tc := range tests {
