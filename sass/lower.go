@@ -14,6 +14,9 @@ import (
 type LowerError struct {
 	Qual string // the qualifier at fault ("" for the instruction)
 	Msg  string
+	// Uncovered is set when no ptxas output is known for the form (not a
+	// ptxas rejection).
+	Uncovered bool
 }
 
 func (e *LowerError) Error() string { return e.Msg }
@@ -96,7 +99,7 @@ func decodeStore(in *ast.Instruction) (storeForm, error) {
 	case isa.QNone, isa.QGlobal, isa.QLocal, isa.QSharedCta, isa.QSharedCluster:
 	default:
 		q := f.Written(isa.GSpace).String()
-		return f, &LowerError{q, fmt.Sprintf("qualifier %s is not lowered", q)}
+		return f, &LowerError{Qual: q, Msg: fmt.Sprintf("qualifier %s is not lowered", q)}
 	}
 	f.bits = f.Vec * f.Type.Bits()
 	f.signed = f.Type.Kind() == 's' && f.Vec == 1
@@ -134,23 +137,23 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 		return nil, &LowerError{Msg: fmt.Sprintf("a %d-bit store has no single SASS store", f.bits)}
 	}
 	if f.Type == isa.QB128 && t < target70 {
-		return nil, &LowerError{".b128", ".b128 needs sm_70 or later"}
+		return nil, &LowerError{Qual: ".b128", Msg: ".b128 needs sm_70 or later"}
 	}
 	if (strong(f) || f.Has(isa.QWeak) || f.Mmio || f.L1Evict != isa.QNone) && t < target70 {
 		q := qualText(f)
-		return nil, &LowerError{q, q + " needs sm_70 or later"}
+		return nil, &LowerError{Qual: q, Msg: q + " needs sm_70 or later"}
 	}
 	if f.Scope == isa.QCluster && t < target90 {
-		return nil, &LowerError{".cluster", "Feature '.cluster scope' requires .target sm_90 or higher"}
+		return nil, &LowerError{Qual: ".cluster", Msg: "Feature '.cluster scope' requires .target sm_90 or higher"}
 	}
 	if strong(f) && f.Scope == isa.QNone {
-		return nil, &LowerError{f.Sem.String(), f.Sem.String() + " needs a scope (.cta, .cluster, .gpu or .sys)"}
+		return nil, &LowerError{Qual: f.Sem.String(), Msg: f.Sem.String() + " needs a scope (.cta, .cluster, .gpu or .sys)"}
 	}
 	if l2 := f.L2Evict.String(); l2 != "" {
-		return nil, &LowerError{l2, "'.L1::eviction_priority' syntax expected before " + l2}
+		return nil, &LowerError{Qual: l2, Msg: "'.L1::eviction_priority' syntax expected before " + l2}
 	}
 	if f.CacheHint && t < target80 {
-		return nil, &LowerError{".L2::cache_hint", ".L2::cache_hint needs sm_80 or later"}
+		return nil, &LowerError{Qual: ".L2::cache_hint", Msg: ".L2::cache_hint needs sm_80 or later"}
 	}
 	switch {
 	case t == target100:
@@ -163,7 +166,7 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 		return lowerShared(f, t)
 	case f.Space == isa.QSharedCluster:
 		if t < target90 {
-			return nil, &LowerError{".shared::cluster", ".shared::cluster needs sm_90"}
+			return nil, &LowerError{Qual: ".shared::cluster", Msg: ".shared::cluster needs sm_90"}
 		}
 		return []string{"ST.E" + f.sizeSuffix()}, nil
 	}
@@ -187,7 +190,7 @@ func lowerBlackwell(f storeForm) ([]string, error) {
 			return []string{"STG.E" + policy + f.sizeSuffix()}, nil
 		}
 	}
-	return nil, &LowerError{Msg: "no ptxas 13.0 output covers this form on Blackwell (lowered: plain st.shared, st.local, st.global, .cs, .L1::evict_first, .L1::no_allocate)"}
+	return nil, &LowerError{Uncovered: true, Msg: "no ptxas 13.0 output covers this form on Blackwell (lowered: plain st.shared, st.local, st.global, .cs, .L1::evict_first, .L1::no_allocate)"}
 }
 
 // blackwellPolicy returns the L1 policy of a plain st.global on Blackwell
@@ -224,9 +227,9 @@ func qualText(f storeForm) string {
 func lowerLocal(f storeForm, t lowerTarget) ([]string, error) {
 	switch {
 	case f.Sem == isa.QVolatile || strong(f):
-		return nil, &LowerError{f.Sem.String(), fmt.Sprintf("Modifier '%s' cannot be applied to '.local' space", f.Sem)}
+		return nil, &LowerError{Qual: f.Sem.String(), Msg: fmt.Sprintf("Modifier '%s' cannot be applied to '.local' space", f.Sem)}
 	case f.Mmio:
-		return nil, &LowerError{".mmio", "Modifier '.mmio' cannot be applied to '.local' space"}
+		return nil, &LowerError{Qual: ".mmio", Msg: "Modifier '.mmio' cannot be applied to '.local' space"}
 	}
 	return []string{"STL" + f.sizeSuffix()}, nil
 }
@@ -261,7 +264,7 @@ func releaseFences(f storeForm, t lowerTarget) []string {
 // lowerAsync: st.async is STAS on sm_90 (T4).
 func lowerAsync(f storeForm, t lowerTarget) ([]string, error) {
 	if t < target90 {
-		return nil, &LowerError{".async", "st.async needs sm_90"}
+		return nil, &LowerError{Qual: ".async", Msg: "st.async needs sm_90"}
 	}
 	if f.bits < 32 {
 		return nil, &LowerError{Msg: "st.async stores 32, 64 or 128 bits"}
@@ -322,13 +325,13 @@ func turingStrength(f storeForm, t lowerTarget) (policy, strength string, err er
 	switch {
 	case f.Mmio:
 		if f.Sem != isa.QRelaxed || f.Scope != isa.QSys {
-			return "", "", &LowerError{".mmio", "st.mmio needs .relaxed.sys"}
+			return "", "", &LowerError{Qual: ".mmio", Msg: "st.mmio needs .relaxed.sys"}
 		}
 		strength = ".MMIO.SYS"
 	case strong(f):
 		s, ok := scope[f.Scope]
 		if !ok {
-			return "", "", &LowerError{f.Scope.String(), fmt.Sprintf("scope %s is not supported on this target", f.Scope)}
+			return "", "", &LowerError{Qual: f.Scope.String(), Msg: fmt.Sprintf("scope %s is not supported on this target", f.Scope)}
 		}
 		strength = s
 	case f.Sem == isa.QVolatile || f.Cop == isa.QWt:

@@ -56,7 +56,7 @@ func TestLowerBlackwell(t *testing.T) {
 			got, err := LowerStore(parseStoreText(t, r.ptx), target)
 			if r.want == "x" {
 				var le *LowerError
-				if !errors.As(err, &le) {
+				if !errors.As(err, &le) || !le.Uncovered {
 					t.Errorf("%s on %s: got %v, %v; want a LowerError", r.ptx, target, got, err)
 				}
 				continue
