@@ -177,6 +177,16 @@ func TestSassLower(t *testing.T) {
 	if !strings.Contains(errs, ":11:2: error: st.volatile.local.u32: Modifier '.volatile' cannot be applied to '.local' space") {
 		t.Errorf("stderr: %q", errs)
 	}
+	// Blackwell: the forms ptxas 13.0's words show, and "unknown" for the rest.
+	src = strings.NewReplacer("st.global.cg.u32", "st.global.L1::no_allocate.u32", "st.local.wt.u8", "st.shared.s16").Replace(src)
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runSassCLI(t, "", "lower", "--arch", "sm_100a", f)
+	wantOut = f + ":8:2\tst.global.L1::no_allocate.u32\tSTG.E.NA\n" + f + ":10:2\tst.shared.s16\tSTS.S16\n"
+	if code != 1 || out != wantOut || !strings.Contains(errs, ":9:2: unknown: st.release.gpu.global.v2.u32: no ptxas 13.0 output") {
+		t.Errorf("sm_100a: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
 }
 
 func TestExplainShowsSASS(t *testing.T) {
