@@ -114,11 +114,11 @@ type Inst struct {
 	URc    uint8 // uniform register, URZ = 255 (the field holds 63 up to SM90)
 	Scale  uint8 // Turing+ STS: 0, .X4, .X8, .X16
 	Policy uint8 // Turing+ STL/STG/ST L1 policy: EF=0, default=1, EL, LU, EU, NA, 6, 7
-	Sem    uint8 // Turing+ STG/ST memory semantics and scope (semNames)
-	Desc   bool  // Turing+ STG/ST: desc[URc][Ra.64+imm]
+	Sem    uint8 // Turing+ STG/ST memory semantics and scope (semNames; stasSemNames for STAS)
+	Desc   bool  // Turing+ STG/ST: desc[URc][Ra.64+imm]; SM80+ STL: desc[URc][Ra+imm]
 	Ra64   bool  // Turing+ STG/ST/STAS: Ra is a 64-bit pair (.64), else .U32
-	// DescShown is bit 101 of SM80-SM89 STG/ST: nvdisasm prints desc[URc]
-	// only when it is set (SM90 always prints it).
+	// DescShown is bit 101 of SM80-SM89 STG/ST/STL: nvdisasm prints
+	// desc[URc] only when it is set (SM90 always prints it).
 	DescShown bool
 	PM        uint8 // Turing+ ?PMn performance-monitor predicate
 

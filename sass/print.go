@@ -41,7 +41,8 @@ func (in Inst) Text(arch Arch) string {
 // from DefaultSched, in nvdisasm's newer notation (&req={0,3} &rd=0x1
 // ?WAIT2_END_GROUP): the seed's {&req_6} {&rdN} {?sched}. A descriptor
 // register that nvdisasm hides (SM80-SM89) is shown as &desc=URn when it is
-// not DefaultDesc, the register the parser assumes, so that the result
+// not DefaultDesc, the register the parser assumes, and always on STL,
+// whose hidden desc[] form prints as the plain one, so that the result
 // parses back to the same instruction.
 func (in Inst) Format(arch Arch) string {
 	var b strings.Builder
