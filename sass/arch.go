@@ -1,6 +1,6 @@
 // Package sass assembles, disassembles, lowers and executes the SASS store
 // instructions STS and STL (and, for comparison, STG, ST and STAS) of NVIDIA
-// GPUs from Maxwell (SM50) to Hopper (SM90).
+// GPUs from Maxwell (SM50) to Blackwell (SM100-SM120; STS, STL and STG).
 //
 // The instruction text follows nvdisasm (CUDA 12.5). The parser also accepts
 // the notation of the "SPA 5.0" opcode page (seed 004: ".8/.16/.32/.WB"
@@ -24,8 +24,8 @@ const (
 	// Maxwell is SM50-SM62: 64-bit instruction words in 32-byte bundles with
 	// one control word per three instructions (ENCODING.md T1, T2).
 	Maxwell Gen = iota + 1
-	// Turing is SM75-SM90: 128-bit instruction words carrying their own
-	// scheduling bits (ENCODING.md T3).
+	// Turing is SM75-SM120: 128-bit instruction words carrying their own
+	// scheduling bits (ENCODING.md T3; Blackwell in docs/sass-blackwell.md).
 	Turing
 )
 
@@ -38,7 +38,7 @@ type Arch struct {
 var Archs = []Arch{{50}, {52}, {53}, {60}, {61}, {62}, {75}, {80}, {86}, {89}, {90}, {100}, {103}, {110}, {120}}
 
 // ParseArch accepts "sm_90", "SM90", "sm90", "90" and "compute_90" style names
-// (a trailing "a" as in sm_90a is accepted and ignored).
+// (a trailing "a" or "f" as in sm_90a or sm_100f is accepted and ignored).
 func ParseArch(s string) (Arch, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	for _, p := range []string{"sm_", "sm", "compute_"} {
