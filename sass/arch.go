@@ -2,7 +2,8 @@
 // instructions STS and STL (and, for comparison, STG, ST and STAS) of NVIDIA
 // GPUs from Maxwell (SM50) to Blackwell (SM100-SM120; STS, STL and STG).
 //
-// The instruction text follows nvdisasm (CUDA 12.5). The parser also accepts
+// The instruction text follows nvdisasm (CUDA 12.5; CUDA 13.0 on Blackwell,
+// where only its vectors are known). The parser also accepts
 // the notation of the "SPA 5.0" opcode page (seed 004: ".8/.16/.32/.WB"
 // spellings, "[Ra - 16]", "[ImmU24]"). Encodings come from one table of
 // formats (table.go) that both the encoder and the decoder read, so that
