@@ -1,8 +1,9 @@
 // Package sass assembles, disassembles, lowers and executes the SASS store
 // instructions STS and STL (and, for comparison, STG, ST and STAS) of NVIDIA
-// GPUs from Maxwell (SM50) to Hopper (SM90).
+// GPUs from Maxwell (SM50) to Blackwell (SM100-SM120; STS, STL and STG).
 //
-// The instruction text follows nvdisasm (CUDA 12.5). The parser also accepts
+// The instruction text follows nvdisasm (CUDA 12.5; CUDA 13.0 on Blackwell,
+// where only its vectors are known). The parser also accepts
 // the notation of the "SPA 5.0" opcode page (seed 004: ".8/.16/.32/.WB"
 // spellings, "[Ra - 16]", "[ImmU24]"). Encodings come from one table of
 // formats (table.go) that both the encoder and the decoder read, so that
@@ -24,8 +25,8 @@ const (
 	// Maxwell is SM50-SM62: 64-bit instruction words in 32-byte bundles with
 	// one control word per three instructions (ENCODING.md T1, T2).
 	Maxwell Gen = iota + 1
-	// Turing is SM75-SM90: 128-bit instruction words carrying their own
-	// scheduling bits (ENCODING.md T3).
+	// Turing is SM75-SM120: 128-bit instruction words carrying their own
+	// scheduling bits (ENCODING.md T3; Blackwell in docs/sass-blackwell.md).
 	Turing
 )
 
@@ -35,10 +36,10 @@ type Arch struct {
 }
 
 // Archs lists the supported architectures in order.
-var Archs = []Arch{{50}, {52}, {53}, {60}, {61}, {62}, {75}, {80}, {86}, {89}, {90}}
+var Archs = []Arch{{50}, {52}, {53}, {60}, {61}, {62}, {75}, {80}, {86}, {89}, {90}, {100}, {103}, {110}, {120}}
 
 // ParseArch accepts "sm_90", "SM90", "sm90", "90" and "compute_90" style names
-// (a trailing "a" as in sm_90a is accepted and ignored).
+// (a trailing "a" or "f" as in sm_90a or sm_100f is accepted and ignored).
 func ParseArch(s string) (Arch, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	for _, p := range []string{"sm_", "sm", "compute_"} {
@@ -47,7 +48,9 @@ func ParseArch(s string) (Arch, error) {
 			break
 		}
 	}
-	t = strings.TrimSuffix(t, "a")
+	if len(t) > 2 && (t[len(t)-1] == 'a' || t[len(t)-1] == 'f') {
+		t = t[:len(t)-1]
+	}
 	n, err := strconv.Atoi(t)
 	if err == nil {
 		for _, a := range Archs {

@@ -59,6 +59,9 @@ func (o Options) Encode(in Inst, arch Arch) (Word, error) {
 	if f == nil && in.UR && lookup(arch, in.Op, false) != nil {
 		return Word{}, fieldErr(fURc, "%s has no uniform-register form on %s", in.Op, arch)
 	}
+	if f == nil && !in.UR && lookup(arch, in.Op, true) != nil {
+		return Word{}, fieldErr(fURc, "%s on %s is modelled only with a uniform register ([Ra+URc+imm], URZ for none)", in.Op, arch)
+	}
 	if f == nil || in.Op == NOP {
 		return Word{}, &FieldError{Field: "opcode", id: numFields, Msg: fmt.Sprintf("%s%s is not encodable on %s", in.Op, urSuffix(in.UR), arch)}
 	}
@@ -67,7 +70,7 @@ func (o Options) Encode(in Inst, arch Arch) (Word, error) {
 	}
 	w := f.value
 	for _, b := range f.fieldsOn(arch) {
-		w.setBits(b.lo, b.n, in.get(b.f))
+		w.setBits(b.lo, b.n, in.encoded(b))
 	}
 	return w, nil
 }
@@ -89,7 +92,10 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 			}
 			continue
 		}
-		if v := in.get(b.f); v >= 1<<b.n {
+		if b.f == fURc && in.URc != URZ && uint64(in.URc) >= 1<<b.n-1 {
+			return fieldErr(b.f, "%s does not exist on %s (UR0-UR%d or URZ)", uregName(in.URc), arch, 1<<b.n-2)
+		}
+		if v := in.encoded(b); v >= 1<<b.n {
 			return fieldErr(b.f, "value %d does not fit in %d bits", v, b.n)
 		}
 	}
@@ -113,11 +119,13 @@ func (in *Inst) check(f *format, arch Arch, o Options) error {
 	if in.Scale != 0 && in.Ra == RZ && !in.UR {
 		return fieldErr(fScale, "an absolute address [ImmU24] has no scale")
 	}
-	if has(fields, fRa64) && !in.Desc && in.Ra64 && in.Ra == RZ {
-		return fieldErr(fRa, "RZ.64 is only valid with desc[] addressing")
-	}
 	return nil
 }
+
+// CheckAlignment reports a .64/.128 data register that is not even / not
+// a multiple of 4 (RZ excepted): ptxas always allocates aligned tuples
+// (ENCODING.md §3), nvdisasm prints misaligned ones.
+func (in *Inst) CheckAlignment() error { return in.checkRegs() }
 
 // checkRegs enforces the register-tuple alignment that ptxas always
 // produces (ENCODING.md §3); nvdisasm itself prints misaligned tuples.
@@ -153,11 +161,8 @@ func (in *Inst) checkForm(f *format, arch Arch) error {
 	} else if s.Stall > 15 || s.Yield > 1 || s.Wr > 7 || s.Rd > 7 || s.Req > 63 || s.Reuse > 15 {
 		return fieldErr(fStall, "control slot value out of range")
 	}
-	if has(f.fields, fDesc) && in.Desc && (!in.Ra64 || !in.E) {
-		return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (.E and Ra.64)")
-	}
-	if in.Op == STAS && in.Sem != 0 {
-		return fieldErr(fSem, "STAS has no memory-semantics field")
+	if has(f.fields, fRa64) && in.Desc && !in.Ra64 {
+		return fieldErr(fDesc, "desc[] addressing needs a 64-bit address (Ra.64)")
 	}
 	return nil
 }
@@ -195,7 +200,7 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		in := NewInst(f.op)
 		in.UR = f.ur
 		for _, b := range f.fieldsOn(arch) {
-			in.set(b.f, w.bits(b.lo, b.n))
+			in.set(b.f, decoded(b, w.bits(b.lo, b.n)))
 		}
 		in.fixOffset(f)
 		if in.Ra == RZ && !in.UR {
@@ -214,6 +219,24 @@ func Decode(w Word, arch Arch) (Inst, error) {
 		return in, nil
 	}
 	return Inst{}, &DecodeError{w, fmt.Sprintf("%s is not a store instruction (STS, STL, STG, ST, STAS) on %s", w.Hex(arch), arch)}
+}
+
+// encoded returns the value of field b of in as the word holds it: the
+// zero uniform register is the field's all-ones value (63 in the 6-bit field
+// up to SM90, 255 in the 8-bit one from SM100), URZ in an Inst.
+func (in *Inst) encoded(b bitField) uint64 {
+	if b.f == fURc && in.URc == URZ {
+		return 1<<b.n - 1
+	}
+	return in.get(b.f)
+}
+
+// decoded is the inverse of encoded for a raw field value v.
+func decoded(b bitField, v uint64) uint64 {
+	if b.f == fURc && v == 1<<b.n-1 {
+		return URZ
+	}
+	return v
 }
 
 // unmodelled returns the bits of w that f neither matches, assigns to a
@@ -242,17 +265,23 @@ func (w Word) Hex(arch Arch) string {
 	return fmt.Sprintf("0x%016x%016x", w.Hi, w.Lo)
 }
 
-// ParseHex parses a word in the Hex convention ("0x" optional).
+func wordLayout(arch Arch) string {
+	if arch.Gen() == Maxwell {
+		return "one 64-bit word"
+	}
+	return "hi64 then lo64"
+}
+
+// ParseHex parses a word in the Hex convention ("0x" optional), with all
+// its digits.
 func ParseHex(s string, arch Arch) (Word, error) {
 	t := strings.TrimPrefix(strings.TrimPrefix(s, "0x"), "0X")
 	digits := 2 * arch.WordBytes()
-	if len(t) == 0 {
-		return Word{}, fmt.Errorf("%q: empty word (want 1 to %d hex digits for %s)", s, digits, arch)
+	if len(t) != digits {
+		// A short word is more likely a digit lost in copying than a
+		// word with leading zeros, so it is not padded.
+		return Word{}, fmt.Errorf("%q: %d hex digits; want %d for %s (%s)", clip(s), len(t), digits, arch, wordLayout(arch))
 	}
-	if len(t) > digits {
-		return Word{}, fmt.Errorf("%q: %d hex digits; want at most %d for %s", clip(s), len(t), digits, arch)
-	}
-	t = strings.Repeat("0", digits-len(t)) + t
 	var w Word
 	var err error
 	if arch.Gen() == Maxwell {

@@ -38,7 +38,9 @@ func TestParseErrors(t *testing.T) {
 		{90, "STS [0x10.X4], R2", 6, "offset", "bad or too large number"},
 		{75, "STS [R1], R2 ?PM1", 1, "?PM", "has no ?PM"},
 		{75, "STG.E desc[UR4][R2.64], R5", 1, "opcode", "not encodable on sm_75"},
-		{80, "STG.E [R2.64+0x4], R5", 8, "desc", "hides the descriptor register on sm_80"},
+		{80, "STS [R1+UR63], R2", 9, "URc", "UR63 does not exist on sm_80"},
+		{100, "STS [R1], R2", 1, "URc", "only with a uniform register"},
+		{100, "ST.E [R2.64], R2", 1, "opcode", "not encodable on sm_100"},
 		{90, "STG.E desc[UR4][R2.U32], R5", 12, "desc", "needs a 64-bit address"},
 	}
 	for _, tc := range tests {
@@ -106,7 +108,7 @@ func TestDecodeRejects(t *testing.T) {
 		{90, "0x040fc00000000800000000ff01007388", "batch value"},             // batch 1 with usched_info 0
 		{90, "0x180fe20000000800000000ff01007388", "batch value"},             // batch 6
 		{80, "0x000fe20000000800000000ff01007dbd", "not a store instruction"}, // STAS is SM90 only
-		{90, "0x000fe20008101804000000ff01007987", "not modelled"},            // STL bit 76 (desc[UR4])
+		{90, "0x000fe800081019040000040502007986", "needs a 64-bit address"},  // STG desc[UR4] with a 32-bit Ra
 	} {
 		w, err := ParseHex(c.hex, Arch{c.arch})
 		if err != nil {
@@ -133,17 +135,80 @@ func TestPtxasSM80Words(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", c.hex, in.Text(arch), err, c.text)
 			continue
 		}
-		f := in.Format(arch)
-		if !strings.Contains(f, "&desc=UR4") {
-			t.Errorf("%s: Format %q lacks the hidden descriptor", c.hex, f)
-		}
-		p, _, perr := ParseLine(f, 1, arch)
+		// The text names no descriptor; the parser assumes UR4, as ptxas uses.
+		p, _, perr := ParseLine(c.text, 1, arch)
 		if perr != nil {
-			t.Errorf("%q: %v", f, perr)
+			t.Errorf("%q: %v", c.text, perr)
 			continue
 		}
+		p.Sched = in.Sched
 		if w2, err := Encode(p, arch); err != nil || w2 != w {
-			t.Errorf("%q encodes to %s, %v; want %s", f, w2.Hex(arch), err, c.hex)
+			t.Errorf("%q encodes to %s, %v; want %s", c.text, w2.Hex(arch), err, c.hex)
+		}
+		// Another hidden register is shown by Format and parses back.
+		in.URc = 6
+		f := in.Format(arch)
+		if !strings.Contains(f, "&desc=UR6") {
+			t.Errorf("%s with UR6: Format %q lacks the hidden descriptor", c.hex, f)
+		}
+		if p, _, perr := ParseLine(f, 1, arch); perr != nil || p != in {
+			t.Errorf("%q parses to %+v, %v; want %+v", f, p, perr, in)
+		}
+	}
+}
+
+// TestPrintedFormsAssemble checks words whose nvdisasm 12.5 text (quoted
+// here as nvdisasm printed it) once decoded or assembled wrongly: each
+// decodes to that text, and the text assembles to the word, or for an
+// alias (docs/sass.md) to the word the parser prefers.
+func TestPrintedFormsAssemble(t *testing.T) {
+	for _, c := range []struct {
+		arch            int
+		hex, text, back string // back: the word the text assembles to, if not hex
+	}{
+		// st.mmio on sm_80 and sm_90: STG without a uniform register.
+		{80, "0x000fe8000011890000000c0502007386", "STG.E.MMIO.SYS [R2+0xc], R5", ""},
+		{90, "0x002fe80000118900000004ff02007386", "STG.E.MMIO.SYS [R2+0x4], RZ", ""},
+		{80, "0x000fe8000011880000000c0502007386", "STG.MMIO.SYS [R2+0xc], R5", ""},
+		// sm_80 [UR4+imm]: the width of the absent Ra is not printed.
+		{80, "0x000fe8000811890400000c05ff007986", "STG.E.MMIO.SYS [UR4+0xc], R5", ""},
+		{80, "0x000fe8000c11890400000c05ff007986", "STG.E.MMIO.SYS [UR4+0xc], R5", "0x000fe8000811890400000c05ff007986"},
+		// No .E with a 64-bit Ra.
+		{80, "0x000fe8000c1018040000040502007986", "STG.???0 [R2.64+0x4], R5", ""},
+		{90, "0x000fe8000c1018040000040502007986", "STG.???0 desc[UR4][R2.64+0x4], R5", ""},
+		{90, "0x000fe8000c10080400000405ff007986", "STG.???0 [???255.64+UR4+0x4], R5", ""},
+		// STL desc[]: shown on sm_90, hidden on sm_80 without bit 101.
+		{90, "0x000fe20008101804000010ffff007987", "STL desc[UR4][RZ+0x10], RZ", ""},
+		{80, "0x000fe20008101804000010ffff007987", "STL [RZ+0x10], RZ", ""},
+		{80, "0x000fe22008101804000010ffff007987", "STL desc[UR4][RZ+0x10], RZ", ""},
+		// STAS memory semantics.
+		{90, "0x000fe2000c01883f0000000402007dbd", "STAS.???3.SYS [R2.64], R4", ""},
+		// STL.INVALID7: size 7, and policy 7 with the default size.
+		{90, "0x000fe80000100e000000200801007387", "STL.INVALID7 [R1+0x20], R8", ""},
+		{90, "0x000fe800007008000000200801007387", "STL.INVALID7 [R1+0x20], R8", "0x000fe80000100e000000200801007387"},
+	} {
+		arch := Arch{c.arch}
+		w, err := ParseHex(c.hex, arch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := Decode(w, arch)
+		if err != nil || d.Text(arch) != c.text {
+			t.Errorf("sm_%d %s: Decode = %q, %v; want %q", c.arch, c.hex, d.Text(arch), err, c.text)
+			continue
+		}
+		p, _, perr := ParseLine(c.text, 1, arch)
+		if perr != nil {
+			t.Errorf("sm_%d %q: %v", c.arch, c.text, perr)
+			continue
+		}
+		p.Sched = d.Sched
+		want := c.hex
+		if c.back != "" {
+			want = c.back
+		}
+		if got, err := Encode(p, arch); err != nil || got.Hex(arch) != want {
+			t.Errorf("sm_%d %q assembles to %s, %v; want %s", c.arch, c.text, got.Hex(arch), err, want)
 		}
 	}
 }

@@ -48,12 +48,12 @@ func TestHostileLongTokensClipped(t *testing.T) {
 // TestHostileLowerTargets checks that LowerStore accepts only the
 // targets its table covers.
 func TestHostileLowerTargets(t *testing.T) {
-	for _, a := range []string{"sm_50", "sm_70", "sm_86", "sm_90", "sm_90a", "SM_80"} {
+	for _, a := range []string{"sm_50", "sm_70", "sm_86", "sm_90", "sm_90a", "SM_80", "sm_100a", "sm_120f", "sm_103"} {
 		if err := CheckLowerTarget(a); err != nil {
 			t.Errorf("%s: %v", a, err)
 		}
 	}
-	for _, a := range []string{"", "sm_", "sm_49", "sm_99", "sm_100a", "sm_9x", "sm_+80", "sm_-80", "sm_80abc", "sm_99999999999999999999"} {
+	for _, a := range []string{"", "sm_", "sm_49", "sm_99", "sm_101", "sm_100x", "100", "sm_9x", "sm_+80", "sm_-80", "sm_80abc", "sm_99999999999999999999"} {
 		if err := CheckLowerTarget(a); err == nil {
 			t.Errorf("%q accepted", a)
 		}

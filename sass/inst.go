@@ -29,7 +29,7 @@ func (o Op) String() string {
 const (
 	RZ  = 255
 	PT  = 7
-	URZ = 63
+	URZ = 255
 )
 
 // Size is the 3-bit .sz field: the access width and, for 8/16-bit stores,
@@ -111,14 +111,14 @@ type Inst struct {
 	PredC uint8 // Maxwell ST third operand predicate
 
 	UR     bool  // Turing+: address has a uniform register term ([Ra+URc+imm])
-	URc    uint8 // uniform register, URZ = 63
+	URc    uint8 // uniform register, URZ = 255 (the field holds 63 up to SM90)
 	Scale  uint8 // Turing+ STS: 0, .X4, .X8, .X16
 	Policy uint8 // Turing+ STL/STG/ST L1 policy: EF=0, default=1, EL, LU, EU, NA, 6, 7
-	Sem    uint8 // Turing+ STG/ST memory semantics and scope (semNames)
-	Desc   bool  // Turing+ STG/ST: desc[URc][Ra.64+imm]
+	Sem    uint8 // Turing+ STG/ST memory semantics and scope (semNames; stasSemNames for STAS)
+	Desc   bool  // Turing+ STG/ST: desc[URc][Ra.64+imm]; SM80+ STL: desc[URc][Ra+imm]
 	Ra64   bool  // Turing+ STG/ST/STAS: Ra is a 64-bit pair (.64), else .U32
-	// DescShown is bit 101 of SM80-SM89 STG/ST: nvdisasm prints desc[URc]
-	// only when it is set (SM90 always prints it).
+	// DescShown is bit 101 of SM80-SM89 STG/ST/STL: nvdisasm prints
+	// desc[URc] only when it is set (SM90 always prints it).
 	DescShown bool
 	PM        uint8 // Turing+ ?PMn performance-monitor predicate
 
@@ -127,6 +127,11 @@ type Inst struct {
 
 // DefaultPolicy is the Turing+ L1 policy value that is not printed.
 const DefaultPolicy = 1
+
+// DefaultDesc is the descriptor register of a desc[] address that nvdisasm
+// does not print (SM80-SM89 STG/ST): ptxas always uses UR4 there, so the
+// parser assumes it when the text names none.
+const DefaultDesc = 4
 
 // NewInst returns an instruction with the defaults a text line without
 // modifiers means: unguarded, 32-bit, default policy and schedule.

@@ -14,6 +14,9 @@ import (
 type LowerError struct {
 	Qual string // the qualifier at fault ("" for the instruction)
 	Msg  string
+	// Uncovered is set when no ptxas output is known for the form (not a
+	// ptxas rejection).
+	Uncovered bool
 }
 
 func (e *LowerError) Error() string { return e.Msg }
@@ -27,6 +30,9 @@ const (
 	target70 lowerTarget = 70
 	target80 lowerTarget = 80
 	target90 lowerTarget = 90
+	// target100 is SM100-SM120 (Blackwell), as the ptxas 13.0 words of
+	// testdata/sass/vectors_sm90_sm120.tsv show it (docs/sass-blackwell.md).
+	target100 lowerTarget = 100
 )
 
 // parseLowerTarget maps sm_XX to the T4 column that covers it.
@@ -38,10 +44,13 @@ func CheckLowerTarget(arch string) error {
 }
 
 func parseLowerTarget(arch string) (lowerTarget, error) {
+	if b, err := ParseArch(arch); err == nil && b.SM >= 100 && strings.HasPrefix(strings.ToLower(arch), "sm_") {
+		return target100, nil
+	}
 	a := strings.TrimSuffix(strings.TrimPrefix(strings.ToLower(arch), "sm_"), "a")
 	n, err := strconv.Atoi(a)
 	if err != nil || n < 50 || n > 90 || a[0] == '+' || a[0] == '-' {
-		return 0, fmt.Errorf("unsupported lowering target %q (want sm_50 to sm_90: the lowering follows sm_50, sm_70, sm_80 or sm_90)", clip(arch))
+		return 0, fmt.Errorf("unsupported lowering target %q (want sm_50 to sm_90, or sm_100, sm_103, sm_110, sm_120 with an optional a/f: the lowering follows sm_50, sm_70, sm_80, sm_90 or Blackwell)", clip(arch))
 	}
 	switch {
 	case n < 70:
@@ -90,7 +99,7 @@ func decodeStore(in *ast.Instruction) (storeForm, error) {
 	case isa.QNone, isa.QGlobal, isa.QLocal, isa.QSharedCta, isa.QSharedCluster:
 	default:
 		q := f.Written(isa.GSpace).String()
-		return f, &LowerError{q, fmt.Sprintf("qualifier %s is not lowered", q)}
+		return f, &LowerError{Qual: q, Msg: fmt.Sprintf("qualifier %s is not lowered", q)}
 	}
 	f.bits = f.Vec * f.Type.Bits()
 	f.signed = f.Type.Kind() == 's' && f.Vec == 1
@@ -128,25 +137,27 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 		return nil, &LowerError{Msg: fmt.Sprintf("a %d-bit store has no single SASS store", f.bits)}
 	}
 	if f.Type == isa.QB128 && t < target70 {
-		return nil, &LowerError{".b128", ".b128 needs sm_70 or later"}
+		return nil, &LowerError{Qual: ".b128", Msg: ".b128 needs sm_70 or later"}
 	}
 	if (strong(f) || f.Has(isa.QWeak) || f.Mmio || f.L1Evict != isa.QNone) && t < target70 {
 		q := qualText(f)
-		return nil, &LowerError{q, q + " needs sm_70 or later"}
+		return nil, &LowerError{Qual: q, Msg: q + " needs sm_70 or later"}
 	}
 	if f.Scope == isa.QCluster && t < target90 {
-		return nil, &LowerError{".cluster", "Feature '.cluster scope' requires .target sm_90 or higher"}
+		return nil, &LowerError{Qual: ".cluster", Msg: "Feature '.cluster scope' requires .target sm_90 or higher"}
 	}
 	if strong(f) && f.Scope == isa.QNone {
-		return nil, &LowerError{f.Sem.String(), f.Sem.String() + " needs a scope (.cta, .cluster, .gpu or .sys)"}
+		return nil, &LowerError{Qual: f.Sem.String(), Msg: f.Sem.String() + " needs a scope (.cta, .cluster, .gpu or .sys)"}
 	}
 	if l2 := f.L2Evict.String(); l2 != "" {
-		return nil, &LowerError{l2, "'.L1::eviction_priority' syntax expected before " + l2}
+		return nil, &LowerError{Qual: l2, Msg: "'.L1::eviction_priority' syntax expected before " + l2}
 	}
 	if f.CacheHint && t < target80 {
-		return nil, &LowerError{".L2::cache_hint", ".L2::cache_hint needs sm_80 or later"}
+		return nil, &LowerError{Qual: ".L2::cache_hint", Msg: ".L2::cache_hint needs sm_80 or later"}
 	}
 	switch {
+	case t == target100:
+		return lowerBlackwell(f)
 	case f.Has(isa.QAsync):
 		return lowerAsync(f, t)
 	case f.Space == isa.QLocal:
@@ -155,11 +166,45 @@ func LowerStore(in *ast.Instruction, arch string) ([]string, error) {
 		return lowerShared(f, t)
 	case f.Space == isa.QSharedCluster:
 		if t < target90 {
-			return nil, &LowerError{".shared::cluster", ".shared::cluster needs sm_90"}
+			return nil, &LowerError{Qual: ".shared::cluster", Msg: ".shared::cluster needs sm_90"}
 		}
 		return []string{"ST.E" + f.sizeSuffix()}, nil
 	}
 	return lowerGlobal(f, t)
+}
+
+// lowerBlackwell covers the forms whose SASS the ptxas 13.0 words of
+// vectors_sm90_sm120.tsv show for SM100-SM120: st.shared and st.local
+// without memory-model or cache qualifiers (STS, STL), and st.global plain
+// (STG.E), with .cs or .L1::evict_first (STG.E.EF) or .L1::no_allocate
+// (STG.E.NA). Other forms are LowerErrors: no ptxas 13.0 output covers them.
+func lowerBlackwell(f storeForm) ([]string, error) {
+	plain := f.Written(isa.GSem) == isa.QNone && !f.Mmio && !f.CacheHint && f.Scope == isa.QNone && !f.Has(isa.QAsync)
+	switch {
+	case plain && f.Cop == isa.QNone && f.L1Evict == isa.QNone && f.Space == isa.QLocal:
+		return []string{"STL" + f.sizeSuffix()}, nil
+	case plain && f.Cop == isa.QNone && f.L1Evict == isa.QNone && f.Space == isa.QSharedCta:
+		return []string{"STS" + f.sizeSuffix()}, nil
+	case plain && f.Space == isa.QGlobal:
+		if policy, ok := blackwellPolicy(f); ok {
+			return []string{"STG.E" + policy + f.sizeSuffix()}, nil
+		}
+	}
+	return nil, &LowerError{Uncovered: true, Msg: "no ptxas 13.0 output covers this form on Blackwell (lowered: plain st.shared, st.local, st.global, .cs, .L1::evict_first, .L1::no_allocate)"}
+}
+
+// blackwellPolicy returns the L1 policy of a plain st.global on Blackwell
+// for the forms the ptxas 13.0 words show.
+func blackwellPolicy(f storeForm) (string, bool) {
+	switch {
+	case f.Cop == isa.QNone && f.L1Evict == isa.QNone:
+		return "", true
+	case f.Cop == isa.QCs && f.L1Evict == isa.QNone, f.Cop == isa.QNone && f.L1Evict == isa.QL1EvictFirst:
+		return ".EF", true
+	case f.Cop == isa.QNone && f.L1Evict == isa.QL1NoAllocate:
+		return ".NA", true
+	}
+	return "", false
 }
 
 // strong reports a .relaxed or .release store.
@@ -182,9 +227,9 @@ func qualText(f storeForm) string {
 func lowerLocal(f storeForm, t lowerTarget) ([]string, error) {
 	switch {
 	case f.Sem == isa.QVolatile || strong(f):
-		return nil, &LowerError{f.Sem.String(), fmt.Sprintf("Modifier '%s' cannot be applied to '.local' space", f.Sem)}
+		return nil, &LowerError{Qual: f.Sem.String(), Msg: fmt.Sprintf("Modifier '%s' cannot be applied to '.local' space", f.Sem)}
 	case f.Mmio:
-		return nil, &LowerError{".mmio", "Modifier '.mmio' cannot be applied to '.local' space"}
+		return nil, &LowerError{Qual: ".mmio", Msg: "Modifier '.mmio' cannot be applied to '.local' space"}
 	}
 	return []string{"STL" + f.sizeSuffix()}, nil
 }
@@ -219,7 +264,7 @@ func releaseFences(f storeForm, t lowerTarget) []string {
 // lowerAsync: st.async is STAS on sm_90 (T4).
 func lowerAsync(f storeForm, t lowerTarget) ([]string, error) {
 	if t < target90 {
-		return nil, &LowerError{".async", "st.async needs sm_90"}
+		return nil, &LowerError{Qual: ".async", Msg: "st.async needs sm_90"}
 	}
 	if f.bits < 32 {
 		return nil, &LowerError{Msg: "st.async stores 32, 64 or 128 bits"}
@@ -280,13 +325,13 @@ func turingStrength(f storeForm, t lowerTarget) (policy, strength string, err er
 	switch {
 	case f.Mmio:
 		if f.Sem != isa.QRelaxed || f.Scope != isa.QSys {
-			return "", "", &LowerError{".mmio", "st.mmio needs .relaxed.sys"}
+			return "", "", &LowerError{Qual: ".mmio", Msg: "st.mmio needs .relaxed.sys"}
 		}
 		strength = ".MMIO.SYS"
 	case strong(f):
 		s, ok := scope[f.Scope]
 		if !ok {
-			return "", "", &LowerError{f.Scope.String(), fmt.Sprintf("scope %s is not supported on this target", f.Scope)}
+			return "", "", &LowerError{Qual: f.Scope.String(), Msg: fmt.Sprintf("scope %s is not supported on this target", f.Scope)}
 		}
 		strength = s
 	case f.Sem == isa.QVolatile || f.Cop == isa.QWt:

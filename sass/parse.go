@@ -111,6 +111,8 @@ type parser struct {
 	arch Arch
 	in   Inst
 	col  [numFields + 1]int // 1-based column of each field as written
+	// raZero is set when the address names RZ.
+	raZero bool
 }
 
 func (p *parser) eof() bool { return p.i >= len(p.s) }
@@ -190,7 +192,7 @@ func (p *parser) word() string {
 }
 
 func isWordByte(c byte) bool {
-	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '?'
 }
 
 func (p *parser) next() (string, int) {
@@ -218,8 +220,8 @@ func (p *parser) instruction() {
 	p.in.Pred, p.in.PredNeg = pred, neg
 	p.col[fPred] = p.col[fPredNeg]
 	p.address()
-	if o == STAS || o == STG && p.arch.Gen() == Turing {
-		p.in.UR = true // these exist only in the uniform-register form
+	if o == STAS {
+		p.in.UR = true // STAS exists only in the uniform-register form
 	}
 	p.expect(',')
 	p.skipSpace()
@@ -233,9 +235,34 @@ func (p *parser) instruction() {
 	}
 	p.annotations()
 	p.modifiers(parts[1:], col+len(parts[0]))
-	if (o == STG || o == ST && p.in.Ra64) && p.arch.Gen() == Turing && p.arch.SM < 90 && !p.in.Desc && p.col[fURc] == 0 {
-		p.failAt(p.col[fRa], "desc", "nvdisasm hides the descriptor register on %s: write desc[URn][...] or add &desc=URn", p.arch)
+	p.hiddenDesc()
+}
+
+// hiddenDesc completes a Turing+ STG/ST address [Ra.64+imm] that names no
+// uniform register: it is the desc[] form whose register nvdisasm hides
+// before SM90, and ptxas always uses DefaultDesc there.
+//
+// STL's desc[] form prints as [Ra+imm] too on SM80-SM89: the parser reads
+// [RZ+imm] with an offset as that form (the plain form prints [imm]), and
+// any other [Ra+imm] as the plain form.
+func (p *parser) hiddenDesc() {
+	if p.arch.Gen() != Turing || p.in.UR {
+		return
 	}
+	switch p.in.Op {
+	case STG, ST:
+		if !p.in.Ra64 {
+			return
+		}
+	case STL:
+		if p.arch.SM < 80 || p.arch.SM >= 90 || !p.raZero || p.in.Off == 0 {
+			return
+		}
+	default:
+		return
+	}
+	p.in.UR, p.in.Desc, p.in.URc = true, true, DefaultDesc
+	p.col[fDesc], p.col[fURc] = p.col[fRa], p.col[fRa]
 }
 
 func opByName(s string) Op {

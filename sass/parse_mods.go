@@ -27,7 +27,7 @@ func (p *parser) modifiers(mods []string, col int) {
 		m, c := mods[i], col+1
 		col += 1 + len(m)
 		if cls, v, ok := p.semAt(mods[i:]); ok {
-			n := strings.Count(semNames[v], ".")
+			n := strings.Count(p.semTable()[v], ".")
 			for k := 0; k < n; k++ {
 				col += 1 + len(mods[i+1+k])
 			}
@@ -56,7 +56,7 @@ func (p *parser) setMod(seen map[modClass]bool, cls modClass, v uint8, col int, 
 		p.in.Cop = v
 		p.col[fCop] = col
 	case modE:
-		p.in.E = true
+		p.in.E = v != 0
 		p.col[fE] = col
 	case modPolicy:
 		p.in.Policy = v
@@ -72,11 +72,11 @@ var modClassNames = [...]string{modSize: "size", modCop: "cache", modE: ".E", mo
 // semAt matches a Turing+ STG/ST memory-semantics spelling ("STRONG.GPU",
 // "CONSTANT.CTA.PRIVATE") at the start of mods, longest first.
 func (p *parser) semAt(mods []string) (modClass, uint8, bool) {
-	if p.arch.Gen() != Turing || (p.in.Op != STG && p.in.Op != ST) {
+	if p.arch.Gen() != Turing || (p.in.Op != STG && p.in.Op != ST && p.in.Op != STAS) {
 		return 0, 0, false
 	}
 	best, bestN := -1, 0
-	for v, name := range semNames {
+	for v, name := range p.semTable() {
 		if name == "" {
 			continue
 		}
@@ -115,6 +115,9 @@ func (p *parser) classify(m string, rest []string) (modClass, uint8, bool) {
 		if m == "E" && op != STL {
 			return modE, 1, true
 		}
+		if m == "???0" && op != STL {
+			return modE, 0, true // no .E with a 64-bit Ra
+		}
 		if v := index(turingPolicy[:], m); v >= 0 && m != "" && (m != "INVALID7" || sizeFollows(rest)) {
 			return modPolicy, uint8(v), true
 		}
@@ -135,4 +138,12 @@ func sizeFollows(rest []string) bool {
 		}
 	}
 	return false
+}
+
+// semTable returns the memory-semantics spellings of the opcode.
+func (p *parser) semTable() *[16]string {
+	if p.in.Op == STAS {
+		return &stasSemNames
+	}
+	return &semNames
 }

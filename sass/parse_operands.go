@@ -108,11 +108,15 @@ func (p *parser) address() {
 // baseReg parses Ra with its optional .64, .U32 or .X4/.X8/.X16 suffix.
 func (p *parser) baseReg(w string, col int) {
 	parts := strings.Split(w, ".")
+	if parts[0] == "???255" && len(parts) == 2 && parts[1] == "64" {
+		parts[0] = "RZ" // nvdisasm's name for RZ.64 outside desc[]
+	}
 	r, ok := parseReg(parts[0], "R", RZ)
 	if !ok {
 		p.failAt(col, "Ra", "bad address register %q (want R0-R254 or RZ)", parts[0])
 	}
 	p.in.Ra = r
+	p.raZero = r == RZ
 	for _, s := range parts[1:] {
 		switch s {
 		case "64":
@@ -130,7 +134,7 @@ func (p *parser) baseReg(w string, col int) {
 func (p *parser) ureg(w string, col int) uint8 {
 	r, ok := parseReg(w, "UR", URZ)
 	if !ok {
-		p.failAt(col, "URc", "bad uniform register %q (want UR0-UR62 or URZ)", w)
+		p.failAt(col, "URc", "bad uniform register %q (want UR0-UR254 or URZ)", w)
 	}
 	return r
 }

@@ -17,6 +17,12 @@ var (
 		"STRONG.GPU.PRIVATE", "STRONG.GPU", "MMIO.GPU", "CONSTANT.SM", "STRONG.SYS", "CONSTANT.SM.PRIVATE",
 		"MMIO.SYS", "CONSTANT.VC", "CONSTANT.VC.PRIVATE", "CONSTANT.GPU",
 	}
+	// stasSemNames are STAS's values of the same bits, printed with names
+	// nvdisasm 12.5 does not know.
+	stasSemNames = [16]string{
+		"", "???0.PRIVATE", "???0.???1", "???0.???1.PRIVATE", "???2.PRIVATE", "???2.???1", "???3.PRIVATE", "???2.???3",
+		"???3.???4", "???0.???2", "???2.SYS", "???0.???2.PRIVATE", "???3.SYS", "???0.???3", "???0.???3.PRIVATE", "???0.???4",
+	}
 )
 
 // String returns the instruction as nvdisasm prints it for a Turing+ word
@@ -34,12 +40,14 @@ func (in Inst) Text(arch Arch) string {
 // Format returns Text followed by the scheduling annotations that differ
 // from DefaultSched, in nvdisasm's newer notation (&req={0,3} &rd=0x1
 // ?WAIT2_END_GROUP): the seed's {&req_6} {&rdN} {?sched}. A descriptor
-// register that nvdisasm hides (SM80-SM89) is shown as &desc=URn, so that
-// the result parses back to the same instruction.
+// register that nvdisasm hides (SM80-SM89) is shown as &desc=URn when it is
+// not DefaultDesc, the register the parser assumes, and always on STL,
+// whose hidden desc[] form prints as the plain one, so that the result
+// parses back to the same instruction.
 func (in Inst) Format(arch Arch) string {
 	var b strings.Builder
 	in.appendText(&b, arch)
-	if in.Desc && !in.DescShown && arch.SM < 90 {
+	if in.Desc && !in.DescShown && arch.SM < 90 && (in.URc != DefaultDesc || in.Op == STL) {
 		fmt.Fprintf(&b, " &desc=%s", uregName(in.URc))
 	}
 	in.Sched.appendAnnot(&b)
@@ -98,11 +106,16 @@ func (in *Inst) mods(arch Arch) []string {
 	case STL:
 		return []string{turingPolicy[in.Policy&7], size}
 	case STG, ST:
-		return []string{eName(in.E), turingPolicy[in.Policy&7], size, semNames[in.Sem&15]}
+		e := eName(in.E)
+		if !in.E && in.UR && in.wideRa(arch) {
+			e = "???0" // a 64-bit address without .E has no name in nvdisasm's table
+		}
+		return []string{e, turingPolicy[in.Policy&7], size, semNames[in.Sem&15]}
 	case STAS:
 		if in.Size < Size32 {
 			size = fmt.Sprintf("INVALID%d", in.Size)
 		}
+		return []string{size, stasSemNames[in.Sem&15]}
 	}
 	return []string{size}
 }
@@ -127,10 +140,12 @@ func (in *Inst) appendAddr(b *strings.Builder, arch Arch) {
 			terms = append(terms, uregName(in.URc))
 		}
 	case in.UR && !in.Desc && (in.Op == STG || in.Op == ST):
-		if in.Ra != RZ || in.Ra64 || arch.SM >= 90 {
+		if in.Ra != RZ || arch.SM >= 90 {
 			terms = append(terms, wideRegName(in.Ra, in.Ra64))
 		}
 		terms = append(terms, uregName(in.URc))
+	case in.Desc && in.Op == STL:
+		terms = append(terms, regName(in.Ra))
 	case in.Desc:
 		terms = append(terms, regName(in.Ra)+".64")
 	case in.Ra != RZ || in.UR && in.Scale != 0:
@@ -157,6 +172,13 @@ func (in *Inst) appendAddr(b *strings.Builder, arch Arch) {
 		fmt.Fprintf(b, "+0x%x", in.Off)
 	}
 	b.WriteByte(']')
+}
+
+// wideRa reports whether the uniform-register form of STG/ST uses a 64-bit
+// Ra as nvdisasm sees it: before SM90 the width of an absent Ra (RZ without
+// desc[]) is ignored.
+func (in *Inst) wideRa(arch Arch) bool {
+	return in.Ra64 && (in.Ra != RZ || in.Desc || arch.SM >= 90)
 }
 
 // wideRegName prints Ra.64 or Ra.U32; nvdisasm prints RZ.64 outside desc[]

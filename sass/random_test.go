@@ -16,6 +16,8 @@ func randomInst(r *rand.Rand, arch Arch, lax bool) Inst {
 func randomFields(r *rand.Rand, arch Arch) Inst {
 	ops := []Op{STS, STS, STL, STL, STG, ST}
 	switch {
+	case arch.SM >= 100:
+		ops = ops[:5] // ST and STAS are not modelled on Blackwell
 	case arch.SM >= 90:
 		ops = append(ops, STAS)
 	case arch.SM < 80 && arch.Gen() == Turing:
@@ -82,20 +84,24 @@ func randomTuring(r *rand.Rand, arch Arch, in Inst) Inst {
 	}
 	in.UR = r.IntN(3) == 0
 	if in.UR {
-		in.URc = uint8(r.IntN(64))
+		in.URc = randUR(r, arch)
 	}
 	switch in.Op {
 	case STS:
 		in.Scale = uint8(r.IntN(4))
 	case STL:
 		in.Policy = uint8(r.IntN(8))
+		if in.UR && arch.SM >= 80 && r.IntN(3) == 0 {
+			in.Desc = true
+			in.DescShown = arch.SM < 90 && r.IntN(2) == 0
+		}
 	case STG, ST:
 		in.Policy = uint8(r.IntN(8))
 		in.Sem = uint8(r.IntN(16))
-		in.E = true
-		if in.Op == STG || in.UR {
+		in.E = r.IntN(8) != 0
+		if in.Op == STG && (arch.SM >= 100 || r.IntN(4) != 0) || in.UR {
 			in.UR = true
-			in.URc = uint8(r.IntN(64))
+			in.URc = randUR(r, arch)
 			in.Desc = r.IntN(2) == 0
 			in.Ra64 = in.Desc || r.IntN(2) == 0
 			in.DescShown = in.Desc && arch.SM < 90 && r.IntN(2) == 0
@@ -104,9 +110,12 @@ func randomTuring(r *rand.Rand, arch Arch, in Inst) Inst {
 		}
 	case STAS:
 		in.UR = true
-		in.URc = uint8(r.IntN(64))
+		in.URc = randUR(r, arch)
 		in.Ra64 = r.IntN(2) == 0
 		in.Size = Size(4 + r.IntN(3))
+		if r.IntN(4) == 0 {
+			in.Sem = uint8(r.IntN(16))
+		}
 	}
 	if in.Ra == RZ && !in.UR && in.Off < 0 {
 		in.Off = -in.Off
@@ -117,4 +126,16 @@ func randomTuring(r *rand.Rand, arch Arch, in Inst) Inst {
 			return in
 		}
 	}
+}
+
+// randUR returns a uniform register of arch, URZ one time in eight.
+func randUR(r *rand.Rand, arch Arch) uint8 {
+	n := 63
+	if arch.SM >= 100 {
+		n = 255
+	}
+	if r.IntN(8) == 0 {
+		return URZ
+	}
+	return uint8(r.IntN(n))
 }

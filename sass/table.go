@@ -67,6 +67,7 @@ type bitField struct {
 type format struct {
 	gen    Gen
 	minSM  int // first architecture with this encoding (0: the whole generation)
+	maxSM  int // last architecture with this encoding (0: no limit)
 	op     Op
 	ur     bool // the [Ra+URc+imm] (or desc) addressing form
 	mask   Word
@@ -108,9 +109,12 @@ func init() {
 var (
 	maxwellCommon = []bitField{{f: fRb, lo: 0, n: 8}, {f: fRa, lo: 8, n: 8}, {f: fPred, lo: 16, n: 3}, {f: fPredNeg, lo: 19, n: 1}}
 	turingCommon  = []bitField{
-		{f: fPred, lo: 12, n: 3}, {f: fPredNeg, lo: 15, n: 1}, {f: fRa, lo: 24, n: 8}, {f: fPM, lo: 102, n: 2, minSM: 86},
+		{f: fPred, lo: 12, n: 3}, {f: fPredNeg, lo: 15, n: 1}, {f: fRa, lo: 24, n: 8}, {f: fPM, lo: 102, n: 2, minSM: 86, maxSM: 90},
 		{f: fStall, lo: 105, n: 4}, {f: fYield, lo: 109, n: 1}, {f: fWr, lo: 110, n: 3}, {f: fRd, lo: 113, n: 3}, {f: fReq, lo: 116, n: 6}, {f: fReuse, lo: 122, n: 3},
 	}
+	// uregField is the uniform register: UR0-UR62 and URZ=63 in 6 bits up
+	// to SM90, 8 bits from SM100 (UR0-UR254, URZ=255; see urcField).
+	uregField = []bitField{{f: fURc, lo: 64, n: 6, maxSM: 90}, {f: fURc, lo: 64, n: 8, minSM: 100}}
 	turingMem = []bitField{{f: fE, lo: 72, n: 1}, {f: fSize, lo: 73, n: 3}, {f: fSem, lo: 77, n: 4}, {f: fPolicy, lo: 84, n: 3}}
 )
 
@@ -149,31 +153,39 @@ var formats = []format{
 	{gen: Maxwell, op: NOP, mask: Word{Lo: ^uint64(0)}, value: Word{Lo: 0x50b0000000070f00}},
 
 	// Turing..Hopper, 128-bit (T3).
-	{gen: Turing, op: STS, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x388},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff7ff31ff},
+	{gen: Turing, maxSM: 90, op: STS, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x388},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff7ff31ff},
 		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fScale, lo: 78, n: 2}})},
 	{gen: Turing, op: STS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x988, Hi: bit91},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff7ff31c0},
-		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fScale, lo: 78, n: 2}})},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff7ff31c0},
+		fields: join(turingCommon, uregField, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fScale, lo: 78, n: 2}})},
 	{gen: Turing, op: STL, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x387},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78ff1ff},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff78ff1ff},
 		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fPolicy, lo: 84, n: 3}})},
-	{gen: Turing, op: STL, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x987, Hi: bit91},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78fe1c0},
-		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fPolicy, lo: 84, n: 3}})},
+	// STL [Ra+URc+imm], and from SM80 desc[URc][Ra+imm] (bit 76; before
+	// SM90 nvdisasm prints desc[URc] only with bit 101).
+	{gen: Turing, maxSM: 90, op: STL, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x987, Hi: bit91},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff78fe1c0},
+		fields: join(turingCommon, uregField, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fPolicy, lo: 84, n: 3},
+			{f: fDesc, lo: 76, n: 1, minSM: 80}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
 	{gen: Turing, minSM: 80, op: STG, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x986, Hi: bit91},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff38e00c0},
-		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
-	{gen: Turing, minSM: 80, op: ST, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x385},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff78e1000},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff38e00c0},
+		fields: join(turingCommon, turingMem, uregField, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
+	// STG without a uniform register ([Ra+imm], 32-bit Ra printed bare):
+	// ptxas's st.mmio form on SM80-SM90. Bits 76 and 90 are ignored.
+	{gen: Turing, minSM: 80, maxSM: 90, op: STG, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x386},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff78e10ff},
+		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}})},
+	{gen: Turing, minSM: 80, maxSM: 90, op: ST, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x385},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff78e1000},
 		fields: join(turingCommon, turingMem, []bitField{{f: fOff32, lo: 32, n: 32}, {f: fRb, lo: 64, n: 8}})},
-	{gen: Turing, minSM: 80, op: ST, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x985, Hi: bit91},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff38e00c0},
-		fields: join(turingCommon, turingMem, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
-	{gen: Turing, minSM: 90, op: STAS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0xdbd, Hi: bit91},
-		ignore: Word{Lo: 0xff0000, Hi: 0xe000013ff3fe11c0},
-		fields: join(turingCommon, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fURc, lo: 64, n: 6}, {f: fSize, lo: 73, n: 3}, {f: fRa64, lo: 90, n: 1}})},
-	{gen: Turing, op: NOP, mask: Word{Lo: ^uint64(0), Hi: 1<<41 - 1}, value: Word{Lo: 0x7918},
+	{gen: Turing, minSM: 80, maxSM: 90, op: ST, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0x985, Hi: bit91},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff38e00c0},
+		fields: join(turingCommon, turingMem, uregField, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fDesc, lo: 76, n: 1}, {f: fRa64, lo: 90, n: 1}, {f: fDescShow, lo: 101, n: 1, minSM: 80, maxSM: 89}})},
+	{gen: Turing, minSM: 90, maxSM: 90, op: STAS, ur: true, mask: Word{Lo: turingOpMask, Hi: bit91}, value: Word{Lo: 0xdbd, Hi: bit91},
+		ignore: Word{Lo: 0xff0000, Hi: 0xe00001fff3fe11c0},
+		fields: join(turingCommon, uregField, []bitField{{f: fRb, lo: 32, n: 8}, {f: fOff, lo: 40, n: 24}, {f: fSize, lo: 73, n: 3}, {f: fSem, lo: 77, n: 4}, {f: fRa64, lo: 90, n: 1}})},
+	{gen: Turing, maxSM: 90, op: NOP, mask: Word{Lo: ^uint64(0), Hi: 1<<41 - 1}, value: Word{Lo: 0x7918},
 		fields: turingCommon[4:]},
 }
 
@@ -189,7 +201,9 @@ func lookup(arch Arch, op Op, ur bool) *format {
 }
 
 // on reports whether arch has the encoding.
-func (f *format) on(arch Arch) bool { return f.gen == arch.Gen() && arch.SM >= f.minSM }
+func (f *format) on(arch Arch) bool {
+	return f.gen == arch.Gen() && arch.SM >= f.minSM && (f.maxSM == 0 || arch.SM <= f.maxSM)
+}
 
 // fieldsOn returns the fields of f that exist on arch.
 func (f *format) fieldsOn(arch Arch) []bitField {

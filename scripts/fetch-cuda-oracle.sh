@@ -6,8 +6,12 @@
 #
 # ptxkit's differential tests look for the tools in $PTXKIT_CUDA_BIN, then in
 # $HOME/.cache/cuda-oracle/12.5/bin (11.8 beside it); they skip when absent.
-# The system's apt configuration is left alone: a private sources list and
-# package-list folder are used. Exit 0 with the folder on stdout.
+# The archive is the machine's own Debian mirror, read from its apt
+# configuration (/etc/apt/sources.list.d/*.sources, *.list, then
+# /etc/apt/sources.list: the first URI ending in /debian), or
+# $CUDA_ORACLE_MIRROR when set. The system's apt configuration is left
+# alone: a private sources list and package-list folder are used. Exit 0
+# with the folder on stdout.
 set -euo pipefail
 version=${1:-12.5}
 case $version in
@@ -19,9 +23,26 @@ dest=${CUDA_ORACLE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cuda-oracle}/$version
 if [[ -x $dest/bin/ptxas && -x $dest/bin/nvdisasm && -x $dest/bin/cuobjdump ]]; then
   echo "$dest/bin"; exit 0
 fi
+# apt_uris prints every archive URI of the machine's apt sources, deb822
+# files first.
+apt_uris() {
+  local f
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [[ -r $f ]] && awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"
+  done
+  for f in /etc/apt/sources.list.d/*.list /etc/apt/sources.list; do
+    [[ -r $f ]] && sed -e 's/\[[^]]*\]//' "$f" | awk '$1 == "deb" { print $2 }'
+  done
+  return 0
+}
+mirror=${CUDA_ORACLE_MIRROR:-$(apt_uris | grep -E '/debian/?$' | head -n 1 || true)}
+if [[ -z $mirror ]]; then
+  echo "fetch-cuda-oracle: no Debian archive in /etc/apt's sources; set CUDA_ORACLE_MIRROR to one (a URI ending in /debian)" >&2
+  exit 2
+fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/lists/partial" "$tmp/cache/partial"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite non-free" >"$tmp/sources.list"
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${mirror%/} $suite non-free" >"$tmp/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$tmp/sources.list" -o "Dir::Etc::sourceparts=-"
   -o "Dir::State::Lists=$tmp/lists" -o "Dir::Cache::Archives=$tmp/cache"
   -o "APT::Get::List-Cleanup=0" -o "Debug::NoLocking=1")

@@ -227,11 +227,11 @@ func TestSassHostileInputs(t *testing.T) {
 		{"many non-store words", strings.Repeat("\xff", 16*1000) + "\x88\x73\x00\x01\x02\x00\x00\x00\x00\x08\x00\x00\x00\xe2\x0f\x00", []string{"disasm", "--arch", "sm_90"}, exitFail,
 			"<stdin>: 900 more words did not decode (the first 100 are shown)"},
 		{"non-store word", strings.Repeat("\xff", 16), []string{"disasm", "--arch", "sm_90"}, exitFail, "<stdin>: address 0x0000: 0xffffffffffffffffffffffffffffffff is not a store instruction"},
-		{"empty hex", "", []string{"disasm", "--arch", "sm_90", "--hex", ""}, exitFail, `word 1: "": empty word`},
-		{"long hex", "", []string{"disasm", "--arch", "sm_90", "--hex", "0x" + strings.Repeat("f", 1000)}, exitFail, "1000 hex digits; want at most 32 for sm_90"},
-		{"bad hex", "", []string{"disasm", "--arch", "sm_50", "--hex", "0xzz"}, exitFail, `word 1: "0xzz": not a hexadecimal word`},
-		{"lower unknown target", "", []string{"lower", "--arch", "sm_99", "x.ptx"}, exitUsage, `invalid value "sm_99" for flag -arch: want sm_50 to sm_90`},
-		{"lower target junk", "", []string{"lower", "--arch", "sm_80x", "x.ptx"}, exitUsage, `invalid value "sm_80x" for flag -arch: want sm_50 to sm_90`},
+		{"empty hex", "", []string{"disasm", "--arch", "sm_90", "--hex", ""}, exitFail, `word 1: "": 0 hex digits; want 32 for sm_90`},
+		{"long hex", "", []string{"disasm", "--arch", "sm_90", "--hex", "0x" + strings.Repeat("f", 1000)}, exitFail, "1000 hex digits; want 32 for sm_90"},
+		{"bad hex", "", []string{"disasm", "--arch", "sm_50", "--hex", "0xzzzzzzzzzzzzzzzz"}, exitFail, `word 1: "0xzzzzzzzzzzzzzzzz": not a hexadecimal word`},
+		{"lower unknown target", "", []string{"lower", "--arch", "sm_99", "x.ptx"}, exitUsage, `invalid value "sm_99" for flag -arch: want sm_50 to sm_90, sm_100, sm_103, sm_110 or sm_120`},
+		{"lower target junk", "", []string{"lower", "--arch", "sm_80x", "x.ptx"}, exitUsage, `invalid value "sm_80x" for flag -arch: want sm_50 to sm_90, sm_100, sm_103, sm_110 or sm_120`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

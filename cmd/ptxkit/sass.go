@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	commands["sass"] = command{"assemble, disassemble and lower SASS store instructions", runSass}
+	commands["sass"] = command{"assemble, disassemble, lower and run SASS store instructions", runSass}
 }
 
 // maxSASSInput bounds the size of a SASS text or raw binary input.
@@ -20,13 +20,16 @@ const maxSASSInput = 64 << 20
 
 // The usage of each sass subcommand, and of all of them (sassUsage).
 const (
-	sassAsmUsage    = "usage: ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]"
+	sassAsmUsage    = "usage: ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--strict | --allow-misaligned] [FILE]"
 	sassDisasmUsage = "usage: ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)"
-	sassLowerUsage  = "usage: ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx"
-	sassArchs       = "ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90."
-	sassUsage       = "usage:\n  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--allow-misaligned] [FILE]\n" +
+	sassLowerUsage  = "usage: ptxkit sass lower --arch sm_50..sm_90|sm_100|sm_103|sm_110|sm_120 FILE.ptx"
+	sassRunUsage    = "usage: ptxkit sass run --arch ARCH [--set R1=0x10]... [--local N] [--shared N] [--trap-misaligned] [FILE]"
+	sassArchs       = "ARCH is one of sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_75, sm_80, sm_86, sm_89, sm_90,\n" +
+		"sm_100, sm_103, sm_110, sm_120 (an a or f suffix is accepted)."
+	sassUsage = "usage:\n  ptxkit sass asm --arch ARCH [--raw OUT] [--sched] [--strict | --allow-misaligned] [FILE]\n" +
 		"  ptxkit sass disasm --arch ARCH [--sched] (--hex WORD... | FILE)\n" +
-		"  ptxkit sass lower --arch sm_50|sm_70|sm_80|sm_90 FILE.ptx\n" + sassArchs
+		"  ptxkit sass lower --arch sm_50..sm_90|sm_100|sm_103|sm_110|sm_120 FILE.ptx\n" +
+		"  ptxkit sass run --arch ARCH [--set R1=0x10]... [--local N] [--shared N] [--trap-misaligned] [FILE]\n" + sassArchs
 )
 
 // runSass dispatches "ptxkit sass SUBCOMMAND". Exit status: 0 ok, 1 input
@@ -43,11 +46,13 @@ func runSass(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runSassDisasm(args[1:], stdin, stdout, stderr)
 	case "lower":
 		return runSassLower(args[1:], stdin, stdout, stderr)
+	case "run":
+		return runSassRun(args[1:], stdin, stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprintln(stdout, sassUsage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "ptxkit sass: unknown subcommand %q (want asm, disasm or lower; ptxkit help sass shows them)\n", args[0])
+	fmt.Fprintf(stderr, "ptxkit sass: unknown subcommand %q (want asm, disasm, lower or run; ptxkit help sass shows them)\n", args[0])
 	return exitUsage
 }
 
@@ -57,6 +62,7 @@ type sassFlags struct {
 	arch     archFlag
 	sched    *bool
 	misalign *bool
+	strict   *bool
 	raw      *string
 	hex      *bool
 	args     []string // positional arguments
@@ -138,9 +144,14 @@ func displayName(name string) string {
 func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := newSassFlags("asm", sassAsmUsage)
 	f.raw = f.fs.String("raw", "", "also write the raw binary (nvdisasm --binary layout) to `OUT`")
-	f.misalign = f.fs.Bool("allow-misaligned", false, "accept .64/.128 data registers that are not even / not a multiple of 4")
+	f.misalign = f.fs.Bool("allow-misaligned", false, "accept .64/.128 data registers that are not even / not a multiple of 4 without a warning")
+	f.strict = f.fs.Bool("strict", false, "reject misaligned .64/.128 data registers (ptxas never allocates them) instead of warning")
 	if status, ok := f.parse(args, 1, stdout, stderr); !ok {
 		return status
+	}
+	if *f.strict && *f.misalign {
+		fmt.Fprintln(stderr, "ptxkit sass asm: --strict and --allow-misaligned exclude each other")
+		return exitUsage
 	}
 	name := f.arg(0)
 	src, err := readSassInput(name, stdin)
@@ -148,7 +159,10 @@ func runSassAsm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptxkit sass asm: %v\n", err)
 		return exitUsage
 	}
-	opts := sass.Options{AllowMisaligned: *f.misalign}
+	// nvdisasm prints misaligned tuples, so that every text it prints
+	// assembles they are accepted unless --strict, with a warning unless
+	// --allow-misaligned.
+	opts := sass.Options{AllowMisaligned: !*f.strict}
 	insts, nerr := assembleLines(string(src), displayName(name), opts, f, stdout, stderr)
 	if nerr > 0 {
 		return exitFail
@@ -194,6 +208,11 @@ func assembleLines(src, name string, opts sass.Options, f *sassFlags, stdout, st
 		if !ok {
 			continue
 		}
+		if !*f.strict && !*f.misalign && in.CheckAlignment() != nil {
+			_, _, serr := sass.Options{}.ParseLine(line, num, f.arch.parsed) // for the column
+			out.Flush()
+			fmt.Fprintf(stderr, "%s:%d:%d: warning: %s: %s (nvdisasm prints it; --strict rejects it)\n", name, num, serr.Col, serr.Field, serr.Msg)
+		}
 		if *f.raw != "" {
 			insts = append(insts, in)
 		}
@@ -213,7 +232,7 @@ func text(in sass.Inst, arch sass.Arch, sched bool) string {
 // runSassDisasm implements "ptxkit sass disasm".
 func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := newSassFlags("disasm", sassDisasmUsage)
-	f.hex = f.fs.Bool("hex", false, "decode the arguments as hex words (0x+16 digits for SM5x, 0x+32 hi-lo digits for SM7x+)")
+	f.hex = f.fs.Bool("hex", false, "decode the arguments as hex words (0x+16 digits for SM5x, 0x+32 hi-lo digits for SM7x+; all digits required)")
 	if status, ok := f.parse(args, -1, stdout, stderr); !ok {
 		return status
 	}
@@ -281,13 +300,13 @@ func runSassDisasm(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 func runSassLower(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl := newCommandLine("sass lower", sassLowerUsage)
 	var arch lowerTargetFlag
-	cl.fs.Var(&arch, "arch", "target `sm_XX` (required), sm_50 to sm_90; the lowering follows sm_50, sm_70, sm_80 or sm_90")
+	cl.fs.Var(&arch, "arch", "target `sm_XX` (required), sm_50 to sm_90, sm_100, sm_103, sm_110 or sm_120, with an optional a/f")
 	pos, status, ok := cl.parse(args, stdout, stderr)
 	switch {
 	case !ok:
 		return status
 	case arch == "":
-		cl.failf(stderr, "--arch is required (sm_50 to sm_90)")
+		cl.failf(stderr, "--arch is required (sm_50 to sm_90, sm_100, sm_103, sm_110 or sm_120)")
 		return exitUsage
 	case len(pos) != 1:
 		cl.failf(stderr, "want one FILE.ptx, got %d arguments", len(pos))
@@ -304,7 +323,7 @@ func (t *lowerTargetFlag) String() string { return string(*t) }
 func (t *lowerTargetFlag) Set(s string) error {
 	s = strings.TrimSpace(s)
 	if err := sass.CheckLowerTarget(s); err != nil {
-		return errors.New("want sm_50 to sm_90")
+		return errors.New("want sm_50 to sm_90, sm_100, sm_103, sm_110 or sm_120")
 	}
 	*t = lowerTargetFlag(s)
 	return nil

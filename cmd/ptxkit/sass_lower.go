@@ -31,6 +31,11 @@ func renderSASSLowering(x *explanation) []string {
 	var lines []string
 	for _, t := range targets {
 		out, err := sass.LowerStore(in, t)
+		var le *sass.LowerError
+		if errors.As(err, &le) && le.Uncovered {
+			lines = append(lines, fmt.Sprintf("%s: unknown (%v)", t, err))
+			continue
+		}
 		if err != nil {
 			lines = append(lines, fmt.Sprintf("%s: not compiled (%v)", t, err))
 			continue
@@ -67,7 +72,11 @@ func lowerFile(name, arch string, stdin io.Reader, stdout, stderr io.Writer) int
 		var le *sass.LowerError
 		switch {
 		case errors.As(err, &le):
-			fmt.Fprintf(stderr, "%s: error: %s: %s\n", pos, in.FullOpcode(), le.Msg)
+			kind := "error" // ptxas rejects it
+			if le.Uncovered {
+				kind = "unknown"
+			}
+			fmt.Fprintf(stderr, "%s: %s: %s: %s\n", pos, kind, in.FullOpcode(), le.Msg)
 			status = exitFail
 		case err != nil:
 			archErr = err

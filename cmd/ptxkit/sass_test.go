@@ -57,7 +57,7 @@ func TestSassAsmRawRoundTrip(t *testing.T) {
 
 func TestSassAsmErrors(t *testing.T) {
 	src := "STS.128 [R1], R2\nSTL [R1+0x800000], R2\nSTS.U9 [R1], R2\nSTL.CG [R1 R2\nSTS [R1], R2\n"
-	code, out, errs := runSassCLI(t, src, "asm", "--arch", "sm_90")
+	code, out, errs := runSassCLI(t, src, "asm", "--arch", "sm_90", "--strict")
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -74,8 +74,23 @@ func TestSassAsmErrors(t *testing.T) {
 	if !strings.HasSuffix(out, "\tSTS [R1], R2\n") || strings.Count(out, "\n") != 1 {
 		t.Errorf("valid line not printed: %q", out)
 	}
-	if code, _, _ := runSassCLI(t, "STS.128 [R1], R2\n", "asm", "--arch", "sm_90", "--allow-misaligned"); code != 0 {
-		t.Errorf("--allow-misaligned: exit %d", code)
+	if code, _, errs := runSassCLI(t, "STS.128 [R1], R2\n", "asm", "--arch", "sm_90", "--allow-misaligned"); code != 0 || errs != "" {
+		t.Errorf("--allow-misaligned: exit %d, %q", code, errs)
+	}
+}
+
+// TestSassAsmMisaligned checks that a misaligned tuple, which nvdisasm
+// prints, assembles with a warning by default.
+func TestSassAsmMisaligned(t *testing.T) {
+	code, out, errs := runSassCLI(t, "STS.128 [R1], R2\n", "asm", "--arch", "sm_90")
+	if code != 0 || out != "0x000fe20000000c000000000201007388\tSTS.128 [R1], R2\n" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	if want := "<stdin>:1:15: warning: Rb: R2 is not a multiple of 4"; !strings.Contains(errs, want) {
+		t.Errorf("stderr %q lacks %q", errs, want)
+	}
+	if code, _, _ := runSassCLI(t, "", "asm", "--arch", "sm_90", "--strict", "--allow-misaligned"); code != 2 {
+		t.Errorf("--strict --allow-misaligned: exit %d, want 2", code)
 	}
 }
 
@@ -88,11 +103,29 @@ func TestSassDisasmHex(t *testing.T) {
 	if out != want {
 		t.Errorf("got %q, want %q", out, want)
 	}
-	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_50", "--hex", "0x1234")
+	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_50", "--hex", "0x0000000000001234")
 	if code != 1 || !strings.Contains(errs, "word 1: 0x0000000000001234 is not a store instruction") {
 		t.Errorf("bad word: exit %d, %q", code, errs)
 	}
-	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_50", "--hex", "0xzz")
+	// A word with a digit missing is an error, not a padded word.
+	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_90", "--hex", "0x000fe20000000c00000010040000738")
+	if code != 1 || !strings.Contains(errs, "31 hex digits; want 32 for sm_90") {
+		t.Errorf("short word: exit %d, %q", code, errs)
+	}
+	// STG without .E (sm_80) and the hidden descriptor: disasm's text
+	// assembles back to the word.
+	for _, w := range []string{"0x000fe8000011880000000c0502007386", "0x000fe8000c1019040000040502007986", "0x000fe8000811890400000c05ff007986"} {
+		code, out, errs := runSassCLI(t, "", "disasm", "--arch", "sm_80", "--hex", w)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", w, code, errs)
+		}
+		_, text, _ := strings.Cut(strings.TrimSpace(out), "\t")
+		code, out, errs = runSassCLI(t, text+" ?trans4\n", "asm", "--arch", "sm_80")
+		if code != 0 || !strings.HasPrefix(out, w+"\t") {
+			t.Errorf("%s: %q assembles to %q (exit %d, %s)", w, text, out, code, errs)
+		}
+	}
+	code, _, errs = runSassCLI(t, "", "disasm", "--arch", "sm_50", "--hex", "0xzzzzzzzzzzzzzzzz")
 	if code != 1 || !strings.Contains(errs, "not a hexadecimal word") {
 		t.Errorf("bad hex: exit %d, %q", code, errs)
 	}
@@ -143,6 +176,16 @@ func TestSassLower(t *testing.T) {
 	}
 	if !strings.Contains(errs, ":11:2: error: st.volatile.local.u32: Modifier '.volatile' cannot be applied to '.local' space") {
 		t.Errorf("stderr: %q", errs)
+	}
+	// Blackwell: the forms ptxas 13.0's words show, and "unknown" for the rest.
+	src = strings.NewReplacer("st.global.cg.u32", "st.global.L1::no_allocate.u32", "st.local.wt.u8", "st.shared.s16").Replace(src)
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runSassCLI(t, "", "lower", "--arch", "sm_100a", f)
+	wantOut = f + ":8:2\tst.global.L1::no_allocate.u32\tSTG.E.NA\n" + f + ":10:2\tst.shared.s16\tSTS.S16\n"
+	if code != 1 || out != wantOut || !strings.Contains(errs, ":9:2: unknown: st.release.gpu.global.v2.u32: no ptxas 13.0 output") {
+		t.Errorf("sm_100a: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
 

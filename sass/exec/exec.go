@@ -61,7 +61,7 @@ func (w *Window) limit() uint64 {
 type Thread struct {
 	ID, CTA int         // for reports
 	R       [255]uint32 // R0-R254; RZ reads as 0
-	UR      [63]uint32  // UR0-UR62; URZ reads as 0
+	UR      [255]uint32 // UR0-UR254 (UR62 up to SM90); URZ reads as 0
 	P       [7]bool     // P0-P6; PT is true
 	Local   *Window     // the thread's local window
 	Shared  *Window     // the CTA's shared window
