@@ -23,6 +23,12 @@ type decoded struct {
 	form  isa.Form      // the decoded form when desc is set; form.Quals is owned
 	probs []isa.Problem // decoding and gating problems, or the family gate's when desc is nil
 
+	// op is the decoding against the forms of data/instructions.txt
+	// when desc is nil; opRejected reports a qualifier problem of op, so
+	// that operand checks (which depend on the chosen form) stay quiet.
+	op         isa.OpDecode
+	opRejected bool
+
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
 
@@ -251,6 +257,7 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 		if fam != nil {
 			d.probs = fam.Check(c.version, c.target, d.probs)
 		}
+		c.decodeOp(d, in, names, quals, fam != nil)
 		return
 	}
 	d.desc = desc
@@ -268,5 +275,17 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 				}
 			}
 		}
+	}
+}
+
+// decodeOp decodes an instruction outside the store tables against the
+// forms of its opcode and gates the chosen form, unless a family gate
+// already decided the version and target.
+func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, quals []isa.Qual, gated bool) {
+	n := len(d.probs)
+	d.probs = isa.DecodeOp(in.Opcode, names, quals, -1, &d.op, d.probs)
+	d.opRejected = len(d.probs) > n
+	if !gated && !d.opRejected {
+		d.probs = isa.GateOp(&d.op, c.version, c.target, d.probs)
 	}
 }

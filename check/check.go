@@ -361,44 +361,26 @@ func (c *checker) block(b *ast.Block, depth int) {
 	}
 }
 
-// instruction checks one instruction against its table, or against the
-// generic family gate when the tables do not describe it. Most
-// instructions (add, mov, ld, ...) have neither and only update the
-// address origins.
+// instruction checks one instruction against its table (the store
+// family) or against the forms of its opcode (isa.DecodeOp); the decoding
+// of an opcode and qualifier sequence is cached (cache.go).
 func (c *checker) instruction(in *ast.Instruction) {
-	if !isa.MayDescribe(in.Opcode) {
-		c.trackOrigin(in)
-		return
-	}
-	d := c.decode(in) // for an opcode without table or gate: no desc and no problems
+	d := c.decode(in)
 	if d.desc == nil {
 		c.other(in, d)
 		return
 	}
-	for i := range d.probs {
-		p := &d.probs[i]
-		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
-		if p.Qual >= 0 && p.Qual < len(in.Quals) {
-			pos, end = in.Quals[p.Qual].Pos, in.Quals[p.Qual].End()
-		}
-		sev := diag.Error
-		if p.Warning {
-			sev = diag.Warning
-		}
-		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
-			Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
-	}
+	c.reportProbs(in, d.probs)
 	c.operands(in, d)
 }
 
-// other handles instructions without a table: family gates, and the
-// address spaces cvta and mapa give registers (for the space warnings).
+// other handles instructions without a store table: the problems of
+// their form and family gate, their operands, the async families' rules,
+// and the address spaces cvta and mapa give registers (for the space
+// warnings).
 func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.trackOrigin(in)
+	c.reportProbs(in, d.probs)
+	c.formOperands(in, d)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
-	for i := range d.probs {
-		p := &d.probs[i]
-		c.diags.Add(diag.Diagnostic{File: c.file, Pos: in.OpPos, End: in.OpPos.Advance(in.Opcode), Severity: diag.Error,
-			Rule: p.Rule, Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
-	}
 }

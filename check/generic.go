@@ -1,0 +1,460 @@
+package check
+
+import (
+	"strconv"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
+)
+
+// This file checks the instructions outside the store family against the
+// forms of data/instructions.txt (isa.DecodeOp): qualifiers, operand count,
+// operand kinds (register, immediate, address, label, predicate) and
+// register types under the rules of PTX ISA §9.4.1 (Tables 27 and 28).
+
+const secTypes = "PTX ISA 9.4.1 (Operand Type Information)"
+
+// reportProbs adds the problems of a decoding, each at its qualifier or at
+// the opcode.
+func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem) {
+	for i := range probs {
+		p := &probs[i]
+		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
+		if p.Qual >= 0 && p.Qual < len(in.Quals) {
+			pos, end = in.Quals[p.Qual].Pos, in.Quals[p.Qual].End()
+		}
+		sev := diag.Error
+		if p.Warning {
+			sev = diag.Warning
+		}
+		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
+			Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
+	}
+}
+
+// formOperands checks the operands of an instruction decoded against a
+// form. It stays quiet when the form's qualifiers were rejected (the
+// chosen form may then not be the one the author meant).
+func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
+	od := &d.op
+	f := od.Form
+	if f == nil || d.opRejected {
+		return
+	}
+	n := len(in.Operands)
+	if !f.AnyOperands && in.Opcode != "mbarrier" && (n < f.MinOperands() || n > len(f.Operands)) {
+		c.formCount(in, f)
+		return
+	}
+	for i, e := range in.Operands {
+		if i >= len(f.Operands) {
+			break
+		}
+		c.formOperand(in, d, &f.Operands[i], e)
+	}
+}
+
+func (c *checker) formCount(in *ast.Instruction, f *isa.OpForm) {
+	names := ""
+	for i, s := range f.Operands {
+		if i > 0 {
+			names += ", "
+		}
+		names += s.Name
+		if s.Optional {
+			names += "?"
+		}
+	}
+	want := strconv.Itoa(len(f.Operands))
+	if m := f.MinOperands(); m != len(f.Operands) {
+		want = strconv.Itoa(m) + " to " + want
+	}
+	pos, end := in.OpPos, in.End()
+	if len(in.Operands) > len(f.Operands) {
+		pos = in.Operands[len(f.Operands)].Pos()
+	}
+	c.errorf(pos, end, "operand-count", f.Section, "", "%s takes %s operands (%s), not %d",
+		f.Name, want, names, len(in.Operands))
+}
+
+// wantType returns the type operand s needs, or QNone when unknown (its
+// slot was not filled).
+func wantType(od *isa.OpDecode, s *isa.OperandSpec) (t isa.Qual, bits int) {
+	if s.Slot < 0 {
+		return s.Fixed, s.Fixed.Bits()
+	}
+	t = od.SlotType(s.Slot)
+	bits = t.Bits()
+	if s.Wide {
+		bits *= 2
+	}
+	return t, bits
+}
+
+func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr) {
+	od := &d.op
+	f := od.Form
+	switch s.Kind {
+	case isa.OpdAny:
+		return
+	case isa.OpdLabel:
+		if _, ok := e.(*ast.Ident); !ok {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a label", s.Name, f.Name)
+		}
+		return
+	case isa.OpdMem:
+		c.formAddress(in, f, e)
+		return
+	case isa.OpdPredDst:
+		c.predOperand(f, s, e, true)
+		return
+	case isa.OpdPredSrc:
+		c.predOperand(f, s, e, false)
+		return
+	case isa.OpdImm:
+		v, ok := intValue(e)
+		if !ok {
+			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
+		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
+		}
+		return
+	}
+	t, bits := wantType(od, s)
+	if t == isa.QNone {
+		return
+	}
+	switch x := e.(type) {
+	case *ast.Reg, *ast.Ident:
+		c.formRegister(in, d, s, e, t, bits)
+	case *ast.VectorExpr:
+		c.formVector(in, d, s, x, t, bits)
+	case *ast.BinaryExpr:
+		if x.Op == "|" && s.Kind == isa.OpdDst {
+			c.formRegister(in, d, s, x.X, t, bits)
+			c.predOperand(f, s, x.Y, true)
+			return
+		}
+		c.formImmediate(f, s, e, t)
+	case *ast.Sink:
+		if s.Kind != isa.OpdDst {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
+		}
+	default:
+		c.formImmediate(f, s, e, t)
+	}
+}
+
+// formRegister checks a named operand: a register of a fitting type, or,
+// for mov and cvta, the address of a variable.
+func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr, t isa.Qual, bits int) {
+	f := d.op.Form
+	name := regName(e)
+	if sp := resolve.LookupSpecial(name); sp != nil {
+		rt := isa.TypeByName(sp.Type)
+		if s.Kind == isa.OpdDst {
+			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
+			return
+		}
+		if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
+			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", exprString(e), rt, bits, t)
+		}
+		return
+	}
+	sym := c.fn.lookup(name)
+	if sym == nil {
+		return // undeclared: name resolution reports it
+	}
+	if !sym.reg {
+		if s.Kind == isa.OpdMovSrc && (bits == 64 || !c.addr64 || sym.space != isa.QGlobal) {
+			return // the address of a variable or function
+		}
+		if s.Kind == isa.OpdMovSrc {
+			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a 64-bit type (.u64/.b64)",
+				"the address of %s is 64 bits in a module with .address_size 64, not %d", name, bits)
+			return
+		}
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "load the value first (ld)", "operand %s of %s must be a register, not variable %s", s.Name, f.Name, name)
+		return
+	}
+	rt := sym.typ
+	if rt == isa.QNone {
+		return
+	}
+	if s.Kind == isa.OpdDst && vecLen(&d.op) > 1 && sym.vec == 1 {
+		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
+		return
+	}
+	if !regFits(t, bits, rt, f.Mode, s.Kind == isa.OpdDst) {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
+			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
+	}
+}
+
+func typeDesc(t isa.Qual, bits int) string {
+	if bits != t.Bits() {
+		return strconv.Itoa(bits) + "-bit " + t.String()[1:2] + "-type"
+	}
+	return t.String()
+}
+
+func regFix(t isa.Qual, bits int) string {
+	switch t.Kind() {
+	case 'p':
+		return "use a .pred register"
+	case 'f', 'x':
+		return "use a " + strconv.Itoa(bits) + "-bit register of type " + t.String() + " or .b" + strconv.Itoa(bits)
+	}
+	return "use a " + strconv.Itoa(bits) + "-bit register (convert with cvt if needed)"
+}
+
+// regFits reports whether a register of type rt may be an operand of type
+// t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
+// types fit any kind of their size; signed and unsigned integers fit each
+// other; floats need floats or bit-size registers. Relaxed (ld)
+// destinations may be wider than integer and bit-size types; cvt's integer
+// operands may have any width.
+func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
+	tk, rk := t.Kind(), rt.Kind()
+	if tk == 'p' || rk == 'p' {
+		return tk == rk
+	}
+	rb := rt.Bits()
+	intLike := func(k byte) bool { return k == 'b' || k == 'u' || k == 's' }
+	switch mode {
+	case isa.ModeCvt:
+		if intLike(tk) && intLike(rk) {
+			return true
+		}
+	case isa.ModeRelaxed:
+		if dst && intLike(tk) && intLike(rk) && rb >= bits {
+			return true
+		}
+	}
+	if rb != bits {
+		return false
+	}
+	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's') ||
+		tk == 'f' && rk == 'f' && t == rt
+}
+
+// formImmediate checks a constant operand.
+func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t isa.Qual) {
+	if s.Kind == isa.OpdDst {
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "destination %s of %s must be a register", s.Name, f.Name)
+		return
+	}
+	if s.Kind == isa.OpdReg {
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "put the value in a register", "operand %s of %s must be a register", s.Name, f.Name)
+		return
+	}
+	k := t.Kind()
+	if _, ok := e.(*ast.FloatLit); ok {
+		if k != 'f' && k != 'b' {
+			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write an integer constant",
+				"a floating-point constant is not a %s operand", t)
+		}
+		return
+	}
+	v, ok := intValue(e)
+	if !ok {
+		if id := firstIdent(e); id != "" && s.Kind == isa.OpdMovSrc {
+			return // var+offset
+		}
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register or constant", s.Name, f.Name)
+		return
+	}
+	if k == 'f' || k == 'x' {
+		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write a floating-point constant (1.0, 0f3F800000)",
+			"integer constant %d is not a %s operand", v, t)
+		return
+	}
+	if s.Limit != 0 && (v < 0 || v >= s.Limit) {
+		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
+	}
+	if (f.Opcode == "bar" || f.Opcode == "barrier") && s.Name == "b" && (v <= 0 || v%32 != 0) {
+		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a positive multiple of 32",
+			"the thread count of %s must be a positive multiple of the warp size, not %d", f.Name, v)
+	}
+}
+
+func firstIdent(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BinaryExpr:
+		return firstIdent(x.X)
+	}
+	return ""
+}
+
+// intValue evaluates an integer constant expression (literals, unary -
+// and ~, parentheses, + - * on them).
+func intValue(e ast.Expr) (int64, bool) {
+	switch x := e.(type) {
+	case *ast.IntLit:
+		return int64(x.Value), true
+	case *ast.ParenExpr:
+		return intValue(x.X)
+	case *ast.UnaryExpr:
+		v, ok := intValue(x.X)
+		switch x.Op {
+		case "-":
+			return -v, ok
+		case "~":
+			return ^v, ok
+		}
+		return v, ok && x.Op == "+"
+	case *ast.BinaryExpr:
+		a, ok1 := intValue(x.X)
+		b, ok2 := intValue(x.Y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch x.Op {
+		case "+":
+			return a + b, true
+		case "-":
+			return a - b, true
+		case "*":
+			return a * b, true
+		case "|":
+			return a | b, true
+		case "&":
+			return a & b, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// formVector checks a braced vector: ld/ldu .vN destinations (N
+// registers) and mov's pack and unpack forms (elements that together
+// are as wide as the type).
+func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec, v *ast.VectorExpr, t isa.Qual, bits int) {
+	f := d.op.Form
+	if want := vecLen(&d.op); f.Mode == isa.ModeRelaxed || want > 1 {
+		if want != len(v.Elems) {
+			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
+			return
+		}
+		for _, e := range v.Elems {
+			if _, ok := e.(*ast.Sink); ok {
+				continue
+			}
+			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone && !regFits(t, bits, sym.typ, f.Mode, true) {
+				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
+					"register %s of type %s does not fit %s", regName(e), sym.typ, t)
+			}
+		}
+		return
+	}
+	if f.Opcode != "mov" {
+		c.errorf(v.Pos(), v.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register, not a vector", s.Name, f.Name)
+		return
+	}
+	total := 0
+	for _, e := range v.Elems {
+		sym := c.fn.lookup(regName(e))
+		if _, sink := e.(*ast.Sink); sink {
+			total += bits / len(v.Elems)
+			continue
+		}
+		if sym == nil || !sym.reg || sym.typ == isa.QNone {
+			return
+		}
+		total += sym.typ.Bits()
+	}
+	if total != bits || len(v.Elems) < 2 {
+		c.errorf(v.Pos(), v.End(), "operand-type", "PTX ISA 9.7.9.1 (mov)", "",
+			"the elements of a packed mov.%s operand must together be %d bits, not %d", t.String()[1:], bits, total)
+	}
+}
+
+// vecLen returns the vector length the .v2/.v4 qualifier of d gives, or 1.
+func vecLen(d *isa.OpDecode) int {
+	for _, q := range d.Quals {
+		switch q {
+		case isa.QV2:
+			return 2
+		case isa.QV4:
+			return 4
+		}
+	}
+	return 1
+}
+
+// predOperand checks a predicate operand.
+func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst bool) {
+	switch x := e.(type) {
+	case *ast.Sink:
+		return
+	case *ast.BinaryExpr:
+		if dst && x.Op == "|" {
+			c.predOperand(f, s, x.X, true)
+			c.predOperand(f, s, x.Y, true)
+			return
+		}
+	case *ast.UnaryExpr:
+		if !dst && x.Op == "!" {
+			c.predOperand(f, s, x.X, false)
+			return
+		}
+	case *ast.Reg, *ast.Ident:
+		name := regName(e)
+		if sp := resolve.LookupSpecial(name); sp != nil {
+			if sp.Type != ".pred" || dst {
+				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register", "operand %s of %s must be a predicate", s.Name, f.Name)
+			}
+			return
+		}
+		sym := c.fn.lookup(name)
+		if sym == nil || sym.typ == isa.QNone && sym.reg {
+			return
+		}
+		if !sym.reg || sym.typ != isa.QPred {
+			what := "variable"
+			if sym.reg {
+				what = "register of type " + sym.typ.String()
+			}
+			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register",
+				"operand %s of %s must be a predicate, not %s %s", s.Name, f.Name, what, name)
+		}
+		return
+	case *ast.IntLit:
+		if !dst {
+			return // a constant predicate
+		}
+	}
+	c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a predicate register", s.Name, f.Name)
+}
+
+// formAddress checks an address operand: brackets around a register,
+// variable or immediate, a register that can hold an address.
+func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
+	if x, ok := e.(*ast.IndexExpr); ok {
+		if _, ok := x.X.(*ast.Ident); ok {
+			return // var[imm]
+		}
+	}
+	a, ok := e.(*ast.Address)
+	if !ok {
+		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+exprString(e)+"]",
+			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
+		return
+	}
+	r, ok := a.Base.(*ast.Reg)
+	if !ok {
+		return
+	}
+	sym := c.fn.lookup(r.Name)
+	if sym == nil || !sym.reg || sym.typ == isa.QNone {
+		return
+	}
+	if k := sym.typ.Kind(); k == 'f' || k == 'p' || k == 'x' || sym.typ.Bits() > 64 || sym.typ.Bits() < 32 {
+		c.errorf(r.Pos(), r.End(), "address-register-type", secAddr, "",
+			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.typ)
+	}
+}

@@ -1,0 +1,572 @@
+package isa
+
+//go:generate go run ./internal/isagen -in data/instructions.txt -quals qual.go -out zforms.go
+
+import (
+	"sort"
+	"strings"
+)
+
+// The instructions outside the store family are described by forms, one
+// per line of data/instructions.txt, which isagen turns into opForms
+// (zforms.go), as golang.org/x/arch generates its tables from a data file.
+// A form names the qualifier slots of one shape of an instruction (add
+// with an integer type; add with .f32 and a rounding mode), its operands
+// and the PTX ISA version and target it needs. An instruction is decoded
+// against every form of its opcode; the form with no problem, or the one
+// with the fewest, decides.
+
+// SlotKind says how a form's qualifier slot is filled.
+type SlotKind uint8
+
+const (
+	SlotOne  SlotKind = iota // exactly one of Values
+	SlotOpt                  // at most one of Values
+	SlotAny                  // any of Values, each at most once (types may repeat)
+	SlotType                 // a type: type slots are filled in the order types are written
+)
+
+// Slot is one qualifier slot of a form.
+type Slot struct {
+	Kind    SlotKind
+	Values  []Qual
+	Default Qual   // the value assumed when absent, or QNone
+	Name    string // a type slot's name in the data file ("T", "D", "S")
+}
+
+// OperandClass is what an operand of a form may be.
+type OperandClass uint8
+
+const (
+	OpdDst     OperandClass = iota // a destination register
+	OpdSrc                         // a source register or immediate
+	OpdReg                         // a source register
+	OpdImm                         // an integer immediate
+	OpdPredDst                     // a destination predicate (p or p|q)
+	OpdPredSrc                     // a source predicate, ! allowed
+	OpdMem                         // an address [..]
+	OpdLabel                       // a label or function name
+	OpdMovSrc                      // mov's source: register, immediate, address of a variable, {regs}
+	OpdVector                      // a braced vector of registers
+	OpdAny                         // not checked
+)
+
+// OperandSpec is one operand of a form.
+type OperandSpec struct {
+	Name     string
+	Kind     OperandClass
+	Slot     int  // the type slot giving the operand's type, or -1
+	Fixed    Qual // the operand's type when no slot gives it
+	Wide     bool // twice the width of the slot's type (mul.wide)
+	Optional bool
+	Limit    int64 // an immediate must be below Limit (0: no limit)
+}
+
+// TypeMode selects the operand type-checking rules of PTX ISA §9.4.1.
+type TypeMode uint8
+
+const (
+	ModeExact   TypeMode = iota // same size; bit-size types match any kind, signed and unsigned match
+	ModeRelaxed                 // ld/ldu: a destination may be wider than an integer or bit-size type
+	ModeCvt                     // cvt: integer and bit-size registers of any width
+)
+
+// CmpKind tells which comparison operators a form's type allows.
+type CmpKind uint8
+
+const (
+	CmpNone CmpKind = iota
+	CmpInt
+	CmpFloat
+)
+
+// OpForm is one form of an instruction (a line of data/instructions.txt).
+type OpForm struct {
+	Name        string // "add", "bar.red", "mbarrier.arrive"
+	Opcode      string // "add", "bar", "mbarrier"
+	Line        int    // the line of data/instructions.txt
+	Section     string
+	Fixed       []Qual // required qualifiers (the name's parts and literal slots)
+	Slots       []Slot
+	Operands    []OperandSpec
+	AnyOperands bool // the operands are not described (x*)
+	PTX         Version
+	Arch        Arch
+	Mode        TypeMode
+	Cmp         CmpKind
+}
+
+// QualGate is a qualifier of an instruction that needs a newer PTX ISA
+// version or target than the instruction's form.
+type QualGate struct {
+	Name string
+	Qual Qual
+	PTX  Version
+	Arch Arch
+}
+
+// MinOperands returns the number of operands the form requires.
+func (o *OpForm) MinOperands() int {
+	n := 0
+	for _, s := range o.Operands {
+		if !s.Optional {
+			n++
+		}
+	}
+	return n
+}
+
+// Class returns the instruction class of the form's section
+// ("integer-arithmetic", "data-movement", ...).
+func (o *OpForm) Class() string {
+	best := ""
+	n := 0
+	for _, c := range opClasses {
+		if strings.HasPrefix(o.Section, c[0]) && (len(o.Section) == len(c[0]) || o.Section[len(c[0])] == '.') && len(c[0]) > n {
+			best, n = c[1], len(c[0])
+		}
+	}
+	return best
+}
+
+// Doc returns what the instruction of the form does.
+func (o *OpForm) Doc() string {
+	if d, ok := opDocs[o.Name]; ok {
+		return d
+	}
+	return opDocs[o.Opcode]
+}
+
+// OpDecode is an instruction decoded against a form: the form, its type
+// slots as written, and the qualifiers in source order. The emulator's
+// decoder can read it instead of qualifier strings: Form.Opcode and
+// Types are small integers, Has tests a modifier.
+type OpDecode struct {
+	Form  *OpForm
+	Types [4]Qual // the type slots, in slot order (QNone when absent)
+	Quals []Qual  // every qualifier in source order (QNone when unknown)
+}
+
+// Has reports whether qualifier q was written, or is the default of one
+// of the form's slots that was left out.
+func (d *OpDecode) Has(q Qual) bool {
+	for _, w := range d.Quals {
+		if w == q {
+			return true
+		}
+	}
+	if d.Form == nil {
+		return false
+	}
+	for i := range d.Form.Slots {
+		s := &d.Form.Slots[i]
+		if s.Default == q && !d.filled(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *OpDecode) filled(s *Slot) bool {
+	for _, w := range d.Quals {
+		for _, v := range s.Values {
+			if v == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SlotType returns the type of type slot i, doubled in width when wide.
+func (d *OpDecode) SlotType(i int) Qual {
+	n := 0
+	for j := range d.Form.Slots[:i] {
+		if d.Form.Slots[j].Kind == SlotType {
+			n++
+		}
+	}
+	if n >= len(d.Types) {
+		return QNone
+	}
+	return d.Types[n]
+}
+
+var formsByOpcode = func() map[string][]*OpForm {
+	m := map[string][]*OpForm{}
+	for i := range opForms {
+		f := &opForms[i]
+		m[f.Opcode] = append(m[f.Opcode], f)
+	}
+	return m
+}()
+
+// Forms returns the forms of an opcode (the text before the first dot).
+func Forms(opcode string) []*OpForm { return formsByOpcode[opcode] }
+
+// AllForms returns every form, in data file order.
+func AllForms() []*OpForm {
+	l := make([]*OpForm, len(opForms))
+	for i := range opForms {
+		l[i] = &opForms[i]
+	}
+	return l
+}
+
+// KnownOpcode reports whether opcode has a form, a store table or a family
+// gate.
+func KnownOpcode(opcode string) bool {
+	return len(formsByOpcode[opcode]) > 0 || byOpcode[opcode] != nil || HasFamily(opcode)
+}
+
+// Opcodes returns every opcode with a form or a table, sorted.
+func Opcodes() []string {
+	var l []string
+	for op := range formsByOpcode {
+		l = append(l, op)
+	}
+	for op := range byOpcode {
+		if formsByOpcode[op] == nil {
+			l = append(l, op)
+		}
+	}
+	sort.Strings(l)
+	return l
+}
+
+// decodeForm decodes quals (with their spellings names) against form f
+// into d, appending problems.
+func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Problem) []Problem {
+	*d = OpDecode{Form: f, Quals: quals}
+	var used uint64       // bit i: slot i filled (or, for SlotAny, bit of value)
+	var anyUsed [8]uint64 // per SlotAny slot (index < 8), the values written
+	var fixedSeen uint32
+	typeSlot := 0 // the index among type slots of the next type
+	for i, q := range quals {
+		if q == QNone {
+			probs = append(probs, Problem{Rule: "unknown-qualifier", Qual: i, Spec: f.Section,
+				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
+			continue
+		}
+		if k := indexQual(f.Fixed, q); k >= 0 && fixedSeen&(1<<k) == 0 {
+			fixedSeen |= 1 << k
+			continue
+		}
+		placed, conflict := false, -1
+		for si := range f.Slots {
+			s := &f.Slots[si]
+			if s.Kind == SlotType {
+				continue
+			}
+			k := indexQual(s.Values, q)
+			if k < 0 {
+				continue
+			}
+			if s.Kind == SlotAny {
+				bit := uint64(1) << (k % 64)
+				if anyUsed[si%8]&bit != 0 && q.Group() != GType {
+					conflict = si
+					continue
+				}
+				anyUsed[si%8] |= bit
+				placed = true
+				break
+			}
+			if used&(1<<si) != 0 {
+				conflict = si
+				continue
+			}
+			used |= 1 << si
+			placed = true
+			break
+		}
+		if placed {
+			continue
+		}
+		if q.Group() == GType && conflict < 0 {
+			if si, ok := nthTypeSlot(f, typeSlot); ok {
+				typeSlot++
+				s := &f.Slots[si]
+				if indexQual(s.Values, q) < 0 {
+					probs = append(probs, Problem{Rule: "type-not-allowed", Qual: i, Spec: f.Section,
+						Msg: names[i] + " is not a type of " + f.Name + typeHint(f, si),
+						Fix: "use one of " + joinQuals(s.Values)})
+				} else if typeSlot-1 < len(d.Types) {
+					d.Types[typeSlot-1] = q
+				}
+				used |= 1 << si
+				continue
+			}
+		}
+		if conflict >= 0 {
+			probs = append(probs, Problem{Rule: "qualifier-conflict", Qual: i, Spec: f.Section,
+				Msg: names[i] + " conflicts with another qualifier of the same slot (" + joinQuals(f.Slots[conflict].Values) + ")"})
+			continue
+		}
+		probs = append(probs, Problem{Rule: "qualifier-not-allowed", Qual: i, Spec: f.Section,
+			Msg: names[i] + " is not a qualifier of " + f.Name + formHint(f)})
+	}
+	for k, q := range f.Fixed {
+		if fixedSeen&(1<<k) == 0 {
+			probs = append(probs, Problem{Rule: "missing-qualifier", Qual: -1, Spec: f.Section,
+				Msg: f.Name + " needs " + q.String(), Fix: "add " + q.String()})
+		}
+	}
+	for si := range f.Slots {
+		s := &f.Slots[si]
+		if (s.Kind == SlotOne || s.Kind == SlotType) && used&(1<<si) == 0 {
+			what := "one of " + joinQuals(s.Values)
+			if len(s.Values) == 1 {
+				what = s.Values[0].String()
+			}
+			rule := "missing-qualifier"
+			if s.Kind == SlotType {
+				rule = "missing-type"
+			}
+			probs = append(probs, Problem{Rule: rule, Qual: -1, Spec: f.Section,
+				Msg: f.Name + " needs " + what, Fix: "add " + what})
+		}
+	}
+	return probs
+}
+
+func nthTypeSlot(f *OpForm, n int) (int, bool) {
+	for si := range f.Slots {
+		if f.Slots[si].Kind == SlotType {
+			if n == 0 {
+				return si, true
+			}
+			n--
+		}
+	}
+	return 0, false
+}
+
+func indexQual(l []Qual, q Qual) int {
+	for i, v := range l {
+		if v == q {
+			return i
+		}
+	}
+	return -1
+}
+
+func typeHint(f *OpForm, si int) string {
+	return " (" + joinQuals(f.Slots[si].Values) + " here)"
+}
+
+// formHint lists the qualifiers a form accepts, when they are few.
+func formHint(f *OpForm) string {
+	var l []Qual
+	for _, s := range f.Slots {
+		if s.Kind != SlotType {
+			l = append(l, s.Values...)
+		}
+	}
+	if len(l) == 0 {
+		return ""
+	}
+	if len(l) > 12 {
+		return ""
+	}
+	return " (its modifiers: " + joinQuals(l) + ")"
+}
+
+// DecodeOp decodes an instruction outside the store family: opcode, the
+// qualifier spellings in source order (names) and their Quals, and the
+// number of operands written (-1: unknown). It chooses the form of the opcode with the
+// fewest problems (preferring one whose operand count fits) and returns
+// it with those problems; an opcode with no form gives a nil form and
+// an "unknown-opcode" problem. Version and target gating is GateOp.
+func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode, probs []Problem) []Problem {
+	forms := formsByOpcode[opcode]
+	if len(forms) == 0 {
+		*d = OpDecode{Quals: quals}
+		return append(probs, unknownOpcode(opcode))
+	}
+	start := len(probs)
+	bestN, bestFit := -1, false
+	var best OpDecode
+	var scratch OpDecode
+	var bestProbs []Problem
+	buf := probs[start:]
+	for _, f := range forms {
+		buf = decodeForm(f, names, quals, &scratch, buf[:0])
+		n := score(buf)
+		fit := nops < 0 || nops >= f.MinOperands() && (f.AnyOperands || nops <= len(f.Operands))
+		if bestN < 0 || n < bestN || (n == bestN && fit && !bestFit) {
+			bestN, bestFit, best = n, fit, scratch
+			bestProbs = append(bestProbs[:0], buf...)
+			if n == 0 && fit {
+				break
+			}
+		}
+	}
+	*d = best
+	if len(bestProbs) == 1 && bestProbs[0].Rule == "missing-qualifier" {
+		if l := MissingChoices(opcode, names, quals); len(l) > 1 {
+			bestProbs[0].Msg = best.Form.Name + " needs one of " + joinQuals(l)
+			bestProbs[0].Fix = "add one of " + joinQuals(l)
+		}
+	}
+	return append(probs[:start], bestProbs...)
+}
+
+// score weighs the problems of a form: a missing qualifier is a smaller
+// miss than a type or qualifier the form does not have at all, so that
+// div.f32 is matched with the float forms (which lack a rounding mode)
+// rather than the integer one (which lacks .f32).
+func score(probs []Problem) int {
+	n := 0
+	for i := range probs {
+		switch probs[i].Rule {
+		case "missing-qualifier", "missing-type":
+			n++
+		default:
+			n += 3
+		}
+	}
+	return n
+}
+
+// MissingChoices merges, for the opcode, the "missing" problems of every
+// form that fails only for a missing qualifier, so that div.f32 is told
+// it needs a rounding mode or .approx/.full instead of one of the two.
+func MissingChoices(opcode string, names []string, quals []Qual) []Qual {
+	var l []Qual
+	var d OpDecode
+	for _, f := range formsByOpcode[opcode] {
+		probs := decodeForm(f, names, quals, &d, nil)
+		if len(probs) != 1 || probs[0].Rule != "missing-qualifier" {
+			continue
+		}
+		for _, q := range f.Fixed {
+			if indexQual(quals, q) < 0 && indexQual(l, q) < 0 {
+				l = append(l, q)
+			}
+		}
+		for _, s := range f.Slots {
+			if s.Kind == SlotOne && !d.filled(&s) {
+				for _, v := range s.Values {
+					if indexQual(l, v) < 0 {
+						l = append(l, v)
+					}
+				}
+			}
+		}
+	}
+	return l
+}
+
+func unknownOpcode(opcode string) Problem {
+	p := Problem{Rule: "unknown-opcode", Qual: -1, Spec: "PTX ISA 9.7 (Instructions)",
+		Msg: "unknown instruction " + opcode}
+	if s := nearestOpcode(opcode); s != "" {
+		p.Msg += "; did you mean " + s + "?"
+		p.Fix = "write " + s
+	}
+	return p
+}
+
+// nearestOpcode returns the known opcode closest to op by edit distance,
+// when it is at most 2 edits away.
+func nearestOpcode(op string) string {
+	best, bestD := "", 3
+	for _, k := range Opcodes() {
+		if d := editDistance(op, k, bestD); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, or limit when it
+// is at least limit.
+func editDistance(a, b string, limit int) int {
+	if abs(len(a)-len(b)) >= limit {
+		return limit
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return min(prev[len(b)], limit)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// GateOp checks the form of d and its qualifiers with a gate line
+// against a PTX ISA version and target (zero values skip that half).
+func GateOp(d *OpDecode, v Version, t Target, probs []Problem) []Problem {
+	f := d.Form
+	if f == nil {
+		return probs
+	}
+	probs = gateOne(f.Name, f.Section, f.PTX, f.Arch, -1, v, t, probs)
+	for i, q := range d.Quals {
+		for k := range qualGates {
+			g := &qualGates[k]
+			if g.Qual == q && g.Name == f.Name {
+				probs = gateOne(f.Name+" "+q.String(), f.Section, g.PTX, g.Arch, i, v, t, probs)
+			}
+		}
+	}
+	return probs
+}
+
+func gateOne(name, sec string, need Version, arch Arch, at int, v Version, t Target, probs []Problem) []Problem {
+	if v != 0 && need != 0 && v < need {
+		probs = append(probs, Problem{Rule: "ptx-version", Qual: at, Spec: sec + ", PTX ISA Notes",
+			Msg: name + " requires PTX ISA " + need.String() + " (this file declares " + v.String() + ")",
+			Fix: "raise .version to " + need.String()})
+	}
+	if t.SM != 0 && !arch.Allows(t, v) {
+		probs = append(probs, Problem{Rule: "target", Qual: at, Spec: sec + ", Target ISA Notes",
+			Msg: name + " requires " + arch.String() + " (target is " + t.String() + ")", Fix: "compile for " + arch.Minimal()})
+	}
+	return probs
+}
+
+// OpRequirement is the PTX ISA version and target a decoded form needs,
+// with the features that set them.
+func OpRequirements(d *OpDecode) Requirement {
+	var r Requirement
+	f := d.Form
+	if f == nil {
+		return r
+	}
+	add := func(name string, v Version, a Arch) {
+		r.Features = append(r.Features, name+" (PTX "+v.String()+", "+a.String()+")")
+		r.PTX = max(r.PTX, v)
+		r.MinSM = max(r.MinSM, a.Min)
+		if len(a.Arch) > 0 || len(a.Family) > 0 {
+			r.Special = append(r.Special, a)
+		}
+	}
+	add(f.Name, f.PTX, f.Arch)
+	for _, q := range d.Quals {
+		for k := range qualGates {
+			if g := &qualGates[k]; g.Qual == q && g.Name == f.Name {
+				add(q.String(), g.PTX, g.Arch)
+			}
+		}
+	}
+	return r
+}
