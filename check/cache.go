@@ -283,8 +283,11 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 // already decided the version and target.
 func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, quals []isa.Qual, gated bool) {
 	n := len(d.probs)
+	d.opRejected = false
 	d.probs = isa.DecodeOp(in.Opcode, names, quals, -1, &d.op, d.probs)
-	d.opRejected = len(d.probs) > n
+	for _, p := range d.probs[n:] {
+		d.opRejected = d.opRejected || !p.Warning
+	}
 	if !gated && !d.opRejected {
 		d.probs = isa.GateOp(&d.op, c.version, c.target, d.probs)
 	}

@@ -214,8 +214,7 @@ func regFix(t isa.Qual, bits int) string {
 // t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
 // types fit any kind of their size; signed and unsigned integers fit each
 // other; floats need floats or bit-size registers. Relaxed (ld)
-// destinations may be wider than integer and bit-size types; cvt's integer
-// operands may have any width.
+// destinations and cvt's integer operands may be wider than their type.
 func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
 	tk, rk := t.Kind(), rt.Kind()
 	if tk == 'p' || rk == 'p' {
@@ -223,15 +222,8 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	}
 	rb := rt.Bits()
 	intLike := func(k byte) bool { return k == 'b' || k == 'u' || k == 's' }
-	switch mode {
-	case isa.ModeCvt:
-		if intLike(tk) && intLike(rk) {
-			return true
-		}
-	case isa.ModeRelaxed:
-		if dst && intLike(tk) && intLike(rk) && rb >= bits {
-			return true
-		}
+	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
+		return rb >= bits
 	}
 	if rb != bits {
 		return false

@@ -88,6 +88,7 @@ type OpForm struct {
 	Section     string
 	Fixed       []Qual // required qualifiers (the name's parts and literal slots)
 	Slots       []Slot
+	Order       []int8 // the syntax after the name: slot i, or -k-1 for Fixed[k]
 	Operands    []OperandSpec
 	AnyOperands bool // the operands are not described (x*)
 	PTX         Version
@@ -248,6 +249,11 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
+		if ptxasIgnores(q) && f.Opcode != "testp" {
+			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
+				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
+			continue
+		}
 		if k := indexQual(f.Fixed, q); k >= 0 && fixedSeen&(1<<k) == 0 {
 			fixedSeen |= 1 << k
 			continue
@@ -330,6 +336,16 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	return probs
 }
 
+// ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
+// ignores on any instruction (docs/ptxas-differences.md).
+func ptxasIgnores(q Qual) bool {
+	switch q {
+	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
+		return true
+	}
+	return false
+}
+
 func nthTypeSlot(f *OpForm, n int) (int, bool) {
 	for si := range f.Slots {
 		if f.Slots[si].Kind == SlotType {
@@ -403,6 +419,9 @@ func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode
 		}
 	}
 	*d = best
+	if bestN == 0 && best.Form.Cmp == CmpInt {
+		bestProbs = cmpProblems(&best, bestProbs)
+	}
 	if len(bestProbs) == 1 && bestProbs[0].Rule == "missing-qualifier" {
 		if l := MissingChoices(opcode, names, quals); len(l) > 1 {
 			bestProbs[0].Msg = best.Form.Name + " needs one of " + joinQuals(l)
@@ -419,6 +438,9 @@ func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode
 func score(probs []Problem) int {
 	n := 0
 	for i := range probs {
+		if probs[i].Warning {
+			continue
+		}
 		switch probs[i].Rule {
 		case "missing-qualifier", "missing-type":
 			n++
@@ -427,6 +449,31 @@ func score(probs []Problem) int {
 		}
 	}
 	return n
+}
+
+// cmpProblems reports an integer comparison the type does not have: only
+// .eq and .ne compare bit-size types, and .lo/.ls/.hi/.hs are unsigned
+// (PTX ISA 9.7.6.2).
+func cmpProblems(d *OpDecode, probs []Problem) []Problem {
+	t := d.Types[0]
+	for i, q := range d.Quals {
+		bad := false
+		switch q {
+		case QLt, QLe, QGt, QGe:
+			bad = t.Kind() == 'b'
+		case QLo, QLs, QHi, QHs:
+			bad = t.Kind() != 'u'
+		}
+		if bad {
+			fix := "use .eq or .ne, or an integer type (.u32, .s32)"
+			if t.Kind() == 's' {
+				fix = "use .lt, .le, .gt, .ge for signed types"
+			}
+			probs = append(probs, Problem{Rule: "cmp-type", Qual: i, Spec: d.Form.Section,
+				Msg: q.String() + " does not compare " + t.String() + " values", Fix: fix})
+		}
+	}
+	return probs
 }
 
 // MissingChoices merges, for the opcode, the "missing" problems of every

@@ -56,8 +56,9 @@ type operand struct {
 type form struct {
 	line             int
 	name, opcode     string
-	fixed            []string
-	slots            []slot
+	fixed               []string
+	slots               []slot
+	order               []int // slot i, or -k-1 for fixed[k], as written after the name
 	ops              []operand
 	anyOps           bool
 	ptx, target, sec string
@@ -235,6 +236,7 @@ func (g *gen) parseSlots(n int, s string, f *form) []slot {
 				sl.values = append(sl.values, v)
 			}
 			slots = append(slots, sl)
+			f.order = append(f.order, len(slots)-1)
 			s = s[k+1:]
 		default:
 			tok, rest, _ := strings.Cut(s, " ")
@@ -242,16 +244,19 @@ func (g *gen) parseSlots(n int, s string, f *form) []slot {
 			if name, set, ok := strings.Cut(tok, "="); ok {
 				vals := g.expand(strings.Split(set, ","))
 				slots = append(slots, slot{kind: "type", name: name, values: vals})
+				f.order = append(f.order, len(slots)-1)
 				continue
 			}
 			if strings.HasSuffix(tok, "?") {
 				q := strings.TrimSuffix(tok, "?")
 				g.use(q)
 				slots = append(slots, slot{kind: "opt", values: []string{q}})
+				f.order = append(f.order, len(slots)-1)
 				continue
 			}
 			g.use(tok)
 			f.fixed = append(f.fixed, tok)
+			f.order = append(f.order, -len(f.fixed))
 		}
 	}
 	for _, q := range f.fixed {
@@ -382,6 +387,13 @@ func (g *gen) emit() []byte {
 		fmt.Fprintf(&b, "\t{Name: %q, Opcode: %q, Line: %d, Section: %q, PTX: %s, Arch: %s,\n", f.name, f.opcode, f.line, "PTX ISA "+f.sec, verExpr(f.ptx), archExpr(f.target))
 		if len(f.fixed) > 0 {
 			fmt.Fprintf(&b, "\t\tFixed: %s,\n", ql(f.fixed))
+		}
+		if len(f.order) > 0 {
+			var l []string
+			for _, o := range f.order {
+				l = append(l, strconv.Itoa(o))
+			}
+			fmt.Fprintf(&b, "\t\tOrder: []int8{%s},\n", strings.Join(l, ", "))
 		}
 		if len(f.slots) > 0 {
 			b.WriteString("\t\tSlots: []Slot{")
