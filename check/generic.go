@@ -48,12 +48,58 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 		c.formCount(in, f)
 		return
 	}
-	for i, e := range in.Operands {
-		if i >= len(f.Operands) {
+	if c.policyOperand(in, d) {
+		return
+	}
+	if f.Opcode == "elect" {
+		if b, ok := in.Operands[0].(*ast.BinaryExpr); !ok || b.Op != "|" {
+			e := in.Operands[0]
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write d|p", "elect.sync writes a register and a predicate: d|p")
+			return
+		}
+	}
+	// Optional operands are left out from the first: bar.red p, a, c has
+	// no thread count b.
+	skip := len(f.Operands) - n
+	if f.AnyOperands {
+		skip = 0
+	}
+	k := 0
+	for i := range f.Operands {
+		s := &f.Operands[i]
+		if s.Optional && skip > 0 {
+			skip--
+			continue
+		}
+		if k >= n {
 			break
 		}
-		c.formOperand(in, d, &f.Operands[i], e)
+		c.formOperand(in, d, s, in.Operands[k])
+		k++
 	}
+}
+
+// policyOperand reports a cache-policy operand without .L2::cache_hint, or
+// the qualifier without the operand (PTX ISA 9.7.9.8).
+func (c *checker) policyOperand(in *ast.Instruction, d *decoded) bool {
+	f := d.op.Form
+	last := len(f.Operands) - 1
+	if last < 0 || f.Operands[last].Name != "pol" {
+		return false
+	}
+	hint := d.op.Has(isa.QL2CacheHint)
+	switch n := len(in.Operands); {
+	case n == len(f.Operands) && !hint:
+		e := in.Operands[last]
+		c.errorf(e.Pos(), e.End(), "cache-policy", f.Section, "add .L2::cache_hint",
+			"a cache-policy operand requires the .L2::cache_hint qualifier")
+		return true
+	case n < len(f.Operands) && hint:
+		c.errorf(in.OpPos, in.End(), "cache-policy", f.Section, "add a 64-bit cache-policy operand (from createpolicy)",
+			".L2::cache_hint requires a 64-bit cache-policy operand")
+		return true
+	}
+	return false
 }
 
 func (c *checker) formCount(in *ast.Instruction, f *isa.OpForm) {
@@ -119,6 +165,10 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
+		} else if f.Opcode == "alloca" && (v <= 0 || v&(v-1) != 0) {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a power of two", "the alignment of alloca must be a power of two, not %d", v)
+		} else if f.Opcode == "setmaxnreg" && (v < 24 || v > 256 || v%8 != 0) {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a multiple of 8 in 24..256", "the register count of setmaxnreg must be a multiple of 8 in 24..256, not %d", v)
 		}
 		return
 	}
@@ -225,8 +275,14 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
 		return rb >= bits
 	}
+	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && rk == 'b' && rb >= bits {
+		return true // a .f16 result in a .b32 register
+	}
 	if rb != bits {
 		return false
+	}
+	if rk == 'x' && (tk == 'u' || tk == 's') {
+		return true // ptxas reads a .f16x2 register as 32 integer bits
 	}
 	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's') ||
 		tk == 'f' && rk == 'f' && t == rt
@@ -261,6 +317,11 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 	if k == 'f' || k == 'x' {
 		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write a floating-point constant (1.0, 0f3F800000)",
 			"integer constant %d is not a %s operand", v, t)
+		return
+	}
+	if t == isa.QU16x2 || t == isa.QS16x2 {
+		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the packed value in a register",
+			"a %s operand cannot be a constant", t)
 		return
 	}
 	if s.Limit != 0 && (v < 0 || v >= s.Limit) {

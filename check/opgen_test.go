@@ -79,7 +79,7 @@ func immFor(r *rand.Rand, t isa.Qual, limit int64) string {
 		return "0f3F800000"
 	case t == isa.QF64:
 		return "0d3FF0000000000000"
-	case t.Kind() == 'f' || t.Kind() == 'x':
+	case t.Kind() == 'f' || t.Kind() == 'x' || t == isa.QU16x2 || t == isa.QS16x2:
 		return ""
 	}
 	if limit > 0 {
@@ -170,6 +170,12 @@ func (g *opGen) operand(f *isa.OpForm, d *isa.OpDecode, s *isa.OperandSpec, vec 
 		lim := s.Limit
 		if lim == 0 {
 			lim = 4
+		}
+		switch f.Opcode {
+		case "setmaxnreg":
+			return strconv.Itoa(24 + 8*g.r.IntN(30))
+		case "alloca":
+			return strconv.Itoa(1 << g.r.IntN(5))
 		}
 		return strconv.FormatInt(g.r.Int64N(lim), 10)
 	case isa.OpdAny:

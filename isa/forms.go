@@ -106,6 +106,15 @@ type QualGate struct {
 	Arch Arch
 }
 
+// FormRule is a constraint between qualifiers of the forms named Name:
+// one of If requires one of Then, or (Excludes) forbids all of Then.
+type FormRule struct {
+	Name     string
+	If       []Qual
+	Excludes bool
+	Then     []Qual
+}
+
 // MinOperands returns the number of operands the form requires.
 func (o *OpForm) MinOperands() int {
 	n := 0
@@ -243,13 +252,23 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	var anyUsed [8]uint64 // per SlotAny slot (index < 8), the values written
 	var fixedSeen uint32
 	typeSlot := 0 // the index among type slots of the next type
+	parts := strings.Count(f.Name, ".")
+	for k := 0; k < parts; k++ {
+		if k >= len(quals) || quals[k] != f.Fixed[k] {
+			if indexQual(quals, f.Fixed[k]) >= 0 {
+				probs = append(probs, Problem{Rule: "qualifier-order", Qual: indexQual(quals, f.Fixed[k]), Spec: f.Section,
+					Msg: f.Name + " must be written first", Fix: "write " + f.Name + " first"})
+			}
+			break
+		}
+	}
 	for i, q := range quals {
 		if q == QNone {
 			probs = append(probs, Problem{Rule: "unknown-qualifier", Qual: i, Spec: f.Section,
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" {
+		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && !formHasType(f, QPred) {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -304,6 +323,11 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				continue
 			}
 		}
+		if conflict >= 0 && q == QSat && indexQual(quals[:i], q) >= 0 { // ptxas accepts .sat twice
+			probs = append(probs, Problem{Rule: "duplicate-qualifier", Qual: i, Spec: f.Section, Warning: true,
+				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
+			continue
+		}
 		if conflict >= 0 {
 			probs = append(probs, Problem{Rule: "qualifier-conflict", Qual: i, Spec: f.Section,
 				Msg: names[i] + " conflicts with another qualifier of the same slot (" + joinQuals(f.Slots[conflict].Values) + ")"})
@@ -336,8 +360,19 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	return probs
 }
 
+// formHasType reports whether a type slot of f allows t.
+func formHasType(f *OpForm, t Qual) bool {
+	for _, s := range f.Slots {
+		if indexQual(s.Values, t) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
-// ignores on any instruction (docs/ptxas-differences.md).
+// ignores on any instruction, as it does a .pred qualifier on an
+// instruction without predicate types (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
 	switch q {
 	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
@@ -419,8 +454,8 @@ func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode
 		}
 	}
 	*d = best
-	if bestN == 0 && best.Form.Cmp == CmpInt {
-		bestProbs = cmpProblems(&best, bestProbs)
+	if bestN == 0 {
+		bestProbs = formChecks(&best, names, bestProbs)
 	}
 	if len(bestProbs) == 1 && bestProbs[0].Rule == "missing-qualifier" {
 		if l := MissingChoices(opcode, names, quals); len(l) > 1 {
@@ -449,6 +484,88 @@ func score(probs []Problem) int {
 		}
 	}
 	return n
+}
+
+// formChecks applies, to a form whose qualifiers all fit, the rules
+// that relate them: the rule lines, integer comparisons, vector sizes and
+// cvt's .sat.
+func formChecks(d *OpDecode, names []string, probs []Problem) []Problem {
+	f := d.Form
+	for k := range formRules {
+		r := &formRules[k]
+		if r.Name != f.Name {
+			continue
+		}
+		for i, q := range d.Quals {
+			if indexQual(r.If, q) < 0 {
+				continue
+			}
+			if r.Excludes {
+				for j, w := range d.Quals {
+					if indexQual(r.Then, w) >= 0 {
+						probs = append(probs, Problem{Rule: "qualifier-conflict", Qual: j, Spec: f.Section,
+							Msg: names[j] + " cannot be combined with " + names[i] + " on " + f.Name, Fix: "remove " + names[j]})
+					}
+				}
+				continue
+			}
+			found := false
+			for _, w := range d.Quals {
+				found = found || indexQual(r.Then, w) >= 0
+			}
+			if !found {
+				probs = append(probs, Problem{Rule: "missing-qualifier", Qual: i, Spec: f.Section,
+					Msg: names[i] + " on " + f.Name + " requires one of " + joinQuals(r.Then), Fix: "add one of " + joinQuals(r.Then)})
+			}
+		}
+	}
+	if f.Cmp == CmpInt {
+		probs = cmpProblems(d, probs)
+	}
+	for i, q := range d.Quals {
+		if n := q.Bits(); q.Group() == GVec && n*d.Types[0].Bits() > 128 {
+			probs = append(probs, Problem{Rule: "vector-size", Qual: i, Spec: f.Section,
+				Msg: names[i] + " of " + d.Types[0].String() + " is " + itoa(n*d.Types[0].Bits()) + " bits; vectors are at most 128 bits",
+				Fix: "use a shorter vector"})
+		}
+		if q == QSat && f.Opcode == "cvt" && !satMeaningful(d.Types[0], d.Types[1]) {
+			probs = append(probs, Problem{Rule: "cvt-sat", Qual: i, Spec: f.Section,
+				Msg: ".sat cannot change a " + d.Types[1].String() + " value converted to " + d.Types[0].String() + " (ptxas rejects it)", Fix: "remove .sat"})
+		}
+	}
+	return probs
+}
+
+// satMeaningful reports whether an integer conversion from s to d may
+// overflow, which is when cvt accepts .sat; float conversions always may.
+func satMeaningful(d, s Qual) bool {
+	dk, sk := d.Kind(), s.Kind()
+	if (dk != 'u' && dk != 's') || (sk != 'u' && sk != 's') {
+		return true
+	}
+	switch {
+	case sk == 'u' && dk == 'u':
+		return d.Bits() < s.Bits()
+	case sk == 'u' && dk == 's':
+		return d.Bits() <= s.Bits()
+	case sk == 's' && dk == 's':
+		return d.Bits() < s.Bits()
+	}
+	return true // signed to unsigned
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
 }
 
 // cmpProblems reports an integer comparison the type does not have: only

@@ -66,6 +66,11 @@ type form struct {
 	cmp              string
 }
 
+type rule struct {
+	name, kind string
+	ifq, then  []string
+}
+
 type gate struct {
 	name, ptx, target string
 	quals             []string
@@ -79,6 +84,7 @@ type gen struct {
 	newSet  map[string]bool
 	forms   []form
 	gates   []gate
+	rules   []rule
 	docs    map[string]string
 	classes [][2]string
 }
@@ -137,6 +143,13 @@ func (g *gen) read(path string) {
 			continue
 		case "doc":
 			g.docs[fields[1]] = strings.Join(fields[2:], " ")
+			continue
+		case "rule":
+			r := rule{name: fields[1], ifq: strings.Split(fields[2], ","), kind: fields[3], then: strings.Split(fields[4], ",")}
+			for _, q := range append(append([]string(nil), r.ifq...), r.then...) {
+				g.use(q)
+			}
+			g.rules = append(g.rules, r)
 			continue
 		case "gate":
 			qs := strings.Split(fields[2], ",")
@@ -473,6 +486,11 @@ func (g *gen) emit() []byte {
 		for _, q := range gt.quals {
 			fmt.Fprintf(&b, "\t{Name: %q, Qual: %s, PTX: %s, Arch: %s},\n", gt.name, names[q], verExpr(gt.ptx), archExpr(gt.target))
 		}
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// formRules are the rule lines.\nvar formRules = [...]FormRule{\n")
+	for _, r := range g.rules {
+		fmt.Fprintf(&b, "\t{Name: %q, If: %s, Excludes: %v, Then: %s},\n", r.name, ql(r.ifq), r.kind == "excludes", ql(r.then))
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// opDocs are the doc lines: what each instruction does.\nvar opDocs = map[string]string{\n")
