@@ -3,6 +3,7 @@ package check
 import (
 	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/ptxkit/ptxkit/internal/word"
 	"github.com/ptxkit/ptxkit/isa"
@@ -19,6 +20,7 @@ import (
 // decoded is what the tables make of one opcode and qualifier sequence
 // under the current version and target.
 type decoded struct {
+	name  string        // the dotted spelling it was cached by (decodeCache.byName), or ""
 	desc  *isa.Instr    // the instruction's table, or nil
 	form  isa.Form      // the decoded form when desc is set; form.Quals is owned
 	probs []isa.Problem // decoding and gating problems, or the family gate's when desc is nil
@@ -28,6 +30,9 @@ type decoded struct {
 	// that operand checks (which depend on the chosen form) stay quiet.
 	op         isa.OpDecode
 	opRejected bool
+	opTypes    []opType // the type of each operand of op.Form (wantType)
+	vec        int      // the .v2/.v4 length of op, or 1
+	minOps     int      // op.Form.MinOperands()
 
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
@@ -55,6 +60,28 @@ type decodeCache struct {
 	slots []cacheSlot // a power of two long; at most half full
 	n     int
 	words []uint64 // the key being looked up
+
+	// byName maps the dotted spelling ("add.s32") of instructions whose
+	// opcode and qualifiers are written without blanks, as nearly all are
+	// and as the source holds them in one piece, to the same decodings:
+	// one string hash instead of a key per qualifier.
+	byName map[string]*decoded
+
+	// recent is a direct-mapped cache in front of byName, indexed by a
+	// few bytes and the length of the name, so that the instructions a
+	// function repeats cost a string comparison.
+	recent [256]recentSlot
+}
+
+type recentSlot struct {
+	name string
+	d    *decoded
+}
+
+// recentIndex picks the recent slot of a dotted name (at least one byte).
+func recentIndex(s string) int {
+	n := len(s)
+	return int((uint(n)*31 + uint(s[n-1])*7 + uint(s[n/2])*13 + uint(s[n-n/3-1])) & 255)
 }
 
 type cacheSlot struct {
@@ -69,11 +96,59 @@ const maxProbe = 8
 func (dc *decodeCache) reset() {
 	clear(dc.slots)
 	dc.n = 0
+	clear(dc.byName)
+	dc.recent = [256]recentSlot{}
+}
+
+// dottedName returns the opcode and qualifiers of in as one string when
+// they lie next to each other in the source ("st.global.u32").
+func dottedName(in *ast.Instruction) (string, bool) {
+	if len(in.Opcode) == 0 {
+		return "", false
+	}
+	p := unsafe.StringData(in.Opcode)
+	n := len(in.Opcode)
+	for i := range in.Quals {
+		q := in.Quals[i].Name
+		if len(q) == 0 || unsafe.StringData(q) != (*byte)(unsafe.Add(unsafe.Pointer(p), n)) {
+			return "", false
+		}
+		n += len(q)
+	}
+	return unsafe.String(p, n), true
 }
 
 // decode returns the decoding of in's opcode and qualifiers. The result
 // is shared: callers must not modify it.
 func (c *checker) decode(in *ast.Instruction) *decoded {
+	dc := &c.cache
+	name, whole := dottedName(in)
+	var r *recentSlot
+	if whole {
+		r = &dc.recent[recentIndex(name)]
+		if r.name == name {
+			return r.d
+		}
+		if d := dc.byName[name]; d != nil {
+			r.name, r.d = d.name, d
+			return d
+		}
+	}
+	d := c.decodeSlow(in)
+	if whole && d != &c.scratch {
+		if dc.byName == nil || len(dc.byName) >= maxCached {
+			dc.byName = make(map[string]*decoded)
+			dc.recent = [256]recentSlot{}
+		}
+		d.name = strings.Clone(name)
+		dc.byName[d.name] = d
+		r.name, r.d = d.name, d
+	}
+	return d
+}
+
+// decodeSlow is decode by the qualifier spellings one by one.
+func (c *checker) decodeSlow(in *ast.Instruction) *decoded {
 	dc := &c.cache
 	ws, long, ok := dc.key(in)
 	if !ok {
@@ -290,5 +365,17 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 	}
 	if !gated && !d.opRejected {
 		d.probs = isa.GateOp(&d.op, c.version, c.target, d.probs)
+	}
+	d.vec = vecLen(&d.op)
+	d.minOps = 0
+	if d.op.Form != nil {
+		d.minOps = d.op.Form.MinOperands()
+	}
+	d.opTypes = d.opTypes[:0]
+	if f := d.op.Form; f != nil {
+		for i := range f.Operands {
+			t, bits := wantType(&d.op, &f.Operands[i])
+			d.opTypes = append(d.opTypes, opType{t, bits})
+		}
 	}
 }

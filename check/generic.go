@@ -44,7 +44,7 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 		return
 	}
 	n := len(in.Operands)
-	if !f.AnyOperands && in.Opcode != "mbarrier" && (n < f.MinOperands() || n > len(f.Operands)) {
+	if !f.AnyOperands && in.Opcode != "mbarrier" && (n < d.minOps || n > len(f.Operands)) {
 		c.formCount(in, f)
 		return
 	}
@@ -74,7 +74,7 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 		if k >= n {
 			break
 		}
-		c.formOperand(in, d, s, in.Operands[k])
+		c.formOperand(in, d, s, d.opTypes[i], in.Operands[k])
 		k++
 	}
 }
@@ -125,6 +125,12 @@ func (c *checker) formCount(in *ast.Instruction, f *isa.OpForm) {
 		f.Name, want, names, len(in.Operands))
 }
 
+// opType is the type an operand needs: t, or a t twice as wide (bits).
+type opType struct {
+	t    isa.Qual
+	bits int
+}
+
 // wantType returns the type operand s needs, or QNone when unknown (its
 // slot was not filled).
 func wantType(od *isa.OpDecode, s *isa.OperandSpec) (t isa.Qual, bits int) {
@@ -139,7 +145,7 @@ func wantType(od *isa.OpDecode, s *isa.OperandSpec) (t isa.Qual, bits int) {
 	return t, bits
 }
 
-func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr) {
+func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpec, want opType, e ast.Expr) {
 	od := &d.op
 	f := od.Form
 	switch s.Kind {
@@ -172,7 +178,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		}
 		return
 	}
-	t, bits := wantType(od, s)
+	t, bits := want.t, want.bits
 	if t == isa.QNone {
 		return
 	}
@@ -202,22 +208,16 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr, t isa.Qual, bits int) {
 	f := d.op.Form
 	name := regName(e)
-	if sp := resolve.LookupSpecial(name); sp != nil {
-		rt := isa.TypeByName(sp.Type)
+	sym := c.fn.lookup(name)
+	if sym == nil {
+		c.specialOperand(f, s, e, name, t, bits)
+		return // or undeclared: name resolution reports it
+	}
+	if !sym.reg {
 		if s.Kind == isa.OpdDst {
 			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
 			return
 		}
-		if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
-			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", exprString(e), rt, bits, t)
-		}
-		return
-	}
-	sym := c.fn.lookup(name)
-	if sym == nil {
-		return // undeclared: name resolution reports it
-	}
-	if !sym.reg {
 		if s.Kind == isa.OpdMovSrc && (bits == 64 || !c.addr64 || sym.space != isa.QGlobal) {
 			return // the address of a variable or function
 		}
@@ -233,13 +233,29 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	if rt == isa.QNone {
 		return
 	}
-	if s.Kind == isa.OpdDst && vecLen(&d.op) > 1 && sym.vec == 1 {
+	if s.Kind == isa.OpdDst && d.vec > 1 && sym.vec == 1 {
 		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
 		return
 	}
 	if !regFits(t, bits, rt, f.Mode, s.Kind == isa.OpdDst) {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
+	}
+}
+
+// specialOperand checks a special register (PTX ISA §10) as operand.
+func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
+	sp := resolve.LookupSpecial(name)
+	if sp == nil {
+		return
+	}
+	if s.Kind == isa.OpdDst {
+		c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
+		return
+	}
+	rt := isa.TypeByName(sp.Type)
+	if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", exprString(e), rt, bits, t)
 	}
 }
 
@@ -388,7 +404,7 @@ func intValue(e ast.Expr) (int64, bool) {
 // are as wide as the type).
 func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec, v *ast.VectorExpr, t isa.Qual, bits int) {
 	f := d.op.Form
-	if want := vecLen(&d.op); f.Mode == isa.ModeRelaxed || want > 1 {
+	if want := d.vec; f.Mode == isa.ModeRelaxed || want > 1 {
 		if want != len(v.Elems) {
 			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
 			return
