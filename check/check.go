@@ -97,6 +97,7 @@ func (k *Checker) Add(s ast.TopStmt) {
 		c.directive(s)
 	case *ast.VarDecl:
 		c.settle()
+		c.declType(s)
 		c.globals.declare(s, false)
 	case *ast.Function:
 		c.settle()
@@ -145,9 +146,10 @@ type checker struct {
 
 	hdr headerState
 
-	fn     *scope
-	entry  bool        // the current function is a kernel (.entry)
-	origin originTable // the space of the address a register last received (cvta, mapa); see origin.go
+	fn          *scope      // the innermost scope: the function's or a nested block's
+	blockScopes []*scope    // the scopes of nested blocks, by depth, for reuse
+	entry       bool        // the current function is a kernel (.entry)
+	origin      originTable // the space of the address a register last received (cvta, mapa); see origin.go
 
 	cache   decodeCache // decoded qualifier sequences; see cache.go
 	scratch decoded     // for sequences too long to cache
@@ -348,17 +350,63 @@ func (c *checker) perfDirective(d *ast.Directive) {
 	}
 }
 
+// block checks the statements of b. A nested block that declares names
+// gets its own scope, so that its declarations shadow the function's
+// until the block ends (PTX ISA §5.4; ptxas 12.5 accepts a block
+// redeclaring a register of the function with another type).
 func (c *checker) block(b *ast.Block, depth int) {
+	if depth > 0 && declares(b) {
+		outer := c.fn
+		for len(c.blockScopes) < depth {
+			c.blockScopes = append(c.blockScopes, newScope(nil))
+		}
+		inner := c.blockScopes[depth-1]
+		inner.reset()
+		inner.parent = outer
+		c.fn = inner
+		defer func() {
+			inner.reset()
+			inner.parent = nil
+			c.fn = outer
+		}()
+	}
 	for _, s := range b.Stmts {
 		switch s := s.(type) {
 		case *ast.Instruction:
 			c.instruction(s)
 		case *ast.VarDecl:
+			c.declType(s)
 			c.fn.declare(s, depth > 0)
 		case *ast.Block:
 			c.block(s, depth+1)
 		}
 	}
+}
+
+// declType gates the type of a declaration: .b128 needs PTX ISA 8.3 and
+// sm_70 (PTX ISA 5.2.1, Table 9).
+func (c *checker) declType(d *ast.VarDecl) {
+	if d.Type != ".b128" {
+		return
+	}
+	const spec = "PTX ISA 5.2.1 (Fundamental Types)"
+	pos, end := d.Pos(), d.End()
+	if c.version != 0 && c.version < isa.V(8, 3) {
+		c.errorf(pos, end, "ptx-version", spec, "raise .version to 8.3", "type .b128 requires PTX ISA 8.3 (this file declares %s)", c.version)
+	}
+	if c.target.SM != 0 && c.target.SM < 70 {
+		c.errorf(pos, end, "target", spec, "compile for sm_70", "type .b128 requires sm_70 or higher (target is %s)", c.target)
+	}
+}
+
+// declares reports whether block b declares a name.
+func declares(b *ast.Block) bool {
+	for _, s := range b.Stmts {
+		if _, ok := s.(*ast.VarDecl); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // instruction checks one instruction against its table (the store

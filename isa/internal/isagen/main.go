@@ -56,9 +56,9 @@ type operand struct {
 type form struct {
 	line             int
 	name, opcode     string
-	fixed               []string
-	slots               []slot
-	order               []int // slot i, or -k-1 for fixed[k], as written after the name
+	fixed            []string
+	slots            []slot
+	order            []int // slot i, or -k-1 for fixed[k], as written after the name
 	ops              []operand
 	anyOps           bool
 	ptx, target, sec string
