@@ -353,6 +353,22 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 	}
 }
 
+// dropRepeated removes from probs[m:] the problems at the opcode whose
+// rule probs[n:m] already reports at the opcode.
+func dropRepeated(probs []isa.Problem, n, m int) []isa.Problem {
+	out := probs[:m]
+	for _, p := range probs[m:] {
+		dup := false
+		for _, q := range probs[n:m] {
+			dup = dup || p.Qual < 0 && q.Qual < 0 && p.Rule == q.Rule
+		}
+		if !dup {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // decodeOp decodes an instruction outside the store tables against the
 // forms of its opcode and gates the chosen form, unless a family gate
 // already decided the version and target.
@@ -363,8 +379,12 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 	for _, p := range d.probs[n:] {
 		d.opRejected = d.opRejected || !p.Warning
 	}
-	if !gated && !d.opRejected {
+	if !d.opRejected {
+		m := len(d.probs)
 		d.probs = isa.GateOp(&d.op, c.version, c.target, d.probs)
+		if gated { // the family gate reported the opcode's own version and target
+			d.probs = dropRepeated(d.probs, n, m)
+		}
 	}
 	d.vec = vecLen(&d.op)
 	d.minOps = 0

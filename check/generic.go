@@ -171,6 +171,8 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
+		} else if f.Opcode == "fence" && v != 128 {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "write 128", "the size operand of %s must be 128, not %d", f.Name, v)
 		} else if f.Opcode == "alloca" && (v <= 0 || v&(v-1) != 0) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a power of two", "the alignment of alloca must be a power of two, not %d", v)
 		} else if f.Opcode == "setmaxnreg" && (v < 24 || v > 256 || v%8 != 0) {
@@ -237,7 +239,11 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
 		return
 	}
-	if !regFits(t, bits, rt, f.Mode, s.Kind == isa.OpdDst) {
+	mode := f.Mode
+	if mode == isa.ModeCvt && t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) {
+		mode = isa.ModeExact // ptxas takes .bf16 and .tf32 cvt operands at their exact width
+	}
+	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
 	}
@@ -291,8 +297,8 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
 		return rb >= bits
 	}
-	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && rk == 'b' && rb >= bits {
-		return true // a .f16 result in a .b32 register
+	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits {
+		return true // an ld result, or a cvt float operand in a wider bit-size register
 	}
 	if rb != bits {
 		return false
@@ -316,6 +322,11 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 	}
 	k := t.Kind()
 	if _, ok := e.(*ast.FloatLit); ok {
+		if k == 'f' && t.Bits() < 32 {
+			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the value in a register",
+				"a %s operand cannot be a constant", t)
+			return
+		}
 		if k != 'f' && k != 'b' {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write an integer constant",
 				"a floating-point constant is not a %s operand", t)

@@ -155,7 +155,7 @@ func (g *opGen) operand(f *isa.OpForm, d *isa.OpDecode, s *isa.OperandSpec, vec 
 	case isa.OpdLabel:
 		return labelFor(f)
 	case isa.OpdMem:
-		if space != "" && g.chance(0.5) || space == "p" || space == "cn" {
+		if f.Opcode != "cp" && (space != "" && g.chance(0.5) || space == "p" || space == "cn") {
 			return "[" + space + "]"
 		}
 		return fmt.Sprintf("[%%Ru64_%d]", g.r.IntN(8))
@@ -172,6 +172,8 @@ func (g *opGen) operand(f *isa.OpForm, d *isa.OpDecode, s *isa.OperandSpec, vec 
 			lim = 4
 		}
 		switch f.Opcode {
+		case "fence":
+			return "128"
 		case "setmaxnreg":
 			return strconv.Itoa(24 + 8*g.r.IntN(30))
 		case "alloca":

@@ -268,7 +268,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && !formHasType(f, QPred) {
+		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -323,7 +323,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				continue
 			}
 		}
-		if conflict >= 0 && q == QSat && indexQual(quals[:i], q) >= 0 { // ptxas accepts .sat twice
+		if conflict >= 0 && (q == QSat || q == QApprox) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
 			probs = append(probs, Problem{Rule: "duplicate-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
@@ -359,6 +359,12 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	}
 	return probs
 }
+
+// ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
+// .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp
+// accept it; mul, mad, and, mov, shl, div, ld and others reject it).
+var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
+	"fma": true, "cvt": true, "setp": true, "ex2": true}
 
 // formHasType reports whether a type slot of f allows t.
 func formHasType(f *OpForm, t Qual) bool {
