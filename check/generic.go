@@ -243,6 +243,11 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	if mode == isa.ModeCvt && t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) {
 		mode = isa.ModeExact // ptxas takes .bf16 and .tf32 cvt operands at their exact width
 	}
+	if f.Opcode == "cvt" && d.op.Types[0] == isa.QTf32 && s.Kind == isa.OpdDst && rt != isa.QB32 {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .b32 register",
+			"the .tf32 result of cvt goes to a .b32 register, not %s %s", rt, name)
+		return
+	}
 	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))

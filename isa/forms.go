@@ -268,7 +268,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && arithmetic(f) || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -361,10 +361,18 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 }
 
 // ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
-// .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp
-// accept it; mul, mad, and, mov, shl, div, ld and others reject it).
+// .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp,
+// ex2, atom accept it; mul, mad, and, mov, shl, div, ld and others reject it).
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "setp": true, "ex2": true}
+	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true}
+
+// arithmetic reports whether f is an arithmetic, comparison or logic
+// instruction (PTX ISA 9.7.1 to 9.7.8), where ptxas ignores the testp
+// properties.
+func arithmetic(f *OpForm) bool {
+	return f.Section < "PTX ISA 9.7.9" && !strings.HasPrefix(f.Section, "PTX ISA 9.7.1") ||
+		strings.HasPrefix(f.Section, "PTX ISA 9.7.1.")
+}
 
 // formHasType reports whether a type slot of f allows t.
 func formHasType(f *OpForm, t Qual) bool {
