@@ -323,9 +323,8 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 	}
 	c.names = names
 	quals := isa.LookupQuals(names, d.form.Quals)
-	desc := isa.SelectQuals(in.Opcode, quals)
-	fam, parts := isa.FamilyOf(in.Opcode, names)
-	if desc == nil || (fam != nil && parts > strings.Count(desc.Name, ".")+1) {
+	desc, fam := isa.SelectInstr(in.Opcode, names, quals)
+	if desc == nil {
 		d.desc, d.slots, d.typed = nil, nil, false
 		d.form.Quals = quals
 		d.probs = d.probs[:0]
@@ -383,7 +382,7 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 		m := len(d.probs)
 		d.probs = isa.GateOp(&d.op, c.version, c.target, d.probs)
 		if gated { // the family gate reported the opcode's own version and target
-			d.probs = dropRepeated(d.probs, n, m)
+			d.probs = dropRepeated(d.probs, 0, m)
 		}
 	}
 	d.vec = vecLen(&d.op)

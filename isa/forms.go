@@ -139,10 +139,26 @@ func (o *OpForm) Class() string {
 	return best
 }
 
+// Title names the instruction of the form as the manual's page does:
+// "st.bulk", "bar.sync", "mbarrier.init", "add".
+func (o *OpForm) Title() string {
+	if _, ok := opDocs[o.Name]; !ok && len(o.Fixed) > 0 {
+		if _, ok := opDocs[o.Name+o.Fixed[0].String()]; ok {
+			return o.Name + o.Fixed[0].String()
+		}
+	}
+	return o.Name
+}
+
 // Doc returns what the instruction of the form does.
 func (o *OpForm) Doc() string {
 	if d, ok := opDocs[o.Name]; ok {
 		return d
+	}
+	if len(o.Fixed) > 0 {
+		if d, ok := opDocs[o.Name+o.Fixed[0].String()]; ok {
+			return d // "st.bulk", "bar.sync", "mbarrier.init"
+		}
 	}
 	return opDocs[o.Opcode]
 }
@@ -242,6 +258,64 @@ func Opcodes() []string {
 	}
 	sort.Strings(l)
 	return l
+}
+
+// SelectInstr chooses how an instruction is described: by a store table
+// (the *Instr), or, when none applies or a family gate names more of the
+// instruction than the table does (st.bulk is not st), by the forms of
+// its opcode, with the family gate if there is one. The validator and
+// explain both choose through it.
+func SelectInstr(opcode string, names []string, quals []Qual) (*Instr, *FamilyGate) {
+	desc := SelectQuals(opcode, quals)
+	fam, parts := FamilyOf(opcode, names)
+	if desc != nil && (fam == nil || parts <= strings.Count(desc.Name, ".")+1) {
+		return desc, nil
+	}
+	return nil, fam
+}
+
+// Syntax writes the form's grammar: "add{.rn,.rz,.rm,.rp}{.ftz}{.sat}.f32
+// d, a, b".
+func (o *OpForm) Syntax() string {
+	var b strings.Builder
+	b.WriteString(o.Name)
+	for _, k := range o.Order {
+		if k < 0 {
+			b.WriteString(o.Fixed[-int(k)-1].String())
+			continue
+		}
+		s := &o.Slots[k]
+		l := make([]string, len(s.Values))
+		for i, v := range s.Values {
+			l[i] = v.String()
+		}
+		switch {
+		case len(l) == 1 && s.Kind != SlotOpt:
+			b.WriteString(l[0])
+		case s.Kind == SlotOpt:
+			b.WriteString("{" + strings.Join(l, ",") + "}")
+		case s.Kind == SlotAny:
+			b.WriteString("{" + strings.Join(l, ",") + "}*")
+		default:
+			b.WriteString("<" + strings.Join(l, "|") + ">")
+		}
+	}
+	for i, op := range o.Operands {
+		if i == 0 {
+			b.WriteString(" ")
+		} else {
+			b.WriteString(", ")
+		}
+		if op.Optional {
+			b.WriteString("[" + op.Name + "]")
+		} else {
+			b.WriteString(op.Name)
+		}
+	}
+	if o.AnyOperands {
+		b.WriteString(" operands...")
+	}
+	return b.String()
 }
 
 // decodeForm decodes quals (with their spellings names) against form f
@@ -697,7 +771,7 @@ func GateOp(d *OpDecode, v Version, t Target, probs []Problem) []Problem {
 	if f == nil {
 		return probs
 	}
-	probs = gateOne(f.Name, f.Section, f.PTX, f.Arch, -1, v, t, probs)
+	probs = gateOne(f.Title(), f.Section, f.PTX, f.Arch, -1, v, t, probs)
 	for i, q := range d.Quals {
 		for k := range qualGates {
 			g := &qualGates[k]
@@ -738,7 +812,7 @@ func OpRequirements(d *OpDecode) Requirement {
 			r.Special = append(r.Special, a)
 		}
 	}
-	add(f.Name, f.PTX, f.Arch)
+	add(f.Title(), f.PTX, f.Arch)
 	for _, q := range d.Quals {
 		for k := range qualGates {
 			if g := &qualGates[k]; g.Qual == q && g.Name == f.Name {
