@@ -425,9 +425,18 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
 			return
 		}
+		width := 0
 		for _, e := range v.Elems {
 			if _, ok := e.(*ast.Sink); ok {
 				continue
+			}
+			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone {
+				if width != 0 && sym.typ.Bits() != width {
+					c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "use registers of one width",
+						"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.typ.Bits(), width)
+					return
+				}
+				width = sym.typ.Bits()
 			}
 			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone && !regFits(t, bits, sym.typ, f.Mode, true) {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),

@@ -342,7 +342,12 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && arithmetic(f) || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
+		if (q == QSat || q == QApprox) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
+			probs = append(probs, Problem{Rule: "duplicate-qualifier", Qual: i, Spec: f.Section, Warning: true,
+				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
+			continue
+		}
+		if ptxasIgnores(q) && f.Opcode != "testp" && f.Opcode != "cp" || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -440,14 +445,6 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
 	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true}
 
-// arithmetic reports whether f is an arithmetic, comparison or logic
-// instruction (PTX ISA 9.7.1 to 9.7.8), where ptxas ignores the testp
-// properties.
-func arithmetic(f *OpForm) bool {
-	return f.Section < "PTX ISA 9.7.9" && !strings.HasPrefix(f.Section, "PTX ISA 9.7.1") ||
-		strings.HasPrefix(f.Section, "PTX ISA 9.7.1.")
-}
-
 // formHasType reports whether a type slot of f allows t.
 func formHasType(f *OpForm, t Qual) bool {
 	for _, s := range f.Slots {
@@ -459,7 +456,8 @@ func formHasType(f *OpForm, t Qual) bool {
 }
 
 // ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
-// ignores on any instruction, as it does a .pred qualifier on an
+// ignores on any instruction but cp.async (measured on add, cnot, bra,
+// membar, vote, ldu), as it does a .pred qualifier on an
 // instruction without predicate types (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
 	switch q {
