@@ -1648,7 +1648,7 @@ var opForms = [...]OpForm{
 	{Name: "atom", Opcode: "atom", Line: 427, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "c", Kind: OpdSrc, Slot: 4, Optional: true}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "r", Kind: OpdReg, Fixed: QU32, Slot: -1, Optional: true}},
 	},
 	{Name: "atom", Opcode: "atom", Line: 428, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Fixed:    []Qual{QAdd},
@@ -2230,6 +2230,7 @@ var qualGates = [...]QualGate{
 	{Name: "cp", Qual: QCp_Mask, PTX: V(8, 6), Arch: SM(100)},
 	{Name: "barrier", Qual: QRelease, PTX: V(8, 0), Arch: SM(90)},
 	{Name: "barrier", Qual: QRelaxed, PTX: V(8, 0), Arch: SM(90)},
+	{Name: "barrier", Qual: QAcquire, PTX: V(8, 0), Arch: SM(90)},
 }
 
 // formRules are the rule lines.
