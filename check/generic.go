@@ -240,8 +240,14 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 		return
 	}
 	mode := f.Mode
-	if mode == isa.ModeCvt && t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) {
-		mode = isa.ModeExact // ptxas takes .bf16 and .tf32 cvt operands at their exact width
+	if mode == isa.ModeCvt && (t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) ||
+		s.Slot < 0 && t == isa.QB16) {
+		mode = isa.ModeExact // ptxas takes .bf16, .tf32 and packed 8-bit float pairs at their exact width
+	}
+	if f.Opcode == "isspacep" {
+		if k := rt.Kind(); (k == 'b' || k == 'u' || k == 's') && (rt.Bits() == 32 || rt.Bits() == 64) {
+			return // a 32- or 64-bit address
+		}
 	}
 	if f.Opcode == "cvt" && d.op.Types[0] == isa.QTf32 && s.Kind == isa.OpdDst && rt != isa.QB32 {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .b32 register",
@@ -302,7 +308,10 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
 		return rb >= bits
 	}
-	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits {
+	if mode == isa.ModeRelaxed && dst && tk == 'b' && rb >= bits {
+		return true // ld.b8 into any wider register
+	}
+	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits && tk != 'x' {
 		return true // an ld result, or a cvt float operand in a wider bit-size register
 	}
 	if rb != bits {
