@@ -70,18 +70,26 @@ type decodeCache struct {
 	// recent is a direct-mapped cache in front of byName, indexed by a
 	// few bytes and the length of the name, so that the instructions a
 	// function repeats cost a string comparison.
-	recent [256]recentSlot
+	recent [recentSlots]recentSlot
 }
+
+const recentSlots = 1024
 
 type recentSlot struct {
 	name string
 	d    *decoded
 }
 
-// recentIndex picks the recent slot of a dotted name (at least one byte).
+// recentIndex picks the recent slot of a dotted name: a multiplicative
+// hash of its first and last eight bytes and its length.
 func recentIndex(s string) int {
 	n := len(s)
-	return int((uint(n)*31 + uint(s[n-1])*7 + uint(s[n/2])*13 + uint(s[n-n/3-1])) & 255)
+	a, b := load(s[:min(n, 8)]), uint64(0)
+	if n > 8 {
+		b = load(s[max(n-8, 8):])
+	}
+	h := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)*0x165667b19e3779f9
+	return int(h >> (64 - 10))
 }
 
 type cacheSlot struct {
@@ -97,7 +105,7 @@ func (dc *decodeCache) reset() {
 	clear(dc.slots)
 	dc.n = 0
 	clear(dc.byName)
-	dc.recent = [256]recentSlot{}
+	dc.recent = [recentSlots]recentSlot{}
 }
 
 // dottedName returns the opcode and qualifiers of in as one string when
@@ -138,7 +146,7 @@ func (c *checker) decode(in *ast.Instruction) *decoded {
 	if whole && d != &c.scratch {
 		if dc.byName == nil || len(dc.byName) >= maxCached {
 			dc.byName = make(map[string]*decoded)
-			dc.recent = [256]recentSlot{}
+			dc.recent = [recentSlots]recentSlot{}
 		}
 		d.name = strings.Clone(name)
 		dc.byName[d.name] = d

@@ -241,7 +241,7 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	}
 	mode := f.Mode
 	if mode == isa.ModeCvt && (t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) ||
-		s.Slot < 0 && t == isa.QB16) {
+		s.Slot < 0 && t == isa.QB16 || d.op.Types[0].Kind() == 'x') {
 		mode = isa.ModeExact // ptxas takes .bf16, .tf32 and packed 8-bit float pairs at their exact width
 	}
 	if f.Opcode == "isspacep" {

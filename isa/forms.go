@@ -342,12 +342,12 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if (q == QSat || q == QApprox || q == QUni) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
+		if (q == QSat || q == QApprox || q == QUni || q == QCc) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
 			probs = append(probs, Problem{Rule: "duplicate-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && f.Opcode != "cp" && f.Opcode != "barrier" || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && f.Opcode != "cp" || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -441,9 +441,9 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 
 // ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
 // .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp,
-// ex2, atom, sqrt, rcp accept it; mul, mad, and, mov, shl, div, ld and others reject it).
+// ex2, atom, red, sqrt, rcp, rsqrt accept it; mul, mad, and, mov, shl, div, ld and others reject it).
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true, "sqrt": true, "rcp": true}
+	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true}
 
 // formHasType reports whether a type slot of f allows t.
 func formHasType(f *OpForm, t Qual) bool {
@@ -456,8 +456,8 @@ func formHasType(f *OpForm, t Qual) bool {
 }
 
 // ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
-// ignores on any instruction but cp.async and barrier (measured on add,
-// cnot, bra, membar, vote, ldu), as it does a .pred qualifier on an
+// ignores on any instruction but cp.async (measured on add, cnot, bra,
+// membar, vote, ldu, barrier), as it does a .pred qualifier on an
 // instruction without predicate types (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
 	switch q {

@@ -40,7 +40,7 @@ func TestExplainEveryClass(t *testing.T) {
 			"requires": ".cluster (PTX 7.8, sm_90 or higher)", "problems": "atom .cluster requires sm_90 or higher (target is sm_80) [target]"}},
 		{"synchronization", "bar.sync 16;", nil, exitFail, map[string]string{"problems": "0..15, not 16 [operand-range]"}},
 		{"warp", "shfl.sync.bfly.b32 %r1|%p1, %r2, 1, 31, 0xffffffff;", []string{"--target", "sm_70", "--ptx", "6.0"}, exitOK, map[string]string{
-			"instruction": "shfl.sync: Exchange a register", "operands": "mask  register or constant of type .b32"}},
+			"instruction": "shfl.sync: Exchange a register", "operands": "mask  register or constant of type .u32"}},
 		{"async-copy", "cp.async.ca.shared.global [%r1], [%rd1], 16;", []string{"--target", "sm_75", "--ptx", "7.0"}, exitFail, map[string]string{
 			"instruction": "cp.async: Copy from global to shared", "problems": "requires sm_80"}},
 		{"warp-mma", "wgmma.fence.sync.aligned;", []string{"--target", "sm_90", "--ptx", "8.0"}, exitFail, map[string]string{
