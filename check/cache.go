@@ -382,7 +382,7 @@ func dropRepeated(probs []isa.Problem, n, m int) []isa.Problem {
 func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, quals []isa.Qual, gated bool) {
 	n := len(d.probs)
 	d.opRejected = false
-	d.probs = isa.DecodeOp(in.Opcode, names, quals, -1, &d.op, d.probs)
+	d.probs = isa.DecodeOpFor(in.Opcode, names, quals, -1, c.version, c.target, &d.op, d.probs)
 	for _, p := range d.probs[n:] {
 		d.opRejected = d.opRejected || !p.Warning
 	}

@@ -241,7 +241,7 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	}
 	mode := f.Mode
 	if mode == isa.ModeCvt && (t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) ||
-		s.Slot < 0 && t == isa.QB16 || d.op.Types[0].Kind() == 'x') {
+		s.Slot < 0 && t == isa.QB16 || d.op.Types[0] == isa.QBF16x2) {
 		mode = isa.ModeExact // ptxas takes .bf16, .tf32 and packed 8-bit float pairs at their exact width
 	}
 	if f.Opcode == "isspacep" {
@@ -254,7 +254,8 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 			"the .tf32 result of cvt goes to a .b32 register, not %s %s", rt, name)
 		return
 	}
-	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) {
+	// A fixed bit-size cvt operand (cvt.pack's) takes no float register.
+	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || mode == isa.ModeCvt && s.Slot < 0 && rt.Kind() == 'f' {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
 	}
@@ -341,7 +342,7 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 				"a %s operand cannot be a constant", t)
 			return
 		}
-		if k != 'f' && k != 'b' {
+		if k != 'f' && (k != 'b' || t.Bits() < 32) {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write an integer constant",
 				"a floating-point constant is not a %s operand", t)
 		}
@@ -476,6 +477,16 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 	}
 }
 
+// hasSpace reports whether in names a state space.
+func hasSpace(in *ast.Instruction) bool {
+	for _, q := range in.Quals {
+		if isa.LookupQual(q.Name).Group() == isa.GSpace {
+			return true
+		}
+	}
+	return false
+}
+
 // vecLen returns the vector length the .v2/.v4 qualifier of d gives, or 1.
 func vecLen(d *isa.OpDecode) int {
 	for _, q := range d.Quals {
@@ -546,6 +557,13 @@ func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
 	if !ok {
 		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+exprString(e)+"]",
 			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
+		return
+	}
+	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(in) {
+		if sym := c.fn.lookup(id.Name); sym != nil && !sym.reg && (sym.space == isa.QConst || sym.space == isa.QParam) {
+			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.space.String(),
+				"a generic %s cannot read %s variable %s; name its state space", f.Name, sym.space, id.Name)
+		}
 		return
 	}
 	r, ok := a.Base.(*ast.Reg)

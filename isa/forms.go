@@ -516,6 +516,14 @@ func formHint(f *OpForm) string {
 // it with those problems; an opcode with no form gives a nil form and
 // an "unknown-opcode" problem. Version and target gating is GateOp.
 func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode, probs []Problem) []Problem {
+	return DecodeOpFor(opcode, names, quals, nops, 0, Target{}, d, probs)
+}
+
+// DecodeOpFor is DecodeOp for a module of version v and target t: among
+// forms that fit equally well it prefers one the version and target have
+// (cvt to .e4m3x2 is a PTX 7.8 form on sm_90 and a PTX 8.1 form on
+// sm_89).
+func DecodeOpFor(opcode string, names []string, quals []Qual, nops int, v Version, t Target, d *OpDecode, probs []Problem) []Problem {
 	forms := formsByOpcode[opcode]
 	if len(forms) == 0 {
 		*d = OpDecode{Quals: quals}
@@ -531,10 +539,16 @@ func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode
 		buf = decodeForm(f, names, quals, &scratch, buf[:0])
 		n := score(buf)
 		fit := nops < 0 || nops >= f.MinOperands() && (f.AnyOperands || nops <= len(f.Operands))
+		if n == 0 && fit && bestN == 0 && bestFit && !gatePasses(f, v, t) {
+			continue // keep the first fitting form unless a later one passes the gate
+		}
+		if n == 0 && fit && bestN == 0 && bestFit && !gatePasses(best.Form, v, t) {
+			bestN = -1 // a form the version and target have beats one they lack
+		}
 		if bestN < 0 || n < bestN || (n == bestN && fit && !bestFit) {
 			bestN, bestFit, best = n, fit, scratch
 			bestProbs = append(bestProbs[:0], buf...)
-			if n == 0 && fit {
+			if n == 0 && fit && gatePasses(f, v, t) {
 				break
 			}
 		}
@@ -706,6 +720,12 @@ func MissingChoices(opcode string, names []string, quals []Qual) []Qual {
 		}
 	}
 	return l
+}
+
+// gatePasses reports whether version v and target t (zero: unknown) have
+// form f itself.
+func gatePasses(f *OpForm, v Version, t Target) bool {
+	return (v == 0 || f.PTX == 0 || v >= f.PTX) && (t.SM == 0 || f.Arch.Allows(t, v))
 }
 
 func unknownOpcode(opcode string) Problem {
