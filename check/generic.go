@@ -254,8 +254,8 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 			"the .tf32 result of cvt goes to a .b32 register, not %s %s", rt, name)
 		return
 	}
-	// A fixed bit-size cvt operand (cvt.pack's) takes no float register.
-	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || mode == isa.ModeCvt && s.Slot < 0 && rt.Kind() == 'f' {
+	// A fixed bit-size cvt result (cvt.pack's) takes no float register.
+	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || mode == isa.ModeCvt && s.Slot < 0 && s.Kind == isa.OpdDst && rt.Kind() == 'f' {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
 	}
