@@ -240,8 +240,7 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 		return
 	}
 	mode := f.Mode
-	if mode == isa.ModeCvt && (t.Kind() == 'f' && (d.op.Types[0] == isa.QBF16 || d.op.Types[1] == isa.QBF16 || d.op.Types[0] == isa.QTf32) ||
-		s.Slot < 0 && t == isa.QB16 || d.op.Types[0] == isa.QBF16x2) {
+	if mode == isa.ModeCvt && exactCvt(&d.op, s, t) {
 		mode = isa.ModeExact // ptxas takes .bf16, .tf32 and packed 8-bit float pairs at their exact width
 	}
 	if f.Opcode == "isspacep" {
@@ -259,6 +258,22 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
 	}
+}
+
+// exactCvt reports the cvt operands ptxas takes at their exact width:
+// all of a conversion from or to .bf16, the .f32 sources of .tf32 and of
+// 8-bit float pairs, the .b16 result of those pairs, and .bf16x2 results.
+func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
+	dt, st := d.Types[0], d.Types[1]
+	switch {
+	case dt == isa.QBF16 || st == isa.QBF16 || dt == isa.QBF16x2:
+		return true
+	case dt == isa.QE4m3x2 || dt == isa.QE5m2x2:
+		return true
+	case dt == isa.QTf32:
+		return t.Kind() == 'f'
+	}
+	return s.Slot < 0 && t == isa.QB16
 }
 
 // specialOperand checks a special register (PTX ISA §10) as operand.
@@ -312,7 +327,7 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if mode == isa.ModeRelaxed && dst && tk == 'b' && rb >= bits {
 		return true // ld.b8 into any wider register
 	}
-	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits && tk != 'x' {
+	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits && t != isa.QBF16x2 {
 		return true // an ld result, or a cvt float operand in a wider bit-size register
 	}
 	if rb != bits {

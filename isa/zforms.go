@@ -2055,7 +2055,7 @@ var opForms = [...]OpForm{
 		Fixed:    []Qual{QSync, QAligned, QM8n8, QTrans},
 		Order:    []int8{-1, -2, -3, -4, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "x", Kind: OpdAny, Slot: -1}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "r", Kind: OpdReg, Fixed: QB32, Slot: -1}},
 	},
 	{Name: "wgmma", Opcode: "wgmma", Line: 542, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
