@@ -441,9 +441,10 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 
 // ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
 // .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp,
-// ex2, atom, red, sqrt, rcp, rsqrt accept it; mul, mad, and, mov, shl, div, ld and others reject it).
+// ex2, atom, red, sqrt, rcp, rsqrt, cos accept it; mul, mad, and, mov, shl, div, ld and others reject it).
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true}
+	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true,
+	"cos": true}
 
 // formHasType reports whether a type slot of f allows t.
 func formHasType(f *OpForm, t Qual) bool {

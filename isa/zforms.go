@@ -2287,6 +2287,7 @@ var formRules = [...]FormRule{
 	{Name: "ld", If: []Qual{QCta, QCluster, QGpu, QSys}, Excludes: false, Then: []Qual{QRelaxed, QAcquire}},
 	{Name: "ld", If: []Qual{QRelaxed, QAcquire, QVolatile}, Excludes: true, Then: []Qual{QCa, QCg, QCs, QLu, QCv}},
 	{Name: "ld", If: []Qual{QL2CacheHint, QL2_64B, QL2_128B, QL2_256B}, Excludes: true, Then: []Qual{QParam, QParamEntry, QParamFunc, QConst, QLocal}},
+	{Name: "ld", If: []Qual{QL2CacheHint}, Excludes: true, Then: []Qual{QShared, QSharedCta, QSharedCluster}},
 	{Name: "ld", If: []Qual{QVolatile}, Excludes: true, Then: []Qual{QL2CacheHint, QL2_64B, QL2_128B, QL2_256B}},
 	{Name: "ld", If: []Qual{QL2_64B, QL2_128B, QL2_256B}, Excludes: true, Then: []Qual{QShared, QSharedCta, QSharedCluster}},
 	{Name: "ld", If: []Qual{QRelaxed, QAcquire, QVolatile}, Excludes: true, Then: []Qual{QParam, QParamEntry, QParamFunc, QConst}},
