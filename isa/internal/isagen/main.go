@@ -326,7 +326,29 @@ func parseOperands(n int, s string) ([]operand, bool) {
 		}
 		ops = append(ops, o)
 	}
+	nameOperands(ops)
 	return ops, false
+}
+
+// nameOperands gives the operands written by their kind (r:T, s:T) the
+// first letter from a on that no other operand of the form uses.
+func nameOperands(ops []operand) {
+	used := map[string]bool{}
+	for _, o := range ops {
+		used[o.name] = true
+	}
+	for i := range ops {
+		if ops[i].name != "r" && ops[i].name != "s" {
+			continue
+		}
+		for c := 'a'; c <= 'z'; c++ {
+			if !used[string(c)] {
+				ops[i].name = string(c)
+				used[string(c)] = true
+				break
+			}
+		}
+	}
 }
 
 // constName returns the Go constant of a generated spelling.
