@@ -739,11 +739,16 @@ func unknownOpcode(opcode string) Problem {
 	return p
 }
 
+// knownOpcodes is Opcodes, computed once.
+var knownOpcodes = Opcodes()
+
 // nearestOpcode returns the known opcode closest to op by edit distance,
-// when it is at most 2 edits away.
+// when it is at most 2 edits away. It allocates nothing, and opcodes
+// longer than any known one by more than two bytes cost one comparison
+// of lengths per known opcode.
 func nearestOpcode(op string) string {
 	best, bestD := "", 3
-	for _, k := range Opcodes() {
+	for _, k := range knownOpcodes {
 		if d := editDistance(op, k, bestD); d < bestD {
 			best, bestD = k, d
 		}
@@ -752,13 +757,13 @@ func nearestOpcode(op string) string {
 }
 
 // editDistance is the Levenshtein distance of a and b, or limit when it
-// is at least limit.
+// is at least limit. b is a known opcode (at most 31 bytes).
 func editDistance(a, b string, limit int) int {
-	if abs(len(a)-len(b)) >= limit {
+	if abs(len(a)-len(b)) >= limit || len(b) >= 32 {
 		return limit
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var pb, cb [32]int
+	prev, cur := pb[:len(b)+1], cb[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
