@@ -3,6 +3,7 @@ package check
 import (
 	"math/bits"
 	"strings"
+	"unsafe"
 
 	"github.com/ptxkit/ptxkit/internal/word"
 	"github.com/ptxkit/ptxkit/isa"
@@ -19,9 +20,19 @@ import (
 // decoded is what the tables make of one opcode and qualifier sequence
 // under the current version and target.
 type decoded struct {
+	name  string        // the dotted spelling it was cached by (decodeCache.byName), or ""
 	desc  *isa.Instr    // the instruction's table, or nil
 	form  isa.Form      // the decoded form when desc is set; form.Quals is owned
 	probs []isa.Problem // decoding and gating problems, or the family gate's when desc is nil
+
+	// op is the decoding against the forms of data/instructions.txt
+	// when desc is nil; opRejected reports a qualifier problem of op, so
+	// that operand checks (which depend on the chosen form) stay quiet.
+	op         isa.OpDecode
+	opRejected bool
+	opTypes    []opType // the type of each operand of op.Form (wantType)
+	vec        int      // the .v2/.v4 length of op, or 1
+	minOps     int      // op.Form.MinOperands()
 
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
@@ -49,6 +60,36 @@ type decodeCache struct {
 	slots []cacheSlot // a power of two long; at most half full
 	n     int
 	words []uint64 // the key being looked up
+
+	// byName maps the dotted spelling ("add.s32") of instructions whose
+	// opcode and qualifiers are written without blanks, as nearly all are
+	// and as the source holds them in one piece, to the same decodings:
+	// one string hash instead of a key per qualifier.
+	byName map[string]*decoded
+
+	// recent is a direct-mapped cache in front of byName, indexed by a
+	// few bytes and the length of the name, so that the instructions a
+	// function repeats cost a string comparison.
+	recent [recentSlots]recentSlot
+}
+
+const recentSlots = 1024
+
+type recentSlot struct {
+	name string
+	d    *decoded
+}
+
+// recentIndex picks the recent slot of a dotted name: a multiplicative
+// hash of its first and last eight bytes and its length.
+func recentIndex(s string) int {
+	n := len(s)
+	a, b := load(s[:min(n, 8)]), uint64(0)
+	if n > 8 {
+		b = load(s[max(n-8, 8):])
+	}
+	h := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)*0x165667b19e3779f9
+	return int(h >> (64 - 10))
 }
 
 type cacheSlot struct {
@@ -63,11 +104,59 @@ const maxProbe = 8
 func (dc *decodeCache) reset() {
 	clear(dc.slots)
 	dc.n = 0
+	clear(dc.byName)
+	dc.recent = [recentSlots]recentSlot{}
+}
+
+// dottedName returns the opcode and qualifiers of in as one string when
+// they lie next to each other in the source ("st.global.u32").
+func dottedName(in *ast.Instruction) (string, bool) {
+	if len(in.Opcode) == 0 {
+		return "", false
+	}
+	p := unsafe.StringData(in.Opcode)
+	n := len(in.Opcode)
+	for i := range in.Quals {
+		q := in.Quals[i].Name
+		if len(q) == 0 || unsafe.StringData(q) != (*byte)(unsafe.Add(unsafe.Pointer(p), n)) {
+			return "", false
+		}
+		n += len(q)
+	}
+	return unsafe.String(p, n), true
 }
 
 // decode returns the decoding of in's opcode and qualifiers. The result
 // is shared: callers must not modify it.
 func (c *checker) decode(in *ast.Instruction) *decoded {
+	dc := &c.cache
+	name, whole := dottedName(in)
+	var r *recentSlot
+	if whole {
+		r = &dc.recent[recentIndex(name)]
+		if r.name == name {
+			return r.d
+		}
+		if d := dc.byName[name]; d != nil {
+			r.name, r.d = d.name, d
+			return d
+		}
+	}
+	d := c.decodeSlow(in)
+	if whole && d != &c.scratch {
+		if dc.byName == nil || len(dc.byName) >= maxCached {
+			dc.byName = make(map[string]*decoded)
+			dc.recent = [recentSlots]recentSlot{}
+		}
+		d.name = strings.Clone(name)
+		dc.byName[d.name] = d
+		r.name, r.d = d.name, d
+	}
+	return d
+}
+
+// decodeSlow is decode by the qualifier spellings one by one.
+func (c *checker) decodeSlow(in *ast.Instruction) *decoded {
 	dc := &c.cache
 	ws, long, ok := dc.key(in)
 	if !ok {
@@ -242,15 +331,15 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 	}
 	c.names = names
 	quals := isa.LookupQuals(names, d.form.Quals)
-	desc := isa.SelectQuals(in.Opcode, quals)
-	fam, parts := isa.FamilyOf(in.Opcode, names)
-	if desc == nil || (fam != nil && parts > strings.Count(desc.Name, ".")+1) {
+	desc, fam := isa.SelectInstr(in.Opcode, names, quals)
+	if desc == nil {
 		d.desc, d.slots, d.typed = nil, nil, false
 		d.form.Quals = quals
 		d.probs = d.probs[:0]
 		if fam != nil {
 			d.probs = fam.Check(c.version, c.target, d.probs)
 		}
+		c.decodeOp(d, in, names, quals, fam != nil)
 		return
 	}
 	d.desc = desc
@@ -267,6 +356,53 @@ func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 					d.sourceOK[v][t/64] |= 1 << (t % 64)
 				}
 			}
+		}
+	}
+}
+
+// dropRepeated removes from probs[m:] the problems at the opcode whose
+// rule probs[n:m] already reports at the opcode.
+func dropRepeated(probs []isa.Problem, n, m int) []isa.Problem {
+	out := probs[:m]
+	for _, p := range probs[m:] {
+		dup := false
+		for _, q := range probs[n:m] {
+			dup = dup || p.Qual < 0 && q.Qual < 0 && p.Rule == q.Rule
+		}
+		if !dup {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// decodeOp decodes an instruction outside the store tables against the
+// forms of its opcode and gates the chosen form, unless a family gate
+// already decided the version and target.
+func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, quals []isa.Qual, gated bool) {
+	n := len(d.probs)
+	d.opRejected = false
+	d.probs = isa.DecodeOpFor(in.Opcode, names, quals, -1, c.version, c.target, &d.op, d.probs)
+	for _, p := range d.probs[n:] {
+		d.opRejected = d.opRejected || !p.Warning
+	}
+	if !d.opRejected {
+		m := len(d.probs)
+		d.probs = isa.GateOp(&d.op, c.version, c.target, d.probs)
+		if gated { // the family gate reported the opcode's own version and target
+			d.probs = dropRepeated(d.probs, 0, m)
+		}
+	}
+	d.vec = vecLen(&d.op)
+	d.minOps = 0
+	if d.op.Form != nil {
+		d.minOps = d.op.Form.MinOperands()
+	}
+	d.opTypes = d.opTypes[:0]
+	if f := d.op.Form; f != nil {
+		for i := range f.Operands {
+			t, bits := wantType(&d.op, &f.Operands[i])
+			d.opTypes = append(d.opTypes, opType{t, bits})
 		}
 	}
 }

@@ -115,6 +115,7 @@ func (k *Checker) Add(s ast.TopStmt) {
 	case *ast.VarDecl:
 		c.requireTarget(s.Pos())
 		c.settle()
+		c.declType(s)
 		c.globals.declare(s, false)
 	case *ast.Function:
 		c.requireTarget(s.Pos())
@@ -170,9 +171,10 @@ type checker struct {
 
 	hdr headerState
 
-	fn     *scope
-	entry  bool        // the current function is a kernel (.entry)
-	origin originTable // the space of the address a register last received (cvta, mapa); see origin.go
+	fn          *scope      // the innermost scope: the function's or a nested block's
+	blockScopes []*scope    // the scopes of nested blocks, by depth, for reuse
+	entry       bool        // the current function is a kernel (.entry)
+	origin      originTable // the space of the address a register last received (cvta, mapa); see origin.go
 
 	cache   decodeCache // decoded qualifier sequences; see cache.go
 	scratch decoded     // for sequences too long to cache
@@ -383,12 +385,32 @@ func (c *checker) perfDirective(d *ast.Directive) {
 	}
 }
 
+// block checks the statements of b. A nested block that declares names
+// gets its own scope, so that its declarations shadow the function's
+// until the block ends (PTX ISA §5.4; ptxas 12.5 accepts a block
+// redeclaring a register of the function with another type).
 func (c *checker) block(b *ast.Block, depth int) {
+	if depth > 0 && declares(b) {
+		outer := c.fn
+		for len(c.blockScopes) < depth {
+			c.blockScopes = append(c.blockScopes, newScope(nil))
+		}
+		inner := c.blockScopes[depth-1]
+		inner.reset()
+		inner.parent = outer
+		c.fn = inner
+		defer func() {
+			inner.reset()
+			inner.parent = nil
+			c.fn = outer
+		}()
+	}
 	for _, s := range b.Stmts {
 		switch s := s.(type) {
 		case *ast.Instruction:
 			c.instruction(s)
 		case *ast.VarDecl:
+			c.declType(s)
 			c.fn.declare(s, depth > 0)
 		case *ast.Block:
 			c.block(s, depth+1)
@@ -396,50 +418,55 @@ func (c *checker) block(b *ast.Block, depth int) {
 	}
 }
 
-// instruction checks one instruction against its table, or against the
-// generic family gate when the tables do not describe it. Most
-// instructions (add, mov, ld, ...) have neither and only update the
-// address origins.
+// declType gates the type of a declaration: .b128 needs PTX ISA 8.3 and
+// sm_70 (PTX ISA 5.2.1, Table 9).
+func (c *checker) declType(d *ast.VarDecl) {
+	if d.Type != ".b128" {
+		return
+	}
+	const spec = "PTX ISA 5.2.1 (Fundamental Types)"
+	pos, end := d.Pos(), d.End()
+	if c.version != 0 && c.version < isa.V(8, 3) {
+		c.errorf(pos, end, "ptx-version", spec, "raise .version to 8.3", "type .b128 requires PTX ISA 8.3 (this file declares %s)", c.version)
+	}
+	if c.target.SM != 0 && c.target.SM < 70 {
+		c.errorf(pos, end, "target", spec, "compile for sm_70", "type .b128 requires sm_70 or higher (target is %s)", c.target)
+	}
+}
+
+// declares reports whether block b declares a name.
+func declares(b *ast.Block) bool {
+	for _, s := range b.Stmts {
+		if _, ok := s.(*ast.VarDecl); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// instruction checks one instruction against its table (the store
+// family) or against the forms of its opcode (isa.DecodeOp); the decoding
+// of an opcode and qualifier sequence is cached (cache.go).
 func (c *checker) instruction(in *ast.Instruction) {
 	if in.Opcode == "call" {
 		c.noteCall(in)
 	}
-	if !isa.MayDescribe(in.Opcode) {
-		c.trackOrigin(in)
-		return
-	}
-	d := c.decode(in) // for an opcode without table or gate: no desc and no problems
+	d := c.decode(in)
 	if d.desc == nil {
 		c.other(in, d)
 		return
 	}
-	for i := range d.probs {
-		p := &d.probs[i]
-		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
-		if p.Qual >= 0 && p.Qual < len(in.Quals) {
-			pos, end = in.Quals[p.Qual].Pos, in.Quals[p.Qual].End()
-		}
-		sev, msg := diag.Error, p.Msg
-		if p.Warning {
-			sev = diag.Warning
-		}
-		if p.Ptxas13 || ptxas13AcceptsNarrowAsync(p, in, &d.form) {
-			sev, msg = c.againstPage(msg)
-		}
-		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
-			Message: msg, Spec: p.Spec, Fix: p.Fix})
-	}
+	c.reportProbs(in, d.probs, &d.form)
 	c.operands(in, d)
 }
 
-// other handles instructions without a table: family gates, and the
-// address spaces cvta and mapa give registers (for the space warnings).
+// other handles instructions without a store table: the problems of
+// their form and family gate, their operands, the async families' rules,
+// and the address spaces cvta and mapa give registers (for the space
+// warnings).
 func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.trackOrigin(in)
+	c.reportProbs(in, d.probs, nil)
+	c.formOperands(in, d)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
-	for i := range d.probs {
-		p := &d.probs[i]
-		c.diags.Add(diag.Diagnostic{File: c.file, Pos: in.OpPos, End: in.OpPos.Advance(in.Opcode), Severity: diag.Error,
-			Rule: p.Rule, Message: p.Msg, Spec: p.Spec, Fix: p.Fix})
-	}
 }

@@ -9,7 +9,7 @@ import (
 // Fixed string sets looked up once per instruction or declaration by the
 // validator: qualifier spellings and the opcodes the tables or the family
 // gates describe. Both are open-addressed tables with a hash of the length
-// and three bytes, at most a quarter full, so that a lookup is one or two
+// and five bytes, at most an eighth full, so that a lookup is one or two
 // string comparisons and allocates nothing; unknown strings stop at the
 // first empty slot.
 
@@ -17,18 +17,18 @@ import (
 type strIndex struct {
 	keys  []string
 	words []uint64 // word.Pack(keys[i]) for keys of up to 8 bytes
-	vals  []uint8
+	vals  []uint16
 	mask  uint32
 }
 
-// newStrIndex builds the index of keys[i] -> vals[i] with at least four
+// newStrIndex builds the index of keys[i] -> vals[i] with at least eight
 // times as many slots as keys.
-func newStrIndex(keys []string, vals []uint8) *strIndex {
+func newStrIndex(keys []string, vals []uint16) *strIndex {
 	n := 16
-	for n < 4*len(keys) {
+	for n < 8*len(keys) {
 		n *= 2
 	}
-	x := &strIndex{keys: make([]string, n), words: make([]uint64, n), vals: make([]uint8, n), mask: uint32(n - 1)}
+	x := &strIndex{keys: make([]string, n), words: make([]uint64, n), vals: make([]uint16, n), mask: uint32(n - 1)}
 	for i, k := range keys {
 		j := strHash(k) & x.mask
 		for x.keys[j] != "" && x.keys[j] != k {
@@ -39,8 +39,8 @@ func newStrIndex(keys []string, vals []uint8) *strIndex {
 	return x
 }
 
-// strHash mixes the length, the second and the last two bytes of s (the
-// bytes that tell qualifiers and opcodes apart).
+// strHash mixes the length, the second, middle, two-thirds and last two
+// bytes of s (the bytes that tell qualifiers and opcodes apart).
 func strHash(s string) uint32 {
 	n := len(s)
 	if n == 0 {
@@ -50,13 +50,14 @@ func strHash(s string) uint32 {
 	h ^= uint32(s[n-1]) * 0x85ebca6b
 	if n > 1 {
 		h ^= uint32(s[1])*0xc2b2ae35 + uint32(s[n-2])*0x27d4eb2f
+		h += uint32(s[n/2])*0x165667b1 ^ uint32(s[2*n/3])*0xd3a2646c
 	}
 	return h ^ h>>15
 }
 
 // get returns the value of s, and false when s is not in the set.
 // Strings of up to 8 bytes are compared as words.
-func (x *strIndex) get(s string) (uint8, bool) {
+func (x *strIndex) get(s string) (uint16, bool) {
 	j := strHash(s) & x.mask
 	if len(s) <= 8 {
 		w := word.Pack(s)
@@ -99,10 +100,10 @@ func (x *strIndex) probes() int {
 // qualIndex maps every qualifier spelling to its Qual.
 var qualIndex = func() *strIndex {
 	var keys []string
-	var vals []uint8
+	var vals []uint16
 	for q := Qual(1); q < numQuals; q++ {
 		keys = append(keys, quals[q].name)
-		vals = append(vals, uint8(q))
+		vals = append(vals, uint16(q))
 	}
 	return newStrIndex(keys, vals)
 }()
@@ -133,7 +134,7 @@ func indexOpcodes() {
 		}
 	}
 	sort.Strings(keys)
-	opcodeIndex = newStrIndex(keys, make([]uint8, len(keys)))
+	opcodeIndex = newStrIndex(keys, make([]uint16, len(keys)))
 	opcodeShape = [256]uint32{}
 	for _, k := range keys {
 		opcodeShape[k[0]] |= 1 << min(len(k), 31)

@@ -2,7 +2,7 @@ package isa
 
 // Qual is a known qualifier spelling, mapped to a small integer once so
 // that checks compare integers instead of strings. QNone is "absent".
-type Qual uint8
+type Qual uint16
 
 // Known qualifiers. The list covers the store pages (PTX ISA §9.7.9.11,
 // §9.7.9.12, §9.7.16.8.4) and the spellings of neighbouring instructions
@@ -110,7 +110,10 @@ const (
 	QX128
 	QUnpack16b
 
-	numQuals
+	// numStoreQuals is the first Qual of the spellings generated from
+	// data/instructions.txt (zforms.go), which ends the list with
+	// numQuals.
+	numStoreQuals
 )
 
 // Group is the grammar slot a qualifier fills (.sem, .ss, .cop, ...).
@@ -136,6 +139,7 @@ const (
 	GShape
 	GNum
 	GUnpack
+	GMod // a modifier of an instruction described in data/instructions.txt
 
 	NumGroups
 )
@@ -145,7 +149,7 @@ var groupNames = [NumGroups]string{
 	GSpace: "state space", GCop: "cache operator", GL1Evict: ".level1::eviction_priority",
 	GL2Evict: ".level2::eviction_priority", GCacheHint: ".level::cache_hint", GVec: ".vec",
 	GType: ".type", GCompletion: ".completion_mechanism", GSync: ".sync", GAligned: ".aligned",
-	GShape: ".shape", GNum: ".num", GUnpack: ".unpack",
+	GShape: ".shape", GNum: ".num", GUnpack: ".unpack", GMod: "modifier",
 }
 
 func (g Group) String() string { return groupNames[g] }
@@ -158,7 +162,7 @@ type qualInfo struct {
 	kind  byte // for types: 'b', 'u', 's', 'f', 'p'
 }
 
-var quals = [numQuals]qualInfo{
+var storeQuals = [numStoreQuals]qualInfo{
 	QWeak: {".weak", GSem, 0, 0}, QVolatile: {".volatile", GSem, 0, 0},
 	QRelaxed: {".relaxed", GSem, 0, 0}, QRelease: {".release", GSem, 0, 0},
 	QAcquire: {".acquire", GSem, 0, 0}, QAcqRel: {".acq_rel", GSem, 0, 0},
@@ -241,3 +245,11 @@ func TypeByName(name string) Qual {
 	}
 	return q
 }
+
+// quals describes every spelling: the store tables' (storeQuals) and the
+// generated ones (genQuals, zforms.go).
+var quals = func() (q [numQuals]qualInfo) {
+	copy(q[:], storeQuals[:])
+	copy(q[numStoreQuals:], genQuals[:])
+	return q
+}()

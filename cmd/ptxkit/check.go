@@ -125,9 +125,10 @@ func tuneGC() {
 // The file is parsed, resolved and validated one top-level statement at a
 // time, with function bodies recycled (parser.ReuseBodies), so memory
 // stays proportional to the largest function and the garbage collector
-// has almost nothing to do. The verdict is that of the three passes run one
-// after another on the whole tree: a file with syntax errors gets only
-// those, one with resolution errors only the syntax and resolution ones.
+// has almost nothing to do. A file with syntax errors gets only those; a
+// top-level statement with resolution errors is not validated, but the
+// other statements are, so that an undeclared name in one function does
+// not hide the validator's diagnostics in the others.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	// The tree's strings share the source's memory. src is this
 	// function's to keep and is never written, so it is viewed as a
@@ -136,23 +137,25 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	res := resolve.NewResolver(name)
 	res.KeepUses = false
 	chk := check.NewChecker(name, cfg)
+	seen := 0 // resolution diagnostics of the statements before s
 	for s := st.Next(); s != nil; s = st.Next() {
 		if len(st.Errors()) > 0 {
 			continue // only syntax errors will be reported; keep reading them
 		}
 		res.Add(s)
-		if !res.Diagnostics().HasErrors() {
-			chk.Add(s)
+		l := res.Diagnostics()
+		fresh := l[min(seen, len(l)):]
+		seen = len(l)
+		if fresh.HasErrors() {
+			continue
 		}
+		chk.Add(s)
 	}
 	chk.End()
 	errs := st.Errors()
 	if !errs.HasErrors() {
-		rerrs := res.Diagnostics()
-		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() {
-			errs = append(errs, chk.Diagnostics()...)
-		}
+		errs = append(errs, res.Diagnostics()...)
+		errs = append(errs, chk.Diagnostics()...)
 	}
 	for i := range errs {
 		errs[i].File = name

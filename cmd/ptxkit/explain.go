@@ -24,6 +24,7 @@ type explanation struct {
 	Instr   *ast.Instruction // the parsed instruction
 	Form    isa.Form         // its decoded qualifiers (Form.Instr nil when not described)
 	Family  *isa.FamilyGate  // the family gate when the tables have no description
+	Op      isa.OpDecode     // the form of an instruction outside the store tables (Op.Form nil: unknown)
 	Version isa.Version      // --ptx, or 0
 	Target  isa.Target       // --target, or zero
 	Diags   diag.List        // problems, positioned in Text (line 1)
@@ -54,6 +55,7 @@ func init() {
 	registerExplainSection(explainSection{"access", 40, renderAccess})
 	registerExplainSection(explainSection{"vector", 50, renderVector})
 	registerExplainSection(explainSection{"completion", 60, renderCompletion})
+	registerExplainSection(explainSection{"operands", 65, renderOperands})
 	registerExplainSection(explainSection{"requires", 70, renderRequires})
 	registerExplainSection(explainSection{"problems", 1000, renderProblems})
 }
@@ -158,10 +160,13 @@ func (x *explanation) analyze(target, version string) error {
 	for i, q := range in.Quals {
 		names[i] = q.Name
 	}
-	if desc := isa.SelectFor(in.Opcode, names); desc != nil {
+	quals := isa.LookupQuals(names, nil)
+	desc, fam := isa.SelectInstr(in.Opcode, names, quals)
+	if desc != nil {
 		x.Form, _ = isa.Decode(desc, names, nil, nil)
 	} else {
-		x.Family, _ = isa.FamilyOf(in.Opcode, names)
+		x.Family = fam
+		isa.DecodeOp(in.Opcode, names, quals, len(in.Operands), &x.Op, nil)
 	}
 	if errs.HasErrors() {
 		return nil
@@ -194,12 +199,83 @@ func renderInstruction(x *explanation) []string {
 	case x.Form.Instr != nil:
 		in := x.Form.Instr
 		lines = append(lines, in.Name+": "+in.Summary+" ("+in.Section+")")
+	case x.Op.Form != nil:
+		f := x.Op.Form
+		lines = append(lines, f.Title()+": "+f.Doc()+" ("+f.Section+"; "+f.Class()+")", "syntax: "+f.Syntax())
 	case x.Family != nil:
 		lines = append(lines, "not described in detail; family "+x.Family.Prefix+" ("+x.Family.Section+")")
 	case x.Instr != nil:
-		lines = append(lines, "no description of "+x.Instr.Opcode+" in ptxkit's tables")
+		lines = append(lines, "no instruction "+x.Instr.Opcode+" in the PTX ISA")
 	}
 	return lines
+}
+
+// renderOperands lists the operands of an instruction described by a
+// form, with the type each must have.
+func renderOperands(x *explanation) []string {
+	f := x.Op.Form
+	if f == nil {
+		return nil
+	}
+	if f.AnyOperands {
+		return []string{"not described in detail (counts and types are left to ptxas)"}
+	}
+	if len(f.Operands) == 0 {
+		return []string{"none"}
+	}
+	var l []string
+	for _, s := range f.Operands {
+		l = append(l, fmt.Sprintf("%-5s %s", s.Name, operandDesc(&x.Op, s)))
+	}
+	if f.Mode == isa.ModeRelaxed {
+		l = append(l, "destination registers may be wider than the type (PTX ISA 9.4.1, Table 28)")
+	}
+	return l
+}
+
+// operandDesc says what operand s of the decoded form must be.
+func operandDesc(d *isa.OpDecode, s isa.OperandSpec) string {
+	t := s.Fixed
+	if s.Slot >= 0 {
+		t = d.SlotType(s.Slot)
+	}
+	typ := t.String()
+	if s.Wide && t != isa.QNone {
+		typ = fmt.Sprintf(".%c%d", t.Kind(), 2*t.Bits()) // mul.wide.u32: .u64
+	}
+	if typ == "" {
+		typ = "(its type qualifier)"
+	}
+	opt := ""
+	if s.Optional {
+		opt = ", optional"
+	}
+	switch s.Kind {
+	case isa.OpdDst:
+		return "destination register of type " + typ + opt
+	case isa.OpdSrc:
+		return "register or constant of type " + typ + opt
+	case isa.OpdReg:
+		return "register of type " + typ + opt
+	case isa.OpdImm:
+		if s.Limit > 0 {
+			return fmt.Sprintf("integer constant below %d%s", s.Limit, opt)
+		}
+		return "integer constant" + opt
+	case isa.OpdPredDst:
+		return "destination predicate (p, or p|q)" + opt
+	case isa.OpdPredSrc:
+		return "predicate, ! negates it" + opt
+	case isa.OpdMem:
+		return "address [reg], [var], [reg+imm]" + opt
+	case isa.OpdLabel:
+		return "label" + opt
+	case isa.OpdMovSrc:
+		return "register, constant, {registers} or the address of a variable, of type " + typ + opt
+	case isa.OpdVector:
+		return "braced registers of type " + typ + opt
+	}
+	return "any" + opt
 }
 
 func renderSpace(x *explanation) []string {
@@ -343,10 +419,27 @@ func renderCompletion(x *explanation) []string {
 func renderRequires(x *explanation) []string {
 	f := &x.Form
 	if f.Instr == nil {
+		var l []string
 		if g := x.Family; g != nil {
-			return []string{fmt.Sprintf("PTX ISA %s, %s", g.PTX, g.Arch)}
+			l = append(l, fmt.Sprintf("PTX ISA %s, %s", g.PTX, g.Arch))
 		}
-		return nil
+		if x.Op.Form != nil {
+			req := isa.OpRequirements(&x.Op)
+			if x.Family == nil {
+				summary := "PTX ISA " + req.PTX.String()
+				if req.MinSM > 0 {
+					summary += fmt.Sprintf(", sm_%d or higher", req.MinSM)
+				}
+				for _, a := range req.Special {
+					summary += ", " + a.String()
+				}
+				l = append(l, summary)
+			}
+			for _, ft := range req.Features {
+				l = append(l, "  "+ft)
+			}
+		}
+		return l
 	}
 	req := isa.Requirements(f)
 	var l []string

@@ -21,7 +21,7 @@ func init() {
 // (ENCODING.md table T4).
 func renderSASSLowering(x *explanation) []string {
 	in := x.Instr
-	if in == nil || in.Opcode != "st" {
+	if in == nil || in.Opcode != "st" || x.Form.Instr == nil { // st.bulk is not a store of registers
 		return nil
 	}
 	targets := []string{"sm_50", "sm_70", "sm_80", "sm_90"}

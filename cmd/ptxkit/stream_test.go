@@ -15,15 +15,25 @@ import (
 )
 
 // wholeTreeCheck is checkFile done the simple way: parse the whole
-// module, resolve it, validate it.
+// module, resolve it, validate the top-level statements without
+// resolution errors.
 func wholeTreeCheck(name string, src []byte, cfg check.Config) diag.List {
 	m, errs := parser.ParseFile(name, src)
 	if !errs.HasErrors() {
 		_, rerrs := resolve.Module(m)
 		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() {
-			errs = append(errs, check.Module(m, cfg)...)
+		clean := *m
+		clean.Stmts = nil
+		for _, s := range m.Stmts {
+			bad := false
+			for _, d := range rerrs {
+				bad = bad || d.Severity == diag.Error && d.Pos.Offset >= s.Pos().Offset && d.Pos.Offset < s.End().Offset
+			}
+			if !bad {
+				clean.Stmts = append(clean.Stmts, s)
+			}
 		}
+		errs = append(errs, check.Module(&clean, cfg)...)
 	}
 	errs.Sort()
 	return errs

@@ -1,0 +1,172 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+)
+
+// formCase is a golden diagnostic of an instruction outside the store
+// family: the rule, its position, and a piece of its message.
+type formCase struct {
+	class   string
+	body    string
+	version string
+	target  string
+	rule    string
+	col     int32
+	msg     string // a part of the message
+}
+
+// TestFormRules has, for every instruction class, instructions with one
+// mistake each and the diagnostic the checker must give (rule, column,
+// message), beginning with the mistakes a new user makes most.
+func TestFormRules(t *testing.T) {
+	cases := []formCase{
+		// mistakes users make
+		{"integer-arithmetic", "addd.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "unknown-opcode", 1, "did you mean add?"},
+		{"integer-arithmetic", "add.u32 %Ru32_0, %Ru32_1;", "8.5", "sm_90", "operand-count", 1, "add takes 3 operands (d, a, b), not 2"},
+		{"data-movement", "mov.u32 %Ru32_3, %Ru64_4;", "8.5", "sm_90", "operand-type", 18, "%Ru64_4 of type .u64 does not fit"},
+		{"comparison", "setp.eq.u32 %Rb32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "operand-type", 13, "must be a predicate"},
+		{"float-arithmetic", "div.f32 %Rf32_1, %Rf32_2, %Rf32_3;", "8.5", "sm_90", "missing-qualifier", 1, ".approx, .full, .rn, .rz, .rm, .rp"},
+		{"synchronization", "bar.sync 16;", "8.5", "sm_90", "operand-range", 10, "0..15, not 16"},
+		{"data-movement", ".reg .b128 %q;", "8.5", "sm_61", "target", 1, ".b128 requires sm_70"},
+		{"float-arithmetic", "add.f32 %Rf32_1, %Rf32_2, 1;", "8.5", "sm_90", "operand-immediate", 27, "integer constant 1 is not a .f32 operand"},
+		{"integer-arithmetic", "mul.u32 %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "missing-qualifier", 1, ".lo, .hi, .wide"},
+		{"integer-arithmetic", "add.u32 5, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "operand-kind", 9, "must be a register"},
+		{"integer-arithmetic", "add.u32 %Ru32_1, gb, %Ru32_3;", "8.5", "sm_90", "operand-kind", 18, "not variable gb"},
+		// integer arithmetic
+		{"integer-arithmetic", "add.sat.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "qualifier-not-allowed", 4, ".sat is not a qualifier of add"},
+		{"integer-arithmetic", "mul.wide.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "operand-type", 14, "64-bit"},
+		{"integer-arithmetic", "add.b32 %Rb32_0, %Rb32_1, %Rb32_2;", "8.5", "sm_90", "type-not-allowed", 4, ".b32 is not a type of add"},
+		{"integer-arithmetic", "dp4a.u32.u32 %Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_60", "target", 1, "requires sm_61"},
+		// extended precision
+		{"extended-precision", "addc.cc.u16 %Ru16_0, %Ru16_1, %Ru16_2;", "8.5", "sm_90", "type-not-allowed", 8, ".u16 is not a type of addc"},
+		// float arithmetic
+		{"float-arithmetic", "fma.f32 %Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3;", "8.5", "sm_90", "missing-qualifier", 1, "fma needs one of .rn"},
+		{"float-arithmetic", "add.f32 %Rf32_0, %Ru32_1, %Rf32_2;", "8.5", "sm_90", "operand-type", 18, "of type .u32 does not fit operand a"},
+		{"float-arithmetic", "sin.f32 %Rf32_0, %Rf32_1;", "8.5", "sm_90", "missing-qualifier", 1, "sin needs .approx"},
+		// half precision
+		{"half-arithmetic", "add.bf16 %Rb16_0, %Rb16_1, %Rb16_2;", "8.5", "sm_80", "target", 1, "requires sm_90"},
+		{"half-arithmetic", "add.f16 %Rf16_0, %Ru16_1, %Rf16_2;", "8.5", "sm_90", "operand-type", 18, "of type .u16 does not fit"},
+		// comparison and selection
+		{"comparison", "setp.lt.b32 %Rpred_0, %Rb32_1, %Rb32_2;", "8.5", "sm_90", "cmp-type", 5, ".lt does not compare .b32"},
+		{"comparison", "setp.eq.u32 %Rpred_0, %Ru32_1, %Ru32_2, %Rpred_1;", "8.5", "sm_90", "operand-count", 41, "setp takes 3 operands"},
+		{"comparison", "selp.u32 %Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "operand-type", 37, "must be a predicate"},
+		// half comparison
+		{"half-comparison", "setp.lo.f16 %Rpred_0, %Rf16_1, %Rf16_2;", "8.5", "sm_90", "type-not-allowed", 8, ".f16 is not a type of setp"},
+		// logic and shift
+		{"logic-shift", "and.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "type-not-allowed", 4, ".u32 is not a type of and"},
+		{"logic-shift", "shl.b64 %Rb64_0, %Rb64_1, %Rb64_2;", "8.5", "sm_90", "operand-type", 27, "does not fit operand b of shl (.u32)"},
+		{"logic-shift", "lop3.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3, 256;", "8.5", "sm_90", "operand-range", 46, "0..255, not 256"},
+		// data movement and conversion
+		{"data-movement", "cvt.f32.u32 %Rf32_0, %Ru32_1;", "8.5", "sm_90", "missing-qualifier", 1, "cvt needs one of .rn, .rz, .rm, .rp"},
+		{"data-movement", "cvt.sat.u32.u16 %Ru32_0, %Ru16_1;", "8.5", "sm_90", "cvt-sat", 4, ".sat cannot change"},
+		{"data-movement", "ld.relaxed.global.u32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "missing-qualifier", 3, "requires one of .cta"},
+		{"data-movement", "ld.global.v4.f64 {%Rf64_0, %Rf64_1, %Rf64_2, %Rf64_3}, [%Ru64_1];", "8.5", "sm_90", "vector-size", 10, "256 bits"},
+		{"data-movement", "ld.global.u32 %Ru16_0, [%Ru64_1];", "8.5", "sm_90", "operand-type", 15, "of type .u16 does not fit"},
+		{"data-movement", "ld.global.u32 %Ru32_0, %Ru64_1;", "8.5", "sm_90", "operand-address", 24, "address in brackets"},
+		{"data-movement", "shfl.sync.up.b32 %Rb32_0, %Rb32_1, 1, 0, 0xffffffff, 3;", "8.5", "sm_90", "operand-count", 54, "shfl takes 5 operands"},
+		{"data-movement", "mapa.u64 %Ru64_0, %Ru64_1, %Ru32_2;", "7.8", "sm_80", "target", 1, "requires sm_90"},
+		// control flow
+		{"control-flow", "bra %Ru32_0;", "8.5", "sm_90", "operand-kind", 5, "must be a label"},
+		{"control-flow", "ret.sync;", "8.5", "sm_90", "qualifier-not-allowed", 4, ".sync is not a qualifier of ret"},
+		// synchronization
+		{"synchronization", "bar.sync 1, 33;", "8.5", "sm_90", "operand-range", 13, "multiple of the warp size"},
+		{"synchronization", "membar.gpu;", "8.5", "sm_90", "qualifier-not-allowed", 7, ".gpu is not a qualifier of membar"},
+		{"synchronization", "atom.global.add.s64 %Rs64_0, [%Ru64_1], %Rs64_2;", "8.5", "sm_90", "type-not-allowed", 16, ".s64 is not a type of atom"},
+		{"synchronization", "atom.global.cluster.add.u32 %Ru32_0, [%Ru64_1], %Ru32_2;", "8.5", "sm_80", "target", 12, ".cluster requires sm_90"},
+		{"synchronization", "vote.sync.any.pred %Rpred_0, %Rpred_1;", "8.5", "sm_90", "operand-count", 1, "vote takes 3 operands"},
+		{"synchronization", "fence.acq_rel;", "8.5", "sm_90", "missing-qualifier", 1, ".cta, .cluster, .gpu, .sys"},
+		{"synchronization", "redux.sync.add.u32 %Ru32_0, %Ru32_1, 0xffffffff;", "8.5", "sm_75", "target", 1, "requires sm_80"},
+		// misc and stack
+		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
+		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
+		{"stack", "stacksave.u64 %Ru32_0;", "8.5", "sm_90", "operand-type", 15, "does not fit"},
+		// warp-level matrix, wgmma, tcgen05, textures: opcode, qualifiers, versions
+		{"warp-mma", "ldmatrix.sync.aligned.m8n8.x4.foo.shared.b16 {%Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3}, [%Ru64_0];", "8.5", "sm_90", "unknown-qualifier", 30, "unknown qualifier .foo"},
+		{"wgmma", "wgmma.fence.sync.aligned;", "8.5", "sm_90", "target", 1, "requires sm_90a"},
+		{"tcgen05", "tcgen05.wait::st.sync.aligned;", "8.5", "sm_90a", "ptx-version", 1, "requires PTX ISA 8.6"},
+		{"texture", "texx.2d.v4.f32.f32 {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, [%Ru64_0, {%Rf32_0, %Rf32_1}];", "8.5", "sm_90", "unknown-opcode", 1, "did you mean tex?"},
+		{"surface", "suld.b.2d.v9.b32 {%Rb32_0}, [%Ru64_0, {%Rs32_0, %Rs32_1}];", "8.5", "sm_90", "unknown-qualifier", 10, "unknown qualifier .v9"},
+		{"simd-video", "vadd4.u32.u32.u32.foo %Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "unknown-qualifier", 18, "unknown qualifier .foo"},
+	}
+	for _, c := range cases {
+		l, first := checkSnippet(t, c.version, c.target, c.body)
+		found := false
+		for _, d := range l {
+			if d.Rule == c.rule && int(d.Pos.Line) == first && d.Pos.Col == c.col && strings.Contains(d.Message, c.msg) {
+				found = true
+				if d.Severity == diag.Error && d.Spec == "" {
+					t.Errorf("%s: %s without spec: %+v", c.body, c.rule, d)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("[%s] %s (PTX %s, %s): want %s at %d:%d containing %q, got %v", c.class, c.body, c.version, c.target, c.rule, first, c.col, c.msg, l)
+		}
+	}
+}
+
+// TestFormsValid checks instructions of every class that ptxas 12.5
+// accepts: no diagnostic at all.
+func TestFormsValid(t *testing.T) {
+	bodies := []string{
+		"add.s32 %Rs32_0, %Ru32_1, 7;", "mad.wide.u32 %Ru64_0, %Ru32_1, %Ru32_2, %Ru64_3;", "addc.cc.u32 %Ru32_0, %Ru32_1, %Ru32_2;",
+		"fma.rn.ftz.f32 %Rf32_0, %Rf32_1, %Rb32_2, 0f3F800000;", "div.approx.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
+		"add.rn.f16x2 %Rf16x2_0, %Rb32_1, %Rf16x2_2;", "setp.ne.and.f32 %Rpred_0|%Rpred_1, %Rf32_0, 0f00000000, !%Rpred_2;",
+		"selp.b64 %Rb64_0, %Rb64_1, 42, %Rpred_0;", "lop3.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3, 0x96;",
+		"shf.l.wrap.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Ru32_3;", "cvt.rn.f32.s32 %Rf32_0, %Rs32_1;", "cvt.u32.u8 %Ru32_0, %Ru16_1;",
+		"mov.b64 {%Rb32_0, %Rb32_1}, %Rb64_0;", "mov.u64 %Ru64_0, gb;", "mov.u32 %Ru32_0, %tid.x;",
+		"ld.global.nc.v2.f32 {%Rf32_0, %Rf32_1}, [%Ru64_0+8];", "ld.acquire.gpu.global.u32 %Ru64_0, [%Ru64_1];",
+		"cvta.to.global.u64 %Ru64_0, %Ru64_1;", "isspacep.shared %Rpred_0, %Ru64_1;", "bar.sync 0;", "bar.red.popc.u32 %Ru32_0, 1, %Rpred_0;",
+		"membar.gl;", "fence.proxy.alias;", "atom.global.cas.b32 %Rb32_0, [%Ru64_0], %Rb32_1, %Rb32_2;",
+		"red.global.add.f32 [%Ru64_0], %Rf32_1;", "shfl.sync.bfly.b32 %Rb32_0|%Rpred_0, %Rb32_1, 1, 31, 0xffffffff;",
+		"vote.sync.ballot.b32 %Rb32_0, %Rpred_0, 0xffffffff;", "activemask.b32 %Rb32_0;", "nanosleep.u32 100;",
+		"bra.uni GL;", "trap;", "exit;",
+	}
+	for _, b := range bodies {
+		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter
+		m, errs := parser.ParseString("t.ptx", src)
+		if len(errs) > 0 {
+			t.Fatalf("syntax errors in %q: %v", b, errs)
+		}
+		if l := Module(m, Config{}); len(l) > 0 {
+			t.Errorf("%s: want no diagnostics, got %v", b, l)
+		}
+	}
+}
+
+// TestBlockShadowing checks that a nested block's declaration shadows the
+// function's only inside the block, as ptxas 12.5 accepts.
+func TestBlockShadowing(t *testing.T) {
+	src := `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [p];
+	{
+		.reg .b16 %rd1;
+		mov.b16 %rd1, 5;
+	}
+	st.global.u64 [%rd2], %rd1;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if l := Module(m, Config{}); len(l) > 0 {
+		t.Errorf("want no diagnostics, got %v", l)
+	}
+	inner := strings.Replace(src, "mov.b16 %rd1, 5;", "mov.b64 %rd1, 5;", 1)
+	m, _ = parser.ParseString("t.ptx", inner)
+	if l := Module(m, Config{}); len(l) != 1 || l[0].Rule != "operand-type" || l[0].Pos.Line != 10 {
+		t.Errorf("mov.b64 into the block's .b16 %%rd1: want one operand-type error on line 10, got %v", l)
+	}
+}

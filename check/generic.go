@@ -1,0 +1,603 @@
+package check
+
+import (
+	"strconv"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
+)
+
+// This file checks the instructions outside the store family against the
+// forms of data/instructions.txt (isa.DecodeOp): qualifiers, operand count,
+// operand kinds (register, immediate, address, label, predicate) and
+// register types under the rules of PTX ISA §9.4.1 (Tables 27 and 28).
+
+const secTypes = "PTX ISA 9.4.1 (Operand Type Information)"
+
+// reportProbs adds the problems of a decoding, each at its qualifier or at
+// the opcode.
+func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.Form) {
+	for i := range probs {
+		p := &probs[i]
+		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
+		if p.Qual >= 0 && p.Qual < len(in.Quals) {
+			pos, end = in.Quals[p.Qual].Pos, in.Quals[p.Qual].End()
+		}
+		sev, msg := diag.Error, p.Msg
+		if p.Warning {
+			sev = diag.Warning
+		}
+		if p.Ptxas13 || f != nil && ptxas13AcceptsNarrowAsync(p, in, f) {
+			sev, msg = c.againstPage(msg)
+		}
+		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
+			Message: msg, Spec: p.Spec, Fix: p.Fix})
+	}
+}
+
+// formOperands checks the operands of an instruction decoded against a
+// form. It stays quiet when the form's qualifiers were rejected (the
+// chosen form may then not be the one the author meant).
+func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
+	od := &d.op
+	f := od.Form
+	if f == nil || d.opRejected {
+		return
+	}
+	n := len(in.Operands)
+	if !f.AnyOperands && in.Opcode != "mbarrier" && (n < d.minOps || n > len(f.Operands)) {
+		c.formCount(in, f)
+		return
+	}
+	if c.policyOperand(in, d) {
+		return
+	}
+	if f.Opcode == "elect" {
+		if b, ok := in.Operands[0].(*ast.BinaryExpr); !ok || b.Op != "|" {
+			e := in.Operands[0]
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write d|p", "elect.sync writes a register and a predicate: d|p")
+			return
+		}
+	}
+	// Optional operands are left out from the first: bar.red p, a, c has
+	// no thread count b.
+	skip := len(f.Operands) - n
+	if f.AnyOperands {
+		skip = 0
+	}
+	k := 0
+	for i := range f.Operands {
+		s := &f.Operands[i]
+		if s.Optional && skip > 0 {
+			skip--
+			continue
+		}
+		if k >= n {
+			break
+		}
+		c.formOperand(in, d, s, d.opTypes[i], in.Operands[k])
+		k++
+	}
+}
+
+// policyOperand reports a cache-policy operand without .L2::cache_hint, or
+// the qualifier without the operand (PTX ISA 9.7.9.8).
+func (c *checker) policyOperand(in *ast.Instruction, d *decoded) bool {
+	f := d.op.Form
+	last := len(f.Operands) - 1
+	if last < 0 || f.Operands[last].Name != "pol" {
+		return false
+	}
+	hint := d.op.Has(isa.QL2CacheHint)
+	switch n := len(in.Operands); {
+	case n == len(f.Operands) && !hint:
+		e := in.Operands[last]
+		c.errorf(e.Pos(), e.End(), "cache-policy", f.Section, "add .L2::cache_hint",
+			"a cache-policy operand requires the .L2::cache_hint qualifier")
+		return true
+	case n < len(f.Operands) && hint:
+		c.errorf(in.OpPos, in.End(), "cache-policy", f.Section, "add a 64-bit cache-policy operand (from createpolicy)",
+			".L2::cache_hint requires a 64-bit cache-policy operand")
+		return true
+	}
+	return false
+}
+
+func (c *checker) formCount(in *ast.Instruction, f *isa.OpForm) {
+	names := ""
+	for i, s := range f.Operands {
+		if i > 0 {
+			names += ", "
+		}
+		names += s.Name
+		if s.Optional {
+			names += "?"
+		}
+	}
+	want := strconv.Itoa(len(f.Operands))
+	if m := f.MinOperands(); m != len(f.Operands) {
+		want = strconv.Itoa(m) + " to " + want
+	}
+	pos, end := in.OpPos, in.End()
+	if len(in.Operands) > len(f.Operands) {
+		pos = in.Operands[len(f.Operands)].Pos()
+	}
+	c.errorf(pos, end, "operand-count", f.Section, "", "%s takes %s operands (%s), not %d",
+		f.Name, want, names, len(in.Operands))
+}
+
+// opType is the type an operand needs: t, or a t twice as wide (bits).
+type opType struct {
+	t    isa.Qual
+	bits int
+}
+
+// wantType returns the type operand s needs, or QNone when unknown (its
+// slot was not filled).
+func wantType(od *isa.OpDecode, s *isa.OperandSpec) (t isa.Qual, bits int) {
+	if s.Slot < 0 {
+		return s.Fixed, s.Fixed.Bits()
+	}
+	t = od.SlotType(s.Slot)
+	bits = t.Bits()
+	if s.Wide {
+		bits *= 2
+	}
+	return t, bits
+}
+
+func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpec, want opType, e ast.Expr) {
+	od := &d.op
+	f := od.Form
+	switch s.Kind {
+	case isa.OpdAny:
+		return
+	case isa.OpdLabel:
+		if _, ok := e.(*ast.Ident); !ok {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a label", s.Name, f.Name)
+		}
+		return
+	case isa.OpdMem:
+		c.formAddress(in, f, e)
+		return
+	case isa.OpdPredDst:
+		c.predOperand(f, s, e, true)
+		return
+	case isa.OpdPredSrc:
+		c.predOperand(f, s, e, false)
+		return
+	case isa.OpdImm:
+		v, ok := intValue(e)
+		if !ok {
+			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
+		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
+		} else if f.Opcode == "fence" && v != 128 {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "write 128", "the size operand of %s must be 128, not %d", f.Name, v)
+		} else if f.Opcode == "alloca" && (v <= 0 || v&(v-1) != 0) {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a power of two", "the alignment of alloca must be a power of two, not %d", v)
+		} else if f.Opcode == "setmaxnreg" && (v < 24 || v > 256 || v%8 != 0) {
+			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a multiple of 8 in 24..256", "the register count of setmaxnreg must be a multiple of 8 in 24..256, not %d", v)
+		}
+		return
+	}
+	t, bits := want.t, want.bits
+	if t == isa.QNone {
+		return
+	}
+	switch x := e.(type) {
+	case *ast.Reg, *ast.Ident:
+		c.formRegister(in, d, s, e, t, bits)
+	case *ast.VectorExpr:
+		c.formVector(in, d, s, x, t, bits)
+	case *ast.BinaryExpr:
+		if x.Op == "|" && s.Kind == isa.OpdDst {
+			c.formRegister(in, d, s, x.X, t, bits)
+			c.predOperand(f, s, x.Y, true)
+			return
+		}
+		if r, ok := regPlusImm(x); ok && s.Kind != isa.OpdDst {
+			c.formRegister(in, d, s, r, t, bits) // ptxas adds the immediate to the register
+			return
+		}
+		c.formImmediate(f, s, e, t)
+	case *ast.Sink:
+		if s.Kind != isa.OpdDst {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
+		}
+	default:
+		c.formImmediate(f, s, e, t)
+	}
+}
+
+// formRegister checks a named operand: a register of a fitting type, or,
+// for mov and cvta, the address of a variable.
+func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr, t isa.Qual, bits int) {
+	f := d.op.Form
+	name := regName(e)
+	sym := c.fn.lookup(name)
+	if sym == nil {
+		c.specialOperand(f, s, e, name, t, bits)
+		return // or undeclared: name resolution reports it
+	}
+	if !sym.reg {
+		if s.Kind == isa.OpdDst {
+			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
+			return
+		}
+		if s.Kind == isa.OpdMovSrc && (bits == 64 || c.mod.addrSize != 64 || sym.space != isa.QGlobal) {
+			return // the address of a variable or function
+		}
+		if s.Kind == isa.OpdMovSrc {
+			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a 64-bit type (.u64/.b64)",
+				"the address of %s is 64 bits in a module with .address_size 64, not %d", name, bits)
+			return
+		}
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "load the value first (ld)", "operand %s of %s must be a register, not variable %s", s.Name, f.Name, name)
+		return
+	}
+	rt := sym.typ
+	if rt == isa.QNone {
+		return
+	}
+	if s.Kind == isa.OpdDst && d.vec > 1 && sym.vec == 1 {
+		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
+		return
+	}
+	mode := f.Mode
+	if mode == isa.ModeCvt && exactCvt(&d.op, s, t) {
+		mode = isa.ModeExact // ptxas takes .bf16, .tf32 and packed 8-bit float pairs at their exact width
+	}
+	if f.Opcode == "isspacep" {
+		if k := rt.Kind(); (k == 'b' || k == 'u' || k == 's') && (rt.Bits() == 32 || rt.Bits() == 64) {
+			return // a 32- or 64-bit address
+		}
+	}
+	if f.Opcode == "cvt" && d.op.Types[0] == isa.QTf32 && s.Kind == isa.OpdDst && rt != isa.QB32 {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .b32 register",
+			"the .tf32 result of cvt goes to a .b32 register, not %s %s", rt, name)
+		return
+	}
+	// A fixed bit-size cvt result (cvt.pack's) takes no float register.
+	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || mode == isa.ModeCvt && s.Slot < 0 && s.Kind == isa.OpdDst && rt.Kind() == 'f' {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
+			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
+	}
+}
+
+// exactCvt reports the cvt operands ptxas takes at their exact width:
+// all of a conversion from or to .bf16, the .f32 sources of .tf32 and of
+// 8-bit float pairs, the .b16 result of those pairs, and .bf16x2 results.
+func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
+	dt, st := d.Types[0], d.Types[1]
+	switch {
+	case dt == isa.QBF16 || st == isa.QBF16 || dt == isa.QBF16x2:
+		return true
+	case dt == isa.QE4m3x2 || dt == isa.QE5m2x2:
+		return true
+	case dt == isa.QTf32:
+		return t.Kind() == 'f'
+	}
+	return s.Slot < 0 && t == isa.QB16
+}
+
+// specialOperand checks a special register (PTX ISA §10) as operand.
+func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
+	sp := resolve.LookupSpecial(name)
+	if sp == nil {
+		return
+	}
+	if s.Kind == isa.OpdDst {
+		c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
+		return
+	}
+	rt := isa.TypeByName(sp.Type)
+	if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", exprString(e), rt, bits, t)
+	}
+}
+
+func typeDesc(t isa.Qual, bits int) string {
+	if bits != t.Bits() {
+		return strconv.Itoa(bits) + "-bit " + t.String()[1:2] + "-type"
+	}
+	return t.String()
+}
+
+func regFix(t isa.Qual, bits int) string {
+	switch t.Kind() {
+	case 'p':
+		return "use a .pred register"
+	case 'f', 'x':
+		return "use a " + strconv.Itoa(bits) + "-bit register of type " + t.String() + " or .b" + strconv.Itoa(bits)
+	}
+	return "use a " + strconv.Itoa(bits) + "-bit register (convert with cvt if needed)"
+}
+
+// regFits reports whether a register of type rt may be an operand of type
+// t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
+// types fit any kind of their size; signed and unsigned integers fit each
+// other; floats need floats or bit-size registers. Relaxed (ld)
+// destinations and cvt's integer operands may be wider than their type.
+func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
+	tk, rk := t.Kind(), rt.Kind()
+	if tk == 'p' || rk == 'p' {
+		return tk == rk
+	}
+	rb := rt.Bits()
+	intLike := func(k byte) bool { return k == 'b' || k == 'u' || k == 's' }
+	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
+		return rb >= bits
+	}
+	if mode == isa.ModeRelaxed && dst && tk == 'b' && rb >= bits {
+		return true // ld.b8 into any wider register
+	}
+	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits && t != isa.QBF16x2 {
+		return true // an ld result, or a cvt float operand in a wider bit-size register
+	}
+	if rb != bits {
+		return false
+	}
+	if rk == 'x' && (tk == 'u' || tk == 's') {
+		return true // ptxas reads a .f16x2 register as 32 integer bits
+	}
+	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's') ||
+		tk == 'f' && rk == 'f' && t == rt
+}
+
+// formImmediate checks a constant operand.
+func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t isa.Qual) {
+	if s.Kind == isa.OpdDst {
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "destination %s of %s must be a register", s.Name, f.Name)
+		return
+	}
+	if s.Kind == isa.OpdReg {
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "put the value in a register", "operand %s of %s must be a register", s.Name, f.Name)
+		return
+	}
+	k := t.Kind()
+	if _, ok := e.(*ast.FloatLit); ok {
+		if k == 'f' && t.Bits() < 32 {
+			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the value in a register",
+				"a %s operand cannot be a constant", t)
+			return
+		}
+		if k != 'f' && (k != 'b' || t.Bits() < 32) {
+			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write an integer constant",
+				"a floating-point constant is not a %s operand", t)
+		}
+		return
+	}
+	v, ok := intValue(e)
+	if !ok {
+		if id := firstIdent(e); id != "" && s.Kind == isa.OpdMovSrc {
+			return // var+offset
+		}
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register or constant", s.Name, f.Name)
+		return
+	}
+	if k == 'f' || k == 'x' {
+		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write a floating-point constant (1.0, 0f3F800000)",
+			"integer constant %d is not a %s operand", v, t)
+		return
+	}
+	if t == isa.QU16x2 || t == isa.QS16x2 {
+		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the packed value in a register",
+			"a %s operand cannot be a constant", t)
+		return
+	}
+	if s.Limit != 0 && (v < 0 || v >= s.Limit) {
+		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
+	}
+	if (f.Opcode == "bar" || f.Opcode == "barrier") && s.Name == "b" && (v <= 0 || v%32 != 0) {
+		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a positive multiple of 32",
+			"the thread count of %s must be a positive multiple of the warp size, not %d", f.Name, v)
+	}
+}
+
+func firstIdent(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return x.Name
+	case *ast.BinaryExpr:
+		return firstIdent(x.X)
+	}
+	return ""
+}
+
+// intValue evaluates an integer constant expression (literals, unary -
+// and ~, parentheses, + - * on them).
+func intValue(e ast.Expr) (int64, bool) {
+	switch x := e.(type) {
+	case *ast.IntLit:
+		return int64(x.Value), true
+	case *ast.ParenExpr:
+		return intValue(x.X)
+	case *ast.UnaryExpr:
+		v, ok := intValue(x.X)
+		switch x.Op {
+		case "-":
+			return -v, ok
+		case "~":
+			return ^v, ok
+		}
+		return v, ok && x.Op == "+"
+	case *ast.BinaryExpr:
+		a, ok1 := intValue(x.X)
+		b, ok2 := intValue(x.Y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch x.Op {
+		case "+":
+			return a + b, true
+		case "-":
+			return a - b, true
+		case "*":
+			return a * b, true
+		case "|":
+			return a | b, true
+		case "&":
+			return a & b, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+// formVector checks a braced vector: ld/ldu .vN destinations (N
+// registers) and mov's pack and unpack forms (elements that together
+// are as wide as the type).
+func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec, v *ast.VectorExpr, t isa.Qual, bits int) {
+	f := d.op.Form
+	if want := d.vec; f.Mode == isa.ModeRelaxed || want > 1 {
+		if want != len(v.Elems) {
+			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
+			return
+		}
+		width := 0
+		for _, e := range v.Elems {
+			if _, ok := e.(*ast.Sink); ok {
+				continue
+			}
+			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone {
+				if width != 0 && sym.typ.Bits() != width {
+					c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "use registers of one width",
+						"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.typ.Bits(), width)
+					return
+				}
+				width = sym.typ.Bits()
+			}
+			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone && !regFits(t, bits, sym.typ, f.Mode, true) {
+				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
+					"register %s of type %s does not fit %s", regName(e), sym.typ, t)
+			}
+		}
+		return
+	}
+	if f.Opcode != "mov" {
+		c.errorf(v.Pos(), v.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register, not a vector", s.Name, f.Name)
+		return
+	}
+	total := 0
+	for _, e := range v.Elems {
+		sym := c.fn.lookup(regName(e))
+		if _, sink := e.(*ast.Sink); sink {
+			total += bits / len(v.Elems)
+			continue
+		}
+		if sym == nil || !sym.reg || sym.typ == isa.QNone {
+			return
+		}
+		total += sym.typ.Bits()
+	}
+	if total != bits || len(v.Elems) < 2 {
+		c.errorf(v.Pos(), v.End(), "operand-type", "PTX ISA 9.7.9.1 (mov)", "",
+			"the elements of a packed mov.%s operand must together be %d bits, not %d", t.String()[1:], bits, total)
+	}
+}
+
+// hasSpace reports whether in names a state space.
+func hasSpace(in *ast.Instruction) bool {
+	for _, q := range in.Quals {
+		if isa.LookupQual(q.Name).Group() == isa.GSpace {
+			return true
+		}
+	}
+	return false
+}
+
+// vecLen returns the vector length the .v2/.v4 qualifier of d gives, or 1.
+func vecLen(d *isa.OpDecode) int {
+	for _, q := range d.Quals {
+		switch q {
+		case isa.QV2:
+			return 2
+		case isa.QV4:
+			return 4
+		}
+	}
+	return 1
+}
+
+// predOperand checks a predicate operand.
+func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst bool) {
+	switch x := e.(type) {
+	case *ast.Sink:
+		return
+	case *ast.BinaryExpr:
+		if dst && x.Op == "|" {
+			c.predOperand(f, s, x.X, true)
+			c.predOperand(f, s, x.Y, true)
+			return
+		}
+	case *ast.UnaryExpr:
+		if !dst && x.Op == "!" {
+			c.predOperand(f, s, x.X, false)
+			return
+		}
+	case *ast.Reg, *ast.Ident:
+		name := regName(e)
+		if sp := resolve.LookupSpecial(name); sp != nil {
+			if sp.Type != ".pred" || dst {
+				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register", "operand %s of %s must be a predicate", s.Name, f.Name)
+			}
+			return
+		}
+		sym := c.fn.lookup(name)
+		if sym == nil || sym.typ == isa.QNone && sym.reg {
+			return
+		}
+		if !sym.reg || sym.typ != isa.QPred {
+			what := "variable"
+			if sym.reg {
+				what = "register of type " + sym.typ.String()
+			}
+			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register",
+				"operand %s of %s must be a predicate, not %s %s", s.Name, f.Name, what, name)
+		}
+		return
+	case *ast.IntLit:
+		if !dst {
+			return // a constant predicate
+		}
+	}
+	c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a predicate register", s.Name, f.Name)
+}
+
+// formAddress checks an address operand: brackets around a register,
+// variable or immediate, a register that can hold an address.
+func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
+	if x, ok := e.(*ast.IndexExpr); ok {
+		if _, ok := x.X.(*ast.Ident); ok {
+			return // var[imm]
+		}
+	}
+	a, ok := e.(*ast.Address)
+	if !ok {
+		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+exprString(e)+"]",
+			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
+		return
+	}
+	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(in) {
+		if sym := c.fn.lookup(id.Name); sym != nil && !sym.reg && (sym.space == isa.QConst || sym.space == isa.QParam) {
+			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.space.String(),
+				"a generic %s cannot read %s variable %s; name its state space", f.Name, sym.space, id.Name)
+		}
+		return
+	}
+	r, ok := a.Base.(*ast.Reg)
+	if !ok {
+		return
+	}
+	sym := c.fn.lookup(r.Name)
+	if sym == nil || !sym.reg || sym.typ == isa.QNone {
+		return
+	}
+	if k := sym.typ.Kind(); k == 'f' || k == 'p' || k == 'x' || sym.typ.Bits() > 64 || sym.typ.Bits() < 32 {
+		c.errorf(r.Pos(), r.End(), "address-register-type", secAddr, "",
+			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.typ)
+	}
+}

@@ -1,0 +1,451 @@
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/internal/oracle"
+	"github.com/ptxkit/ptxkit/isa"
+)
+
+// This file generates random instructions of every class outside the
+// store family, from the forms of isa/data/instructions.txt, valid and
+// mutated (wrong operand count, register class or width, type, missing or
+// forbidden qualifier, unknown opcode, immediate where a register is
+// required; too-new features come from the random version and target of
+// each batch), and compares the checker's per-line verdict with ptxas.
+//
+// Forms whose operands are not described (x*) are generated only with
+// mutations both sides must reject whatever the operands are: an unknown
+// opcode or qualifier, or a form too new for the batch's target.
+
+type opCase struct {
+	class, mutation, line string
+}
+
+type opGen struct {
+	r       *rand.Rand
+	version isa.Version
+	target  isa.Target
+	b128    bool
+	f16     bool
+	forms   []*isa.OpForm
+	quals   []isa.Qual // every qualifier spelling, for forbidden-qualifier mutations
+}
+
+func newOpGen(r *rand.Rand, v, tg string) *opGen {
+	pv, _ := isa.ParseVersion(v)
+	pt, _ := isa.ParseTarget(tg)
+	g := &opGen{r: r, version: pv, target: pt, b128: hasB128(v, tg), f16: hasF16(tg), forms: isa.AllForms()}
+	for _, f := range g.forms {
+		for _, s := range f.Slots {
+			g.quals = append(g.quals, s.Values...)
+		}
+	}
+	return g
+}
+
+func (g *opGen) chance(p float64) bool { return g.r.Float64() < p }
+
+// regFor returns a declared register of type t of width bits (a bit-size
+// register when no register of t is declared).
+func (g *opGen) regFor(t isa.Qual, bits int) string {
+	name := strings.TrimPrefix(t.String(), ".")
+	if bits != t.Bits() || !slices.Contains(regTypes, name) || strings.HasPrefix(name, "f16") && !g.f16 {
+		name = "b" + strconv.Itoa(bits)
+		if bits == 1 {
+			name = "pred"
+		}
+		if bits < 8 || bits > 64 && !(bits == 128 && g.b128) {
+			name = "b32"
+		}
+	}
+	if name == "b8" && g.chance(0.5) {
+		name = "b16" // b8 registers are rare; ld.u8 into 16 bits is usual
+	}
+	return fmt.Sprintf("%%R%s_%d", name, g.r.IntN(8))
+}
+
+// immFor returns a constant of type t, or "" when t takes none.
+func immFor(r *rand.Rand, t isa.Qual, limit int64) string {
+	switch {
+	case t == isa.QF32:
+		return "0f3F800000"
+	case t == isa.QF64:
+		return "0d3FF0000000000000"
+	case t.Kind() == 'f' || t.Kind() == 'x' || t == isa.QU16x2 || t == isa.QS16x2:
+		return ""
+	}
+	if limit > 0 {
+		return strconv.FormatInt(r.Int64N(limit), 10)
+	}
+	return strconv.Itoa(r.IntN(64))
+}
+
+// instance builds a valid-looking instruction of form f: its qualifiers
+// and operands, or ok false when the form's operands are not described.
+func (g *opGen) instance(f *isa.OpForm) (quals []string, ops []string, types []isa.Qual, ok bool) {
+	parts := strings.Split(f.Name, ".")
+	for _, p := range parts[1:] {
+		quals = append(quals, "."+p)
+	}
+	for _, o := range f.Order {
+		if o < 0 {
+			quals = append(quals, f.Fixed[-int(o)-1].String())
+			continue
+		}
+		s := &f.Slots[o]
+		v := s.Values[g.r.IntN(len(s.Values))]
+		switch s.Kind {
+		case isa.SlotOpt:
+			if g.chance(0.6) {
+				continue
+			}
+		case isa.SlotAny:
+			continue
+		case isa.SlotType:
+			for tries := 0; tries < 8 && v.Kind() == 'f' && v.Bits() == 16 && !g.f16; tries++ {
+				v = s.Values[g.r.IntN(len(s.Values))]
+			}
+			types = append(types, v)
+		}
+		quals = append(quals, v.String())
+	}
+	if f.AnyOperands {
+		return quals, nil, types, false
+	}
+	var d isa.OpDecode
+	lq := isa.LookupQuals(quals, nil)
+	isa.DecodeOp(f.Opcode, quals, lq, -1, &d, nil)
+	if d.Form != f {
+		return quals, nil, types, false // an earlier form reads the same qualifiers
+	}
+	vec := vecLen(&d)
+	space := ""
+	for _, q := range quals {
+		switch q {
+		case ".param", ".param::entry", ".param::func":
+			space = "p"
+		case ".const":
+			space = "cn"
+		case ".local":
+			space = "lc"
+		case ".shared", ".shared::cta", ".shared::cluster":
+			space = "sh"
+		}
+	}
+	for i := range f.Operands {
+		s := &f.Operands[i]
+		if s.Optional && g.chance(0.5) {
+			break
+		}
+		ops = append(ops, g.operand(f, &d, s, vec, space))
+	}
+	return quals, ops, types, true
+}
+
+func (g *opGen) operand(f *isa.OpForm, d *isa.OpDecode, s *isa.OperandSpec, vec int, space string) string {
+	switch s.Kind {
+	case isa.OpdLabel:
+		return labelFor(f)
+	case isa.OpdMem:
+		if f.Opcode != "cp" && (space != "" && g.chance(0.5) || space == "p" || space == "cn") {
+			return "[" + space + "]"
+		}
+		return fmt.Sprintf("[%%Ru64_%d]", g.r.IntN(8))
+	case isa.OpdPredDst:
+		return fmt.Sprintf("%%Rpred_%d", g.r.IntN(8))
+	case isa.OpdPredSrc:
+		if g.chance(0.3) {
+			return fmt.Sprintf("!%%Rpred_%d", g.r.IntN(8))
+		}
+		return fmt.Sprintf("%%Rpred_%d", g.r.IntN(8))
+	case isa.OpdImm:
+		lim := s.Limit
+		if lim == 0 {
+			lim = 4
+		}
+		switch f.Opcode {
+		case "fence":
+			return "128"
+		case "setmaxnreg":
+			return strconv.Itoa(24 + 8*g.r.IntN(30))
+		case "alloca":
+			return strconv.Itoa(1 << g.r.IntN(5))
+		}
+		return strconv.FormatInt(g.r.Int64N(lim), 10)
+	case isa.OpdAny:
+		return "%Ru32_0"
+	}
+	t, bits := wantType(d, s)
+	if (f.Opcode == "bar" || f.Opcode == "barrier") && s.Name == "b" {
+		return strconv.Itoa(32 * (1 + g.r.IntN(4)))
+	}
+	if s.Kind == isa.OpdDst && vec > 1 {
+		l := make([]string, vec)
+		for i := range l {
+			l[i] = g.regFor(t, bits)
+		}
+		return "{" + strings.Join(l, ", ") + "}"
+	}
+	if (s.Kind == isa.OpdSrc || s.Kind == isa.OpdMovSrc) && g.chance(0.25) {
+		if imm := immFor(g.r, t, s.Limit); imm != "" {
+			return imm
+		}
+	}
+	if s.Limit > 0 {
+		return strconv.FormatInt(g.r.Int64N(s.Limit), 10)
+	}
+	return g.regFor(t, bits)
+}
+
+var opMutations = []string{"valid", "valid", "valid", "count", "regclass", "type", "missing", "forbidden", "opcode", "immdst"}
+
+// instruction returns one random case.
+func (g *opGen) instruction() opCase {
+	f := g.forms[g.r.IntN(len(g.forms))]
+	quals, ops, types, ok := g.instance(f)
+	class := f.Class()
+	mut := opMutations[g.r.IntN(len(opMutations))]
+	opcode := f.Opcode
+	if !ok {
+		// operands not described: only mutations that fail whatever they are
+		mut = g.pickStr("opcode", "unknownqual", "valid-gated")
+		if mut == "valid-gated" && f.PTX <= g.version && f.Arch.Allows(g.target, g.version) {
+			mut = "opcode"
+		}
+	}
+	switch mut {
+	case "count":
+		if len(ops) > 0 && g.chance(0.5) {
+			ops = ops[:len(ops)-1]
+		} else {
+			ops = append(ops, fmt.Sprintf("%%Ru32_%d", g.r.IntN(8)))
+		}
+	case "regclass":
+		var regs []int
+		for i, o := range ops {
+			if strings.HasPrefix(o, "%R") {
+				regs = append(regs, i)
+			}
+		}
+		if len(regs) == 0 {
+			mut = "valid"
+			break
+		}
+		i := regs[g.r.IntN(len(regs))]
+		ops[i] = fmt.Sprintf("%%R%s_%d", g.pickStr("b16", "b32", "b64", "f32", "f64", "pred", "u16", "s64"), g.r.IntN(8))
+	case "type":
+		var ti []int
+		for i, q := range quals {
+			if isa.TypeByName(q) != isa.QNone {
+				ti = append(ti, i)
+			}
+		}
+		if len(ti) == 0 {
+			mut = "valid"
+			break
+		}
+		quals[ti[g.r.IntN(len(ti))]] = g.pickStr(".u8", ".s16", ".u32", ".s32", ".b32", ".u64", ".b64", ".f32", ".f64", ".f16", ".pred", ".b16")
+	case "missing":
+		if len(quals) == 0 {
+			mut = "valid"
+			break
+		}
+		i := g.r.IntN(len(quals))
+		quals = append(quals[:i:i], quals[i+1:]...)
+	case "forbidden":
+		q := g.quals[g.r.IntN(len(g.quals))]
+		i := g.r.IntN(len(quals) + 1)
+		quals = slices.Insert(slices.Clone(quals), i, q.String())
+	case "unknownqual":
+		quals = append(quals, g.pickStr(".foo", ".rnd", ".u33", ".sync2"))
+	case "opcode":
+		opcode = g.pickStr(opcode+"x", opcode+"d", "x"+opcode)
+	case "immdst":
+		if len(ops) == 0 || !strings.HasPrefix(ops[0], "%R") {
+			mut = "valid"
+			break
+		}
+		ops[0] = "1"
+	}
+	_ = types
+	line := opcode + strings.Join(quals, "")
+	if len(ops) > 0 {
+		line += " " + strings.Join(ops, ", ")
+	}
+	return opCase{class: class, mutation: mut, line: line + ";"}
+}
+
+func (g *opGen) pickStr(l ...string) string { return l[g.r.IntN(len(l))] }
+
+// opBatches returns n cases in batches sharing a version and target.
+func opBatches(seed uint64, n int, maxPTX string) []struct {
+	version, target string
+	cases           []opCase
+} {
+	r := rand.New(rand.NewPCG(seed, 0x09ca5e))
+	var out []struct {
+		version, target string
+		cases           []opCase
+	}
+	for n > 0 {
+		var v, tg string
+		for {
+			v = genVersions[r.IntN(len(genVersions))]
+			tg = genTargets[r.IntN(len(genTargets))]
+			if v > maxPTX || r.IntN(100) < 60 && (v < "7.8" || tg < "sm_80") {
+				continue
+			}
+			pv, _ := isa.ParseVersion(v)
+			pt, _ := isa.ParseTarget(tg)
+			if isa.TargetValid(pt, pv) == nil {
+				break
+			}
+		}
+		g := newOpGen(r, v, tg)
+		k := min(n, 300)
+		b := make([]opCase, k)
+		for i := range b {
+			b[i] = g.instruction()
+		}
+		out = append(out, struct {
+			version, target string
+			cases           []opCase
+		}{v, tg, b})
+		n -= k
+	}
+	return out
+}
+
+// skipped reports whether line ln has a diagnostic of one of rules.
+func skipped(l diag.List, ln int, rules []string) bool {
+	for _, d := range l {
+		if int(d.Pos.Line) == ln && slices.Contains(rules, d.Rule) {
+			return true
+		}
+	}
+	return false
+}
+
+// opKernelHeader is kernelHeader with a label for branches.
+func opKernelHeader(v, tg string) string {
+	return kernelHeader(v, tg) + ".reg .b32 %r<2>;\nGL:\nBT: .branchtargets GL;\n"
+}
+
+// labelFor returns the label operand of form f.
+func labelFor(f *isa.OpForm) string {
+	if f.Opcode == "brx" {
+		return "BT"
+	}
+	return "GL"
+}
+
+// TestPtxasAgreementAll compares the checker with ptxas 12.5 on random
+// instructions of every class outside the store family.
+// PTXKIT_OPDIFF_CASES sets the number of cases (default 3000),
+// PTXKIT_OPDIFF_SEED the seed (default 1).
+func TestPtxasAgreementAll(t *testing.T) {
+	testOpAgreement(t, "12.5", "8.5", 3000)
+}
+
+// TestPtxas118AgreementAll is the same against ptxas 11.8 (PTX <= 7.8).
+// ptxas 11.8 rejects some qualifiers that ptxas 12.5 accepts and ignores
+// (neg.pred.f64); the checker follows 12.5, so lines on which it warns
+// ignored-qualifier are left out of this comparison.
+func TestPtxas118AgreementAll(t *testing.T) {
+	testOpAgreement(t, "11.8", "7.8", 600, "ignored-qualifier")
+}
+
+func testOpAgreement(t *testing.T, cuda, maxPTX string, n int, skipRule ...string) {
+	ptxas := ptxasPath(cuda)
+	if ptxas == "" {
+		t.Skipf("ptxas %s: %s", cuda, oracle.SkipMessage)
+	}
+	seed := uint64(1)
+	if s := os.Getenv("PTXKIT_OPDIFF_CASES"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	if s := os.Getenv("PTXKIT_OPDIFF_SEED"); s != "" {
+		seed, _ = strconv.ParseUint(s, 10, 64)
+	}
+	if testing.Short() {
+		n = min(n, 300)
+	}
+	dir := t.TempDir()
+	type tally struct{ agree, total, valid int }
+	byClass := map[string]*tally{}
+	total, agree := 0, 0
+	var bad []string
+	for _, b := range opBatches(seed, n, maxPTX) {
+		header := opKernelHeader(b.version, b.target)
+		first := strings.Count(header, "\n") + 1
+		var body strings.Builder
+		for _, c := range b.cases {
+			body.WriteString(c.line + "\n")
+		}
+		if l := ptxasErrorLines(t, ptxas, dir, b.target, header+kernelFooter); len(l) > 0 {
+			t.Fatalf("the test kernel does not assemble for PTX %s %s: lines %v", b.version, b.target, l)
+		}
+		src := header + body.String() + kernelFooter
+		theirs := ptxasErrorLines(t, ptxas, dir, b.target, src)
+		ours, diags := ourErrorLines(src, "")
+		for i, c := range b.cases {
+			ln := first + i
+			if skipped(diags, ln, skipRule) {
+				continue
+			}
+			want := theirs[ln]
+			if want != ours[ln] {
+				single := header + c.line + "\n" + kernelFooter
+				want = ptxasErrorLines(t, ptxas, dir, b.target, single)[first]
+			}
+			tl := byClass[c.class]
+			if tl == nil {
+				tl = &tally{}
+				byClass[c.class] = tl
+			}
+			tl.total++
+			total++
+			if !want {
+				tl.valid++
+			}
+			if want == ours[ln] {
+				tl.agree++
+				agree++
+				continue
+			}
+			var msgs []string
+			for _, d := range diags {
+				if int(d.Pos.Line) == ln && d.Severity == diag.Error {
+					msgs = append(msgs, d.Message)
+				}
+			}
+			bad = append(bad, fmt.Sprintf("[%s/%s] PTX %s %s: %s\n\tptxas error=%v, ptxkit error=%v %q",
+				c.class, c.mutation, b.version, b.target, c.line, want, ours[ln], msgs))
+		}
+	}
+	var classes []string
+	for k := range byClass {
+		classes = append(classes, k)
+	}
+	slices.Sort(classes)
+	t.Logf("agreement with ptxas %s: %d/%d (%.2f%%), seed %d", cuda, agree, total, 100*float64(agree)/float64(max(total, 1)), seed)
+	for _, k := range classes {
+		tl := byClass[k]
+		t.Logf("  %-20s %5d/%-5d (%d valid)", k, tl.agree, tl.total, tl.valid)
+	}
+	for i, b := range bad {
+		if i == 60 {
+			t.Errorf("... and %d more disagreements", len(bad)-60)
+			break
+		}
+		t.Error(b)
+	}
+}
