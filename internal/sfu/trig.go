@@ -64,7 +64,40 @@ func sinCos(r uint32, cos bool) uint32 {
 	return pack(sign, uint64(sinTable.eval(f, 23)), -sinFrac)
 }
 
-// mufuTanh is MUFU.TANH.
-func mufuTanh(x uint32) uint32 { return round32(math.Tanh(float64(f32(x)))) }
+// tanhFrac is the number of fraction bits of MUFU.TANH's fixed-point
+// result on [0.5, 8).
+const tanhFrac = 25
+
+// mufuTanh is MUFU.TANH. Below 2^-8 it returns x (subnormals included),
+// from 8 on ±1, and on [0.5, 8) it interpolates a table indexed by |x| in
+// fixed point with 20 fraction bits in segments of 1/8. On [2^-8, 0.5) the
+// unit's algorithm is not derived: the result there is tanh rounded to
+// nearest, which the H100 differs from by a few units in the last place;
+// the table's segments of [4, 5.5) are approximations too (docs/sfu.md).
+func mufuTanh(x uint32) uint32 {
+	s, e, _ := fields(x)
+	switch {
+	case isNaN(x):
+		return canonicalNaN
+	case e < bias-8:
+		return x
+	case e >= bias+3:
+		return s | 0x3f800000
+	}
+	if u, ok := tanhArg(x); ok {
+		return pack(s, uint64(tanhTable.eval(u, 23)), -tanhFrac)
+	}
+	return round32(math.Tanh(float64(f32(x))))
+}
+
+// tanhArg returns |x| in fixed point with 20 fraction bits (truncated) when
+// 0.5 <= |x| < 8.
+func tanhArg(x uint32) (uint32, bool) {
+	_, e, f := fields(x)
+	if e < bias-1 || e >= bias+3 {
+		return 0, false
+	}
+	return (f | 1<<23) >> (bias + 3 - e), true
+}
 
 func round32(v float64) uint32 { return canon(math.Float32bits(float32(v))) }
