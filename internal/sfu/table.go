@@ -16,18 +16,13 @@ type quadTable struct {
 	sqShift uint       // x is shifted left by this before squaring
 	shift   uint       // fraction bits of the sum below the output's unit
 	coef    [][3]int64 // per segment: c0, c1, c2
-	extra   []uint8    // per segment, fraction bits beyond shift (nil: none)
 }
 
 // eval interpolates at the n-bit fraction u.
 func (q *quadTable) eval(u uint32, n uint) int64 {
 	seg, x := q.split(u, n)
 	c := &q.coef[seg]
-	sh := q.shift
-	if q.extra != nil {
-		sh += uint(q.extra[seg])
-	}
-	return (c[0] + c[1]*int64(x) + c[2]*int64(square(x<<q.sqShift))) >> sh
+	return (c[0] + c[1]*int64(x) + c[2]*int64(square(x<<q.sqShift))) >> q.shift
 }
 
 // split returns u's segment and its offset x inside the segment.

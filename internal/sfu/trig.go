@@ -1,7 +1,5 @@
 package sfu
 
-import "math"
-
 // sinFrac is the number of fraction bits of MUFU.SIN's and MUFU.COS's
 // fixed-point result.
 const sinFrac = 37
@@ -64,16 +62,23 @@ func sinCos(r uint32, cos bool) uint32 {
 	return pack(sign, uint64(sinTable.eval(f, 23)), -sinFrac)
 }
 
-// tanhFrac is the number of fraction bits of MUFU.TANH's fixed-point
-// result on [0.5, 8).
-const tanhFrac = 25
+// tanhIndexBits is the number of mantissa bits that select MUFU.TANH's
+// segment in each binade of |x| from 2^-8 to 8 (exponent field 119 to 129).
+var tanhIndexBits = [11]uint{0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3}
+
+// tanhFirst is the table index of each binade's first segment.
+var tanhFirst = func() (first [11]uint32) {
+	for i := 1; i < len(first); i++ {
+		first[i] = first[i-1] + 1<<tanhIndexBits[i-1]
+	}
+	return first
+}()
 
 // mufuTanh is MUFU.TANH. Below 2^-8 it returns x (subnormals included),
-// from 8 on ±1, and on [0.5, 8) it interpolates a table indexed by |x| in
-// fixed point with 20 fraction bits in segments of 1/8. On [2^-8, 0.5) the
-// unit's algorithm is not derived: the result there is tanh rounded to
-// nearest, which the H100 differs from by a few units in the last place;
-// the table's segments of [4, 5.5) are approximations too (docs/sfu.md).
+// from 8 on ±1. In between, the binade of |x| and its leading mantissa bits
+// (tanhIndexBits) select a segment, the next 17 bits (truncated) are the
+// interpolation's x, and the result is fixed point with 24 fraction bits
+// below the binade's unit (below 0.5's unit from 0.5 on), truncated.
 func mufuTanh(x uint32) uint32 {
 	s, e, _ := fields(x)
 	switch {
@@ -84,20 +89,16 @@ func mufuTanh(x uint32) uint32 {
 	case e >= bias+3:
 		return s | 0x3f800000
 	}
-	if u, ok := tanhArg(x); ok {
-		return pack(s, uint64(tanhTable.eval(u, 23)), -tanhFrac)
-	}
-	return round32(math.Tanh(float64(f32(x))))
+	u, scale := tanhArg(x)
+	return pack(s, uint64(tanhTable.eval(u, 24)), -scale)
 }
 
-// tanhArg returns |x| in fixed point with 20 fraction bits (truncated) when
-// 0.5 <= |x| < 8.
-func tanhArg(x uint32) (uint32, bool) {
+// tanhArg returns the table argument of 2^-8 <= |x| < 8 (segment index <<
+// 17 | x) and the result's fraction bits.
+func tanhArg(x uint32) (u uint32, scale int) {
 	_, e, f := fields(x)
-	if e < bias-1 || e >= bias+3 {
-		return 0, false
-	}
-	return (f | 1<<23) >> (bias + 3 - e), true
+	b := e - (bias - 8)
+	k := tanhIndexBits[b]
+	u = (tanhFirst[b]+f>>(23-k))<<17 | f>>(6-k)&(1<<17-1)
+	return u, 24 + bias - int(min(e, bias-1))
 }
-
-func round32(v float64) uint32 { return canon(math.Float32bits(float32(v))) }
