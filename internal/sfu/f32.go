@@ -87,8 +87,8 @@ func canon(x uint32) uint32 {
 	return x
 }
 
-// absLess reports whether |x| < 2^e2 is true as FSETP.GEU's negation: false
-// for NaN.
+// absLess is the negation of FSETP.GEU |x|, limit: |x| < limit, false for
+// NaN.
 func absLess(x uint32, limit uint32) bool {
 	return !isNaN(x) && x&^signBit < limit
 }

@@ -2,8 +2,12 @@ package sfu
 
 import "math"
 
-// lpMinimax finds coefficients x minimizing max_i |sum_k x_k phi[i][k] - f[i]| (3 basis functions).
-// Revised simplex on the dual (4 rows). Returns x and the minimax error.
+// lpMinimax finds the coefficients c minimizing the largest weighted error
+// max_i |sum_k c_k phi[i][k] - f[i]| / w[i] over three basis functions, and
+// that error: a margin ratio at most 1 means every sample's interval
+// f[i] ± w[i] is met. It runs the revised simplex method on the dual
+// problem, which has only four rows (c and the error), starting from
+// artificial columns with a large penalty.
 func lpMinimax(phi [][3]float64, f, w []float64) ([3]float64, float64) {
 	n := len(f)
 	const M = 1e9

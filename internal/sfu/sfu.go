@@ -1,5 +1,5 @@
 // Package sfu computes PTX's approximate binary32 instructions bit for bit as
-// an H100 does (PTX ISA §9.7.3.15-22, div §9.7.3.8): the special function
+// an H100 does (PTX ISA §9.7.3, Floating-Point Instructions): the special function
 // unit's table-driven quadratic interpolation (MUFU) and the instruction
 // sequences ptxas 12.5 wraps around it for sm_90. Every function takes and
 // returns bit patterns. How the tables were derived is in docs/sfu.md.
@@ -19,7 +19,7 @@ const (
 	invTwoPi  = 0x3e22f983 // 0.15915493667125701904, 1/(2π) as binary32
 )
 
-// Rcp is rcp.approx{.ftz}.f32 (§9.7.3.16). Without .ftz ptxas scales a
+// Rcp is rcp.approx{.ftz}.f32 (§9.7.3). Without .ftz ptxas scales a
 // subnormal x up by 2^24 and an x above 2^126 down by 4 around MUFU.RCP, and
 // scales the result back by the same factor.
 func Rcp(x uint32, ftz bool) uint32 {
@@ -36,7 +36,7 @@ func Rcp(x uint32, ftz bool) uint32 {
 	return fmul(s, mufuRcp(fmul(x, s)))
 }
 
-// Rsqrt is rsqrt.approx{.ftz}.f32 (§9.7.3.19).
+// Rsqrt is rsqrt.approx{.ftz}.f32 (§9.7.3).
 func Rsqrt(x uint32, ftz bool) uint32 {
 	if ftz || !absLess(x, minNormal) {
 		return mufuRsq(x)
@@ -44,7 +44,7 @@ func Rsqrt(x uint32, ftz bool) uint32 {
 	return fmul(mufuRsq(fmul(x, two24)), two12)
 }
 
-// Sqrt is sqrt.approx{.ftz}.f32 (§9.7.3.18).
+// Sqrt is sqrt.approx{.ftz}.f32 (§9.7.3).
 func Sqrt(x uint32, ftz bool) uint32 {
 	if ftz || !absLess(x, minNormal) {
 		return mufuSqrt(x)
@@ -52,7 +52,7 @@ func Sqrt(x uint32, ftz bool) uint32 {
 	return fmul(mufuSqrt(fmul(x, two24)), twoM12)
 }
 
-// Ex2 is ex2.approx{.ftz}.f32 (§9.7.3.22). Without .ftz ptxas halves an x
+// Ex2 is ex2.approx{.ftz}.f32 (§9.7.3). Without .ftz ptxas halves an x
 // below -126 and squares MUFU.EX2's result, which reaches the subnormals.
 func Ex2(x uint32, ftz bool) uint32 {
 	if ftz || isNaN(x) || !(f32(x) < f32(minus126)) {
@@ -62,7 +62,7 @@ func Ex2(x uint32, ftz bool) uint32 {
 	return fmul(r, r)
 }
 
-// Lg2 is lg2.approx{.ftz}.f32 (§9.7.3.21). Without .ftz ptxas scales a
+// Lg2 is lg2.approx{.ftz}.f32 (§9.7.3). Without .ftz ptxas scales a
 // subnormal x by 2^24 and subtracts 24 from the logarithm.
 func Lg2(x uint32, ftz bool) uint32 {
 	if ftz || !absLess(x, minNormal) {
@@ -71,17 +71,17 @@ func Lg2(x uint32, ftz bool) uint32 {
 	return fadd(mufuLg2(fmul(x, two24)), minus24)
 }
 
-// Sin is sin.approx{.ftz}.f32 (§9.7.3.20): MUFU.SIN of x/(2π), the product
-// truncated toward zero.
+// Sin is sin.approx{.ftz}.f32 (§9.7.3): MUFU.SIN of x/(2π), the product
+// truncated toward zero. ptxas emits the same code with and without .ftz.
 func Sin(x uint32, ftz bool) uint32 { return mufuSin(fmulRZ(x, invTwoPi)) }
 
-// Cos is cos.approx{.ftz}.f32 (§9.7.3.20).
+// Cos is cos.approx{.ftz}.f32 (§9.7.3), like Sin.
 func Cos(x uint32, ftz bool) uint32 { return mufuCos(fmulRZ(x, invTwoPi)) }
 
-// Tanh is tanh.approx.f32 (§9.7.3.23): MUFU.TANH.
+// Tanh is tanh.approx.f32 (§9.7.3): MUFU.TANH.
 func Tanh(x uint32) uint32 { return mufuTanh(x) }
 
-// DivApprox is div.approx{.ftz}.f32 (§9.7.3.8): x times MUFU.RCP(y); without
+// DivApprox is div.approx{.ftz}.f32 (§9.7.3): x times MUFU.RCP(y); without
 // .ftz a subnormal y scales both operands by 2^24 first.
 func DivApprox(x, y uint32, ftz bool) uint32 {
 	if ftz {
@@ -93,7 +93,7 @@ func DivApprox(x, y uint32, ftz bool) uint32 {
 	return fmul(mufuRcp(y), x)
 }
 
-// DivFull is div.full{.ftz}.f32 (§9.7.3.8) as ptxas 12.5 expands it for
+// DivFull is div.full{.ftz}.f32 (§9.7.3) as ptxas 12.5 expands it for
 // sm_90: a y above 2^126 scales both operands by 1/4 (and, without .ftz, a
 // subnormal y by 2^24), then x times MUFU.RCP(y).
 func DivFull(x, y uint32, ftz bool) uint32 {

@@ -2,7 +2,7 @@
 
 package sfu
 
-// rcpTable: 128 segments derived from the even points of sweeps/rcp.approx.ftz.f32.e127.bin.
+// rcpTable: derived from the even points of rcp.approx.ftz.f32.e127.bin.
 var rcpTable = quadTable{bits: 7, sqShift: 1, shift: 15, coef: [][3]int64{
 	{549755815911, -65534, 1013},
 	{545494157287, -64522, 989},
@@ -134,7 +134,7 @@ var rcpTable = quadTable{bits: 7, sqShift: 1, shift: 15, coef: [][3]int64{
 	{275955869671, -16513, 130},
 }}
 
-// rsqrtTables[0]: 64 segments derived from the even points of sweeps/rsqrt.approx.ftz.f32.e127.bin.
+// rsqrtTables[0]: derived from the even points of rsqrt.approx.ftz.f32.e127.bin.
 func init() {
 	rsqrtTables[0] = quadTable{bits: 6, sqShift: 0, shift: 16, coef: [][3]int64{
 		{1099511611391, -65531, 3016},
@@ -204,7 +204,7 @@ func init() {
 	}}
 }
 
-// rsqrtTables[1]: 64 segments derived from the even points of sweeps/rsqrt.approx.ftz.f32.e128.bin.
+// rsqrtTables[1]: derived from the even points of rsqrt.approx.ftz.f32.e128.bin.
 func init() {
 	rsqrtTables[1] = quadTable{bits: 6, sqShift: 0, shift: 16, coef: [][3]int64{
 		{777472098303, -46337, 2132},
@@ -274,7 +274,7 @@ func init() {
 	}}
 }
 
-// sqrtTables[0]: 64 segments derived from the even points of sweeps/sqrt.approx.ftz.f32.e127.bin.
+// sqrtTables[0]: derived from the even points of sqrt.approx.ftz.f32.e127.bin.
 func init() {
 	sqrtTables[0] = quadTable{bits: 6, sqShift: 0, shift: 17, coef: [][3]int64{
 		{1099511660543, 65535, -1012},
@@ -344,7 +344,7 @@ func init() {
 	}}
 }
 
-// sqrtTables[1]: 64 segments derived from the even points of sweeps/sqrt.approx.ftz.f32.e128.bin.
+// sqrtTables[1]: derived from the even points of sqrt.approx.ftz.f32.e128.bin.
 func init() {
 	sqrtTables[1] = quadTable{bits: 6, sqShift: 0, shift: 17, coef: [][3]int64{
 		{1554944294911, 92680, -1428},
@@ -414,7 +414,7 @@ func init() {
 	}}
 }
 
-// ex2Table: 64 segments derived from the even points of sweeps/ex2.approx.ftz.f32.e127.bin.
+// ex2Table: derived from the even points of ex2.approx.ftz.f32.e127.bin.
 var ex2Table = quadTable{bits: 6, sqShift: 0, shift: 15, coef: [][3]int64{
 	{274877937634, 22713, 494},
 	{277871155170, 22960, 501},
@@ -482,7 +482,7 @@ var ex2Table = quadTable{bits: 6, sqShift: 0, shift: 15, coef: [][3]int64{
 	{543833888738, 44936, 980},
 }}
 
-// lg2Table: 64 segments derived from the even points of sweeps/lg2.approx.ftz.f32.e127.bin, lg2.approx.ftz.f32.e126.bin.
+// lg2Table: derived from the even points of lg2.approx.ftz.f32.e127.bin, lg2.approx.ftz.f32.e126.bin.
 var lg2Table = quadTable{bits: 6, sqShift: 0, shift: 2, coef: [][3]int64{
 	{29509, 47272, -1454},
 	{6148432709, 46545, -1410},
@@ -550,7 +550,7 @@ var lg2Table = quadTable{bits: 6, sqShift: 0, shift: 2, coef: [][3]int64{
 	{271767585605, 23823, -372},
 }}
 
-// sinTable: 64 segments derived from the even points of sweeps/sin.approx.ftz.f32.e127.bin, sin.approx.ftz.f32.e128.bin, cos.approx.ftz.f32.e127.bin, cos.approx.ftz.f32.e128.bin.
+// sinTable: derived from the even points of sin.approx.ftz.f32.e127.bin, sin.approx.ftz.f32.e128.bin, cos.approx.ftz.f32.e127.bin, cos.approx.ftz.f32.e128.bin.
 var sinTable = quadTable{bits: 6, sqShift: 0, shift: 0, coef: [][3]int64{
 	{0, 25737, -14},
 	{3372904448, 25730, -48},
@@ -616,4 +616,136 @@ var sinTable = quadTable{bits: 6, sqShift: 0, shift: 0, coef: [][3]int64{
 	{137066565632, 1893, -1260},
 	{137273401344, 1263, -1263},
 	{137397559296, 632, -1265},
+}}
+
+// tanhTable: derived from the even points of tanh.approx.f32.e126.bin, tanh.approx.f32.e127.bin, tanh.approx.f32.bin.
+var tanhTable = quadTable{bits: 7, sqShift: 0, shift: 14, coef: [][3]int64{
+	{274877906947, 2097152, -256},
+	{274873712643, 2097024, -768},
+	{274856935427, 2096768, -3328},
+	{274788777987, 1047616, -2624},
+	{412015919107, 1046304, -3520},
+	{274520342531, 1044672, -10176},
+	{411112046595, 1039616, -14208},
+	{273455251459, 516256, -8944},
+	{340827832323, 511776, -10816},
+	{407551606787, 506368, -12640},
+	{473507561475, 500048, -14256},
+	{269290045443, 493088, -33104},
+	{332831391747, 476480, -38592},
+	{394017112067, 457144, -42976},
+	{452525555715, 435608, -46304},
+	{254050304003, 412568, -98592},
+	{304894967811, 362992, -100608},
+	{349179215875, 312504, -96608},
+	{386979332099, 264088, -88688},
+	{418694561795, 219688, -78584},
+	{444921020419, 180408, -67824},
+	{466352340995, 146536, -57152},
+	{483693035523, 118004, -47384},
+	{497613275139, 94360, -38736},
+	{508716777475, 75040, -31376},
+	{517528616963, 59400, -25152},
+	{524493389827, 46864, -20072},
+	{529980719107, 36874, -15946},
+	{534293544963, 28942, -12590},
+	{537676382211, 22674, -9898},
+	{540325347331, 17746, -7784},
+	{542397464579, 13870, -6094},
+	{544016596995, 10835, -4776},
+	{545280983043, 8457, -3734},
+	{546267627523, 6599, -2920},
+	{547037315075, 5146, -2278},
+	{547637493763, 4012, -1778},
+	{548105355267, 3127, -1386},
+	{548470030339, 2437, -1082},
+	{548754161667, 1899, -842},
+	{548975575043, 1479, -654},
+	{549148065795, 1152, -508},
+	{549282447363, 897, -394},
+	{549388288003, 2636, -3504},
+	{549620547587, 972, -1296},
+	{549706006531, 356, -464},
+	{549737463811, 132, -176},
+	{549749129219, 48, -64},
+	{549753323523, 20, -32},
+	{549754896387, 8, -16},
+	{549755420675, 4, -8},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
+	{0, 0, 0},
 }}

@@ -1,7 +1,5 @@
 package sfu
 
-import "math"
-
 // sinFrac is the number of fraction bits of MUFU.SIN's and MUFU.COS's
 // fixed-point result.
 const sinFrac = 37
@@ -64,7 +62,43 @@ func sinCos(r uint32, cos bool) uint32 {
 	return pack(sign, uint64(sinTable.eval(f, 23)), -sinFrac)
 }
 
-// mufuTanh is MUFU.TANH.
-func mufuTanh(x uint32) uint32 { return round32(math.Tanh(float64(f32(x)))) }
+// tanhIndexBits is the number of mantissa bits that select MUFU.TANH's
+// segment in each binade of |x| from 2^-8 to 8 (exponent field 119 to 129).
+var tanhIndexBits = [11]uint{0, 0, 0, 1, 1, 2, 2, 2, 3, 4, 3}
 
-func round32(v float64) uint32 { return canon(math.Float32bits(float32(v))) }
+// tanhFirst is the table index of each binade's first segment.
+var tanhFirst = func() (first [11]uint32) {
+	for i := 1; i < len(first); i++ {
+		first[i] = first[i-1] + 1<<tanhIndexBits[i-1]
+	}
+	return first
+}()
+
+// mufuTanh is MUFU.TANH. Below 2^-8 it returns x (subnormals included),
+// from 8 on ±1. In between, the binade of |x| and its leading mantissa bits
+// (tanhIndexBits) select a segment, the next 17 bits (truncated) are the
+// interpolation's x, and the result is fixed point with 24 fraction bits
+// below the binade's unit (below 0.5's unit from 0.5 on), truncated.
+func mufuTanh(x uint32) uint32 {
+	s, e, _ := fields(x)
+	switch {
+	case isNaN(x):
+		return canonicalNaN
+	case e < bias-8:
+		return x
+	case e >= bias+3:
+		return s | 0x3f800000
+	}
+	u, scale := tanhArg(x)
+	return pack(s, uint64(tanhTable.eval(u, 24)), -scale)
+}
+
+// tanhArg returns the table argument of 2^-8 <= |x| < 8 (segment index <<
+// 17 | x) and the result's fraction bits.
+func tanhArg(x uint32) (u uint32, scale int) {
+	_, e, f := fields(x)
+	b := e - (bias - 8)
+	k := tanhIndexBits[b]
+	u = (tanhFirst[b]+f>>(23-k))<<17 | f>>(6-k)&(1<<17-1)
+	return u, 24 + bias - int(min(e, bias-1))
+}
