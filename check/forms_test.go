@@ -37,6 +37,11 @@ func TestFormRules(t *testing.T) {
 		{"integer-arithmetic", "mul.u32 %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "missing-qualifier", 1, ".lo, .hi, .wide"},
 		{"integer-arithmetic", "add.u32 5, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "operand-kind", 9, "must be a register"},
 		{"integer-arithmetic", "add.u32 %Ru32_1, gb, %Ru32_3;", "8.5", "sm_90", "operand-kind", 18, "not variable gb"},
+		// packed mov operands (ptxas: "Argument vector size mismatch", "Incompatible elements")
+		{"data-movement", "mov.u32 %Ru32_1, {0, %Ru32_2};", "8.5", "sm_90", "operand-type", 18, "2 elements of a packed mov.u32 operand must together be 32 bits, not 64"},
+		{"data-movement", "mov.b64 %Rb64_1, {%Rb16_1, %Rb32_2, %Rb16_2};", "8.5", "sm_90", "operand-vector", 18, "has 2 or 4 elements, not 3"},
+		{"data-movement", "mov.b64 %Rb64_1, {%Rb32_1, %Rb16_2};", "8.5", "sm_90", "operand-vector", 28, "must have one width: %Rb16_2 is 16 bits, not 32"},
+		{"data-movement", "mov.u32 %Ru32_1, {%Ru32_2};", "8.5", "sm_90", "operand-vector", 18, "has 2 or 4 elements, not 1"},
 		// integer arithmetic
 		{"integer-arithmetic", "add.sat.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "qualifier-not-allowed", 4, ".sat is not a qualifier of add"},
 		{"integer-arithmetic", "mul.wide.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "operand-type", 14, "64-bit"},

@@ -481,21 +481,38 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 		c.errorf(v.Pos(), v.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register, not a vector", s.Name, f.Name)
 		return
 	}
-	total := 0
+	c.packedMov(v, t, bits)
+}
+
+// packedMov checks a braced operand of mov that packs or unpacks a
+// register (PTX ISA 9.7.9.1): 2 or 4 elements of one width (registers;
+// an immediate or a sink takes the others' width) that together make
+// the type's width, as ptxas requires ("Argument vector size mismatch",
+// "Incompatible elements of vector expression").
+func (c *checker) packedMov(v *ast.VectorExpr, t isa.Qual, bits int) {
+	const spec = "PTX ISA 9.7.9.1 (mov)"
+	n := len(v.Elems)
+	if n != 2 && n != 4 {
+		c.errorf(v.Pos(), v.End(), "operand-vector", spec, "", "a packed mov.%s operand has 2 or 4 elements, not %d", t.String()[1:], n)
+		return
+	}
+	width := 0
 	for _, e := range v.Elems {
 		sym := c.fn.lookup(regName(e))
-		if _, sink := e.(*ast.Sink); sink {
-			total += bits / len(v.Elems)
-			continue
-		}
 		if sym == nil || !sym.reg || sym.typ == isa.QNone {
+			continue // an immediate, a sink, or undeclared (reported by resolution)
+		}
+		if w := sym.typ.Bits(); width == 0 {
+			width = w
+		} else if w != width {
+			c.errorf(e.Pos(), e.End(), "operand-vector", spec, "use registers of one width",
+				"the elements of a packed mov operand must have one width: %s is %d bits, not %d", regName(e), w, width)
 			return
 		}
-		total += sym.typ.Bits()
 	}
-	if total != bits || len(v.Elems) < 2 {
-		c.errorf(v.Pos(), v.End(), "operand-type", "PTX ISA 9.7.9.1 (mov)", "",
-			"the elements of a packed mov.%s operand must together be %d bits, not %d", t.String()[1:], bits, total)
+	if width != 0 && width*n != bits {
+		c.errorf(v.Pos(), v.End(), "operand-type", spec, "",
+			"the %d elements of a packed mov.%s operand must together be %d bits, not %d", n, t.String()[1:], bits, width*n)
 	}
 }
 
