@@ -90,7 +90,7 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	if w.watchGlobal {
 		return w.watchedGlobal(l, r, a, n, write)
 	}
-	if w.prog.probe != nil {
+	if w.probe != nil {
 		return w.probedGlobal(l, r, a, n, write)
 	}
 	w.cache = r

@@ -78,7 +78,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 			cs.globalArmed = false
 			cs.globalBox = globalBox{}
 		}
-		if w.prog.probe != nil {
+		if w.probe != nil {
 			return w.probedGlobal(l, r, a, n, write)
 		}
 		w.cache = r
@@ -91,7 +91,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 			verb, n, a, r.Name, role, h.Op.Name, where, issuer)
 		return nil
 	}
-	if w.prog.probe != nil {
+	if w.probe != nil {
 		return w.probedGlobal(l, r, a, n, write)
 	}
 	w.count(SpaceGlobal, n, write)

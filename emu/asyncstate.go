@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -137,7 +136,7 @@ func asyncCluster(c *Cluster) *clusterAsync {
 		s.cl = c
 		s.tracker.Changed = s.guardChanged
 		s.queued = map[asyncgroup.OpID]*queuedOp{}
-		s.tracing = traceSink(c.prog) != nil
+		s.tracing = c.cfg.obs.trace != nil
 		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
 	}
@@ -215,7 +214,7 @@ const (
 	MaxOutstandingAsync = 1 << 15
 )
 
-// MaxTracedAsync is how many operations of a cluster TraceAsync reports
+// MaxTracedAsync is how many operations of a cluster Launch.Trace receives
 // events for; later ones are not traced, so that tracing a long-running
 // kernel keeps bounded memory.
 const MaxTracedAsync = 1 << 14
@@ -395,31 +394,6 @@ func (e AsyncEvent) String() string {
 		e.Cluster, e.Step, e.Op, e.Event, e.Kind, e.Pos.Line, e.Issuer.Rank, e.Issuer.Warp*32+e.Issuer.Lane, e.Detail)
 }
 
-var (
-	traceMu    sync.Mutex
-	traceSinks = map[*Program]func(AsyncEvent){}
-)
-
-// TraceAsync makes every launch of p report the events of its
-// asynchronous operations to fn; nil stops it. fn may be called from
-// several goroutines when clusters run in parallel; events of one cluster
-// arrive in order.
-func TraceAsync(p *Program, fn func(AsyncEvent)) {
-	traceMu.Lock()
-	defer traceMu.Unlock()
-	if fn == nil {
-		delete(traceSinks, p)
-		return
-	}
-	traceSinks[p] = fn
-}
-
-func traceSink(p *Program) func(AsyncEvent) {
-	traceMu.Lock()
-	defer traceMu.Unlock()
-	return traceSinks[p]
-}
-
 // event reports a trace event for operation id.
 func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail string) {
 	if !cs.tracing {
@@ -433,9 +407,7 @@ func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail strin
 	if detail == "" {
 		e.Detail = m.detail
 	}
-	if fn := traceSink(c.prog); fn != nil {
-		fn(e)
-	}
+	c.cfg.obs.trace(e)
 }
 
 // hazardWords names the access and the operand of an async hazard rule

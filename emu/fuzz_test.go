@@ -57,7 +57,7 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 		cfg := Config{Grid: dims(4, 1, 1), Block: dims(40, 1, 1), Cluster: dims(2, 1, 1), MaxSteps: 20000, Seed: 1, SharedBytes: 64}
-		if _, err := Execute(p, cfg, args); err != nil && !strings.Contains(err.Error(), "launch") {
+		if _, err := execute(p, cfg, args); err != nil && !strings.Contains(err.Error(), "launch") {
 			t.Fatalf("unexpected error: %v", err)
 		}
 	})

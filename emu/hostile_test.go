@@ -37,7 +37,7 @@ L:
 func TestHostileUnwaitedAsyncQueueBounded(t *testing.T) {
 	for _, pol := range []AsyncPolicy{AsyncDelayed, AsyncRandom} {
 		p := compile(t, tcgenStoreLoop)
-		mem := p.NewMemory()
+		mem := p.newMemory()
 		mem.setParams(nil)
 		cfg := Config{Grid: dims(1, 1, 1), Block: dims(32, 1, 1), Async: pol, MaxSteps: 20000}
 		if err := cfg.normalize(p); err != nil {
@@ -66,8 +66,8 @@ func TestHostileBufferArgsBoundedTogether(t *testing.T) {
 }
 `)
 	half := make([]byte, MaxBufferBytes/2+1) // never written: no resident pages
-	_, err := Execute(p, Config{}, []Arg{{IsBuffer: true, Buffer: half}, {IsBuffer: true, Buffer: half}})
-	if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), "buffer arguments take 1073741826 bytes; at most 1073741824 (1024 MiB) per launch") {
+	_, err := execute(p, Config{}, []Arg{{IsBuffer: true, Buffer: half}, {IsBuffer: true, Buffer: half}})
+	if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), "argument 1 (b): buffer of 536870913 bytes: the buffers of a launch take at most 1073741824 bytes (1024 MiB) together; 536870911 are left") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -92,7 +92,7 @@ func TestHostileLaunchLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := compile(t, c.src)
-		_, err := Execute(p, c.cfg, nil)
+		_, err := execute(p, c.cfg, nil)
 		if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
 		}
@@ -168,7 +168,7 @@ func TestHostileLaunchStepBudget(t *testing.T) {
 	perCluster := uint64(3001 + warpStartSteps)
 	for _, jobs := range []int{1, 3} {
 		cfg := Config{Grid: dims(100, 1, 1), Block: dims(32, 1, 1), Jobs: jobs, MaxLaunchSteps: 10 * perCluster}
-		res, err := Execute(p, cfg, nil)
+		res, err := execute(p, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestHostileLaunchStepBudget(t *testing.T) {
 		}
 	}
 	cfg := Config{Grid: dims(100, 1, 1), Block: dims(32, 1, 1), MaxLaunchSteps: 100 * perCluster}
-	res, err := Execute(p, cfg, nil)
+	res, err := execute(p, cfg, nil)
 	if err != nil || res.Report != nil || res.Stats.CTAs != 100 {
 		t.Fatalf("within the budget: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
 	}
@@ -305,15 +305,15 @@ func TestHostileRequiredClusterShape(t *testing.T) {
 		{Config{Grid: dims(4, 1, 1)}, "grid x dimension (4) is not a multiple of the cluster x dimension (3)"},
 		{Config{Grid: dims(6, 1, 1), Cluster: dims(2, 1, 1)}, "the kernel requires clusters of (3,1,1) CTAs (.reqnctapercluster); got (2,1,1)"},
 	} {
-		if _, err := Execute(p, c.cfg, nil); !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
+		if _, err := execute(p, c.cfg, nil); !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
 		}
 	}
-	cfg := Config{Grid: dims(6, 1, 1)}
-	if err := cfg.Normalize(p); err != nil || cfg.Cluster != dims(3, 1, 1) {
-		t.Fatalf("Normalize: %v, cluster %v", err, cfg.Cluster)
+	l := Launch{Kernel: p, Config: Config{Grid: dims(6, 1, 1)}}
+	if err := l.Check(); err != nil || l.Cluster != dims(3, 1, 1) {
+		t.Fatalf("Check: %v, cluster %v", err, l.Cluster)
 	}
-	res, err := Execute(p, cfg, nil)
+	res, err := l.Run()
 	if err != nil || res.Report != nil || res.Stats.CTAs != 6 {
 		t.Fatalf("grid 6: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
 	}

@@ -37,7 +37,8 @@ type Config struct {
 	// (coop.go).
 	Cooperative bool
 
-	gridWorkspace uint64 // address of the grid workspace of a cooperative launch
+	gridWorkspace uint64     // address of the grid workspace of a cooperative launch
+	obs           *observers // what watches the launch (set by normalize)
 }
 
 // MaxLaunchBytes bounds the emulator's own memory for the state of the
@@ -326,14 +327,14 @@ func (c *Cluster) tryReleaseCluster() {
 // ErrLaunch wraps launch-configuration errors.
 var ErrLaunch = errors.New("launch")
 
-// Normalize checks cfg for a launch of p and fills in what the kernel
+// normalize checks cfg for a launch of p and fills in what the kernel
 // implies: zero dimensions become 1, the cluster shape comes from
 // .reqnctapercluster, Jobs is bounded by memory, the step budgets get
-// their defaults. Run does the same; calling it first reports launch
-// errors before any buffer is allocated.
-func (cfg *Config) Normalize(p *Program) error { return cfg.normalize(p) }
-
+// their defaults. Launch.Check calls it before any buffer is allocated.
 func (cfg *Config) normalize(p *Program) error {
+	if cfg.obs == nil {
+		cfg.obs = &observers{}
+	}
 	for i := range 3 {
 		if cfg.Grid[i] == 0 {
 			cfg.Grid[i] = 1
@@ -417,14 +418,12 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
 }
 
-// Run emulates a launch of p on memory mem (which holds the parameter
-// buffer and every allocation) and returns the counters and the first
-// sanitizer report (nil when the run was clean). Clusters with a lower
-// index win when several report, so the result does not depend on Jobs.
-func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
-	if err := cfg.normalize(p); err != nil {
-		return Stats{}, nil, err
-	}
+// run emulates a launch of p, whose cfg Launch.Check normalized, on memory
+// mem (which holds the parameter buffer and every allocation) and returns
+// the counters and the first sanitizer report (nil when the run was
+// clean). Clusters with a lower index win when several report, so the
+// result does not depend on Jobs.
+func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	if cfg.Cooperative {
 		return runCooperative(p, mem, &cfg)
 	}
@@ -531,7 +530,7 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 			c.local = make([]byte, p.LocalFrame*nw*32)
 		}
 		for i := range nw {
-			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats,
+			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats, probe: cfg.obs.probe,
 				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)

@@ -80,9 +80,6 @@ type Program struct {
 	Kernel string
 	Insts  []Inst
 
-	probe       *StoreProbe // storeprobe.go
-	probeRegion string
-
 	NumSlots int           // register slots per warp (each 32 lanes wide)
 	consts   []constSlot   // slots holding immediates and fixed addresses
 	specials []specialSlot // slots whose value depends on the CTA or lane

@@ -22,7 +22,7 @@ func tcRun(t *testing.T, src string, cfg Config, n int) (*Result, *Program) {
 	if errs.HasErrors() {
 		t.Fatalf("decode: %v", errs)
 	}
-	res, err := Execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, n)}})
+	res, err := execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, n)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,12 +94,13 @@ func TestTMEMDumpCapture(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	CaptureTMEM(p, [3]int{1, 0, 0})
-	res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Block: [3]int{128, 1, 1}}, []Arg{{IsBuffer: true, Buffer: make([]byte, 6144)}})
+	l := Launch{Kernel: p, Config: Config{Grid: [3]int{2, 1, 1}, Block: [3]int{128, 1, 1}},
+		Args: []Arg{{IsBuffer: true, Buffer: make([]byte, 6144)}}, TMEMOf: &[3]int{1, 0, 0}}
+	res, err := l.Run()
 	if err != nil || res.Report != nil {
 		t.Fatal(err, res.Report)
 	}
-	snap := TMEMOf(p)
+	snap := res.TMEM
 	if snap == nil || snap.CTA != [3]int{1, 0, 0} {
 		t.Fatalf("snapshot %+v", snap)
 	}
@@ -118,8 +119,9 @@ func TestTMEMDumpCapture(t *testing.T) {
 	if !strings.Contains(b.String(), "\n      97 000025e4 000025e5 000025e6") {
 		t.Errorf("dump lacks lane 97 (97*100 = 0x25e4):\n%.400s", b.String())
 	}
-	if TMEMOf(p) != nil {
-		t.Fatal("capture not cleared")
+	l.TMEMOf = nil
+	if res, err := l.Run(); err != nil || res.TMEM != nil {
+		t.Fatalf("a launch without TMEMOf captured %v (err %v)", res.TMEM, err)
 	}
 }
 
@@ -426,7 +428,7 @@ func TestTcgen05AllocPair(t *testing.T) {
 		if errs.HasErrors() {
 			t.Fatal(errs)
 		}
-		res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{cluster, 1, 1}, Block: [3]int{32, 1, 1}},
+		res, err := execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{cluster, 1, 1}, Block: [3]int{32, 1, 1}},
 			[]Arg{{IsBuffer: true, Buffer: make([]byte, 8)}})
 		if err != nil {
 			t.Fatal(err)
@@ -553,7 +555,7 @@ WAIT:
 `
 	run := func(mask string) *Result {
 		p := compile(t, strings.Replace(src, "MASK", mask, 1))
-		res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1}, Async: AsyncDelayed},
+		res, err := execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1}, Async: AsyncDelayed},
 			[]Arg{{IsBuffer: true, Buffer: make([]byte, 8)}})
 		if err != nil {
 			t.Fatal(err)

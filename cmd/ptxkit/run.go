@@ -155,39 +155,19 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		diag.WriteText(stderr, derrs)
 		return exitFail
 	}
-	cfg, err := o.config()
-	if err == nil {
-		err = cfg.Normalize(prog)
-	}
+	l, trace, err := o.launch(prog)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
-	if err := o.checkOutput(); err != nil {
-		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
-		return exitUsage
-	}
-	if err := captureTMEM(prog, o.dumpTMEM, cfg.Grid); err != nil {
-		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
-		return exitUsage
-	}
-	kargs, err := kernelArgs(prog, o.args)
-	if err != nil {
-		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
-		return exitUsage
-	}
-	var trace *asyncTrace
-	if o.trace {
-		trace = traceAsync(prog)
-	}
-	progress := startProgress(stderr, cfg.Monitor, clusterCount(&cfg), time.Duration(o.heartbeat))
-	res, err := emu.Execute(prog, cfg, kargs)
+	progress := startProgress(stderr, l.Monitor, clusterCount(&l.Config), time.Duration(o.heartbeat))
+	res, err := l.Run()
 	progress.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
-	printLaunch(stdout, prog, &cfg)
+	printLaunch(stdout, prog, &l.Config)
 	if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
 		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {
@@ -215,8 +195,8 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		}
 	}
 	trace.print(stdout)
-	if o.dumpTMEM != "" {
-		printTMEM(stdout, prog, o.dumpTMEM)
+	if l.TMEMOf != nil {
+		printTMEM(stdout, *l.TMEMOf, res.TMEM)
 	}
 	if o.stats {
 		printStats(stdout, &res.Stats)
@@ -231,6 +211,36 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		return exitSanitize
 	}
 	return exitOK
+}
+
+// launch builds and checks the launch the flags describe, with its
+// observers: the --trace recorder (nil without --trace) and the
+// --dump-tmem request.
+func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := o.checkOutput(); err != nil {
+		return nil, nil, err
+	}
+	l := &emu.Launch{Kernel: prog, Config: cfg}
+	if o.dumpTMEM != "" {
+		id, err := parseCTAID(o.dumpTMEM)
+		if err != nil {
+			return nil, nil, err
+		}
+		l.TMEMOf = &id
+	}
+	if l.Args, err = kernelArgs(prog, o.args); err != nil {
+		return nil, nil, err
+	}
+	var trace *asyncTrace
+	if o.trace {
+		trace = new(asyncTrace)
+		l.Trace = trace.add
+	}
+	return l, trace, l.Check()
 }
 
 func (o *runOptions) config() (emu.Config, error) {
@@ -308,30 +318,27 @@ const maxBufferBytes = emu.MaxBufferBytes
 // instructions is about 22 MiB of PTX.
 const maxPTXBytes = 32 << 20
 
-// kernelArgs converts --arg values to kernel arguments.
+// kernelArgs converts --arg values to kernel arguments. When their count
+// is not the kernel's, it converts none: Launch.Check reports the count.
 func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {
-	if len(vals) != len(p.Params) {
-		names := make([]string, len(p.Params))
-		for i, prm := range p.Params {
-			names[i] = prm.Name + " " + prm.Type.String()
-		}
-		return nil, fmt.Errorf("kernel %s takes %d parameters (%s); %d --arg given", p.Kernel, len(p.Params), strings.Join(names, ", "), len(vals))
-	}
 	out := make([]emu.Arg, len(vals))
-	left := int64(maxBufferBytes)
+	if len(vals) != len(p.Params) {
+		return out, nil
+	}
 	for i, v := range vals {
-		a, err := parseArg(v, p.Params[i], left)
+		a, err := parseArg(v, p.Params[i])
 		if err != nil {
 			return nil, fmt.Errorf("--arg %d (%s): %v", i, p.Params[i].Name, err)
 		}
-		left -= int64(len(a.Buffer))
 		out[i] = a
 	}
 	return out, nil
 }
 
-// parseArg converts one --arg value; a buffer may take at most left bytes.
-func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
+// parseArg converts one --arg value. Buffers are counted against
+// emu.MaxBufferBytes by Launch.Check, before they are allocated; a file
+// is read only up to that size.
+func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 	switch {
 	case strings.HasPrefix(v, "buf:"):
 		spec := strings.Split(v[4:], ":")
@@ -339,10 +346,7 @@ func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 		if err != nil || n < 0 {
 			return emu.Arg{}, fmt.Errorf("buffer size %q must be a byte count between 0 and %d", spec[0], maxBufferBytes)
 		}
-		if n > left {
-			return emu.Arg{}, errBuffersTooLarge(n, left)
-		}
-		fill := -1
+		a := emu.Arg{IsBuffer: true, Size: int(min(n, math.MaxInt))}
 		for _, opt := range spec[1:] {
 			f, ok := strings.CutPrefix(opt, "fill=")
 			if !ok {
@@ -352,15 +356,9 @@ func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 			if err != nil {
 				return emu.Arg{}, fmt.Errorf("fill byte %q must be 0..255", f)
 			}
-			fill = int(x)
+			a.Fill = byte(x)
 		}
-		b := make([]byte, n)
-		if fill > 0 {
-			for j := range b {
-				b[j] = byte(fill)
-			}
-		}
-		return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
+		return a, nil
 	case strings.HasPrefix(v, "hex:"):
 		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
 		if err != nil {
@@ -374,7 +372,7 @@ func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 		if v[5:] == "" || v[5:] == "-" {
 			return emu.Arg{}, fmt.Errorf("file: needs a PATH")
 		}
-		b, err := readBounded(v[5:], nil, left)
+		b, err := readBounded(v[5:], nil, maxBufferBytes)
 		if errors.Is(err, errInputTooLarge) {
 			return emu.Arg{}, fmt.Errorf("%v; the buffers of a launch take at most %d MiB together", err, maxBufferBytes>>20)
 		}
@@ -388,15 +386,6 @@ func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
 		return emu.Arg{}, err
 	}
 	return emu.Arg{Value: x}, nil
-}
-
-// errBuffersTooLarge explains a buffer of n bytes that does not fit in the
-// left bytes the launch's buffers may still take.
-func errBuffersTooLarge(n, left int64) error {
-	if left == maxBufferBytes {
-		return fmt.Errorf("buffer of %d bytes: at most %d bytes (%d MiB) of buffers per launch", n, int64(maxBufferBytes), maxBufferBytes>>20)
-	}
-	return fmt.Errorf("buffer of %d bytes: the buffers of a launch take at most %d bytes (%d MiB) together; %d are left", n, int64(maxBufferBytes), maxBufferBytes>>20, left)
 }
 
 func printLaunch(w io.Writer, p *emu.Program, c *emu.Config) {

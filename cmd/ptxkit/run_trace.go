@@ -13,7 +13,6 @@ import (
 // ptxkit run --trace.
 type asyncTrace struct {
 	mu      sync.Mutex
-	prog    *emu.Program
 	events  []emu.AsyncEvent
 	dropped int  // events past maxTraceEvents
 	capped  bool // a cluster reached emu.MaxTracedAsync traced operations
@@ -23,19 +22,15 @@ type asyncTrace struct {
 // ones in cluster order.
 const maxTraceEvents = 100000
 
-// traceAsync starts collecting the events of p's launches.
-func traceAsync(p *emu.Program) *asyncTrace {
-	t := &asyncTrace{prog: p}
-	emu.TraceAsync(p, func(e emu.AsyncEvent) {
-		t.mu.Lock()
-		t.events = append(t.events, e)
-		t.capped = t.capped || e.Op >= emu.MaxTracedAsync
-		if len(t.events) >= 2*maxTraceEvents {
-			t.trim()
-		}
-		t.mu.Unlock()
-	})
-	return t
+// add records one event; it is the launch's emu.Launch.Trace.
+func (t *asyncTrace) add(e emu.AsyncEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.events = append(t.events, e)
+	t.capped = t.capped || e.Op >= emu.MaxTracedAsync
+	if len(t.events) >= 2*maxTraceEvents {
+		t.trim()
+	}
 }
 
 // trim keeps the first maxTraceEvents events in cluster order. An event
@@ -56,7 +51,6 @@ func (t *asyncTrace) print(w io.Writer) {
 	if t == nil {
 		return
 	}
-	emu.TraceAsync(t.prog, nil)
 	t.trim()
 	fmt.Fprintf(w, "asynchronous operations (%d events; step = warp-instructions the cluster had executed):\n", len(t.events)+t.dropped)
 	for _, e := range t.events {
