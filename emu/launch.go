@@ -1,9 +1,7 @@
 package emu
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -253,56 +251,6 @@ func (p *Program) newMemory() *Memory {
 		m.konst.add(&c)
 	}
 	return m
-}
-
-// ParseScalar converts a command-line number (decimal, 0x hex, 0b, 0o, a
-// float, or a 0f/0d bit pattern) to the bits of parameter type t.
-func ParseScalar(s string, t Type) (uint64, error) {
-	low := strings.ToLower(s)
-	if t.Float() {
-		if strings.HasPrefix(low, "0f") && len(low) == 10 || strings.HasPrefix(low, "0d") && len(low) == 18 {
-			b, err := strconv.ParseUint(low[2:], 16, 64)
-			if err != nil {
-				return 0, fmt.Errorf("bad float bit pattern %q", s)
-			}
-			if low[1] == 'f' && t == TF64 {
-				return math.Float64bits(float64(math.Float32frombits(uint32(b)))), nil
-			}
-			return b, nil
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
-			return 0, fmt.Errorf("%s is out of range for %s", s, t)
-		}
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q is not a number", s)
-		}
-		return floatBits(t, f, RoundNearest), nil
-	}
-	if v, err := strconv.ParseInt(s, 0, 64); err == nil {
-		if t.Signed() && t.Bits() < 64 {
-			lo, hi := int64(-1)<<uint(t.Bits()-1), int64(1)<<uint(t.Bits()-1)-1
-			if v < lo || v > hi {
-				return 0, fmt.Errorf("%s does not fit in %s", s, t)
-			}
-		} else if !t.Signed() && t.Bits() < 64 && (v < -(int64(1)<<uint(t.Bits()-1)) || uint64(v) > t.mask() && v >= 0) {
-			return 0, fmt.Errorf("%s does not fit in %s", s, t)
-		}
-		return uint64(v) & t.mask(), nil
-	}
-	if v, err := strconv.ParseUint(s, 0, 64); err == nil {
-		if v > t.mask() {
-			return 0, fmt.Errorf("%s does not fit in %s", s, t)
-		}
-		return v, nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-		return uint64(int64(f)) & t.mask(), nil
-	}
-	if _, err := strconv.ParseInt(s, 0, 64); errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%s does not fit in %s", s, t)
-	}
-	return 0, fmt.Errorf("%q is not an integer", s)
 }
 
 // ModuleBytes returns the bytes of module .global and .const variables.

@@ -271,6 +271,11 @@ func floatValue(t Type, v uint64) float64 {
 }
 
 // floatBits rounds x to float type t and returns its bits.
+// FromFloat returns the bits of x in floating-point type t, rounded to
+// nearest even (the rounding of a PTX floating-point literal, §4.5.1);
+// 0 when t is not a floating-point type.
+func (t Type) FromFloat(x float64) uint64 { return floatBits(t, x, RoundNearest) }
+
 func floatBits(t Type, x float64, r Round) uint64 {
 	switch t {
 	case TF16:

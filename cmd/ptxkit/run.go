@@ -3,8 +3,6 @@ package main
 import (
 	_ "embed"
 	"encoding/binary"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -310,83 +308,10 @@ func parseDims(flagName, s string) ([3]int, error) {
 	return d, nil
 }
 
-// maxBufferBytes bounds the buffer arguments of a launch together.
-const maxBufferBytes = emu.MaxBufferBytes
-
 // maxPTXBytes bounds the PTX source read by ptxkit run: the syntax tree
 // takes about 18 times the source, and a kernel of MaxProgramInsts
 // instructions is about 22 MiB of PTX.
 const maxPTXBytes = 32 << 20
-
-// kernelArgs converts --arg values to kernel arguments. When their count
-// is not the kernel's, it converts none: Launch.Check reports the count.
-func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {
-	out := make([]emu.Arg, len(vals))
-	if len(vals) != len(p.Params) {
-		return out, nil
-	}
-	for i, v := range vals {
-		a, err := parseArg(v, p.Params[i])
-		if err != nil {
-			return nil, fmt.Errorf("--arg %d (%s): %v", i, p.Params[i].Name, err)
-		}
-		out[i] = a
-	}
-	return out, nil
-}
-
-// parseArg converts one --arg value. Buffers are counted against
-// emu.MaxBufferBytes by Launch.Check, before they are allocated; a file
-// is read only up to that size.
-func parseArg(v string, prm emu.Param) (emu.Arg, error) {
-	switch {
-	case strings.HasPrefix(v, "buf:"):
-		spec := strings.Split(v[4:], ":")
-		n, err := strconv.ParseInt(spec[0], 0, 64)
-		if err != nil || n < 0 {
-			return emu.Arg{}, fmt.Errorf("buffer size %q must be a byte count between 0 and %d", spec[0], maxBufferBytes)
-		}
-		a := emu.Arg{IsBuffer: true, Size: int(min(n, math.MaxInt))}
-		for _, opt := range spec[1:] {
-			f, ok := strings.CutPrefix(opt, "fill=")
-			if !ok {
-				return emu.Arg{}, fmt.Errorf("unknown buffer option %q (want fill=BYTE)", opt)
-			}
-			x, err := strconv.ParseUint(f, 0, 8)
-			if err != nil {
-				return emu.Arg{}, fmt.Errorf("fill byte %q must be 0..255", f)
-			}
-			a.Fill = byte(x)
-		}
-		return a, nil
-	case strings.HasPrefix(v, "hex:"):
-		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
-		if err != nil {
-			return emu.Arg{}, fmt.Errorf("hex bytes %q: %v", v[4:], err)
-		}
-		if len(b) > prm.Size {
-			return emu.Arg{}, fmt.Errorf("%d bytes given for a %d-byte parameter", len(b), prm.Size)
-		}
-		return emu.Arg{Raw: b}, nil
-	case strings.HasPrefix(v, "file:"):
-		if v[5:] == "" || v[5:] == "-" {
-			return emu.Arg{}, fmt.Errorf("file: needs a PATH")
-		}
-		b, err := readBounded(v[5:], nil, maxBufferBytes)
-		if errors.Is(err, errInputTooLarge) {
-			return emu.Arg{}, fmt.Errorf("%v; the buffers of a launch take at most %d MiB together", err, maxBufferBytes>>20)
-		}
-		if err != nil {
-			return emu.Arg{}, err
-		}
-		return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
-	}
-	x, err := emu.ParseScalar(v, prm.Type)
-	if err != nil {
-		return emu.Arg{}, err
-	}
-	return emu.Arg{Value: x}, nil
-}
 
 func printLaunch(w io.Writer, p *emu.Program, c *emu.Config) {
 	n := c.Grid[0] * c.Grid[1] * c.Grid[2] * c.Block[0] * c.Block[1] * c.Block[2]
