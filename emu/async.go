@@ -79,7 +79,7 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 			c.nextDue = op.Due
 		}
 	}
-	if len(c.async) >= MaxQueuedAsync {
+	if len(c.async) >= maxQueuedAsync {
 		// Landing early is always allowed; it keeps a kernel that never
 		// waits from queueing without bound.
 		oldest := c.async[0]

@@ -25,7 +25,7 @@ import "github.com/ptxkit/ptxkit/emu/asyncgroup"
 
 // isGlobalRange reports whether tracker range r names global memory (the
 // tracker names shared bytes by their generic .shared::cluster address).
-func isGlobalRange(r asyncgroup.Range) bool { return GenericSpace(r.Lo) != SpaceSharedCluster }
+func isGlobalRange(r asyncgroup.Range) bool { return genericSpace(r.Lo) != SpaceSharedCluster }
 
 // globalBox is the smallest range holding every guarded global range of a
 // cluster (it may hold more: it grows at issue and is emptied only when

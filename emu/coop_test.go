@@ -190,5 +190,5 @@ DONE:
 }
 `
 	res := launchReport(t, src, Config{Grid: dims(3, 1, 1), Block: dims(64, 1, 1), Cooperative: true})
-	wantReport(t, res, RuleDeadlock)
+	wantReport(t, res, ruleDeadlock)
 }

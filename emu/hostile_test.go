@@ -48,8 +48,8 @@ func TestHostileUnwaitedAsyncQueueBounded(t *testing.T) {
 		if r == nil || r.Rule != RuleMaxSteps {
 			t.Fatalf("%v: report %v, want %s", pol, r, RuleMaxSteps)
 		}
-		if n := len(wk.cl.async); n > MaxQueuedAsync {
-			t.Errorf("%v: %d operations queued, want at most %d", pol, n, MaxQueuedAsync)
+		if n := len(wk.cl.async); n > maxQueuedAsync {
+			t.Errorf("%v: %d operations queued, want at most %d", pol, n, maxQueuedAsync)
 		}
 	}
 }
@@ -82,7 +82,7 @@ func TestHostileLaunchLimits(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{trivial, Config{Grid: dims(MaxGridCTAs+1, 1, 1)}, "grid of 16777217 CTAs; the emulator runs at most 16777216"},
+		{trivial, Config{Grid: dims(maxGridCTAs+1, 1, 1)}, "grid of 16777217 CTAs; the emulator runs at most 16777216"},
 		{trivial, Config{Grid: dims(1<<31-1, 65535, 65535)}, "the emulator runs at most"},
 		{trivial, Config{Grid: dims(1, 65536, 1)}, "larger than a GPU allows"},
 		{trivial, Config{Block: dims(1<<31-1, 1<<31-1, 4)}, "threads per CTA (at most 1024"},
@@ -100,7 +100,7 @@ func TestHostileLaunchLimits(t *testing.T) {
 }
 
 // TestHostileJobsBoundedByMemory checks that --jobs is lowered so that the
-// clusters emulated at once fit in MaxLaunchBytes, and that the results do
+// clusters emulated at once fit in maxLaunchBytes, and that the results do
 // not change.
 func TestHostileJobsBoundedByMemory(t *testing.T) {
 	src := `.version 8.0
@@ -133,8 +133,8 @@ func TestHostileJobsBoundedByMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := clusterBytes(p, &c)
-	if per*uint64(c.Jobs) > MaxLaunchBytes || c.Jobs < 1 || c.Jobs >= 256 {
-		t.Fatalf("jobs %d x %d bytes per cluster exceeds %d", c.Jobs, per, MaxLaunchBytes)
+	if per*uint64(c.Jobs) > maxLaunchBytes || c.Jobs < 1 || c.Jobs >= 256 {
+		t.Fatalf("jobs %d x %d bytes per cluster exceeds %d", c.Jobs, per, maxLaunchBytes)
 	}
 	res := launch(t, src, cfg, buf(32))
 	for i, v := range u32s(res.Buffers[0].Data) {
@@ -236,7 +236,7 @@ func TestHostileProgramTooLong(t *testing.T) {
 // (a prefix in cluster order) does not depend on Jobs.
 func TestHostilePrintfBoundedPerLaunch(t *testing.T) {
 	l := newPrintLog()
-	chunk := make([]byte, MaxLaunchPrintfBytes/4+1)
+	chunk := make([]byte, maxLaunchPrintfBytes/4+1)
 	for _, i := range []int{5, 1, 0, 3, 2, 4} { // finishing out of order
 		l.add(i, chunk)
 	}
@@ -244,7 +244,7 @@ func TestHostilePrintfBoundedPerLaunch(t *testing.T) {
 		t.Fatalf("kept %d bytes, dropping from cluster %d; want clusters 0-2", l.bytes, l.dropFrom)
 	}
 	out := l.output(10)
-	if len(out) > MaxLaunchPrintfBytes+200 || !strings.HasSuffix(string(out), "[printf output of clusters from 3 on not kept: more than 16777216 bytes in all]\n") {
+	if len(out) > maxLaunchPrintfBytes+200 || !strings.HasSuffix(string(out), "[printf output of clusters from 3 on not kept: more than 16777216 bytes in all]\n") {
 		t.Errorf("output of %d bytes ends %q", len(out), out[max(0, len(out)-100):])
 	}
 
@@ -276,12 +276,12 @@ L:
 }
 `
 	// Each cluster prints 12000*32 lines of 3 bytes: 1.1 MiB, truncated at
-	// MaxPrintfBytes (with a note); 15 of them fit in MaxLaunchPrintfBytes.
+	// maxPrintfBytes (with a note); 15 of them fit in maxLaunchPrintfBytes.
 	var outs [2][]byte
 	for k, jobs := range []int{1, 2} {
 		res := launch(t, src, Config{Grid: dims(20, 1, 1), Block: dims(32, 1, 1), Jobs: jobs})
 		outs[k] = res.Stats.Printf
-		if n := len(res.Stats.Printf); n > MaxLaunchPrintfBytes+1000 {
+		if n := len(res.Stats.Printf); n > maxLaunchPrintfBytes+1000 {
 			t.Errorf("jobs %d: %d bytes of printf output", jobs, n)
 		}
 		if !strings.Contains(string(res.Stats.Printf), "[printf output of clusters from 15 on not kept") {

@@ -96,7 +96,7 @@ type Program struct {
 	ReqNTID      [3]int // .reqntid, zero when absent
 	MaxNTID      int    // product of .maxntid, zero when absent
 	// ReservedSmem is set when the kernel reads %reserved_smem_offset_*:
-	// each CTA then has ReservedSmemBytes after its own shared memory.
+	// each CTA then has reservedSmemBytes after its own shared memory.
 	ReservedSmem bool
 
 	funcTable []calleeInfo // functions whose address is taken, by index

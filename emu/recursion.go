@@ -171,7 +171,7 @@ func (d *Decoder) frameSymAddr(s *symbol) int32 {
 
 // layoutStack places the stack after the static frame: room for
 // maxCallDepth activations of the largest recursive function, and
-// AllocaStackBytes more when the program uses alloca.
+// allocaStackBytes more when the program uses alloca.
 func (d *Decoder) layoutStack() {
 	most := 0
 	for _, fi := range d.lowered {
@@ -187,7 +187,7 @@ func (d *Decoder) layoutStack() {
 	d.prog.StackBase = base
 	d.prog.LocalFrame = base + maxCallDepth*most
 	if d.prog.usesAlloca {
-		d.prog.LocalFrame += AllocaStackBytes
+		d.prog.LocalFrame += allocaStackBytes
 	}
 }
 
@@ -198,7 +198,7 @@ func (d *Decoder) layoutStack() {
 func (w *Warp) enterFrame(l int, fr *frameInfo) bool {
 	base := w.stackPtr(l)
 	if base+fr.size > w.prog.LocalFrame {
-		w.Fault(l, RuleCallDepth, specCall, "recursion deeper than the %d-byte stack of the thread", w.prog.LocalFrame-w.prog.StackBase)
+		w.Fault(l, ruleCallDepth, specCall, "recursion deeper than the %d-byte stack of the thread", w.prog.LocalFrame-w.prog.StackBase)
 		return false
 	}
 	for s := fr.slotLo; s < fr.slotHi; s += 32 {

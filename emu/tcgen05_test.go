@@ -188,14 +188,14 @@ func TestTcgen05Sanitizer(t *testing.T) {
 			cols: 32,
 			bad:  "\tsetp.lt.u32 %p1, %r8, 16;\n\t@%p1 bra SKIP;\n" + stX2 + waitSt + "SKIP:\n",
 			ok:   "\tsetp.lt.u32 %p1, %r7, 16;\n\t@%p1 bra SKIP;\n" + stX2 + waitSt + "SKIP:\n",
-			rule: RuleTcgen05Aligned, frags: []string{"diverged warp"},
+			rule: ruleTcgen05Aligned, frags: []string{"diverged warp"},
 		},
 		{
 			name: "non-uniform guard",
 			cols: 32,
 			bad:  "\tsetp.lt.u32 %p1, %r8, 16;\n\t@%p1 " + stX2[1:] + waitSt,
 			ok:   "\tsetp.lt.u32 %p1, %r7, 16;\n\t@%p1 " + stX2[1:] + waitSt,
-			rule: RuleTcgen05Aligned, frags: []string{"false guard"},
+			rule: ruleTcgen05Aligned, frags: []string{"false guard"},
 		},
 		{
 			name: "lane quarter",
@@ -265,14 +265,14 @@ func TestTcgen05Sanitizer(t *testing.T) {
 			cols: 32,
 			bad:  "\tadd.u32 %r9, %r8, 32;\n\t@%p0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], %r9;\n",
 			ok:   "\tmov.u32 %r9, 32;\n\t@%p0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], %r9;\n\t@%p0 ld.shared.b32 %r10, [slot+8];\n\t@%p0 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r10, 32;\n",
-			rule: RuleTcgen05Uniform, frags: []string{"different nCols: lane 0 has 0x20, lane 1 has 0x21"},
+			rule: ruleTcgen05Uniform, frags: []string{"different nCols: lane 0 has 0x20, lane 1 has 0x21"},
 		},
 		{
 			name: "exited lane",
 			cols: 32,
 			bad:  "\tsetp.ge.u32 %p1, %r8, 31;\n\t@%p1 exit;\n" + stX2 + waitSt,
 			ok:   "\tsetp.ge.u32 %p1, %r7, 31;\n\t@%p1 exit;\n" + stX2 + waitSt,
-			rule: RuleTcgen05Aligned, frags: []string{"after thread 31 of the warp exited"},
+			rule: ruleTcgen05Aligned, frags: []string{"after thread 31 of the warp exited"},
 		},
 	}
 	for _, tt := range tests {
@@ -385,7 +385,7 @@ func TestTcgen05AllocBlocks(t *testing.T) {
 		t.Fatalf("sequential full allocations: %v", res.Report)
 	}
 	res, _ = tcRun(t, fmt.Sprintf(src, "bar.sync 0;"), Config{Block: [3]int{64, 1, 1}}, 64)
-	if res.Report == nil || res.Report.Rule != RuleDeadlock {
+	if res.Report == nil || res.Report.Rule != ruleDeadlock {
 		t.Fatalf("report %v, want deadlock", res.Report)
 	}
 	if msg := res.Report.Error(); !strings.Contains(msg, "tcgen05.alloc of 512 columns: Tensor Memory has 0 free columns") {
@@ -443,11 +443,11 @@ func TestTcgen05AllocPair(t *testing.T) {
 		t.Fatalf("pair allocations at %#x and %#x, want column 0 in both", out[0], out[1])
 	}
 	res = run("32", 2)
-	if res.Report == nil || res.Report.Rule != RuleTcgen05Uniform || !strings.Contains(res.Report.Message, "64 columns, its peer (rank 0) for 32") {
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Uniform || !strings.Contains(res.Report.Message, "64 columns, its peer (rank 0) for 32") {
 		t.Fatalf("different nCols: report %v", res.Report)
 	}
 	res = run("0", 1)
-	if res.Report == nil || res.Report.Rule != RuleTcgen05Pair {
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Pair {
 		t.Fatalf("no peer: report %v", res.Report)
 	}
 }
@@ -570,10 +570,10 @@ WAIT:
 		t.Fatalf("CTAs passed the barrier: %v", out)
 	}
 	// Rank 1's barrier is never signalled: deadlock.
-	if res := run("1"); res.Report == nil || res.Report.Rule != RuleDeadlock {
+	if res := run("1"); res.Report == nil || res.Report.Rule != ruleDeadlock {
 		t.Fatalf("mask 0b01: report %v, want deadlock", res.Report)
 	}
-	if res := run("4"); res.Report == nil || res.Report.Rule != RuleOutOfBounds || !strings.Contains(res.Report.Message, "ctaMask 0x0004") {
+	if res := run("4"); res.Report == nil || res.Report.Rule != ruleOutOfBounds || !strings.Contains(res.Report.Message, "ctaMask 0x0004") {
 		t.Fatalf("mask 0b100: report %v", res.Report)
 	}
 }
@@ -601,7 +601,7 @@ func TestTcgen05PartialWarp(t *testing.T) {
 		t.Fatalf("alloc/relinquish/dealloc by 16 threads: %v", res.Report)
 	}
 	res, _ = tcRun(t, strings.Replace(src, "BODY", "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};", 1), Config{Block: [3]int{16, 1, 1}}, 4)
-	if res.Report == nil || res.Report.Rule != RuleTcgen05Aligned || !strings.Contains(res.Report.Message, "partial warp of 16 threads") {
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Aligned || !strings.Contains(res.Report.Message, "partial warp of 16 threads") {
 		t.Fatalf("tcgen05.st by 16 threads: report %v", res.Report)
 	}
 }

@@ -309,8 +309,8 @@ func parseDims(flagName, s string) ([3]int, error) {
 }
 
 // maxPTXBytes bounds the PTX source read by ptxkit run: the syntax tree
-// takes about 18 times the source, and a kernel of MaxProgramInsts
-// instructions is about 22 MiB of PTX.
+// takes about 18 times the source, and a kernel of the most instructions
+// the emulator decodes (1<<20) is about 22 MiB of PTX.
 const maxPTXBytes = 32 << 20
 
 func printLaunch(w io.Writer, p *emu.Program, c *emu.Config) {
