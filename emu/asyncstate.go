@@ -389,11 +389,6 @@ type AsyncEvent struct {
 	Detail  string // bytes and addresses
 }
 
-func (e AsyncEvent) String() string {
-	return fmt.Sprintf("cluster %d step %6d  op %3d %-8s %s at line %d by CTA rank %d thread %d: %s",
-		e.Cluster, e.Step, e.Op, e.Event, e.Kind, e.Pos.Line, e.Issuer.Rank, e.Issuer.Warp*32+e.Issuer.Lane, e.Detail)
-}
-
 // event reports a trace event for operation id.
 func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail string) {
 	if !cs.tracing {

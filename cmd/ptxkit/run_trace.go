@@ -54,7 +54,7 @@ func (t *asyncTrace) print(w io.Writer) {
 	t.trim()
 	fmt.Fprintf(w, "asynchronous operations (%d events; step = warp-instructions the cluster had executed):\n", len(t.events)+t.dropped)
 	for _, e := range t.events {
-		fmt.Fprintf(w, "  %s\n", e)
+		fmt.Fprintf(w, "  %s\n", formatEvent(e))
 	}
 	if t.dropped > 0 {
 		fmt.Fprintf(w, "  ... %d more events not shown (at most %d are)\n", t.dropped, maxTraceEvents)
@@ -62,4 +62,10 @@ func (t *asyncTrace) print(w io.Writer) {
 	if t.capped {
 		fmt.Fprintf(w, "  (operations after the first %d of a cluster are not traced)\n", emu.MaxTracedAsync)
 	}
+}
+
+// formatEvent formats one --trace line.
+func formatEvent(e emu.AsyncEvent) string {
+	return fmt.Sprintf("cluster %d step %6d  op %3d %-8s %s at line %d by CTA rank %d thread %d: %s",
+		e.Cluster, e.Step, e.Op, e.Event, e.Kind, e.Pos.Line, e.Issuer.Rank, e.Issuer.Warp*32+e.Issuer.Lane, e.Detail)
 }
