@@ -57,7 +57,7 @@ func runCooperative(p *Program, mem *Memory, cfg *Config) (Stats, *Report, error
 	if need := uint64(nclusters) * clusterBytes(p, cfg); need > maxLaunchBytes {
 		return Stats{}, nil, fmt.Errorf("%w: a cooperative launch holds every CTA at once: %d MiB of emulator state, at most %d MiB", ErrLaunch, need>>20, maxLaunchBytes>>20)
 	}
-	cfg.gridWorkspace = mem.AllocGlobal("grid workspace", gridWorkspaceBytes, 256).Base
+	cfg.gridWorkspace = mem.allocGlobal("grid workspace", gridWorkspaceBytes, 256).Base
 	mon, disarm := startTimeout(cfg)
 	defer disarm()
 	workers := make([]*worker, nclusters)

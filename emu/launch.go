@@ -203,7 +203,7 @@ func allocArg(mem *Memory, i int, a *Arg) *Region {
 	case a.Adopt && a.Buffer != nil:
 		r = mem.adoptGlobal(argRegionName(i), a.Buffer, 256)
 	default:
-		r = mem.AllocGlobal(argRegionName(i), a.bufferBytes(), 256)
+		r = mem.allocGlobal(argRegionName(i), a.bufferBytes(), 256)
 		if a.Buffer != nil {
 			copy(r.Data, a.Buffer)
 		} else if a.Fill != 0 {
@@ -238,7 +238,7 @@ func (l *Launch) observers() *observers {
 // newMemory returns a memory holding the program's module variables with
 // their initial values.
 func (p *Program) newMemory() *Memory {
-	m := NewMemory()
+	m := emptyMemory()
 	for _, r := range p.globals {
 		c := *r
 		c.Data = append([]byte(nil), r.Data...)

@@ -168,11 +168,11 @@ type Memory struct {
 	Params *Region
 }
 
-// NewMemory returns an empty memory.
-func NewMemory() *Memory { return &Memory{} }
+// emptyMemory returns an empty memory.
+func emptyMemory() *Memory { return &Memory{} }
 
-// AllocGlobal allocates n zeroed bytes of global memory.
-func (m *Memory) AllocGlobal(name string, n int, align uint64) *Region {
+// allocGlobal allocates n zeroed bytes of global memory.
+func (m *Memory) allocGlobal(name string, n int, align uint64) *Region {
 	return m.global.alloc(name, n, align, SpaceGlobal, globalBase)
 }
 
@@ -194,8 +194,5 @@ func (m *Memory) setParams(data []byte) {
 	m.global.add(r)
 }
 
-// Global returns the regions of global memory in address order.
-func (m *Memory) Global() []*Region { return m.global.regs }
-
-// FindGlobal returns the global region holding [a, a+n), or nil.
-func (m *Memory) FindGlobal(a uint64, n int) *Region { return m.global.find(a, n) }
+// findGlobal returns the global region holding [a, a+n), or nil.
+func (m *Memory) findGlobal(a uint64, n int) *Region { return m.global.find(a, n) }
