@@ -83,3 +83,44 @@ func equalEvents(a, b []AsyncEvent) bool {
 	}
 	return true
 }
+
+// TestLaunchStoreProbe checks that Launch.Probe counts the stores to one
+// byte and names a thread that made them: 64 threads store to out[tid%4],
+// so 16 stores reach each of the first 16 bytes and none the rest.
+func TestLaunchStoreProbe(t *testing.T) {
+	p := compile(t, `.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	and.b32 %r2, %r1, 3;
+	mul.wide.u32 %rd2, %r2, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r1;
+	ret;
+}
+`)
+	for _, c := range []struct {
+		off    uint64
+		stores uint64
+	}{{5, 16}, {12, 16}, {16, 0}} {
+		probe := &StoreProbe{Arg: 0, Offset: c.off}
+		l := Launch{Kernel: p, Config: Config{Block: dims(64, 1, 1), Jobs: 4}, Args: []Arg{{IsBuffer: true, Size: 32}}, Probe: probe}
+		if _, err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if l.Jobs != 1 {
+			t.Errorf("a probed launch ran with %d jobs", l.Jobs)
+		}
+		if probe.Stores != c.stores || probe.Found != (c.stores > 0) {
+			t.Errorf("byte %d: found %v after %d stores, want %d", c.off, probe.Found, probe.Stores, c.stores)
+		}
+		if tid := probe.Thread.Warp*32 + probe.Thread.Lane; probe.Found && (tid%4 != int(c.off/4) || probe.Opcode != "st.global.u32" || probe.Pos.Line != 13) {
+			t.Errorf("byte %d: stored by thread %d with %s at line %d", c.off, tid, probe.Opcode, probe.Pos.Line)
+		}
+	}
+}
