@@ -142,7 +142,7 @@ func (w *Warp) shared(l int, sp Space, a uint64, n int, write bool, asked Space)
 }
 
 func (w *Warp) local(l int, a uint64, n int, write bool, sp Space) []byte {
-	frame := uint64(w.prog.LocalFrame)
+	frame := uint64(w.prog.localFrame)
 	if genericSpace(a) == SpaceLocal {
 		w.Fault(l, ruleWrongWindow, specWindows, "%d-byte %s at %s address %#x, which is a generic address; convert it with cvta.to.local or drop the space qualifier", n, rw(write), sp, a)
 		return nil

@@ -214,7 +214,7 @@ func (d *Decoder) special(k specialKind, comp int, off uint64) int32 {
 // zeroes all of them when it starts a CTA and refills the constants and
 // specials (Warp.start).
 func (d *Decoder) finish() {
-	d.prog.NumSlots = d.nslots
+	d.prog.numSlots = d.nslots
 	pos := d.prog.Insts
 	at := func() (p, e token.Pos) {
 		if len(pos) > 0 {
@@ -226,13 +226,13 @@ func (d *Decoder) finish() {
 		p, e := at()
 		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d register slots; the emulator supports %d", d.nslots, maxRegisterSlots)
 	}
-	if d.prog.LocalFrame > maxLocalBytes {
+	if d.prog.localFrame > maxLocalBytes {
 		p, e := at()
-		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d bytes of local memory per thread; the emulator supports %d", d.prog.LocalFrame, maxLocalBytes)
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d bytes of local memory per thread; the emulator supports %d", d.prog.localFrame, maxLocalBytes)
 	}
-	if d.prog.SharedStatic > maxSharedBytes {
+	if d.prog.sharedStatic > maxSharedBytes {
 		p, e := at()
-		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "%d bytes of static shared memory (at most %d)", d.prog.SharedStatic, maxSharedBytes)
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "%d bytes of static shared memory (at most %d)", d.prog.sharedStatic, maxSharedBytes)
 	}
 	glb := 0
 	for _, r := range d.prog.globals {
@@ -245,8 +245,8 @@ func (d *Decoder) finish() {
 		p, e := at()
 		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "module variables take %d bytes; the emulator supports %d", glb, maxModuleBytes)
 	}
-	if d.prog.SharedAlign == 0 {
-		d.prog.SharedAlign = 1
+	if d.prog.sharedAlign == 0 {
+		d.prog.sharedAlign = 1
 	}
 }
 
@@ -475,8 +475,8 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 			return
 		}
 		align := uint64(max(v.Align, int64(elem), 1))
-		if int(align) > d.prog.SharedAlign {
-			d.prog.SharedAlign = int(align)
+		if int(align) > d.prog.sharedAlign {
+			d.prog.sharedAlign = int(align)
 		}
 		if size == 0 {
 			dyn = append(dyn, v)
@@ -534,9 +534,9 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 			}
 		}
 	}
-	d.prog.SharedStatic = int(dynOff)
+	d.prog.sharedStatic = int(dynOff)
 	if len(dyn) == 0 {
-		d.prog.SharedStatic = int(off)
+		d.prog.sharedStatic = int(off)
 	}
 }
 
@@ -561,7 +561,7 @@ func (d *Decoder) entryParams(f *ast.Function) {
 		d.prog.Params = append(d.prog.Params, prm)
 		off += size
 	}
-	d.prog.ParamSize = off
+	d.prog.paramSize = off
 	for _, dir := range f.Perf {
 		switch dir.Name {
 		case ".explicitcluster":
@@ -584,12 +584,12 @@ func (d *Decoder) entryParams(f *ast.Function) {
 			}
 			switch dir.Name {
 			case ".reqntid":
-				d.prog.ReqNTID = dims
+				d.prog.reqNTID = dims
 			case ".maxntid":
 				// Saturate: more than a CTA can hold is no limit at all.
-				d.prog.MaxNTID = min(dims[0], maxThreadsPerCTA+1) * min(dims[1], maxThreadsPerCTA+1) * min(dims[2], maxThreadsPerCTA+1)
+				d.prog.maxNTID = min(dims[0], maxThreadsPerCTA+1) * min(dims[1], maxThreadsPerCTA+1) * min(dims[2], maxThreadsPerCTA+1)
 			default:
-				d.prog.ReqCluster = dims
+				d.prog.reqCluster = dims
 				d.prog.Explicit = true
 			}
 		}
@@ -618,8 +618,8 @@ func (d *Decoder) lookup(name string) *symbol {
 // allocLocal reserves n bytes of per-thread local memory.
 func (d *Decoder) allocLocal(n int, align int) uint64 {
 	align = max(align, 1)
-	off := (d.prog.LocalFrame + align - 1) &^ (align - 1)
-	d.prog.LocalFrame = off + n
+	off := (d.prog.localFrame + align - 1) &^ (align - 1)
+	d.prog.localFrame = off + n
 	return uint64(off)
 }
 

@@ -43,7 +43,7 @@ func FuzzRun(f *testing.F) {
 			}
 			return
 		}
-		if p.NumSlots > 4096 || p.LocalFrame > 1<<16 || p.ModuleBytes() > 1<<20 || p.ParamSize > 4096 {
+		if p.numSlots > 4096 || p.localFrame > 1<<16 || p.moduleBytes() > 1<<20 || p.paramSize > 4096 {
 			return // valid but too large to emulate thousands of times a second
 		}
 		args := make([]Arg, len(p.Params))

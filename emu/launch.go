@@ -167,7 +167,7 @@ func (l *Launch) Run() (*Result, error) {
 	p := l.Kernel
 	mem := p.newMemory()
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
-	params := make([]byte, max(p.ParamSize, 1))
+	params := make([]byte, max(p.paramSize, 1))
 	for i := range l.Args {
 		a, prm := &l.Args[i], p.Params[i]
 		v := a.Value
@@ -182,7 +182,7 @@ func (l *Launch) Run() (*Result, error) {
 		}
 		putLE(params[prm.Offset:], v, prm.Size)
 	}
-	mem.setParams(params[:p.ParamSize])
+	mem.setParams(params[:p.paramSize])
 	cfg := l.Config
 	cfg.obs = l.observers()
 	st, rep, err := run(p, mem, cfg)
@@ -253,8 +253,8 @@ func (p *Program) newMemory() *Memory {
 	return m
 }
 
-// ModuleBytes returns the bytes of module .global and .const variables.
-func (p *Program) ModuleBytes() int {
+// moduleBytes returns the bytes of module .global and .const variables.
+func (p *Program) moduleBytes() int {
 	n := 0
 	for _, r := range p.globals {
 		n += len(r.Data)

@@ -408,7 +408,7 @@ func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 			off = uint64(n)
 		}
 		if k >= spReservedBegin && k <= spReserved1 {
-			d.prog.ReservedSmem = true
+			d.prog.reservedSmem = true
 		}
 		return d.special(k, compIndex(r.Comp), off), TU32, nil
 	}

@@ -348,10 +348,10 @@ func (cfg *Config) normalize(p *Program) error {
 		if cfg.Grid[i] < 0 || cfg.Block[i] < 0 || cfg.Cluster[i] < 0 {
 			return fmt.Errorf("%w: negative dimension", ErrLaunch)
 		}
-		if req := p.ReqCluster[i]; req != 0 && req != cfg.Cluster[i] {
+		if req := p.reqCluster[i]; req != 0 && req != cfg.Cluster[i] {
 			if cfg.Cluster[i] != 1 {
 				return fmt.Errorf("%w: the kernel requires clusters of (%d,%d,%d) CTAs (.reqnctapercluster); got (%d,%d,%d)", ErrLaunch,
-					p.ReqCluster[0], p.ReqCluster[1], p.ReqCluster[2], cfg.Cluster[0], cfg.Cluster[1], cfg.Cluster[2])
+					p.reqCluster[0], p.reqCluster[1], p.reqCluster[2], cfg.Cluster[0], cfg.Cluster[1], cfg.Cluster[2])
 			}
 			cfg.Cluster[i] = req
 		}
@@ -360,12 +360,12 @@ func (cfg *Config) normalize(p *Program) error {
 		}
 	}
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
-	if p.ReqNTID != [3]int{} && p.ReqNTID != cfg.Block {
+	if p.reqNTID != [3]int{} && p.reqNTID != cfg.Block {
 		return fmt.Errorf("%w: the kernel requires a block of (%d,%d,%d) threads (.reqntid); got (%d,%d,%d)", ErrLaunch,
-			p.ReqNTID[0], p.ReqNTID[1], p.ReqNTID[2], cfg.Block[0], cfg.Block[1], cfg.Block[2])
+			p.reqNTID[0], p.reqNTID[1], p.reqNTID[2], cfg.Block[0], cfg.Block[1], cfg.Block[2])
 	}
-	if p.MaxNTID > 0 && nt > p.MaxNTID {
-		return fmt.Errorf("%w: %d threads per CTA; the kernel allows at most %d (.maxntid)", ErrLaunch, nt, p.MaxNTID)
+	if p.maxNTID > 0 && nt > p.maxNTID {
+		return fmt.Errorf("%w: %d threads per CTA; the kernel allows at most %d (.maxntid)", ErrLaunch, nt, p.maxNTID)
 	}
 	if uint64(cfg.Block[0])*uint64(cfg.Block[1])*uint64(cfg.Block[2]) > maxThreadsPerCTA || cfg.Block[2] > 64 {
 		return fmt.Errorf("%w: %d threads per CTA (at most %d, z at most 64)", ErrLaunch, nt, maxThreadsPerCTA)
@@ -380,8 +380,8 @@ func (cfg *Config) normalize(p *Program) error {
 	if g := uint64(cfg.Grid[0]) * uint64(cfg.Grid[1]) * uint64(cfg.Grid[2]); g > maxGridCTAs {
 		return fmt.Errorf("%w: grid of %d CTAs; the emulator runs at most %d CTAs per launch", ErrLaunch, g, maxGridCTAs)
 	}
-	if cfg.SharedBytes < 0 || p.SharedStatic+cfg.SharedBytes > maxSharedBytes {
-		return fmt.Errorf("%w: %d bytes of shared memory per CTA (at most %d)", ErrLaunch, p.SharedStatic+cfg.SharedBytes, maxSharedBytes)
+	if cfg.SharedBytes < 0 || p.sharedStatic+cfg.SharedBytes > maxSharedBytes {
+		return fmt.Errorf("%w: %d bytes of shared memory per CTA (at most %d)", ErrLaunch, p.sharedStatic+cfg.SharedBytes, maxSharedBytes)
 	}
 	if cfg.Jobs <= 0 {
 		cfg.Jobs = 1
@@ -414,7 +414,7 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	nt := uint64(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])
 	nw := (nt + 31) / 32
 	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
-	perWarp := uint64(p.NumSlots)*32*8 + 32*uint64(p.LocalFrame) + warpOverheadBytes
+	perWarp := uint64(p.numSlots)*32*8 + 32*uint64(p.localFrame) + warpOverheadBytes
 	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
 }
 
@@ -526,12 +526,12 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 	nw := (nt + 31) / 32
 	for r := range n {
 		c := &CTA{Rank: r, Shared: make([]byte, ctaSmemBytes(p, cfg)), ext: make([]any, len(ctaExt))}
-		if p.LocalFrame > 0 {
-			c.local = make([]byte, p.LocalFrame*nw*32)
+		if p.localFrame > 0 {
+			c.local = make([]byte, p.localFrame*nw*32)
 		}
 		for i := range nw {
 			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats, probe: cfg.obs.probe,
-				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
+				R: make([]uint64, p.numSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)
 			for _, k := range p.consts {

@@ -300,7 +300,7 @@ func (d *Decoder) resolveCalls() {
 }
 
 func (w *Warp) frame(l int) []byte {
-	f := w.prog.LocalFrame
+	f := w.prog.localFrame
 	return w.CTA.local[(w.Index*32+l)*f : (w.Index*32+l+1)*f]
 }
 

@@ -17,14 +17,14 @@ const reservedSlot1 = 512
 
 // userSmemBytes is the shared memory a CTA's program declares and the
 // launch asks for (static and dynamic).
-func userSmemBytes(p *Program, cfg *Config) int { return p.SharedStatic + cfg.SharedBytes }
+func userSmemBytes(p *Program, cfg *Config) int { return p.sharedStatic + cfg.SharedBytes }
 
 // ctaSmemBytes is the shared memory the emulator allocates per CTA: the
 // user's, then the reserved region when the program reads
 // %reserved_smem_offset_* (at a 16-byte aligned offset).
 func ctaSmemBytes(p *Program, cfg *Config) int {
 	n := userSmemBytes(p, cfg)
-	if p.ReservedSmem {
+	if p.reservedSmem {
 		n = reservedBase(p, cfg) + reservedSmemBytes
 	}
 	return n

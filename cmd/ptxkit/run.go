@@ -253,7 +253,7 @@ func (o *runOptions) config() (emu.Config, error) {
 	if cfg.Cluster, err = parseDims("--cluster", o.cluster); err != nil {
 		return cfg, err
 	}
-	if cfg.Async, err = emu.ParseAsyncPolicy(o.async.value); err != nil {
+	if cfg.Async, err = parseAsyncPolicy(o.async.value); err != nil {
 		return cfg, err
 	}
 	if o.shared < 0 {

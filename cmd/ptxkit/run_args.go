@@ -144,3 +144,17 @@ func typeMask(t emu.Type) uint64 {
 	}
 	return 1<<uint(t.Bits()) - 1
 }
+
+// parseAsyncPolicy parses the --async value: "eager", "delayed" or
+// "random".
+func parseAsyncPolicy(s string) (emu.AsyncPolicy, error) {
+	switch s {
+	case "eager":
+		return emu.AsyncEager, nil
+	case "delayed":
+		return emu.AsyncDelayed, nil
+	case "random":
+		return emu.AsyncRandom, nil
+	}
+	return 0, fmt.Errorf("unknown async policy %q (want eager, delayed or random)", s)
+}
