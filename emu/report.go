@@ -46,7 +46,7 @@ func (t ThreadID) String() string {
 // found while emulating. It stops the run; ptxkit run exits with status 3.
 type Report struct {
 	// Rule names what went wrong: "misaligned", "out-of-bounds",
-	// "deadlock", ... (docs/emu.md lists every rule). RuleMaxSteps,
+	// "deadlock", ... (docs/emu.md, async.md and tmem.md list them). RuleMaxSteps,
 	// RuleTimeout and RuleUnsupported are not undefined behaviour: the run
 	// was stopped or does something the emulator does not model.
 	Rule    string
