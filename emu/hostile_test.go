@@ -54,7 +54,7 @@ func TestHostileUnwaitedAsyncQueueBounded(t *testing.T) {
 	}
 }
 
-// TestHostileBufferArgsBoundedTogether checks that Execute refuses buffer
+// TestHostileBufferArgsBoundedTogether checks that Launch.Run refuses buffer
 // arguments larger than MaxBufferBytes together before allocating them.
 func TestHostileBufferArgsBoundedTogether(t *testing.T) {
 	p := compile(t, `.version 8.0
