@@ -20,7 +20,7 @@ const (
 // nil; the handler must then return Fault.
 func (w *Warp) Bytes(l int, sp Space, a uint64, n int, write bool) []byte {
 	if a&uint64(n-1) != 0 {
-		w.Fault(l, RuleMisaligned, specAlign, "misaligned %d-byte %s access at %s address %#x (not a multiple of %d)", n, rw(write), sp, a, n)
+		w.Fault(l, ruleMisaligned, specAlign, "misaligned %d-byte %s access at %s address %#x (not a multiple of %d)", n, rw(write), sp, a, n)
 		return nil
 	}
 	return w.bytesAligned(l, sp, a, n, n, write)
@@ -29,7 +29,7 @@ func (w *Warp) Bytes(l int, sp Space, a uint64, n int, write bool) []byte {
 // BytesAlign is Bytes with an explicit alignment requirement.
 func (w *Warp) BytesAlign(l int, sp Space, a uint64, n, align int, write bool) []byte {
 	if a&uint64(align-1) != 0 {
-		w.Fault(l, RuleMisaligned, specAlign, "misaligned %d-byte %s access at %s address %#x (not a multiple of %d)", n, rw(write), sp, a, align)
+		w.Fault(l, ruleMisaligned, specAlign, "misaligned %d-byte %s access at %s address %#x (not a multiple of %d)", n, rw(write), sp, a, align)
 		return nil
 	}
 	return w.bytesAligned(l, sp, a, n, align, write)
@@ -74,23 +74,23 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	mem := w.CTA.cluster.Mem
 	r := mem.global.find(a, n)
 	if r == nil && asked == SpaceGlobal {
-		if g := GenericSpace(a); g != SpaceGlobal && g != SpaceParam {
-			w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at .global address %#x, which lies in the generic %s window; convert generic addresses with cvta.to.global, or use the %s space", n, rw(write), a, g, g)
+		if g := genericSpace(a); g != SpaceGlobal && g != SpaceParam {
+			w.Fault(l, ruleWrongWindow, specWindows, "%d-byte %s at .global address %#x, which lies in the generic %s window; convert generic addresses with cvta.to.global, or use the %s space", n, rw(write), a, g, g)
 			return nil
 		}
 	}
 	if r == nil {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at %s address %#x does not lie inside any global allocation (%s)", n, rw(write), asked, a, mem.global.near(a))
+		w.Fault(l, ruleOutOfBounds, specWindows, "%d-byte %s at %s address %#x does not lie inside any global allocation (%s)", n, rw(write), asked, a, mem.global.near(a))
 		return nil
 	}
 	if write && r.ReadOnly {
-		w.Fault(l, RuleStoreParam, specStParam, "store to kernel parameter memory at %#x (%s)", a, r.Name)
+		w.Fault(l, ruleStoreParam, specStParam, "store to kernel parameter memory at %#x (%s)", a, r.Name)
 		return nil
 	}
 	if w.watchGlobal {
 		return w.watchedGlobal(l, r, a, n, write)
 	}
-	if w.prog.probe != nil {
+	if w.probe != nil {
 		return w.probedGlobal(l, r, a, n, write)
 	}
 	w.cache = r
@@ -103,27 +103,27 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 // (.shared::cta).
 func (w *Warp) SharedTarget(l int, a uint64, n int, own bool, write bool) (*CTA, uint32, bool) {
 	cl := w.CTA.cluster
-	rank := int(a>>SharedRankShift) - 1
+	rank := int(a>>sharedRankShift) - 1
 	off := uint32(a & sharedOffMask)
-	if GenericSpace(a) == SpaceSharedCluster {
-		w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at shared address %#x, which is a generic address; convert it with cvta.to.shared or drop the space qualifier", n, rw(write), a)
+	if genericSpace(a) == SpaceSharedCluster {
+		w.Fault(l, ruleWrongWindow, specWindows, "%d-byte %s at shared address %#x, which is a generic address; convert it with cvta.to.shared or drop the space qualifier", n, rw(write), a)
 		return nil, 0, false
 	}
 	if a>>32 != 0 || rank < 0 || rank >= len(cl.CTAs) {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at shared address %#x: not the shared memory of any CTA of the cluster", n, rw(write), a)
+		w.Fault(l, ruleOutOfBounds, specWindows, "%d-byte %s at shared address %#x: not the shared memory of any CTA of the cluster", n, rw(write), a)
 		return nil, 0, false
 	}
 	if own && rank != w.CTA.Rank {
-		w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at .shared::cta address %#x names the shared memory of CTA rank %d, not of the executing CTA (rank %d); use .shared::cluster", n, rw(write), a, rank, w.CTA.Rank)
+		w.Fault(l, ruleWrongWindow, specWindows, "%d-byte %s at .shared::cta address %#x names the shared memory of CTA rank %d, not of the executing CTA (rank %d); use .shared::cluster", n, rw(write), a, rank, w.CTA.Rank)
 		return nil, 0, false
 	}
 	c := cl.CTAs[rank]
 	if int(off)+n > len(c.Shared) {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at shared offset %#x of CTA rank %d is past its %d bytes of shared memory", n, rw(write), off, rank, len(c.Shared))
+		w.Fault(l, ruleOutOfBounds, specWindows, "%d-byte %s at shared offset %#x of CTA rank %d is past its %d bytes of shared memory", n, rw(write), off, rank, len(c.Shared))
 		return nil, 0, false
 	}
 	if c.exited && c != w.CTA {
-		w.Fault(l, RuleRemoteExited, specDSMEM, "%s of shared memory of CTA rank %d after it exited", rw(write), rank)
+		w.Fault(l, ruleRemoteExited, specDSMEM, "%s of shared memory of CTA rank %d after it exited", rw(write), rank)
 		return nil, 0, false
 	}
 	return c, off, true
@@ -142,13 +142,13 @@ func (w *Warp) shared(l int, sp Space, a uint64, n int, write bool, asked Space)
 }
 
 func (w *Warp) local(l int, a uint64, n int, write bool, sp Space) []byte {
-	frame := uint64(w.prog.LocalFrame)
-	if GenericSpace(a) == SpaceLocal {
-		w.Fault(l, RuleWrongWindow, specWindows, "%d-byte %s at %s address %#x, which is a generic address; convert it with cvta.to.local or drop the space qualifier", n, rw(write), sp, a)
+	frame := uint64(w.prog.localFrame)
+	if genericSpace(a) == SpaceLocal {
+		w.Fault(l, ruleWrongWindow, specWindows, "%d-byte %s at %s address %#x, which is a generic address; convert it with cvta.to.local or drop the space qualifier", n, rw(write), sp, a)
 		return nil
 	}
 	if a+uint64(n) > frame || a+uint64(n) < a {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte %s at %s address %#x is outside the thread's %d bytes of local memory", n, rw(write), sp, a, frame)
+		w.Fault(l, ruleOutOfBounds, specWindows, "%d-byte %s at %s address %#x is outside the thread's %d bytes of local memory", n, rw(write), sp, a, frame)
 		return nil
 	}
 	base := uint64(w.Index*32+l) * frame
@@ -158,13 +158,13 @@ func (w *Warp) local(l int, a uint64, n int, write bool, sp Space) []byte {
 
 func (w *Warp) konst(l int, a uint64, n int, write bool, sp Space) []byte {
 	if write {
-		w.Fault(l, RuleStoreConst, specStConst, "store to constant memory at .const address %#x", a)
+		w.Fault(l, ruleStoreConst, specStConst, "store to constant memory at .const address %#x", a)
 		return nil
 	}
 	mem := w.CTA.cluster.Mem
 	r := mem.konst.find(a, n)
 	if r == nil {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte load at .const address %#x is outside every constant variable (%s)", n, a, mem.konst.near(a))
+		w.Fault(l, ruleOutOfBounds, specWindows, "%d-byte load at .const address %#x is outside every constant variable (%s)", n, a, mem.konst.near(a))
 		return nil
 	}
 	w.count(sp, n, write)
@@ -176,12 +176,12 @@ func (w *Warp) param(l int, a uint64, n int, write bool) []byte {
 		return w.local(l, a, n, write, SpaceParamFunc)
 	}
 	if write {
-		w.Fault(l, RuleStoreParam, specStParam, "store to kernel parameter space at address %#x", a)
+		w.Fault(l, ruleStoreParam, specStParam, "store to kernel parameter space at address %#x", a)
 		return nil
 	}
 	p := w.CTA.cluster.Mem.Params
 	if p == nil || a+uint64(n) > uint64(len(p.Data)) || a+uint64(n) < a {
-		w.Fault(l, RuleOutOfBounds, specWindows, "%d-byte load at .param address %#x is outside the kernel parameters", n, a)
+		w.Fault(l, ruleOutOfBounds, specWindows, "%d-byte load at .param address %#x is outside the kernel parameters", n, a)
 		return nil
 	}
 	w.count(SpaceParam, n, write)
@@ -191,12 +191,12 @@ func (w *Warp) param(l int, a uint64, n int, write bool) []byte {
 // generic resolves a generic address through the windows of memory.go.
 func (w *Warp) generic(l int, a uint64, n int, write bool) []byte {
 	switch a >> windowShift {
-	case SharedWindow >> windowShift:
-		return w.shared(l, SpaceSharedCluster, a-SharedWindow, n, write, SpaceGeneric)
-	case LocalWindow >> windowShift:
-		return w.local(l, a-LocalWindow, n, write, SpaceLocal)
-	case ConstWindow >> windowShift:
-		return w.konst(l, a-ConstWindow, n, write, SpaceConst)
+	case sharedWindow >> windowShift:
+		return w.shared(l, SpaceSharedCluster, a-sharedWindow, n, write, SpaceGeneric)
+	case localWindow >> windowShift:
+		return w.local(l, a-localWindow, n, write, SpaceLocal)
+	case constWindow >> windowShift:
+		return w.konst(l, a-constWindow, n, write, SpaceConst)
 	}
 	if r := w.cache; r != nil && a >= r.Base && a+uint64(n) <= r.Base+uint64(len(r.Data)) && !(write && r.ReadOnly) {
 		w.count(SpaceGlobal, n, write)
@@ -205,16 +205,16 @@ func (w *Warp) generic(l int, a uint64, n int, write bool) []byte {
 	return w.global(l, a, n, write, SpaceGeneric)
 }
 
-// GenericSpace returns the state space whose window holds generic address a.
-func GenericSpace(a uint64) Space {
+// genericSpace returns the state space whose window holds generic address a.
+func genericSpace(a uint64) Space {
 	switch a >> windowShift {
-	case SharedWindow >> windowShift:
+	case sharedWindow >> windowShift:
 		return SpaceSharedCluster
-	case LocalWindow >> windowShift:
+	case localWindow >> windowShift:
 		return SpaceLocal
-	case ConstWindow >> windowShift:
+	case constWindow >> windowShift:
 		return SpaceConst
-	case ParamWindow >> windowShift:
+	case paramWindow >> windowShift:
 		return SpaceParam
 	}
 	return SpaceGlobal

@@ -406,7 +406,7 @@ func TestSetpCombine(t *testing.T) {
 	}
 }
 
-// TestHalfConversions checks FloatToF16/FloatToBF16 against known IEEE
+// TestHalfConversions checks floatToF16/floatToBF16 against known IEEE
 // bit patterns and rounding directions.
 func TestHalfConversions(t *testing.T) {
 	f16 := []struct {
@@ -421,11 +421,11 @@ func TestHalfConversions(t *testing.T) {
 		{1 + 3*math.Ldexp(1, -11), RoundNearest, 0x3c02}, {math.Ldexp(1, -14), RoundNearest, 0x0400},
 	}
 	for _, c := range f16 {
-		if got := FloatToF16(c.x, c.r); got != c.want {
-			t.Errorf("FloatToF16(%g, %d) = %#04x, want %#04x", c.x, c.r, got, c.want)
+		if got := floatToF16(c.x, c.r); got != c.want {
+			t.Errorf("floatToF16(%g, %d) = %#04x, want %#04x", c.x, c.r, got, c.want)
 		}
-		if c.want&0x7c00 != 0x7c00 && c.r == RoundNearest && F16ToFloat(c.want) != float64(float32(F16ToFloat(c.want))) {
-			t.Errorf("F16ToFloat(%#04x) not exact", c.want)
+		if c.want&0x7c00 != 0x7c00 && c.r == RoundNearest && f16ToFloat(c.want) != float64(float32(f16ToFloat(c.want))) {
+			t.Errorf("f16ToFloat(%#04x) not exact", c.want)
 		}
 	}
 	bf := []struct {
@@ -433,11 +433,11 @@ func TestHalfConversions(t *testing.T) {
 		want uint16
 	}{{1, 0x3f80}, {0.1, 0x3dcd}, {-3.140625, 0xc049}, {1 + math.Ldexp(1, -8), 0x3f80}, {1 + 3*math.Ldexp(1, -8), 0x3f82}, {3.4e38, 0x7f80}}
 	for _, c := range bf {
-		if got := FloatToBF16(c.x, RoundNearest); got != c.want {
-			t.Errorf("FloatToBF16(%g) = %#04x, want %#04x", c.x, got, c.want)
+		if got := floatToBF16(c.x, RoundNearest); got != c.want {
+			t.Errorf("floatToBF16(%g) = %#04x, want %#04x", c.x, got, c.want)
 		}
 	}
-	if F16ToFloat(0x3555) != 0.333251953125 || BF16ToFloat(0xc049) != -3.140625 {
+	if f16ToFloat(0x3555) != 0.333251953125 || bf16ToFloat(0xc049) != -3.140625 {
 		t.Error("decode of half values")
 	}
 }
@@ -538,14 +538,14 @@ func TestHalfArithmetic(t *testing.T) {
 	res := launch(t, src, Config{}, buf(12))
 	b := res.Buffers[0].Data
 	x := 0.333251953125
-	want := []uint16{0x4200, FloatToF16(x*x, RoundNearest), 0x40c0, 0xbc00}
+	want := []uint16{0x4200, floatToF16(x*x, RoundNearest), 0x40c0, 0xbc00}
 	for i, w := range want {
 		if got := binary.LittleEndian.Uint16(b[2*i:]); got != w {
 			t.Errorf("half %d = %#04x, want %#04x", i, got, w)
 		}
 	}
-	if F16ToFloat(want[1]) != 0.111083984375 {
-		t.Errorf("reference product %v", F16ToFloat(want[1]))
+	if f16ToFloat(want[1]) != 0.111083984375 {
+		t.Errorf("reference product %v", f16ToFloat(want[1]))
 	}
 	if got := binary.LittleEndian.Uint32(b[8:]); got != 0x3c004200 {
 		t.Errorf("f16x2 product = %#x", got)

@@ -46,7 +46,7 @@ func TestApproxAgainstH100(t *testing.T) {
 			t.Fatal(errs.Err())
 		}
 		in := append([]byte(nil), data...)
-		res, err := Execute(p, Config{Grid: dims(n/256, 1, 1), Block: dims(256, 1, 1)},
+		res, err := execute(p, Config{Grid: dims(n/256, 1, 1), Block: dims(256, 1, 1)},
 			[]Arg{{IsBuffer: true, Buffer: in}, scalar(n)})
 		if err != nil || res.Report != nil {
 			t.Fatal(err, res.Report)

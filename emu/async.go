@@ -1,10 +1,6 @@
 package emu
 
-import (
-	"fmt"
-
-	"github.com/ptxkit/ptxkit/ptx/token"
-)
+import "github.com/ptxkit/ptxkit/ptx/token"
 
 // AsyncPolicy chooses when issued asynchronous operations land (DIGEST §4:
 // an async operation may take effect at any point between its issue and
@@ -23,19 +19,6 @@ const (
 	// warp-instructions; stalls land a random pending operation early.
 	AsyncRandom
 )
-
-// ParseAsyncPolicy parses "eager", "delayed" or "random".
-func ParseAsyncPolicy(s string) (AsyncPolicy, error) {
-	switch s {
-	case "eager":
-		return AsyncEager, nil
-	case "delayed":
-		return AsyncDelayed, nil
-	case "random":
-		return AsyncRandom, nil
-	}
-	return 0, fmt.Errorf("unknown async policy %q (want eager, delayed or random)", s)
-}
 
 func (p AsyncPolicy) String() string {
 	return [...]string{"eager", "delayed", "random"}[p]
@@ -79,7 +62,7 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 			c.nextDue = op.Due
 		}
 	}
-	if len(c.async) >= MaxQueuedAsync {
+	if len(c.async) >= maxQueuedAsync {
 		// Landing early is always allowed; it keeps a kernel that never
 		// waits from queueing without bound.
 		oldest := c.async[0]

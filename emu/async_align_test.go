@@ -37,7 +37,7 @@ func TestBulkCopyMisaligned(t *testing.T) {
 	src := rewrite(t, readAsyncKernel(t, "bulk_copy.ptx"), "mul.wide.u32 %rd3, %r2, 256;", "mul.wide.u32 %rd3, %r2, 8;")
 	cfg := Config{Grid: dims(2, 1, 1), Block: dims(64, 1, 1), Cluster: dims(2, 1, 1)}
 	res := launchReport(t, src, cfg, Arg{IsBuffer: true, Buffer: words(128)}, buf(512))
-	wantReport(t, res, RuleMisaligned, "16-byte aligned")
+	wantReport(t, res, ruleMisaligned, "16-byte aligned")
 	if res.Report.Thread.Rank != 1 {
 		t.Errorf("reported for CTA rank %d; only rank 1's source is misaligned", res.Report.Thread.Rank)
 	}
@@ -51,7 +51,7 @@ func TestCpAsyncAlignment(t *testing.T) {
 	args := func() []Arg { return []Arg{{IsBuffer: true, Buffer: words(256)}, buf(128)} }
 
 	res := launchReport(t, rewrite(t, kernel, "add.u64 %rd4, %rd1, %rd3;", "add.u64 %rd4, %rd1, %rd3;\n\tadd.u64 %rd4, %rd4, 8;"), cfg, args()...)
-	wantReport(t, res, RuleMisaligned, "cp.async of 16 bytes", "multiples of 16")
+	wantReport(t, res, ruleMisaligned, "cp.async of 16 bytes", "multiples of 16")
 
 	// Four 4-byte copies at 4-byte aligned addresses are fine.
 	four := strings.Replace(kernel, "cp.async.cg.shared.global [%r3], [%rd4], 16;",

@@ -59,7 +59,7 @@ func BenchmarkStAsyncStream(b *testing.B) {
 			b.ResetTimer()
 			cpu := benchmod.CPUTime()
 			for i := 0; i < b.N; i++ {
-				res, err := Execute(p, cfg, []Arg{buf(256), scalar(rounds)})
+				res, err := execute(p, cfg, []Arg{buf(256), scalar(rounds)})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -105,7 +105,7 @@ func FuzzAsyncKernel(f *testing.F) {
 		cfg := Config{Grid: dims(2, 1, 1), Block: dims(32, 1, 1), Cluster: dims(2, 1, 1),
 			Async: AsyncPolicy(data[0] % 3), Seed: uint64(data[0] / 3), MaxSteps: 20000}
 		run := func() (string, []byte) {
-			res, err := Execute(p, cfg, []Arg{buf(64)})
+			res, err := execute(p, cfg, []Arg{buf(64)})
 			if err != nil {
 				t.Fatal(err)
 			}

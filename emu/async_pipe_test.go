@@ -67,7 +67,7 @@ func matmulArgs(t testing.TB, dir string) []Arg {
 func runMatmul(t testing.TB, p *Program, args []Arg, cfg Config) []byte {
 	t.Helper()
 	cfg.Grid, cfg.Block = dims(4, 4, 1), dims(32, 32, 1)
-	res, err := Execute(p, cfg, args)
+	res, err := execute(p, cfg, args)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func TestStAsyncSingleCTACluster(t *testing.T) {
 	own := "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r7], %r10, [%r3];"
 	src := strings.Replace(exchange(armOK, own, ""), "xor.b32 %r5, %r2, 1;", "mov.u32 %r5, %r2;", 1)
 	forEachReport(t, src, 1, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleStAsyncCluster, "cluster of 1 CTA", "%cluster_nctarank", "§9.7.9.12")
+		wantReport(t, res, ruleStAsyncCluster, "cluster of 1 CTA", "%cluster_nctarank", "§9.7.9.12")
 	})
 }
 
@@ -116,14 +116,14 @@ func TestStAsyncBarrierInOtherCTA(t *testing.T) {
 	// The mbarrier operand names the sender's own barrier, the data goes to the peer.
 	src := exchange(armOK, "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r8], %r10, [%r3];", "")
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleAsyncSameCTA, "destination is in the shared memory of CTA rank", "same CTA")
+		wantReport(t, res, ruleAsyncSameCTA, "destination is in the shared memory of CTA rank", "same CTA")
 	})
 }
 
 func TestStAsyncGenericOutsideShared(t *testing.T) {
 	src := exchange(armOK, "st.async.mbarrier::complete_tx::bytes.u32 [%rd1], %r10, [%r9];", "")
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleWrongWindow, "outside the .shared::cluster window", "destination")
+		wantReport(t, res, ruleWrongWindow, "outside the .shared::cluster window", "destination")
 	})
 }
 
@@ -141,7 +141,7 @@ func TestReadBeforeWait(t *testing.T) {
 func TestWrongByteCount(t *testing.T) {
 	src := exchange("@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r3], 256;", sendOK, "")
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleDeadlock, "mbarrier.try_wait.parity", "tx-count 128", "128 expected bytes never arrived")
+		wantReport(t, res, ruleDeadlock, "mbarrier.try_wait.parity", "tx-count 128", "128 expected bytes never arrived")
 	})
 }
 
@@ -161,7 +161,7 @@ func TestMissingExpectTx(t *testing.T) {
 		case "async-read-destination":
 			// The phase completed on the bare arrival: the mailbox was
 			// read before the data was observed.
-		case RuleDeadlock:
+		case ruleDeadlock:
 			if !strings.Contains(r.Error(), "more bytes arrived than were expected: is an expect_tx missing") {
 				t.Fatalf("deadlock report lacks the hint: %v", r)
 			}
@@ -178,7 +178,7 @@ func TestMissingExpectTx(t *testing.T) {
 func TestDeadlockNamesBarrier(t *testing.T) {
 	src := exchange("", "", "")
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleDeadlock, "mbarrier.try_wait.parity.shared::cta.b64 on the mbarrier at offset", "phase 0 (parity 0), 1 of 1 arrivals pending, tx-count 0",
+		wantReport(t, res, ruleDeadlock, "mbarrier.try_wait.parity.shared::cta.b64 on the mbarrier at offset", "phase 0 (parity 0), 1 of 1 arrivals pending, tx-count 0",
 			"waiting for the phase of parity 0")
 	})
 }
@@ -186,7 +186,7 @@ func TestDeadlockNamesBarrier(t *testing.T) {
 func TestRedAsyncOwnCTA(t *testing.T) {
 	src := exchange(armOK, "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r7], %r10, [%r3];", "")
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleRedAsyncOwnCTA, "executing CTA", "§9.7.13.7")
+		wantReport(t, res, ruleRedAsyncOwnCTA, "executing CTA", "§9.7.13.7")
 	})
 }
 
@@ -235,9 +235,9 @@ func TestMbarrierMisuse(t *testing.T) {
 	mbarrier.test_wait.shared.b64 %p2, [%r3], %rd1;`, "mbarrier-token", []string{"does not belong to this object"}},
 		{"tx overflow", "mbarrier.init.shared.b64 [%r3], 1;\n\tmbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r3], 1048575;\n\tmbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r3], 1;", "mbarrier-tx-range", []string{"exceeds 1048575"}},
 		{"pending_count of plain token", "mbarrier.init.shared.b64 [%r3], 2;\n\tmbarrier.arrive.shared.b64 %rd1, [%r3];\n\tmbarrier.pending_count.b64 %r6, %rd1;", "mbarrier-pending-count", []string{".noComplete"}},
-		{"plain store over live object", "mbarrier.init.shared.b64 [%r3], 1;\n\tst.shared.u32 [%r3], %r1;", RuleMbarrierStore, []string{"overwrites the live mbarrier object", "mbarrier.inval"}},
+		{"plain store over live object", "mbarrier.init.shared.b64 [%r3], 1;\n\tst.shared.u32 [%r3], %r1;", ruleMbarrierStore, []string{"overwrites the live mbarrier object", "mbarrier.inval"}},
 		{"use after inval", "mbarrier.init.shared.b64 [%r3], 1;\n\tmbarrier.inval.shared.b64 [%r3];\n\tmbarrier.arrive.shared.b64 %rd1, [%r3];", "mbarrier-uninit", nil},
-		{"generic address outside shared", "mov.u64 %rd4, 4096;\n\tmbarrier.init.b64 [%rd4], 1;", RuleWrongWindow, []string{"outside the shared window"}},
+		{"generic address outside shared", "mov.u64 %rd4, 4096;\n\tmbarrier.init.b64 [%rd4], 1;", ruleWrongWindow, []string{"outside the shared window"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -318,7 +318,7 @@ func TestExitWithUnwaitedGroups(t *testing.T) {
 					args = []Arg{{IsBuffer: true, Buffer: words(256)}, buf(128)}
 				}
 				res := launchReport(t, src, cfg, args...)
-				wantReport(t, res, RuleAsyncGroupExit, "thread exits with", "group(s) not waited for", "§9.7.9.25.1.1")
+				wantReport(t, res, ruleAsyncGroupExit, "thread exits with", "group(s) not waited for", "§9.7.9.25.1.1")
 			})
 		})
 	}
@@ -338,7 +338,7 @@ func TestRemoteArriveWithState(t *testing.T) {
 	// A remote arrive must discard its state with "_" (§9.7.13.15.13).
 	src := exchange(armOK, "@%p1 mbarrier.arrive.shared::cluster.b64 %rd6, [%r9];\n\t"+sendOK, "")
 	forEachReport(t, src, 2, func(t *testing.T, cfg Config, res *Result) {
-		wantReport(t, res, RuleMbarrierRemote, "of CTA rank", "without a state result")
+		wantReport(t, res, ruleMbarrierRemote, "of CTA rank", "without a state result")
 	})
 }
 
@@ -362,16 +362,16 @@ func TestBulkCopyBarrierElsewhere(t *testing.T) {
 	src := strings.Replace(readAsyncKernel(t, "bulk_copy.ptx"), "[%r9], [%r5], 256, [%r10];", "[%r9], [%r5], 256, [%r4];", 1)
 	res := launchReport(t, src, Config{Grid: dims(2, 1, 1), Block: dims(64, 1, 1), Cluster: dims(2, 1, 1)},
 		Arg{IsBuffer: true, Buffer: words(128)}, buf(512))
-	wantReport(t, res, RuleAsyncSameCTA, "signals the mbarrier of CTA rank")
+	wantReport(t, res, ruleAsyncSameCTA, "signals the mbarrier of CTA rank")
 }
 
 func TestBulkSizeAndAlignment(t *testing.T) {
 	src := readAsyncKernel(t, "bulk_store.ptx")
 	cfg := Config{Block: dims(32, 1, 1)}
 	res := launchReport(t, strings.Replace(src, "[%rd1], [%r2], 512;", "[%rd1], [%r2], 500;", 1), cfg, buf(512))
-	wantReport(t, res, RuleBulkSize, "500 bytes", "multiple of 16")
+	wantReport(t, res, ruleBulkSize, "500 bytes", "multiple of 16")
 	res = launchReport(t, strings.Replace(src, "[%rd1], [%r2], 512;", "[%rd1+8], [%r2], 496;", 1), cfg, buf(512))
-	wantReport(t, res, RuleMisaligned, "16-byte aligned")
+	wantReport(t, res, ruleMisaligned, "16-byte aligned")
 }
 
 func TestAsyncDecodeErrors(t *testing.T) {

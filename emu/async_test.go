@@ -69,9 +69,9 @@ func TestClusterExchange(t *testing.T) {
 func TestStAsyncTrace(t *testing.T) {
 	p := compile(t, readAsyncKernel(t, "cluster_exchange.ptx"))
 	var events []AsyncEvent
-	TraceAsync(p, func(e AsyncEvent) { events = append(events, e) })
-	defer TraceAsync(p, nil)
-	res, err := Execute(p, Config{Grid: dims(2, 1, 1), Block: dims(32, 1, 1), Cluster: dims(2, 1, 1), Async: AsyncDelayed}, []Arg{buf(256)})
+	l := Launch{Kernel: p, Config: Config{Grid: dims(2, 1, 1), Block: dims(32, 1, 1), Cluster: dims(2, 1, 1), Async: AsyncDelayed},
+		Args: []Arg{buf(256)}, Trace: func(e AsyncEvent) { events = append(events, e) }}
+	res, err := l.Run()
 	if err != nil || res.Report != nil {
 		t.Fatal(err, res.Report)
 	}

@@ -25,7 +25,7 @@ import "github.com/ptxkit/ptxkit/emu/asyncgroup"
 
 // isGlobalRange reports whether tracker range r names global memory (the
 // tracker names shared bytes by their generic .shared::cluster address).
-func isGlobalRange(r asyncgroup.Range) bool { return GenericSpace(r.Lo) != SpaceSharedCluster }
+func isGlobalRange(r asyncgroup.Range) bool { return genericSpace(r.Lo) != SpaceSharedCluster }
 
 // globalBox is the smallest range holding every guarded global range of a
 // cluster (it may hold more: it grows at issue and is emptied only when
@@ -78,7 +78,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 			cs.globalArmed = false
 			cs.globalBox = globalBox{}
 		}
-		if w.prog.probe != nil {
+		if w.probe != nil {
 			return w.probedGlobal(l, r, a, n, write)
 		}
 		w.cache = r
@@ -91,7 +91,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 			verb, n, a, r.Name, role, h.Op.Name, where, issuer)
 		return nil
 	}
-	if w.prog.probe != nil {
+	if w.probe != nil {
 		return w.probedGlobal(l, r, a, n, write)
 	}
 	w.count(SpaceGlobal, n, write)

@@ -263,7 +263,7 @@ func BenchmarkGlobalWatch(b *testing.B) {
 			cfg := Config{Grid: dims(16, 1, 1), Block: dims(256, 1, 1)}
 			args := []Arg{buf(4096), buf(16384)}
 			for b.Loop() {
-				res, err := Execute(p, cfg, args)
+				res, err := execute(p, cfg, args)
 				if err != nil || res.Report != nil {
 					b.Fatal(err, res.Report)
 				}

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -21,13 +20,13 @@ import (
 // the rules of package mbarrier ("mbarrier-uninit", ...), hazards those of
 // package asyncgroup ("async-read-destination", ...).
 const (
-	RuleStAsyncCluster = "st-async-cluster"     // st.async with %cluster_nctarank == 1
-	RuleAsyncSameCTA   = "async-mbarrier-cta"   // destination and mbarrier in different CTAs
-	RuleRedAsyncOwnCTA = "red-async-own-cta"    // red.async on the executing CTA
-	RuleMbarrierRemote = "mbarrier-remote"      // operation not allowed on a remote mbarrier
-	RuleAsyncGroupExit = "async-group-exit"     // exit with async-groups not waited for
-	RuleBulkSize       = "bulk-size"            // bulk copy size not a multiple of 16
-	RuleMbarrierStore  = "mbarrier-plain-store" // st over a live mbarrier object
+	ruleStAsyncCluster = "st-async-cluster"     // st.async with %cluster_nctarank == 1
+	ruleAsyncSameCTA   = "async-mbarrier-cta"   // destination and mbarrier in different CTAs
+	ruleRedAsyncOwnCTA = "red-async-own-cta"    // red.async on the executing CTA
+	ruleMbarrierRemote = "mbarrier-remote"      // operation not allowed on a remote mbarrier
+	ruleAsyncGroupExit = "async-group-exit"     // exit with async-groups not waited for
+	ruleBulkSize       = "bulk-size"            // bulk copy size not a multiple of 16
+	ruleMbarrierStore  = "mbarrier-plain-store" // st over a live mbarrier object
 )
 
 const (
@@ -137,7 +136,7 @@ func asyncCluster(c *Cluster) *clusterAsync {
 		s.cl = c
 		s.tracker.Changed = s.guardChanged
 		s.queued = map[asyncgroup.OpID]*queuedOp{}
-		s.tracing = traceSink(c.prog) != nil
+		s.tracing = c.cfg.obs.trace != nil
 		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
 	}
@@ -147,7 +146,7 @@ func asyncCluster(c *Cluster) *clusterAsync {
 // sharedGeneric returns the generic address of byte off of c's shared
 // memory, the address space the tracker names bytes in.
 func sharedGeneric(c *CTA, off uint32) uint64 {
-	return SharedWindow + uint64(c.Rank+1)<<SharedRankShift + uint64(off)
+	return sharedWindow + uint64(c.Rank+1)<<sharedRankShift + uint64(off)
 }
 
 // watch sees every plain access to the CTA's shared memory (CTA.Watch).
@@ -155,7 +154,7 @@ func (s *ctaAsync) watch(w *Warp, l int, off uint32, n int, write bool) Status {
 	if write {
 		if a, ok := s.bars.Overlapping(uint64(off), uint64(off)+uint64(n)); ok {
 			o, _, _ := s.bars.Get(a)
-			return w.Fault(l, RuleMbarrierStore, specMbarrierObj,
+			return w.Fault(l, ruleMbarrierStore, specMbarrierObj,
 				"%d-byte store at shared offset %#x overwrites the live mbarrier object at %#x of CTA rank %d (%s); invalidate it with mbarrier.inval first",
 				n, off, a, s.cta.Rank, o)
 		}
@@ -192,7 +191,7 @@ func checkAsyncExit(c *CTA) *Report {
 		t := &s.threads[i]
 		if msg, ok := t.Unwaited(); !ok {
 			w := c.Warps[i/32]
-			return &Report{Rule: RuleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,
+			return &Report{Rule: ruleAsyncGroupExit, File: w.prog.File, Pos: t.last, Thread: w.threadID(i % 32), Spec: specAsyncGroup,
 				Message: "thread exits with " + msg + "; wait for them (cp.async.wait_group / cp.async.bulk.wait_group) before exit"}
 		}
 	}
@@ -207,22 +206,22 @@ func storeWord(c *CTA, off uint32, v uint64) { binary.LittleEndian.PutUint64(c.S
 // Limits on asynchronous operations per cluster, so that any program runs
 // in bounded memory and time.
 const (
-	// MaxQueuedAsync is how many operations may wait to land; beyond it
+	// maxQueuedAsync is how many operations may wait to land; beyond it
 	// the oldest lands at once (landing early is always allowed).
-	MaxQueuedAsync = 1024
-	// MaxOutstandingAsync is how many operations may be issued without
+	maxQueuedAsync = 1024
+	// maxOutstandingAsync is how many operations may be issued without
 	// their completion being observed; beyond it the run stops.
-	MaxOutstandingAsync = 1 << 15
+	maxOutstandingAsync = 1 << 15
 )
 
-// MaxTracedAsync is how many operations of a cluster TraceAsync reports
+// MaxTracedAsync is how many operations of a cluster Launch.Trace receives
 // events for; later ones are not traced, so that tracing a long-running
 // kernel keeps bounded memory.
 const MaxTracedAsync = 1 << 14
 
-// RuleAsyncLimit reports a program that issues more than
-// MaxOutstandingAsync operations whose completion it never observes.
-const RuleAsyncLimit = "async-limit"
+// ruleAsyncLimit reports a program that issues more than
+// maxOutstandingAsync operations whose completion it never observes.
+const ruleAsyncLimit = "async-limit"
 
 // lander is what a queued operation does when it lands.
 type lander interface{ land(c *Cluster) *Report }
@@ -238,11 +237,11 @@ func (f landFunc) land(c *Cluster) *Report { return f(c) }
 func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail func() string) Status {
 	cl := w.CTA.cluster
 	cs := asyncCluster(cl)
-	if cs.tracker.Len() > MaxOutstandingAsync {
-		return w.Fault(l, RuleAsyncLimit, specAsyncGroup,
-			"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", MaxOutstandingAsync)
+	if cs.tracker.Len() > maxOutstandingAsync {
+		return w.Fault(l, ruleAsyncLimit, specAsyncGroup,
+			"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", maxOutstandingAsync)
 	}
-	if len(cl.async) >= MaxQueuedAsync {
+	if len(cl.async) >= maxQueuedAsync {
 		oldest := cl.async[0]
 		if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
 			cl.fail(r)
@@ -390,36 +389,6 @@ type AsyncEvent struct {
 	Detail  string // bytes and addresses
 }
 
-func (e AsyncEvent) String() string {
-	return fmt.Sprintf("cluster %d step %6d  op %3d %-8s %s at line %d by CTA rank %d thread %d: %s",
-		e.Cluster, e.Step, e.Op, e.Event, e.Kind, e.Pos.Line, e.Issuer.Rank, e.Issuer.Warp*32+e.Issuer.Lane, e.Detail)
-}
-
-var (
-	traceMu    sync.Mutex
-	traceSinks = map[*Program]func(AsyncEvent){}
-)
-
-// TraceAsync makes every launch of p report the events of its
-// asynchronous operations to fn; nil stops it. fn may be called from
-// several goroutines when clusters run in parallel; events of one cluster
-// arrive in order.
-func TraceAsync(p *Program, fn func(AsyncEvent)) {
-	traceMu.Lock()
-	defer traceMu.Unlock()
-	if fn == nil {
-		delete(traceSinks, p)
-		return
-	}
-	traceSinks[p] = fn
-}
-
-func traceSink(p *Program) func(AsyncEvent) {
-	traceMu.Lock()
-	defer traceMu.Unlock()
-	return traceSinks[p]
-}
-
 // event reports a trace event for operation id.
 func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail string) {
 	if !cs.tracing {
@@ -433,9 +402,7 @@ func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail strin
 	if detail == "" {
 		e.Detail = m.detail
 	}
-	if fn := traceSink(c.prog); fn != nil {
-		fn(e)
-	}
+	c.cfg.obs.trace(e)
 }
 
 // hazardWords names the access and the operand of an async hazard rule

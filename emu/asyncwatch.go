@@ -56,11 +56,11 @@ func bump(counts []uint32, mask []uint64, i uint32, d int) {
 // source range r is guarded (d = 1) or no longer (d = -1). Ranges in
 // shared memory update the masks of the CTA they lie in.
 func (cs *clusterAsync) guardChanged(r asyncgroup.Range, dst bool, d int) {
-	if GenericSpace(r.Lo) != SpaceSharedCluster {
+	if genericSpace(r.Lo) != SpaceSharedCluster {
 		return
 	}
-	a := r.Lo - SharedWindow
-	rank := int(a>>SharedRankShift) - 1
+	a := r.Lo - sharedWindow
+	rank := int(a>>sharedRankShift) - 1
 	if rank < 0 || rank >= len(cs.cl.CTAs) {
 		return
 	}

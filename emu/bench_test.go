@@ -78,7 +78,7 @@ func BenchmarkStoreKernel(b *testing.B) {
 			var insts uint64
 			cpu0 := cpuSeconds()
 			for b.Loop() {
-				res, err := Execute(p, Config{Grid: dims(benchGrid, 1, 1), Block: dims(benchBlock, 1, 1), Jobs: jobs},
+				res, err := execute(p, Config{Grid: dims(benchGrid, 1, 1), Block: dims(benchBlock, 1, 1), Jobs: jobs},
 					[]Arg{buf(4 * benchGrid * benchBlock), buf(16 * benchGrid * benchBlock), scalar(benchRounds)})
 				if err != nil || res.Report != nil {
 					b.Fatal(err, res.Report)
@@ -108,7 +108,7 @@ func TestNoAllocationPerInstruction(t *testing.T) {
 	p := compile(t, benchSource(t))
 	allocs := func(rounds uint64) float64 {
 		return testing.AllocsPerRun(3, func() {
-			res, err := Execute(p, Config{Grid: dims(4, 1, 1), Block: dims(128, 1, 1)},
+			res, err := execute(p, Config{Grid: dims(4, 1, 1), Block: dims(128, 1, 1)},
 				[]Arg{buf(4 * 512), buf(16 * 512), scalar(rounds)})
 			if err != nil || res.Report != nil {
 				t.Fatal(err, res.Report)

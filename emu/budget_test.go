@@ -36,7 +36,7 @@ func TestTimeoutStopsLaunch(t *testing.T) {
 	p := compile(t, spinWaitKernel)
 	mon := new(Monitor)
 	start := time.Now()
-	res, err := Execute(p, Config{Block: dims(64, 1, 1), MaxSteps: 1<<64 - 1, Timeout: 100 * time.Millisecond, Monitor: mon}, nil)
+	res, err := execute(p, Config{Block: dims(64, 1, 1), MaxSteps: 1<<64 - 1, Timeout: 100 * time.Millisecond, Monitor: mon}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestMonitorStopBeforeClusters(t *testing.T) {
 	mon := new(Monitor)
 	mon.Stop("stopped by the test")
 	mon.Stop("a second reason is ignored")
-	res, err := Execute(p, Config{Grid: dims(4, 1, 1), Block: dims(64, 1, 1), Monitor: mon}, nil)
+	res, err := execute(p, Config{Grid: dims(4, 1, 1), Block: dims(64, 1, 1), Monitor: mon}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestMonitorStopBeforeClusters(t *testing.T) {
 // every live warp.
 func TestMaxStepsReportLocatesWarps(t *testing.T) {
 	p := compile(t, spinWaitKernel)
-	res, err := Execute(p, Config{Block: dims(64, 1, 1), MaxSteps: 100000}, nil)
+	res, err := execute(p, Config{Block: dims(64, 1, 1), MaxSteps: 100000}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ L:
 					if watched {
 						cfg.Monitor, cfg.Timeout = new(Monitor), time.Hour
 					}
-					res, err := Execute(p, cfg, nil)
+					res, err := execute(p, cfg, nil)
 					if err != nil || res.Report == nil || res.Report.Rule != RuleMaxSteps {
 						b.Fatal(err, res.Report)
 					}

@@ -17,7 +17,7 @@ func TestBulkCopyNeedsOnly16ByteAlignment(t *testing.T) {
 		cfg := Config{Grid: dims(2, 1, 1), Block: dims(64, 1, 1), Cluster: dims(2, 1, 1)}
 		res := launchReport(t, src, cfg, Arg{IsBuffer: true, Buffer: words(160)}, buf(512))
 		if off%16 != 0 {
-			wantReport(t, res, RuleMisaligned, "16-byte aligned")
+			wantReport(t, res, ruleMisaligned, "16-byte aligned")
 			continue
 		}
 		if res.Report != nil {

@@ -39,7 +39,7 @@ const (
 func coopMaxCTAs(p *Program, cfg *Config) int {
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
 	perSM := min(maxCTAsPerSM, maxThreadsPerSM/((nt+31)/32*32))
-	if smem := userSmemBytes(p, cfg) + ReservedSmemBytes; smem > 0 {
+	if smem := userSmemBytes(p, cfg) + reservedSmemBytes; smem > 0 {
 		perSM = min(perSM, smemPerSM/smem)
 	}
 	return perSM * numSMs
@@ -54,10 +54,10 @@ func runCooperative(p *Program, mem *Memory, cfg *Config) (Stats, *Report, error
 	if most := coopMaxCTAs(p, cfg); nctas > most {
 		return Stats{}, nil, fmt.Errorf("%w: a cooperative launch of %d CTAs; at most %d of these CTAs are resident at once on an H100 (%d SMs)", ErrLaunch, nctas, most, numSMs)
 	}
-	if need := uint64(nclusters) * clusterBytes(p, cfg); need > MaxLaunchBytes {
-		return Stats{}, nil, fmt.Errorf("%w: a cooperative launch holds every CTA at once: %d MiB of emulator state, at most %d MiB", ErrLaunch, need>>20, MaxLaunchBytes>>20)
+	if need := uint64(nclusters) * clusterBytes(p, cfg); need > maxLaunchBytes {
+		return Stats{}, nil, fmt.Errorf("%w: a cooperative launch holds every CTA at once: %d MiB of emulator state, at most %d MiB", ErrLaunch, need>>20, maxLaunchBytes>>20)
 	}
-	cfg.gridWorkspace = mem.AllocGlobal("grid workspace", gridWorkspaceBytes, 256).Base
+	cfg.gridWorkspace = mem.allocGlobal("grid workspace", gridWorkspaceBytes, 256).Base
 	mon, disarm := startTimeout(cfg)
 	defer disarm()
 	workers := make([]*worker, nclusters)

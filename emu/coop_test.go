@@ -99,7 +99,7 @@ func TestGridSyncWithoutCooperativeLaunchTraps(t *testing.T) {
 // at once (132 SMs; here 2 CTAs of 1024 threads per SM).
 func TestCooperativeLaunchTooLarge(t *testing.T) {
 	p := compile(t, gridSyncKernel)
-	_, err := Execute(p, Config{Grid: dims(265, 1, 1), Block: dims(1024, 1, 1), Cooperative: true}, []Arg{buf(4 * 265 * 1024), buf(4 * 265 * 1024)})
+	_, err := execute(p, Config{Grid: dims(265, 1, 1), Block: dims(1024, 1, 1), Cooperative: true}, []Arg{buf(4 * 265 * 1024), buf(4 * 265 * 1024)})
 	if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), "at most 264") {
 		t.Fatalf("err = %v, want a launch error naming 264 CTAs", err)
 	}
@@ -190,5 +190,5 @@ DONE:
 }
 `
 	res := launchReport(t, src, Config{Grid: dims(3, 1, 1), Block: dims(64, 1, 1), Cooperative: true})
-	wantReport(t, res, RuleDeadlock)
+	wantReport(t, res, ruleDeadlock)
 }

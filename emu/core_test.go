@@ -176,7 +176,7 @@ func TestLaunchBounds(t *testing.T) {
 		{".maxntid 128", dims(64, 4, 1), false},
 	} {
 		src := header + ".visible .entry k()\n" + c.perf + "\n{\n\tret;\n}\n"
-		_, err := Execute(compile(t, src), Config{Block: c.block}, nil)
+		_, err := execute(compile(t, src), Config{Block: c.block}, nil)
 		if (err == nil) != c.ok {
 			t.Errorf("%s with block %v: err %v", c.perf, c.block, err)
 		}

@@ -160,10 +160,10 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		dstA := w.R[in.A+int32(l)] + uint64(in.Off)
 		srcA := w.R[in.B+int32(l)] + uint64(srcOff)
 		if dstA%uint64(size) != 0 || srcA%uint64(size) != 0 {
-			return w.Fault(l, RuleMisaligned, specCpAsync, "cp.async of %d bytes from %#x to shared %#x: both addresses must be multiples of %d", size, srcA, dstA, size)
+			return w.Fault(l, ruleMisaligned, specCpAsync, "cp.async of %d bytes from %#x to shared %#x: both addresses must be multiples of %d", size, srcA, dstA, size)
 		}
-		if GenericSpace(dstA) == SpaceSharedCluster {
-			dstA -= SharedWindow
+		if genericSpace(dstA) == SpaceSharedCluster {
+			dstA -= sharedWindow
 		}
 		dst, doff, ok := w.SharedTarget(l, dstA, size, true, true)
 		if !ok {

@@ -79,8 +79,8 @@ func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 // bulkShared resolves the shared side of a bulk copy; own requires the
 // executing CTA.
 func (w *Warp) bulkShared(l int, a uint64, n int, own, write bool) (bulkEnd, bool) {
-	if GenericSpace(a) == SpaceSharedCluster {
-		a -= SharedWindow
+	if genericSpace(a) == SpaceSharedCluster {
+		a -= sharedWindow
 	}
 	c, off, ok := w.SharedTarget(l, a, n, own, write)
 	if !ok {
@@ -117,10 +117,10 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		dstA := w.R[in.A+int32(l)] + uint64(in.Off)
 		srcA := w.R[in.B+int32(l)]
 		if n%16 != 0 || n == 0 {
-			return w.Fault(l, RuleBulkSize, specBulk, "%s of %d bytes: the size must be a non-zero multiple of 16", in.Opcode, n)
+			return w.Fault(l, ruleBulkSize, specBulk, "%s of %d bytes: the size must be a non-zero multiple of 16", in.Opcode, n)
 		}
 		if dstA%16 != 0 || srcA%16 != 0 {
-			return w.Fault(l, RuleMisaligned, specBulk, "%s from %#x to %#x: both addresses must be 16-byte aligned", in.Opcode, srcA, dstA)
+			return w.Fault(l, ruleMisaligned, specBulk, "%s from %#x to %#x: both addresses must be 16-byte aligned", in.Opcode, srcA, dstA)
 		}
 		dst, src, ok := w.bulkEnds(l, in, dstA, srcA, int(n))
 		if !ok {
@@ -138,7 +138,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		}
 		redOp := in.Imm >> 16 & 0xff
 		if redOp != 0 && n%uint64(in.Type.Size()) != 0 {
-			return w.Fault(l, RuleBulkSize, specBulk, "%s of %d bytes is not a whole number of %s elements", in.Opcode, n, in.Type)
+			return w.Fault(l, ruleBulkSize, specBulk, "%s of %d bytes is not a whole number of %s elements", in.Opcode, n, in.Type)
 		}
 		land := func(c *Cluster) *Report {
 			if snap != nil {
@@ -169,7 +169,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 			copyOnly := land
 			land = func(c *Cluster) *Report {
 				if dst.cta.exited {
-					return cs.landReport(c, id, RuleRemoteExited, specDSMEM, fmt.Sprintf("bulk copy lands in the shared memory of CTA rank %d, which has exited", dst.cta.Rank))
+					return cs.landReport(c, id, ruleRemoteExited, specDSMEM, fmt.Sprintf("bulk copy lands in the shared memory of CTA rank %d, which has exited", dst.cta.Rank))
 				}
 				if r := copyOnly(c); r != nil {
 					return r
@@ -200,8 +200,8 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 // must be in the destination's CTA.
 func (w *Warp) bulkBarrier(l int, in *Inst, dst bulkEnd) (*CTA, uint32, bool) {
 	a := w.mbarAddr(l, in)
-	if GenericSpace(a) == SpaceSharedCluster {
-		a -= SharedWindow
+	if genericSpace(a) == SpaceSharedCluster {
+		a -= sharedWindow
 	}
 	if a%8 != 0 {
 		w.Fault(l, "mbarrier-align", specBulk, "%s mbarrier address %#x is not 8-byte aligned", in.Opcode, a)
@@ -212,7 +212,7 @@ func (w *Warp) bulkBarrier(l int, in *Inst, dst bulkEnd) (*CTA, uint32, bool) {
 		return nil, 0, false
 	}
 	if bar != dst.cta {
-		w.Fault(l, RuleAsyncSameCTA, specBulk, "%s writes the shared memory of CTA rank %d but signals the mbarrier of CTA rank %d; both must be in the same CTA", in.Opcode, dst.cta.Rank, bar.Rank)
+		w.Fault(l, ruleAsyncSameCTA, specBulk, "%s writes the shared memory of CTA rank %d but signals the mbarrier of CTA rank %d; both must be in the same CTA", in.Opcode, dst.cta.Rank, bar.Rank)
 		return nil, 0, false
 	}
 	return bar, off, true

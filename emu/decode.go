@@ -62,9 +62,9 @@ type labelFixup struct {
 // Limits on what one program may need, so that any input runs in bounded
 // memory. Hardware allows 512 KiB of local memory per thread.
 const (
-	MaxRegisterSlots = 1 << 15
-	MaxLocalBytes    = 512 << 10
-	MaxModuleBytes   = 256 << 20
+	maxRegisterSlots = 1 << 15
+	maxLocalBytes    = 512 << 10
+	maxModuleBytes   = 256 << 20
 )
 
 // Decoder lowers a checked module into a Program. Extension decoders
@@ -72,7 +72,7 @@ const (
 type Decoder struct {
 	prog     *Program
 	errs     diag.List
-	tooLong  bool // MaxProgramInsts was reached and reported
+	tooLong  bool // maxProgramInsts was reached and reported
 	module   map[string]*symbol
 	scopes   []map[string]*symbol
 	regImms  int // register-plus-immediate operands lowered so far (regimm.go)
@@ -214,7 +214,7 @@ func (d *Decoder) special(k specialKind, comp int, off uint64) int32 {
 // zeroes all of them when it starts a CTA and refills the constants and
 // specials (Warp.start).
 func (d *Decoder) finish() {
-	d.prog.NumSlots = d.nslots
+	d.prog.numSlots = d.nslots
 	pos := d.prog.Insts
 	at := func() (p, e token.Pos) {
 		if len(pos) > 0 {
@@ -222,17 +222,17 @@ func (d *Decoder) finish() {
 		}
 		return
 	}
-	if d.nslots > MaxRegisterSlots {
+	if d.nslots > maxRegisterSlots {
 		p, e := at()
-		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d register slots; the emulator supports %d", d.nslots, MaxRegisterSlots)
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d register slots; the emulator supports %d", d.nslots, maxRegisterSlots)
 	}
-	if d.prog.LocalFrame > MaxLocalBytes {
+	if d.prog.localFrame > maxLocalBytes {
 		p, e := at()
-		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d bytes of local memory per thread; the emulator supports %d", d.prog.LocalFrame, MaxLocalBytes)
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "the kernel needs %d bytes of local memory per thread; the emulator supports %d", d.prog.localFrame, maxLocalBytes)
 	}
-	if d.prog.SharedStatic > MaxSharedBytes {
+	if d.prog.sharedStatic > maxSharedBytes {
 		p, e := at()
-		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "%d bytes of static shared memory (at most %d)", d.prog.SharedStatic, MaxSharedBytes)
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "%d bytes of static shared memory (at most %d)", d.prog.sharedStatic, maxSharedBytes)
 	}
 	glb := 0
 	for _, r := range d.prog.globals {
@@ -241,12 +241,12 @@ func (d *Decoder) finish() {
 	for _, r := range d.prog.konsts {
 		glb += len(r.Data)
 	}
-	if glb > MaxModuleBytes {
+	if glb > maxModuleBytes {
 		p, e := at()
-		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "module variables take %d bytes; the emulator supports %d", glb, MaxModuleBytes)
+		d.errs.Errorf(d.prog.File, p, e, "emu-unsupported", "module variables take %d bytes; the emulator supports %d", glb, maxModuleBytes)
 	}
-	if d.prog.SharedAlign == 0 {
-		d.prog.SharedAlign = 1
+	if d.prog.sharedAlign == 0 {
+		d.prog.sharedAlign = 1
 	}
 }
 
@@ -271,7 +271,7 @@ func (d *Decoder) moduleVars(m *ast.Module) {
 			align := uint64(max(vd.Align, int64(elem)))
 			var r *Region
 			if sp == SpaceGlobal {
-				r = glb.alloc(vd.Name.Name, size, align, SpaceGlobal, GlobalBase)
+				r = glb.alloc(vd.Name.Name, size, align, SpaceGlobal, globalBase)
 				d.prog.globals = append(d.prog.globals, r)
 			} else {
 				r = cst.alloc(vd.Name.Name, size, align, SpaceConst, 0x1000)
@@ -285,7 +285,7 @@ func (d *Decoder) moduleVars(m *ast.Module) {
 	}
 	d.prog.nextGlb = glb.next
 	if d.prog.nextGlb == 0 {
-		d.prog.nextGlb = GlobalBase
+		d.prog.nextGlb = globalBase
 	}
 }
 
@@ -317,11 +317,11 @@ func (d *Decoder) varSize(v *ast.VarDecl) (int, int, error) {
 				dim = 0
 			}
 		}
-		if dim > 0 && n > MaxModuleBytes/dim {
+		if dim > 0 && n > maxModuleBytes/dim {
 			return 0, 0, fmt.Errorf("variable %s is too large", v.Name.Name)
 		}
 		n *= dim
-		if n > MaxModuleBytes || n < 0 {
+		if n > maxModuleBytes || n < 0 {
 			return 0, 0, fmt.Errorf("variable %s is too large", v.Name.Name)
 		}
 	}
@@ -438,9 +438,9 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 func genericOf(s *symbol) uint64 {
 	switch s.space {
 	case SpaceConst:
-		return ConstWindow + s.addr
+		return constWindow + s.addr
 	case SpaceLocal:
-		return LocalWindow + s.addr
+		return localWindow + s.addr
 	}
 	return s.addr
 }
@@ -475,8 +475,8 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 			return
 		}
 		align := uint64(max(v.Align, int64(elem), 1))
-		if int(align) > d.prog.SharedAlign {
-			d.prog.SharedAlign = int(align)
+		if int(align) > d.prog.sharedAlign {
+			d.prog.sharedAlign = int(align)
 		}
 		if size == 0 {
 			dyn = append(dyn, v)
@@ -534,9 +534,9 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 			}
 		}
 	}
-	d.prog.SharedStatic = int(dynOff)
+	d.prog.sharedStatic = int(dynOff)
 	if len(dyn) == 0 {
-		d.prog.SharedStatic = int(off)
+		d.prog.sharedStatic = int(off)
 	}
 }
 
@@ -561,7 +561,7 @@ func (d *Decoder) entryParams(f *ast.Function) {
 		d.prog.Params = append(d.prog.Params, prm)
 		off += size
 	}
-	d.prog.ParamSize = off
+	d.prog.paramSize = off
 	for _, dir := range f.Perf {
 		switch dir.Name {
 		case ".explicitcluster":
@@ -584,12 +584,12 @@ func (d *Decoder) entryParams(f *ast.Function) {
 			}
 			switch dir.Name {
 			case ".reqntid":
-				d.prog.ReqNTID = dims
+				d.prog.reqNTID = dims
 			case ".maxntid":
 				// Saturate: more than a CTA can hold is no limit at all.
-				d.prog.MaxNTID = min(dims[0], MaxThreadsPerCTA+1) * min(dims[1], MaxThreadsPerCTA+1) * min(dims[2], MaxThreadsPerCTA+1)
+				d.prog.maxNTID = min(dims[0], maxThreadsPerCTA+1) * min(dims[1], maxThreadsPerCTA+1) * min(dims[2], maxThreadsPerCTA+1)
 			default:
-				d.prog.ReqCluster = dims
+				d.prog.reqCluster = dims
 				d.prog.Explicit = true
 			}
 		}
@@ -618,14 +618,14 @@ func (d *Decoder) lookup(name string) *symbol {
 // allocLocal reserves n bytes of per-thread local memory.
 func (d *Decoder) allocLocal(n int, align int) uint64 {
 	align = max(align, 1)
-	off := (d.prog.LocalFrame + align - 1) &^ (align - 1)
-	d.prog.LocalFrame = off + n
+	off := (d.prog.localFrame + align - 1) &^ (align - 1)
+	d.prog.localFrame = off + n
 	return uint64(off)
 }
 
 // Functions whose address is taken get generic addresses in their own
-// window (FuncWindow + 16*index) so that indirect calls can find them.
-const FuncWindow = uint64(0x7A) << windowShift
+// window (funcWindow + 16*index) so that indirect calls can find them.
+const funcWindow = uint64(0x7A) << windowShift
 
 // aliases applies ".alias a, b" directives: a names b's body.
 func (d *Decoder) aliases(m *ast.Module) {
@@ -656,7 +656,7 @@ func (d *Decoder) funcAddr(name string) (uint64, bool) {
 		d.addrOf[f] = i
 		d.enqueue(f)
 	}
-	return FuncWindow + 16*uint64(i), true
+	return funcWindow + 16*uint64(i), true
 }
 
 // calleeInfo is what an indirect call needs of its target.

@@ -3,6 +3,25 @@
 // warp-level SIMT interpreter, with byte-exact memory and a sanitizer that
 // stops the run at the first undefined behaviour.
 //
+// # Entry points
+//
+// Decode lowers a checked kernel into a Program. A Launch is one launch of
+// it: the kernel, its Config (grid, block and cluster shapes, dynamic
+// shared memory, seed, jobs, asynchronous-completion policy, step and time
+// budgets, Monitor, cooperative), its Args and the observers of the run
+// (Trace for AsyncEvent values, TMEMOf for a CTA's Tensor Memory, Probe for
+// the last store to a byte). Launch.Check validates all of it once, before
+// anything is allocated, with errors that wrap ErrLaunch; Launch.Run checks
+// and runs it and returns a Result: the Stats, the buffers, and the first
+// sanitizer Report (nil for a clean run).
+//
+//	l := emu.Launch{Kernel: prog, Config: emu.Config{Block: [3]int{128, 1, 1}},
+//		Args: []emu.Arg{{IsBuffer: true, Size: 512}}}
+//	res, err := l.Run()
+//
+// Observers belong to their launch: launches of one Program may run at
+// once, each with its own.
+//
 // # Pipeline
 //
 // Decode (decode.go, lower.go) turns the kernel and every .func it calls
@@ -13,8 +32,8 @@
 // ...) and symbol addresses become register slots too, filled when a warp
 // starts, so a handler reads every operand as w.R[slot+lane].
 //
-// Run (machine.go) executes a launch: clusters are independent and run on
-// Config.Jobs goroutines; inside a cluster one goroutine schedules the
+// Launch.Run (launch.go, machine.go) executes a launch: clusters are
+// independent and run on Config.Jobs goroutines; inside a cluster one goroutine schedules the
 // warps of all its CTAs, round-robin (Seed 0) or in a seeded random order
 // with random quanta (Seed != 0), so that races show. Warp.run is the one
 // dispatch loop: guard mask, handler call, step counting, reconvergence.
@@ -37,7 +56,9 @@
 // # Extension points
 //
 // Instruction families implemented outside the core (mbarrier, st.async,
-// cp.async, tcgen05) plug in without editing the dispatch:
+// cp.async, tcgen05; files of this package) plug in without editing the
+// dispatch. These names (Warp, CTA, Cluster, Inst, Decoder, ...) are
+// exported for that purpose, not for users of a launch:
 //
 //   - RegisterOpcode(op, fn) installs the decoder of an opcode;
 //     RegisterVariant(op, qual, fn) overrides it for instructions carrying

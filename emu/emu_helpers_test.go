@@ -36,11 +36,17 @@ func launch(t testing.TB, src string, cfg Config, args ...Arg) *Result {
 func launchReport(t testing.TB, src string, cfg Config, args ...Arg) *Result {
 	t.Helper()
 	p := compile(t, src)
-	res, err := Execute(p, cfg, args)
+	res, err := execute(p, cfg, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// execute runs one launch of p.
+func execute(p *Program, cfg Config, args []Arg) (*Result, error) {
+	l := Launch{Kernel: p, Config: cfg, Args: args}
+	return l.Run()
 }
 
 func buf(n int) Arg           { return Arg{IsBuffer: true, Buffer: make([]byte, n)} }

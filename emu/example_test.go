@@ -8,8 +8,8 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
-// Execute a kernel that stores each thread's index times ten.
-func ExampleExecute() {
+// Launch a kernel that stores each thread's index times ten.
+func ExampleLaunch() {
 	src := `.version 8.5
 .target sm_90
 .address_size 64
@@ -34,8 +34,9 @@ func ExampleExecute() {
 		fmt.Println(errs.Err())
 		return
 	}
-	res, err := emu.Execute(prog, emu.Config{Block: [3]int{4, 1, 1}},
-		[]emu.Arg{{IsBuffer: true, Buffer: make([]byte, 16)}})
+	l := emu.Launch{Kernel: prog, Config: emu.Config{Block: [3]int{4, 1, 1}},
+		Args: []emu.Arg{{IsBuffer: true, Size: 16}}}
+	res, err := l.Run()
 	if err != nil || res.Report != nil {
 		fmt.Println(err, res.Report)
 		return

@@ -43,7 +43,7 @@ func FuzzRun(f *testing.F) {
 			}
 			return
 		}
-		if p.NumSlots > 4096 || p.LocalFrame > 1<<16 || p.ModuleBytes() > 1<<20 || p.ParamSize > 4096 {
+		if p.numSlots > 4096 || p.localFrame > 1<<16 || p.moduleBytes() > 1<<20 || p.paramSize > 4096 {
 			return // valid but too large to emulate thousands of times a second
 		}
 		args := make([]Arg, len(p.Params))
@@ -57,7 +57,7 @@ func FuzzRun(f *testing.F) {
 			}
 		}
 		cfg := Config{Grid: dims(4, 1, 1), Block: dims(40, 1, 1), Cluster: dims(2, 1, 1), MaxSteps: 20000, Seed: 1, SharedBytes: 64}
-		if _, err := Execute(p, cfg, args); err != nil && !strings.Contains(err.Error(), "launch") {
+		if _, err := execute(p, cfg, args); err != nil && !strings.Contains(err.Error(), "launch") {
 			t.Fatalf("unexpected error: %v", err)
 		}
 	})

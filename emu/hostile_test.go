@@ -37,7 +37,7 @@ L:
 func TestHostileUnwaitedAsyncQueueBounded(t *testing.T) {
 	for _, pol := range []AsyncPolicy{AsyncDelayed, AsyncRandom} {
 		p := compile(t, tcgenStoreLoop)
-		mem := p.NewMemory()
+		mem := p.newMemory()
 		mem.setParams(nil)
 		cfg := Config{Grid: dims(1, 1, 1), Block: dims(32, 1, 1), Async: pol, MaxSteps: 20000}
 		if err := cfg.normalize(p); err != nil {
@@ -48,13 +48,13 @@ func TestHostileUnwaitedAsyncQueueBounded(t *testing.T) {
 		if r == nil || r.Rule != RuleMaxSteps {
 			t.Fatalf("%v: report %v, want %s", pol, r, RuleMaxSteps)
 		}
-		if n := len(wk.cl.async); n > MaxQueuedAsync {
-			t.Errorf("%v: %d operations queued, want at most %d", pol, n, MaxQueuedAsync)
+		if n := len(wk.cl.async); n > maxQueuedAsync {
+			t.Errorf("%v: %d operations queued, want at most %d", pol, n, maxQueuedAsync)
 		}
 	}
 }
 
-// TestHostileBufferArgsBoundedTogether checks that Execute refuses buffer
+// TestHostileBufferArgsBoundedTogether checks that Launch.Run refuses buffer
 // arguments larger than MaxBufferBytes together before allocating them.
 func TestHostileBufferArgsBoundedTogether(t *testing.T) {
 	p := compile(t, `.version 8.0
@@ -66,8 +66,8 @@ func TestHostileBufferArgsBoundedTogether(t *testing.T) {
 }
 `)
 	half := make([]byte, MaxBufferBytes/2+1) // never written: no resident pages
-	_, err := Execute(p, Config{}, []Arg{{IsBuffer: true, Buffer: half}, {IsBuffer: true, Buffer: half}})
-	if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), "buffer arguments take 1073741826 bytes; at most 1073741824 (1024 MiB) per launch") {
+	_, err := execute(p, Config{}, []Arg{{IsBuffer: true, Buffer: half}, {IsBuffer: true, Buffer: half}})
+	if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), "argument 1 (b): buffer of 536870913 bytes: the buffers of a launch take at most 1073741824 bytes (1024 MiB) together; 536870911 are left") {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -82,7 +82,7 @@ func TestHostileLaunchLimits(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{trivial, Config{Grid: dims(MaxGridCTAs+1, 1, 1)}, "grid of 16777217 CTAs; the emulator runs at most 16777216"},
+		{trivial, Config{Grid: dims(maxGridCTAs+1, 1, 1)}, "grid of 16777217 CTAs; the emulator runs at most 16777216"},
 		{trivial, Config{Grid: dims(1<<31-1, 65535, 65535)}, "the emulator runs at most"},
 		{trivial, Config{Grid: dims(1, 65536, 1)}, "larger than a GPU allows"},
 		{trivial, Config{Block: dims(1<<31-1, 1<<31-1, 4)}, "threads per CTA (at most 1024"},
@@ -92,7 +92,7 @@ func TestHostileLaunchLimits(t *testing.T) {
 	}
 	for _, c := range cases {
 		p := compile(t, c.src)
-		_, err := Execute(p, c.cfg, nil)
+		_, err := execute(p, c.cfg, nil)
 		if !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
 		}
@@ -100,7 +100,7 @@ func TestHostileLaunchLimits(t *testing.T) {
 }
 
 // TestHostileJobsBoundedByMemory checks that --jobs is lowered so that the
-// clusters emulated at once fit in MaxLaunchBytes, and that the results do
+// clusters emulated at once fit in maxLaunchBytes, and that the results do
 // not change.
 func TestHostileJobsBoundedByMemory(t *testing.T) {
 	src := `.version 8.0
@@ -133,8 +133,8 @@ func TestHostileJobsBoundedByMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	per := clusterBytes(p, &c)
-	if per*uint64(c.Jobs) > MaxLaunchBytes || c.Jobs < 1 || c.Jobs >= 256 {
-		t.Fatalf("jobs %d x %d bytes per cluster exceeds %d", c.Jobs, per, MaxLaunchBytes)
+	if per*uint64(c.Jobs) > maxLaunchBytes || c.Jobs < 1 || c.Jobs >= 256 {
+		t.Fatalf("jobs %d x %d bytes per cluster exceeds %d", c.Jobs, per, maxLaunchBytes)
 	}
 	res := launch(t, src, cfg, buf(32))
 	for i, v := range u32s(res.Buffers[0].Data) {
@@ -168,7 +168,7 @@ func TestHostileLaunchStepBudget(t *testing.T) {
 	perCluster := uint64(3001 + warpStartSteps)
 	for _, jobs := range []int{1, 3} {
 		cfg := Config{Grid: dims(100, 1, 1), Block: dims(32, 1, 1), Jobs: jobs, MaxLaunchSteps: 10 * perCluster}
-		res, err := Execute(p, cfg, nil)
+		res, err := execute(p, cfg, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestHostileLaunchStepBudget(t *testing.T) {
 		}
 	}
 	cfg := Config{Grid: dims(100, 1, 1), Block: dims(32, 1, 1), MaxLaunchSteps: 100 * perCluster}
-	res, err := Execute(p, cfg, nil)
+	res, err := execute(p, cfg, nil)
 	if err != nil || res.Report != nil || res.Stats.CTAs != 100 {
 		t.Fatalf("within the budget: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
 	}
@@ -236,7 +236,7 @@ func TestHostileProgramTooLong(t *testing.T) {
 // (a prefix in cluster order) does not depend on Jobs.
 func TestHostilePrintfBoundedPerLaunch(t *testing.T) {
 	l := newPrintLog()
-	chunk := make([]byte, MaxLaunchPrintfBytes/4+1)
+	chunk := make([]byte, maxLaunchPrintfBytes/4+1)
 	for _, i := range []int{5, 1, 0, 3, 2, 4} { // finishing out of order
 		l.add(i, chunk)
 	}
@@ -244,7 +244,7 @@ func TestHostilePrintfBoundedPerLaunch(t *testing.T) {
 		t.Fatalf("kept %d bytes, dropping from cluster %d; want clusters 0-2", l.bytes, l.dropFrom)
 	}
 	out := l.output(10)
-	if len(out) > MaxLaunchPrintfBytes+200 || !strings.HasSuffix(string(out), "[printf output of clusters from 3 on not kept: more than 16777216 bytes in all]\n") {
+	if len(out) > maxLaunchPrintfBytes+200 || !strings.HasSuffix(string(out), "[printf output of clusters from 3 on not kept: more than 16777216 bytes in all]\n") {
 		t.Errorf("output of %d bytes ends %q", len(out), out[max(0, len(out)-100):])
 	}
 
@@ -276,12 +276,12 @@ L:
 }
 `
 	// Each cluster prints 12000*32 lines of 3 bytes: 1.1 MiB, truncated at
-	// MaxPrintfBytes (with a note); 15 of them fit in MaxLaunchPrintfBytes.
+	// maxPrintfBytes (with a note); 15 of them fit in maxLaunchPrintfBytes.
 	var outs [2][]byte
 	for k, jobs := range []int{1, 2} {
 		res := launch(t, src, Config{Grid: dims(20, 1, 1), Block: dims(32, 1, 1), Jobs: jobs})
 		outs[k] = res.Stats.Printf
-		if n := len(res.Stats.Printf); n > MaxLaunchPrintfBytes+1000 {
+		if n := len(res.Stats.Printf); n > maxLaunchPrintfBytes+1000 {
 			t.Errorf("jobs %d: %d bytes of printf output", jobs, n)
 		}
 		if !strings.Contains(string(res.Stats.Printf), "[printf output of clusters from 15 on not kept") {
@@ -305,15 +305,15 @@ func TestHostileRequiredClusterShape(t *testing.T) {
 		{Config{Grid: dims(4, 1, 1)}, "grid x dimension (4) is not a multiple of the cluster x dimension (3)"},
 		{Config{Grid: dims(6, 1, 1), Cluster: dims(2, 1, 1)}, "the kernel requires clusters of (3,1,1) CTAs (.reqnctapercluster); got (2,1,1)"},
 	} {
-		if _, err := Execute(p, c.cfg, nil); !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
+		if _, err := execute(p, c.cfg, nil); !errors.Is(err, ErrLaunch) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err = %v, want %q", c.cfg, err, c.want)
 		}
 	}
-	cfg := Config{Grid: dims(6, 1, 1)}
-	if err := cfg.Normalize(p); err != nil || cfg.Cluster != dims(3, 1, 1) {
-		t.Fatalf("Normalize: %v, cluster %v", err, cfg.Cluster)
+	l := Launch{Kernel: p, Config: Config{Grid: dims(6, 1, 1)}}
+	if err := l.Check(); err != nil || l.Cluster != dims(3, 1, 1) {
+		t.Fatalf("Check: %v, cluster %v", err, l.Cluster)
 	}
-	res, err := Execute(p, cfg, nil)
+	res, err := l.Run()
 	if err != nil || res.Report != nil || res.Stats.CTAs != 6 {
 		t.Fatalf("grid 6: err %v, report %v, %d CTAs", err, res.Report, res.Stats.CTAs)
 	}

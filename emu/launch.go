@@ -1,9 +1,7 @@
 package emu
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 )
@@ -12,13 +10,17 @@ import (
 type Arg struct {
 	// Value holds a scalar argument's bits, already in the parameter's type.
 	Value uint64
-	// Buffer, when IsBuffer is set, is the initial content of a fresh global
-	// allocation whose address is passed.
-	Buffer   []byte
+	// IsBuffer makes the argument the address of a fresh global
+	// allocation: a copy of Buffer or, when Buffer is nil, Size bytes of
+	// Fill. The allocation is made only once Launch.Check has counted it
+	// against MaxBufferBytes.
 	IsBuffer bool
-	// Adopt, with IsBuffer, makes Buffer itself the allocation instead of
-	// a copy of it: the run stores into it, and a large buffer is not held
-	// twice.
+	Buffer   []byte
+	Size     int
+	Fill     byte
+	// Adopt, with IsBuffer and Buffer, makes Buffer itself the allocation
+	// instead of a copy of it: the run stores into it, and a large buffer
+	// is not held twice.
 	Adopt bool
 	// Raw, when set, is copied into the parameter's bytes as written (for
 	// aggregate parameters such as structs passed by value); it must not be
@@ -26,18 +28,217 @@ type Arg struct {
 	Raw []byte
 }
 
-// Result is the outcome of Execute.
+// bufferBytes is the size of the allocation a buffer argument makes.
+func (a *Arg) bufferBytes() int {
+	if a.Buffer != nil {
+		return len(a.Buffer)
+	}
+	return a.Size
+}
+
+// Launch is one kernel launch: the kernel, its configuration, its
+// arguments and what observes the run. Check validates it once; Run
+// checks and runs it.
+type Launch struct {
+	Kernel *Program
+	Config
+	Args []Arg
+
+	// Trace, when set, receives the events of the launch's asynchronous
+	// operations (at most MaxTracedAsync operations per cluster). It may be
+	// called from several goroutines when clusters run in parallel; the
+	// events of one cluster arrive in order.
+	Trace func(AsyncEvent)
+	// TMEMOf, when set, names the CTA (its %ctaid) whose Tensor Memory
+	// Result.TMEM holds after the run, as the CTA left it (at exit, or
+	// where a sanitizer report stopped the run).
+	TMEMOf *[3]int
+	// Probe, when set, records the last store to one byte of a buffer
+	// argument. A probed launch runs its clusters one at a time, since the
+	// last store of a parallel run depends on timing.
+	Probe *StoreProbe
+}
+
+// Result is the outcome of a launch.
 type Result struct {
 	Stats   Stats
 	Report  *Report   // first sanitizer report, nil for a clean run
 	Buffers []*Region // per argument: the buffer's allocation, nil for scalars
 	Mem     *Memory
+	// TMEM is the Tensor Memory Launch.TMEMOf asked for; nil when that CTA
+	// ran no tcgen05 instruction.
+	TMEM *TMEMSnapshot
 }
 
-// NewMemory returns a memory holding the program's module variables with
+// MaxBufferBytes bounds the buffers of one launch's arguments together
+// (1 GiB), so that the emulator's memory stays bounded whatever the
+// arguments.
+const MaxBufferBytes = 1 << 30
+
+// Check validates the launch and fills in what the kernel implies (see
+// Config.normalize): the argument count and kinds against the kernel's
+// parameters, the buffers against MaxBufferBytes, the grid, block and
+// cluster shapes and the observers. Errors wrap ErrLaunch. Check may be
+// called more than once; Run calls it.
+func (l *Launch) Check() error {
+	p := l.Kernel
+	if p == nil {
+		return fmt.Errorf("%w: no kernel", ErrLaunch)
+	}
+	if err := l.Config.normalize(p); err != nil {
+		return err
+	}
+	if err := checkArgs(p, l.Args); err != nil {
+		return err
+	}
+	if id := l.TMEMOf; id != nil {
+		for i := range 3 {
+			if id[i] < 0 || id[i] >= l.Grid[i] {
+				return fmt.Errorf("%w: Tensor Memory dump: CTA (%d,%d,%d) is outside the grid (%d,%d,%d)", ErrLaunch, id[0], id[1], id[2], l.Grid[0], l.Grid[1], l.Grid[2])
+			}
+		}
+	}
+	if pr := l.Probe; pr != nil {
+		if pr.Arg < 0 || pr.Arg >= len(l.Args) || !l.Args[pr.Arg].IsBuffer {
+			return fmt.Errorf("%w: the store probe watches argument %d, which is not a buffer", ErrLaunch, pr.Arg)
+		}
+		l.Jobs = 1
+	}
+	return nil
+}
+
+// checkArgs checks args against p's parameters: their count, that a
+// buffer's address fits its parameter, that raw bytes fit theirs, and the
+// buffers' total size.
+func checkArgs(p *Program, args []Arg) error {
+	if len(args) != len(p.Params) {
+		names := make([]string, len(p.Params))
+		for i, prm := range p.Params {
+			names[i] = prm.Name + " " + prm.Type.String()
+		}
+		given := "1 argument given"
+		if len(args) != 1 {
+			given = strconv.Itoa(len(args)) + " arguments given"
+		}
+		return fmt.Errorf("%w: kernel %s takes %d parameters (%s); %s", ErrLaunch, p.Kernel, len(p.Params), strings.Join(names, ", "), given)
+	}
+	left := MaxBufferBytes
+	for i := range args {
+		a, prm := &args[i], p.Params[i]
+		switch {
+		case a.IsBuffer && prm.Size < 8:
+			return fmt.Errorf("%w: parameter %d (%s) is %d bytes wide and cannot hold a buffer address", ErrLaunch, i, prm.Name, prm.Size)
+		case a.Raw != nil && len(a.Raw) > prm.Size:
+			return fmt.Errorf("%w: %d bytes given for parameter %d (%s) of %d bytes", ErrLaunch, len(a.Raw), i, prm.Name, prm.Size)
+		case a.Raw == nil && !a.IsBuffer && prm.Size > 8:
+			return fmt.Errorf("%w: parameter %d (%s) is an aggregate of %d bytes; pass its bytes (hex:...)", ErrLaunch, i, prm.Name, prm.Size)
+		}
+		if !a.IsBuffer {
+			continue
+		}
+		n := a.bufferBytes()
+		if n < 0 || a.Buffer != nil && a.Size != 0 && a.Size != n {
+			return fmt.Errorf("%w: argument %d (%s): buffer of %d bytes with Size %d", ErrLaunch, i, prm.Name, len(a.Buffer), a.Size)
+		}
+		if n > left {
+			return errBuffersTooLarge(i, prm.Name, n, left)
+		}
+		left -= n
+	}
+	return nil
+}
+
+// errBuffersTooLarge explains argument i's buffer of n bytes that does not
+// fit in the left bytes the launch's buffers may still take.
+func errBuffersTooLarge(i int, name string, n, left int) error {
+	if left == MaxBufferBytes {
+		return fmt.Errorf("%w: argument %d (%s): buffer of %d bytes: at most %d bytes (%d MiB) of buffers per launch", ErrLaunch, i, name, n, MaxBufferBytes, MaxBufferBytes>>20)
+	}
+	return fmt.Errorf("%w: argument %d (%s): buffer of %d bytes: the buffers of a launch take at most %d bytes (%d MiB) together; %d are left", ErrLaunch, i, name, n, MaxBufferBytes, MaxBufferBytes>>20, left)
+}
+
+// Run checks the launch, allocates the buffers of its arguments, packs the
+// parameter buffer and runs the kernel. An error means the launch could
+// not start; what the kernel did wrong is Result.Report.
+func (l *Launch) Run() (*Result, error) {
+	if err := l.Check(); err != nil {
+		return nil, err
+	}
+	p := l.Kernel
+	mem := p.newMemory()
+	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
+	params := make([]byte, max(p.paramSize, 1))
+	for i := range l.Args {
+		a, prm := &l.Args[i], p.Params[i]
+		v := a.Value
+		if a.IsBuffer {
+			r := allocArg(mem, i, a)
+			res.Buffers[i] = r
+			v = r.Base
+		}
+		if a.Raw != nil {
+			copy(params[prm.Offset:], a.Raw)
+			continue
+		}
+		putLE(params[prm.Offset:], v, prm.Size)
+	}
+	mem.setParams(params[:p.paramSize])
+	cfg := l.Config
+	cfg.obs = l.observers()
+	st, rep, err := run(p, mem, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res.Stats, res.Report = st, rep
+	if cfg.obs.tmem != nil {
+		res.TMEM = cfg.obs.tmem.snap
+	}
+	return res, nil
+}
+
+// allocArg makes buffer argument i's global allocation.
+func allocArg(mem *Memory, i int, a *Arg) *Region {
+	var r *Region
+	switch {
+	case a.Adopt && a.Buffer != nil:
+		r = mem.adoptGlobal(argRegionName(i), a.Buffer, 256)
+	default:
+		r = mem.allocGlobal(argRegionName(i), a.bufferBytes(), 256)
+		if a.Buffer != nil {
+			copy(r.Data, a.Buffer)
+		} else if a.Fill != 0 {
+			for j := range r.Data {
+				r.Data[j] = a.Fill
+			}
+		}
+	}
+	r.ArgIndex = i
+	return r
+}
+
+// observers is what watches one launch, reached from its clusters through
+// Config.obs.
+type observers struct {
+	trace func(AsyncEvent)
+	tmem  *tmemRequest
+	probe *StoreProbe
+}
+
+func (l *Launch) observers() *observers {
+	o := &observers{trace: l.Trace, probe: l.Probe}
+	if l.TMEMOf != nil {
+		o.tmem = &tmemRequest{cta: *l.TMEMOf}
+	}
+	if o.probe != nil {
+		o.probe.region = argRegionName(o.probe.Arg)
+	}
+	return o
+}
+
+// newMemory returns a memory holding the program's module variables with
 // their initial values.
-func (p *Program) NewMemory() *Memory {
-	m := NewMemory()
+func (p *Program) newMemory() *Memory {
+	m := emptyMemory()
 	for _, r := range p.globals {
 		c := *r
 		c.Data = append([]byte(nil), r.Data...)
@@ -52,120 +253,8 @@ func (p *Program) NewMemory() *Memory {
 	return m
 }
 
-// MaxBufferBytes bounds the buffers of one launch's arguments together
-// (1 GiB), so that the emulator's memory stays bounded whatever the
-// arguments.
-const MaxBufferBytes = 1 << 30
-
-// Execute allocates the buffers of args, packs the parameter buffer and
-// runs the launch.
-func Execute(p *Program, cfg Config, args []Arg) (*Result, error) {
-	if len(args) != len(p.Params) {
-		return nil, fmt.Errorf("%w: kernel %s takes %d parameters, got %d arguments", ErrLaunch, p.Kernel, len(p.Params), len(args))
-	}
-	total := 0
-	for _, a := range args {
-		if a.IsBuffer {
-			total += len(a.Buffer)
-		}
-	}
-	if total > MaxBufferBytes {
-		return nil, fmt.Errorf("%w: buffer arguments take %d bytes; at most %d (%d MiB) per launch", ErrLaunch, total, MaxBufferBytes, MaxBufferBytes>>20)
-	}
-	mem := p.NewMemory()
-	res := &Result{Mem: mem, Buffers: make([]*Region, len(args))}
-	params := make([]byte, max(p.ParamSize, 1))
-	for i, a := range args {
-		prm := p.Params[i]
-		v := a.Value
-		if a.IsBuffer {
-			var r *Region
-			if a.Adopt {
-				r = mem.adoptGlobal(argRegionName(i), a.Buffer, 256)
-			} else {
-				r = mem.AllocGlobal(argRegionName(i), len(a.Buffer), 256)
-				copy(r.Data, a.Buffer)
-			}
-			r.ArgIndex = i
-			res.Buffers[i] = r
-			v = r.Base
-			if prm.Size < 8 {
-				return nil, fmt.Errorf("%w: parameter %d (%s) is %d bytes wide and cannot hold a buffer address", ErrLaunch, i, prm.Name, prm.Size)
-			}
-		}
-		if a.Raw != nil {
-			if len(a.Raw) > prm.Size {
-				return nil, fmt.Errorf("%w: %d bytes given for parameter %d (%s) of %d bytes", ErrLaunch, len(a.Raw), i, prm.Name, prm.Size)
-			}
-			copy(params[prm.Offset:], a.Raw)
-			continue
-		}
-		if prm.Size > 8 {
-			return nil, fmt.Errorf("%w: parameter %d (%s) is an aggregate of %d bytes; pass its bytes (hex:...)", ErrLaunch, i, prm.Name, prm.Size)
-		}
-		putLE(params[prm.Offset:], v, prm.Size)
-	}
-	mem.setParams(params[:p.ParamSize])
-	st, rep, err := Run(p, mem, cfg)
-	if err != nil {
-		return nil, err
-	}
-	res.Stats, res.Report = st, rep
-	return res, nil
-}
-
-// ParseScalar converts a command-line number (decimal, 0x hex, 0b, 0o, a
-// float, or a 0f/0d bit pattern) to the bits of parameter type t.
-func ParseScalar(s string, t Type) (uint64, error) {
-	low := strings.ToLower(s)
-	if t.Float() {
-		if strings.HasPrefix(low, "0f") && len(low) == 10 || strings.HasPrefix(low, "0d") && len(low) == 18 {
-			b, err := strconv.ParseUint(low[2:], 16, 64)
-			if err != nil {
-				return 0, fmt.Errorf("bad float bit pattern %q", s)
-			}
-			if low[1] == 'f' && t == TF64 {
-				return math.Float64bits(float64(math.Float32frombits(uint32(b)))), nil
-			}
-			return b, nil
-		}
-		f, err := strconv.ParseFloat(s, 64)
-		if errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0) {
-			return 0, fmt.Errorf("%s is out of range for %s", s, t)
-		}
-		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%q is not a number", s)
-		}
-		return floatBits(t, f, RoundNearest), nil
-	}
-	if v, err := strconv.ParseInt(s, 0, 64); err == nil {
-		if t.Signed() && t.Bits() < 64 {
-			lo, hi := int64(-1)<<uint(t.Bits()-1), int64(1)<<uint(t.Bits()-1)-1
-			if v < lo || v > hi {
-				return 0, fmt.Errorf("%s does not fit in %s", s, t)
-			}
-		} else if !t.Signed() && t.Bits() < 64 && (v < -(int64(1)<<uint(t.Bits()-1)) || uint64(v) > t.mask() && v >= 0) {
-			return 0, fmt.Errorf("%s does not fit in %s", s, t)
-		}
-		return uint64(v) & t.mask(), nil
-	}
-	if v, err := strconv.ParseUint(s, 0, 64); err == nil {
-		if v > t.mask() {
-			return 0, fmt.Errorf("%s does not fit in %s", s, t)
-		}
-		return v, nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) < 1<<63 {
-		return uint64(int64(f)) & t.mask(), nil
-	}
-	if _, err := strconv.ParseInt(s, 0, 64); errors.Is(err, strconv.ErrRange) {
-		return 0, fmt.Errorf("%s does not fit in %s", s, t)
-	}
-	return 0, fmt.Errorf("%q is not an integer", s)
-}
-
-// ModuleBytes returns the bytes of module .global and .const variables.
-func (p *Program) ModuleBytes() int {
+// moduleBytes returns the bytes of module .global and .const variables.
+func (p *Program) moduleBytes() int {
 	n := 0
 	for _, r := range p.globals {
 		n += len(r.Data)

@@ -9,13 +9,13 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
-// MaxProgramInsts bounds the decoded instructions of a kernel and the
+// maxProgramInsts bounds the decoded instructions of a kernel and the
 // functions it calls (the largest compiled kernels have a few hundred
 // thousand), so that the decoded program stays within about 200 MiB.
-const MaxProgramInsts = 1 << 20
+const maxProgramInsts = 1 << 20
 
-// programInstLimit is MaxProgramInsts; tests lower it.
-var programInstLimit = MaxProgramInsts
+// programInstLimit is maxProgramInsts; tests lower it.
+var programInstLimit = maxProgramInsts
 
 // lowerFunc lowers one function body into d.prog.Insts.
 func (d *Decoder) lowerFunc(fi *funcInfo) {
@@ -408,7 +408,7 @@ func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 			off = uint64(n)
 		}
 		if k >= spReservedBegin && k <= spReserved1 {
-			d.prog.ReservedSmem = true
+			d.prog.reservedSmem = true
 		}
 		return d.special(k, compIndex(r.Comp), off), TU32, nil
 	}

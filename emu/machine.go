@@ -19,10 +19,10 @@ type Config struct {
 	SharedBytes int    // dynamic shared memory per CTA
 	Seed        uint64 // scheduling seed: 0 runs warps round-robin, others shuffle them
 	Jobs        int    // clusters emulated in parallel (0: 1)
-	MaxSteps    uint64 // warp-instructions per cluster before a max-steps report (0: DefaultMaxSteps)
+	MaxSteps    uint64 // warp-instructions per cluster before a max-steps report (0: 1<<32)
 	// MaxLaunchSteps bounds the warp-instructions of all clusters together,
-	// each warp started counting as warpStartSteps more (0:
-	// DefaultMaxLaunchSteps); no cluster starts once they are spent.
+	// each warp started counting as 64 more (0: 1<<32, or MaxSteps when
+	// that is larger); no cluster starts once they are spent.
 	MaxLaunchSteps uint64
 	Async          AsyncPolicy
 	// Timeout is the launch's wall-clock budget (0: none): when it runs
@@ -37,17 +37,18 @@ type Config struct {
 	// (coop.go).
 	Cooperative bool
 
-	gridWorkspace uint64 // address of the grid workspace of a cooperative launch
+	gridWorkspace uint64     // address of the grid workspace of a cooperative launch
+	obs           *observers // what watches the launch (set by normalize)
 }
 
-// MaxLaunchBytes bounds the emulator's own memory for the state of the
+// maxLaunchBytes bounds the emulator's own memory for the state of the
 // clusters it emulates at once (registers, local and shared memory, call
 // stacks, Tensor Memory); --jobs is lowered to stay within it.
-const MaxLaunchBytes = 1 << 30
+const maxLaunchBytes = 1 << 30
 
-// MaxGridCTAs bounds the CTAs of one launch: the emulator runs every CTA,
+// maxGridCTAs bounds the CTAs of one launch: the emulator runs every CTA,
 // so a larger grid would run for hours even with an empty kernel.
-const MaxGridCTAs = 1 << 24
+const maxGridCTAs = 1 << 24
 
 // ctaOverheadBytes is the per-CTA state not counted by the register, local
 // and shared sizes: Tensor Memory (about 264 KiB when used) and bookkeeping.
@@ -57,24 +58,24 @@ const ctaOverheadBytes = 320 << 10
 // address, callee and stack-pointer stacks of every lane.
 const warpOverheadBytes = 3 * maxCallDepth * 32 * 4
 
-// DefaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
-const DefaultMaxSteps = 1 << 32
+// defaultMaxSteps is the per-cluster step budget when Config.MaxSteps is 0.
+const defaultMaxSteps = 1 << 32
 
-// DefaultMaxLaunchSteps is the launch-wide step budget when
+// defaultMaxLaunchSteps is the launch-wide step budget when
 // Config.MaxLaunchSteps is 0 (or MaxSteps when that is larger): a grid of
 // runaway clusters costs no more than one runaway cluster.
-const DefaultMaxLaunchSteps = 1 << 32
+const defaultMaxLaunchSteps = 1 << 32
 
 // warpStartSteps is what starting a warp costs against MaxLaunchSteps:
 // setting up its registers takes about as long as 64 instructions, and a
 // grid of millions of CTAs that each execute a few must stay bounded too.
 const warpStartSteps = 64
 
-// MaxThreadsPerCTA and MaxClusterSize are the launch limits (§5.2.1 of the
+// maxThreadsPerCTA and maxClusterSize are the launch limits (§5.2.1 of the
 // CUDA programming guide; 16 with non-portable cluster sizes).
 const (
-	MaxThreadsPerCTA = 1024
-	MaxClusterSize   = 16
+	maxThreadsPerCTA = 1024
+	maxClusterSize   = 16
 )
 
 // Stats counts what a run did.
@@ -200,7 +201,7 @@ type Cluster struct {
 	nextDue  uint64 // no queued operation is due before this step (AsyncRandom)
 
 	printf     []byte // device printf output, in emission order
-	printfLost bool   // output beyond MaxPrintfBytes was dropped
+	printfLost bool   // output beyond maxPrintfBytes was dropped
 
 	mon        *Monitor // nil when nobody watches the launch
 	pubSteps   uint64   // steps and waiting warps last published to mon
@@ -326,14 +327,14 @@ func (c *Cluster) tryReleaseCluster() {
 // ErrLaunch wraps launch-configuration errors.
 var ErrLaunch = errors.New("launch")
 
-// Normalize checks cfg for a launch of p and fills in what the kernel
+// normalize checks cfg for a launch of p and fills in what the kernel
 // implies: zero dimensions become 1, the cluster shape comes from
 // .reqnctapercluster, Jobs is bounded by memory, the step budgets get
-// their defaults. Run does the same; calling it first reports launch
-// errors before any buffer is allocated.
-func (cfg *Config) Normalize(p *Program) error { return cfg.normalize(p) }
-
+// their defaults. Launch.Check calls it before any buffer is allocated.
 func (cfg *Config) normalize(p *Program) error {
+	if cfg.obs == nil {
+		cfg.obs = &observers{}
+	}
 	for i := range 3 {
 		if cfg.Grid[i] == 0 {
 			cfg.Grid[i] = 1
@@ -347,10 +348,10 @@ func (cfg *Config) normalize(p *Program) error {
 		if cfg.Grid[i] < 0 || cfg.Block[i] < 0 || cfg.Cluster[i] < 0 {
 			return fmt.Errorf("%w: negative dimension", ErrLaunch)
 		}
-		if req := p.ReqCluster[i]; req != 0 && req != cfg.Cluster[i] {
+		if req := p.reqCluster[i]; req != 0 && req != cfg.Cluster[i] {
 			if cfg.Cluster[i] != 1 {
 				return fmt.Errorf("%w: the kernel requires clusters of (%d,%d,%d) CTAs (.reqnctapercluster); got (%d,%d,%d)", ErrLaunch,
-					p.ReqCluster[0], p.ReqCluster[1], p.ReqCluster[2], cfg.Cluster[0], cfg.Cluster[1], cfg.Cluster[2])
+					p.reqCluster[0], p.reqCluster[1], p.reqCluster[2], cfg.Cluster[0], cfg.Cluster[1], cfg.Cluster[2])
 			}
 			cfg.Cluster[i] = req
 		}
@@ -359,28 +360,28 @@ func (cfg *Config) normalize(p *Program) error {
 		}
 	}
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
-	if p.ReqNTID != [3]int{} && p.ReqNTID != cfg.Block {
+	if p.reqNTID != [3]int{} && p.reqNTID != cfg.Block {
 		return fmt.Errorf("%w: the kernel requires a block of (%d,%d,%d) threads (.reqntid); got (%d,%d,%d)", ErrLaunch,
-			p.ReqNTID[0], p.ReqNTID[1], p.ReqNTID[2], cfg.Block[0], cfg.Block[1], cfg.Block[2])
+			p.reqNTID[0], p.reqNTID[1], p.reqNTID[2], cfg.Block[0], cfg.Block[1], cfg.Block[2])
 	}
-	if p.MaxNTID > 0 && nt > p.MaxNTID {
-		return fmt.Errorf("%w: %d threads per CTA; the kernel allows at most %d (.maxntid)", ErrLaunch, nt, p.MaxNTID)
+	if p.maxNTID > 0 && nt > p.maxNTID {
+		return fmt.Errorf("%w: %d threads per CTA; the kernel allows at most %d (.maxntid)", ErrLaunch, nt, p.maxNTID)
 	}
-	if uint64(cfg.Block[0])*uint64(cfg.Block[1])*uint64(cfg.Block[2]) > MaxThreadsPerCTA || cfg.Block[2] > 64 {
-		return fmt.Errorf("%w: %d threads per CTA (at most %d, z at most 64)", ErrLaunch, nt, MaxThreadsPerCTA)
+	if uint64(cfg.Block[0])*uint64(cfg.Block[1])*uint64(cfg.Block[2]) > maxThreadsPerCTA || cfg.Block[2] > 64 {
+		return fmt.Errorf("%w: %d threads per CTA (at most %d, z at most 64)", ErrLaunch, nt, maxThreadsPerCTA)
 	}
-	if n := uint64(cfg.Cluster[0]) * uint64(cfg.Cluster[1]) * uint64(cfg.Cluster[2]); n > MaxClusterSize {
-		return fmt.Errorf("%w: cluster of %d CTAs (at most %d)", ErrLaunch, n, MaxClusterSize)
+	if n := uint64(cfg.Cluster[0]) * uint64(cfg.Cluster[1]) * uint64(cfg.Cluster[2]); n > maxClusterSize {
+		return fmt.Errorf("%w: cluster of %d CTAs (at most %d)", ErrLaunch, n, maxClusterSize)
 	}
 	if cfg.Grid[0] > 1<<31-1 || cfg.Grid[1] > 65535 || cfg.Grid[2] > 65535 {
 		return fmt.Errorf("%w: grid (%d,%d,%d) is larger than a GPU allows (x at most %d, y and z at most 65535)", ErrLaunch,
 			cfg.Grid[0], cfg.Grid[1], cfg.Grid[2], 1<<31-1)
 	}
-	if g := uint64(cfg.Grid[0]) * uint64(cfg.Grid[1]) * uint64(cfg.Grid[2]); g > MaxGridCTAs {
-		return fmt.Errorf("%w: grid of %d CTAs; the emulator runs at most %d CTAs per launch", ErrLaunch, g, MaxGridCTAs)
+	if g := uint64(cfg.Grid[0]) * uint64(cfg.Grid[1]) * uint64(cfg.Grid[2]); g > maxGridCTAs {
+		return fmt.Errorf("%w: grid of %d CTAs; the emulator runs at most %d CTAs per launch", ErrLaunch, g, maxGridCTAs)
 	}
-	if cfg.SharedBytes < 0 || p.SharedStatic+cfg.SharedBytes > MaxSharedBytes {
-		return fmt.Errorf("%w: %d bytes of shared memory per CTA (at most %d)", ErrLaunch, p.SharedStatic+cfg.SharedBytes, MaxSharedBytes)
+	if cfg.SharedBytes < 0 || p.sharedStatic+cfg.SharedBytes > maxSharedBytes {
+		return fmt.Errorf("%w: %d bytes of shared memory per CTA (at most %d)", ErrLaunch, p.sharedStatic+cfg.SharedBytes, maxSharedBytes)
 	}
 	if cfg.Jobs <= 0 {
 		cfg.Jobs = 1
@@ -389,16 +390,16 @@ func (cfg *Config) normalize(p *Program) error {
 		cfg.Jobs = 256
 	}
 	perCluster := clusterBytes(p, cfg)
-	if perCluster > MaxLaunchBytes {
-		return fmt.Errorf("%w: emulating one cluster needs %d MiB (registers, local and shared memory); at most %d MiB", ErrLaunch, perCluster>>20, MaxLaunchBytes>>20)
+	if perCluster > maxLaunchBytes {
+		return fmt.Errorf("%w: emulating one cluster needs %d MiB (registers, local and shared memory); at most %d MiB", ErrLaunch, perCluster>>20, maxLaunchBytes>>20)
 	}
 	// Clusters in flight at once each hold their own state.
-	cfg.Jobs = min(cfg.Jobs, int(MaxLaunchBytes/perCluster))
+	cfg.Jobs = min(cfg.Jobs, int(maxLaunchBytes/perCluster))
 	if cfg.MaxSteps == 0 {
-		cfg.MaxSteps = DefaultMaxSteps
+		cfg.MaxSteps = defaultMaxSteps
 	}
 	if cfg.MaxLaunchSteps == 0 {
-		cfg.MaxLaunchSteps = max(DefaultMaxLaunchSteps, cfg.MaxSteps)
+		cfg.MaxLaunchSteps = max(defaultMaxLaunchSteps, cfg.MaxSteps)
 	}
 	cfg.MaxSteps = min(cfg.MaxSteps, cfg.MaxLaunchSteps)
 	return nil
@@ -413,18 +414,16 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	nt := uint64(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])
 	nw := (nt + 31) / 32
 	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
-	perWarp := uint64(p.NumSlots)*32*8 + 32*uint64(p.LocalFrame) + warpOverheadBytes
+	perWarp := uint64(p.numSlots)*32*8 + 32*uint64(p.localFrame) + warpOverheadBytes
 	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
 }
 
-// Run emulates a launch of p on memory mem (which holds the parameter
-// buffer and every allocation) and returns the counters and the first
-// sanitizer report (nil when the run was clean). Clusters with a lower
-// index win when several report, so the result does not depend on Jobs.
-func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
-	if err := cfg.normalize(p); err != nil {
-		return Stats{}, nil, err
-	}
+// run emulates a launch of p, whose cfg Launch.Check normalized, on memory
+// mem (which holds the parameter buffer and every allocation) and returns
+// the counters and the first sanitizer report (nil when the run was
+// clean). Clusters with a lower index win when several report, so the
+// result does not depend on Jobs.
+func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	if cfg.Cooperative {
 		return runCooperative(p, mem, &cfg)
 	}
@@ -472,7 +471,7 @@ func Run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 				if len(wk.cl.printf) > 0 || wk.cl.printfLost {
 					text := wk.cl.printf
 					if wk.cl.printfLost {
-						text = append(text, fmt.Sprintf("[printf output of cluster %d truncated at %d bytes]\n", i, MaxPrintfBytes)...)
+						text = append(text, fmt.Sprintf("[printf output of cluster %d truncated at %d bytes]\n", i, maxPrintfBytes)...)
 					}
 					printed.add(i, text)
 				}
@@ -527,12 +526,12 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 	nw := (nt + 31) / 32
 	for r := range n {
 		c := &CTA{Rank: r, Shared: make([]byte, ctaSmemBytes(p, cfg)), ext: make([]any, len(ctaExt))}
-		if p.LocalFrame > 0 {
-			c.local = make([]byte, p.LocalFrame*nw*32)
+		if p.localFrame > 0 {
+			c.local = make([]byte, p.localFrame*nw*32)
 		}
 		for i := range nw {
-			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats,
-				R: make([]uint64, p.NumSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
+			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats, probe: cfg.obs.probe,
+				R: make([]uint64, p.numSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)
 			for _, k := range p.consts {
@@ -724,7 +723,7 @@ func (c *Cluster) round() (done, progressed bool, r *Report) {
 
 // deadlock builds the report for a cluster where nothing can move.
 func (c *Cluster) deadlock(warps []*Warp) *Report {
-	r := &Report{Rule: RuleDeadlock, File: c.prog.File,
+	r := &Report{Rule: ruleDeadlock, File: c.prog.File,
 		Message: fmt.Sprintf("deadlock: every warp of cluster (%d,%d,%d) waits and nothing can wake it", c.ID[0], c.ID[1], c.ID[2])}
 	for _, w := range warps {
 		line := 0

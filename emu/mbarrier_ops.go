@@ -140,11 +140,11 @@ func (w *Warp) barrierAt(l int, in *Inst, own bool) (*CTA, uint32, bool) {
 	a := w.R[in.A+int32(l)] + uint64(in.Off)
 	switch in.Space {
 	case SpaceGeneric:
-		if GenericSpace(a) != SpaceSharedCluster {
-			w.Fault(l, RuleWrongWindow, specMbarrierAddr, "mbarrier address %#x is a generic address outside the shared window", a)
+		if genericSpace(a) != SpaceSharedCluster {
+			w.Fault(l, ruleWrongWindow, specMbarrierAddr, "mbarrier address %#x is a generic address outside the shared window", a)
 			return nil, 0, false
 		}
-		a -= SharedWindow
+		a -= sharedWindow
 	case SpaceShared:
 		own = true
 	}
@@ -153,13 +153,13 @@ func (w *Warp) barrierAt(l int, in *Inst, own bool) (*CTA, uint32, bool) {
 		return nil, 0, false
 	}
 	if own && c != w.CTA {
-		w.Fault(l, RuleMbarrierRemote, specMbarrierAddr,
+		w.Fault(l, ruleMbarrierRemote, specMbarrierAddr,
 			"%s names the mbarrier at offset %#x of CTA rank %d; only arrive/arrive_drop without a state result, expect_tx and complete_tx may use another CTA's mbarrier",
 			mbName(in), off, c.Rank)
 		return nil, 0, false
 	}
 	if int(off)+mbarrier.Size > len(c.Shared) {
-		w.Fault(l, RuleOutOfBounds, specMbarrierAddr, "mbarrier at offset %#x of CTA rank %d is past its shared memory", off, c.Rank)
+		w.Fault(l, ruleOutOfBounds, specMbarrierAddr, "mbarrier at offset %#x of CTA rank %d is past its shared memory", off, c.Rank)
 		return nil, 0, false
 	}
 	return c, off, true

@@ -52,30 +52,30 @@ func parseSpace(q string) (Space, bool) {
 // The generic address space (§6.4.1.1) is laid out as disjoint windows,
 // selected by bits 47:40 of a generic address:
 //
-//	0x7E_xxxx_xxxx_xx  shared window: generic = SharedWindow + shared::cluster address
-//	0x7D_xxxx_xxxx_xx  local window:  generic = LocalWindow + local address (own thread)
-//	0x7C_xxxx_xxxx_xx  const window:  generic = ConstWindow + const address
+//	0x7E_xxxx_xxxx_xx  shared window: generic = sharedWindow + shared::cluster address
+//	0x7D_xxxx_xxxx_xx  local window:  generic = localWindow + local address (own thread)
+//	0x7C_xxxx_xxxx_xx  const window:  generic = constWindow + const address
 //	0x7B_xxxx_xxxx_xx  kernel-parameter window, inside the global window:
-//	                   generic = global = ParamWindow + param address
+//	                   generic = global = paramWindow + param address
 //	anything else      global window: generic = global address
 //
-// A shared-space address is (rank+1)<<SharedRankShift | offset, where rank
+// A shared-space address is (rank+1)<<sharedRankShift | offset, where rank
 // is the CTA's rank in its cluster, so every .shared::cta address of the
 // executing CTA is also the .shared::cluster address of the same byte
 // (DIGEST §1) and address 0 is never valid. Global allocations start at
-// GlobalBase and are separated by unmapped guard gaps.
+// globalBase and are separated by unmapped guard gaps.
 const (
 	windowShift     = 40
-	SharedWindow    = uint64(0x7E) << windowShift
-	LocalWindow     = uint64(0x7D) << windowShift
-	ConstWindow     = uint64(0x7C) << windowShift
-	ParamWindow     = uint64(0x7B) << windowShift
-	GlobalBase      = uint64(0x10) << 32
-	SharedRankShift = 24
-	sharedOffMask   = 1<<SharedRankShift - 1
-	// MaxSharedBytes bounds one CTA's shared memory (static + dynamic):
+	sharedWindow    = uint64(0x7E) << windowShift
+	localWindow     = uint64(0x7D) << windowShift
+	constWindow     = uint64(0x7C) << windowShift
+	paramWindow     = uint64(0x7B) << windowShift
+	globalBase      = uint64(0x10) << 32
+	sharedRankShift = 24
+	sharedOffMask   = 1<<sharedRankShift - 1
+	// maxSharedBytes bounds one CTA's shared memory (static + dynamic):
 	// 227 KiB, the most an sm_90 CTA can use.
-	MaxSharedBytes = 227 << 10
+	maxSharedBytes = 227 << 10
 	guardGap       = 4096
 	allocAlign     = 256
 )
@@ -168,17 +168,17 @@ type Memory struct {
 	Params *Region
 }
 
-// NewMemory returns an empty memory.
-func NewMemory() *Memory { return &Memory{} }
+// emptyMemory returns an empty memory.
+func emptyMemory() *Memory { return &Memory{} }
 
-// AllocGlobal allocates n zeroed bytes of global memory.
-func (m *Memory) AllocGlobal(name string, n int, align uint64) *Region {
-	return m.global.alloc(name, n, align, SpaceGlobal, GlobalBase)
+// allocGlobal allocates n zeroed bytes of global memory.
+func (m *Memory) allocGlobal(name string, n int, align uint64) *Region {
+	return m.global.alloc(name, n, align, SpaceGlobal, globalBase)
 }
 
 // adoptGlobal makes data a global allocation without copying it.
 func (m *Memory) adoptGlobal(name string, data []byte, align uint64) *Region {
-	return m.global.place(name, data, align, SpaceGlobal, GlobalBase)
+	return m.global.place(name, data, align, SpaceGlobal, globalBase)
 }
 
 // allocConst allocates n bytes in the constant bank.
@@ -187,15 +187,12 @@ func (m *Memory) allocConst(name string, n int, align uint64) *Region {
 }
 
 // setParams installs the kernel parameter buffer; it lies inside the
-// global window at ParamWindow and is read-only (§5.1.6).
+// global window at paramWindow and is read-only (§5.1.6).
 func (m *Memory) setParams(data []byte) {
-	r := &Region{Name: "kernel parameters", Base: ParamWindow, Data: data, ReadOnly: true, Space: SpaceGlobal, ArgIndex: -1}
+	r := &Region{Name: "kernel parameters", Base: paramWindow, Data: data, ReadOnly: true, Space: SpaceGlobal, ArgIndex: -1}
 	m.Params = r
 	m.global.add(r)
 }
 
-// Global returns the regions of global memory in address order.
-func (m *Memory) Global() []*Region { return m.global.regs }
-
-// FindGlobal returns the global region holding [a, a+n), or nil.
-func (m *Memory) FindGlobal(a uint64, n int) *Region { return m.global.find(a, n) }
+// findGlobal returns the global region holding [a, a+n), or nil.
+func (m *Memory) findGlobal(a uint64, n int) *Region { return m.global.find(a, n) }

@@ -545,12 +545,12 @@ func TestMinMaxFloatModifiers(t *testing.T) {
 	}
 	// f16x2: each half on its own, through the f32 definition (f16 values
 	// are exact in f32).
-	h := func(v uint16) uint32 { return math.Float32bits(float32(F16ToFloat(v))) }
+	h := func(v uint16) uint32 { return math.Float32bits(float32(f16ToFloat(v))) }
 	toH := func(b uint32) uint16 {
 		if b == 0x7fffffff {
 			return 0x7fff
 		}
-		return FloatToF16(float64(math.Float32frombits(b)), RoundNearest) | uint16(b>>16)&0x8000
+		return floatToF16(float64(math.Float32frombits(b)), RoundNearest) | uint16(b>>16)&0x8000
 	}
 	f := ref(true, true, true, false)
 	halvesIn := []uint64{0x3c00bc00, 0x7e00fc00, 0x80000000, 0x7bffc000, 0x00015555}
@@ -688,8 +688,8 @@ func TestAtomic16(t *testing.T) {
 	res := launch(t, src, Config{Block: dims(64, 1, 1)}, buf(16), buf(128))
 	d := res.Buffers[0].Data
 	h := func(i int) uint16 { return uint16(d[i]) | uint16(d[i+1])<<8 }
-	if F16ToFloat(h(0)) != 64 || BF16ToFloat(h(2)) != 64 || F16ToFloat(h(4)) != 64 || F16ToFloat(h(6)) != 128 {
-		t.Fatalf("sums: f16 %v, bf16 %v, f16x2 %v %v; want 64, 64, 64, 128", F16ToFloat(h(0)), BF16ToFloat(h(2)), F16ToFloat(h(4)), F16ToFloat(h(6)))
+	if f16ToFloat(h(0)) != 64 || bf16ToFloat(h(2)) != 64 || f16ToFloat(h(4)) != 64 || f16ToFloat(h(6)) != 128 {
+		t.Fatalf("sums: f16 %v, bf16 %v, f16x2 %v %v; want 64, 64, 64, 128", f16ToFloat(h(0)), bf16ToFloat(h(2)), f16ToFloat(h(4)), f16ToFloat(h(6)))
 	}
 	winner := h(8)
 	zeros := 0
@@ -748,12 +748,12 @@ func TestVectorAtomics(t *testing.T) {
 		t.Fatalf("f32 sums %v %v %v %v", f(0), f(4), f(8), f(12))
 	}
 	for i := range 8 {
-		if F16ToFloat(h(16+2*i)) != 64 {
-			t.Fatalf("f16 element %d: %v", i, F16ToFloat(h(16+2*i)))
+		if f16ToFloat(h(16+2*i)) != 64 {
+			t.Fatalf("f16 element %d: %v", i, f16ToFloat(h(16+2*i)))
 		}
 	}
-	if BF16ToFloat(h(32)) != 64 || BF16ToFloat(h(34)) != 128 || BF16ToFloat(h(36)) != 64 || BF16ToFloat(h(38)) != 128 {
-		t.Fatalf("bf16x2 sums %v %v %v %v", BF16ToFloat(h(32)), BF16ToFloat(h(34)), BF16ToFloat(h(36)), BF16ToFloat(h(38)))
+	if bf16ToFloat(h(32)) != 64 || bf16ToFloat(h(34)) != 128 || bf16ToFloat(h(36)) != 64 || bf16ToFloat(h(38)) != 128 {
+		t.Fatalf("bf16x2 sums %v %v %v %v", bf16ToFloat(h(32)), bf16ToFloat(h(34)), bf16ToFloat(h(36)), bf16ToFloat(h(38)))
 	}
 	seen := map[float32]bool{}
 	for _, v := range u32s(res.Buffers[1].Data) {

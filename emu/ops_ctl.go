@@ -83,7 +83,7 @@ func (w *Warp) special(s specialSlot, l int) uint64 {
 	case spLanemaskGe:
 		return uint64(^uint32(0) << uint(l))
 	case spSharedAddr:
-		return uint64(c.Rank+1)<<SharedRankShift + s.off
+		return uint64(c.Rank+1)<<sharedRankShift + s.off
 	case spDynSmem:
 		return uint64(cfg.SharedBytes)
 	case spTotalSmem:
@@ -300,7 +300,7 @@ func (d *Decoder) resolveCalls() {
 }
 
 func (w *Warp) frame(l int) []byte {
-	f := w.prog.LocalFrame
+	f := w.prog.localFrame
 	return w.CTA.local[(w.Index*32+l)*f : (w.Index*32+l+1)*f]
 }
 
@@ -443,7 +443,7 @@ func execBar(w *Warp, in *Inst) Status {
 	l := lane(w.Exec)
 	id := w.R[in.A+int32(l)] & 0xffffffff
 	if id >= 16 {
-		return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
+		return w.Fault(l, ruleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
 	}
 	c := w.CTA
 	bar := &c.bars[id]
@@ -451,7 +451,7 @@ func execBar(w *Warp, in *Inst) Status {
 	if in.B >= 0 {
 		cnt = int(w.R[in.B+int32(l)] & 0xffffffff)
 		if cnt%32 != 0 || cnt == 0 {
-			return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier thread count %d is not a positive multiple of the warp size", cnt)
+			return w.Fault(l, ruleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier thread count %d is not a positive multiple of the warp size", cnt)
 		}
 	}
 	if bar.arrived == 0 && w.barArr[id] == 0 {
@@ -608,7 +608,7 @@ func execBarRed(w *Warp, in *Inst) Status {
 	l := lane(w.Exec)
 	id := w.R[in.A+int32(l)] & 0xffffffff
 	if id >= 16 {
-		return w.Fault(l, RuleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
+		return w.Fault(l, ruleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
 	}
 	bar := &w.CTA.bars[id]
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -628,9 +628,9 @@ const specCall = "PTX ISA §9.7.12.7 (call)"
 // calleeAt returns the function an indirect call's address names.
 func (w *Warp) calleeAt(l int, a uint64) (int, bool) {
 	t := w.prog.funcTable
-	i := (a - FuncWindow) / 16
-	if a < FuncWindow || (a-FuncWindow)%16 != 0 || i >= uint64(len(t)) {
-		w.Fault(l, RuleWrongWindow, specCall, "indirect call through %#x, which is not the address of a function", a)
+	i := (a - funcWindow) / 16
+	if a < funcWindow || (a-funcWindow)%16 != 0 || i >= uint64(len(t)) {
+		w.Fault(l, ruleWrongWindow, specCall, "indirect call through %#x, which is not the address of a function", a)
 		return 0, false
 	}
 	return int(i), true
@@ -730,7 +730,7 @@ func execBrx(w *Warp, in *Inst) Status {
 		l := lane(m)
 		i := w.R[in.A+int32(l)] & 0xffffffff
 		if i >= uint64(len(targets)) {
-			return w.Fault(l, RuleOutOfBounds, "PTX ISA §9.7.12.3 (brx.idx)", "brx.idx index %d outside its %d targets", i, len(targets))
+			return w.Fault(l, ruleOutOfBounds, "PTX ISA §9.7.12.3 (brx.idx)", "brx.idx index %d outside its %d targets", i, len(targets))
 		}
 		w.tpc[l] = targets[i]
 	}

@@ -25,7 +25,7 @@ func (w *Warp) window(sp Space, write bool) fastWindow {
 	switch sp {
 	case SpaceShared:
 		c := w.CTA
-		base := uint64(c.Rank+1) << SharedRankShift
+		base := uint64(c.Rank+1) << sharedRankShift
 		if c.Watch == nil {
 			return fastWindow{base: base, data: c.Shared}
 		}

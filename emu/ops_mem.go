@@ -313,13 +313,13 @@ func execLdVec(w *Warp, in *Inst) Status {
 func windowBase(sp Space) uint64 {
 	switch sp {
 	case SpaceShared, SpaceSharedCluster:
-		return SharedWindow
+		return sharedWindow
 	case SpaceLocal:
-		return LocalWindow
+		return localWindow
 	case SpaceConst:
-		return ConstWindow
+		return constWindow
 	case SpaceParam:
-		return ParamWindow
+		return paramWindow
 	}
 	return 0
 }
@@ -391,15 +391,15 @@ func execIsspacep(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
 		a := w.R[in.A+l]
-		g := GenericSpace(a)
+		g := genericSpace(a)
 		ok := false
 		switch in.Space {
 		case SpaceGlobal:
 			ok = g == SpaceGlobal || g == SpaceParam
 		case SpaceShared, SpaceSharedCluster:
 			if g == SpaceSharedCluster {
-				s := a - SharedWindow
-				rank := int(s>>SharedRankShift) - 1
+				s := a - sharedWindow
+				rank := int(s>>sharedRankShift) - 1
 				ok = s>>32 == 0 && rank >= 0 && rank < len(cl.CTAs) && int(s&sharedOffMask) < len(cl.CTAs[rank].Shared)
 				if in.Space == SpaceShared {
 					ok = ok && rank == w.CTA.Rank
@@ -453,11 +453,11 @@ func (w *Warp) sharedOf(l int, in *Inst, a uint64) (uint64, bool) {
 	if in.Space != SpaceGeneric {
 		return a & 0xffffffff, true
 	}
-	if GenericSpace(a) != SpaceSharedCluster {
-		w.Fault(l, RuleWrongWindow, in.Opcode+": "+specWindows, "generic address %#x is not in the .shared::cluster window", a)
+	if genericSpace(a) != SpaceSharedCluster {
+		w.Fault(l, ruleWrongWindow, in.Opcode+": "+specWindows, "generic address %#x is not in the .shared::cluster window", a)
 		return 0, false
 	}
-	return a - SharedWindow, true
+	return a - sharedWindow, true
 }
 
 func execMapa(w *Warp, in *Inst) Status {
@@ -470,14 +470,14 @@ func execMapa(w *Warp, in *Inst) Status {
 		}
 		rank := w.R[in.B+int32(l)] & 0xffffffff
 		if rank >= uint64(n) {
-			return w.Fault(l, RuleOutOfBounds, specMapa, "mapa to CTA rank %d; the cluster has %d CTAs", rank, n)
+			return w.Fault(l, ruleOutOfBounds, specMapa, "mapa to CTA rank %d; the cluster has %d CTAs", rank, n)
 		}
-		if int(s>>SharedRankShift)-1 < 0 || int(s>>SharedRankShift)-1 >= n {
-			return w.Fault(l, RuleWrongWindow, specMapa, "mapa of %#x, which is not a shared memory address of the cluster", s)
+		if int(s>>sharedRankShift)-1 < 0 || int(s>>sharedRankShift)-1 >= n {
+			return w.Fault(l, ruleWrongWindow, specMapa, "mapa of %#x, which is not a shared memory address of the cluster", s)
 		}
-		r := (rank+1)<<SharedRankShift | s&sharedOffMask
+		r := (rank+1)<<sharedRankShift | s&sharedOffMask
 		if in.Space == SpaceGeneric {
-			r += SharedWindow
+			r += sharedWindow
 		}
 		w.R[in.D+int32(l)] = r & in.Type.mask()
 	}
@@ -512,9 +512,9 @@ func execGetctarank(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		rank := int(s>>SharedRankShift) - 1
+		rank := int(s>>sharedRankShift) - 1
 		if rank < 0 || rank >= n {
-			return w.Fault(l, RuleWrongWindow, "PTX ISA §9.7.9.24 (getctarank)", "address %#x is not a shared memory address of the cluster", s)
+			return w.Fault(l, ruleWrongWindow, "PTX ISA §9.7.9.24 (getctarank)", "address %#x is not a shared memory address of the cluster", s)
 		}
 		w.R[in.D+int32(l)] = uint64(rank)
 	}

@@ -102,7 +102,7 @@ func (f *fp8Format) toF16(c uint8, relu bool) uint16 {
 	if relu && (v < 0 || math.Signbit(v)) {
 		return 0
 	}
-	return FloatToF16(v, RoundNearest)
+	return floatToF16(v, RoundNearest)
 }
 
 // cvtFP8 is the Ext of an fp8 conversion.
@@ -161,8 +161,8 @@ func execCvtFP8(w *Warp, in *Inst) Status {
 			lo := c.f.encodeSatfinite(float64(math.Float32frombits(uint32(w.R[in.B+l]))), c.relu)
 			d = uint64(hi)<<8 | uint64(lo)
 		case c.to8:
-			hi := c.f.encodeSatfinite(F16ToFloat(uint16(a>>16)), c.relu)
-			lo := c.f.encodeSatfinite(F16ToFloat(uint16(a)), c.relu)
+			hi := c.f.encodeSatfinite(f16ToFloat(uint16(a>>16)), c.relu)
+			lo := c.f.encodeSatfinite(f16ToFloat(uint16(a)), c.relu)
 			d = uint64(hi)<<8 | uint64(lo)
 		default:
 			d = uint64(c.f.toF16(uint8(a>>8), c.relu))<<16 | uint64(c.f.toF16(uint8(a), c.relu))

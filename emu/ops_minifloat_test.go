@@ -14,7 +14,7 @@ func fp8Value(code uint8, e5m2 bool) float64 {
 	}
 	if e5m2 {
 		// e5m2 is the upper byte of an f16.
-		return F16ToFloat(uint16(code) << 8)
+		return f16ToFloat(uint16(code) << 8)
 	}
 	e, m := int(code>>3&15), float64(code&7)
 	switch {
@@ -99,7 +99,7 @@ func TestCvtFP8(t *testing.T) {
 							if math.IsNaN(v) {
 								return 0x7fff
 							}
-							return uint64(FloatToF16(v, RoundNearest))
+							return uint64(floatToF16(v, RoundNearest))
 						}
 						return h(uint8(a>>8))<<16 | h(uint8(a))
 					}}, codes[:256])
@@ -191,8 +191,8 @@ func TestCvtFP8FromF16x2(t *testing.T) {
 		t.Run(op, func(t *testing.T) {
 			runALU(t, aluCase{op: op, srcT: ".b32", dstT: ".b16", ldT: ".u32", stT: ".u16", nsrc: 1,
 				want: func(a, _, _ uint64) uint64 {
-					hi := nearestFP8(F16ToFloat(uint16(a>>16)), e5, false)
-					lo := nearestFP8(F16ToFloat(uint16(a)), e5, false)
+					hi := nearestFP8(f16ToFloat(uint16(a>>16)), e5, false)
+					lo := nearestFP8(f16ToFloat(uint16(a)), e5, false)
 					return uint64(hi)<<8 | uint64(lo)
 				}}, in)
 		})

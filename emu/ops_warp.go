@@ -553,11 +553,11 @@ func (w *Warp) matrixRow(l int, in *Inst, write bool) []byte {
 	a := w.R[in.A+int32(l)] + uint64(in.Off)
 	sp := in.Space
 	if sp == SpaceGeneric {
-		if GenericSpace(a) != SpaceSharedCluster {
-			w.Fault(l, RuleWrongWindow, specStmatrix, "%s address %#x is not in the shared window", in.Opcode, a)
+		if genericSpace(a) != SpaceSharedCluster {
+			w.Fault(l, ruleWrongWindow, specStmatrix, "%s address %#x is not in the shared window", in.Opcode, a)
 			return nil
 		}
-		a -= SharedWindow
+		a -= sharedWindow
 		sp = SpaceShared
 	}
 	return w.Bytes(l, sp, a, 16, write)

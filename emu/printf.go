@@ -17,8 +17,8 @@ import (
 // Output is kept per cluster in emission order and returned in cluster
 // order, so it is deterministic for a given seed whatever --jobs is.
 
-// MaxPrintfBytes bounds the printf output kept per cluster.
-const MaxPrintfBytes = 1 << 20
+// maxPrintfBytes bounds the printf output kept per cluster.
+const maxPrintfBytes = 1 << 20
 
 const specPrintf = "CUDA C++ Programming Guide, Formatted Output (printf)"
 
@@ -84,7 +84,7 @@ func execVprintf(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		if len(cl.printf)+len(text) <= MaxPrintfBytes {
+		if len(cl.printf)+len(text) <= maxPrintfBytes {
 			cl.printf = append(cl.printf, text...)
 		} else {
 			cl.printfLost = true
@@ -236,13 +236,13 @@ func stripLen(spec string) string {
 	return string(out)
 }
 
-// MaxLaunchPrintfBytes bounds the printf output a launch keeps: the output
+// maxLaunchPrintfBytes bounds the printf output a launch keeps: the output
 // of the first clusters, in cluster order, that fits.
-const MaxLaunchPrintfBytes = 16 << 20
+const maxLaunchPrintfBytes = 16 << 20
 
 // printLog collects the printf output of a launch's clusters, which may
 // finish in any order, keeping the longest prefix in cluster order that
-// fits in MaxLaunchPrintfBytes. Output is dropped from the highest cluster
+// fits in maxLaunchPrintfBytes. Output is dropped from the highest cluster
 // down, so what is kept does not depend on the order clusters finish in.
 type printLog struct {
 	mu       sync.Mutex
@@ -268,7 +268,7 @@ func (l *printLog) add(i int, text []byte) {
 	k := sort.Search(len(l.entries), func(k int) bool { return l.entries[k].cluster > i })
 	l.entries = slices.Insert(l.entries, k, printEntry{i, text})
 	l.bytes += len(text)
-	for l.bytes > MaxLaunchPrintfBytes {
+	for l.bytes > maxLaunchPrintfBytes {
 		top := l.entries[len(l.entries)-1]
 		l.entries = l.entries[:len(l.entries)-1]
 		l.bytes -= len(top.text)
@@ -285,7 +285,7 @@ func (l *printLog) output(last int) []byte {
 		}
 	}
 	if l.dropFrom <= last {
-		out = append(out, fmt.Sprintf("[printf output of clusters from %d on not kept: more than %d bytes in all]\n", l.dropFrom, MaxLaunchPrintfBytes)...)
+		out = append(out, fmt.Sprintf("[printf output of clusters from %d on not kept: more than %d bytes in all]\n", l.dropFrom, maxLaunchPrintfBytes)...)
 	}
 	return out
 }

@@ -106,7 +106,7 @@ func TestIndirectCallBadPointer(t *testing.T) {
 	ret;
 }`
 	res := launchReport(t, src, Config{}, buf(4))
-	wantReport(t, res, RuleWrongWindow, "not the address of a function")
+	wantReport(t, res, ruleWrongWindow, "not the address of a function")
 	good := strings.Replace(src, "add.u64 %rd2, %rd2, %rd1;", "", 1)
 	if res := launch(t, good, Config{}, buf(4)); binary.LittleEndian.Uint32(res.Buffers[0].Data) != 1 {
 		t.Errorf("indirect call result %v", res.Buffers[0].Data)
@@ -140,7 +140,7 @@ J:
 		}
 	}
 	bad := strings.Replace(body, "rem.u32 %r2, %r1, 3;", "rem.u32 %r2, %r1, 5;", 1)
-	wantReport(t, launchReport(t, kernel1(bad, ""), Config{Block: dims(40, 1, 1)}, buf(160)), RuleOutOfBounds, "brx.idx index 3")
+	wantReport(t, launchReport(t, kernel1(bad, ""), Config{Block: dims(40, 1, 1)}, buf(160)), ruleOutOfBounds, "brx.idx index 3")
 }
 
 // TestAliasCall: ".alias a, b" makes a call of a run b.

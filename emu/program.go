@@ -80,27 +80,24 @@ type Program struct {
 	Kernel string
 	Insts  []Inst
 
-	probe       *StoreProbe // storeprobe.go
-	probeRegion string
-
-	NumSlots int           // register slots per warp (each 32 lanes wide)
+	numSlots int           // register slots per warp (each 32 lanes wide)
 	consts   []constSlot   // slots holding immediates and fixed addresses
 	specials []specialSlot // slots whose value depends on the CTA or lane
 
-	LocalFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
-	StackBase    int // offset of the stack (recursion, alloca) in the local frame
+	localFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
+	stackBase    int // offset of the stack (recursion, alloca) in the local frame
 	usesAlloca   bool
-	SharedStatic int // bytes of static .shared memory per CTA
-	SharedAlign  int
+	sharedStatic int // bytes of static .shared memory per CTA
+	sharedAlign  int
 	Params       []Param // kernel parameters in order
-	ParamSize    int
+	paramSize    int
 	Explicit     bool   // .explicitcluster or cluster dims given by directive
-	ReqCluster   [3]int // .reqnctapercluster, zero when absent
-	ReqNTID      [3]int // .reqntid, zero when absent
-	MaxNTID      int    // product of .maxntid, zero when absent
-	// ReservedSmem is set when the kernel reads %reserved_smem_offset_*:
-	// each CTA then has ReservedSmemBytes after its own shared memory.
-	ReservedSmem bool
+	reqCluster   [3]int // .reqnctapercluster, zero when absent
+	reqNTID      [3]int // .reqntid, zero when absent
+	maxNTID      int    // product of .maxntid, zero when absent
+	// reservedSmem is set when the kernel reads %reserved_smem_offset_*:
+	// each CTA then has reservedSmemBytes after its own shared memory.
+	reservedSmem bool
 
 	funcTable []calleeInfo // functions whose address is taken, by index
 

@@ -13,7 +13,7 @@ import (
 // (a recursive function) gets one activation frame per call instead: its
 // .local and .param variables are laid out relative to a frame base, held
 // per thread in the function's register frameInfo.base, and each call
-// takes the next frame of the thread's stack (Program.StackBase on, at
+// takes the next frame of the thread's stack (Program.stackBase on, at
 // most maxCallDepth frames of the largest recursive function's size).
 // Addresses of those variables are therefore distinct per activation, as
 // on the GPU, and may be passed down the recursion. The function's
@@ -171,7 +171,7 @@ func (d *Decoder) frameSymAddr(s *symbol) int32 {
 
 // layoutStack places the stack after the static frame: room for
 // maxCallDepth activations of the largest recursive function, and
-// AllocaStackBytes more when the program uses alloca.
+// allocaStackBytes more when the program uses alloca.
 func (d *Decoder) layoutStack() {
 	most := 0
 	for _, fi := range d.lowered {
@@ -183,11 +183,11 @@ func (d *Decoder) layoutStack() {
 	if most == 0 && !d.prog.usesAlloca {
 		return
 	}
-	base := max((d.prog.LocalFrame+15)&^15, 16) // never 0: Warp.sp 0 means unset
-	d.prog.StackBase = base
-	d.prog.LocalFrame = base + maxCallDepth*most
+	base := max((d.prog.localFrame+15)&^15, 16) // never 0: Warp.sp 0 means unset
+	d.prog.stackBase = base
+	d.prog.localFrame = base + maxCallDepth*most
 	if d.prog.usesAlloca {
-		d.prog.LocalFrame += AllocaStackBytes
+		d.prog.localFrame += allocaStackBytes
 	}
 }
 
@@ -197,8 +197,8 @@ func (d *Decoder) layoutStack() {
 // report) when the stack is full.
 func (w *Warp) enterFrame(l int, fr *frameInfo) bool {
 	base := w.stackPtr(l)
-	if base+fr.size > w.prog.LocalFrame {
-		w.Fault(l, RuleCallDepth, specCall, "recursion deeper than the %d-byte stack of the thread", w.prog.LocalFrame-w.prog.StackBase)
+	if base+fr.size > w.prog.localFrame {
+		w.Fault(l, ruleCallDepth, specCall, "recursion deeper than the %d-byte stack of the thread", w.prog.localFrame-w.prog.stackBase)
 		return false
 	}
 	for s := fr.slotLo; s < fr.slotHi; s += 32 {

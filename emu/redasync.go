@@ -104,7 +104,7 @@ func execRedAsync(w *Warp, in *Inst) Status {
 			return Fault
 		}
 		if st.dst == w.CTA {
-			return w.Fault(l, RuleRedAsyncOwnCTA, specRedAsync, "red.async targets the shared memory of the executing CTA (rank %d); its destination and mbarrier must be in another CTA of the cluster", w.CTA.Rank)
+			return w.Fault(l, ruleRedAsyncOwnCTA, specRedAsync, "red.async targets the shared memory of the executing CTA (rank %d); its destination and mbarrier must be in another CTA of the cluster", w.CTA.Rank)
 		}
 		o := asyncCluster(w.CTA.cluster).newStore(in)
 		o.red, o.b = op, w.R[in.B+int32(l)]
@@ -123,8 +123,8 @@ func execRedAsyncRelease(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		a := w.R[in.A+int32(l)] + uint64(in.Off)
-		if in.Space == SpaceGeneric && GenericSpace(a) != SpaceGlobal {
-			return w.Fault(l, RuleWrongWindow, specRedAsync, "red.async.release address %#x is a generic address outside the .global window", a)
+		if in.Space == SpaceGeneric && genericSpace(a) != SpaceGlobal {
+			return w.Fault(l, ruleWrongWindow, specRedAsync, "red.async.release address %#x is a generic address outside the .global window", a)
 		}
 		dst := w.Bytes(l, SpaceGlobal, a, n, true)
 		if dst == nil {

@@ -12,18 +12,18 @@ import (
 // async-groups, tensor memory) reports undefined behaviour as a *Report
 // with one of these rules or a rule of its own in the same style.
 const (
-	RuleMisaligned   = "misaligned"        // address not a multiple of the access size (§6.4.1)
-	RuleOutOfBounds  = "out-of-bounds"     // address outside every allocation of its space
-	RuleWrongWindow  = "wrong-window"      // generic address outside the window the operation requires
-	RuleStoreConst   = "store-to-const"    // st to .const (§9.7.9.11)
-	RuleStoreParam   = "store-to-param"    // st to a kernel parameter (§5.1.6)
-	RuleDeadlock     = "deadlock"          // every warp waits on something that cannot happen
+	ruleMisaligned   = "misaligned"        // address not a multiple of the access size (§6.4.1)
+	ruleOutOfBounds  = "out-of-bounds"     // address outside every allocation of its space
+	ruleWrongWindow  = "wrong-window"      // generic address outside the window the operation requires
+	ruleStoreConst   = "store-to-const"    // st to .const (§9.7.9.11)
+	ruleStoreParam   = "store-to-param"    // st to a kernel parameter (§5.1.6)
+	ruleDeadlock     = "deadlock"          // every warp waits on something that cannot happen
 	RuleMaxSteps     = "max-steps"         // the step budget ran out
-	RuleCallDepth    = "call-depth"        // a thread's stack overflows (recursion frames, alloca); deep call chains are RuleUnsupported
-	RuleDivideByZero = "divide-by-zero"    // integer division by zero (result undefined)
-	RuleBadBarrier   = "barrier-count"     // bar thread count not a multiple of the warp size
+	ruleCallDepth    = "call-depth"        // a thread's stack overflows (recursion frames, alloca); deep call chains are RuleUnsupported
+	ruleDivideByZero = "divide-by-zero"    // integer division by zero (result undefined)
+	ruleBadBarrier   = "barrier-count"     // bar thread count not a multiple of the warp size
 	RuleUnsupported  = "unsupported"       // behaviour the emulator does not model
-	RuleRemoteExited = "remote-cta-exited" // DSMEM access to a CTA that has exited (§2.2.2)
+	ruleRemoteExited = "remote-cta-exited" // DSMEM access to a CTA that has exited (§2.2.2)
 )
 
 // ThreadID locates one thread of a launch.
@@ -45,6 +45,10 @@ func (t ThreadID) String() string {
 // Report is one instance of undefined behaviour (or a resource limit)
 // found while emulating. It stops the run; ptxkit run exits with status 3.
 type Report struct {
+	// Rule names what went wrong: "misaligned", "out-of-bounds",
+	// "deadlock", ... (docs/emu.md, async.md and tmem.md list them). RuleMaxSteps,
+	// RuleTimeout and RuleUnsupported are not undefined behaviour: the run
+	// was stopped or does something the emulator does not model.
 	Rule    string
 	Message string
 	File    string

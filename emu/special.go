@@ -4,10 +4,10 @@ package emu
 // (PTX ISA §10): the reserved shared-memory region and the environment
 // registers.
 
-// ReservedSmemBytes is the size of the reserved shared-memory region of a
+// reservedSmemBytes is the size of the reserved shared-memory region of a
 // CTA on sm_90 (%reserved_smem_offset_cap; ptxas lowers the register to the
 // constant 0x400).
-const ReservedSmemBytes = 1024
+const reservedSmemBytes = 1024
 
 // reservedSlot1 is where %reserved_smem_offset_1 points inside the
 // reserved region. The driver supplies it in a constant bank; cooperative
@@ -17,15 +17,15 @@ const reservedSlot1 = 512
 
 // userSmemBytes is the shared memory a CTA's program declares and the
 // launch asks for (static and dynamic).
-func userSmemBytes(p *Program, cfg *Config) int { return p.SharedStatic + cfg.SharedBytes }
+func userSmemBytes(p *Program, cfg *Config) int { return p.sharedStatic + cfg.SharedBytes }
 
 // ctaSmemBytes is the shared memory the emulator allocates per CTA: the
 // user's, then the reserved region when the program reads
 // %reserved_smem_offset_* (at a 16-byte aligned offset).
 func ctaSmemBytes(p *Program, cfg *Config) int {
 	n := userSmemBytes(p, cfg)
-	if p.ReservedSmem {
-		n = reservedBase(p, cfg) + ReservedSmemBytes
+	if p.reservedSmem {
+		n = reservedBase(p, cfg) + reservedSmemBytes
 	}
 	return n
 }
@@ -42,14 +42,14 @@ func (w *Warp) specialDriver(s specialSlot) (uint64, bool) {
 	cl := w.CTA.cluster
 	p, cfg := w.prog, cl.cfg
 	// Offsets are .shared addresses, which carry the CTA's rank (memory.go).
-	base := uint64(w.CTA.Rank+1)<<SharedRankShift + uint64(reservedBase(p, cfg))
+	base := uint64(w.CTA.Rank+1)<<sharedRankShift + uint64(reservedBase(p, cfg))
 	switch s.kind {
 	case spReservedBegin, spReserved0:
 		return base, true
 	case spReservedEnd:
-		return base + ReservedSmemBytes, true
+		return base + reservedSmemBytes, true
 	case spReservedCap:
-		return ReservedSmemBytes, true
+		return reservedSmemBytes, true
 	case spReserved1:
 		return base + reservedSlot1, true
 	case spEnvreg:

@@ -6,14 +6,14 @@ import (
 
 // Stack manipulation (PTX ISA §9.7.16): alloca, stacksave, stackrestore.
 // Each thread's stack lies in its local frame after the static variables
-// (Program.StackBase); its pointer (Warp.sp, a local-space offset) also
+// (Program.stackBase); its pointer (Warp.sp, a local-space offset) also
 // gives recursive functions their frames (recursion.go). A call records
 // the pointer and ret restores it, which frees the callee's frames and
 // allocations, as the ABI does on the GPU.
 
-// AllocaStackBytes is the stack a thread has for alloca (the GPU's default
+// allocaStackBytes is the stack a thread has for alloca (the GPU's default
 // stack is 1 KiB per thread; cudaLimitStackSize raises it).
-const AllocaStackBytes = 4 << 10
+const allocaStackBytes = 4 << 10
 
 func init() {
 	RegisterOpcode("alloca", decodeAlloca)
@@ -24,7 +24,7 @@ func init() {
 // stackPtr returns lane l's stack pointer.
 func (w *Warp) stackPtr(l int) int {
 	if w.sp[l] == 0 {
-		w.sp[l] = int32(w.prog.StackBase)
+		w.sp[l] = int32(w.prog.stackBase)
 	}
 	return int(w.sp[l])
 }
@@ -62,8 +62,8 @@ func execAlloca(w *Warp, in *Inst) Status {
 		l := lane(m)
 		size := w.R[in.A+int32(l)] & in.Type.mask()
 		p := (uint64(w.stackPtr(l)) + align - 1) &^ (align - 1)
-		if size > uint64(w.prog.LocalFrame) || p+size > uint64(w.prog.LocalFrame) {
-			return w.Fault(l, RuleCallDepth, "PTX ISA §9.7.16.3 (alloca)", "alloca of %d bytes overflows the thread's %d-byte stack", size, w.prog.LocalFrame-w.prog.StackBase)
+		if size > uint64(w.prog.localFrame) || p+size > uint64(w.prog.localFrame) {
+			return w.Fault(l, ruleCallDepth, "PTX ISA §9.7.16.3 (alloca)", "alloca of %d bytes overflows the thread's %d-byte stack", size, w.prog.localFrame-w.prog.stackBase)
 		}
 		w.sp[l] = int32(p + size)
 		w.R[in.D+int32(l)] = p
@@ -107,8 +107,8 @@ func execStackrestore(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		v := w.R[in.A+int32(l)]
-		if v < uint64(w.prog.StackBase) || v > uint64(w.prog.LocalFrame) {
-			return w.Fault(l, RuleOutOfBounds, "PTX ISA §9.7.16.2 (stackrestore)", "stackrestore to %#x, which is not a stack address of the thread (a value stacksave gave)", v)
+		if v < uint64(w.prog.stackBase) || v > uint64(w.prog.localFrame) {
+			return w.Fault(l, ruleOutOfBounds, "PTX ISA §9.7.16.2 (stackrestore)", "stackrestore to %#x, which is not a stack address of the thread (a value stacksave gave)", v)
 		}
 		w.sp[l] = int32(v)
 	}

@@ -100,7 +100,7 @@ func TestAllocaOverflowAndBadRestore(t *testing.T) {
 }
 `
 	res := launchReport(t, src, Config{Block: dims(32, 1, 1)}, scalar(1<<20))
-	wantReport(t, res, RuleCallDepth, "overflows")
+	wantReport(t, res, ruleCallDepth, "overflows")
 	res = launchReport(t, src, Config{Block: dims(32, 1, 1)}, scalar(3))
-	wantReport(t, res, RuleOutOfBounds, "stackrestore")
+	wantReport(t, res, ruleOutOfBounds, "stackrestore")
 }

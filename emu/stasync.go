@@ -127,17 +127,17 @@ func (w *Warp) storeValue(l int, in *Inst, buf []byte) []byte {
 // reports.
 func (w *Warp) clusterShared(l int, in *Inst, a uint64, n int, what, spec string) (*CTA, uint32, bool) {
 	if in.Space == SpaceGeneric {
-		if GenericSpace(a) != SpaceSharedCluster {
-			w.Fault(l, RuleWrongWindow, spec, "%s %s address %#x is a generic address outside the .shared::cluster window", in.Opcode, what, a)
+		if genericSpace(a) != SpaceSharedCluster {
+			w.Fault(l, ruleWrongWindow, spec, "%s %s address %#x is a generic address outside the .shared::cluster window", in.Opcode, what, a)
 			return nil, 0, false
 		}
-		a -= SharedWindow
+		a -= sharedWindow
 	} else if in.Space != SpaceSharedCluster && in.Space != SpaceShared {
-		w.Fault(l, RuleWrongWindow, spec, "%s %s must be in .shared::cluster, not %s", in.Opcode, what, in.Space)
+		w.Fault(l, ruleWrongWindow, spec, "%s %s must be in .shared::cluster, not %s", in.Opcode, what, in.Space)
 		return nil, 0, false
 	}
 	if a&uint64(n-1) != 0 {
-		w.Fault(l, RuleMisaligned, spec, "%s %s address %#x is not a multiple of %d", in.Opcode, what, a, n)
+		w.Fault(l, ruleMisaligned, spec, "%s %s address %#x is not a multiple of %d", in.Opcode, what, a, n)
 		return nil, 0, false
 	}
 	return w.SharedTarget(l, a, n, false, true)
@@ -148,7 +148,7 @@ func execStAsync(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		if len(cl.CTAs) < 2 {
-			return w.Fault(l, RuleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
+			return w.Fault(l, ruleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
 		}
 		o := asyncCluster(cl).newStore(in)
 		val := w.storeValue(l, in, o.data[:])
@@ -186,7 +186,7 @@ func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string) (asyncStore, boo
 		return asyncStore{}, false
 	}
 	if bar != dst {
-		w.Fault(l, RuleAsyncSameCTA, spec, "%s destination is in the shared memory of CTA rank %d but its mbarrier is in CTA rank %d; both must belong to the same CTA",
+		w.Fault(l, ruleAsyncSameCTA, spec, "%s destination is in the shared memory of CTA rank %d but its mbarrier is in CTA rank %d; both must belong to the same CTA",
 			in.Opcode, dst.Rank, bar.Rank)
 		return asyncStore{}, false
 	}
@@ -226,7 +226,7 @@ func (o *asyncStoreOp) recycle() {
 func (o *asyncStoreOp) land(c *Cluster) *Report {
 	st, name := &o.st, o.in.Opcode
 	if st.dst.exited {
-		return o.cs.landReport(c, o.id, RuleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", name, st.dst.Rank))
+		return o.cs.landReport(c, o.id, ruleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", name, st.dst.Rank))
 	}
 	dst := st.dst.Shared[st.off : st.off+uint32(st.n)]
 	if o.red != 0 {
@@ -300,8 +300,8 @@ func execStAsyncRelease(w *Warp, in *Inst) Status {
 		var buf [32]byte
 		val := w.storeValue(l, in, buf[:])
 		a := w.R[in.A+int32(l)] + uint64(in.Off)
-		if in.Space == SpaceGeneric && GenericSpace(a) != SpaceGlobal {
-			return w.Fault(l, RuleWrongWindow, specStAsync, "st.async.release address %#x is a generic address outside the .global window", a)
+		if in.Space == SpaceGeneric && genericSpace(a) != SpaceGlobal {
+			return w.Fault(l, ruleWrongWindow, specStAsync, "st.async.release address %#x is a generic address outside the .global window", a)
 		}
 		dst := w.Bytes(l, SpaceGlobal, a, len(val), true)
 		if dst == nil {

@@ -21,15 +21,15 @@ import (
 
 // Sanitizer rules of the tcgen05 handlers beyond those of package tmem.
 const (
-	// RuleTcgen05Aligned: a .sync.aligned tcgen05 instruction executed by
+	// ruleTcgen05Aligned: a .sync.aligned tcgen05 instruction executed by
 	// a warp whose threads do not all execute it together (divergence, a
 	// non-uniform guard, an exited thread; tcgen05.st/ld in a partial warp).
-	RuleTcgen05Aligned = "tcgen05-sync-aligned"
-	// RuleTcgen05Uniform: threads of the warp passed different nCols or
+	ruleTcgen05Aligned = "tcgen05-sync-aligned"
+	// ruleTcgen05Uniform: threads of the warp passed different nCols or
 	// addresses where the instruction requires one value.
-	RuleTcgen05Uniform = "tcgen05-nonuniform-operand"
-	// RuleTcgen05Pair: a .cta_group::2 instruction without a peer CTA.
-	RuleTcgen05Pair = "tcgen05-cta-pair"
+	ruleTcgen05Uniform = "tcgen05-nonuniform-operand"
+	// ruleTcgen05Pair: a .cta_group::2 instruction without a peer CTA.
+	ruleTcgen05Pair = "tcgen05-cta-pair"
 )
 
 const (
@@ -142,9 +142,9 @@ func init() {
 	OnCTAExit(tmemExit)
 }
 
-// CTATensorMemory returns c's Tensor Memory, or nil when no tcgen05
+// ctaTensorMemory returns c's Tensor Memory, or nil when no tcgen05
 // instruction of c has run.
-func CTATensorMemory(c *CTA) *tmem.Memory {
+func ctaTensorMemory(c *CTA) *tmem.Memory {
 	if k := int(tmemKey); k < len(c.ext) {
 		if t, ok := c.ext[k].(*ctaTMEM); ok {
 			return t.mem
@@ -414,12 +414,12 @@ var tcCommitExec ExecFunc
 func tcAligned(w *Warp, data bool) Status {
 	op := w.prog.Insts[w.pc].Opcode
 	if data && w.Lanes != 0xffffffff {
-		return w.Fault(lane(w.Exec), RuleTcgen05Aligned, specTcAligned,
+		return w.Fault(lane(w.Exec), ruleTcgen05Aligned, specTcAligned,
 			"%s executed by a partial warp of %d threads; it moves the registers of all 32 threads of a warp",
 			op, bits.OnesCount32(w.Lanes))
 	}
 	if gone := w.Lanes &^ w.live; gone != 0 {
-		return w.Fault(lane(w.Exec), RuleTcgen05Aligned, specTcAligned,
+		return w.Fault(lane(w.Exec), ruleTcgen05Aligned, specTcAligned,
 			"%s executed after thread %d of the warp exited (%d threads exited); the behaviour is undefined",
 			op, lane(gone), bits.OnesCount32(gone))
 	}
@@ -428,7 +428,7 @@ func tcAligned(w *Warp, data bool) Status {
 		if w.active == w.live {
 			why = "have a false guard predicate"
 		}
-		return w.Fault(lane(w.Exec), RuleTcgen05Aligned, specTcAligned,
+		return w.Fault(lane(w.Exec), ruleTcgen05Aligned, specTcAligned,
 			"%s is .sync.aligned but %d thread(s) of the warp (first: lane %d) %s; every thread must execute it together",
 			op, bits.OnesCount32(missing), lane(missing), why)
 	}
@@ -442,7 +442,7 @@ func uniform32(w *Warp, s int32, off int64, what string) (uint64, Status) {
 	for m := w.Lanes &^ 1; m != 0; m &= m - 1 {
 		l := lane(m)
 		if u := w.R[s+int32(l)] + uint64(off); u != v {
-			return 0, w.Fault(l, RuleTcgen05Uniform, specTcAlloc,
+			return 0, w.Fault(l, ruleTcgen05Uniform, specTcAlloc,
 				"%s: threads of the warp pass different %s: lane 0 has %#x, lane %d has %#x", w.prog.Insts[w.pc].Opcode, what, v, l, u)
 		}
 	}
@@ -533,7 +533,7 @@ func allocPair(w *Warp, n int) (tmem.Addr, bool, Status) {
 	rank := w.CTA.Rank
 	peerRank := rank ^ 1
 	if peerRank >= len(cl.CTAs) {
-		return 0, false, w.Fault(0, RuleTcgen05Pair, specTcPair,
+		return 0, false, w.Fault(0, ruleTcgen05Pair, specTcPair,
 			"tcgen05.alloc.cta_group::2 in CTA rank %d, which has no peer CTA (rank %d) in its cluster of %d", rank, peerRank, len(cl.CTAs))
 	}
 	ct := cl.Ext(clusterTCKey).(*clusterTC)
@@ -550,7 +550,7 @@ func allocPair(w *Warp, n int) (tmem.Addr, bool, Status) {
 		return 0, false, Continue
 	}
 	if p.nCols != n {
-		return 0, false, w.Fault(0, RuleTcgen05Uniform, specTcAlloc,
+		return 0, false, w.Fault(0, ruleTcgen05Uniform, specTcAlloc,
 			"tcgen05.alloc.cta_group::2: CTA rank %d asks for %d columns, its peer (rank %d) for %d", rank, n, p.rank, p.nCols)
 	}
 	own := w.CTA.Ext(tmemKey).(*ctaTMEM).memory()
@@ -712,7 +712,7 @@ func execTcWait(w *Warp, in *Inst) Status {
 	if x.op == tcWaitLd {
 		return Continue
 	}
-	if m := CTATensorMemory(w.CTA); m != nil {
+	if m := ctaTensorMemory(w.CTA); m != nil {
 		for l := range 32 {
 			m.WaitStores(w.Index*32 + l)
 		}

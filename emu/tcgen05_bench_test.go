@@ -17,7 +17,7 @@ func BenchmarkTcgen05Lifecycle(b *testing.B) {
 	p := compile(b, string(src))
 	cfg := Config{Grid: [3]int{64, 1, 1}, Block: [3]int{128, 1, 1}}
 	for b.Loop() {
-		res, err := Execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, 6144)}})
+		res, err := execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, 6144)}})
 		if err != nil || res.Report != nil {
 			b.Fatal(err, res.Report)
 		}
@@ -31,7 +31,7 @@ func BenchmarkTcgen05StLd128(b *testing.B) {
 	cfg := Config{Block: [3]int{128, 1, 1}}
 	b.SetBytes(2 * 128 * 128 * 4)
 	for b.Loop() {
-		res, err := Execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, 128*128*4)}})
+		res, err := execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, 128*128*4)}})
 		if err != nil || res.Report != nil {
 			b.Fatal(err, res.Report)
 		}

@@ -65,7 +65,7 @@ func execTcCommit(w *Warp, in *Inst) Status {
 func commitTargets(w *Warp, l int, mask uint16) ([]*CTA, bool) {
 	ctas := w.CTA.cluster.CTAs
 	if mask == 0 || int(bits.Len16(mask)) > len(ctas) {
-		w.Fault(l, RuleOutOfBounds, specTcCommit,
+		w.Fault(l, ruleOutOfBounds, specTcCommit,
 			"tcgen05.commit.multicast::cluster: ctaMask %#04x names no CTA or a rank beyond the cluster's %d CTAs", mask, len(ctas))
 		return nil, false
 	}

@@ -106,7 +106,7 @@ func TestTcgen05Corpus(t *testing.T) {
 			t.Errorf("%s: decode: %v", inst, errs)
 			continue
 		}
-		res, err := Execute(p, Config{Block: [3]int{128, 1, 1}}, nil)
+		res, err := execute(p, Config{Block: [3]int{128, 1, 1}}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

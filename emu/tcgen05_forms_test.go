@@ -98,7 +98,7 @@ func TestTcgen05AllForms(t *testing.T) {
 					continue
 				}
 				t.Run(f.String(), func(t *testing.T) {
-					res, p := tcRunCapture(t, formKernel(f))
+					res := tcRunCapture(t, formKernel(f))
 					out := tcWords(res.Buffers[0].Data)
 					n := f.Regs()
 					for th := range 128 {
@@ -108,7 +108,7 @@ func TestTcgen05AllForms(t *testing.T) {
 							}
 						}
 					}
-					snap := TMEMOf(p)
+					snap := res.TMEM
 					if snap == nil {
 						t.Fatal("no Tensor Memory captured")
 					}
@@ -136,18 +136,18 @@ func TestTcgen05AllForms(t *testing.T) {
 
 // tcRunCapture runs a one-warpgroup kernel with a 64 KiB output buffer,
 // capturing CTA 0's Tensor Memory, and fails on a report.
-func tcRunCapture(t *testing.T, src string) (*Result, *Program) {
+func tcRunCapture(t *testing.T, src string) *Result {
 	t.Helper()
-	p := compile(t, src)
-	CaptureTMEM(p, [3]int{})
-	res, err := Execute(p, Config{Block: [3]int{128, 1, 1}}, []Arg{{IsBuffer: true, Buffer: make([]byte, 128*128*4)}})
+	l := Launch{Kernel: compile(t, src), Config: Config{Block: [3]int{128, 1, 1}},
+		Args: []Arg{{IsBuffer: true, Buffer: make([]byte, 128*128*4)}}, TMEMOf: &[3]int{}}
+	res, err := l.Run()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Report != nil {
 		t.Fatalf("report: %v", res.Report)
 	}
-	return res, p
+	return res
 }
 
 // digestCell is the DIGEST §8 table, written out again for this test:

@@ -32,7 +32,7 @@ func FuzzTcgen05(f *testing.F) {
 		if errs.HasErrors() {
 			return // e.g. an immHalfSplitoff outside Tensor Memory
 		}
-		res, err := Execute(p, Config{Block: [3]int{128, 1, 1}, MaxSteps: 1 << 16, Async: AsyncPolicy(order % 3), Seed: uint64(order)},
+		res, err := execute(p, Config{Block: [3]int{128, 1, 1}, MaxSteps: 1 << 16, Async: AsyncPolicy(order % 3), Seed: uint64(order)},
 			[]Arg{{IsBuffer: true, Buffer: make([]byte, 128*128*4)}})
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,7 @@ func tcRun(t *testing.T, src string, cfg Config, n int) (*Result, *Program) {
 	if errs.HasErrors() {
 		t.Fatalf("decode: %v", errs)
 	}
-	res, err := Execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, n)}})
+	res, err := execute(p, cfg, []Arg{{IsBuffer: true, Buffer: make([]byte, n)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,12 +94,13 @@ func TestTMEMDumpCapture(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs)
 	}
-	CaptureTMEM(p, [3]int{1, 0, 0})
-	res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Block: [3]int{128, 1, 1}}, []Arg{{IsBuffer: true, Buffer: make([]byte, 6144)}})
+	l := Launch{Kernel: p, Config: Config{Grid: [3]int{2, 1, 1}, Block: [3]int{128, 1, 1}},
+		Args: []Arg{{IsBuffer: true, Buffer: make([]byte, 6144)}}, TMEMOf: &[3]int{1, 0, 0}}
+	res, err := l.Run()
 	if err != nil || res.Report != nil {
 		t.Fatal(err, res.Report)
 	}
-	snap := TMEMOf(p)
+	snap := res.TMEM
 	if snap == nil || snap.CTA != [3]int{1, 0, 0} {
 		t.Fatalf("snapshot %+v", snap)
 	}
@@ -118,8 +119,9 @@ func TestTMEMDumpCapture(t *testing.T) {
 	if !strings.Contains(b.String(), "\n      97 000025e4 000025e5 000025e6") {
 		t.Errorf("dump lacks lane 97 (97*100 = 0x25e4):\n%.400s", b.String())
 	}
-	if TMEMOf(p) != nil {
-		t.Fatal("capture not cleared")
+	l.TMEMOf = nil
+	if res, err := l.Run(); err != nil || res.TMEM != nil {
+		t.Fatalf("a launch without TMEMOf captured %v (err %v)", res.TMEM, err)
 	}
 }
 
@@ -186,14 +188,14 @@ func TestTcgen05Sanitizer(t *testing.T) {
 			cols: 32,
 			bad:  "\tsetp.lt.u32 %p1, %r8, 16;\n\t@%p1 bra SKIP;\n" + stX2 + waitSt + "SKIP:\n",
 			ok:   "\tsetp.lt.u32 %p1, %r7, 16;\n\t@%p1 bra SKIP;\n" + stX2 + waitSt + "SKIP:\n",
-			rule: RuleTcgen05Aligned, frags: []string{"diverged warp"},
+			rule: ruleTcgen05Aligned, frags: []string{"diverged warp"},
 		},
 		{
 			name: "non-uniform guard",
 			cols: 32,
 			bad:  "\tsetp.lt.u32 %p1, %r8, 16;\n\t@%p1 " + stX2[1:] + waitSt,
 			ok:   "\tsetp.lt.u32 %p1, %r7, 16;\n\t@%p1 " + stX2[1:] + waitSt,
-			rule: RuleTcgen05Aligned, frags: []string{"false guard"},
+			rule: ruleTcgen05Aligned, frags: []string{"false guard"},
 		},
 		{
 			name: "lane quarter",
@@ -263,14 +265,14 @@ func TestTcgen05Sanitizer(t *testing.T) {
 			cols: 32,
 			bad:  "\tadd.u32 %r9, %r8, 32;\n\t@%p0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], %r9;\n",
 			ok:   "\tmov.u32 %r9, 32;\n\t@%p0 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot+8], %r9;\n\t@%p0 ld.shared.b32 %r10, [slot+8];\n\t@%p0 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r10, 32;\n",
-			rule: RuleTcgen05Uniform, frags: []string{"different nCols: lane 0 has 0x20, lane 1 has 0x21"},
+			rule: ruleTcgen05Uniform, frags: []string{"different nCols: lane 0 has 0x20, lane 1 has 0x21"},
 		},
 		{
 			name: "exited lane",
 			cols: 32,
 			bad:  "\tsetp.ge.u32 %p1, %r8, 31;\n\t@%p1 exit;\n" + stX2 + waitSt,
 			ok:   "\tsetp.ge.u32 %p1, %r7, 31;\n\t@%p1 exit;\n" + stX2 + waitSt,
-			rule: RuleTcgen05Aligned, frags: []string{"after thread 31 of the warp exited"},
+			rule: ruleTcgen05Aligned, frags: []string{"after thread 31 of the warp exited"},
 		},
 	}
 	for _, tt := range tests {
@@ -383,7 +385,7 @@ func TestTcgen05AllocBlocks(t *testing.T) {
 		t.Fatalf("sequential full allocations: %v", res.Report)
 	}
 	res, _ = tcRun(t, fmt.Sprintf(src, "bar.sync 0;"), Config{Block: [3]int{64, 1, 1}}, 64)
-	if res.Report == nil || res.Report.Rule != RuleDeadlock {
+	if res.Report == nil || res.Report.Rule != ruleDeadlock {
 		t.Fatalf("report %v, want deadlock", res.Report)
 	}
 	if msg := res.Report.Error(); !strings.Contains(msg, "tcgen05.alloc of 512 columns: Tensor Memory has 0 free columns") {
@@ -426,7 +428,7 @@ func TestTcgen05AllocPair(t *testing.T) {
 		if errs.HasErrors() {
 			t.Fatal(errs)
 		}
-		res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{cluster, 1, 1}, Block: [3]int{32, 1, 1}},
+		res, err := execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{cluster, 1, 1}, Block: [3]int{32, 1, 1}},
 			[]Arg{{IsBuffer: true, Buffer: make([]byte, 8)}})
 		if err != nil {
 			t.Fatal(err)
@@ -441,11 +443,11 @@ func TestTcgen05AllocPair(t *testing.T) {
 		t.Fatalf("pair allocations at %#x and %#x, want column 0 in both", out[0], out[1])
 	}
 	res = run("32", 2)
-	if res.Report == nil || res.Report.Rule != RuleTcgen05Uniform || !strings.Contains(res.Report.Message, "64 columns, its peer (rank 0) for 32") {
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Uniform || !strings.Contains(res.Report.Message, "64 columns, its peer (rank 0) for 32") {
 		t.Fatalf("different nCols: report %v", res.Report)
 	}
 	res = run("0", 1)
-	if res.Report == nil || res.Report.Rule != RuleTcgen05Pair {
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Pair {
 		t.Fatalf("no peer: report %v", res.Report)
 	}
 }
@@ -553,7 +555,7 @@ WAIT:
 `
 	run := func(mask string) *Result {
 		p := compile(t, strings.Replace(src, "MASK", mask, 1))
-		res, err := Execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1}, Async: AsyncDelayed},
+		res, err := execute(p, Config{Grid: [3]int{2, 1, 1}, Cluster: [3]int{2, 1, 1}, Block: [3]int{32, 1, 1}, Async: AsyncDelayed},
 			[]Arg{{IsBuffer: true, Buffer: make([]byte, 8)}})
 		if err != nil {
 			t.Fatal(err)
@@ -568,10 +570,10 @@ WAIT:
 		t.Fatalf("CTAs passed the barrier: %v", out)
 	}
 	// Rank 1's barrier is never signalled: deadlock.
-	if res := run("1"); res.Report == nil || res.Report.Rule != RuleDeadlock {
+	if res := run("1"); res.Report == nil || res.Report.Rule != ruleDeadlock {
 		t.Fatalf("mask 0b01: report %v, want deadlock", res.Report)
 	}
-	if res := run("4"); res.Report == nil || res.Report.Rule != RuleOutOfBounds || !strings.Contains(res.Report.Message, "ctaMask 0x0004") {
+	if res := run("4"); res.Report == nil || res.Report.Rule != ruleOutOfBounds || !strings.Contains(res.Report.Message, "ctaMask 0x0004") {
 		t.Fatalf("mask 0b100: report %v", res.Report)
 	}
 }
@@ -599,7 +601,7 @@ func TestTcgen05PartialWarp(t *testing.T) {
 		t.Fatalf("alloc/relinquish/dealloc by 16 threads: %v", res.Report)
 	}
 	res, _ = tcRun(t, strings.Replace(src, "BODY", "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r2], {%r1};", 1), Config{Block: [3]int{16, 1, 1}}, 4)
-	if res.Report == nil || res.Report.Rule != RuleTcgen05Aligned || !strings.Contains(res.Report.Message, "partial warp of 16 threads") {
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Aligned || !strings.Contains(res.Report.Message, "partial warp of 16 threads") {
 		t.Fatalf("tcgen05.st by 16 threads: report %v", res.Report)
 	}
 }

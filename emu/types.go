@@ -235,17 +235,17 @@ func (f floatFormat) decode(b uint64) float64 {
 	return v
 }
 
-// F16ToFloat returns the value of an IEEE binary16 bit pattern.
-func F16ToFloat(h uint16) float64 { return fmtF16.decode(uint64(h)) }
+// f16ToFloat returns the value of an IEEE binary16 bit pattern.
+func f16ToFloat(h uint16) float64 { return fmtF16.decode(uint64(h)) }
 
-// FloatToF16 rounds x to binary16 in mode r.
-func FloatToF16(x float64, r Round) uint16 { return uint16(fmtF16.encode(x, r)) }
+// floatToF16 rounds x to binary16 in mode r.
+func floatToF16(x float64, r Round) uint16 { return uint16(fmtF16.encode(x, r)) }
 
-// BF16ToFloat returns the value of a bfloat16 bit pattern.
-func BF16ToFloat(h uint16) float64 { return fmtBF16.decode(uint64(h)) }
+// bf16ToFloat returns the value of a bfloat16 bit pattern.
+func bf16ToFloat(h uint16) float64 { return fmtBF16.decode(uint64(h)) }
 
-// FloatToBF16 rounds x to bfloat16 in mode r.
-func FloatToBF16(x float64, r Round) uint16 { return uint16(fmtBF16.encode(x, r)) }
+// floatToBF16 rounds x to bfloat16 in mode r.
+func floatToBF16(x float64, r Round) uint16 { return uint16(fmtBF16.encode(x, r)) }
 
 // toF32 rounds x to binary32 in mode r.
 func toF32(x float64, r Round) float32 {
@@ -259,9 +259,9 @@ func toF32(x float64, r Round) float32 {
 func floatValue(t Type, v uint64) float64 {
 	switch t {
 	case TF16:
-		return F16ToFloat(uint16(v))
+		return f16ToFloat(uint16(v))
 	case TBF16:
-		return BF16ToFloat(uint16(v))
+		return bf16ToFloat(uint16(v))
 	case TF32:
 		return float64(math.Float32frombits(uint32(v)))
 	case TF64:
@@ -271,12 +271,17 @@ func floatValue(t Type, v uint64) float64 {
 }
 
 // floatBits rounds x to float type t and returns its bits.
+// FromFloat returns the bits of x in floating-point type t, rounded to
+// nearest even (the rounding of a PTX floating-point literal, §4.5.1);
+// 0 when t is not a floating-point type.
+func (t Type) FromFloat(x float64) uint64 { return floatBits(t, x, RoundNearest) }
+
 func floatBits(t Type, x float64, r Round) uint64 {
 	switch t {
 	case TF16:
-		return uint64(FloatToF16(x, r))
+		return uint64(floatToF16(x, r))
 	case TBF16:
-		return uint64(FloatToBF16(x, r))
+		return uint64(floatToBF16(x, r))
 	case TF32:
 		return uint64(math.Float32bits(toF32(x, r)))
 	case TF64:

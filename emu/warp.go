@@ -65,7 +65,8 @@ type Warp struct {
 
 	prog  *Program
 	stats *Stats
-	cache *Region // last global region hit
+	cache *Region     // last global region hit
+	probe *StoreProbe // the launch's store probe, or nil (storeprobe.go)
 
 	// watchGlobal is set while the cluster has asynchronous operations
 	// whose global ranges are guarded (asyncglobal.go); global accesses

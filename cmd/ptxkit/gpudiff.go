@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 
@@ -80,23 +81,16 @@ func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, s
 	if prog == nil {
 		return code
 	}
-	cfg, err := o.config()
-	if err == nil {
-		err = cfg.Normalize(prog)
-	}
-	var kargs []emu.Arg
-	if err == nil {
-		kargs, err = kernelArgs(prog, o.args)
-	}
+	l, err := diffLaunch(prog, o)
 	var gargs []cuda.Arg
 	if err == nil {
-		gargs, err = deviceArgs(prog, kargs)
+		gargs, err = deviceArgs(prog, l.Args)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
 		return exitUsage
 	}
-	res, err := emu.Execute(prog, cfg, kargs)
+	res, err := l.Run()
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
 		return exitUsage
@@ -106,22 +100,40 @@ func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, s
 		fmt.Fprintln(stdout, "the emulator stopped with a sanitizer report; nothing to compare")
 		return exitSanitize
 	}
-	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: cfg.Grid, Block: cfg.Block, Cluster: cfg.Cluster, SharedBytes: cfg.SharedBytes, Args: gargs})
+	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: on the GPU: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, cfg.Grid, cfg.Block, drv.Library)
+	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, drv.Library)
 	status := exitOK
 	for i, r := range res.Buffers {
 		if r == nil {
 			continue
 		}
-		if !reportBuffer(stdout, prog, cfg, kargs, i, r.Data, gpu[i]) {
+		if !reportBuffer(stdout, *l, i, r.Data, gpu[i]) {
 			status = exitDiffer
 		}
 	}
 	return status
+}
+
+// diffLaunch builds and checks the emulator's launch for gpu-diff. Its
+// buffers are copied, not adopted, so that a second run (lastStore)
+// starts from the same initial contents as the first and the GPU.
+func diffLaunch(prog *emu.Program, o *runOptions) (*emu.Launch, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	l := &emu.Launch{Kernel: prog, Config: cfg}
+	if l.Args, err = kernelArgs(prog, o.args); err != nil {
+		return nil, err
+	}
+	for i := range l.Args {
+		l.Args[i].Adopt = false
+	}
+	return l, l.Check()
 }
 
 // decodeChecked parses, validates and decodes kernel of src, reporting
@@ -148,7 +160,8 @@ func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*e
 	return prog, exitOK
 }
 
-// deviceArgs converts the emulator's arguments for the driver.
+// deviceArgs converts the emulator's checked arguments for the driver,
+// giving each buffer its initial contents.
 func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
 	out := make([]cuda.Arg, len(args))
 	for i, a := range args {
@@ -156,7 +169,11 @@ func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
 		if !a.IsBuffer && prm.Size > 8 {
 			return nil, fmt.Errorf("--arg %d (%s): parameters of %d bytes are not passed to the GPU", i, prm.Name, prm.Size)
 		}
-		out[i] = cuda.Arg{IsBuffer: a.IsBuffer, Buffer: a.Buffer, Value: a.Value, Size: prm.Size}
+		b := a.Buffer
+		if a.IsBuffer && b == nil {
+			b = bytes.Repeat([]byte{a.Fill}, a.Size)
+		}
+		out[i] = cuda.Arg{IsBuffer: a.IsBuffer, Buffer: b, Value: a.Value, Size: prm.Size}
 	}
 	return out, nil
 }
@@ -164,7 +181,7 @@ func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
 // reportBuffer prints whether buffer i agrees and, when it does not, the
 // first differing byte and the instruction that last stored it on the
 // emulator. It returns whether they agree.
-func reportBuffer(w io.Writer, p *emu.Program, cfg emu.Config, args []emu.Arg, i int, emuBytes, gpuBytes []byte) bool {
+func reportBuffer(w io.Writer, l emu.Launch, i int, emuBytes, gpuBytes []byte) bool {
 	first, n := -1, 0
 	for k := range emuBytes {
 		if emuBytes[k] != gpuBytes[k] {
@@ -179,23 +196,21 @@ func reportBuffer(w io.Writer, p *emu.Program, cfg emu.Config, args []emu.Arg, i
 		return true
 	}
 	fmt.Fprintf(w, "arg%d: %d of %d bytes differ; the first is byte %d: emulator 0x%02x, GPU 0x%02x\n", i, n, len(emuBytes), first, emuBytes[first], gpuBytes[first])
-	fmt.Fprintf(w, "  %s\n", lastStore(p, cfg, args, i, first))
+	fmt.Fprintf(w, "  %s\n", lastStore(l, i, first))
 	return false
 }
 
 // lastStore runs the emulator again, with one job, watching byte off of
 // buffer i, and describes the last instruction that stored it.
-func lastStore(p *emu.Program, cfg emu.Config, args []emu.Arg, i, off int) string {
+func lastStore(l emu.Launch, i, off int) string {
 	probe := &emu.StoreProbe{Arg: i, Offset: uint64(off)}
-	emu.ProbeStores(p, probe)
-	defer emu.ProbeStores(p, nil)
-	cfg.Jobs = 1
-	if _, err := emu.Execute(p, cfg, args); err != nil {
+	l.Probe = probe
+	if _, err := l.Run(); err != nil {
 		return fmt.Sprintf("(the emulator could not run again to find its last store: %v)", err)
 	}
 	if !probe.Found {
 		return "no instruction stored that byte on the emulator: it holds the buffer's initial value"
 	}
 	return fmt.Sprintf("last stored on the emulator by %s at %s:%s, %s (%d stores to the byte)",
-		probe.Opcode, p.File, probe.Pos, probe.Thread.String(), probe.Stores)
+		probe.Opcode, l.Kernel.File, probe.Pos, probe.Thread.String(), probe.Stores)
 }

@@ -209,3 +209,37 @@ func TestGPUDiffWithoutDriver(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errs)
 	}
 }
+
+// TestGPUDiffGivesTheGPUInitialBuffers checks that the GPU receives each
+// buffer's initial contents, not what the emulator stored into it: the
+// kernel also stores 1 to out[gid+32], which the fake GPU does not, so
+// byte 128 must differ between the emulator (1) and the GPU (the fill).
+func TestGPUDiffGivesTheGPUInitialBuffers(t *testing.T) {
+	t.Setenv("PTXKIT_LIBCUDA", fakeDriverLib(t))
+	src := writeFile(t, "fill2.ptx", `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry fill_twice(.param .u64 out, .param .u32 base)
+{
+	.reg .b64 %rd<4>;
+	.reg .b32 %r<8>;
+	ld.param.u64 %rd1, [out];
+	ld.param.u32 %r1, [base];
+	mov.u32 %r2, %tid.x;
+	add.u32 %r6, %r2, %r1;
+	mul.wide.u32 %rd2, %r2, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r6;
+	st.global.u32 [%rd3+128], 1;
+	ret;
+}
+`)
+	code, out, errs := runCmd(t, "", "gpu-diff", src, "--block", "32", "--arg", "buf:256:fill=7", "--arg", "5")
+	if code != exitDiffer {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitDiffer, out, errs)
+	}
+	want := "arg0: 128 of 256 bytes differ; the first is byte 128: emulator 0x01, GPU 0x07"
+	if !strings.Contains(out, want) || !strings.Contains(out, "(1 stores to the byte)") {
+		t.Errorf("output lacks %q and the one store:\n%s", want, out)
+	}
+}

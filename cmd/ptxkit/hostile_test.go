@@ -56,8 +56,8 @@ func TestRunHostileFlags(t *testing.T) {
 		{"file missing", []string{"--arg", "file:/nonexistent/x", "--arg", "3"}, "no such file"},
 		{"file empty path", []string{"--arg", "file:", "--arg", "3"}, "file: needs a PATH"},
 		{"file directory", []string{"--arg", "file:" + t.TempDir(), "--arg", "3"}, "is a directory"},
-		{"too few args", []string{"--arg", "buf:16"}, "kernel k takes 2 parameters (out .u64, n .u32); 1 --arg given"},
-		{"too many args", []string{"--arg", "buf:16", "--arg", "1", "--arg", "2"}, "3 --arg given"},
+		{"too few args", []string{"--arg", "buf:16"}, "kernel k takes 2 parameters (out .u64, n .u32); 1 argument given"},
+		{"too many args", []string{"--arg", "buf:16", "--arg", "1", "--arg", "2"}, "3 arguments given"},
 		{"float for pointer", []string{"--arg", "1.5", "--arg", "3"}, `--arg 0 (out): "1.5" is not an integer`},
 		{"u32 overflow", []string{"--arg", "buf:16", "--arg", "99999999999"}, "does not fit in .u32"},
 		{"hex too long", []string{"--arg", "buf:16", "--arg", "hex:0102030405"}, "5 bytes given for a 4-byte parameter"},
@@ -158,12 +158,12 @@ func TestRunUnboundedFileArgs(t *testing.T) {
 func TestRunBuffersBoundedTogether(t *testing.T) {
 	k := writeFile(t, "k2.ptx", twoBufferKernel)
 	code, _, errs := runCmd(t, "", "run", k, "--arg", "buf:1073741000", "--arg", "buf:1000")
-	if code != exitUsage || !strings.Contains(errs, "--arg 1 (b): buffer of 1000 bytes: the buffers of a launch take at most 1073741824 bytes (1024 MiB) together; 824 are left") {
+	if code != exitUsage || !strings.Contains(errs, "launch: argument 1 (b): buffer of 1000 bytes: the buffers of a launch take at most 1073741824 bytes (1024 MiB) together; 824 are left") {
 		t.Errorf("exit %d, stderr:\n%s", code, errs)
 	}
 	f := writeFile(t, "data.bin", strings.Repeat("x", 1000))
 	code, _, errs = runCmd(t, "", "run", k, "--arg", "buf:1073741000", "--arg", "file:"+f)
-	if code != exitUsage || !strings.Contains(errs, "larger than the limit (824 bytes)") {
+	if code != exitUsage || !strings.Contains(errs, "launch: argument 1 (b): buffer of 1000 bytes: the buffers of a launch take at most 1073741824 bytes (1024 MiB) together; 824 are left") {
 		t.Errorf("file over the remaining budget: exit %d, stderr:\n%s", code, errs)
 	}
 }

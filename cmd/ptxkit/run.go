@@ -3,8 +3,6 @@ package main
 import (
 	_ "embed"
 	"encoding/binary"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -155,39 +153,19 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		diag.WriteText(stderr, derrs)
 		return exitFail
 	}
-	cfg, err := o.config()
-	if err == nil {
-		err = cfg.Normalize(prog)
-	}
+	l, trace, err := o.launch(prog)
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
-	if err := o.checkOutput(); err != nil {
-		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
-		return exitUsage
-	}
-	if err := captureTMEM(prog, o.dumpTMEM, cfg.Grid); err != nil {
-		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
-		return exitUsage
-	}
-	kargs, err := kernelArgs(prog, o.args)
-	if err != nil {
-		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
-		return exitUsage
-	}
-	var trace *asyncTrace
-	if o.trace {
-		trace = traceAsync(prog)
-	}
-	progress := startProgress(stderr, cfg.Monitor, clusterCount(&cfg), time.Duration(o.heartbeat))
-	res, err := emu.Execute(prog, cfg, kargs)
+	progress := startProgress(stderr, l.Monitor, clusterCount(&l.Config), time.Duration(o.heartbeat))
+	res, err := l.Run()
 	progress.stop()
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
-	printLaunch(stdout, prog, &cfg)
+	printLaunch(stdout, prog, &l.Config)
 	if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
 		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {
@@ -215,8 +193,8 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		}
 	}
 	trace.print(stdout)
-	if o.dumpTMEM != "" {
-		printTMEM(stdout, prog, o.dumpTMEM)
+	if l.TMEMOf != nil {
+		printTMEM(stdout, *l.TMEMOf, res.TMEM)
 	}
 	if o.stats {
 		printStats(stdout, &res.Stats)
@@ -233,6 +211,36 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	return exitOK
 }
 
+// launch builds and checks the launch the flags describe, with its
+// observers: the --trace recorder (nil without --trace) and the
+// --dump-tmem request.
+func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := o.checkOutput(); err != nil {
+		return nil, nil, err
+	}
+	l := &emu.Launch{Kernel: prog, Config: cfg}
+	if o.dumpTMEM != "" {
+		id, err := parseCTAID(o.dumpTMEM)
+		if err != nil {
+			return nil, nil, err
+		}
+		l.TMEMOf = &id
+	}
+	if l.Args, err = kernelArgs(prog, o.args); err != nil {
+		return nil, nil, err
+	}
+	var trace *asyncTrace
+	if o.trace {
+		trace = new(asyncTrace)
+		l.Trace = trace.add
+	}
+	return l, trace, l.Check()
+}
+
 func (o *runOptions) config() (emu.Config, error) {
 	var cfg emu.Config
 	var err error
@@ -245,7 +253,7 @@ func (o *runOptions) config() (emu.Config, error) {
 	if cfg.Cluster, err = parseDims("--cluster", o.cluster); err != nil {
 		return cfg, err
 	}
-	if cfg.Async, err = emu.ParseAsyncPolicy(o.async.value); err != nil {
+	if cfg.Async, err = parseAsyncPolicy(o.async.value); err != nil {
 		return cfg, err
 	}
 	if o.shared < 0 {
@@ -300,104 +308,10 @@ func parseDims(flagName, s string) ([3]int, error) {
 	return d, nil
 }
 
-// maxBufferBytes bounds the buffer arguments of a launch together.
-const maxBufferBytes = emu.MaxBufferBytes
-
 // maxPTXBytes bounds the PTX source read by ptxkit run: the syntax tree
-// takes about 18 times the source, and a kernel of MaxProgramInsts
-// instructions is about 22 MiB of PTX.
+// takes about 18 times the source, and a kernel of the most instructions
+// the emulator decodes (1<<20) is about 22 MiB of PTX.
 const maxPTXBytes = 32 << 20
-
-// kernelArgs converts --arg values to kernel arguments.
-func kernelArgs(p *emu.Program, vals []string) ([]emu.Arg, error) {
-	if len(vals) != len(p.Params) {
-		names := make([]string, len(p.Params))
-		for i, prm := range p.Params {
-			names[i] = prm.Name + " " + prm.Type.String()
-		}
-		return nil, fmt.Errorf("kernel %s takes %d parameters (%s); %d --arg given", p.Kernel, len(p.Params), strings.Join(names, ", "), len(vals))
-	}
-	out := make([]emu.Arg, len(vals))
-	left := int64(maxBufferBytes)
-	for i, v := range vals {
-		a, err := parseArg(v, p.Params[i], left)
-		if err != nil {
-			return nil, fmt.Errorf("--arg %d (%s): %v", i, p.Params[i].Name, err)
-		}
-		left -= int64(len(a.Buffer))
-		out[i] = a
-	}
-	return out, nil
-}
-
-// parseArg converts one --arg value; a buffer may take at most left bytes.
-func parseArg(v string, prm emu.Param, left int64) (emu.Arg, error) {
-	switch {
-	case strings.HasPrefix(v, "buf:"):
-		spec := strings.Split(v[4:], ":")
-		n, err := strconv.ParseInt(spec[0], 0, 64)
-		if err != nil || n < 0 {
-			return emu.Arg{}, fmt.Errorf("buffer size %q must be a byte count between 0 and %d", spec[0], maxBufferBytes)
-		}
-		if n > left {
-			return emu.Arg{}, errBuffersTooLarge(n, left)
-		}
-		fill := -1
-		for _, opt := range spec[1:] {
-			f, ok := strings.CutPrefix(opt, "fill=")
-			if !ok {
-				return emu.Arg{}, fmt.Errorf("unknown buffer option %q (want fill=BYTE)", opt)
-			}
-			x, err := strconv.ParseUint(f, 0, 8)
-			if err != nil {
-				return emu.Arg{}, fmt.Errorf("fill byte %q must be 0..255", f)
-			}
-			fill = int(x)
-		}
-		b := make([]byte, n)
-		if fill > 0 {
-			for j := range b {
-				b[j] = byte(fill)
-			}
-		}
-		return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
-	case strings.HasPrefix(v, "hex:"):
-		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
-		if err != nil {
-			return emu.Arg{}, fmt.Errorf("hex bytes %q: %v", v[4:], err)
-		}
-		if len(b) > prm.Size {
-			return emu.Arg{}, fmt.Errorf("%d bytes given for a %d-byte parameter", len(b), prm.Size)
-		}
-		return emu.Arg{Raw: b}, nil
-	case strings.HasPrefix(v, "file:"):
-		if v[5:] == "" || v[5:] == "-" {
-			return emu.Arg{}, fmt.Errorf("file: needs a PATH")
-		}
-		b, err := readBounded(v[5:], nil, left)
-		if errors.Is(err, errInputTooLarge) {
-			return emu.Arg{}, fmt.Errorf("%v; the buffers of a launch take at most %d MiB together", err, maxBufferBytes>>20)
-		}
-		if err != nil {
-			return emu.Arg{}, err
-		}
-		return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
-	}
-	x, err := emu.ParseScalar(v, prm.Type)
-	if err != nil {
-		return emu.Arg{}, err
-	}
-	return emu.Arg{Value: x}, nil
-}
-
-// errBuffersTooLarge explains a buffer of n bytes that does not fit in the
-// left bytes the launch's buffers may still take.
-func errBuffersTooLarge(n, left int64) error {
-	if left == maxBufferBytes {
-		return fmt.Errorf("buffer of %d bytes: at most %d bytes (%d MiB) of buffers per launch", n, int64(maxBufferBytes), maxBufferBytes>>20)
-	}
-	return fmt.Errorf("buffer of %d bytes: the buffers of a launch take at most %d bytes (%d MiB) together; %d are left", n, int64(maxBufferBytes), maxBufferBytes>>20, left)
-}
 
 func printLaunch(w io.Writer, p *emu.Program, c *emu.Config) {
 	n := c.Grid[0] * c.Grid[1] * c.Grid[2] * c.Block[0] * c.Block[1] * c.Block[2]

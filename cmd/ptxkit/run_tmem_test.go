@@ -31,7 +31,7 @@ func TestRunDumpTMEM(t *testing.T) {
 		"--dump", "none", "--dump-tmem", "0,0,1"}, nil, &out, &errb); code != exitUsage {
 		t.Fatalf("CTA outside the grid: exit %d", code)
 	}
-	if !strings.Contains(errb.String(), `--dump-tmem "0,0,1": CTA (0,0,1) is outside the grid (1,1,1)`) {
+	if !strings.Contains(errb.String(), `launch: Tensor Memory dump: CTA (0,0,1) is outside the grid (1,1,1)`) {
 		t.Errorf("CTA outside the grid: stderr %q", errb.String())
 	}
 	out.Reset()

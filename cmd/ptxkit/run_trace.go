@@ -13,7 +13,6 @@ import (
 // ptxkit run --trace.
 type asyncTrace struct {
 	mu      sync.Mutex
-	prog    *emu.Program
 	events  []emu.AsyncEvent
 	dropped int  // events past maxTraceEvents
 	capped  bool // a cluster reached emu.MaxTracedAsync traced operations
@@ -23,19 +22,15 @@ type asyncTrace struct {
 // ones in cluster order.
 const maxTraceEvents = 100000
 
-// traceAsync starts collecting the events of p's launches.
-func traceAsync(p *emu.Program) *asyncTrace {
-	t := &asyncTrace{prog: p}
-	emu.TraceAsync(p, func(e emu.AsyncEvent) {
-		t.mu.Lock()
-		t.events = append(t.events, e)
-		t.capped = t.capped || e.Op >= emu.MaxTracedAsync
-		if len(t.events) >= 2*maxTraceEvents {
-			t.trim()
-		}
-		t.mu.Unlock()
-	})
-	return t
+// add records one event; it is the launch's emu.Launch.Trace.
+func (t *asyncTrace) add(e emu.AsyncEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.events = append(t.events, e)
+	t.capped = t.capped || e.Op >= emu.MaxTracedAsync
+	if len(t.events) >= 2*maxTraceEvents {
+		t.trim()
+	}
 }
 
 // trim keeps the first maxTraceEvents events in cluster order. An event
@@ -56,11 +51,10 @@ func (t *asyncTrace) print(w io.Writer) {
 	if t == nil {
 		return
 	}
-	emu.TraceAsync(t.prog, nil)
 	t.trim()
 	fmt.Fprintf(w, "asynchronous operations (%d events; step = warp-instructions the cluster had executed):\n", len(t.events)+t.dropped)
 	for _, e := range t.events {
-		fmt.Fprintf(w, "  %s\n", e)
+		fmt.Fprintf(w, "  %s\n", formatEvent(e))
 	}
 	if t.dropped > 0 {
 		fmt.Fprintf(w, "  ... %d more events not shown (at most %d are)\n", t.dropped, maxTraceEvents)
@@ -68,4 +62,10 @@ func (t *asyncTrace) print(w io.Writer) {
 	if t.capped {
 		fmt.Fprintf(w, "  (operations after the first %d of a cluster are not traced)\n", emu.MaxTracedAsync)
 	}
+}
+
+// formatEvent formats one --trace line.
+func formatEvent(e emu.AsyncEvent) string {
+	return fmt.Sprintf("cluster %d step %6d  op %3d %-8s %s at line %d by CTA rank %d thread %d: %s",
+		e.Cluster, e.Step, e.Op, e.Event, e.Kind, e.Pos.Line, e.Issuer.Rank, e.Issuer.Warp*32+e.Issuer.Lane, e.Detail)
 }
