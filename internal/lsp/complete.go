@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -109,14 +110,55 @@ func directiveItems(prefix string) []completionItem {
 	return items
 }
 
+// opcodeItems lists the opcodes starting with prefix: every opcode the
+// isa tables describe and the other names of PTX ISA §9.7, each with its
+// one-line summary.
 func opcodeItems(prefix string) []completionItem {
 	var items []completionItem
-	for _, op := range opcodes {
+	for _, op := range allOpcodes {
 		if strings.HasPrefix(op, prefix) {
-			items = append(items, completionItem{Label: op, Kind: completionKindKeyword, Detail: "PTX instruction"})
+			items = append(items, completionItem{Label: op, Kind: completionKindKeyword, Detail: opcodeSummary(op)})
 		}
 	}
 	return items
+}
+
+// allOpcodes is opcodes and isa.Opcodes together, sorted.
+var allOpcodes = func() []string {
+	seen := map[string]bool{}
+	var l []string
+	for _, op := range append(append([]string(nil), opcodes...), isa.Opcodes()...) {
+		if !seen[op] {
+			seen[op] = true
+			l = append(l, op)
+		}
+	}
+	sort.Strings(l)
+	return l
+}()
+
+// opcodeSummary is what the tables say an opcode does: the store table's
+// summary, the forms' doc line when they all share one page, or the
+// instructions the opcode begins ("mbarrier.init, mbarrier.inval, ...").
+func opcodeSummary(op string) string {
+	if in := isa.Lookup(op); in != nil {
+		return in.Summary
+	}
+	var titles []string
+	var doc string
+	for _, f := range isa.Forms(op) {
+		if t := f.Title(); t != op && !slices.Contains(titles, t) || t == op && len(titles) == 0 {
+			titles = append(titles, t)
+			doc = f.Doc()
+		}
+	}
+	switch len(titles) {
+	case 0:
+		return "PTX instruction (not described in ptxkit's tables)"
+	case 1:
+		return doc
+	}
+	return strings.Join(titles, ", ")
 }
 
 // qualifierItems lists the qualifiers that may follow opcode and the

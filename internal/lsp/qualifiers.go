@@ -1,9 +1,12 @@
 package lsp
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/isa"
+	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
 // What a qualifier means, for completion details and hovers. The slot a
@@ -198,4 +201,80 @@ func sortByPos(items []completionItem) {
 			items[j], items[j-1] = items[j-1], items[j]
 		}
 	}
+}
+
+// describeQual is the hover of qualifier i of instruction in: what it
+// means there, the slot it fills, and the PTX ISA version and target it
+// needs (the qualifier's own gate, or the instruction's).
+func (a *analysis) describeQual(in *ast.Instruction, i int) string {
+	names := make([]string, len(in.Quals))
+	for k, q := range in.Quals {
+		names[k] = q.Name
+	}
+	quals := isa.LookupQuals(names, nil)
+	q := quals[i]
+	head := fmt.Sprintf("**`%s`** on `%s`", names[i], in.Opcode)
+	if q == isa.QNone {
+		return head + ": not a PTX qualifier ptxkit knows\n"
+	}
+	if desc, _ := isa.SelectInstr(in.Opcode, names, quals); desc != nil {
+		return head + ": " + storeQualText(desc, q)
+	}
+	v, _ := isa.ParseVersion(a.version)
+	t, _ := isa.ParseTarget(a.target)
+	var d isa.OpDecode
+	isa.DecodeOpFor(in.Opcode, names, quals, len(in.Operands), v, t, &d, nil)
+	f := d.Form
+	if f == nil {
+		return head + ": " + meaningOf(q, nil) + "\n"
+	}
+	slot := isa.SlotOf(f, q)
+	if slot < 0 && !slices.Contains(f.Fixed, q) {
+		return fmt.Sprintf("%s: not a qualifier of %s\n", head, f.Title())
+	}
+	role := slotRole(f, q, slot)
+	what := meaningOf(q, f)
+	if role == "sub-opcode" {
+		what = f.Title() + ": " + f.Doc()
+	}
+	var b strings.Builder
+	b.WriteString(head + ": ")
+	if what != "" {
+		b.WriteString(what + " (" + role + ")")
+	} else {
+		b.WriteString(role)
+	}
+	if ptx, arch, ok := isa.QualGateOf(f.Name, q); ok {
+		fmt.Fprintf(&b, "\n\nrequires PTX ISA %s, %s (%s, PTX ISA Notes)\n", ptx, arch, f.Section)
+	} else {
+		fmt.Fprintf(&b, "\n\nno gate of its own: %s requires PTX ISA %s, %s (%s)\n", f.Title(), f.PTX, f.Arch, f.Section)
+	}
+	return b.String()
+}
+
+// storeQualText describes q on a store table instruction: its group's
+// meaning and the version and target of the features it turns on.
+func storeQualText(in *isa.Instr, q isa.Qual) string {
+	var b strings.Builder
+	if q == in.SubOp {
+		b.WriteString(in.Name + ": " + in.Summary)
+	}
+	for _, g := range in.Groups {
+		if slices.Contains(g.Values, q) {
+			b.WriteString(g.Group.String() + ": " + g.Doc)
+			if g.Default == q {
+				b.WriteString(" (the default)")
+			}
+		}
+	}
+	if b.Len() == 0 {
+		b.WriteString("not a qualifier of " + in.Name)
+	}
+	b.WriteString("\n")
+	for _, ft := range in.Features {
+		if ft.Qual == q {
+			fmt.Fprintf(&b, "\nrequires PTX ISA %s, %s (%s)\n", ft.PTX, ft.Arch, ft.Name)
+		}
+	}
+	return b.String()
 }
