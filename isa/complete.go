@@ -49,7 +49,7 @@ func NextQuals(opcode string, written []Qual, v Version, t Target) []NextQual {
 	cand := append(append(make([]Qual, 0, len(written)+1), written...), QNone)
 	last := len(written)
 	for _, f := range formsByOpcode[opcode] {
-		if !gatePasses(f, v, t) || !partialFits(f, written, names[:last], &d, &probs) {
+		if last >= capacity(f) || !gatePasses(f, v, t) || !partialFits(f, written, names[:last], &d, &probs) {
 			continue
 		}
 		for _, q := range formQuals(f, last, written) {
@@ -199,6 +199,20 @@ func rulesFit(d *OpDecode, names []string, probs *[]Problem) bool {
 		return false
 	}
 	return true
+}
+
+// capacity is the most qualifiers an instruction of form f can have, so
+// that a line of thousands of qualifiers costs one comparison per form.
+func capacity(f *OpForm) int {
+	n := len(f.Fixed)
+	for _, s := range f.Slots {
+		if s.Kind == SlotAny {
+			n += len(s.Values)
+		} else {
+			n++
+		}
+	}
+	return n
 }
 
 func missing(p Problem) bool { return p.Rule == "missing-qualifier" || p.Rule == "missing-type" }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptxkit/ptxkit/isa"
 )
@@ -264,5 +265,20 @@ func TestHoverQualifier(t *testing.T) {
 	c2.result("textDocument/hover", posParams(kernelURI, at(t, src, "add.rn", 0, 1, "utf-16")), &h2)
 	if !strings.Contains(h2.Contents.Value, "Add two values. (PTX ISA 9.7.3.3)") || !strings.Contains(h2.Contents.Value, "add{.rn,.rz,.rm,.rp}{.ftz}{.sat}.f32 d, a, b") {
 		t.Errorf("hover without explainer: %q", h2.Contents.Value)
+	}
+}
+
+// TestCompletionLongQualifierChain completes after a line of 100,000
+// qualifiers: no form has room for them, so nothing is offered, quickly.
+func TestCompletionLongQualifierChain(t *testing.T) {
+	c := initialized(t)
+	line := "add" + strings.Repeat(".rn", 100000) + "."
+	src := formsDoc(header90, line)
+	start := time.Now()
+	if got := completeItems(t, c, kernelURI, src, line); len(got) != 0 {
+		t.Errorf("%d items", len(got))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
 	}
 }
