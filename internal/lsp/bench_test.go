@@ -81,3 +81,43 @@ func BenchmarkRequests1MB(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompletion1MB measures qualifier and opcode completion in a
+// 1 MB document, each a full round trip over the pipe, at statements
+// written into its last kernel: the forms' qualifiers after add., cvt.rn.,
+// setp., mbarrier. and tcgen05. (store table and forms), and the opcodes
+// for "m", in a PTX 8.6 sm_100a header (where tcgen05 exists). The
+// requirement is well under 10 ms. cpu-µs/op is the whole process's
+// (server and test client).
+func BenchmarkCompletion1MB(b *testing.B) {
+	src := benchmod.Compiler(benchDocBytes)
+	last := strings.LastIndex(src, "mad.lo.s32 %r4, %r3")
+	probes := []string{"add.", "cvt.rn.", "setp.", "mbarrier.", "tcgen05.", "m"}
+	src = src[:last] + strings.Join(probes, "\n\t") + "\n\t" + src[last:]
+	src = strings.Replace(src, ".version 8.5\n.target sm_90a\n", ".version 8.6\n.target sm_100a\n", 1) // tcgen05
+	last += len(".version 8.6\n.target sm_100a\n") - len(".version 8.5\n.target sm_90a\n")
+	c := initialized(b)
+	c.open(kernelURI, src)
+	c.diagnostics(kernelURI)
+	text := newText(src)
+	for i, p := range probes {
+		at := last + len(strings.Join(probes[:i+1], "\n\t"))
+		params := posParams(kernelURI, text.position(at, utf16Enc))
+		b.Run(strings.TrimSuffix(p, "."), func(b *testing.B) {
+			var l completionList
+			c.result("textDocument/completion", params, &l)
+			if len(l.Items) == 0 {
+				b.Fatalf("%s: no items", p)
+			}
+			start := benchmod.CPUTime()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if m := c.call("textDocument/completion", params); m.Error != nil {
+					b.Fatalf("%s: %+v", p, m.Error)
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(benchmod.CPUTime()-start)/float64(b.N)/1e3, "cpu-µs/op")
+		})
+	}
+}

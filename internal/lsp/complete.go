@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,22 +110,90 @@ func directiveItems(prefix string) []completionItem {
 	return items
 }
 
+// opcodeItems lists the opcodes starting with prefix: every opcode the
+// isa tables describe and the other names of PTX ISA §9.7, each with its
+// one-line summary.
 func opcodeItems(prefix string) []completionItem {
 	var items []completionItem
-	for _, op := range opcodes {
+	for _, op := range allOpcodes {
 		if strings.HasPrefix(op, prefix) {
-			items = append(items, completionItem{Label: op, Kind: completionKindKeyword, Detail: "PTX instruction"})
+			items = append(items, completionItem{Label: op, Kind: completionKindKeyword, Detail: opcodeSummary(op)})
 		}
 	}
 	return items
 }
 
+// allOpcodes is opcodes and isa.Opcodes together, sorted.
+var allOpcodes = func() []string {
+	seen := map[string]bool{}
+	var l []string
+	for _, op := range append(append([]string(nil), opcodes...), isa.Opcodes()...) {
+		if !seen[op] {
+			seen[op] = true
+			l = append(l, op)
+		}
+	}
+	sort.Strings(l)
+	return l
+}()
+
+// opcodeSummary is what the tables say an opcode does: the store table's
+// summary, the forms' doc line when they all share one page, or the
+// instructions the opcode begins ("mbarrier.init, mbarrier.inval, ...").
+func opcodeSummary(op string) string {
+	if in := isa.Lookup(op); in != nil {
+		return in.Summary
+	}
+	var titles []string
+	var doc string
+	for _, f := range isa.Forms(op) {
+		if t := f.Title(); t != op && !slices.Contains(titles, t) || t == op && len(titles) == 0 {
+			titles = append(titles, t)
+			doc = f.Doc()
+		}
+	}
+	switch len(titles) {
+	case 0:
+		return "PTX instruction (not described in ptxkit's tables)"
+	case 1:
+		return doc
+	}
+	return strings.Join(titles, ", ")
+}
+
 // qualifierItems lists the qualifiers that may follow opcode and the
-// qualifiers written so far, starting with partial (".gl").
+// qualifiers written so far, starting with partial (".gl"): the store
+// tables' (st, st.async, tcgen05.st) sorted by name, then the forms'
+// (every other instruction, and st.bulk, tcgen05.alloc, ...) in syntax
+// order, each once. SortText keeps that order in the client.
 func (a *analysis) qualifierItems(opcode string, written []string, partial string) []completionItem {
 	v, _ := isa.ParseVersion(a.version)
 	t, _ := isa.ParseTarget(a.target)
+	items := storeQualItems(opcode, written, partial, v, t)
+	seen := make(map[string]bool, len(items))
+	for _, it := range items {
+		seen[it.Label] = true
+	}
+	for _, it := range formQualItems(opcode, written, partial, v, t) {
+		if !seen[it.Label] {
+			seen[it.Label] = true
+			items = append(items, it)
+		}
+	}
+	for i := range items {
+		items[i].SortText = fmt.Sprintf("%04d", i)
+	}
+	return items
+}
+
+// storeQualItems lists the qualifiers the store tables allow after
+// written, when the written ones belong to a store table instruction
+// (st.bulk's .bulk does not: it is a form).
+func storeQualItems(opcode string, written []string, partial string, v isa.Version, t isa.Target) []completionItem {
 	in := isa.SelectFor(opcode, written)
+	if in != nil && !writtenFit(in, written) {
+		return nil
+	}
 	var items []completionItem
 	add := func(q, detail string) {
 		if strings.HasPrefix(q, partial) {
@@ -165,6 +235,18 @@ func (a *analysis) qualifierItems(opcode string, written []string, partial strin
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].Label < items[j].Label })
 	return items
+}
+
+// writtenFit reports whether the qualifiers written so far are all
+// qualifiers of in, without conflicts.
+func writtenFit(in *isa.Instr, written []string) bool {
+	_, probs := isa.Decode(in, written, nil, nil)
+	for _, p := range probs {
+		if p.Qual >= 0 && (p.Rule == "unknown-qualifier" || p.Rule == "qualifier-not-allowed" || p.Rule == "qualifier-conflict") {
+			return false
+		}
+	}
+	return true
 }
 
 // allowed reports whether the last of names is acceptable in in: known,

@@ -98,21 +98,33 @@ func TestCompletionQualifiers(t *testing.T) {
 	}
 }
 
-// TestCompletionSubOpcode completes "tcgen05." with .st where the
-// target and version have tcgen05 (PTX 8.6, sm_100a) and not before.
+// TestCompletionSubOpcode completes "tcgen05." with the store table's
+// .st and the forms' sub-opcodes where the target and version have
+// tcgen05 (PTX 8.6, sm_100a) and with nothing before.
 func TestCompletionSubOpcode(t *testing.T) {
 	c := initialized(t)
 	for _, tc := range []struct {
 		header string
-		want   string
+		want   []string
 	}{
-		{".version 8.6\n.target sm_100a\n", "[.st]"},
-		{".version 8.0\n.target sm_90a\n", "[]"},
+		{".version 8.6\n.target sm_100a\n", []string{".st", ".alloc", ".dealloc", ".ld", ".commit", ".mma", ".wait::ld"}},
+		{".version 8.0\n.target sm_90a\n", nil},
 	} {
 		src := tc.header + ".entry k()\n{\n\ttcgen05.\n}\n"
 		c.open(kernelURI, src)
-		if got := completeAt(t, c, kernelURI, at(t, src, "tcgen05.", 0, 8, "utf-16")); fmt.Sprint(got) != tc.want {
-			t.Errorf("%q: tcgen05. completes to %v, want %s", tc.header, got, tc.want)
+		got := completeAt(t, c, kernelURI, at(t, src, "tcgen05.", 0, 8, "utf-16"))
+		if len(got) < len(tc.want) || len(tc.want) == 0 && len(got) != 0 || len(got) > 0 && got[0] != ".st" {
+			t.Errorf("%q: tcgen05. completes to %v, want %v", tc.header, got, tc.want)
+		}
+		for _, q := range tc.want {
+			if !has(got, q) {
+				t.Errorf("%q: tcgen05. lacks %s: %v", tc.header, q, got)
+			}
+		}
+		for _, q := range []string{".x2", ".b32", ".16x64b"} { // these follow a sub-opcode
+			if has(got, q) {
+				t.Errorf("%q: tcgen05. offers %s", tc.header, q)
+			}
 		}
 	}
 }

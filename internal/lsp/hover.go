@@ -39,20 +39,30 @@ func (s *Server) hover(params json.RawMessage) (any, *rpcError) {
 	if n := len(in.Quals); n > 0 {
 		to = off(in.Quals[n-1].End())
 	}
+	qual := -1
+	for i, q := range in.Quals {
+		if qf, qt := off(q.Pos), off(q.End()); qf <= o && o < qt {
+			qual, from, to = i, qf, qt
+		}
+	}
 	r := a.text.rangeOf(from, to, s.enc)
-	return hover{Contents: markupContent{Kind: "markdown", Value: s.describeInstruction(a, in)}, Range: &r}, nil
+	return hover{Contents: markupContent{Kind: "markdown", Value: s.describeInstruction(a, in, qual)}, Range: &r}, nil
 }
 
 // describeInstruction is explain's text for in, checked against the
-// document's .target and .version, and the document's diagnostics that
-// fall on in.
-func (s *Server) describeInstruction(a *analysis, in *ast.Instruction) string {
+// document's .target and .version, then, when the cursor is on qualifier
+// qual (-1: elsewhere), that qualifier's meaning and gate, then the
+// document's diagnostics that fall on in.
+func (s *Server) describeInstruction(a *analysis, in *ast.Instruction, qual int) string {
 	src := strings.TrimSpace(a.text.src[off(in.OpPos):min(off(in.End()), len(a.text.src))])
 	var b strings.Builder
 	if s.opts.Explain != nil {
 		fmt.Fprintf(&b, "```text\n%s```\n", s.opts.Explain(src, a.target, a.version))
 	} else {
 		fmt.Fprintf(&b, "`%s`\n\n%s\n", in.FullOpcode(), summaryOf(in))
+	}
+	if qual >= 0 {
+		b.WriteString("\n" + a.describeQual(in, qual))
 	}
 	first := true
 	for _, d := range a.diags {
@@ -80,6 +90,10 @@ func summaryOf(in *ast.Instruction) string {
 	}
 	if d := isa.SelectFor(in.Opcode, names); d != nil {
 		return d.Summary + " (" + d.Section + ")"
+	}
+	var d isa.OpDecode
+	if isa.DecodeOp(in.Opcode, names, isa.LookupQuals(names, nil), len(in.Operands), &d, nil); d.Form != nil {
+		return d.Form.Doc() + " (" + d.Form.Section + ")\n\n`" + d.Form.Syntax() + "`"
 	}
 	if g, _ := isa.FamilyOf(in.Opcode, names); g != nil {
 		return fmt.Sprintf("family %s (%s): PTX ISA %s, %s", g.Prefix, g.Section, g.PTX, g.Arch)

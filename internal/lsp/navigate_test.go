@@ -36,9 +36,21 @@ func TestHoverInstruction(t *testing.T) {
 		if !strings.Contains(h.Contents.Value, "error: .relaxed requires a scope `[st-sem-scope]` (fix: add a scope") {
 			t.Errorf("%s: hover %q lacks the document's diagnostic", enc, h.Contents.Value)
 		}
-		wantRange := span(t, src, "st.global.relaxed.u32", 0, enc)
-		if h.Range == nil || *h.Range != wantRange {
+		// On a qualifier: explain's text, then the qualifier's meaning;
+		// the range is the qualifier's.
+		if !strings.HasPrefix(h.Contents.Value, "```text\n"+want) || !strings.Contains(h.Contents.Value, "```\n\n**`.relaxed`** on `st`: .sem: ") {
+			t.Errorf("%s: hover on .relaxed: %q", enc, h.Contents.Value)
+		}
+		if wantRange := span(t, src, ".relaxed", 0, enc); h.Range == nil || *h.Range != wantRange {
 			t.Errorf("%s: hover range %v, want %v", enc, h.Range, wantRange)
+		}
+		// On the opcode: the whole instruction name.
+		h = hoverAt(t, c, at(t, src, "st.global.relaxed", 0, 1, enc))
+		if wantRange := span(t, src, "st.global.relaxed.u32", 0, enc); h.Range == nil || *h.Range != wantRange {
+			t.Errorf("%s: hover range %v, want %v", enc, h.Range, wantRange)
+		}
+		if !strings.Contains(h.Contents.Value, want) || strings.Contains(h.Contents.Value, "**`.relaxed`**") {
+			t.Errorf("%s: hover on the opcode %q", enc, h.Contents.Value)
 		}
 	}
 }

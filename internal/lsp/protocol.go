@@ -168,7 +168,10 @@ type completionItem struct {
 	Detail        string    `json:"detail,omitempty"`
 	Documentation string    `json:"documentation,omitempty"`
 	FilterText    string    `json:"filterText,omitempty"`
+	SortText      string    `json:"sortText,omitempty"`
 	TextEdit      *textEdit `json:"textEdit,omitempty"`
+
+	pos int // a qualifier's place in its form's syntax, for ordering
 }
 
 type completionList struct {
