@@ -11,9 +11,13 @@ import (
 // linter), so that the whole tree never has to be held in memory.
 //
 // With ReuseBodies the nodes of each function body are recycled for the
-// next one; see ReuseBodies for what stays valid.
+// next one; see ReuseBodies for what stays valid. With StreamStatements
+// the bodies themselves come one statement at a time (NextInBody), so
+// that memory is bounded by the largest statement and the declarations
+// and labels of one function, however long the function.
 type Stream struct {
 	p    parser
+	body bodyState // with StreamStatements; see NextInBody
 	done bool
 }
 
@@ -32,7 +36,11 @@ func (s *Stream) Next() ast.TopStmt {
 	if s.done {
 		return nil
 	}
+	s.skipBody()
 	st := s.p.nextTop()
+	if f, ok := st.(*ast.Function); ok {
+		s.startBody(f)
+	}
 	if st == nil {
 		s.done = true
 		s.p.errs.Sort() // an unclosed '{' is found after the errors inside it
