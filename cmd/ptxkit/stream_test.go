@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/internal/benchmod"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
@@ -80,4 +82,47 @@ func FuzzCheckFile(f *testing.F) {
 			t.Fatalf("streaming check gives\n%v\nwhole-tree check gives\n%v", got, want)
 		}
 	})
+}
+
+// TestFmtMatchesWholeTree checks that `ptxkit fmt`, which prints as it
+// parses, writes byte for byte the whole tree's printed form (what it
+// wrote before it streamed), answers -l accordingly and reports the
+// syntax errors of a whole parse, on every PTX file in testdata.
+func TestFmtMatchesWholeTree(t *testing.T) {
+	var files []string
+	filepath.WalkDir(filepath.Join("..", "..", "testdata"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".ptx") || strings.HasSuffix(path, ".input")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	formatted := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, errs := parser.ParseFileMode(f, src, parser.ParseComments)
+		code, out, errOut := runCmd(t, "", "fmt", f)
+		if errs.HasErrors() {
+			var want strings.Builder
+			diag.WriteText(&want, errs)
+			if code != exitFail || out != "" || errOut != want.String() {
+				t.Errorf("%s: fmt exits %d, writes %q and reports\n%s\nwant the parse errors\n%s", f, code, out, errOut, want.String())
+			}
+			continue
+		}
+		formatted++
+		want := printer.Bytes(m)
+		if code != exitOK || out != string(want) {
+			t.Errorf("%s: fmt exits %d (%s) and writes\n%s\nwant\n%s", f, code, errOut, out, want)
+		}
+		_, listed, _ := runCmd(t, "", "fmt", "-l", f)
+		if wantListed := !bytes.Equal(src, want); (listed != "") != wantListed {
+			t.Errorf("%s: fmt -l lists %q; form differs: %v", f, listed, wantListed)
+		}
+	}
+	if formatted < 40 {
+		t.Errorf("only %d files formatted", formatted)
+	}
 }

@@ -1,6 +1,7 @@
 package parser_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 )
 
 // compareStatementStream streams src with StreamStatements (plus extra
@@ -219,4 +221,27 @@ func FuzzStreamStatements(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCorpusStreamedPrint checks, on every instruction of the conformance
+// corpus in its kernel, that printing statement by statement
+// (printer.FprintStream) gives the whole tree's printed form.
+func TestCorpusStreamedPrint(t *testing.T) {
+	rows := readCorpus(t)
+	for _, r := range rows {
+		src := wrapInstruction(r.instr)
+		name := fmt.Sprintf("stores.tsv:%d", r.line)
+		m, errs := parser.ParseStringMode(name, src, parser.ParseComments)
+		if errs.HasErrors() {
+			continue
+		}
+		var out bytes.Buffer
+		st := parser.NewStream(name, src, parser.StreamStatements|parser.ParseComments)
+		if err := printer.FprintStream(&out, st); err != nil {
+			t.Fatal(err)
+		}
+		if want := printer.String(m); out.String() != want {
+			t.Errorf("%s: streamed print\n%s\nwhole tree\n%s", name, out.String(), want)
+		}
+	}
 }

@@ -52,8 +52,20 @@ func (s *Stream) Next() ast.TopStmt {
 // nil they are in source order.
 func (s *Stream) Errors() diag.List { return s.p.errs }
 
-// Comments returns the comments read so far (with ParseComments).
+// Comments returns the comments read so far (with ParseComments), less
+// those handed out by TakeComments.
 func (s *Stream) Comments() []*ast.Comment { return s.p.comments }
+
+// TakeComments returns the comments read since its last call (with
+// ParseComments) and forgets them, for a consumer that handles comments
+// as they come (printer.Streamer) in bounded memory. The slice is valid
+// until the next call of Next, NextInBody or TakeComments.
+func (s *Stream) TakeComments() []*ast.Comment {
+	cs := s.p.comments
+	clear(cs[len(cs):cap(cs)]) // comments taken before: no longer referenced
+	s.p.comments = cs[:0]
+	return cs
+}
 
 // End returns the position just past the end of the module, once Next
 // has returned nil.
