@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -122,23 +123,28 @@ func tuneGC() {
 // checkFile runs the front end and the validator on one file and returns
 // its diagnostics sorted by position.
 //
-// The file is parsed, resolved and validated one top-level statement at a
-// time, with function bodies recycled (parser.ReuseBodies), so memory
-// stays proportional to the largest function and the garbage collector
-// has almost nothing to do. The verdict is that of the three passes run one
-// after another on the whole tree: a file with syntax errors gets only
-// those, one with resolution errors only the syntax and resolution ones.
+// The file is parsed, resolved and validated one statement at a time,
+// function bodies included (parser.StreamStatements), so memory stays
+// proportional to the largest statement and the declarations of one
+// function, and the garbage collector has almost nothing to do. The
+// verdict is that of the three passes run one after another on the whole
+// tree: a file with syntax errors gets only those, one with resolution
+// errors only the syntax and resolution ones.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	// The tree's strings share the source's memory. src is this
 	// function's to keep and is never written, so it is viewed as a
 	// string instead of copied.
-	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.ReuseBodies)
+	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.StreamStatements)
 	res := resolve.NewResolver(name)
 	res.KeepUses = false
 	chk := check.NewChecker(name, cfg)
 	for s := st.Next(); s != nil; s = st.Next() {
 		if len(st.Errors()) > 0 {
 			continue // only syntax errors will be reported; keep reading them
+		}
+		if f, ok := s.(*ast.Function); ok {
+			checkFunction(st, res, chk, f)
+			continue
 		}
 		res.Add(s)
 		if !res.Diagnostics().HasErrors() {
@@ -159,4 +165,44 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	}
 	errs.Sort()
 	return errs
+}
+
+// checkFunction resolves and validates f, whose body st hands out
+// statement by statement. The validator sees the function only while the
+// module has no resolution error (its diagnostics would not be reported),
+// and nothing is done once a syntax error appears (only those will be).
+func checkFunction(st *parser.Stream, res *resolve.Resolver, chk *check.Checker, f *ast.Function) {
+	res.BeginFunction(f)
+	checking := !res.Diagnostics().HasErrors()
+	if checking {
+		chk.BeginFunction(f)
+		defer chk.EndFunction()
+	}
+	defer res.EndFunction()
+	if f.Body == nil {
+		return
+	}
+	for len(st.Errors()) == 0 {
+		s, ev := st.NextInBody()
+		switch ev {
+		case parser.EndOfBody:
+			return
+		case parser.BlockStart:
+			res.OpenBlock()
+			if checking {
+				chk.OpenBlock()
+			}
+			continue
+		case parser.BlockEnd:
+			res.CloseBlock()
+			if checking {
+				chk.CloseBlock()
+			}
+			continue
+		}
+		res.AddStmt(s)
+		if checking && !res.Diagnostics().HasErrors() {
+			chk.AddStmt(s)
+		}
+	}
 }

@@ -1,0 +1,201 @@
+package resolve
+
+import (
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+// Statement by statement: a function body resolved as a parser hands it
+// out piece by piece (parser.Stream with parser.StreamStatements), so
+// that no more than one statement of it needs to be in memory.
+//
+// Declarations are visible from the statement after them, so they
+// resolve as they come. A label is visible in its whole block, also
+// before it (PTX ISA §11.3 branch targets are written before the label
+// as often as after): a name that names nothing yet may be a label
+// written later in an enclosing block. Its diagnostic waits, as a few
+// words (the name, its span, the innermost open block), until the end of
+// the function, where the labels of the function are known; it is then
+// reported unless such a label was declared. Lookup tries declarations
+// before labels, so what resolves at the use stays as the whole-block
+// resolution has it; the only other outcome a later label changes is a
+// component on a special register (%tid.w where a label %tid follows).
+
+// bodyStream is the state of a function body resolved statement by
+// statement.
+type bodyStream struct {
+	on      bool
+	open    []int32    // ids of the open blocks, innermost last; the body is block 0
+	ends    []int32    // per block id: 1 + the last id opened inside it, or 0 while open
+	labels  []labelAt  // labels declared in the function
+	waiting []deferred // uses that a later label may resolve
+	last    *Symbol    // symbol of the label just declared (for a .callprototype after it)
+}
+
+// labelAt is a label declared in block.
+type labelAt struct {
+	name  string
+	block int32
+}
+
+// deferred is a use of name that matched nothing when it was resolved.
+type deferred struct {
+	span  ast.Span
+	name  string
+	comp  string  // with sym: a component sym does not have
+	sym   *Symbol // nil: the name was undeclared
+	ctx   uint8
+	block int32 // innermost open block at the use
+}
+
+// BeginFunction declares f and starts resolving its body statement by
+// statement: AddStmt, OpenBlock and CloseBlock for each piece of the body
+// in source order, then EndFunction. f.Body need not hold the statements
+// (parser.StreamStatements gives it none); for a function without a body
+// EndFunction follows at once. The result is that of Add(f) on the whole
+// function, except that with KeepUses Info.Uses lacks the uses of a label
+// written before the label.
+func (r *Resolver) BeginFunction(f *ast.Function) {
+	r.keep = r.KeepUses
+	r.t.cache.invalidate()
+	r.declareFunc(f)
+	r.beginFunction(f)
+	b := &r.body
+	b.on = f.Body != nil
+	b.open, b.ends, b.labels, b.waiting, b.last = b.open[:0], b.ends[:0], b.labels[:0], b.waiting[:0], nil
+	if b.on {
+		r.OpenBlock()
+	}
+}
+
+// OpenBlock opens a nested block of the function body.
+func (r *Resolver) OpenBlock() {
+	b := &r.body
+	r.t.open()
+	b.open = append(b.open, int32(len(b.ends)))
+	b.ends = append(b.ends, 0)
+	b.last = nil
+}
+
+// CloseBlock closes the innermost nested block.
+func (r *Resolver) CloseBlock() {
+	b := &r.body
+	if len(b.open) <= 1 {
+		return // the body itself closes at EndFunction
+	}
+	r.closeBlock()
+}
+
+func (r *Resolver) closeBlock() {
+	b := &r.body
+	r.t.close()
+	id := b.open[len(b.open)-1]
+	b.open = b.open[:len(b.open)-1]
+	b.ends[id] = int32(len(b.ends))
+	b.last = nil
+}
+
+// AddStmt resolves one statement of the function body, in the innermost
+// open block: an instruction, declaration, label or directive (a
+// *ast.Block is opened and closed with OpenBlock and CloseBlock instead).
+// The resolver keeps the declarations and labels it is given (in
+// diagnostics it reports later) until EndFunction, and nothing else.
+func (r *Resolver) AddStmt(s ast.Stmt) {
+	b := &r.body
+	if !b.on {
+		return
+	}
+	last := b.last
+	b.last = nil
+	switch s := s.(type) {
+	case *ast.Instruction:
+		r.instruction(s)
+	case *ast.VarDecl:
+		r.resolveInits(s)
+		r.declareVar(&r.t, s, r.fn)
+	case *ast.Label:
+		r.label(s)
+	case *ast.Directive:
+		if last != nil && s.Proto != nil {
+			last.Kind, last.Func = Prototype, s.Proto
+		}
+		r.directive(s)
+	}
+}
+
+// label declares l in the innermost open block (as collectLabels does for
+// a whole block).
+func (r *Resolver) label(l *ast.Label) {
+	b := &r.body
+	sym := r.bodySyms.new(Symbol{Kind: Label, Label: l, Owner: r.fn})
+	if prev := r.t.declareLabel(l.Name, sym); prev != nil {
+		r.errorf(l, RuleDuplicate, "label %s redefined (previous definition at %s)", l.Name, prev.Label.Pos())
+	}
+	b.labels = append(b.labels, labelAt{l.Name, b.open[len(b.open)-1]})
+	b.last = sym
+}
+
+// EndFunction ends the function begun by BeginFunction: it reports the
+// uses that no label of the function resolves, and drops the function's
+// scope.
+func (r *Resolver) EndFunction() {
+	b := &r.body
+	if b.on {
+		for len(b.open) > 0 {
+			r.closeBlock()
+		}
+		r.settleWaiting()
+		b.on = false
+	}
+	r.endFunction()
+}
+
+// laterLabelMayBe records the use n of name, which matched nothing (sym
+// nil) or a special register without component comp, to be decided at
+// the end of the function, when it is resolved statement by statement.
+// It reports whether it did.
+func (r *Resolver) laterLabelMayBe(n ast.Node, name, comp string, sym *Symbol, ctx uint8) bool {
+	b := &r.body
+	if !b.on {
+		return false
+	}
+	b.waiting = append(b.waiting, deferred{span: ast.Span{From: n.Pos(), To: n.End()}, name: name, comp: comp, sym: sym,
+		ctx: ctx, block: b.open[len(b.open)-1]})
+	return true
+}
+
+// settleWaiting reports each waiting use unless a label of its name was
+// declared in a block enclosing it.
+func (r *Resolver) settleWaiting() {
+	b := &r.body
+	if len(b.waiting) == 0 {
+		return
+	}
+	blocks := make(map[string][]int32, len(b.labels))
+	for _, l := range b.labels {
+		blocks[l.name] = append(blocks[l.name], l.block)
+	}
+	for _, w := range b.waiting {
+		if b.labelled(blocks[w.name], w.block) {
+			continue
+		}
+		if w.sym == nil {
+			r.undeclared(w.span, w.name, w.ctx)
+		} else {
+			r.checkComponent(w.span, w.name, w.comp, w.sym)
+		}
+	}
+	clear(b.waiting)
+	b.waiting = b.waiting[:0]
+}
+
+// labelled reports whether one of blocks encloses block use (or is it):
+// blocks are numbered as they open, so those inside block i are numbered
+// from i+1 to ends[i]-1.
+func (b *bodyStream) labelled(blocks []int32, use int32) bool {
+	for _, i := range blocks {
+		if i <= use && use < b.ends[i] {
+			return true
+		}
+	}
+	return false
+}
