@@ -246,7 +246,7 @@ func (r *Resolver) name(n ast.Expr, name string, k uint64, h uint32, sym *Symbol
 	}
 	r.use(n, n.Pos().Offset, sym)
 	if comp != "" {
-		if sym.Special != nil && r.laterLabelMayBe(n, name, comp, sym, 0) {
+		if sym.Special != nil && !sym.Special.ValidComponent(comp) && r.laterLabelMayBe(n, name, comp, sym, 0) {
 			return
 		}
 		r.checkComponent(n, name, comp, sym)

@@ -1,6 +1,9 @@
 package resolve
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -164,18 +167,18 @@ func (r *Resolver) laterLabelMayBe(n ast.Node, name, comp string, sym *Symbol, c
 }
 
 // settleWaiting reports each waiting use unless a label of its name was
-// declared in a block enclosing it.
+// declared in a block enclosing it. The labels are sorted by name and
+// searched, so that a function of many labels and forward branches costs
+// O((labels + uses) log labels) and no allocation once the resolver's
+// buffers have grown.
 func (r *Resolver) settleWaiting() {
 	b := &r.body
 	if len(b.waiting) == 0 {
 		return
 	}
-	blocks := make(map[string][]int32, len(b.labels))
-	for _, l := range b.labels {
-		blocks[l.name] = append(blocks[l.name], l.block)
-	}
+	slices.SortFunc(b.labels, func(x, y labelAt) int { return strings.Compare(x.name, y.name) })
 	for _, w := range b.waiting {
-		if b.labelled(blocks[w.name], w.block) {
+		if b.labelled(w.name, w.block) {
 			continue
 		}
 		if w.sym == nil {
@@ -188,12 +191,14 @@ func (r *Resolver) settleWaiting() {
 	b.waiting = b.waiting[:0]
 }
 
-// labelled reports whether one of blocks encloses block use (or is it):
-// blocks are numbered as they open, so those inside block i are numbered
+// labelled reports whether a label called name was declared in a block
+// enclosing block use (or in it), the labels being sorted by name.
+// Blocks are numbered as they open, so those inside block i are numbered
 // from i+1 to ends[i]-1.
-func (b *bodyStream) labelled(blocks []int32, use int32) bool {
-	for _, i := range blocks {
-		if i <= use && use < b.ends[i] {
+func (b *bodyStream) labelled(name string, use int32) bool {
+	i, _ := slices.BinarySearchFunc(b.labels, name, func(l labelAt, name string) int { return strings.Compare(l.name, name) })
+	for ; i < len(b.labels) && b.labels[i].name == name; i++ {
+		if blk := b.labels[i].block; blk <= use && use < b.ends[blk] {
 			return true
 		}
 	}
