@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"unsafe"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -40,6 +41,8 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	status = exitOK
+	largest := 0 // bytes of the largest input so far
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // limitFmtHeap's limit ends with the command
 	for _, name := range files {
 		if *write && name == "-" {
 			fmt.Fprintln(stderr, "ptxkit fmt: cannot use -w with standard input")
@@ -50,6 +53,8 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
 			return exitUsage
 		}
+		largest = max(largest, len(src))
+		limitFmtHeap(largest)
 		// First pass: syntax errors, and whether the canonical form
 		// differs; the second prints. Both stream, statement by statement.
 		same := &sameWriter{src: src}
@@ -78,6 +83,22 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
+}
+
+// fmtHeapMargin is the heap fmt lets the garbage collector use beyond
+// the source it holds: printing statement by statement leaves garbage
+// (comment nodes, printed text) but keeps little live, and at the default
+// GOGC a 256 MiB source, itself live heap, would let the heap reach twice
+// its size before a collection (527 MB peak RSS against 309 MB with the
+// limit; BENCHMARKS.md).
+const fmtHeapMargin = 64 << 20
+
+// limitFmtHeap sets a soft memory limit of the source size plus
+// fmtHeapMargin, unless the user tuned the collector (GOGC, GOMEMLIMIT).
+func limitFmtHeap(srcBytes int) {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(srcBytes) + fmtHeapMargin)
+	}
 }
 
 // formatTo writes the canonical form of src to w as it parses it, one
