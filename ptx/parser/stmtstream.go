@@ -80,6 +80,9 @@ func (s *Stream) NextInBody() (ast.Stmt, BodyEvent) {
 		b.handed = 0
 	}
 	for {
+		// Declarations and .callprototype come from the per-function
+		// slabs, labels too (labelSlab), the rest from the statements'.
+		slabs := &p.stmtNodes
 		blk := b.open[len(b.open)-1]
 		if b.tooDeep {
 			b.tooDeep = false
@@ -116,29 +119,17 @@ func (s *Stream) NextInBody() (ast.Stmt, BodyEvent) {
 				blk.To = p.prevEnd
 				p.leave()
 				return s.closeBlock()
+			} else if isStateSpace(lit) || lit == ".callprototype" {
+				slabs = &p.body // kept for the function
 			}
 		}
-		p.nodes = p.stmtSlabs()
+		p.nodes = slabs
 		st := p.parseStmt()
 		p.nodes = &p.keep
 		if st != nil {
 			return st, Statement
 		}
 	}
-}
-
-// stmtSlabs returns where the nodes of the statement that starts at the
-// current token come from: the per-function slabs for what a consumer may
-// keep for the whole function (declarations, labels, call prototypes),
-// the per-statement slabs for the rest.
-func (p *parser) stmtSlabs() *nodes {
-	switch p.tok.Kind {
-	case scanner.Dotted:
-		if lit := p.lit(); isStateSpace(lit) || lit == ".callprototype" {
-			return &p.body
-		}
-	}
-	return &p.stmtNodes // labels come from p.body (parseStmt)
 }
 
 // closeBlock pops the innermost open block and reports its end, or the
