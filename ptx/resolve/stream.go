@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // Statement by statement: a function body resolved as a parser hands it
@@ -26,12 +27,21 @@ import (
 // bodyStream is the state of a function body resolved statement by
 // statement.
 type bodyStream struct {
-	on      bool
-	open    []int32    // ids of the open blocks, innermost last; the body is block 0
-	ends    []int32    // per block id: 1 + the last id opened inside it, or 0 while open
-	labels  []labelAt  // labels declared in the function
-	waiting []deferred // uses that a later label may resolve
-	last    *Symbol    // symbol of the label just declared (for a .callprototype after it)
+	on     bool
+	open   []int32   // ids of the open blocks, innermost last; the body is block 0
+	ends   []int32   // per block id: 1 + the last id opened inside it, or 0 while open
+	labels []labelAt // labels declared in the function
+	last   *Symbol   // symbol of the label just declared (for a .callprototype after it)
+
+	// Uses that a later label may resolve: what decides each (the name,
+	// the block, what it would be reported as) once per distinct kind,
+	// and per use only its position, in chunks that are never copied. A
+	// function of forward branches keeps 20 bytes per branch.
+	kinds    []waitKind
+	kindOf   map[waitKind]int32
+	uses     [][]waitUse
+	wideUses []ast.Span // spans of the uses whose span does not fit a waitUse
+	found    []bool     // per kind: a label resolves it (settleWaiting)
 }
 
 // labelAt is a label declared in block.
@@ -40,9 +50,8 @@ type labelAt struct {
 	block int32
 }
 
-// deferred is a use of name that matched nothing when it was resolved.
-type deferred struct {
-	span  ast.Span
+// waitKind is what a waiting use of name would be reported as.
+type waitKind struct {
 	name  string
 	comp  string  // with sym: a component sym does not have
 	sym   *Symbol // nil: the name was undeclared
@@ -50,6 +59,15 @@ type deferred struct {
 	block int32 // innermost open block at the use
 }
 
+// waitUse is a waiting use: its kind, where it starts, and its length
+// in bytes on that line (or -1-i for wideUses[i]).
+type waitUse struct {
+	kind int32
+	from token.Pos
+	n    int32
+}
+
+const waitChunk = 4096 // uses per chunk
 // BeginFunction declares f and starts resolving its body statement by
 // statement: AddStmt, OpenBlock and CloseBlock for each piece of the body
 // in source order, then EndFunction. f.Body need not hold the statements
@@ -64,7 +82,7 @@ func (r *Resolver) BeginFunction(f *ast.Function) {
 	r.beginFunction(f)
 	b := &r.body
 	b.on = f.Body != nil
-	b.open, b.ends, b.labels, b.waiting, b.last = b.open[:0], b.ends[:0], b.labels[:0], b.waiting[:0], nil
+	b.open, b.ends, b.labels, b.last = b.open[:0], b.ends[:0], b.labels[:0], nil
 	if b.on {
 		r.OpenBlock()
 	}
@@ -161,34 +179,71 @@ func (r *Resolver) laterLabelMayBe(n ast.Node, name, comp string, sym *Symbol, c
 	if !b.on {
 		return false
 	}
-	b.waiting = append(b.waiting, deferred{span: ast.Span{From: n.Pos(), To: n.End()}, name: name, comp: comp, sym: sym,
-		ctx: ctx, block: b.open[len(b.open)-1]})
+	k := waitKind{name: name, comp: comp, sym: sym, ctx: ctx, block: b.open[len(b.open)-1]}
+	i, ok := b.kindOf[k]
+	if !ok {
+		if b.kindOf == nil {
+			b.kindOf = make(map[waitKind]int32)
+		}
+		i = int32(len(b.kinds))
+		b.kinds = append(b.kinds, k)
+		b.kindOf[k] = i
+	}
+	from, to := n.Pos(), n.End()
+	u := waitUse{kind: i, from: from, n: to.Offset - from.Offset}
+	if to.Line != from.Line || to.Col-from.Col != u.n {
+		u.n = -1 - int32(len(b.wideUses))
+		b.wideUses = append(b.wideUses, ast.Span{From: from, To: to})
+	}
+	if len(b.uses) == 0 || len(b.uses[len(b.uses)-1]) == waitChunk {
+		b.uses = append(b.uses, make([]waitUse, 0, waitChunk))
+	}
+	last := &b.uses[len(b.uses)-1]
+	*last = append(*last, u)
 	return true
 }
 
 // settleWaiting reports each waiting use unless a label of its name was
 // declared in a block enclosing it. The labels are sorted by name and
 // searched, so that a function of many labels and forward branches costs
-// O((labels + uses) log labels) and no allocation once the resolver's
-// buffers have grown.
+// O((labels + uses) log labels).
 func (r *Resolver) settleWaiting() {
 	b := &r.body
-	if len(b.waiting) == 0 {
+	if len(b.kinds) == 0 {
 		return
 	}
 	slices.SortFunc(b.labels, func(x, y labelAt) int { return strings.Compare(x.name, y.name) })
-	for _, w := range b.waiting {
-		if b.labelled(w.name, w.block) {
-			continue
-		}
-		if w.sym == nil {
-			r.undeclared(w.span, w.name, w.ctx)
-		} else {
-			r.checkComponent(w.span, w.name, w.comp, w.sym)
+	found := b.found[:0]
+	for _, k := range b.kinds {
+		found = append(found, b.labelled(k.name, k.block))
+	}
+	b.found = found
+	for _, chunk := range b.uses {
+		for _, u := range chunk {
+			if found[u.kind] {
+				continue
+			}
+			k := &b.kinds[u.kind]
+			span := ast.Span{From: u.from, To: token.Pos{Offset: u.from.Offset + u.n, Line: u.from.Line, Col: u.from.Col + u.n}}
+			if u.n < 0 {
+				span = b.wideUses[-1-u.n]
+			}
+			if k.sym == nil {
+				r.undeclared(span, k.name, k.ctx)
+			} else {
+				r.checkComponent(span, k.name, k.comp, k.sym)
+			}
 		}
 	}
-	clear(b.waiting)
-	b.waiting = b.waiting[:0]
+	clear(b.kinds)
+	b.kinds = b.kinds[:0]
+	clear(b.kindOf)
+	// The first chunk is kept for the next function, the others (of a
+	// long function) dropped.
+	clear(b.uses[1:])
+	b.uses = b.uses[:1]
+	b.uses[0] = b.uses[0][:0]
+	b.wideUses = b.wideUses[:0]
 }
 
 // labelled reports whether a label called name was declared in a block
