@@ -46,6 +46,22 @@ func (k *Checker) AddStmt(s ast.Stmt) {
 	}
 }
 
+// AddStmts is AddStmt for each of ss in turn.
+func (k *Checker) AddStmts(ss []ast.Stmt) {
+	if !k.body.on {
+		return
+	}
+	c := &k.c
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *ast.Instruction:
+			c.instruction(s)
+		case *ast.VarDecl:
+			c.fn.declare(s, k.body.depth > 0)
+		}
+	}
+}
+
 // EndFunction ends the function begun by BeginFunction.
 func (k *Checker) EndFunction() {
 	if k.body.on {

@@ -183,7 +183,7 @@ func checkFunction(st *parser.Stream, res *resolve.Resolver, chk *check.Checker,
 		return
 	}
 	for len(st.Errors()) == 0 {
-		s, ev := st.NextInBody()
+		run, ev := st.NextStmts()
 		switch ev {
 		case parser.EndOfBody:
 			return
@@ -200,9 +200,9 @@ func checkFunction(st *parser.Stream, res *resolve.Resolver, chk *check.Checker,
 			}
 			continue
 		}
-		res.AddStmt(s)
+		res.AddStmts(run)
 		if checking && !res.Diagnostics().HasErrors() {
-			chk.AddStmt(s)
+			chk.AddStmts(run)
 		}
 	}
 }

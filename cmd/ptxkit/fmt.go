@@ -41,8 +41,9 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	status = exitOK
+	// limitFmtHeap's limit ends with the command.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	largest := 0 // bytes of the largest input so far
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1)) // limitFmtHeap's limit ends with the command
 	for _, name := range files {
 		if *write && name == "-" {
 			fmt.Fprintln(stderr, "ptxkit fmt: cannot use -w with standard input")

@@ -50,6 +50,12 @@ type bodyState struct {
 	open    []*ast.Block  // open blocks, the body first
 	tooDeep bool          // the innermost open block could not be entered
 	handed  int           // statements handed out since their nodes were recycled
+
+	batch   []ast.Stmt  // the statements NextStmts hands out
+	one     [1]ast.Stmt // the block NextStmts hands out
+	waiting bool        // NextStmts read the piece after its batch: pending, event
+	pending ast.Stmt
+	event   BodyEvent
 }
 
 // NextInBody returns the next piece of the body of the function that Next
@@ -71,14 +77,75 @@ type bodyState struct {
 // table.
 func (s *Stream) NextInBody() (ast.Stmt, BodyEvent) {
 	b := &s.body
+	if b.waiting {
+		b.waiting = false
+		return b.pending, b.event
+	}
 	if len(b.open) == 0 {
 		return nil, EndOfBody
 	}
-	p := &s.p
-	if b.handed++; b.handed >= stmtBatch {
-		p.stmtNodes.reset()
+	s.recycle(1)
+	return s.step()
+}
+
+// NextStmts is NextInBody for consumers that take statements in runs: it
+// returns the statements that NextInBody would return one by one up to
+// the next block boundary (at most a thousand or so, never none) with
+// Statement, or else the single piece NextInBody would return (a
+// one-element slice with BlockStart or BlockEnd, nil with EndOfBody).
+// The slice, and the nodes of its statements as NextInBody says, are
+// valid until the next call. Calls of the two may be mixed.
+func (s *Stream) NextStmts() ([]ast.Stmt, BodyEvent) {
+	b := &s.body
+	if b.waiting {
+		b.waiting = false
+		return s.single(b.pending, b.event)
+	}
+	if len(b.open) == 0 {
+		return nil, EndOfBody
+	}
+	s.recycle(0)
+	batch := b.batch[:0]
+	for len(batch) < stmtBatch {
+		st, ev := s.step()
+		if ev == Statement {
+			batch = append(batch, st)
+			continue
+		}
+		if len(batch) == 0 {
+			return s.single(st, ev)
+		}
+		b.waiting, b.pending, b.event = true, st, ev
+		break
+	}
+	b.handed += len(batch)
+	b.batch = batch
+	return batch, Statement
+}
+
+// single returns the piece st, ev of NextStmts that is not a statement.
+func (s *Stream) single(st ast.Stmt, ev BodyEvent) ([]ast.Stmt, BodyEvent) {
+	if st == nil {
+		return nil, ev
+	}
+	s.body.one[0] = st
+	return s.body.one[:], ev
+}
+
+// recycle counts n more statements handed out and hands the statement
+// nodes back for reuse once stmtBatch of them have been.
+func (s *Stream) recycle(n int) {
+	b := &s.body
+	if b.handed += n; b.handed >= stmtBatch {
+		s.p.stmtNodes.reset()
 		b.handed = 0
 	}
+}
+
+// step reads the next piece of the open body.
+func (s *Stream) step() (ast.Stmt, BodyEvent) {
+	b := &s.body
+	p := &s.p
 	for {
 		// Declarations and .callprototype come from the per-function
 		// slabs, labels too (labelSlab), the rest from the statements'.
@@ -155,6 +222,7 @@ func (s *Stream) startBody(f *ast.Function) {
 	s.body.fn = f
 	s.body.open = append(s.body.open[:0], p.opened)
 	s.body.tooDeep = p.tooDeep
+	s.body.waiting = false
 	p.opened, p.tooDeep = nil, false
 }
 
@@ -163,6 +231,7 @@ func (s *Stream) skipBody() {
 	for len(s.body.open) > 0 {
 		s.NextInBody()
 	}
+	s.body.waiting = false
 }
 
 // labelSlab returns where labels come from: with StreamStatements the

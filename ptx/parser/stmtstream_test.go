@@ -12,12 +12,13 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/printer"
 )
 
-// compareStatementStream streams src with StreamStatements (plus extra
-// modes) and compares every top-level statement, body statement, block
-// boundary, error and comment with a whole-module parse, each piece as
-// soon as it comes. With skipEvery > 0 it abandons every skipEvery-th
-// body half way (Next skips the rest).
-func compareStatementStream(name, src string, extra parser.Mode, skipEvery int) error {
+// compareStream streams src with StreamStatements (plus extra modes) and
+// compares every top-level statement, body statement, block boundary,
+// error and comment with a whole-module parse, each piece as soon as it
+// comes, reading bodies with NextInBody, or with NextStmts when batched.
+// With skipEvery > 0 it abandons every skipEvery-th body half way (Next
+// skips the rest).
+func compareStream(name, src string, extra parser.Mode, skipEvery int, batched bool) error {
 	whole, werrs := parser.ParseStringMode(name, src, extra&parser.ParseComments)
 	st := parser.NewStream(name, src, parser.StreamStatements|extra)
 	i, fns := 0, 0
@@ -40,7 +41,7 @@ func compareStatementStream(name, src string, extra parser.Mode, skipEvery int) 
 		}
 		fns++
 		skip := skipEvery > 0 && fns%skipEvery == 0
-		if err := compareBody(st, f, wf, skip); err != nil {
+		if err := compareBody(pieces(st, batched), f, wf, skip); err != nil {
 			return fmt.Errorf("function %d at %s: %v", i, s.Pos(), err)
 		}
 		if !identical(f.Name, wf.Name) || !identical(f.Params, wf.Params) ||
@@ -67,7 +68,7 @@ func compareStatementStream(name, src string, extra parser.Mode, skipEvery int) 
 // compareBody walks the body of f piece by piece against wf's. The
 // declarations and labels handed out are compared again at the end of the
 // body: they must stay valid for the whole function.
-func compareBody(st *parser.Stream, f, wf *ast.Function, skip bool) error {
+func compareBody(next func() (ast.Stmt, parser.BodyEvent), f, wf *ast.Function, skip bool) error {
 	type level struct {
 		b   *ast.Block
 		idx int
@@ -78,7 +79,7 @@ func compareBody(st *parser.Stream, f, wf *ast.Function, skip bool) error {
 		if skip && n == 3 {
 			return nil // Next skips the rest
 		}
-		s, ev := st.NextInBody()
+		s, ev := next()
 		top := &stack[len(stack)-1]
 		switch ev {
 		case parser.EndOfBody:
@@ -93,7 +94,7 @@ func compareBody(st *parser.Stream, f, wf *ast.Function, skip bool) error {
 					return fmt.Errorf("declaration or label at %s changed before the end of its function", keptWant[i].Pos())
 				}
 			}
-			if s2, ev2 := st.NextInBody(); s2 != nil || ev2 != parser.EndOfBody {
+			if s2, ev2 := next(); s2 != nil || ev2 != parser.EndOfBody {
 				return fmt.Errorf("NextInBody after EndOfBody gives %v", ev2)
 			}
 			return nil
@@ -133,6 +134,36 @@ func compareBody(st *parser.Stream, f, wf *ast.Function, skip bool) error {
 	}
 }
 
+// pieces returns a function that hands out the pieces of the open body
+// one by one: NextInBody, or the runs of NextStmts taken apart.
+func pieces(st *parser.Stream, batched bool) func() (ast.Stmt, parser.BodyEvent) {
+	if !batched {
+		return st.NextInBody
+	}
+	var run []ast.Stmt
+	return func() (ast.Stmt, parser.BodyEvent) {
+		if len(run) == 0 {
+			ss, ev := st.NextStmts()
+			if ev != parser.Statement {
+				if ev != parser.EndOfBody && len(ss) != 1 || ev == parser.EndOfBody && ss != nil {
+					panic("NextStmts: a boundary must come alone")
+				}
+				if ss == nil {
+					return nil, ev
+				}
+				return ss[0], ev
+			}
+			if len(ss) == 0 {
+				panic("NextStmts: an empty run")
+			}
+			run = ss
+		}
+		s := run[0]
+		run = run[1:]
+		return s, parser.Statement
+	}
+}
+
 // TestStreamStatementsMatchesParse checks that a Stream with
 // StreamStatements gives the statements, block boundaries, positions,
 // errors and comments of a whole-module parse, on the test modules, the
@@ -143,8 +174,10 @@ func TestStreamStatementsMatchesParse(t *testing.T) {
 	for name, src := range srcs {
 		for _, mode := range []parser.Mode{0, parser.ParseComments} {
 			for _, skip := range []int{0, 2} {
-				if err := compareStatementStream(name, src, mode, skip); err != nil {
-					t.Errorf("%s mode %d skip %d: %v", name, mode, skip, err)
+				for _, batched := range []bool{false, true} {
+					if err := compareStream(name, src, mode, skip, batched); err != nil {
+						t.Errorf("%s mode %d skip %d batched %v: %v", name, mode, skip, batched, err)
+					}
 				}
 			}
 		}
@@ -165,8 +198,10 @@ func TestStreamStatementsNesting(t *testing.T) {
 		"deep":     deep,
 	}
 	for name, src := range srcs {
-		if err := compareStatementStream(name, src, 0, 0); err != nil {
-			t.Errorf("%s: %v", name, err)
+		for _, batched := range []bool{false, true} {
+			if err := compareStream(name, src, 0, 0, batched); err != nil {
+				t.Errorf("%s batched %v: %v", name, batched, err)
+			}
 		}
 	}
 }
@@ -216,8 +251,10 @@ func FuzzStreamStatements(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		for _, skip := range []int{0, 2} {
-			if err := compareStatementStream("fuzz.ptx", string(src), parser.ParseComments, skip); err != nil {
-				t.Fatalf("skip %d: %v", skip, err)
+			for _, batched := range []bool{false, true} {
+				if err := compareStream("fuzz.ptx", string(src), parser.ParseComments, skip, batched); err != nil {
+					t.Fatalf("skip %d batched %v: %v", skip, batched, err)
+				}
 			}
 		}
 	})

@@ -143,6 +143,22 @@ func (r *Resolver) AddStmt(s ast.Stmt) {
 	}
 }
 
+// AddStmts is AddStmt for each of ss in turn (parser.Stream.NextStmts).
+func (r *Resolver) AddStmts(ss []ast.Stmt) {
+	b := &r.body
+	if !b.on || len(ss) == 0 {
+		return
+	}
+	for _, s := range ss {
+		if in, ok := s.(*ast.Instruction); ok { // most statements
+			b.last = nil
+			r.instruction(in)
+			continue
+		}
+		r.AddStmt(s)
+	}
+}
+
 // label declares l in the innermost open block (as collectLabels does for
 // a whole block).
 func (r *Resolver) label(l *ast.Label) {
