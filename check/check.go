@@ -90,7 +90,8 @@ func Module(m *ast.Module, cfg Config) diag.List {
 // .address_size); once Add returns for a function it holds nothing of the
 // function's body, whose nodes the caller may then overwrite.
 type Checker struct {
-	c checker
+	c    checker
+	body bodyState // a function body checked statement by statement; see stream.go
 }
 
 // NewChecker returns a Checker for the file filename (recorded in every
@@ -344,6 +345,14 @@ func (c *checker) warnf(pos, end token.Pos, rule, spec, fix, format string, args
 // function checks the body of fn. It leaves no reference to the body
 // behind: the function scope and the origin table are emptied on return.
 func (c *checker) function(fn *ast.Function) {
+	c.beginFunction(fn)
+	c.block(fn.Body, 0)
+	c.endFunction()
+}
+
+// beginFunction prepares checking the body of fn: its parameters and
+// performance-tuning directives.
+func (c *checker) beginFunction(fn *ast.Function) {
 	if c.fn == nil {
 		c.fn = newScope(c.globals)
 	}
@@ -360,7 +369,10 @@ func (c *checker) function(fn *ast.Function) {
 		c.perfDirective(d)
 		c.perfVersion(d)
 	}
-	c.block(fn.Body, 0)
+}
+
+// endFunction empties the function scope and the origin table.
+func (c *checker) endFunction() {
 	c.fn.reset()
 	c.origin.reset()
 	clear(c.names)

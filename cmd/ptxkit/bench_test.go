@@ -4,7 +4,10 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/check"
+	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/internal/benchmod"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // BenchmarkCheckFile measures what `ptxkit check FILE` does with a file
@@ -29,4 +32,55 @@ func benchCheckFile(b *testing.B, src []byte) {
 			b.Fatal(l)
 		}
 	})
+}
+
+// BenchmarkCheckFileWholeBodies is BenchmarkCheckFile with the pipeline
+// that streams top-level statements with whole function bodies
+// (parser.ReuseBodies, Resolver.Add, Checker.Add), what `ptxkit check`
+// did before it streamed bodies statement by statement: the ratio of the
+// two is the cost of the finer streaming.
+func BenchmarkCheckFileWholeBodies(b *testing.B) {
+	src := []byte(benchmod.Check(8 << 20))
+	benchmod.Run(b, len(src), func() {
+		if l := checkFileWholeBodies("bench.ptx", src, check.Config{}); len(l) != 0 {
+			b.Fatal(l)
+		}
+	})
+}
+
+// BenchmarkCheckFileWholeBodiesLongKernels is BenchmarkCheckFileWholeBodies
+// on the module of BenchmarkCheckFileLongKernels.
+func BenchmarkCheckFileWholeBodiesLongKernels(b *testing.B) {
+	src := []byte(benchmod.CheckLong(8<<20, 4))
+	benchmod.Run(b, len(src), func() {
+		if l := checkFileWholeBodies("bench.ptx", src, check.Config{}); len(l) != 0 {
+			b.Fatal(l)
+		}
+	})
+}
+
+// checkFileWholeBodies is checkFile streaming whole function bodies.
+func checkFileWholeBodies(name string, src []byte, cfg check.Config) diag.List {
+	st := parser.NewStream(name, string(src), parser.ReuseBodies)
+	res := resolve.NewResolver(name)
+	res.KeepUses = false
+	chk := check.NewChecker(name, cfg)
+	for s := st.Next(); s != nil; s = st.Next() {
+		if len(st.Errors()) > 0 {
+			continue
+		}
+		res.Add(s)
+		if !res.Diagnostics().HasErrors() {
+			chk.Add(s)
+		}
+	}
+	chk.End()
+	errs := st.Errors()
+	if !errs.HasErrors() {
+		errs = append(errs, res.Diagnostics()...)
+		if !res.Diagnostics().HasErrors() {
+			errs = append(errs, chk.Diagnostics()...)
+		}
+	}
+	return errs
 }

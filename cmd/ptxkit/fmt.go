@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"unsafe"
 
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/parser"
@@ -38,6 +41,9 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	status = exitOK
+	// limitFmtHeap's limit ends with the command.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	largest := 0 // bytes of the largest input so far
 	for _, name := range files {
 		if *write && name == "-" {
 			fmt.Fprintln(stderr, "ptxkit fmt: cannot use -w with standard input")
@@ -48,46 +54,104 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
 			return exitUsage
 		}
-		m, errs := parser.ParseFileMode(name, src, parser.ParseComments)
-		if errs.HasErrors() {
+		largest = max(largest, len(src))
+		limitFmtHeap(largest)
+		// First pass: syntax errors, and whether the canonical form
+		// differs; the second prints. Both stream, statement by statement.
+		same := &sameWriter{src: src}
+		errs, err := formatTo(name, src, same)
+		if err == nil && errs.HasErrors() {
 			diag.WriteText(stderr, errs)
 			status = exitFail
 			continue
 		}
-		out := printer.Bytes(m)
-		changed := !bytes.Equal(src, out)
+		changed := !same.equal()
 		switch {
+		case err != nil:
 		case *list || *write:
 			if changed && *list {
 				fmt.Fprintln(stdout, name)
 			}
 			if changed && *write {
-				if err := writeFileKeepMode(name, out); err != nil {
-					fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
-					return exitUsage
-				}
+				err = rewriteFile(name, src)
 			}
 		default:
-			if _, err := stdout.Write(out); err != nil {
-				fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
-				return exitUsage
-			}
+			_, err = formatTo(name, src, stdout)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit fmt: %v\n", err)
+			return exitUsage
 		}
 	}
 	return status
 }
 
-// writeFileKeepMode replaces the contents of name, keeping its permissions.
-func writeFileKeepMode(name string, data []byte) error {
-	fi, err := os.Stat(name)
+// fmtHeapMargin is the heap fmt lets the garbage collector use beyond
+// the source it holds: printing statement by statement leaves garbage
+// (comment nodes, printed text) but keeps little live, and at the default
+// GOGC a 256 MiB source, itself live heap, would let the heap reach twice
+// its size before a collection (527 MB peak RSS against 309 MB with the
+// limit; BENCHMARKS.md).
+const fmtHeapMargin = 64 << 20
+
+// limitFmtHeap sets a soft memory limit of the source size plus
+// fmtHeapMargin, unless the user tuned the collector (GOGC, GOMEMLIMIT).
+func limitFmtHeap(srcBytes int) {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(int64(srcBytes) + fmtHeapMargin)
+	}
+}
+
+// formatTo writes the canonical form of src to w as it parses it, one
+// statement at a time, so that memory stays bounded by the largest
+// statement (printer.FprintStream). With syntax errors it writes a part
+// of the form only and returns the errors.
+func formatTo(name string, src []byte, w io.Writer) (diag.List, error) {
+	// The tree's strings share the source's memory; src is never written.
+	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.StreamStatements|parser.ParseComments)
+	err := printer.FprintStream(w, st)
+	return st.Errors(), err
+}
+
+// rewriteFile replaces the contents of name, keeping its permissions,
+// with the canonical form of src (its current contents).
+func rewriteFile(name string, src []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(name, data, fi.Mode().Perm())
+	bw := bufio.NewWriterSize(f, 64<<10)
+	_, err = formatTo(name, src, bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
-// maxSourceBytes bounds one PTX input of check and fmt: the syntax tree
-// takes about 15 times the source, so this keeps a run within a few GiB.
+// sameWriter compares what is written to it with src.
+type sameWriter struct {
+	src    []byte
+	n      int  // bytes written
+	differ bool // they differ from src
+}
+
+func (w *sameWriter) Write(b []byte) (int, error) {
+	if !w.differ && (w.n+len(b) > len(w.src) || !bytes.Equal(w.src[w.n:w.n+len(b)], b)) {
+		w.differ = true
+	}
+	w.n += len(b)
+	return len(b), nil
+}
+
+// equal reports whether what was written is src.
+func (w *sameWriter) equal() bool { return !w.differ && w.n == len(w.src) }
+
+// maxSourceBytes bounds one PTX input of check and fmt. Both stream the
+// module one statement at a time, so that a run takes a small multiple of
+// the input however it is split into functions.
 const maxSourceBytes = 256 << 20
 
 // readInput reads the file name, or stdin when name is "-", refusing

@@ -281,6 +281,9 @@ func (p *parser) parseBody() *ast.Block {
 	}
 	p.body.reset()
 	p.nodes = &p.body
+	if p.stmtWise {
+		return p.openBody()
+	}
 	b := p.parseBlock()
 	p.nodes = &p.keep
 	return b

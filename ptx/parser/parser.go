@@ -55,6 +55,12 @@ const (
 	// memory proportional to the largest function, not to the module.
 	// ParseFile and ParseString ignore it.
 	ReuseBodies
+
+	// StreamStatements makes a Stream hand out function bodies one
+	// statement at a time (Stream.NextInBody) instead of whole; it
+	// implies ReuseBodies. See Stream.NextInBody for what stays valid.
+	// ParseFile and ParseString ignore it.
+	StreamStatements
 )
 
 // ParseFile parses the PTX module src. filename is recorded in the module
@@ -79,7 +85,7 @@ func ParseFileMode(filename string, src []byte, mode Mode) (*ast.Module, diag.Li
 // ParseStringMode is ParseString with options.
 func ParseStringMode(filename, src string, mode Mode) (*ast.Module, diag.List) {
 	var p parser
-	p.init(filename, src, mode&^ReuseBodies)
+	p.init(filename, src, mode&^(ReuseBodies|StreamStatements))
 	m := p.parseModule()
 	m.Comments = p.comments
 	p.errs.Sort() // an unclosed '{' is found after the errors inside it
@@ -111,6 +117,10 @@ type parser struct {
 	keep      nodes          // slab allocation of frequent nodes
 	body      nodes          // nodes of function bodies, with ReuseBodies
 	reuse     bool           // ReuseBodies
+	stmtNodes nodes          // nodes of body statements, with StreamStatements
+	stmtWise  bool           // StreamStatements: parseBody only opens the body
+	opened    *ast.Block     // the body parseBody opened, with StreamStatements
+	tooDeep   bool           // opened could not be entered (MaxDepth)
 	scratch   []ast.Expr     // stack of operands being collected
 	simpleOps []simpleOp     // operands recognised by simpleOperands
 	params    []*ast.VarDecl // stack of parameters being collected
@@ -122,6 +132,11 @@ func (p *parser) init(file, src string, mode Mode) {
 	p.file = file
 	p.src = src
 	p.nodes = &p.keep
+	if mode&StreamStatements != 0 {
+		mode |= ReuseBodies
+		p.stmtWise = true
+		p.stmtNodes.recycle()
+	}
 	if mode&ReuseBodies != 0 {
 		p.reuse = true
 		p.body.recycle()

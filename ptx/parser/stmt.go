@@ -75,7 +75,7 @@ func (p *parser) parseStmt() ast.Stmt {
 		return p.parseInstruction()
 	case scanner.Ident:
 		if p.mayBeLabel() && p.peek().Kind == scanner.Colon {
-			l := p.nodes.labels.new()
+			l := p.labelSlab().new()
 			l.Name = p.lit()
 			l.From = p.tok.Pos
 			p.next()

@@ -11,9 +11,13 @@ import (
 // linter), so that the whole tree never has to be held in memory.
 //
 // With ReuseBodies the nodes of each function body are recycled for the
-// next one; see ReuseBodies for what stays valid.
+// next one; see ReuseBodies for what stays valid. With StreamStatements
+// the bodies themselves come one statement at a time (NextInBody), so
+// that memory is bounded by the largest statement and the declarations
+// and labels of one function, however long the function.
 type Stream struct {
 	p    parser
+	body bodyState // with StreamStatements; see NextInBody
 	done bool
 }
 
@@ -32,7 +36,11 @@ func (s *Stream) Next() ast.TopStmt {
 	if s.done {
 		return nil
 	}
+	s.skipBody()
 	st := s.p.nextTop()
+	if f, ok := st.(*ast.Function); ok {
+		s.startBody(f)
+	}
 	if st == nil {
 		s.done = true
 		s.p.errs.Sort() // an unclosed '{' is found after the errors inside it
@@ -44,8 +52,20 @@ func (s *Stream) Next() ast.TopStmt {
 // nil they are in source order.
 func (s *Stream) Errors() diag.List { return s.p.errs }
 
-// Comments returns the comments read so far (with ParseComments).
+// Comments returns the comments read so far (with ParseComments), less
+// those handed out by TakeComments.
 func (s *Stream) Comments() []*ast.Comment { return s.p.comments }
+
+// TakeComments returns the comments read since its last call (with
+// ParseComments) and forgets them, for a consumer that handles comments
+// as they come (printer.Streamer) in bounded memory. The slice is valid
+// until the next call of Next, NextInBody or TakeComments.
+func (s *Stream) TakeComments() []*ast.Comment {
+	cs := s.p.comments
+	clear(cs[len(cs):cap(cs)]) // comments taken before: no longer referenced
+	s.p.comments = cs[:0]
+	return cs
+}
 
 // End returns the position just past the end of the module, once Next
 // has returned nil.

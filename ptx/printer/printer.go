@@ -203,6 +203,14 @@ func (p *printer) linkage(l []string) {
 }
 
 func (p *printer) function(f *ast.Function) {
+	if p.functionHeader(f) {
+		p.block(f.Body)
+	}
+}
+
+// functionHeader prints the header of f up to its body's '{', and reports
+// whether f has a body; for a declaration it prints the ';'.
+func (p *printer) functionHeader(f *ast.Function) bool {
 	p.linkage(f.Linkage)
 	p.str(f.Kind)
 	p.byte(' ')
@@ -213,7 +221,7 @@ func (p *printer) function(f *ast.Function) {
 	}
 	if f.Body == nil {
 		p.byte(';')
-		return
+		return false
 	}
 	// Comments on the last line of the header stay there; others in the
 	// header go on lines of their own before the body.
@@ -226,7 +234,7 @@ func (p *printer) function(f *ast.Function) {
 		p.byte('\n')
 		p.next++
 	}
-	p.block(f.Body)
+	return true
 }
 
 // headerEnd returns the end of the node printed last on the last line of

@@ -15,6 +15,15 @@ const (
 
 // function resolves the parameters and body of f (PTX ISA §11.2).
 func (r *Resolver) function(f *ast.Function) {
+	r.beginFunction(f)
+	if f.Body != nil {
+		r.block(f.Body)
+	}
+	r.endFunction()
+}
+
+// beginFunction opens the scope of f and declares its parameters.
+func (r *Resolver) beginFunction(f *ast.Function) {
 	r.fn = f
 	if !r.keep && r.bodyKept {
 		r.bodySyms.detach()
@@ -28,9 +37,11 @@ func (r *Resolver) function(f *ast.Function) {
 	for _, d := range f.Params {
 		r.declareVar(t, d, f)
 	}
-	if f.Body != nil {
-		r.block(f.Body)
-	}
+}
+
+// endFunction closes the scope of the function being resolved.
+func (r *Resolver) endFunction() {
+	t := &r.t
 	t.close()
 	r.fn = nil
 	if r.keep {
@@ -235,6 +246,9 @@ func (r *Resolver) name(n ast.Expr, name string, k uint64, h uint32, sym *Symbol
 	}
 	r.use(n, n.Pos().Offset, sym)
 	if comp != "" {
+		if sym.Special != nil && !sym.Special.ValidComponent(comp) && r.laterLabelMayBe(n, name, comp, sym, 0) {
+			return
+		}
 		r.checkComponent(n, name, comp, sym)
 	}
 }
@@ -270,11 +284,13 @@ func (r *Resolver) lookup(n ast.Expr, name string, b uint32, ctx uint8) *Symbol 
 			return sp.sym
 		}
 	}
-	r.undeclared(n, name, ctx)
+	if !r.laterLabelMayBe(n, name, "", nil, ctx) {
+		r.undeclared(n, name, ctx)
+	}
 	return nil
 }
 
-func (r *Resolver) undeclared(n ast.Expr, name string, ctx uint8) {
+func (r *Resolver) undeclared(n ast.Node, name string, ctx uint8) {
 	if owner := r.ownerOf(name); owner != nil && owner != r.fn && owner.Name != nil {
 		r.errorf(n, RuleRegisterOutside, "register %s is declared in function %s, not in %s; registers are local to their function",
 			name, owner.Name.Name, r.fnName())
@@ -296,7 +312,7 @@ func (r *Resolver) undeclared(n ast.Expr, name string, ctx uint8) {
 // checkComponent reports a vector component on a name that is not a
 // vector (PTX ISA §5.4.2, §10): a scalar special register (%laneid.x) or a
 // declared scalar (ptxas: "Unknown field").
-func (r *Resolver) checkComponent(n ast.Expr, name, comp string, sym *Symbol) {
+func (r *Resolver) checkComponent(n ast.Node, name, comp string, sym *Symbol) {
 	switch {
 	case sym.Special != nil:
 		if !sym.Special.ValidComponent(comp) {

@@ -43,6 +43,8 @@ type Resolver struct {
 	bodySyms slab // symbols of function bodies; recycled without KeepUses
 	bodyKept bool // bodySyms holds symbols of a function resolved with KeepUses
 
+	body bodyStream // a function body resolved statement by statement; see stream.go
+
 	lastOff  int32 // offset of the last recorded use
 	unsorted bool  // Info.Uses is out of source order (a damaged tree)
 }

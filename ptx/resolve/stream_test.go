@@ -1,0 +1,81 @@
+package resolve_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
+)
+
+// resolveByStatement resolves src as a parser hands it out statement by
+// statement (BeginFunction, AddStmt, OpenBlock, CloseBlock, EndFunction).
+func resolveByStatement(name, src string) (*resolve.Info, diag.List) {
+	st := parser.NewStream(name, src, parser.StreamStatements)
+	r := resolve.NewResolver(name)
+	r.KeepUses = false
+	for s := st.Next(); s != nil; s = st.Next() {
+		f, ok := s.(*ast.Function)
+		if !ok {
+			r.Add(s)
+			continue
+		}
+		r.BeginFunction(f)
+		for n, ev := st.NextInBody(); ev != parser.EndOfBody; n, ev = st.NextInBody() {
+			switch ev {
+			case parser.BlockStart:
+				r.OpenBlock()
+			case parser.BlockEnd:
+				r.CloseBlock()
+			default:
+				r.AddStmt(n)
+			}
+		}
+		r.EndFunction()
+	}
+	return r.Info(), r.Diagnostics()
+}
+
+// TestResolveByStatementMatchesModule checks that resolving function
+// bodies statement by statement gives the diagnostics of Module (in
+// position order) and the same module-scope symbols, on every PTX file in
+// testdata, the error files included, and on forward references to
+// labels in enclosing, sibling and nested blocks.
+func TestResolveByStatementMatchesModule(t *testing.T) {
+	srcs := map[string]string{
+		"labels": ".version 8.5\n.target sm_90\n.entry k() {\n.reg .pred %p;\n.reg .b32 %r;\n@%p bra L;\n{\n@%p bra A;\n@%p bra M;\n" +
+			"mov.u32 %r, %tid.w;\nM:\n}\n{\nA:\n%tid:\n}\nbra A;\nbra nowhere;\ncall later;\nL:\nret;\n}\n.func later() { ret; }\n",
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", "*", "*.ptx"))
+	if len(files) < 10 {
+		t.Fatalf("found only %d testdata files", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = string(b)
+	}
+	for name, src := range srcs {
+		m, errs := parser.ParseString(name, src)
+		if errs.HasErrors() {
+			continue // only syntax errors are reported for these
+		}
+		info, want := resolve.Module(m)
+		gotInfo, got := resolveByStatement(name, src)
+		want.Sort()
+		got.Sort()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: statement by statement\n%v\nModule\n%v", name, got, want)
+		}
+		if len(gotInfo.Globals) != len(info.Globals) || len(gotInfo.Functions) != len(info.Functions) {
+			t.Errorf("%s: %d globals and %d functions, Module %d and %d", name,
+				len(gotInfo.Globals), len(gotInfo.Functions), len(info.Globals), len(info.Functions))
+		}
+	}
+}
