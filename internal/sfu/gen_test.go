@@ -28,7 +28,7 @@ func TestGenerateTables(t *testing.T) {
 	for _, ts := range tableSweeps {
 		coef := ts.table.coef
 		if only := os.Getenv("PTXKIT_SFU_GEN_ONLY"); only == "" || only == ts.name {
-			coef = fitSweep(t, ts)
+			coef = fitSweep(t, ts, 0)
 		}
 		fmt.Fprintf(&buf, "// %s: derived from the even points of %s.\n", ts.name, strings.Join(ts.files, ", "))
 		name := ts.name
@@ -62,11 +62,11 @@ const (
 	sqScale = 1 << 15
 )
 
-// fitSweep derives one table's coefficients from the even points of its
-// sweep; unsolved counts the segments left without integer coefficients.
-func fitSweep(t *testing.T, ts tableSweep) [][3]int64 {
+// fitSweep derives one table's coefficients from the points of its sweeps
+// with the given index parity (the generator fits the even ones).
+func fitSweep(t testing.TB, ts tableSweep, parity int) [][3]int64 {
 	probe := &quadTable{bits: ts.bits, sqShift: ts.sqShift, shift: ts.shift}
-	segs := sweepSegments(t, ts, probe, 0)
+	segs := sweepSegments(t, ts, probe, parity)
 	coef := make([][3]int64, len(segs))
 	var ranges [][2]int64
 	var fitted []int
@@ -95,19 +95,32 @@ func fitSweep(t *testing.T, ts tableSweep) [][3]int64 {
 	return coef
 }
 
-// commonResidue finds the largest m and then the largest k < 2^m such that
-// every range holds a number congruent to k modulo 2^m: the datapath adds a
-// table value shifted left by m to a rounding constant k.
+// commonResidue finds the largest m such that some k holds, for every
+// range, a number congruent to k modulo 2^m: the datapath adds a table value
+// shifted left by m to a rounding constant k. The fitted samples usually
+// admit a few neighbouring k; of those it returns the one nearest zero
+// modulo 2^m (k or k - 2^m, the smaller first on a tie), the smallest
+// rounding bias the data demand. Every table but tanh's admits a single k
+// or a run ending at 2^m - 1 (that is, -1); tanh's even records admit 0-3,
+// its odd ones only 0 and 1 (docs/sfu.md).
 func commonResidue(ranges [][2]int64) (uint, int64) {
 	for m := uint(20); m > 0; m-- {
-		for k := int64(1)<<m - 1; k >= 0; k-- {
-			if allHold(ranges, m, k) {
-				return m, k
+		mod := int64(1) << m
+		best, found := int64(0), false
+		for k := int64(0); k < mod; k++ {
+			if allHold(ranges, m, k) && (!found || residueSize(k, m) < residueSize(best, m)) {
+				best, found = k, true
 			}
+		}
+		if found {
+			return m, best
 		}
 	}
 	return 0, 0
 }
+
+// residueSize is the distance of k from zero modulo 2^m.
+func residueSize(k int64, m uint) int64 { return min(k, int64(1)<<m-k) }
 
 func allHold(ranges [][2]int64, m uint, k int64) bool {
 	for _, r := range ranges {
@@ -132,7 +145,7 @@ func nearestResidue(r [2]int64, m uint, k int64) int64 {
 
 // sweepSegments groups the sweep points of the given parity (-1: all) by
 // segment.
-func sweepSegments(t *testing.T, ts tableSweep, probe *quadTable, parity int) [][]sample {
+func sweepSegments(t testing.TB, ts tableSweep, probe *quadTable, parity int) [][]sample {
 	segs := make([][]sample, 1<<ts.bits)
 	for _, file := range ts.files {
 		for i, p := range points(t, file) {

@@ -25,7 +25,7 @@ var approxOps = []struct {
 	{file: "div.full.f32", floor: 100, div: func(x, y uint32) uint32 { return DivFull(x, y, false) }},
 	{file: "sin.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Sin(x, false) }},
 	{file: "cos.approx.f32", floor: 100, unary: func(x uint32) uint32 { return Cos(x, false) }},
-	{file: "tanh.approx.f32", floor: 99.999, unary: Tanh},
+	{file: "tanh.approx.f32", floor: 100, unary: Tanh},
 }
 
 // sweepOps maps each sweep's instruction (sweep.cu) to its implementation.
@@ -70,8 +70,9 @@ func TestSweepInstructions(t *testing.T) {
 	}
 }
 
-// TestRecords compares every recorded H100 result (approx/NAME.bin; none of
-// them was used to derive the tables) with the package's.
+// TestRecords compares every recorded H100 result (approx/NAME.bin; only the
+// even half of tanh's was used to derive the tables, TestTanhHoldOut checks
+// the odd half on its own) with the package's.
 func TestRecords(t *testing.T) {
 	needData(t)
 	for _, op := range approxOps {
