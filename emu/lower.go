@@ -208,6 +208,9 @@ func blankInst() Inst {
 // lowerInst decodes one instruction with its registered DecodeFunc.
 func (d *Decoder) lowerInst(in *ast.Instruction) {
 	in = d.expandRegImm(in)
+	if !d.decodeISA(in) {
+		return
+	}
 	dec := decoderFor(in)
 	if dec == nil {
 		d.errorf(in, "emu-unsupported", "the emulator does not implement %s", in.FullOpcode())
