@@ -9,6 +9,7 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"math/bits"
 	"strconv"
 	"sync"
@@ -391,7 +392,7 @@ func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names
 	out.A, out.Off = base, off
 	// Without a state space the operand is a generic address (§9.7.16.8.6).
 	out.Space = SpaceGeneric
-	if q := ParseQuals(in); q.Has(".shared::cluster") {
+	if q := d.quals(); q.Has(isa.QSharedCluster) {
 		out.Space = SpaceSharedCluster
 	}
 	if tcCommitExec == nil {

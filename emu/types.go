@@ -113,22 +113,6 @@ const (
 	RoundNearestAway       // .rna
 )
 
-func parseRound(q string) (Round, bool) {
-	switch q {
-	case ".rn", ".rni":
-		return RoundNearest, true
-	case ".rz", ".rzi":
-		return RoundZero, true
-	case ".rm", ".rmi":
-		return RoundDown, true
-	case ".rp", ".rpi":
-		return RoundUp, true
-	case ".rna":
-		return RoundNearestAway, true
-	}
-	return 0, false
-}
-
 // roundInt rounds x to an integer-valued float64 in mode r.
 func roundInt(x float64, r Round) float64 {
 	switch r {
