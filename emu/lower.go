@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"strconv"
 	"strings"
 
@@ -65,7 +66,7 @@ func (d *Decoder) funcParam(p *ast.VarDecl) *symbol {
 	if p.Name == nil {
 		return nil
 	}
-	if p.Space != ".param" && p.Space != ".param::func" {
+	if sp := isa.LookupQual(p.Space); sp != isa.QParam && sp != isa.QParamFunc {
 		d.errorf(p, "emu-unsupported", "the emulator passes .func arguments only in .param space (got %s)", p.Space)
 		return nil
 	}

@@ -74,53 +74,6 @@ func (q *Quals) Type() Type {
 	return q.Types[len(q.Types)-1]
 }
 
-// typeOf returns the emulator Type of a type qualifier (PTX ISA §5.2).
-func typeOf(x isa.Qual) (Type, bool) {
-	switch x {
-	case isa.QPred:
-		return TPred, true
-	case isa.QB8:
-		return TB8, true
-	case isa.QB16:
-		return TB16, true
-	case isa.QB32:
-		return TB32, true
-	case isa.QB64:
-		return TB64, true
-	case isa.QB128:
-		return TB128, true
-	case isa.QU8:
-		return TU8, true
-	case isa.QU16:
-		return TU16, true
-	case isa.QU32:
-		return TU32, true
-	case isa.QU64:
-		return TU64, true
-	case isa.QS8:
-		return TS8, true
-	case isa.QS16:
-		return TS16, true
-	case isa.QS32:
-		return TS32, true
-	case isa.QS64:
-		return TS64, true
-	case isa.QF16:
-		return TF16, true
-	case isa.QF16x2:
-		return TF16x2, true
-	case isa.QBF16:
-		return TBF16, true
-	case isa.QBF16x2:
-		return TBF16x2, true
-	case isa.QF32:
-		return TF32, true
-	case isa.QF64:
-		return TF64, true
-	}
-	return TNone, false
-}
-
 // spaceOf returns the state space a qualifier names (PTX ISA §5.1).
 func spaceOf(x isa.Qual) (Space, bool) {
 	switch x {
