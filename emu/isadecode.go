@@ -20,17 +20,35 @@ type isaDecoded struct {
 	form  isa.Form     // store family
 	op    isa.OpDecode // every other instruction
 	probs []isa.Problem
+	key   []byte
+	// cache holds the decoding of each distinct opcode, qualifier list
+	// and operand count already seen whose qualifiers are all known, so
+	// that a kernel's repeated instruction shapes are decoded once.
+	cache map[string]*isaDecoded
 }
 
-// decodeISA decodes in with isa into d.cur. It reports an unknown opcode
+// decodeISA decodes in with isa into d.isa. It reports an unknown opcode
 // or qualifier, positioned at it, and returns false.
 func (d *Decoder) decodeISA(in *ast.Instruction) bool {
 	x := &d.isa
+	x.quals = x.quals[:0]
+	x.key = append(append(x.key[:0], in.Opcode...), 0, byte(min(len(in.Operands), 255)))
+	known := true
+	for _, q := range in.Quals {
+		v := isa.LookupQual(q.Name)
+		known = known && v != isa.QNone
+		x.quals = append(x.quals, v)
+		x.key = append(x.key, byte(v), byte(v>>8))
+	}
+	if c := x.cache[string(x.key)]; known && c != nil {
+		x.store, x.form, x.op = c.store, c.form, c.op
+		x.form.Quals, x.op.Quals = x.quals, x.quals
+		return true
+	}
 	x.names = x.names[:0]
 	for _, q := range in.Quals {
 		x.names = append(x.names, q.Name)
 	}
-	x.quals = isa.LookupQuals(x.names, x.quals[:0])
 	x.probs = x.probs[:0]
 	desc, _ := isa.SelectInstr(in.Opcode, x.names, x.quals)
 	x.store = desc != nil
@@ -57,6 +75,12 @@ func (d *Decoder) decodeISA(in *ast.Instruction) bool {
 			}
 			return false
 		}
+	}
+	if known {
+		if x.cache == nil {
+			x.cache = map[string]*isaDecoded{}
+		}
+		x.cache[string(x.key)] = &isaDecoded{store: x.store, form: x.form, op: x.op}
 	}
 	return true
 }
