@@ -20,6 +20,7 @@ type isaDecoded struct {
 	form  isa.Form     // store family
 	op    isa.OpDecode // every other instruction
 	probs []isa.Problem
+	q     Quals // quals, classified for the DecodeFuncs
 	key   []byte
 	// cache holds the decoding of each distinct opcode, qualifier list
 	// and operand count already seen whose qualifiers are all known, so
@@ -41,7 +42,7 @@ func (d *Decoder) decodeISA(in *ast.Instruction) bool {
 		x.key = append(x.key, byte(v), byte(v>>8))
 	}
 	if c := x.cache[string(x.key)]; known && c != nil {
-		x.store, x.form, x.op = c.store, c.form, c.op
+		x.store, x.form, x.op, x.q = c.store, c.form, c.op, c.q
 		x.form.Quals, x.op.Quals = x.quals, x.quals
 		return true
 	}
@@ -76,11 +77,14 @@ func (d *Decoder) decodeISA(in *ast.Instruction) bool {
 			return false
 		}
 	}
+	x.q = classify(x.quals)
 	if known {
 		if x.cache == nil {
 			x.cache = map[string]*isaDecoded{}
 		}
-		x.cache[string(x.key)] = &isaDecoded{store: x.store, form: x.form, op: x.op}
+		q := x.q
+		q.List = append([]isa.Qual(nil), x.quals...)
+		x.cache[string(x.key)] = &isaDecoded{store: x.store, form: x.form, op: x.op, q: q}
 	}
 	return true
 }

@@ -17,9 +17,10 @@ type Quals struct {
 	List     []isa.Qual // every qualifier in source order
 }
 
-// quals classifies the decoded qualifiers of the instruction being
-// lowered.
-func (d *Decoder) quals() Quals { return classify(d.isa.quals) }
+// quals returns the decoded qualifiers of the instruction being lowered,
+// classified once by decodeISA. Its slices are shared: DecodeFuncs read
+// them and do not write.
+func (d *Decoder) quals() Quals { return d.isa.q }
 
 func classify(list []isa.Qual) Quals {
 	q := Quals{Vec: 1, List: list}
