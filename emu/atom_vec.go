@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -11,16 +12,16 @@ import (
 
 func init() {
 	for _, op := range []string{"atom", "red"} {
-		for _, v := range []string{".v2", ".v4", ".v8"} {
+		for _, v := range []isa.Qual{isa.QV2, isa.QV4, isa.QV8} {
 			RegisterVariant(op, v, decodeAtomVec)
 		}
 	}
 }
 
 func decodeAtomVec(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	op := -1
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if o, ok := atomOps[n]; ok {
 			op = o
 		}
@@ -109,13 +110,13 @@ func execAtomVec(w *Warp, in *Inst) Status {
 // 128-bit atomics (§9.7.13.5, sm_90): atom.exch.b128 and atom.cas.b128 on
 // global or shared memory; a .b128 register is two slots (low, high).
 func init() {
-	RegisterVariant("atom", ".b128", decodeAtom128)
+	RegisterVariant("atom", isa.QB128, decodeAtom128)
 }
 
 func decodeAtom128(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	op := -1
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if o, ok := atomOps[n]; ok {
 			op = o
 		}

@@ -3,6 +3,7 @@ package emu
 import (
 	"bytes"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -39,26 +40,26 @@ const (
 )
 
 func decodeCp(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	if len(in.Quals) > 0 && in.Quals[0].Name == ".reduce" && q.Has(".async") && q.Has(".bulk") && !q.Has(".tensor") {
+	q := d.quals()
+	if len(q.List) > 0 && q.List[0] == isa.QReduce && q.Has(isa.QAsync) && q.Has(isa.QBulk) && !q.Has(isa.QTensor) {
 		out.Imm |= cpBulk
 		return decodeBulkCopy(d, in, q, out)
 	}
-	if len(in.Quals) == 0 || in.Quals[0].Name != ".async" {
+	if len(q.List) == 0 || q.List[0] != isa.QAsync {
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	}
-	if q.Has(".bulk") {
+	if q.Has(isa.QBulk) {
 		out.Imm |= cpBulk
 	}
 	switch {
-	case q.Has(".commit_group"):
+	case q.Has(isa.QCommit_Group):
 		out.Exec = execCpCommit
 		return nil
-	case q.Has(".wait_group"), q.Has(".wait_all"):
+	case q.Has(isa.QWait_Group), q.Has(isa.QWait_All):
 		return decodeCpWait(d, in, q, out)
-	case q.Has(".mbarrier") && q.Has(".arrive"):
+	case q.Has(isa.QMbarrier) && q.Has(isa.QArrive):
 		return decodeCpArrive(d, in, q, out)
-	case q.Has(".tensor"), q.Has(".prefetch"), q.Has(".multicast::cluster"):
+	case q.Has(isa.QTensor), q.Has(isa.QPrefetch), q.Has(isa.QMulticast_Cluster):
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	case out.Imm&cpBulk != 0:
 		return decodeBulkCopy(d, in, q, out)
@@ -67,11 +68,11 @@ func decodeCp(d *Decoder, in *ast.Instruction, out *Inst) error {
 }
 
 func decodeCpWait(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
-	if q.Has(".read") {
+	if q.Has(isa.QRead) {
 		out.Imm |= cpRead
 	}
 	out.Exec = execCpWait
-	if q.Has(".wait_all") {
+	if q.Has(isa.QWait_All) {
 		out.Imm |= 1 << 32 // commit first
 		return nil
 	}
@@ -90,7 +91,7 @@ func decodeCpArrive(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 	if len(in.Operands) != 1 {
 		return d.Errorf(in, "%s takes one operand", in.FullOpcode())
 	}
-	if q.Has(".noinc") {
+	if q.Has(isa.QNoinc) {
 		out.Imm |= cpNoinc
 	}
 	base, off, sp, err := d.Addr(in.Operands[0])
@@ -119,7 +120,7 @@ func decodeCpAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if !ok || (size != 4 && size != 8 && size != 16) {
 		return d.Errorf(ops[2], "cp.async copy size must be the constant 4, 8 or 16")
 	}
-	if in.HasQual(".cg") && size != 16 {
+	if q := d.quals(); q.Has(isa.QCg) && size != 16 {
 		return d.Errorf(ops[2], "cp.async.cg copies 16 bytes")
 	}
 	out.Imm |= size<<8 | uint64(uint32(int32(srcOff)))<<32

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
@@ -23,8 +24,8 @@ type bulkEnd struct {
 
 func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 	var spaces []Space
-	for _, n := range q.Names {
-		if sp, ok := parseSpace(n); ok {
+	for _, n := range q.List {
+		if sp, ok := spaceOf(n); ok {
 			spaces = append(spaces, sp)
 		}
 	}
@@ -33,15 +34,15 @@ func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 	}
 	out.Space = spaces[0]
 	out.Imm |= uint64(spaces[1]) << 8 // source space
-	mbar := q.Has(".mbarrier::complete_tx::bytes")
+	mbar := q.Has(isa.QCompleteTx)
 	switch {
 	case mbar && (out.Space == SpaceSharedCluster || out.Space == SpaceShared) && (spaces[1] == SpaceGlobal || spaces[1] == SpaceShared):
 		out.Imm |= cpMbarrier
-	case !mbar && q.Has(".bulk_group") && out.Space == SpaceGlobal && spaces[1] == SpaceShared:
+	case !mbar && q.Has(isa.QBulk_Group) && out.Space == SpaceGlobal && spaces[1] == SpaceShared:
 	default:
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	}
-	if in.Quals[0].Name == ".reduce" {
+	if q.List[0] == isa.QReduce {
 		if err := decodeBulkReduce(d, in, q, out); err != nil {
 			return err
 		}
@@ -222,7 +223,7 @@ func (w *Warp) bulkBarrier(l int, in *Inst, dst bulkEnd) (*CTA, uint32, bool) {
 // (§9.7.9.25.4.2) into Imm bits 16..23 and Type. Integer operations and
 // .add of .f32/.f64 are emulated.
 func decodeBulkReduce(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if op, ok := redAsyncOps[n]; ok {
 			out.Imm |= op << 16
 		}

@@ -92,6 +92,7 @@ type Decoder struct {
 	temps    []int32
 	inst     int
 	rec      map[*ast.Function]bool // functions in a call cycle
+	isa      isaDecoded             // the instruction being lowered, as isa decodes it
 }
 
 // Decode lowers kernel (the first .entry when kernel is "") of m, and

@@ -62,7 +62,7 @@
 //
 //   - RegisterOpcode(op, fn) installs the decoder of an opcode;
 //     RegisterVariant(op, qual, fn) overrides it for instructions carrying
-//     a qualifier (st.async is RegisterVariant("st", ".async", ...)). The
+//     a qualifier (st.async is RegisterVariant("st", isa.QAsync, ...)). The
 //     DecodeFunc resolves operands with Decoder.Src, Dst, Addr, Vector,
 //     Label, Const and NewSlot, may append helper steps with Emit, sets
 //     Inst.Exec, and keeps private data in Inst.Ext.

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"strconv"
 	"strings"
 
@@ -65,7 +66,7 @@ func (d *Decoder) funcParam(p *ast.VarDecl) *symbol {
 	if p.Name == nil {
 		return nil
 	}
-	if p.Space != ".param" && p.Space != ".param::func" {
+	if sp := isa.LookupQual(p.Space); sp != isa.QParam && sp != isa.QParamFunc {
 		d.errorf(p, "emu-unsupported", "the emulator passes .func arguments only in .param space (got %s)", p.Space)
 		return nil
 	}
@@ -208,7 +209,10 @@ func blankInst() Inst {
 // lowerInst decodes one instruction with its registered DecodeFunc.
 func (d *Decoder) lowerInst(in *ast.Instruction) {
 	in = d.expandRegImm(in)
-	dec := decoderFor(in)
+	if !d.decodeISA(in) {
+		return
+	}
+	dec := decoderFor(in, d.isa.quals)
 	if dec == nil {
 		d.errorf(in, "emu-unsupported", "the emulator does not implement %s", in.FullOpcode())
 		return
@@ -285,73 +289,6 @@ func (d *Decoder) resolveFixups() {
 		}
 		d.prog.Insts[fx.inst].Target = pc
 	}
-}
-
-// Quals is an instruction's qualifier list, classified.
-type Quals struct {
-	Types    []Type // type qualifiers in order
-	Space    Space
-	HasSpace bool
-	Vec      int // 1, 2, 4 or 8
-	Round    Round
-	Cmp      string // setp comparison (".eq" ...), without the dot
-	BoolOp   string // "and", "or", "xor" for setp/set
-	Names    []string
-}
-
-// ParseQuals classifies in's qualifiers.
-func ParseQuals(in *ast.Instruction) Quals {
-	q := Quals{Vec: 1}
-	for _, x := range in.Quals {
-		n := x.Name
-		q.Names = append(q.Names, n)
-		if t, ok := ParseType(n); ok {
-			q.Types = append(q.Types, t)
-			continue
-		}
-		if sp, ok := parseSpace(n); ok && !q.HasSpace {
-			q.Space, q.HasSpace = sp, true
-			continue
-		}
-		if r, ok := parseRound(n); ok {
-			q.Round = r
-			continue
-		}
-		switch n {
-		case ".v2":
-			q.Vec = 2
-		case ".v4":
-			q.Vec = 4
-		case ".v8":
-			q.Vec = 8
-		case ".eq", ".ne", ".lt", ".le", ".gt", ".ge", ".lo", ".ls", ".hi", ".hs",
-			".equ", ".neu", ".ltu", ".leu", ".gtu", ".geu", ".num", ".nan":
-			if q.Cmp == "" {
-				q.Cmp = n[1:]
-			}
-		case ".and", ".or", ".xor":
-			q.BoolOp = n[1:]
-		}
-	}
-	return q
-}
-
-// Has reports whether qualifier name was written.
-func (q *Quals) Has(name string) bool {
-	for _, n := range q.Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
-
-// Type returns the last type qualifier, or TNone.
-func (q *Quals) Type() Type {
-	if len(q.Types) == 0 {
-		return TNone
-	}
-	return q.Types[len(q.Types)-1]
 }
 
 var specialKinds = map[string]specialKind{
@@ -593,16 +530,6 @@ func (d *Decoder) Vector(e ast.Expr, t Type, dst bool) ([]int32, error) {
 		}
 	}
 	return out, nil
-}
-
-// hasPrefixQual reports whether any qualifier starts with p.
-func (q *Quals) hasPrefix(p string) bool {
-	for _, n := range q.Names {
-		if strings.HasPrefix(n, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // safeDecode runs a decoder, turning a panic on malformed operands into a

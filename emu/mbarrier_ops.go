@@ -3,6 +3,7 @@ package emu
 import (
 	"errors"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -35,28 +36,28 @@ const (
 	mbParity     = 1 << 10 // .parity
 )
 
-var mbOps = map[string]uint64{
-	".init": mbInit, ".inval": mbInval, ".arrive": mbArrive, ".arrive_drop": mbArriveDrop,
-	".expect_tx": mbExpectTx, ".complete_tx": mbCompleteTx, ".test_wait": mbTestWait,
-	".try_wait": mbTryWait, ".pending_count": mbPendingCount,
+var mbOps = map[isa.Qual]uint64{
+	isa.QInit: mbInit, isa.QInval: mbInval, isa.QArrive: mbArrive, isa.QArrive_Drop: mbArriveDrop,
+	isa.QExpect_Tx: mbExpectTx, isa.QComplete_Tx: mbCompleteTx, isa.QTest_Wait: mbTestWait,
+	isa.QTry_Wait: mbTryWait, isa.QPending_Count: mbPendingCount,
 }
 
 func decodeMbarrier(d *Decoder, in *ast.Instruction, out *Inst) error {
-	if len(in.Quals) == 0 {
+	q := d.quals()
+	if len(q.List) == 0 {
 		return d.Errorf(in, "mbarrier needs an operation (.init, .arrive, .try_wait, ...)")
 	}
-	op, ok := mbOps[in.Quals[0].Name]
+	op, ok := mbOps[q.List[0]]
 	if !ok {
-		return d.Errorf(in, "unknown mbarrier operation %s", in.Quals[0].Name)
+		return d.Errorf(in, "the emulator does not implement mbarrier%s", q.List[0])
 	}
-	q := ParseQuals(in)
-	if q.Has(".noComplete") {
+	if q.Has(isa.QNoComplete) {
 		op |= mbNoComplete
 	}
-	if (op == mbArrive || op == mbArriveDrop) && q.Has(".expect_tx") {
+	if (op == mbArrive || op == mbArriveDrop) && q.Has(isa.QExpect_Tx) {
 		op |= mbExpect
 	}
-	if q.Has(".parity") {
+	if q.Has(isa.QParity) {
 		op |= mbParity
 	}
 	out.Imm = op

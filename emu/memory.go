@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"sort"
 )
 
@@ -29,25 +30,9 @@ func (s Space) String() string {
 	return "?"
 }
 
-func parseSpace(q string) (Space, bool) {
-	switch q {
-	case ".global":
-		return SpaceGlobal, true
-	case ".shared", ".shared::cta":
-		return SpaceShared, true
-	case ".shared::cluster":
-		return SpaceSharedCluster, true
-	case ".local":
-		return SpaceLocal, true
-	case ".const":
-		return SpaceConst, true
-	case ".param", ".param::entry":
-		return SpaceParam, true
-	case ".param::func":
-		return SpaceParamFunc, true
-	}
-	return 0, false
-}
+// parseSpace returns the state space a declaration's space names
+// (PTX ISA §5.1), as isa spells it.
+func parseSpace(name string) (Space, bool) { return spaceOf(isa.LookupQual(name)) }
 
 // The generic address space (§6.4.1.1) is laid out as disjoint windows,
 // selected by bits 47:40 of a generic address:

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 	"math/bits"
 
@@ -64,7 +65,7 @@ var unaryOps = map[string]uint64{"neg": opNeg, "abs": opAbs, "not": opNot, "cnot
 // decodeMov lowers mov.type d, a including symbol addresses, special
 // registers and vector pack/unpack forms (§9.7.9.4).
 func decodeMov(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(in.Operands) != 2 {
 		return d.Errorf(in, "mov takes two operands")
 	}
@@ -211,7 +212,7 @@ func execUnpack(w *Warp, in *Inst) Status {
 
 // decodeBinary lowers two- and three-source arithmetic and logic.
 func decodeBinary(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	op := binaryOps[in.Opcode]
 	t := q.Type()
 	if t == TNone {
@@ -225,17 +226,17 @@ func decodeBinary(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return d.Errorf(in, "%s takes %d operands", in.FullOpcode(), nsrc+1)
 	}
 	out.Type, out.Imm, out.Round = t, op, q.Round
-	flag := func(n string, f uint16) {
+	flag := func(n isa.Qual, f uint16) {
 		if q.Has(n) {
 			out.Flags |= f
 		}
 	}
-	flag(".sat", FlagSat)
-	flag(".hi", FlagHi)
-	flag(".wide", FlagWide)
-	flag(".cc", FlagCC)
-	flag(".ftz", FlagFtz)
-	flag(".full", FlagX)
+	flag(isa.QSat, FlagSat)
+	flag(isa.QHi, FlagHi)
+	flag(isa.QWide, FlagWide)
+	flag(isa.QCc, FlagCC)
+	flag(isa.QFtz, FlagFtz)
+	flag(isa.QFull, FlagX)
 	if in.Opcode == "addc" || in.Opcode == "subc" || in.Opcode == "madc" {
 		out.Flags |= FlagUseCC
 	}
@@ -647,13 +648,13 @@ func fminmax(a, b float64, isMin bool) float64 {
 }
 
 func decodeUnary(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	t := q.Type()
 	if t == TNone || len(in.Operands) != 2 {
 		return d.Errorf(in, "%s takes a type and two operands", in.Opcode)
 	}
 	out.Type, out.Imm, out.Round = t, unaryOps[in.Opcode], q.Round
-	if q.Has(".ftz") {
+	if q.Has(isa.QFtz) {
 		out.Flags |= FlagFtz
 	}
 	var err error
@@ -749,14 +750,20 @@ func unaryOp(in *Inst, t Type, a uint64) uint64 {
 }
 
 // Comparison codes of setp (§9.7.3.x, §9.7.4.x).
-var cmpCodes = map[string]uint8{"eq": 1, "ne": 2, "lt": 3, "le": 4, "gt": 5, "ge": 6, "lo": 3, "ls": 4, "hi": 5, "hs": 6,
-	"equ": 7, "neu": 8, "ltu": 9, "leu": 10, "gtu": 11, "geu": 12, "num": 13, "nan": 14}
+var cmpCodes = map[isa.Qual]uint8{isa.QEq: 1, isa.QNe: 2, isa.QLt: 3, isa.QLe: 4, isa.QGt: 5, isa.QGe: 6,
+	isa.QLo: 3, isa.QLs: 4, isa.QHi: 5, isa.QHs: 6, isa.QEqu: 7, isa.QNeu: 8, isa.QLtu: 9, isa.QLeu: 10,
+	isa.QGtu: 11, isa.QGeu: 12, isa.QNum: 13, isa.QNan: 14}
 
 // decodeSetp lowers setp.cmp{.bop}.type p{|q}, a, b{, {!}c}.
 func decodeSetp(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	return lowerSetp(d, in, out, d.quals())
+}
+
+// lowerSetp is decodeSetp with the qualifiers given (set passes its
+// source type only).
+func lowerSetp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	t := q.Type()
-	if q.Cmp == "" || t == TNone || len(in.Operands) < 3 {
+	if q.Cmp == isa.QNone || t == TNone || len(in.Operands) < 3 {
 		return d.Errorf(in, "setp needs a comparison, a type and three operands")
 	}
 	out.Cmp, out.Type = cmpCodes[q.Cmp], t
@@ -778,11 +785,11 @@ func decodeSetp(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return err
 	}
 	switch q.BoolOp {
-	case "and":
+	case isa.QAnd:
 		out.Imm = opAnd
-	case "or":
+	case isa.QOr:
 		out.Imm = opOr
-	case "xor":
+	case isa.QXor:
 		out.Imm = opXor
 	default:
 		out.Imm = 0
@@ -886,7 +893,7 @@ func compare(cmp uint8, t Type, a, b uint64) bool {
 }
 
 func decodeSelp(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(in.Operands) != 4 {
 		return d.Errorf(in, "selp takes four operands")
 	}
@@ -924,15 +931,15 @@ func execSelp(w *Warp, in *Inst) Status {
 // decodeCvt lowers cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a (§9.7.9.21),
 // and cvt.rn{.relu}.f16x2/.bf16x2.f32 d, a, b.
 func decodeCvt(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(q.Types) != 2 || len(in.Operands) < 2 {
 		return d.Errorf(in, "cvt needs a destination and a source type and at least two operands")
 	}
 	out.Type, out.Type2, out.Round = q.Types[0], q.Types[1], q.Round
-	if q.Has(".sat") {
+	if q.Has(isa.QSat) {
 		out.Flags |= FlagSat
 	}
-	if q.Has(".relu") {
+	if q.Has(isa.QRelu) {
 		out.Flags |= FlagX
 	}
 	var err error
@@ -1076,22 +1083,13 @@ func init() {
 // decodeSet lowers set.cmp{.bop}.dtype.stype d, a, b{, {!}c} (§9.7.4.1):
 // like setp, but the result is all ones / 1.0f for true and 0 for false.
 func decodeSet(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(q.Types) != 2 {
 		return d.Errorf(in, "set needs a destination and a source type")
 	}
 	dt := q.Types[0]
-	inner := *in // decodeSetp sees the source type only
-	inner.Quals = nil
-	dropped := false
-	for _, x := range in.Quals {
-		if _, ok := ParseType(x.Name); ok && !dropped {
-			dropped = true
-			continue
-		}
-		inner.Quals = append(inner.Quals, x)
-	}
-	if err := decodeSetp(d, &inner, out); err != nil {
+	q.Types = q.Types[1:] // the comparison sees the source type only
+	if err := lowerSetp(d, in, out, q); err != nil {
 		return err
 	}
 	out.Type2 = dt
@@ -1121,7 +1119,7 @@ func execSet(w *Warp, in *Inst) Status {
 
 // decodeSlct lowers slct.dtype.{s32,f32} d, a, b, c: d = c >= 0 ? a : b.
 func decodeSlct(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(q.Types) != 2 || len(in.Operands) != 4 {
 		return d.Errorf(in, "slct takes two types and four operands")
 	}
@@ -1160,9 +1158,9 @@ func execSlct(w *Warp, in *Inst) Status {
 
 // decodeTestp lowers testp.op.{f32,f64} p, a (§9.7.3.x).
 func decodeTestp(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
-	for i, op := range []string{".finite", ".infinite", ".number", ".notanumber", ".normal", ".subnormal"} {
+	for i, op := range []isa.Qual{isa.QFinite, isa.QInfinite, isa.QNumber, isa.QNotanumber, isa.QNormal, isa.QSubnormal} {
 		if q.Has(op) {
 			out.Imm = uint64(i + 1)
 		}

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 	"math/bits"
 
@@ -23,7 +24,7 @@ func init() {
 	RegisterOpcode("dp4a", decodeDot)
 	RegisterOpcode("dp2a", decodeDot)
 	for _, op := range []string{"min", "max"} {
-		for _, q := range []string{".u16x2", ".s16x2", ".relu", ".NaN", ".xorsign"} {
+		for _, q := range []isa.Qual{isa.QU16x2, isa.QS16x2, isa.QRelu, isa.QNaN, isa.QXorsign} {
 			RegisterVariant(op, q, decodeMinMaxPacked)
 		}
 	}
@@ -61,14 +62,14 @@ func shf32(left, clamp bool, lo, hi, n uint32) uint32 {
 }
 
 func decodeShf(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	if q.Has(".l") {
+	q := d.quals()
+	if q.Has(isa.QL) {
 		out.Flags |= FlagShift
 	}
-	if q.Has(".clamp") {
+	if q.Has(isa.QClamp) {
 		out.Flags |= FlagSat
 	}
-	if q.Type().Size() != 4 || q.Has(".l") == q.Has(".r") || q.Has(".clamp") == q.Has(".wrap") {
+	if q.Type().Size() != 4 || q.Has(isa.QL) == q.Has(isa.QR) || q.Has(isa.QClamp) == q.Has(isa.QWrap) {
 		return d.Errorf(in, "shf takes .l or .r, .wrap or .clamp, and .b32")
 	}
 	return lanes3(d, in, out, 3, TB32, execShf)
@@ -103,12 +104,12 @@ func bfind(a uint64, nbits int, signed, shiftamt bool) uint32 {
 }
 
 func decodeBfind(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
 	if out.Type != TU32 && out.Type != TS32 && out.Type != TU64 && out.Type != TS64 {
 		return d.Errorf(in, "bfind takes .u32, .s32, .u64 or .s64")
 	}
-	if q.Has(".shiftamt") {
+	if q.Has(isa.QShiftamt) {
 		out.Flags |= FlagShift
 	}
 	return lanes3(d, in, out, 1, out.Type, execBfind)
@@ -189,8 +190,8 @@ func bmsk(a, b uint32, clamp bool) uint32 {
 }
 
 func decodeBmsk(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	if q.Has(".clamp") {
+	q := d.quals()
+	if q.Has(isa.QClamp) {
 		out.Flags |= FlagSat
 	}
 	return lanes3(d, in, out, 2, TB32, execBmsk)
@@ -225,12 +226,12 @@ func szext(a, b uint32, signed, clamp bool) uint32 {
 }
 
 func decodeSzext(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
 	if out.Type != TU32 && out.Type != TS32 {
 		return d.Errorf(in, "szext takes .u32 or .s32")
 	}
-	if q.Has(".clamp") {
+	if q.Has(isa.QClamp) {
 		out.Flags |= FlagSat
 	}
 	return lanes3(d, in, out, 2, TU32, execSzext)
@@ -267,7 +268,7 @@ func sad(t Type, a, b, c uint64) uint64 {
 func signExtend(v uint64, n int) int64 { return int64(v<<uint(64-n)) >> uint(64-n) }
 
 func decodeSad(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
 	if out.Type.Float() || out.Type.Size() < 2 {
 		return d.Errorf(in, "sad takes an integer type")
@@ -313,17 +314,17 @@ func dot(four, hi, aSigned, bSigned bool, a, b, c uint32) uint32 {
 }
 
 func decodeDot(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(q.Types) != 2 {
 		return d.Errorf(in, "%s takes two types (.atype.btype)", in.Opcode)
 	}
 	out.Type, out.Type2 = q.Types[0], q.Types[1]
 	if in.Opcode == "dp4a" {
 		out.Flags |= FlagX
-	} else if q.Has(".hi") == q.Has(".lo") {
+	} else if q.Has(isa.QHi) == q.Has(isa.QLo) {
 		return d.Errorf(in, "dp2a takes .lo or .hi")
 	}
-	if q.Has(".hi") {
+	if q.Has(isa.QHi) {
 		out.Flags |= FlagHi
 	}
 	return lanes3(d, in, out, 3, TB32, execDot)
@@ -369,21 +370,21 @@ func minMax16x2(isMax, signed, relu bool, a, b uint32) uint32 {
 // decodeMinMaxPacked lowers min/max on .u16x2/.s16x2, the .relu forms
 // on .s32, and the floating-point forms with .relu, .NaN or .xorsign.abs.
 func decodeMinMaxPacked(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	isMax := in.Opcode == "max"
 	if isMax {
 		out.Flags |= FlagX
 	}
-	if q.Has(".relu") {
+	if q.Has(isa.QRelu) {
 		out.Flags |= FlagSat
 	}
 	switch {
-	case q.Has(".u16x2") || q.Has(".s16x2"):
-		if q.Has(".s16x2") {
+	case q.Has(isa.QU16x2) || q.Has(isa.QS16x2):
+		if q.Has(isa.QS16x2) {
 			out.Type = TS32
 		}
 		return lanes3(d, in, out, 2, TB32, execMinMax16x2)
-	case q.Type() == TS32 && q.Has(".relu"):
+	case q.Type() == TS32 && q.Has(isa.QRelu):
 		out.Type = TS32
 		return lanes3(d, in, out, 2, TS32, execMinMaxRelu32)
 	}
@@ -393,10 +394,10 @@ func decodeMinMaxPacked(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return d.Errorf(in, "%s with .relu, .NaN or .xorsign takes .s32, .s16x2 or a 16- or 32-bit floating-point type", in.Opcode)
 	}
 	out.Type = q.Type()
-	if q.Has(".NaN") {
+	if q.Has(isa.QNaN) {
 		out.Flags |= FlagHi
 	}
-	if q.Has(".xorsign") {
+	if q.Has(isa.QXorsign) {
 		out.Flags |= FlagWide
 	}
 	return lanes3(d, in, out, 2, out.Type, execMinMaxFloat)
@@ -483,20 +484,20 @@ func execMinMaxFloat(w *Warp, in *Inst) Status {
 }
 
 func init() {
-	RegisterVariant("cvt", ".pack", decodeCvtPack)
+	RegisterVariant("cvt", isa.QPack, decodeCvtPack)
 }
 
 // cvtPackTypes are the saturating targets of cvt.pack: bits and
 // signedness.
-var cvtPackTypes = map[string][2]int{".u16": {16, 0}, ".s16": {16, 1}, ".u8": {8, 0}, ".s8": {8, 1},
-	".u4": {4, 0}, ".s4": {4, 1}, ".u2": {2, 0}, ".s2": {2, 1}}
+var cvtPackTypes = map[isa.Qual][2]int{isa.QU16: {16, 0}, isa.QS16: {16, 1}, isa.QU8: {8, 0}, isa.QS8: {8, 1},
+	isa.QU4: {4, 0}, isa.QS4: {4, 1}, isa.QU2: {2, 0}, isa.QS2: {2, 1}}
 
 // decodeCvtPack lowers cvt.pack.sat.{u16,s16}.s32 d, a, b and
 // cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c (§9.7.9.22).
 func decodeCvtPack(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	var spec [2]int
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if s, ok := cvtPackTypes[n]; ok && spec[0] == 0 {
 			spec = s
 		}
@@ -505,7 +506,7 @@ func decodeCvtPack(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if spec[0] == 16 {
 		nsrc = 2
 	}
-	if spec[0] == 0 || !q.Has(".sat") || !q.Has(".s32") {
+	if spec[0] == 0 || !q.Has(isa.QSat) || !q.Has(isa.QS32) {
 		return d.Errorf(in, "cvt.pack takes .sat, a destination type (.u16 .s16 .u8 .s8 .u4 .s4 .u2 .s2) and .s32 sources")
 	}
 	out.Imm = uint64(spec[0])

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -404,21 +405,21 @@ const (
 // decodeBar lowers bar{.cta}.sync/arrive, barrier{.cta}.sync/arrive
 // {.aligned} a{, b} and barrier.cluster.arrive/wait (§9.7.13.1-9.7.13.4).
 func decodeBar(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	switch {
-	case q.Has(".warp"): // bar.warp.sync: lanes of a warp already run in lock-step groups
+	case q.Has(isa.QWarp): // bar.warp.sync: lanes of a warp already run in lock-step groups
 		out.Exec = execNop
 		return nil
-	case q.Has(".cluster"):
+	case q.Has(isa.QCluster):
 		out.Exec = execClusterBarrier
 		out.Imm = barClusterArrive
-		if q.Has(".wait") {
+		if q.Has(isa.QWait) {
 			out.Imm = barClusterWait
 		}
 		return nil
-	case q.Has(".red"):
+	case q.Has(isa.QRed):
 		return decodeBarRed(d, in, out, &q)
-	case q.Has(".arrive"):
+	case q.Has(isa.QArrive):
 		out.Imm = barArrive
 	default:
 		out.Imm = barSync // .sync, or bare "bar 0" on old targets
@@ -563,11 +564,11 @@ func redResult(op uint8, popc, threads uint32) uint64 {
 // also reduces a predicate over the participating threads.
 func decodeBarRed(d *Decoder, in *ast.Instruction, out *Inst, q *Quals) error {
 	switch {
-	case q.Has(".popc"):
+	case q.Has(isa.QPopc):
 		out.Cmp = redPopc
-	case q.Has(".and"):
+	case q.Has(isa.QAnd):
 		out.Cmp = redAnd
-	case q.Has(".or"):
+	case q.Has(isa.QOr):
 		out.Cmp = redOr
 	default:
 		return d.Errorf(in, "bar.red needs .popc, .and or .or")

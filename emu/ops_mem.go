@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -40,7 +41,7 @@ func memSpace(q *Quals, symSpace Space) Space {
 
 // decodeLdSt decodes the shared part of ld and st: address, type, vector.
 func decodeLdSt(d *Decoder, in *ast.Instruction, out *Inst, data ast.Expr, store bool) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	t := q.Type()
 	if t == TNone || t == TPred {
 		return d.Errorf(in, "%s needs a data type", in.Opcode)
@@ -134,7 +135,7 @@ func decodeLd(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return err
 	}
 	out.Exec = ldExecs.pick(out)
-	if q := ParseQuals(in); out.Vec == 1 && out.D >= 0 && (q.Has(".acquire") || q.Has(".relaxed") || q.Has(".volatile")) {
+	if q := d.quals(); out.Vec == 1 && out.D >= 0 && (q.Has(isa.QAcquire) || q.Has(isa.QRelaxed) || q.Has(isa.QVolatile)) {
 		out.Ext, out.Exec = out.Exec, execPollLoad
 	}
 	return nil
@@ -327,7 +328,7 @@ func windowBase(sp Space) uint64 {
 // decodeCvta lowers cvta.space.size d, a (to generic) and
 // cvta.to.space.size d, a (from generic) (§9.7.9.20).
 func decodeCvta(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if !q.HasSpace || len(in.Operands) != 2 {
 		return d.Errorf(in, "cvta needs a state space and two operands")
 	}
@@ -342,7 +343,7 @@ func decodeCvta(d *Decoder, in *ast.Instruction, out *Inst) error {
 	out.Space = q.Space
 	out.Imm = windowBase(q.Space)
 	out.Exec = execCvtaTo
-	if q.Has(".to") {
+	if q.Has(isa.QTo) {
 		out.Exec = execCvtaFrom
 	}
 	return nil
@@ -367,7 +368,7 @@ func execCvtaFrom(w *Warp, in *Inst) Status {
 }
 
 func decodeIsspacep(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if !q.HasSpace || len(in.Operands) != 2 {
 		return d.Errorf(in, "isspacep needs a state space and two operands")
 	}
@@ -422,7 +423,7 @@ func b2u(b bool) uint64 {
 
 // decodeMapa lowers mapa{.shared::cluster}.{u32,u64} d, a, rank (§9.7.9.23).
 func decodeMapa(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(in.Operands) != 3 {
 		return d.Errorf(in, "mapa takes three operands")
 	}
@@ -485,7 +486,7 @@ func execMapa(w *Warp, in *Inst) Status {
 }
 
 func decodeGetctarank(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(in.Operands) != 2 {
 		return d.Errorf(in, "getctarank takes two operands")
 	}
@@ -547,13 +548,13 @@ const (
 	atomCas
 )
 
-var atomOps = map[string]int{".add": atomAdd, ".min": atomMin, ".max": atomMax, ".inc": atomInc, ".dec": atomDec,
-	".and": atomAnd, ".or": atomOr, ".xor": atomXor, ".exch": atomExch, ".cas": atomCas}
+var atomOps = map[isa.Qual]int{isa.QAdd: atomAdd, isa.QMin: atomMin, isa.QMax: atomMax, isa.QInc: atomInc, isa.QDec: atomDec,
+	isa.QAnd: atomAnd, isa.QOr: atomOr, isa.QXor: atomXor, isa.QExch: atomExch, isa.QCas: atomCas}
 
 func decodeAtom(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	op := -1
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if o, ok := atomOps[n]; ok {
 			op = o
 		}

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 	"sort"
 
@@ -14,8 +15,8 @@ import (
 // d, a), and to TensorFloat-32 (cvt.{rna,rn,rz}{.satfinite}.tf32.f32).
 
 func init() {
-	RegisterVariant("cvt", ".e4m3x2", decodeCvtFP8)
-	RegisterVariant("cvt", ".e5m2x2", decodeCvtFP8)
+	RegisterVariant("cvt", isa.QE4m3x2, decodeCvtFP8)
+	RegisterVariant("cvt", isa.QE5m2x2, decodeCvtFP8)
 }
 
 // fp8Format is e4m3 (no infinities; S.1111.111 is NaN, 448 the largest
@@ -114,34 +115,33 @@ type cvtFP8 struct {
 }
 
 func decodeCvtFP8(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	c := &cvtFP8{f: fmtE4M3, relu: q.Has(".relu")}
-	if q.Has(".e5m2x2") {
+	q := d.quals()
+	c := &cvtFP8{f: fmtE4M3, relu: q.Has(isa.QRelu)}
+	if q.Has(isa.QE5m2x2) {
 		c.f = fmtE5M2
 	}
-	names := q.Names
 	// The destination type is the first type-like qualifier.
-	for _, n := range names {
-		if n == ".e4m3x2" || n == ".e5m2x2" {
+	for _, n := range q.List {
+		if n == isa.QE4m3x2 || n == isa.QE5m2x2 {
 			c.to8 = true
 			break
 		}
-		if n == ".f16x2" {
+		if n == isa.QF16x2 {
 			break
 		}
 	}
 	nsrc := 1
 	switch {
-	case c.to8 && q.Has(".f32"):
+	case c.to8 && q.Has(isa.QF32):
 		c.fromF32, nsrc = true, 2
-		if !q.Has(".satfinite") || !q.Has(".rn") {
+		if !q.Has(isa.QSatfinite) || !q.Has(isa.QRn) {
 			return d.Errorf(in, "cvt to %s takes .rn.satfinite", in.FullOpcode())
 		}
-	case c.to8 && q.Has(".f16x2"):
-		if !q.Has(".satfinite") || !q.Has(".rn") {
+	case c.to8 && q.Has(isa.QF16x2):
+		if !q.Has(isa.QSatfinite) || !q.Has(isa.QRn) {
 			return d.Errorf(in, "cvt to %s takes .rn.satfinite", in.FullOpcode())
 		}
-	case !c.to8 && q.Has(".f16x2"):
+	case !c.to8 && q.Has(isa.QF16x2):
 	default:
 		return d.Errorf(in, "the emulator converts .e4m3x2/.e5m2x2 from .f32 or .f16x2 and to .f16x2")
 	}
@@ -173,31 +173,31 @@ func execCvtFP8(w *Warp, in *Inst) Status {
 }
 
 func init() {
-	RegisterVariant("cvt", ".tf32", decodeCvtTF32)
+	RegisterVariant("cvt", isa.QTf32, decodeCvtTF32)
 }
 
 // decodeCvtTF32 lowers cvt.{rna,rn,rz}{.relu}{.satfinite}.tf32.f32 d, a:
 // a rounded to the 10-bit significand of TensorFloat-32, kept in an f32
 // container whose 13 low bits are zero.
 func decodeCvtTF32(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	if !q.Has(".f32") {
+	q := d.quals()
+	if !q.Has(isa.QF32) {
 		return d.Errorf(in, "cvt to .tf32 takes an .f32 source")
 	}
 	switch {
-	case q.Has(".rna"):
+	case q.Has(isa.QRna):
 		out.Imm = 0
-	case q.Has(".rn"):
+	case q.Has(isa.QRn):
 		out.Imm = 1
-	case q.Has(".rz"):
+	case q.Has(isa.QRz):
 		out.Imm = 2
 	default:
 		return d.Errorf(in, "cvt to .tf32 takes .rna, .rn or .rz")
 	}
-	if q.Has(".satfinite") {
+	if q.Has(isa.QSatfinite) {
 		out.Flags |= FlagSat
 	}
-	if q.Has(".relu") {
+	if q.Has(isa.QRelu) {
 		out.Flags |= FlagX
 	}
 	return lanes3(d, in, out, 1, TB32, execCvtTF32)

@@ -1,7 +1,7 @@
 package emu
 
 import (
-	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -34,30 +34,38 @@ type mmaInt struct {
 }
 
 // mmaIntShapes are the shapes of each element width.
-var mmaIntShapes = map[int][]string{8: {".m8n8k16", ".m16n8k16", ".m16n8k32"}, 4: {".m8n8k32", ".m16n8k32", ".m16n8k64"},
-	1: {".m8n8k128", ".m16n8k128", ".m16n8k256"}}
+var mmaIntShapes = map[int][]mmaShape{
+	8: {{isa.QM8n8k16, 8, 8, 16}, {isa.QM16n8k16, 16, 8, 16}, {isa.QM16n8k32, 16, 8, 32}},
+	4: {{isa.QM8n8k32, 8, 8, 32}, {isa.QM16n8k32, 16, 8, 32}, {isa.QM16n8k64, 16, 8, 64}},
+	1: {{isa.QM8n8k128, 8, 8, 128}, {isa.QM16n8k128, 16, 8, 128}, {isa.QM16n8k256, 16, 8, 256}}}
 
-var mmaIntTypes = map[string][2]int{".s8": {8, 1}, ".u8": {8, 0}, ".s4": {4, 1}, ".u4": {4, 0}, ".b1": {1, 0}}
+// mmaShape is an .mMnNkK qualifier and its dimensions.
+type mmaShape struct {
+	q       isa.Qual
+	m, n, k int
+}
+
+var mmaIntTypes = map[isa.Qual][2]int{isa.QS8: {8, 1}, isa.QU8: {8, 0}, isa.QS4: {4, 1}, isa.QU4: {4, 0}, isa.QB1: {1, 0}}
 
 func decodeMma(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	mi := &mmaInt{satfinite: q.Has(".satfinite"), xor: q.Has(".xor")}
+	q := d.quals()
+	mi := &mmaInt{satfinite: q.Has(isa.QSatfinite), xor: q.Has(isa.QXor)}
 	var elems [][2]int
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if t, ok := mmaIntTypes[n]; ok {
 			elems = append(elems, t)
 		}
 	}
-	bad := len(elems) != 2 || elems[0][0] != elems[1][0] || !q.Has(".row") || !q.Has(".col") || len(in.Operands) != 4 ||
-		q.Names[len(q.Names)-1] != ".s32" && elems[0][0] != 1
+	bad := len(elems) != 2 || elems[0][0] != elems[1][0] || !q.Has(isa.QRow) || !q.Has(isa.QCol) || len(in.Operands) != 4 ||
+		q.List[len(q.List)-1] != isa.QS32 && elems[0][0] != 1
 	if !bad {
 		mi.bits, mi.aSigned, mi.bSigned = elems[0][0], elems[0][1] == 1, elems[1][1] == 1
 		for _, sh := range mmaIntShapes[mi.bits] {
-			if q.Has(sh) {
-				fmt.Sscanf(sh, ".m%dn%dk%d", &mi.m, &mi.n, &mi.k)
+			if q.Has(sh.q) {
+				mi.m, mi.n, mi.k = sh.m, sh.n, sh.k
 			}
 		}
-		bad = mi.m == 0 || mi.bits == 1 && (!q.Has(".popc") || q.Has(".and") == q.Has(".xor"))
+		bad = mi.m == 0 || mi.bits == 1 && (!q.Has(isa.QPopc) || q.Has(isa.QAnd) == q.Has(isa.QXor))
 	}
 	if bad {
 		return d.Errorf(in, "the emulator implements mma only on integers: .row.col .s32.{s8,u8}.{s8,u8}.s32 (m8n8k16, m16n8k16, m16n8k32), .s32.{s4,u4}.{s4,u4}.s32 (m8n8k32, m16n8k32, m16n8k64), .s32.b1.b1.s32.{and,xor}.popc (m8n8k128, m16n8k128, m16n8k256)")
@@ -175,8 +183,8 @@ func execMmaInt(w *Warp, in *Inst) Status {
 // warp's 8x8 matrix of 16-bit elements (lane 4r+c/2 holds row r, columns
 // c and c+1) transposed in place (§9.7.14.5.16).
 func decodeMovmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	if !q.Has(".trans") || !q.Has(".m8n8") {
+	q := d.quals()
+	if !q.Has(isa.QTrans) || !q.Has(isa.QM8n8) {
 		return d.Errorf(in, "movmatrix takes .m8n8.trans.b16")
 	}
 	return lanes3(d, in, out, 1, TB32, execMovmatrix)

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -21,18 +22,18 @@ func init() {
 		RegisterOpcode(op, decodeNoEffect)
 	}
 	// cp.async.bulk.prefetch{.tensor}: a hint to fill L2.
-	RegisterVariant("cp", ".prefetch", decodeNoEffect)
+	RegisterVariant("cp", isa.QPrefetch, decodeNoEffect)
 }
 
 // decodeMatch lowers match.any.sync.type d, a, membermask and
 // match.all.sync.type d[|p], a, membermask.
 func decodeMatch(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
-	if out.Type.Size() != 4 && out.Type.Size() != 8 || q.Has(".any") == q.Has(".all") || len(in.Operands) != 3 {
+	if out.Type.Size() != 4 && out.Type.Size() != 8 || q.Has(isa.QAny) == q.Has(isa.QAll) || len(in.Operands) != 3 {
 		return d.Errorf(in, "match takes .any or .all, .b32 or .b64, and d, a, membermask")
 	}
-	if q.Has(".all") {
+	if q.Has(isa.QAll) {
 		out.Flags |= FlagX
 	}
 	var err error

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -60,8 +61,8 @@ type videoInfo struct {
 }
 
 func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	vi := &videoInfo{op: videoOps[in.Opcode], width: 32, sat: q.Has(".sat"), clampShift: q.Has(".clamp")}
+	q := d.quals()
+	vi := &videoInfo{op: videoOps[in.Opcode], width: 32, sat: q.Has(isa.QSat), clampShift: q.Has(isa.QClamp)}
 	switch in.Opcode[len(in.Opcode)-1] {
 	case '2':
 		vi.width = 16
@@ -70,12 +71,12 @@ func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	types := q.Types
 	if vi.op == vidSet {
-		if len(types) != 2 || q.Cmp == "" {
+		if len(types) != 2 || q.Cmp == isa.QNone {
 			return d.Errorf(in, "%s takes .atype.btype and a comparison", in.Opcode)
 		}
 		types = append([]Type{TU32}, types...)
 		c, ok := cmpCodes[q.Cmp]
-		if !ok || c < 1 || c > 6 || q.Cmp[0] == 'l' && q.Cmp != "lt" && q.Cmp != "le" || q.Cmp == "hi" || q.Cmp == "hs" {
+		if !ok || c < 1 || c > 6 || q.Cmp == isa.QLo || q.Cmp == isa.QLs || q.Cmp == isa.QHi || q.Cmp == isa.QHs {
 			return d.Errorf(in, "%s takes .eq, .ne, .lt, .le, .gt or .ge", in.Opcode)
 		}
 		vi.cmp = c
@@ -90,11 +91,11 @@ func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	vi.dSigned, vi.aSigned, vi.bSigned = types[0] == TS32, types[1] == TS32, types[2] == TS32
 	switch {
-	case q.Has(".add"):
+	case q.Has(isa.QAdd):
 		vi.op2 = vidOp2Add
-	case q.Has(".min"):
+	case q.Has(isa.QMin):
 		vi.op2 = vidOp2Min
-	case q.Has(".max"):
+	case q.Has(isa.QMax):
 		vi.op2 = vidOp2Max
 	}
 	nsrc := 2
@@ -274,16 +275,16 @@ type vmadInfo struct {
 // decodeVmad lowers vmad.dtype.atype.btype{.sat}{.scale} d, {-}a, {-}b,
 // {-}c and its .po form.
 func decodeVmad(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	if len(q.Types) != 3 || len(in.Operands) != 4 {
 		return d.Errorf(in, "vmad takes .dtype.atype.btype and four operands")
 	}
 	vi := &vmadInfo{dSigned: q.Types[0] == TS32, aSigned: q.Types[1] == TS32, bSigned: q.Types[2] == TS32,
-		po: q.Has(".po"), sat: q.Has(".sat")}
+		po: q.Has(isa.QPo), sat: q.Has(isa.QSat)}
 	switch {
-	case q.Has(".shr7"):
+	case q.Has(isa.QShr7):
 		vi.shift = 7
-	case q.Has(".shr15"):
+	case q.Has(isa.QShr15):
 		vi.shift = 15
 	}
 	ops := append([]ast.Expr(nil), in.Operands...)

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"github.com/ptxkit/ptxkit/isa"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -61,15 +62,15 @@ const (
 
 // decodeShfl lowers shfl.sync.mode.b32 d[|p], a, b, c, membermask.
 func decodeShfl(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	switch {
-	case q.Has(".up"):
+	case q.Has(isa.QUp):
 		out.Imm = shflUp
-	case q.Has(".down"):
+	case q.Has(isa.QDown):
 		out.Imm = shflDown
-	case q.Has(".bfly"):
+	case q.Has(isa.QBfly):
 		out.Imm = shflBfly
-	case q.Has(".idx"):
+	case q.Has(isa.QIdx):
 		out.Imm = shflIdx
 	default:
 		return d.Errorf(in, "shfl needs a mode (.up, .down, .bfly, .idx)")
@@ -132,8 +133,8 @@ func execShfl(w *Warp, in *Inst) Status {
 // decodeVote lowers vote{.sync}.{all,any,uni}.pred d, {!}a{, mask} and
 // vote{.sync}.ballot.b32 d, {!}a{, mask}.
 func decodeVote(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
-	for i, m := range []string{".all", ".any", ".uni", ".ballot"} {
+	q := d.quals()
+	for i, m := range []isa.Qual{isa.QAll, isa.QAny, isa.QUni, isa.QBallot} {
 		if q.Has(m) {
 			out.Imm = uint64(i)
 		}
@@ -203,9 +204,9 @@ func execActivemask(w *Warp, in *Inst) Status {
 
 // decodeRedux lowers redux.sync.op.type d, a, membermask.
 func decodeRedux(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	op := -1
-	for i, n := range []string{".add", ".min", ".max", ".and", ".or", ".xor"} {
+	for i, n := range []isa.Qual{isa.QAdd, isa.QMin, isa.QMax, isa.QAnd, isa.QOr, isa.QXor} {
 		if q.Has(n) {
 			op = []int{opAdd, opMin, opMax, opAnd, opOr, opXor}[i]
 		}
@@ -261,11 +262,11 @@ func execRedux(w *Warp, in *Inst) Status {
 
 // prmtModes numbers prmt's modes (§9.7.8.7); 0 is the default
 // (generic byte selection).
-var prmtModes = map[string]uint64{".f4e": 1, ".b4e": 2, ".rc8": 3, ".ecl": 4, ".ecr": 5, ".rc16": 6}
+var prmtModes = map[isa.Qual]uint64{isa.QF4e: 1, isa.QB4e: 2, isa.QRc8: 3, isa.QEcl: 4, isa.QEcr: 5, isa.QRc16: 6}
 
 // decodePrmt lowers prmt.b32{.mode} d, a, b, c.
 func decodePrmt(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	for name, m := range prmtModes {
 		if q.Has(name) {
 			out.Imm = m
@@ -329,7 +330,7 @@ func prmt(mode uint64, a, b, c uint32) uint32 {
 
 // decodeBfe lowers bfe.type d, a, pos, len.
 func decodeBfe(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
 	if out.Type.Size() != 4 && out.Type.Size() != 8 || len(in.Operands) != 4 {
 		return d.Errorf(in, "bfe takes a 32- or 64-bit type and four operands")
@@ -370,7 +371,7 @@ func execBfe(w *Warp, in *Inst) Status {
 
 // decodeBfi lowers bfi.type f, a, b, pos, len.
 func decodeBfi(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
 	if out.Type.Size() != 4 && out.Type.Size() != 8 || len(in.Operands) != 5 {
 		return d.Errorf(in, "bfi takes a 32- or 64-bit type and five operands")
@@ -446,9 +447,9 @@ func execLop3(w *Warp, in *Inst) Status {
 
 // decodeMul24 lowers mul24/mad24.{lo,hi}.{u32,s32}.
 func decodeMul24(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
-	if q.Has(".hi") {
+	if q.Has(isa.QHi) {
 		out.Flags |= FlagHi
 	}
 	n := 3
@@ -510,12 +511,12 @@ func decodeStmatrix(d *Decoder, in *ast.Instruction, out *Inst) error {
 // decodeStmatrixShape decodes the operands shared by stmatrix and
 // ldmatrix (given in stmatrix order: address, registers).
 func decodeStmatrixShape(d *Decoder, in *ast.Instruction, out *Inst, load bool) error {
-	q := ParseQuals(in)
-	if !q.Has(".m8n8") || q.Type() != TB16 {
+	q := d.quals()
+	if !q.Has(isa.QM8n8) || q.Type() != TB16 {
 		return d.Errorf(in, "the emulator implements %s only for .m8n8 .b16", in.Opcode)
 	}
 	n := 0
-	for i, x := range []string{".x1", ".x2", ".x4"} {
+	for i, x := range []isa.Qual{isa.QX1, isa.QX2, isa.QX4} {
 		if q.Has(x) {
 			n = 1 << uint(i)
 		}
@@ -523,7 +524,7 @@ func decodeStmatrixShape(d *Decoder, in *ast.Instruction, out *Inst, load bool) 
 	if n == 0 || len(in.Operands) != 2 {
 		return d.Errorf(in, "%s needs .x1, .x2 or .x4, an address and a vector of registers", in.Opcode)
 	}
-	if q.Has(".trans") {
+	if q.Has(isa.QTrans) {
 		out.Flags |= FlagX
 	}
 	var err error

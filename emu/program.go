@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
@@ -183,7 +184,7 @@ var decoders = map[string]DecodeFunc{}
 func RegisterOpcode(op string, fn DecodeFunc) { decoders[op] = fn }
 
 type variant struct {
-	qual string
+	qual isa.Qual
 	fn   DecodeFunc
 }
 
@@ -192,15 +193,17 @@ var variants = map[string][]variant{}
 // RegisterVariant makes instructions with opcode op that carry qualifier
 // qual (".async" for st.async, ".bulk" for st.bulk) decode with fn instead
 // of the opcode's main decoder. Later registrations are tried first.
-func RegisterVariant(op, qual string, fn DecodeFunc) {
+func RegisterVariant(op string, qual isa.Qual, fn DecodeFunc) {
 	variants[op] = append([]variant{{qual, fn}}, variants[op]...)
 }
 
 // decoderFor picks the decoder of an instruction.
-func decoderFor(in *ast.Instruction) DecodeFunc {
+func decoderFor(in *ast.Instruction, quals []isa.Qual) DecodeFunc {
 	for _, v := range variants[in.Opcode] {
-		if in.HasQual(v.qual) {
-			return v.fn
+		for _, q := range quals {
+			if q == v.qual {
+				return v.fn
+			}
 		}
 	}
 	return decoders[in.Opcode]

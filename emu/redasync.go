@@ -2,6 +2,7 @@ package emu
 
 import (
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -14,17 +15,17 @@ import (
 //
 // The shared form must target a CTA other than the executing one.
 
-var redAsyncOps = map[string]uint64{
-	".add": 1, ".min": 2, ".max": 3, ".inc": 4, ".dec": 5, ".and": 6, ".or": 7, ".xor": 8,
+var redAsyncOps = map[isa.Qual]uint64{
+	isa.QAdd: 1, isa.QMin: 2, isa.QMax: 3, isa.QInc: 4, isa.QDec: 5, isa.QAnd: 6, isa.QOr: 7, isa.QXor: 8,
 }
 
 func decodeRedAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type, out.Vec = q.Type(), 1
 	if s := out.Type.Size(); s != 4 && s != 8 {
 		return d.Errorf(in, "red.async needs a 32- or 64-bit type")
 	}
-	for _, n := range q.Names {
+	for _, n := range q.List {
 		if op, ok := redAsyncOps[n]; ok {
 			out.Imm = op << 8
 		}

@@ -31,7 +31,7 @@ func (w *Warp) stackPtr(l int) int {
 
 // decodeAlloca lowers alloca.type ptr, size{, immAlign}.
 func decodeAlloca(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type = q.Type()
 	if out.Type != TU32 && out.Type != TU64 || len(in.Operands) < 2 || len(in.Operands) > 3 {
 		return d.Errorf(in, "alloca takes .u32 or .u64, ptr, size and an optional alignment")

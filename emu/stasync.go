@@ -3,6 +3,7 @@ package emu
 import (
 	"errors"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -17,8 +18,8 @@ import (
 // than its complete-tx, which it performs itself.
 
 func init() {
-	RegisterVariant("st", ".async", decodeStAsync)
-	RegisterVariant("red", ".async", decodeRedAsync)
+	RegisterVariant("st", isa.QAsync, decodeStAsync)
+	RegisterVariant("red", isa.QAsync, decodeRedAsync)
 }
 
 // asyncStoreFlags in Inst.Imm.
@@ -30,7 +31,7 @@ const (
 // .release global form (two operands, no mbarrier) or the mbarrier form
 // (three operands), and the destination address [a] with its space.
 func decodeAsyncTarget(d *Decoder, in *ast.Instruction, out *Inst, q *Quals) (release bool, err error) {
-	release = q.Has(".release")
+	release = q.Has(isa.QRelease)
 	nops := 3
 	if release {
 		out.Imm |= asRelease
@@ -52,7 +53,7 @@ func decodeAsyncTarget(d *Decoder, in *ast.Instruction, out *Inst, q *Quals) (re
 //	st.async{.weak}{.shared::cluster}.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar]
 //	st.async{.mmio}.release.{gpu,sys}{.global}.type [a], b
 func decodeStAsync(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := ParseQuals(in)
+	q := d.quals()
 	out.Type, out.Vec = q.Type(), uint8(q.Vec)
 	if out.Type == TNone || out.Type == TPred {
 		return d.Errorf(in, "st.async needs a data type")

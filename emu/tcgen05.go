@@ -9,8 +9,8 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"math/bits"
-	"strconv"
 	"sync"
 
 	"github.com/ptxkit/ptxkit/emu/tmem"
@@ -182,64 +182,61 @@ func tmemExit(c *CTA) *Report {
 // decodeTcgen05 lowers tcgen05.{alloc,dealloc,relinquish_alloc_permit,st,
 // ld,wait,fence,commit}.
 func decodeTcgen05(d *Decoder, in *ast.Instruction, out *Inst) error {
-	if len(in.Quals) == 0 {
+	q := d.quals()
+	if len(q.List) == 0 {
 		return d.Errorf(in, "tcgen05 needs a sub-operation (.alloc, .st, .ld, ...)")
-	}
-	names := make([]string, len(in.Quals))
-	for i, q := range in.Quals {
-		names[i] = q.Name
 	}
 	x := &tcInst{}
 	out.Ext = x
-	switch sub := names[0]; sub {
-	case ".alloc", ".dealloc", ".relinquish_alloc_permit":
-		return decodeTcAlloc(d, in, out, x, names)
-	case ".st", ".ld":
-		return decodeTcData(d, in, out, x, names, sub == ".ld")
-	case ".wait::st", ".wait::ld":
+	switch sub := q.List[0]; sub {
+	case isa.QAlloc, isa.QDealloc, isa.QRelinquish_Alloc_Permit:
+		return decodeTcAlloc(d, in, out, x, q)
+	case isa.QSt, isa.QLd:
+		return decodeTcData(d, in, out, x, q, sub == isa.QLd)
+	case isa.QWait_St, isa.QWait_Ld:
 		x.op = tcWaitSt
-		if sub == ".wait::ld" {
+		if sub == isa.QWait_Ld {
 			x.op = tcWaitLd
 		}
 		out.Exec = execTcWait
 		return nil
-	case ".fence::before_thread_sync", ".fence::after_thread_sync":
+	case isa.QFence_Before_Thread_Sync, isa.QFence_After_Thread_Sync:
 		// Tensor Memory is coherent in the emulator: the fences order
 		// nothing further (DIGEST §4, §8).
 		x.op = tcFence
 		out.Exec = execTcFence
 		return nil
-	case ".commit":
-		return decodeTcCommit(d, in, out, x, names)
+	case isa.QCommit:
+		return decodeTcCommit(d, in, out, x, q)
 	}
 	return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 }
 
 // ctaGroupOf returns the .cta_group::N qualifier's value.
-func ctaGroupOf(d *Decoder, in *ast.Instruction, names []string) (tmem.CTAGroup, error) {
-	for _, n := range names {
+func ctaGroupOf(d *Decoder, in *ast.Instruction, q Quals) (tmem.CTAGroup, error) {
+	for _, n := range q.List {
 		switch n {
-		case ".cta_group::1":
+		case isa.QCta_Group_1:
 			return tmem.CTAGroup1, nil
-		case ".cta_group::2":
+		case isa.QCta_Group_2:
 			return tmem.CTAGroup2, nil
 		}
 	}
 	return 0, d.Errorf(in, "%s needs .cta_group::1 or .cta_group::2", in.FullOpcode())
 }
 
-func decodeTcAlloc(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names []string) error {
-	g, err := ctaGroupOf(d, in, names)
+func decodeTcAlloc(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, q Quals) error {
+	g, err := ctaGroupOf(d, in, q)
 	if err != nil {
 		return err
 	}
 	x.group = g
-	switch names[0] {
-	case ".relinquish_alloc_permit":
+	switch q.List[0] {
+	case isa.QRelinquish_Alloc_Permit:
 		x.op = tcRelinquish
 		out.Exec = execTcRelinquish
 		return nil
-	case ".alloc":
+	case isa.QAlloc:
 		if len(in.Operands) != 2 {
 			return d.Errorf(in, "tcgen05.alloc takes [dst], nCols")
 		}
@@ -269,13 +266,13 @@ func decodeTcAlloc(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names 
 
 // decodeTcData lowers tcgen05.st [taddr], {imm,} r and
 // tcgen05.ld r, [taddr]{, imm}.
-func decodeTcData(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names []string, load bool) error {
-	for _, n := range names[1:] {
+func decodeTcData(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, q Quals, load bool) error {
+	for _, n := range q.List[1:] {
 		if !dataQual(n) {
 			return d.Errorf(in, "the emulator does not implement %s (qualifier %s)", in.FullOpcode(), n)
 		}
 	}
-	f, err := tmem.ParseForm(names[1:], load)
+	f, err := tmem.FormOf(q.List[1:], load)
 	if err != nil {
 		return d.Errorf(in, "%s: %s", in.FullOpcode(), err.(*tmem.Error).Message)
 	}
@@ -337,35 +334,28 @@ func decodeTcData(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names [
 
 // dataQual reports whether q may appear on the tcgen05.st/ld forms the
 // emulator implements (not, for example, tcgen05.ld.red).
-func dataQual(q string) bool {
+func dataQual(q isa.Qual) bool {
 	switch q {
-	case ".sync", ".aligned", ".b32", ".pack::16b", ".unpack::16b":
+	case isa.QSync, isa.QAligned, isa.QB32, isa.QPack_16b, isa.QUnpack16b:
 		return true
 	}
-	if _, ok := tmem.ParseShape(q); ok {
-		return true
-	}
-	if len(q) > 2 && q[1] == 'x' {
-		_, err := strconv.Atoi(q[2:])
-		return err == nil
-	}
-	return false
+	return q.Group() == isa.GShape || q.Group() == isa.GNum
 }
 
 // decodeTcCommit lowers tcgen05.commit.cta_group::N.mbarrier::arrive::one
 // {.shared::cluster}.b64 [mbar].
-func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names []string) error {
-	g, err := ctaGroupOf(d, in, names)
+func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, q Quals) error {
+	g, err := ctaGroupOf(d, in, q)
 	if err != nil {
 		return err
 	}
 	x.op, x.group = tcCommit, g
 	arrive := false
-	for _, n := range names {
+	for _, n := range q.List {
 		switch n {
-		case ".multicast::cluster":
+		case isa.QMulticast_Cluster:
 			x.multicast = true
-		case ".mbarrier::arrive::one":
+		case isa.QMbarrier_Arrive_One:
 			arrive = true
 		}
 	}
@@ -391,7 +381,7 @@ func decodeTcCommit(d *Decoder, in *ast.Instruction, out *Inst, x *tcInst, names
 	out.A, out.Off = base, off
 	// Without a state space the operand is a generic address (§9.7.16.8.6).
 	out.Space = SpaceGeneric
-	if q := ParseQuals(in); q.Has(".shared::cluster") {
+	if q.Has(isa.QSharedCluster) {
 		out.Space = SpaceSharedCluster
 	}
 	if tcCommitExec == nil {

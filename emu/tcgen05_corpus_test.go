@@ -3,6 +3,7 @@ package emu
 import (
 	"bufio"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"os"
 	"regexp"
 	"strings"
@@ -132,7 +133,7 @@ func tmemTableForm(inst string) bool {
 	for i := range quals {
 		quals[i] = "." + quals[i]
 	}
-	f, err := tmem.ParseForm(quals, strings.HasPrefix(inst, "tcgen05.ld"))
+	f, err := tmem.FormOf(isa.LookupQuals(quals, nil), strings.HasPrefix(inst, "tcgen05.ld"))
 	if err != nil {
 		return false
 	}

@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"math"
 	"math/bits"
 )
@@ -35,17 +36,29 @@ const (
 	TF64
 )
 
-var typeNames = map[string]Type{
-	".pred": TPred, ".b8": TB8, ".b16": TB16, ".b32": TB32, ".b64": TB64, ".b128": TB128,
-	".u8": TU8, ".u16": TU16, ".u32": TU32, ".u64": TU64,
-	".s8": TS8, ".s16": TS16, ".s32": TS32, ".s64": TS64,
-	".f16": TF16, ".f16x2": TF16x2, ".bf16": TBF16, ".bf16x2": TBF16x2, ".f32": TF32, ".f64": TF64,
+// typeQuals is the qualifier of each type.
+var typeQuals = [...]isa.Qual{
+	TPred: isa.QPred, TB8: isa.QB8, TB16: isa.QB16, TB32: isa.QB32, TB64: isa.QB64, TB128: isa.QB128,
+	TU8: isa.QU8, TU16: isa.QU16, TU32: isa.QU32, TU64: isa.QU64,
+	TS8: isa.QS8, TS16: isa.QS16, TS32: isa.QS32, TS64: isa.QS64,
+	TF16: isa.QF16, TF16x2: isa.QF16x2, TBF16: isa.QBF16, TBF16x2: isa.QBF16x2, TF32: isa.QF32, TF64: isa.QF64,
 }
 
-// ParseType returns the type a qualifier such as ".u32" names.
-func ParseType(q string) (Type, bool) {
-	t, ok := typeNames[q]
-	return t, ok
+// ParseType returns the type a spelling such as ".u32" names, as isa
+// reads it.
+func ParseType(name string) (Type, bool) { return typeOf(isa.LookupQual(name)) }
+
+// typeOf returns the emulator Type of a type qualifier (PTX ISA §5.2).
+func typeOf(q isa.Qual) (Type, bool) {
+	if q == isa.QNone {
+		return TNone, false
+	}
+	for t, tq := range typeQuals {
+		if tq == q {
+			return Type(t), true
+		}
+	}
+	return TNone, false
 }
 
 // Size returns the type's width in bytes (predicates count as 1).
@@ -75,10 +88,8 @@ func (t Type) Signed() bool { return t >= TS8 && t <= TS64 }
 func (t Type) Float() bool { return t >= TF16 }
 
 func (t Type) String() string {
-	for k, v := range typeNames {
-		if v == t {
-			return k
-		}
+	if int(t) < len(typeQuals) && typeQuals[t] != isa.QNone {
+		return typeQuals[t].String()
 	}
 	return ".none"
 }
@@ -112,22 +123,6 @@ const (
 	RoundUp                // .rp / .rpi
 	RoundNearestAway       // .rna
 )
-
-func parseRound(q string) (Round, bool) {
-	switch q {
-	case ".rn", ".rni":
-		return RoundNearest, true
-	case ".rz", ".rzi":
-		return RoundZero, true
-	case ".rm", ".rmi":
-		return RoundDown, true
-	case ".rp", ".rpi":
-		return RoundUp, true
-	case ".rna":
-		return RoundNearestAway, true
-	}
-	return 0, false
-}
 
 // roundInt rounds x to an integer-valued float64 in mode r.
 func roundInt(x float64, r Round) float64 {

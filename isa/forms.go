@@ -673,7 +673,10 @@ func itoa(n int) string {
 // .eq and .ne compare bit-size types, and .lo/.ls/.hi/.hs are unsigned
 // (PTX ISA 9.7.6.2).
 func cmpProblems(d *OpDecode, probs []Problem) []Problem {
-	t := d.Types[0]
+	t := d.Types[0] // setp's type; set's is its second (source) type
+	if d.Types[1] != QNone {
+		t = d.Types[1]
+	}
 	for i, q := range d.Quals {
 		bad := false
 		switch q {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/emu/tmem"
@@ -19,15 +20,15 @@ func renderTMEMLayout(x *explanation) []string {
 	if in == nil || in.Opcode != "tcgen05" || len(in.Quals) == 0 {
 		return nil
 	}
-	load := in.Quals[0].Name == ".ld"
-	if !load && in.Quals[0].Name != ".st" {
+	quals := x.Form.Quals // tcgen05.st: the store table's decoding
+	if x.Form.Instr == nil {
+		quals = x.Op.Quals // tcgen05.ld: its form's
+	}
+	if len(quals) == 0 || quals[0] != isa.QSt && quals[0] != isa.QLd {
 		return nil
 	}
-	names := make([]string, 0, len(in.Quals)-1)
-	for _, q := range in.Quals[1:] {
-		names = append(names, q.Name)
-	}
-	f, err := tmem.ParseForm(names, load)
+	load := quals[0] == isa.QLd
+	f, err := tmem.FormOf(quals[1:], load)
 	if err != nil {
 		return nil // the problems section reports it
 	}

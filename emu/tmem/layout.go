@@ -39,17 +39,6 @@ func (s Shape) String() string {
 
 func (s Shape) valid() bool { return s >= Shape16x64b && s <= Shape16x32bx2 }
 
-// ParseShape parses a shape qualifier, with or without its leading dot.
-func ParseShape(q string) (Shape, bool) {
-	q = strings.TrimPrefix(q, ".")
-	for _, s := range Shapes {
-		if shapeNames[s] == q {
-			return s, true
-		}
-	}
-	return 0, false
-}
-
 // BaseRegs returns the number of 32-bit registers per thread for one repeat
 // (.x1) of the shape: the ".x1" row of Table 50.
 func (s Shape) BaseRegs() int {

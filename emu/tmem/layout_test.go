@@ -3,6 +3,7 @@ package tmem
 import (
 	"errors"
 	"fmt"
+	"github.com/ptxkit/ptxkit/isa"
 	"testing"
 )
 
@@ -316,17 +317,15 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestParseShape(t *testing.T) {
+// TestShapeOf checks that every shape isa decodes maps to its Shape.
+func TestShapeOf(t *testing.T) {
 	for _, s := range Shapes {
-		for _, q := range []string{s.String(), "." + s.String()} {
-			if got, ok := ParseShape(q); !ok || got != s {
-				t.Errorf("ParseShape(%q) = %v, %v", q, got, ok)
-			}
+		q := isa.LookupQual("." + s.String())
+		if got, ok := shapeOf(q); !ok || got != s {
+			t.Errorf("shapeOf(%v) = %v, %v; want %v", q, got, ok, s)
 		}
 	}
-	for _, q := range []string{"", ".16x32b", "32x32", ".x1"} {
-		if _, ok := ParseShape(q); ok {
-			t.Errorf("ParseShape(%q) accepted", q)
-		}
+	if _, ok := shapeOf(isa.QX1); ok {
+		t.Errorf("shapeOf(.x1) accepted")
 	}
 }

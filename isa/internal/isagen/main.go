@@ -131,6 +131,9 @@ func (g *gen) read(path string) {
 		fields := strings.Fields(line)
 		switch fields[0] {
 		case "set":
+			if strings.Contains(line, "|") {
+				break // a form of the set instruction (PTX ISA §9.7.6.1)
+			}
 			g.sets[fields[1]] = fields[2:]
 			continue
 		case "type":
