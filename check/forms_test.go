@@ -81,6 +81,17 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "vote.sync.any.pred %Rpred_0, %Rpred_1;", "8.5", "sm_90", "operand-count", 1, "vote takes 3 operands"},
 		{"synchronization", "fence.acq_rel;", "8.5", "sm_90", "missing-qualifier", 1, ".cta, .cluster, .gpu, .sys"},
 		{"synchronization", "redux.sync.add.u32 %Ru32_0, %Ru32_1, 0xffffffff;", "8.5", "sm_75", "target", 1, "requires sm_80"},
+		// ptxas 12.5's rules found by the differential test (seeds 3-6)
+		{"data-movement", "createpolicy.range.global.L2::evict_last.b64 %Rb64_0, [%Ru64_1], 59, 4;", "8.5", "sm_90", "operand-range", 66, "primary size 59 of createpolicy.range exceeds the total size 4"},
+		{"data-movement", "createpolicy.range.L2::evict_last.b64 %Rb64_0, [%Ru64_1], -1, 4;", "8.5", "sm_90", "operand-range", 59, "primary size -1"},
+		{"data-movement", "createpolicy.cvt.L2.b64 43, %Ru64_1;", "8.5", "sm_90", "operand-kind", 25, "must be a register"},
+		{"data-movement", "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%Ru64_0], [%Ru64_1], %Ru32_0, %Rf64_0;", "8.5", "sm_90", "operand-type", 91, "of type .f64 does not fit operand pol"},
+		{"data-movement", "ld.volatile.global.L2::cache_hint.u32 %Ru32_0, [%Ru64_1], %Ru64_2;", "8.5", "sm_90", "qualifier-conflict", 19, "cannot be combined with .volatile"},
+		{"half-comparison", "setp.geu.bf16x2 %Rpred_0, %Rpred_1, %Rb32_1;", "8.5", "sm_90", "operand-type", 27, "does not fit operand a"},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.b16 %Rb32_0, %Rb64_1;", "8.5", "sm_90", "operand-type", 48, "does not fit operand a"},
+		{"integer-arithmetic", "mul.lo.u32.pred %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "qualifier-not-allowed", 11, ".pred"},
+		{"float-arithmetic", "mul.rn.f64.pred %Rf64_0, %Rf64_1, %Rf64_2;", "8.5", "sm_90", "ignored-qualifier", 11, ".pred means nothing"},
+		{"float-arithmetic", "tanh.approx.f32.pred %Rf32_0, %Rf32_1;", "8.5", "sm_90", "ignored-qualifier", 16, ".pred means nothing"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -126,6 +137,11 @@ func TestFormsValid(t *testing.T) {
 		"red.global.add.f32 [%Ru64_0], %Rf32_1;", "shfl.sync.bfly.b32 %Rb32_0|%Rpred_0, %Rb32_1, 1, 31, 0xffffffff;",
 		"vote.sync.ballot.b32 %Rb32_0, %Rpred_0, 0xffffffff;", "activemask.b32 %Rb32_0;", "nanosleep.u32 100;",
 		"bra.uni GL;", "trap;", "exit;",
+		// ptxas 12.5 takes these (probed; docs/ptxas-differences.md)
+		"movmatrix.sync.aligned.m8n8.trans.b16 %Rpred_0, %Rpred_1;", "setp.geu.bf16x2 %Rpred_0, %Rb32_1, %Rpred_1;",
+		"ld.volatile.global.L2::128B.u32 %Ru32_0, [%Ru64_1];", "createpolicy.range.L2::evict_first.b64 %Rb64_0, [%Ru64_1], 4, 4;",
+		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
+		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
 	}
 	for _, b := range bodies {
 		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter

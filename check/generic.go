@@ -80,6 +80,26 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 		c.formOperand(in, d, s, d.opTypes[i], in.Operands[k])
 		k++
 	}
+	if f.Opcode == "createpolicy" && od.Has(isa.QRange) {
+		c.policyRange(f, in.Operands)
+	}
+}
+
+// policyRange checks the sizes of createpolicy.range (PTX ISA 9.7.9.18):
+// the primary size may not exceed the total size. ptxas 12.5 compares two
+// constants as unsigned numbers ("value '59' must be less than or equal to
+// the value '4' of argument 4").
+func (c *checker) policyRange(f *isa.OpForm, ops []ast.Expr) {
+	if len(ops) != 4 {
+		return
+	}
+	primary, ok1 := intValue(ops[2])
+	total, ok2 := intValue(ops[3])
+	if ok1 && ok2 && uint64(primary) > uint64(total) {
+		e := ops[2]
+		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "make the primary size at most the total size",
+			"the primary size %d of createpolicy.range exceeds the total size %d", primary, total)
+	}
 }
 
 // policyOperand reports a cache-policy operand without .L2::cache_hint, or
@@ -245,6 +265,9 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	if s.Kind == isa.OpdDst && d.vec > 1 && sym.vec == 1 {
 		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
 		return
+	}
+	if rt == isa.QPred && s.PredOK {
+		return // ptxas 12.5 takes a predicate register here (docs/ptxas-differences.md)
 	}
 	mode := f.Mode
 	if mode == isa.ModeCvt && exactCvt(&d.op, s, t) {

@@ -269,7 +269,8 @@ func (g *opGen) instruction() opCase {
 	case "opcode":
 		opcode = g.pickStr(opcode+"x", opcode+"d", "x"+opcode)
 	case "immdst":
-		if len(ops) == 0 || !strings.HasPrefix(ops[0], "%R") {
+		// ptxas 12.5 crashes on a constant createpolicy destination.
+		if len(ops) == 0 || !strings.HasPrefix(ops[0], "%R") || opcode == "createpolicy" {
 			mut = "valid"
 			break
 		}
@@ -394,7 +395,8 @@ func testOpAgreement(t *testing.T, cuda, maxPTX string, n int, skipRule ...strin
 			t.Fatalf("the test kernel does not assemble for PTX %s %s: lines %v", b.version, b.target, l)
 		}
 		src := header + body.String() + kernelFooter
-		theirs := ptxasErrorLines(t, ptxas, dir, b.target, src)
+		// A batch on which ptxas crashes is decided line by line.
+		theirs, batchCrashed := ptxasVerdicts(t, ptxas, dir, b.target, src)
 		ours, diags := ourErrorLines(src, "")
 		for i, c := range b.cases {
 			ln := first + i
@@ -402,9 +404,14 @@ func testOpAgreement(t *testing.T, cuda, maxPTX string, n int, skipRule ...strin
 				continue
 			}
 			want := theirs[ln]
-			if want != ours[ln] {
+			if want != ours[ln] || batchCrashed {
 				single := header + c.line + "\n" + kernelFooter
-				want = ptxasErrorLines(t, ptxas, dir, b.target, single)[first]
+				lines, crashed := ptxasVerdicts(t, ptxas, dir, b.target, single)
+				if crashed && !lines[first] {
+					t.Errorf("ptxas %s crashed on %s (PTX %s %s); the generator must avoid it", cuda, c.line, b.version, b.target)
+					continue
+				}
+				want = lines[first]
 			}
 			tl := byClass[c.class]
 			if tl == nil {
