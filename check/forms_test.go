@@ -92,6 +92,12 @@ func TestFormRules(t *testing.T) {
 		{"integer-arithmetic", "mul.lo.u32.pred %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "qualifier-not-allowed", 11, ".pred"},
 		{"float-arithmetic", "mul.rn.f64.pred %Rf64_0, %Rf64_1, %Rf64_2;", "8.5", "sm_90", "ignored-qualifier", 11, ".pred means nothing"},
 		{"float-arithmetic", "tanh.approx.f32.pred %Rf32_0, %Rf32_1;", "8.5", "sm_90", "ignored-qualifier", 16, ".pred means nothing"},
+		{"float-arithmetic", "div.ftz.full.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "8.5", "sm_90", "qualifier-order", 8, "div.full must be written first"},
+		{"data-movement", "cvt.sat.pack.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb32_3;", "8.5", "sm_90", "qualifier-order", 8, "cvt.pack must be written first"},
+		{"data-movement", "createpolicy.L2::evict_last.fractional.b64 %Rb64_0;", "8.5", "sm_90", "qualifier-order", 28, "createpolicy.fractional must be written first"},
+		{"data-movement", "createpolicy.cvt.L2.b64 %Rf64_0, %Ru64_1;", "8.5", "sm_90", "operand-type", 25, "of type .f64 does not fit operand d"},
+		{"data-movement", "ld.volatile.global.L1::evict_last.u32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "qualifier-conflict", 19, "cannot be combined with .volatile"},
+		{"data-movement", "cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb16_3;", "8.5", "sm_90", "operand-type", 52, "does not fit operand c"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -142,6 +148,9 @@ func TestFormsValid(t *testing.T) {
 		"ld.volatile.global.L2::128B.u32 %Ru32_0, [%Ru64_1];", "createpolicy.range.L2::evict_first.b64 %Rb64_0, [%Ru64_1], 4, 4;",
 		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
 		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
+		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
+		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
+		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
 	}
 	for _, b := range bodies {
 		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter

@@ -350,6 +350,9 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 		return tk == rk
 	}
 	rb := rt.Bits()
+	if mode == isa.ModeCvt && !dst && tk == 'b' && rb >= bits {
+		return true // cvt.pack's .b32 source c: any register of 32 bits or more (ptxas 12.5)
+	}
 	intLike := func(k byte) bool { return k == 'b' || k == 'u' || k == 's' }
 	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
 		return rb >= bits
