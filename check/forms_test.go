@@ -60,7 +60,7 @@ func TestFormRules(t *testing.T) {
 		// logic and shift
 		{"logic-shift", "and.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "type-not-allowed", 4, ".u32 is not a type of and"},
 		{"logic-shift", "shl.b64 %Rb64_0, %Rb64_1, %Rb64_2;", "8.5", "sm_90", "operand-type", 27, "does not fit operand b of shl (.u32)"},
-		{"logic-shift", "lop3.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3, 256;", "8.5", "sm_90", "operand-range", 46, "0..255, not 256"},
+		{"logic-shift", "lop3.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3, 256;", "8.5", "sm_90", "operand-range", 46, "ptxas uses its low 8 bits (0x00)"},
 		// data movement and conversion
 		{"data-movement", "cvt.f32.u32 %Rf32_0, %Ru32_1;", "8.5", "sm_90", "missing-qualifier", 1, "cvt needs one of .rn, .rz, .rm, .rp"},
 		{"data-movement", "cvt.sat.u32.u16 %Ru32_0, %Ru16_1;", "8.5", "sm_90", "cvt-sat", 4, ".sat cannot change"},
@@ -98,6 +98,8 @@ func TestFormRules(t *testing.T) {
 		{"data-movement", "createpolicy.cvt.L2.b64 %Rf64_0, %Ru64_1;", "8.5", "sm_90", "operand-type", 25, "of type .f64 does not fit operand d"},
 		{"data-movement", "ld.volatile.global.L1::evict_last.u32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "qualifier-conflict", 19, "cannot be combined with .volatile"},
 		{"data-movement", "cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb16_3;", "8.5", "sm_90", "operand-type", 52, "does not fit operand c"},
+		{"data-movement", "mov.u32 %Ru32_0, %tid;", "8.5", "sm_90", "operand-kind", 18, "special register %tid holds a vector"},
+		{"synchronization", "redux.sync.and.b32 %Rb32_0, %Rf32_1, 0xffffffff;", "8.5", "sm_90", "operand-type", 29, "of type .f32 does not fit operand a"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -148,6 +150,7 @@ func TestFormsValid(t *testing.T) {
 		"ld.volatile.global.L2::128B.u32 %Ru32_0, [%Ru64_1];", "createpolicy.range.L2::evict_first.b64 %Rb64_0, [%Ru64_1], 4, 4;",
 		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
 		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
+		"mov.v4.u32 {%Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3}, %tid;", "mov.v4.u32 vb4, %ntid;",
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",

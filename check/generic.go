@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -192,6 +193,10 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		v, ok := intValue(e)
 		if !ok {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
+		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) && f.Opcode == "lop3" {
+			// ptxas 12.5 accepts any table and encodes its low 8 bits.
+			c.warnf(e.Pos(), e.End(), "operand-range", f.Section, fmt.Sprintf("write 0x%02x", uint8(v)),
+				"the lop3 table %d is wider than 8 bits; ptxas uses its low 8 bits (0x%02x)", v, uint8(v))
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
 		} else if f.Opcode == "fence" && v != 128 {
@@ -239,6 +244,11 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	name := regName(e)
 	sym := c.fn.lookup(name)
 	if sym == nil {
+		if sp := resolve.LookupSpecial(name); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
+			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "read one component: "+name+".x",
+				"special register %s holds a vector; a scalar operand reads one component (%s.x)", name, name)
+			return
+		}
 		c.specialOperand(f, s, e, name, t, bits)
 		return // or undeclared: name resolution reports it
 	}

@@ -1859,7 +1859,7 @@ var opForms = [...]OpForm{
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
 	{Name: "griddepcontrol", Opcode: "griddepcontrol", Line: 474, Section: "PTX ISA 9.7.13.12", PTX: V(7, 8), Arch: SM(90),
 		Order: []int8{0},
