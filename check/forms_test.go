@@ -154,7 +154,7 @@ func TestFormsValid(t *testing.T) {
 		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
 		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
 		"mov.v4.u32 {%Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3}, %tid;", "mov.v4.u32 vb4, %ntid;",
-		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;",
+		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;", "barrier.aligned.sync 4, 32;",
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",

@@ -137,6 +137,7 @@ var mistakes = []mistake{
 	{"synchronization", "red with a destination", "8.5", "sm_90", "red.global.add.u32 %Ru32_0, [%Ru64_0], %Ru32_1;"},
 	{"synchronization", "mbarrier.init without count", "8.5", "sm_90", "mbarrier.init.shared.b64 [%Ru64_0];"},
 	{"synchronization", "fence.proxy.async too new", "8.5", "sm_80", "fence.proxy.async;"},
+	{"synchronization", ".arrive after .aligned", "8.5", "sm_90", "barrier.aligned.arrive 4, 32;"},
 	{"control-flow", "exit with an operand", "8.5", "sm_90", "exit %Ru32_0;"},
 	{"control-flow", "call of an undeclared function", "8.5", "sm_90", "call nowhere;"},
 }
