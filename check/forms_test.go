@@ -103,6 +103,8 @@ func TestFormRules(t *testing.T) {
 		{"data-movement", "cvt.rn.relu.relu.bf16.f32 %Rb16_0, %Rf32_1;", "8.5", "sm_90", "duplicate-qualifier", 12, "duplicate .relu"},
 		{"data-movement", "getctarank.s16 %Ru32_0, %Ru16_1;", "8.5", "sm_90", "type-not-allowed", 11, ".s16 is not a type of getctarank"},
 		{"misc", "setmaxnreg.dec.sync.aligned.b32 64;", "8.5", "sm_90a", "type-not-allowed", 28, ".b32 is not a type of setmaxnreg"},
+		{"data-movement", "cvta.global.to.u64 %Ru64_0, %Ru64_1;", "8.5", "sm_90", "qualifier-not-allowed", 12, ".to is not a qualifier of cvta"},
+		{"synchronization", "fence.proxy.tensormap::generic.local.release.gpu;", "8.5", "sm_90", "qualifier-not-allowed", 31, ".local is not a qualifier of fence"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -154,7 +156,7 @@ func TestFormsValid(t *testing.T) {
 		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
 		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
 		"mov.v4.u32 {%Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3}, %tid;", "mov.v4.u32 vb4, %ntid;",
-		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;", "barrier.aligned.sync 4, 32;",
+		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;", "fence.proxy.tensormap::generic.shared::cluster.release.gpu;", "barrier.aligned.sync 4, 32;",
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
