@@ -105,6 +105,10 @@ func TestFormRules(t *testing.T) {
 		{"misc", "setmaxnreg.dec.sync.aligned.b32 64;", "8.5", "sm_90a", "type-not-allowed", 28, ".b32 is not a type of setmaxnreg"},
 		{"data-movement", "cvta.global.to.u64 %Ru64_0, %Ru64_1;", "8.5", "sm_90", "qualifier-not-allowed", 12, ".to is not a qualifier of cvta"},
 		{"synchronization", "fence.proxy.tensormap::generic.local.release.gpu;", "8.5", "sm_90", "qualifier-not-allowed", 31, ".local is not a qualifier of fence"},
+		{"data-movement", "cvta.global.u32 %Ru32_0, %Ru32_1;", "8.5", "sm_90", "address-size", 12, "cvta.u32 converts a 32-bit address"},
+		{"data-movement", "cvta.to.param.u64 %Ru64_0, %Ru64_1;", "7.6", "sm_90", "ptx-version", 8, ".param requires PTX ISA 7.7"},
+		{"synchronization", "atom.global.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rf64_3;", "8.5", "sm_90", "operand-type", 51, "of type .f64 does not fit operand a of atom"},
+		{"synchronization", "vote.sync.sync.ballot.b32 %Rb32_0, %Rpred_0, 3;", "8.5", "sm_90", "duplicate-qualifier", 10, "duplicate .sync"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},

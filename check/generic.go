@@ -55,6 +55,10 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 	if c.policyOperand(in, d) {
 		return
 	}
+	if f.Opcode == "cvta" && od.Types[0] == isa.QU32 && c.mod.addrSize == 64 {
+		c.cvta32(in, f)
+		return
+	}
 	if f.Opcode == "elect" {
 		if b, ok := in.Operands[0].(*ast.BinaryExpr); !ok || b.Op != "|" {
 			e := in.Operands[0]
@@ -84,6 +88,18 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 	if f.Opcode == "createpolicy" && od.Has(isa.QRange) {
 		c.policyRange(f, in.Operands)
 	}
+}
+
+// cvta32 reports cvta.u32 in a module with .address_size 64: ptxas 12.5
+// rejects it as 32-bit addressing ("Program uses 32-bit address ...
+// conflicting with .address_size 64"), PTX ISA 9.7.9.20 and 11.1.3.
+func (c *checker) cvta32(in *ast.Instruction, f *isa.OpForm) {
+	pos, end := in.OpPos, in.End()
+	if i := qualIndex(in, ".u32"); i >= 0 {
+		pos, end = in.Quals[i].Pos, in.Quals[i].End()
+	}
+	c.errorf(pos, end, "address-size", f.Section+"; PTX ISA 11.1.3 (.address_size)", "use .u64 and 64-bit registers",
+		"cvta.u32 converts a 32-bit address; a module with .address_size 64 has 64-bit addresses (ptxas rejects 32-bit addressing)")
 }
 
 // policyRange checks the sizes of createpolicy.range (PTX ISA 9.7.9.18):

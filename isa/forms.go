@@ -344,7 +344,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if (q == QSat || q == QApprox || q == QUni || q == QCc || q == QNaN || q == QRelu || q == QSatfinite) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
+		if (q == QSat || q == QApprox || q == QUni || q == QCc || q == QNaN || q == QRelu || q == QSatfinite || q == QSync) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
 			probs = append(probs, Problem{Rule: "duplicate-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
