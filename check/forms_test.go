@@ -109,6 +109,7 @@ func TestFormRules(t *testing.T) {
 		{"data-movement", "cvta.to.param.u64 %Ru64_0, %Ru64_1;", "7.6", "sm_90", "ptx-version", 8, ".param requires PTX ISA 7.7"},
 		{"synchronization", "atom.global.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rf64_3;", "8.5", "sm_90", "operand-type", 51, "of type .f64 does not fit operand a of atom"},
 		{"synchronization", "vote.sync.sync.ballot.b32 %Rb32_0, %Rpred_0, 3;", "8.5", "sm_90", "duplicate-qualifier", 10, "duplicate .sync"},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "missing-type", 1, ""},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -160,7 +161,7 @@ func TestFormsValid(t *testing.T) {
 		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
 		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
 		"mov.v4.u32 {%Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3}, %tid;", "mov.v4.u32 vb4, %ntid;",
-		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;", "fence.proxy.tensormap::generic.shared::cluster.release.gpu;", "barrier.aligned.sync 4, 32;",
+		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;", "movmatrix.sync.aligned.bf16.m8n8.trans.b16 %Rb32_0, %Rb32_1;", "fence.proxy.tensormap::generic.shared::cluster.release.gpu;", "barrier.aligned.sync 4, 32;",
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
