@@ -110,6 +110,7 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "atom.global.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rf64_3;", "8.5", "sm_90", "operand-type", 51, "of type .f64 does not fit operand a of atom"},
 		{"synchronization", "vote.sync.sync.ballot.b32 %Rb32_0, %Rpred_0, 3;", "8.5", "sm_90", "duplicate-qualifier", 10, "duplicate .sync"},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "missing-type", 1, ""},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_75", "target", 34, ".bf16 requires sm_80"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},

@@ -2279,6 +2279,8 @@ var qualGates = [...]QualGate{
 	{Name: "ld", Qual: QL1EvictLast, PTX: V(7, 4), Arch: SM(70)},
 	{Name: "ld", Qual: QL1NoAllocate, PTX: V(7, 4), Arch: SM(70)},
 	{Name: "ld", Qual: QL2CacheHint, PTX: V(7, 4), Arch: SM(80)},
+	{Name: "movmatrix", Qual: QBF16, PTX: V(7, 8), Arch: SM(80)},
+	{Name: "movmatrix", Qual: QTf32, PTX: V(7, 8), Arch: SM(80)},
 	{Name: "ld", Qual: QL2_64B, PTX: V(7, 4), Arch: SM(75)},
 	{Name: "ld", Qual: QL2_128B, PTX: V(7, 4), Arch: SM(75)},
 	{Name: "ld", Qual: QL2_256B, PTX: V(7, 4), Arch: SM(80)},
