@@ -253,9 +253,10 @@ func (c *checker) cpAsync(in *ast.Instruction) {
 		}
 	case in.HasQual(".bulk") && !in.HasQual(".commit_group") && !in.HasQual(".tensor") && !in.HasQual(".prefetch"):
 		if len(in.Operands) >= 3 && isIntImm(in.Operands[2]) {
-			if v, ok := parser.ConstValue(in.Operands[2]); ok && (v <= 0 || v%16 != 0) {
+			if v, ok := parser.ConstValue(in.Operands[2]); ok && (v < 0 || v%16 != 0) {
+				// ptxas 12.5 accepts a size of 0.
 				c.errorf(in.Operands[2].Pos(), in.Operands[2].End(), "cp-async-bulk-size", specCpBulk, "",
-					"bulk copy size %d must be a positive multiple of 16", v)
+					"bulk copy size %d must be a non-negative multiple of 16", v)
 			}
 		}
 		if len(in.Quals) > 2 && in.Quals[2].Name == ".shared::cta" {

@@ -480,5 +480,24 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.trackOrigin(in)
 	c.reportProbs(in, d.probs, nil)
 	c.formOperands(in, d)
+	c.cvtNarrowingDst(in, d)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
+}
+
+// cvtNarrowingDst is a rule of ptxas 12.5 the manual does not state:
+// cvt.{rz,rm,rp}.ftz.f32.f64 rejects a 64-bit destination register
+// ("Arguments mismatch"), which cvt otherwise accepts for .f32 (and with
+// .rn, or without .ftz). Found by the differential test, pinned down with
+// ptxas (docs/ptxas-differences.md).
+func (c *checker) cvtNarrowingDst(in *ast.Instruction, d *decoded) {
+	od := &d.op
+	if od.Form == nil || od.Form.Opcode != "cvt" || od.Types[0] != isa.QF32 || od.Types[1] != isa.QF64 ||
+		!od.Has(isa.QFtz) || !(od.Has(isa.QRz) || od.Has(isa.QRm) || od.Has(isa.QRp)) || len(in.Operands) == 0 {
+		return
+	}
+	e := in.Operands[0]
+	if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ.Bits() == 64 {
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a 32-bit destination register",
+			"cvt with .ftz, a directed rounding and .f32.f64 needs a 32-bit destination, not %s (%s)", regName(e), sym.typ)
+	}
 }

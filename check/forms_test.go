@@ -37,6 +37,12 @@ func TestFormRules(t *testing.T) {
 		{"integer-arithmetic", "mul.u32 %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "missing-qualifier", 1, ".lo, .hi, .wide"},
 		{"integer-arithmetic", "add.u32 5, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "operand-kind", 9, "must be a register"},
 		{"integer-arithmetic", "add.u32 %Ru32_1, gb, %Ru32_3;", "8.5", "sm_90", "operand-kind", 18, "not variable gb"},
+		// a ptxas 12.5 rule: directed rounding with .ftz narrows to a 32-bit destination
+		{"data-movement", "cvt.rz.ftz.f32.f64 %Rb64_1, %Rf64_2;", "8.5", "sm_90", "operand-type", 20, "needs a 32-bit destination"},
+		// floating-point constants of bit-size operands must have their width
+		{"data-movement", "mov.b64 %Rb64_1, 0f3F800000;", "8.5", "sm_90", "operand-immediate", 18, "a 32-bit floating-point constant is not a .b64 operand"},
+		{"data-movement", "mov.b32 %Rb32_1, 1.5;", "8.5", "sm_90", "operand-immediate", 18, "a 64-bit floating-point constant is not a .b32 operand"},
+		{"comparison", "setp.ne.b64 %Rpred_1, %Rb64_1, 0f3F800000;", "8.5", "sm_90", "operand-immediate", 32, "a 32-bit floating-point constant is not a .b64 operand"},
 		// packed mov operands (ptxas: "Argument vector size mismatch", "Incompatible elements")
 		{"data-movement", "mov.u32 %Ru32_1, {0, %Ru32_2};", "8.5", "sm_90", "operand-type", 18, "2 elements of a packed mov.u32 operand must together be 32 bits, not 64"},
 		{"data-movement", "mov.b64 %Rb64_1, {%Rb16_1, %Rb32_2, %Rb16_2};", "8.5", "sm_90", "operand-vector", 18, "has 2 or 4 elements, not 3"},
@@ -65,7 +71,7 @@ func TestFormRules(t *testing.T) {
 		// logic and shift
 		{"logic-shift", "and.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "type-not-allowed", 4, ".u32 is not a type of and"},
 		{"logic-shift", "shl.b64 %Rb64_0, %Rb64_1, %Rb64_2;", "8.5", "sm_90", "operand-type", 27, "does not fit operand b of shl (.u32)"},
-		{"logic-shift", "lop3.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3, 256;", "8.5", "sm_90", "operand-range", 46, "0..255, not 256"},
+		{"logic-shift", "lop3.b32 %Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3, 256;", "8.5", "sm_90", "operand-range", 46, "ptxas uses its low 8 bits (0x00)"},
 		// data movement and conversion
 		{"data-movement", "cvt.f32.u32 %Rf32_0, %Ru32_1;", "8.5", "sm_90", "missing-qualifier", 1, "cvt needs one of .rn, .rz, .rm, .rp"},
 		{"data-movement", "cvt.sat.u32.u16 %Ru32_0, %Ru16_1;", "8.5", "sm_90", "cvt-sat", 4, ".sat cannot change"},
@@ -86,6 +92,36 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "vote.sync.any.pred %Rpred_0, %Rpred_1;", "8.5", "sm_90", "operand-count", 1, "vote takes 3 operands"},
 		{"synchronization", "fence.acq_rel;", "8.5", "sm_90", "missing-qualifier", 1, ".cta, .cluster, .gpu, .sys"},
 		{"synchronization", "redux.sync.add.u32 %Ru32_0, %Ru32_1, 0xffffffff;", "8.5", "sm_75", "target", 1, "requires sm_80"},
+		// ptxas 12.5's rules found by the differential test (seeds 3-6)
+		{"data-movement", "createpolicy.range.global.L2::evict_last.b64 %Rb64_0, [%Ru64_1], 59, 4;", "8.5", "sm_90", "operand-range", 66, "primary size 59 of createpolicy.range exceeds the total size 4"},
+		{"data-movement", "createpolicy.range.L2::evict_last.b64 %Rb64_0, [%Ru64_1], -1, 4;", "8.5", "sm_90", "operand-range", 59, "primary size -1"},
+		{"data-movement", "createpolicy.cvt.L2.b64 43, %Ru64_1;", "8.5", "sm_90", "operand-kind", 25, "must be a register"},
+		{"data-movement", "cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%Ru64_0], [%Ru64_1], %Ru32_0, %Rf64_0;", "8.5", "sm_90", "operand-type", 91, "of type .f64 does not fit operand pol"},
+		{"data-movement", "ld.volatile.global.L2::cache_hint.u32 %Ru32_0, [%Ru64_1], %Ru64_2;", "8.5", "sm_90", "qualifier-conflict", 19, "cannot be combined with .volatile"},
+		{"half-comparison", "setp.geu.bf16x2 %Rpred_0, %Rpred_1, %Rb32_1;", "8.5", "sm_90", "operand-type", 27, "does not fit operand a"},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.b16 %Rb32_0, %Rb64_1;", "8.5", "sm_90", "operand-type", 48, "does not fit operand a"},
+		{"integer-arithmetic", "mul.lo.u32.pred %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "qualifier-not-allowed", 11, ".pred"},
+		{"float-arithmetic", "mul.rn.f64.pred %Rf64_0, %Rf64_1, %Rf64_2;", "8.5", "sm_90", "ignored-qualifier", 11, ".pred means nothing"},
+		{"float-arithmetic", "tanh.approx.f32.pred %Rf32_0, %Rf32_1;", "8.5", "sm_90", "ignored-qualifier", 16, ".pred means nothing"},
+		{"float-arithmetic", "div.ftz.full.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "8.5", "sm_90", "qualifier-order", 8, "div.full must be written first"},
+		{"data-movement", "cvt.sat.pack.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb32_3;", "8.5", "sm_90", "qualifier-order", 8, "cvt.pack must be written first"},
+		{"data-movement", "createpolicy.L2::evict_last.fractional.b64 %Rb64_0;", "8.5", "sm_90", "qualifier-order", 28, "createpolicy.fractional must be written first"},
+		{"data-movement", "createpolicy.cvt.L2.b64 %Rf64_0, %Ru64_1;", "8.5", "sm_90", "operand-type", 25, "of type .f64 does not fit operand d"},
+		{"data-movement", "ld.volatile.global.L1::evict_last.u32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "qualifier-conflict", 19, "cannot be combined with .volatile"},
+		{"data-movement", "cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb16_3;", "8.5", "sm_90", "operand-type", 52, "does not fit operand c"},
+		{"data-movement", "mov.u32 %Ru32_0, %tid;", "8.5", "sm_90", "operand-kind", 18, "special register %tid holds a vector"},
+		{"synchronization", "redux.sync.and.b32 %Rb32_0, %Rf32_1, 0xffffffff;", "8.5", "sm_90", "operand-type", 29, "of type .f32 does not fit operand a"},
+		{"data-movement", "cvt.rn.relu.relu.bf16.f32 %Rb16_0, %Rf32_1;", "8.5", "sm_90", "duplicate-qualifier", 12, "duplicate .relu"},
+		{"data-movement", "getctarank.s16 %Ru32_0, %Ru16_1;", "8.5", "sm_90", "type-not-allowed", 11, ".s16 is not a type of getctarank"},
+		{"misc", "setmaxnreg.dec.sync.aligned.b32 64;", "8.5", "sm_90a", "type-not-allowed", 28, ".b32 is not a type of setmaxnreg"},
+		{"data-movement", "cvta.global.to.u64 %Ru64_0, %Ru64_1;", "8.5", "sm_90", "qualifier-not-allowed", 12, ".to is not a qualifier of cvta"},
+		{"synchronization", "fence.proxy.tensormap::generic.local.release.gpu;", "8.5", "sm_90", "qualifier-not-allowed", 31, ".local is not a qualifier of fence"},
+		{"data-movement", "cvta.global.u32 %Ru32_0, %Ru32_1;", "8.5", "sm_90", "address-size", 12, "cvta.u32 converts a 32-bit address"},
+		{"data-movement", "cvta.to.param.u64 %Ru64_0, %Ru64_1;", "7.6", "sm_90", "ptx-version", 8, ".param requires PTX ISA 7.7"},
+		{"synchronization", "atom.global.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rf64_3;", "8.5", "sm_90", "operand-type", 51, "of type .f64 does not fit operand a of atom"},
+		{"synchronization", "vote.sync.sync.ballot.b32 %Rb32_0, %Rpred_0, 3;", "8.5", "sm_90", "duplicate-qualifier", 10, "duplicate .sync"},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "missing-type", 1, ""},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_75", "target", 34, ".bf16 requires sm_80"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -131,6 +167,16 @@ func TestFormsValid(t *testing.T) {
 		"red.global.add.f32 [%Ru64_0], %Rf32_1;", "shfl.sync.bfly.b32 %Rb32_0|%Rpred_0, %Rb32_1, 1, 31, 0xffffffff;",
 		"vote.sync.ballot.b32 %Rb32_0, %Rpred_0, 0xffffffff;", "activemask.b32 %Rb32_0;", "nanosleep.u32 100;",
 		"bra.uni GL;", "trap;", "exit;",
+		// ptxas 12.5 takes these (probed; docs/ptxas-differences.md)
+		"movmatrix.sync.aligned.m8n8.trans.b16 %Rpred_0, %Rpred_1;", "setp.geu.bf16x2 %Rpred_0, %Rb32_1, %Rpred_1;",
+		"ld.volatile.global.L2::128B.u32 %Ru32_0, [%Ru64_1];", "createpolicy.range.L2::evict_first.b64 %Rb64_0, [%Ru64_1], 4, 4;",
+		"createpolicy.range.global.L2::evict_first.b64 %Rb64_0, [%Ru64_1], %Ru32_0, 4;",
+		"cp.async.bulk.global.shared::cta.bulk_group.cluster [%Ru64_0], [%Ru64_1], %Ru32_0;",
+		"mov.v4.u32 {%Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3}, %tid;", "mov.v4.u32 vb4, %ntid;",
+		"getctarank.shared::cluster.s64 %Ru32_0, %Ru64_1;", "movmatrix.sync.aligned.bf16.m8n8.trans.b16 %Rb32_0, %Rb32_1;", "fence.proxy.tensormap::generic.shared::cluster.release.gpu;", "barrier.aligned.sync 4, 32;",
+		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
+		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
+		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
 	}
 	for _, b := range bodies {
 		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -54,6 +55,10 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 	if c.policyOperand(in, d) {
 		return
 	}
+	if f.Opcode == "cvta" && od.Types[0] == isa.QU32 && c.mod.addrSize == 64 {
+		c.cvta32(in, f)
+		return
+	}
 	if f.Opcode == "elect" {
 		if b, ok := in.Operands[0].(*ast.BinaryExpr); !ok || b.Op != "|" {
 			e := in.Operands[0]
@@ -79,6 +84,38 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 		}
 		c.formOperand(in, d, s, d.opTypes[i], in.Operands[k])
 		k++
+	}
+	if f.Opcode == "createpolicy" && od.Has(isa.QRange) {
+		c.policyRange(f, in.Operands)
+	}
+}
+
+// cvta32 reports cvta.u32 in a module with .address_size 64: ptxas 12.5
+// rejects it as 32-bit addressing ("Program uses 32-bit address ...
+// conflicting with .address_size 64"), PTX ISA 9.7.9.20 and 11.1.3.
+func (c *checker) cvta32(in *ast.Instruction, f *isa.OpForm) {
+	pos, end := in.OpPos, in.End()
+	if i := qualIndex(in, ".u32"); i >= 0 {
+		pos, end = in.Quals[i].Pos, in.Quals[i].End()
+	}
+	c.errorf(pos, end, "address-size", f.Section+"; PTX ISA 11.1.3 (.address_size)", "use .u64 and 64-bit registers",
+		"cvta.u32 converts a 32-bit address; a module with .address_size 64 has 64-bit addresses (ptxas rejects 32-bit addressing)")
+}
+
+// policyRange checks the sizes of createpolicy.range (PTX ISA 9.7.9.18):
+// the primary size may not exceed the total size. ptxas 12.5 compares two
+// constants as unsigned numbers ("value '59' must be less than or equal to
+// the value '4' of argument 4").
+func (c *checker) policyRange(f *isa.OpForm, ops []ast.Expr) {
+	if len(ops) != 4 {
+		return
+	}
+	primary, ok1 := intValue(ops[2])
+	total, ok2 := intValue(ops[3])
+	if ok1 && ok2 && uint64(primary) > uint64(total) {
+		e := ops[2]
+		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "make the primary size at most the total size",
+			"the primary size %d of createpolicy.range exceeds the total size %d", primary, total)
 	}
 }
 
@@ -172,6 +209,10 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		v, ok := intValue(e)
 		if !ok {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
+		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) && f.Opcode == "lop3" {
+			// ptxas 12.5 accepts any table and encodes its low 8 bits.
+			c.warnf(e.Pos(), e.End(), "operand-range", f.Section, fmt.Sprintf("write 0x%02x", uint8(v)),
+				"the lop3 table %d is wider than 8 bits; ptxas uses its low 8 bits (0x%02x)", v, uint8(v))
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
 		} else if f.Opcode == "fence" && v != 128 {
@@ -219,6 +260,11 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	name := regName(e)
 	sym := c.fn.lookup(name)
 	if sym == nil {
+		if sp := resolve.LookupSpecial(name); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
+			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "read one component: "+name+".x",
+				"special register %s holds a vector; a scalar operand reads one component (%s.x)", name, name)
+			return
+		}
 		c.specialOperand(f, s, e, name, t, bits)
 		return // or undeclared: name resolution reports it
 	}
@@ -245,6 +291,9 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	if s.Kind == isa.OpdDst && d.vec > 1 && sym.vec == 1 {
 		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
 		return
+	}
+	if rt == isa.QPred && s.PredOK {
+		return // ptxas 12.5 takes a predicate register here (docs/ptxas-differences.md)
 	}
 	mode := f.Mode
 	if mode == isa.ModeCvt && exactCvt(&d.op, s, t) {
@@ -327,6 +376,9 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 		return tk == rk
 	}
 	rb := rt.Bits()
+	if mode == isa.ModeCvt && !dst && tk == 'b' && rb >= bits {
+		return true // cvt.pack's .b32 source c: any register of 32 bits or more (ptxas 12.5)
+	}
 	intLike := func(k byte) bool { return k == 'b' || k == 'u' || k == 's' }
 	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
 		return rb >= bits
@@ -367,6 +419,13 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 		if k != 'f' && (k != 'b' || t.Bits() < 32) {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write an integer constant",
 				"a floating-point constant is not a %s operand", t)
+			return
+		}
+		if w := floatLitBits(e.(*ast.FloatLit)); k == 'b' && w != t.Bits() {
+			// ptxas takes a bit-size operand's floating-point constant
+			// as its bits: 0f (and no decimal) for 32, 0d or decimal for 64.
+			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write the constant as 0f (32 bits) or 0d (64 bits)",
+				"a %d-bit floating-point constant is not a %s operand", w, t)
 		}
 		return
 	}
@@ -617,4 +676,13 @@ func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
 		c.errorf(r.Pos(), r.End(), "address-register-type", secAddr, "",
 			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.typ)
 	}
+}
+
+// floatLitBits returns the width of a floating-point constant: 32 for the
+// 0f form, 64 for the 0d form and decimal ones (PTX ISA 4.5.1).
+func floatLitBits(x *ast.FloatLit) int {
+	if x.Single {
+		return 32
+	}
+	return 64
 }

@@ -33,14 +33,24 @@ var (
 // any other line, so the fatal line is blanked and the rest assembled
 // again until no fatal error remains.
 func ptxasErrorLines(t *testing.T, ptxas, dir, target, src string) map[int]bool {
+	lines, _ := ptxasVerdicts(t, ptxas, dir, target, src)
+	return lines
+}
+
+// ptxasVerdicts is ptxasErrorLines that also reports whether ptxas
+// crashed: a line without an error printed then carries no verdict.
+func ptxasVerdicts(t *testing.T, ptxas, dir, target, src string) (map[int]bool, bool) {
 	fatalLines := map[int]bool{}
 	for {
-		lines, fatal := ptxasRun(t, ptxas, dir, target, src)
+		lines, fatal, crashed := ptxasRunCrash(t, ptxas, dir, target, src)
+		if crashed {
+			return lines, true // the errors it printed before it crashed
+		}
 		if fatal < 0 {
 			for n := range fatalLines {
 				lines[n] = true
 			}
-			return lines
+			return lines, false
 		}
 		if fatal == 0 || fatalLines[fatal] {
 			t.Fatalf("ptxas failed without a usable line number on:\n%s", src)
@@ -55,11 +65,20 @@ func ptxasErrorLines(t *testing.T, ptxas, dir, target, src string) map[int]bool 
 // ptxasRun runs ptxas once; fatal is the line of a fatal error, 0 for a
 // fatal error without a line, -1 for none.
 func ptxasRun(t *testing.T, ptxas, dir, target, src string) (map[int]bool, int) {
+	lines, fatal, _ := ptxasRunCrash(t, ptxas, dir, target, src)
+	return lines, fatal
+}
+
+// ptxasRunCrash is ptxasRun that also reports whether ptxas was killed by
+// a signal (it then printed no verdict for any line).
+func ptxasRunCrash(t *testing.T, ptxas, dir, target, src string) (map[int]bool, int, bool) {
 	f := filepath.Join(dir, "k.ptx")
 	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := exec.Command(ptxas, "-arch="+target, f, "-o", filepath.Join(dir, "k.cubin")).CombinedOutput()
+	out, err := exec.Command(ptxas, "-arch="+target, f, "-o", filepath.Join(dir, "k.cubin")).CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	crashed := ok && ee.ExitCode() < 0
 	lines := map[int]bool{}
 	fatal := -1
 	for _, m := range ptxasLine.FindAllSubmatch(out, -1) {
@@ -75,7 +94,7 @@ func ptxasRun(t *testing.T, ptxas, dir, target, src string) (map[int]bool, int) 
 			fatal, _ = strconv.Atoi(string(m[1]))
 		}
 	}
-	return lines, fatal
+	return lines, fatal, crashed
 }
 
 // ourErrorLines parses and checks src and returns the lines with errors,

@@ -3,6 +3,7 @@ package isa
 //go:generate go run ./internal/isagen -in data/instructions.txt -quals qual.go -out zforms.go
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -59,6 +60,7 @@ type OperandSpec struct {
 	Fixed    Qual // the operand's type when no slot gives it
 	Wide     bool // twice the width of the slot's type (mul.wide)
 	Optional bool
+	PredOK   bool  // a .pred register is accepted too (ptxas 12.5: movmatrix, setp.bf16x2 b)
 	Limit    int64 // an immediate must be below Limit (0: no limit)
 }
 
@@ -342,12 +344,12 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
 			continue
 		}
-		if (q == QSat || q == QApprox || q == QUni || q == QCc || q == QNaN) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
+		if (q == QSat || q == QApprox || q == QUni || q == QCc || q == QNaN || q == QRelu || q == QSatfinite || q == QSync) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
 			probs = append(probs, Problem{Rule: "duplicate-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && f.Opcode != "cp" || q == QPred && ignoresPred[f.Opcode] && !formHasType(f, QPred) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && f.Opcode != "cp" || q == QPred && ignoresPredOn(f) {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -441,10 +443,30 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 
 // ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
 // .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp,
-// ex2, atom, red, sqrt, rcp, rsqrt, cos accept it; mul, mad, and, mov, shl, div, ld and others reject it).
+// ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh accept it; mad,
+// and, mov, shl, div, ld and others reject it).
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
 	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true,
-	"cos": true}
+	"sin": true, "cos": true, "lg2": true, "tanh": true}
+
+// ignoresPredOn reports whether ptxas 12.5 ignores a .pred qualifier on
+// form f: on the opcodes of ignoresPred, and on mul with a floating-point
+// type (mul.rn.f32.pred, mul.f64.pred, mul.rn.bf16.pred; mul.lo.u32.pred
+// is an error).
+func ignoresPredOn(f *OpForm) bool {
+	if formHasType(f, QPred) {
+		return false
+	}
+	if f.Opcode == "mul" {
+		for _, s := range f.Slots {
+			if s.Kind == SlotType && slices.ContainsFunc(s.Values, func(t Qual) bool { return t.Kind() == 'f' || t.Kind() == 'x' }) {
+				return true
+			}
+		}
+		return false
+	}
+	return ignoresPred[f.Opcode]
+}
 
 // formHasType reports whether a type slot of f allows t.
 func formHasType(f *OpForm, t Qual) bool {

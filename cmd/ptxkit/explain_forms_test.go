@@ -20,7 +20,7 @@ func TestExplainEveryClass(t *testing.T) {
 		{"extended-precision", "addc.cc.u32 %r1, %r2, %r3;", nil, exitOK, map[string]string{
 			"instruction": "addc: Add with carry-in", "operands": "a     register or constant of type .u32"}},
 		{"float-arithmetic", "div.f32 %f1, %f2, %f3;", nil, exitFail, map[string]string{
-			"instruction": "syntax: div<.approx|.full>{.ftz}.f32 d, a, b", "problems": "div needs one of .approx, .full, .rn, .rz, .rm, .rp [missing-qualifier]"}},
+			"instruction": "syntax: div.approx{.ftz}.f32 d, a, b", "problems": "div needs one of .approx, .full, .rn, .rz, .rm, .rp [missing-qualifier]"}},
 		{"half-arithmetic", "add.rn.bf16x2 %r1, %r2, %r3;", []string{"--target", "sm_80", "--ptx", "7.8"}, exitFail, map[string]string{
 			"requires": "PTX ISA 7.8, sm_90 or higher", "problems": "requires sm_90 or higher (target is sm_80) [target]"}},
 		{"comparison", "setp.lt.b32 %p1, %r1, %r2;", nil, exitFail, map[string]string{

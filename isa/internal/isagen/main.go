@@ -12,6 +12,7 @@ import (
 	"log"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -50,6 +51,7 @@ type slot struct {
 type operand struct {
 	name, kind, typ string
 	wide, optional  bool
+	predOK          bool // ptxas also takes a .pred register (option pred=)
 	limit           int64
 }
 
@@ -209,6 +211,7 @@ func (g *gen) parseForm(n int, line string) form {
 	vf := strings.Fields(vt)
 	f.ptx, f.target = vf[0], vf[1]
 	f.sec = strings.TrimSpace(rest[j])
+	var predOpts []string
 	for _, opt := range rest[j+1:] {
 		opt = strings.TrimSpace(opt)
 		switch {
@@ -218,6 +221,8 @@ func (g *gen) parseForm(n int, line string) form {
 			f.cvt = true
 		case strings.HasPrefix(opt, "cmp="):
 			f.cmp = opt[4:]
+		case strings.HasPrefix(opt, "pred="):
+			predOpts = append(predOpts, strings.Split(opt[5:], ",")...)
 		default:
 			log.Fatalf("line %d: unknown option %q", n, opt)
 		}
@@ -229,6 +234,13 @@ func (g *gen) parseForm(n int, line string) form {
 	}
 	f.slots = g.parseSlots(n, strings.Join(head[1:], " "), &f)
 	f.ops, f.anyOps = parseOperands(n, parts[1])
+	for _, name := range predOpts {
+		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name })
+		if k < 0 {
+			log.Fatalf("line %d: pred=%s names no operand", n, name)
+		}
+		f.ops[k].predOK = true
+	}
 	return f
 }
 
@@ -479,6 +491,9 @@ func (g *gen) emit() []byte {
 				}
 				if o.optional {
 					b.WriteString(", Optional: true")
+				}
+				if o.predOK {
+					b.WriteString(", PredOK: true")
 				}
 				if o.limit != 0 {
 					fmt.Fprintf(&b, ", Limit: %d", o.limit)
