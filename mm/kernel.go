@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
@@ -337,7 +338,7 @@ func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) (
 		}
 		return []Instr{{Op: OpArith, RMW: op, Dst: d, Args: args}}, nil
 	case "ld", "st":
-		if in.Opcode == "st" && len(in.Quals) > 0 && in.Quals[0].Name == ".async" {
+		if in.Opcode == "st" && len(in.Quals) > 0 && isa.LookupQual(in.Quals[0].Name) == isa.QAsync {
 			return kernelStAsync(prog, in, sp, operands)
 		}
 		return kernelMem(prog, in, sp, dst, operands)
@@ -452,10 +453,10 @@ func kernelFence(in *ast.Instruction) ([]Instr, error) {
 // at the same barrier instruction.
 func kernelBar(in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
 	arrive := false
-	for _, q := range in.Quals {
-		switch q.Name {
-		case ".sync", ".aligned", ".cta":
-		case ".arrive":
+	for _, q := range kernelQualsOf(in) {
+		switch q {
+		case isa.QSync, isa.QAligned, isa.QCta:
+		case qArrive:
 			arrive = true
 		default:
 			return nil, fmt.Errorf("unsupported barrier %s", instrText(in))
