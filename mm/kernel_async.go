@@ -13,7 +13,7 @@ import (
 // becomes the extension's st.async; the .release form (global memory, no
 // completion mechanism) is a release store.
 func kernelStAsync(prog *Program, in *ast.Instruction, sp ThreadSpec, operands func(int) ([]Operand, error)) ([]Instr, error) {
-	sem, scope, _ := kernelQuals(in.Quals, Weak)
+	sem, scope, _ := kernelQuals(in, Weak)
 	ops := in.Operands
 	if sem != Weak {
 		if len(ops) != 2 {
@@ -89,10 +89,9 @@ func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, erro
 	}
 	op, opq := in.Quals[0].Name, isa.LookupQual(in.Quals[0].Name)
 	var q []string
-	for _, x := range in.Quals[1:] {
-		n := strings.TrimPrefix(x.Name, ".")
-		if semByName[n] != 0 || scopeByName[n] != 0 {
-			q = append(q, n)
+	for i, x := range kernelQualsOf(in)[1:] {
+		if semOf[x] != 0 || scopeOf[x] != 0 {
+			q = append(q, strings.TrimPrefix(in.Quals[i+1].Name, "."))
 		}
 	}
 	switch opq {
