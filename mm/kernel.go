@@ -430,29 +430,28 @@ func kernelRMW(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (st
 }
 
 func kernelFence(in *ast.Instruction) ([]Instr, error) {
-	var q []string
-	for _, x := range in.Quals {
-		q = append(q, strings.TrimPrefix(x.Name, "."))
-	}
-	if in.Opcode == "membar" {
-		sc := map[string]Scope{"cta": ScopeCTA, "gl": ScopeGPU, "sys": ScopeSys}
+	q := kernelQualsOf(in)
+	switch {
+	case in.Opcode == "membar":
+		sc := map[isa.Qual]Scope{isa.QCta: ScopeCTA, isa.QGl: ScopeGPU, isa.QSys: ScopeSys}
 		if len(q) == 1 && sc[q[0]] != 0 {
 			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: sc[q[0]]}}, nil
 		}
-	} else if len(q) >= 2 && q[0] == "proxy" {
+	case len(q) >= 2 && q[0] == isa.QProxy:
 		switch {
-		case q[1] == "alias":
+		case q[1] == isa.QAlias:
 			return []Instr{{Op: OpFence, Fence: FenceAlias}}, nil
-		case strings.HasPrefix(q[1], "async"):
+		// The .async::space variants are spellings isa does not decode.
+		case q[1] == isa.QAsync || strings.HasPrefix(in.Quals[1].Name, ".async::"):
 			return []Instr{{Op: OpFence, Fence: FenceProxy, Proxy: Async}}, nil
 		}
-	} else if len(q) == 1 && scopeByName[q[0]] != 0 {
-		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeByName[q[0]]}}, nil
-	} else if len(q) == 2 && scopeByName[q[1]] != 0 && (q[0] == "sc" || q[0] == "acq_rel") {
-		if q[0] == "sc" {
-			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: scopeByName[q[1]]}}, nil
+	case len(q) == 1 && scopeOf[q[0]] != 0:
+		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeOf[q[0]]}}, nil
+	case len(q) == 2 && scopeOf[q[1]] != 0 && (q[0] == isa.QSc || q[0] == isa.QAcqRel):
+		if q[0] == isa.QSc {
+			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: scopeOf[q[1]]}}, nil
 		}
-		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeByName[q[1]]}}, nil
+		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeOf[q[1]]}}, nil
 	}
 	return nil, fmt.Errorf("unsupported fence %s", instrText(in))
 }
