@@ -30,9 +30,31 @@ const (
 	maxMbarrierCount  = 1<<20 - 1
 )
 
+// The qualifiers of these families, looked up once: the rules compare
+// decoded qualifiers, never spellings.
+var (
+	qInit         = isa.LookupQual(".init")
+	qInval        = isa.LookupQual(".inval")
+	qArrive       = isa.LookupQual(".arrive")
+	qArriveDrop   = isa.LookupQual(".arrive_drop")
+	qExpectTx     = isa.LookupQual(".expect_tx")
+	qCompleteTx   = isa.LookupQual(".complete_tx")
+	qTestWait     = isa.LookupQual(".test_wait")
+	qTryWait      = isa.LookupQual(".try_wait")
+	qPendingCount = isa.LookupQual(".pending_count")
+	qParity       = isa.LookupQual(".parity")
+	qNoComplete   = isa.LookupQual(".noComplete")
+	qWaitGroup    = isa.LookupQual(".wait_group")
+	qCommitGroup  = isa.LookupQual(".commit_group")
+	qMbarrier     = isa.LookupQual(".mbarrier")
+	qBulk         = isa.LookupQual(".bulk")
+	qTensor       = isa.LookupQual(".tensor")
+	qPrefetch     = isa.LookupQual(".prefetch")
+)
+
 // qualGate is the version and target a qualifier of a family needs.
 type qualGate struct {
-	qual string
+	qual isa.Qual
 	ptx  isa.Version
 	arch isa.Arch
 	spec string
@@ -40,40 +62,49 @@ type qualGate struct {
 
 // mbarrierGates are the per-qualifier notes of the mbarrier pages.
 var mbarrierGates = []qualGate{
-	{".shared::cta", isa.V(7, 8), isa.Arch{}, specMbarrier},
-	{".shared::cluster", isa.V(8, 0), isa.SM(90), specMbarrierSpace},
-	{".expect_tx", isa.V(8, 0), isa.SM(90), specMbarrierTx},
-	{".release", isa.V(8, 0), isa.SM(90), specMbarrierArr},
-	{".acquire", isa.V(8, 0), isa.SM(90), specMbarrierWait},
-	{".relaxed", isa.V(8, 6), isa.SM(90), specMbarrierArr},
-	{".cta", isa.V(8, 0), isa.SM(90), specMbarrierArr},
-	{".cluster", isa.V(8, 0), isa.SM(90), specMbarrierArr},
-	{".parity", isa.V(7, 1), isa.Arch{}, specMbarrierWait},
+	{isa.QSharedCta, isa.V(7, 8), isa.Arch{}, specMbarrier},
+	{isa.QSharedCluster, isa.V(8, 0), isa.SM(90), specMbarrierSpace},
+	{qExpectTx, isa.V(8, 0), isa.SM(90), specMbarrierTx},
+	{isa.QRelease, isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{isa.QAcquire, isa.V(8, 0), isa.SM(90), specMbarrierWait},
+	{isa.QRelaxed, isa.V(8, 6), isa.SM(90), specMbarrierArr},
+	{isa.QCta, isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{isa.QCluster, isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{qParity, isa.V(7, 1), isa.Arch{}, specMbarrierWait},
 }
 
 // asyncRules checks in when it is an mbarrier, cp.async or red.async
 // instruction; other instructions pass through.
 func (c *checker) asyncRules(in *ast.Instruction) {
+	switch in.Opcode {
+	case "mbarrier", "cp", "red":
+	default:
+		return
+	}
+	qs := c.decode(in).form.Quals
 	switch {
-	case in.Opcode == "mbarrier" && len(in.Quals) > 0:
-		c.mbarrier(in)
-	case in.Opcode == "cp" && in.HasQual(".async"):
-		c.cpAsync(in)
-	case in.Opcode == "red" && in.HasQual(".async"):
-		if i := qualIndex(in, ".release"); i >= 0 {
+	case in.Opcode == "mbarrier" && len(qs) > 0:
+		c.mbarrier(in, qs)
+	case in.Opcode == "cp" && qualIndex(qs, isa.QAsync) >= 0:
+		c.cpAsync(in, qs)
+	case in.Opcode == "red" && qualIndex(qs, isa.QAsync) >= 0:
+		if i := qualIndex(qs, isa.QRelease); i >= 0 {
 			c.gateQual(in, i, ".release form of red.async", isa.V(8, 7), isa.SM(100), specRedAsyncPage)
 		}
 	}
 }
 
-func qualIndex(in *ast.Instruction, name string) int {
-	for i, q := range in.Quals {
-		if q.Name == name {
+// qualIndex returns the index of q in the decoded qualifiers qs, or -1.
+func qualIndex(qs []isa.Qual, q isa.Qual) int {
+	for i, w := range qs {
+		if w == q {
 			return i
 		}
 	}
 	return -1
 }
+
+func hasQual(qs []isa.Qual, q isa.Qual) bool { return qualIndex(qs, q) >= 0 }
 
 // gateQual reports qualifier i of in when the module's version or target
 // lacks it.
@@ -89,26 +120,27 @@ func (c *checker) gateQual(in *ast.Instruction, i int, what string, v isa.Versio
 }
 
 // mbarrierOperands is the operand count range of each mbarrier operation.
-var mbarrierOperands = map[string][2]int{
-	".init": {2, 2}, ".inval": {1, 1}, ".arrive": {2, 3}, ".arrive_drop": {2, 3},
-	".expect_tx": {2, 2}, ".complete_tx": {2, 2}, ".test_wait": {3, 3}, ".try_wait": {3, 4},
-	".pending_count": {2, 2},
+var mbarrierOperands = map[isa.Qual][2]int{
+	qInit: {2, 2}, qInval: {1, 1}, qArrive: {2, 3}, qArriveDrop: {2, 3},
+	qExpectTx: {2, 2}, qCompleteTx: {2, 2}, qTestWait: {3, 3}, qTryWait: {3, 4},
+	qPendingCount: {2, 2},
 }
 
-func (c *checker) mbarrier(in *ast.Instruction) {
-	op := in.Quals[0].Name
-	want, ok := mbarrierOperands[op]
+// mbarrier checks an mbarrier instruction whose decoded qualifiers are qs.
+func (c *checker) mbarrier(in *ast.Instruction, qs []isa.Qual) {
+	op, opq := in.Quals[0].Name, qs[0]
+	want, ok := mbarrierOperands[opq]
 	if !ok {
 		c.errorf(in.Quals[0].Pos, in.Quals[0].End(), "unknown-qualifier", specMbarrier, "",
 			"unknown mbarrier operation %s (want .init, .inval, .arrive, .arrive_drop, .expect_tx, .complete_tx, .test_wait, .try_wait or .pending_count)", op)
 		return
 	}
-	for i, q := range in.Quals[1:] {
+	for i, q := range qs[1:] {
 		for _, g := range mbarrierGates {
 			// expect_tx and complete_tx took .relaxed from the start (8.0).
-			tx := op == ".expect_tx" || op == ".complete_tx"
-			if q.Name == g.qual && !(tx && (g.qual == ".expect_tx" || g.qual == ".relaxed")) {
-				c.gateQual(in, i+1, g.qual+" on mbarrier"+op, g.ptx, g.arch, g.spec)
+			tx := opq == qExpectTx || opq == qCompleteTx
+			if q == g.qual && !(tx && (g.qual == qExpectTx || g.qual == isa.QRelaxed)) {
+				c.gateQual(in, i+1, g.qual.String()+" on mbarrier"+op, g.ptx, g.arch, g.spec)
 			}
 		}
 	}
@@ -117,47 +149,45 @@ func (c *checker) mbarrier(in *ast.Instruction) {
 			"mbarrier%s takes %d to %d operands, not %d", op, want[0], want[1], n)
 		return
 	}
-	if qualIndex(in, ".b64") < 0 {
+	if !hasQual(qs, isa.QB64) {
 		c.errorf(in.OpPos, in.OpPos.Advance(in.Opcode), "mbarrier-type", specMbarrier, "add .b64",
 			"mbarrier%s needs the type .b64", op)
 	}
-	c.mbarrierSemantics(in, op)
-	switch op {
-	case ".init":
+	c.mbarrierSemantics(in, qs, op)
+	switch opq {
+	case qInit:
 		c.countImm(in, in.Operands[1], 1, "init count", specMbarrierInit)
 		fallthrough
-	case ".inval", ".test_wait", ".try_wait":
-		if i := qualIndex(in, ".shared::cluster"); i >= 0 {
+	case qInval, qTestWait, qTryWait:
+		if i := qualIndex(qs, isa.QSharedCluster); i >= 0 {
 			c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-space", specMbarrierSpace, "use .shared::cta",
 				"mbarrier%s works only on the executing CTA's mbarrier objects (.shared or .shared::cta)", op)
 		}
-	case ".arrive", ".arrive_drop":
-		c.mbarrierArrive(in, op)
-	case ".expect_tx", ".complete_tx":
+	case qArrive, qArriveDrop:
+		c.mbarrierArrive(in, qs, op)
+	case qExpectTx, qCompleteTx:
 		c.countImm(in, in.Operands[1], 0, "tx-count", specMbarrierTx)
 	}
 }
 
 // mbarrierSemantics checks .sem and .scope: they appear together, and
 // each operation accepts only some orderings (§9.7.13.15.11-16).
-func (c *checker) mbarrierSemantics(in *ast.Instruction, op string) {
+func (c *checker) mbarrierSemantics(in *ast.Instruction, qs []isa.Qual, op string) {
 	sem, scope := -1, -1
-	for i, q := range in.Quals {
-		switch q.Name {
-		case ".release", ".acquire", ".relaxed", ".acq_rel", ".weak":
+	for i, q := range qs {
+		switch q {
+		case isa.QRelease, isa.QAcquire, isa.QRelaxed, isa.QAcqRel, isa.QWeak:
 			sem = i
-		case ".cta", ".cluster", ".gpu", ".sys":
+		case isa.QCta, isa.QCluster, isa.QGpu, isa.QSys:
 			scope = i
 		}
 	}
-	allowed := map[string]string{".arrive": ".release .relaxed", ".arrive_drop": ".release .relaxed",
-		".test_wait": ".acquire .relaxed", ".try_wait": ".acquire .relaxed",
-		".expect_tx": ".relaxed", ".complete_tx": ".relaxed"}[op]
-	if sem >= 0 && !strings.Contains(allowed+" ", in.Quals[sem].Name+" ") {
+	allowed := mbarrierSems[qs[0]]
+	if sem >= 0 && !hasQual(allowed, qs[sem]) {
 		c.errorf(in.Quals[sem].Pos, in.Quals[sem].End(), "mbarrier-sem", specMbarrier, "",
 			"mbarrier%s does not accept %s (allowed: %s)", op, in.Quals[sem].Name, orNone(allowed))
 	}
-	if scope >= 0 && in.Quals[scope].Name != ".cta" && in.Quals[scope].Name != ".cluster" {
+	if scope >= 0 && qs[scope] != isa.QCta && qs[scope] != isa.QCluster {
 		c.errorf(in.Quals[scope].Pos, in.Quals[scope].End(), "mbarrier-scope", specMbarrier, "use .cta or .cluster",
 			"mbarrier scope must be .cta or .cluster, not %s", in.Quals[scope].Name)
 	}
@@ -168,25 +198,37 @@ func (c *checker) mbarrierSemantics(in *ast.Instruction, op string) {
 	}
 }
 
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return strings.ReplaceAll(s, " ", ", ")
+// mbarrierSems are the orderings (.sem) each mbarrier operation accepts.
+var mbarrierSems = map[isa.Qual][]isa.Qual{
+	qArrive: {isa.QRelease, isa.QRelaxed}, qArriveDrop: {isa.QRelease, isa.QRelaxed},
+	qTestWait: {isa.QAcquire, isa.QRelaxed}, qTryWait: {isa.QAcquire, isa.QRelaxed},
+	qExpectTx: {isa.QRelaxed}, qCompleteTx: {isa.QRelaxed},
 }
 
-func (c *checker) mbarrierArrive(in *ast.Instruction, op string) {
+// orNone lists qs for a message, or says "none".
+func orNone(qs []isa.Qual) string {
+	if len(qs) == 0 {
+		return "none"
+	}
+	names := make([]string, len(qs))
+	for i, q := range qs {
+		names[i] = q.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+func (c *checker) mbarrierArrive(in *ast.Instruction, qs []isa.Qual, op string) {
 	state := in.Operands[0]
 	_, sink := state.(*ast.Sink)
 	if sink {
 		c.gateOpAt(state, "the sink _ as mbarrier state", isa.V(7, 1), isa.Arch{}, specMbarrierArr)
 	}
-	if i := qualIndex(in, ".shared::cluster"); i >= 0 && !sink {
+	if hasQual(qs, isa.QSharedCluster) && !sink {
 		c.errorf(state.Pos(), state.End(), "mbarrier-remote-state", specMbarrierArr, "write _ as the state operand",
 			"mbarrier%s.shared::cluster cannot return a state: its destination must be the sink _", op)
 	}
-	expect := qualIndex(in, ".expect_tx") >= 0
-	noComplete := qualIndex(in, ".noComplete") >= 0
+	expect := hasQual(qs, qExpectTx)
+	noComplete := hasQual(qs, qNoComplete)
 	if len(in.Operands) == 3 {
 		if expect {
 			c.countImm(in, in.Operands[2], 0, "tx-count", specMbarrierTx)
@@ -232,9 +274,10 @@ func (c *checker) countImm(in *ast.Instruction, e ast.Expr, lo int64, what, spec
 	}
 }
 
-func (c *checker) cpAsync(in *ast.Instruction) {
+// cpAsync checks a cp.async instruction whose decoded qualifiers are qs.
+func (c *checker) cpAsync(in *ast.Instruction, qs []isa.Qual) {
 	switch {
-	case in.HasQual(".wait_group"):
+	case hasQual(qs, qWaitGroup):
 		if len(in.Operands) != 1 || !isIntImm(in.Operands[0]) {
 			e := ast.Node(in)
 			if len(in.Operands) > 0 {
@@ -243,15 +286,15 @@ func (c *checker) cpAsync(in *ast.Instruction) {
 			c.errorf(e.Pos(), e.End(), "cp-async-wait-group", specCpAsyncWait, "",
 				"%s takes one integer constant: the number of most recent groups that may stay pending", in.FullOpcode())
 		}
-	case in.HasQual(".mbarrier") && in.HasQual(".arrive"):
-		if i := qualIndex(in, ".shared::cta"); i >= 0 {
+	case hasQual(qs, qMbarrier) && hasQual(qs, qArrive):
+		if i := qualIndex(qs, isa.QSharedCta); i >= 0 {
 			c.gateQual(in, i, ".shared::cta on cp.async.mbarrier.arrive", isa.V(7, 8), isa.Arch{}, specCpAsyncArrive)
 		}
-		if i := qualIndex(in, ".shared::cluster"); i >= 0 {
+		if i := qualIndex(qs, isa.QSharedCluster); i >= 0 {
 			c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-space", specCpAsyncArrive, "use .shared::cta",
 				"cp.async.mbarrier.arrive works only on the executing CTA's mbarrier objects")
 		}
-	case in.HasQual(".bulk") && !in.HasQual(".commit_group") && !in.HasQual(".tensor") && !in.HasQual(".prefetch"):
+	case hasQual(qs, qBulk) && !hasQual(qs, qCommitGroup) && !hasQual(qs, qTensor) && !hasQual(qs, qPrefetch):
 		if len(in.Operands) >= 3 && isIntImm(in.Operands[2]) {
 			if v, ok := parser.ConstValue(in.Operands[2]); ok && (v < 0 || v%16 != 0) {
 				// ptxas 12.5 accepts a size of 0.
@@ -259,15 +302,17 @@ func (c *checker) cpAsync(in *ast.Instruction) {
 					"bulk copy size %d must be a non-negative multiple of 16", v)
 			}
 		}
-		if len(in.Quals) > 2 && in.Quals[2].Name == ".shared::cta" {
+		if len(qs) > 2 && qs[2] == isa.QSharedCta {
 			c.gateQual(in, 2, "a .shared::cta destination of cp.async.bulk", isa.V(8, 6), isa.SM(90), specCpBulk)
 		}
-	case in.HasQual(".ca") || in.HasQual(".cg"):
-		c.cpAsyncCopy(in)
+	case hasQual(qs, isa.QCa) || hasQual(qs, isa.QCg):
+		c.cpAsyncCopy(in, hasQual(qs, isa.QCg))
 	}
 }
 
-func (c *checker) cpAsyncCopy(in *ast.Instruction) {
+// cpAsyncCopy checks the copy size of cp.async.ca or, when cg,
+// cp.async.cg.
+func (c *checker) cpAsyncCopy(in *ast.Instruction, cg bool) {
 	if len(in.Operands) < 3 || !isIntImm(in.Operands[2]) {
 		if len(in.Operands) >= 3 {
 			c.errorf(in.Operands[2].Pos(), in.Operands[2].End(), "cp-async-size", specCpAsyncCopy, "",
@@ -289,7 +334,7 @@ func (c *checker) cpAsyncCopy(in *ast.Instruction) {
 	switch {
 	case v != 4 && v != 8 && v != 16:
 		c.errorf(e.Pos(), e.End(), "cp-async-size", specCpAsyncCopy, "", "cp.async copy size %d must be 4, 8 or 16", v)
-	case in.HasQual(".cg") && v != 16:
+	case cg && v != 16:
 		c.errorf(e.Pos(), e.End(), "cp-async-size", specCpAsyncCopy, "use .ca for 4 or 8 bytes", "cp.async.cg copies 16 bytes, not %d", v)
 	}
 }

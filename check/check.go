@@ -433,7 +433,7 @@ func (c *checker) block(b *ast.Block, depth int) {
 // declType gates the type of a declaration: .b128 needs PTX ISA 8.3 and
 // sm_70 (PTX ISA 5.2.1, Table 9).
 func (c *checker) declType(d *ast.VarDecl) {
-	if d.Type != ".b128" {
+	if isa.TypeByName(d.Type) != isa.QB128 {
 		return
 	}
 	const spec = "PTX ISA 5.2.1 (Fundamental Types)"

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"strings"
-
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -96,10 +94,10 @@ func (c *checker) trackOrigin(in *ast.Instruction) {
 	case 4:
 		switch op {
 		case "cvta":
-			space = cvtaSpace(in)
+			space = cvtaSpace(c.decode(in).form.Quals)
 		case "mapa":
 			space = isa.QGeneric
-			if in.HasQual(".shared::cluster") {
+			if qualIndex(c.decode(in).form.Quals, isa.QSharedCluster) >= 0 {
 				space = isa.QSharedCluster
 			}
 		}
@@ -109,20 +107,23 @@ func (c *checker) trackOrigin(in *ast.Instruction) {
 	}
 }
 
+// qTo is cvta's .to qualifier.
+var qTo = isa.LookupQual(".to")
+
 // cvtaSpace returns the space of cvta's result: the named space for
-// cvta.to.space, generic for cvta.space.
-func cvtaSpace(in *ast.Instruction) isa.Qual {
+// cvta.to.space, generic for cvta.space; qs are cvta's decoded
+// qualifiers.
+func cvtaSpace(qs []isa.Qual) isa.Qual {
 	to := false
 	space := isa.QNone
-	for _, q := range in.Quals {
-		switch {
-		case q.Name == ".to":
+	for _, q := range qs {
+		switch q {
+		case qTo:
 			to = true
-		case strings.HasPrefix(q.Name, ".global"), strings.HasPrefix(q.Name, ".shared"), strings.HasPrefix(q.Name, ".local"):
-			space = isa.LookupQual(q.Name)
-			if space == isa.QShared {
-				space = isa.QSharedCta
-			}
+		case isa.QGlobal, isa.QLocal, isa.QSharedCta, isa.QSharedCluster:
+			space = q
+		case isa.QShared:
+			space = isa.QSharedCta
 		}
 	}
 	if space == isa.QNone {

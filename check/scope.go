@@ -69,15 +69,14 @@ func newScope(parent *scope) *scope {
 
 // spaceQual maps a declaration's state space to its Qual.
 func spaceQual(s string) (isa.Qual, bool) {
-	switch s {
-	case ".reg":
+	if s == ".reg" { // a declaration keyword, not a qualifier
 		return isa.QNone, true
-	case ".shared", ".shared::cta":
-		return isa.QSharedCta, false
-	case ".param":
-		return isa.QParam, false
 	}
-	return isa.LookupQual(s), false
+	q := isa.LookupQual(s)
+	if q == isa.QShared {
+		q = isa.QSharedCta
+	}
+	return q, false
 }
 
 // reset empties s for reuse, keeping its tables' storage.

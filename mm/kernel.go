@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
@@ -235,28 +236,36 @@ func kernelAddress(prog *Program, e ast.Expr) (string, error) {
 	return "", fmt.Errorf("address %s: only [variable] of a module-scope .global or .shared scalar is supported", exprText(e))
 }
 
-var cmpNames = map[string]string{"eq": "eq", "ne": "ne", "lt": "lt", "le": "le", "gt": "gt", "ge": "ge", "lo": "lt", "ls": "le", "hi": "gt", "hs": "ge"}
+// cmpOps maps setp's comparisons to the litmus comparison they perform.
+var cmpOps = map[isa.Qual]string{isa.QEq: "eq", isa.QNe: "ne", isa.QLt: "lt", isa.QLe: "le", isa.QGt: "gt", isa.QGe: "ge",
+	isa.QLo: "lt", isa.QLs: "le", isa.QHi: "gt", isa.QHs: "ge"}
+
+// semOf and scopeOf map the ordering and scope qualifiers (PTX ISA §8.4,
+// §8.5) to the model's.
+var (
+	semOf = map[isa.Qual]Sem{isa.QWeak: Weak, isa.QRelaxed: Relaxed, isa.QAcquire: Acquire,
+		isa.QRelease: Release, isa.QAcqRel: AcqRel, isa.QSc: SC}
+	scopeOf = map[isa.Qual]Scope{isa.QCta: ScopeCTA, isa.QCluster: ScopeCluster, isa.QGpu: ScopeGPU, isa.QSys: ScopeSys}
+)
 
 // kernelQuals splits memory-instruction qualifiers into semantics, scope
-// and the remaining ones (operation, state space, type, cache hints).
-func kernelQuals(quals []ast.Qual, def Sem) (Sem, Scope, []string) {
+// and the remaining ones (operation, state space, type, cache hints),
+// spelled without their dot.
+func kernelQuals(in *ast.Instruction, def Sem) (Sem, Scope, []string) {
 	sem, scope := def, NoScope
 	var rest []string
-	for _, q := range quals {
-		n := strings.TrimPrefix(q.Name, ".")
+	for i, q := range kernelQualsOf(in) {
 		switch {
-		case n == "volatile":
+		case q == isa.QVolatile:
 			sem, scope = Relaxed, ScopeSys // §8.4.2: .volatile is .relaxed.sys
-		case n == "mmio":
+		case q == isa.QMmio:
 			sem = Relaxed
-		case n == "weak":
-			sem = Weak
-		case semByName[n] != 0:
-			sem = semByName[n]
-		case scopeByName[n] != 0:
-			scope = scopeByName[n]
+		case semOf[q] != 0 || q == isa.QWeak:
+			sem = semOf[q]
+		case scopeOf[q] != 0:
+			scope = scopeOf[q]
 		default:
-			rest = append(rest, n)
+			rest = append(rest, strings.TrimPrefix(in.Quals[i].Name, "."))
 		}
 	}
 	if sem != Weak && scope == NoScope {
@@ -330,14 +339,15 @@ func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) (
 		}
 		op := in.Opcode
 		if op == "setp" {
-			if len(in.Quals) == 0 || cmpNames[strings.TrimPrefix(in.Quals[0].Name, ".")] == "" {
+			qs := kernelQualsOf(in)
+			if len(qs) == 0 || cmpOps[qs[0]] == "" {
 				return nil, fmt.Errorf("setp needs a comparison")
 			}
-			op = "set" + cmpNames[strings.TrimPrefix(in.Quals[0].Name, ".")]
+			op = "set" + cmpOps[qs[0]]
 		}
 		return []Instr{{Op: OpArith, RMW: op, Dst: d, Args: args}}, nil
 	case "ld", "st":
-		if in.Opcode == "st" && len(in.Quals) > 0 && in.Quals[0].Name == ".async" {
+		if in.Opcode == "st" && len(in.Quals) > 0 && isa.LookupQual(in.Quals[0].Name) == isa.QAsync {
 			return kernelStAsync(prog, in, sp, operands)
 		}
 		return kernelMem(prog, in, sp, dst, operands)
@@ -356,7 +366,7 @@ func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) (
 }
 
 func kernelMem(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
-	sem, scope, _ := kernelQuals(in.Quals, Weak)
+	sem, scope, _ := kernelQuals(in, Weak)
 	if len(in.Operands) != 2 {
 		return nil, fmt.Errorf("%s needs two operands", in.Opcode)
 	}
@@ -383,7 +393,7 @@ func kernelMem(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (st
 }
 
 func kernelRMW(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
-	sem, scope, rest := kernelQuals(in.Quals, Relaxed)
+	sem, scope, rest := kernelQuals(in, Relaxed)
 	op := ""
 	for _, q := range rest {
 		if rmwOps[q] {
@@ -420,29 +430,28 @@ func kernelRMW(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (st
 }
 
 func kernelFence(in *ast.Instruction) ([]Instr, error) {
-	var q []string
-	for _, x := range in.Quals {
-		q = append(q, strings.TrimPrefix(x.Name, "."))
-	}
-	if in.Opcode == "membar" {
-		sc := map[string]Scope{"cta": ScopeCTA, "gl": ScopeGPU, "sys": ScopeSys}
+	q := kernelQualsOf(in)
+	switch {
+	case in.Opcode == "membar":
+		sc := map[isa.Qual]Scope{isa.QCta: ScopeCTA, isa.QGl: ScopeGPU, isa.QSys: ScopeSys}
 		if len(q) == 1 && sc[q[0]] != 0 {
 			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: sc[q[0]]}}, nil
 		}
-	} else if len(q) >= 2 && q[0] == "proxy" {
+	case len(q) >= 2 && q[0] == isa.QProxy:
 		switch {
-		case q[1] == "alias":
+		case q[1] == isa.QAlias:
 			return []Instr{{Op: OpFence, Fence: FenceAlias}}, nil
-		case strings.HasPrefix(q[1], "async"):
+		// The .async::space variants are spellings isa does not decode.
+		case q[1] == isa.QAsync || strings.HasPrefix(in.Quals[1].Name, ".async::"):
 			return []Instr{{Op: OpFence, Fence: FenceProxy, Proxy: Async}}, nil
 		}
-	} else if len(q) == 1 && scopeByName[q[0]] != 0 {
-		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeByName[q[0]]}}, nil
-	} else if len(q) == 2 && scopeByName[q[1]] != 0 && (q[0] == "sc" || q[0] == "acq_rel") {
-		if q[0] == "sc" {
-			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: scopeByName[q[1]]}}, nil
+	case len(q) == 1 && scopeOf[q[0]] != 0:
+		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeOf[q[0]]}}, nil
+	case len(q) == 2 && scopeOf[q[1]] != 0 && (q[0] == isa.QSc || q[0] == isa.QAcqRel):
+		if q[0] == isa.QSc {
+			return []Instr{{Op: OpFence, Fence: FenceSC, Sem: SC, Scope: scopeOf[q[1]]}}, nil
 		}
-		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeByName[q[1]]}}, nil
+		return []Instr{{Op: OpFence, Fence: FenceAcqRel, Sem: AcqRel, Scope: scopeOf[q[1]]}}, nil
 	}
 	return nil, fmt.Errorf("unsupported fence %s", instrText(in))
 }
@@ -452,10 +461,10 @@ func kernelFence(in *ast.Instruction) ([]Instr, error) {
 // at the same barrier instruction.
 func kernelBar(in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
 	arrive := false
-	for _, q := range in.Quals {
-		switch q.Name {
-		case ".sync", ".aligned", ".cta":
-		case ".arrive":
+	for _, q := range kernelQualsOf(in) {
+		switch q {
+		case isa.QSync, isa.QAligned, isa.QCta:
+		case qArrive:
 			arrive = true
 		default:
 			return nil, fmt.Errorf("unsupported barrier %s", instrText(in))

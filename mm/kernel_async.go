@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -12,7 +13,7 @@ import (
 // becomes the extension's st.async; the .release form (global memory, no
 // completion mechanism) is a release store.
 func kernelStAsync(prog *Program, in *ast.Instruction, sp ThreadSpec, operands func(int) ([]Operand, error)) ([]Instr, error) {
-	sem, scope, _ := kernelQuals(in.Quals, Weak)
+	sem, scope, _ := kernelQuals(in, Weak)
 	ops := in.Operands
 	if sem != Weak {
 		if len(ops) != 2 {
@@ -54,11 +55,12 @@ func kernelStAsync(prog *Program, in *ast.Instruction, sp ThreadSpec, operands f
 // [dst], [src], size, [mbar] (§9.7.9.25.4.1); the size is not modelled,
 // each location being one scalar.
 func kernelBulkCopy(prog *Program, in *ast.Instruction) ([]Instr, error) {
-	if len(in.Quals) < 2 || in.Quals[0].Name != ".async" || in.Quals[1].Name != ".bulk" {
+	qs := kernelQualsOf(in)
+	if len(qs) < 2 || qs[0] != isa.QAsync || qs[1] != qBulk {
 		return nil, fmt.Errorf("%s is not supported in a litmus kernel", instrText(in))
 	}
-	for _, q := range in.Quals {
-		if strings.HasPrefix(q.Name, ".bulk_group") || q.Name == ".tensor" || strings.HasPrefix(q.Name, ".multicast") {
+	for _, q := range qs {
+		if q == qBulkGroup || q == qTensor || q == qMulticast {
 			return nil, fmt.Errorf("%s: only the mbarrier completion of a plain bulk copy is supported", instrText(in))
 		}
 	}
@@ -85,18 +87,17 @@ func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, erro
 	if len(in.Quals) == 0 {
 		return nil, fmt.Errorf("mbarrier needs an operation")
 	}
-	op := in.Quals[0].Name
+	op, opq := in.Quals[0].Name, isa.LookupQual(in.Quals[0].Name)
 	var q []string
-	for _, x := range in.Quals[1:] {
-		n := strings.TrimPrefix(x.Name, ".")
-		if semByName[n] != 0 || scopeByName[n] != 0 {
-			q = append(q, n)
+	for i, x := range kernelQualsOf(in)[1:] {
+		if semOf[x] != 0 || scopeOf[x] != 0 {
+			q = append(q, strings.TrimPrefix(in.Quals[i+1].Name, "."))
 		}
 	}
-	switch op {
-	case ".init", ".inval", ".expect_tx":
+	switch opq {
+	case qInit, qInval, qExpectTx:
 		return nil, nil
-	case ".arrive", ".try_wait", ".test_wait":
+	case qArrive, qTryWait, qTestWait:
 	default:
 		return nil, fmt.Errorf("mbarrier%s is not supported in a litmus kernel", op)
 	}
@@ -109,7 +110,7 @@ func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, erro
 	}
 	parts := []string{"mbarrier", "arrive"}
 	var args []string
-	if op != ".arrive" {
+	if opq != qArrive {
 		parts[1] = "try_wait"
 		d, err := dst()
 		if err != nil {

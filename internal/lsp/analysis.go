@@ -6,6 +6,7 @@ import (
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
@@ -161,10 +162,10 @@ func (a *analysis) collectDecls() {
 
 // varKind classifies a declaration by its state space.
 func varKind(v *ast.VarDecl) resolve.Kind {
-	switch v.Space {
-	case ".reg":
+	if v.Space == ".reg" { // a declaration keyword, not a qualifier
 		return resolve.Register
-	case ".param":
+	}
+	if isa.LookupQual(v.Space) == isa.QParam {
 		return resolve.Param
 	}
 	return resolve.Variable

@@ -166,7 +166,7 @@ func declText(v *ast.VarDecl) string {
 	one := *v
 	one.ExtraNames = nil
 	s := printer.String(&one)
-	if one.Space != ".param" && !strings.HasSuffix(s, ";") {
+	if isa.LookupQual(one.Space) != isa.QParam && !strings.HasSuffix(s, ";") {
 		s += ";"
 	}
 	return s

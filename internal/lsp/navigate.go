@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -229,7 +230,7 @@ func (s *Server) documentSymbols(params json.RawMessage) (any, *rpcError) {
 					continue
 				}
 				kind := symbolKindVariable
-				if v.Space == ".const" {
+				if isa.LookupQual(v.Space) == isa.QConst {
 					kind = symbolKindConstant
 				}
 				syms = append(syms, s.symbolFor(a, v, v.Name, kind, declDetail(v)))
