@@ -56,7 +56,7 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 		return
 	}
 	if f.Opcode == "cvta" && od.Types[0] == isa.QU32 && c.mod.addrSize == 64 {
-		c.cvta32(in, f)
+		c.cvta32(in, f, od.Quals)
 		return
 	}
 	if f.Opcode == "elect" {
@@ -93,9 +93,9 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 // cvta32 reports cvta.u32 in a module with .address_size 64: ptxas 12.5
 // rejects it as 32-bit addressing ("Program uses 32-bit address ...
 // conflicting with .address_size 64"), PTX ISA 9.7.9.20 and 11.1.3.
-func (c *checker) cvta32(in *ast.Instruction, f *isa.OpForm) {
+func (c *checker) cvta32(in *ast.Instruction, f *isa.OpForm, quals []isa.Qual) {
 	pos, end := in.OpPos, in.End()
-	if i := qualIndex(in, ".u32"); i >= 0 {
+	if i := qualIndex(quals, isa.QU32); i >= 0 {
 		pos, end = in.Quals[i].Pos, in.Quals[i].End()
 	}
 	c.errorf(pos, end, "address-size", f.Section+"; PTX ISA 11.1.3 (.address_size)", "use .u64 and 64-bit registers",
