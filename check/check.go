@@ -477,7 +477,7 @@ func (c *checker) instruction(in *ast.Instruction) {
 // and the address spaces cvta and mapa give registers (for the space
 // warnings).
 func (c *checker) other(in *ast.Instruction, d *decoded) {
-	c.trackOrigin(in)
+	c.trackOrigin(in, d)
 	c.reportProbs(in, d.probs, nil)
 	c.formOperands(in, d)
 	c.cvtNarrowingDst(in, d)

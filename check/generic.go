@@ -521,15 +521,17 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 			if _, ok := e.(*ast.Sink); ok {
 				continue
 			}
-			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone {
-				if width != 0 && sym.typ.Bits() != width {
-					c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "use registers of one width",
-						"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.typ.Bits(), width)
-					return
-				}
-				width = sym.typ.Bits()
+			sym := c.fn.lookup(regName(e))
+			if sym == nil || !sym.reg || sym.typ == isa.QNone {
+				continue
 			}
-			if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ != isa.QNone && !regFits(t, bits, sym.typ, f.Mode, true) {
+			if width != 0 && sym.typ.Bits() != width {
+				c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "use registers of one width",
+					"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.typ.Bits(), width)
+				return
+			}
+			width = sym.typ.Bits()
+			if !regFits(t, bits, sym.typ, f.Mode, true) {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 					"register %s of type %s does not fit %s", regName(e), sym.typ, t)
 			}

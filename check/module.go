@@ -30,10 +30,11 @@ type funcState struct {
 // end (End).
 type moduleState struct {
 	funcs      map[string]*funcState
-	order      []string // function names in order of first appearance
-	noTarget   bool     // "missing .target" was reported
-	addrSize   int      // the .address_size written, 0 when none
-	sawAddress bool     // an .address_size directive was read
+	order      []string    // function names in order of first appearance
+	noTarget   bool        // "missing .target" was reported
+	addrSize   int         // the .address_size written, 0 when none
+	sawAddress bool        // an .address_size directive was read
+	spare      []funcState // allocated in chunks: one allocation per 64 functions
 }
 
 func (m *moduleState) fn(name string) *funcState {
@@ -42,7 +43,11 @@ func (m *moduleState) fn(name string) *funcState {
 	}
 	s := m.funcs[name]
 	if s == nil {
-		s = &funcState{}
+		if len(m.spare) == cap(m.spare) {
+			m.spare = make([]funcState, 0, 64)
+		}
+		m.spare = m.spare[:len(m.spare)+1]
+		s = &m.spare[len(m.spare)-1]
 		m.funcs[name] = s
 		m.order = append(m.order, name)
 	}

@@ -74,8 +74,8 @@ func (o *originTable) set(reg string, space isa.Qual) {
 
 // trackOrigin records or clears the address space of in's destination.
 // It runs for nearly every instruction, so the opcodes are told apart by
-// length first.
-func (c *checker) trackOrigin(in *ast.Instruction) {
+// length first. d is in's decoding.
+func (c *checker) trackOrigin(in *ast.Instruction, d *decoded) {
 	if len(in.Operands) == 0 {
 		return
 	}
@@ -94,10 +94,10 @@ func (c *checker) trackOrigin(in *ast.Instruction) {
 	case 4:
 		switch op {
 		case "cvta":
-			space = cvtaSpace(c.decode(in).form.Quals)
+			space = cvtaSpace(d.form.Quals)
 		case "mapa":
 			space = isa.QGeneric
-			if qualIndex(c.decode(in).form.Quals, isa.QSharedCluster) >= 0 {
+			if qualIndex(d.form.Quals, isa.QSharedCluster) >= 0 {
 				space = isa.QSharedCluster
 			}
 		}

@@ -555,13 +555,19 @@ func elemBytes(typ string, vec int) int64 {
 	for i > 0 && base[i-1] >= '0' && base[i-1] <= '9' {
 		i--
 	}
-	bits, err := strconv.Atoi(base[i:])
-	if err != nil || bits < 8 {
-		bits = 8
+	// Empty digit strings are the common case (".pred", ".b32" has no
+	// lanes): skip strconv there, whose error for them allocates.
+	bits := 8
+	if i < len(base) {
+		if b, err := strconv.Atoi(base[i:]); err == nil && b >= 8 {
+			bits = b
+		}
 	}
 	n := int64(bits / 8)
-	if m, err := strconv.Atoi(lanes); err == nil && m > 0 {
-		n *= int64(m)
+	if lanes != "" {
+		if m, err := strconv.Atoi(lanes); err == nil && m > 0 {
+			n *= int64(m)
+		}
 	}
 	return n * int64(max(1, vec))
 }
