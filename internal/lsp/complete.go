@@ -295,4 +295,3 @@ func (a *analysis) registerItems(prefix string) []completionItem {
 	}
 	return items
 }
-
