@@ -26,3 +26,11 @@ func (c *checker) gateSpecial(e ast.Expr, r *isa.SReg) {
 			"special register %s requires %s (target is %s)", r.Name, r.Arch, c.target)
 	}
 }
+
+// guardSpecial gates a guard predicate that is a special register
+// (@%is_explicit_cluster).
+func (c *checker) guardSpecial(g *ast.Guard) {
+	if r := specialReg(g.Reg.Name); r != nil {
+		c.gateSpecial(g.Reg, r)
+	}
+}

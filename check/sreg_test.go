@@ -28,6 +28,9 @@ func sregModule(version, target string) (string, map[int]*isa.SReg) {
 		switch r.Type {
 		case isa.QPred:
 			fmt.Fprintf(&b, "\tmov.pred %%p1, %s;\n", name)
+			at[line] = r
+			line++
+			fmt.Fprintf(&b, "\t@%s mov.u32 %%r1, 0;\n", name) // as a guard
 		case isa.QU64:
 			fmt.Fprintf(&b, "\tmov.u64 %%rd1, %s;\n", name)
 		default:
