@@ -463,6 +463,9 @@ func (c *checker) instruction(in *ast.Instruction) {
 	if in.Opcode == "call" {
 		c.noteCall(in)
 	}
+	if in.Guard != nil {
+		c.guardSpecial(in.Guard)
+	}
 	d := c.decode(in)
 	if d.desc == nil {
 		c.other(in, d)

@@ -334,7 +334,7 @@ func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
 
 // specialOperand checks a special register (PTX ISA §10) as operand.
 func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
-	sp := resolve.LookupSpecial(name)
+	sp := specialReg(name)
 	if sp == nil {
 		return
 	}
@@ -342,7 +342,8 @@ func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, 
 		c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
 		return
 	}
-	rt := isa.TypeByName(sp.Type)
+	c.gateSpecial(e, sp)
+	rt := sp.Type
 	if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", exprString(e), rt, bits, t)
 	}
@@ -618,8 +619,9 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 		}
 	case *ast.Reg, *ast.Ident:
 		name := regName(e)
-		if sp := resolve.LookupSpecial(name); sp != nil {
-			if sp.Type != ".pred" || dst {
+		if sp := specialReg(name); sp != nil {
+			c.gateSpecial(e, sp)
+			if sp.Type != isa.QPred || dst {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register", "operand %s of %s must be a predicate", s.Name, f.Name)
 			}
 			return

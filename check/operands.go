@@ -313,7 +313,7 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 		return
 	}
 	if f.Vec > 1 {
-		if n := regName(e); n != "" && !isSpecialReg(n) {
+		if n := regName(e); n != "" && specialReg(n) == nil {
 			if c.fn.lookup(n) == nil {
 				return // undeclared: reported by name resolution
 			}
@@ -398,13 +398,14 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 		name := regName(e)
 		sym := c.fn.lookup(name)
 		if sym == nil {
-			if isSpecialReg(name) {
+			if r := specialReg(name); r != nil {
 				if !inVector {
 					c.errorf(e.Pos(), e.End(), "special-register", f.Instr.Section, "copy it to a register with mov first",
 						"special register %s cannot be stored directly", name)
 					return elemType{}, false
 				}
-				return elemType{t: specialRegType(name)}, true
+				c.gateSpecial(e, r)
+				return elemType{t: r.Type}, true
 			}
 			return elemType{}, true // undeclared: reported by name resolution
 		}
@@ -590,14 +591,6 @@ func elemName(et elemType) string {
 		return "floating-point immediate"
 	}
 	return et.t.String()
-}
-
-// specialRegType returns the type of a special register read in a vector.
-func specialRegType(name string) isa.Qual {
-	if strings.Contains(name, "64") || strings.HasPrefix(name, "%globaltimer") || name == "%gridid" {
-		return isa.QU64
-	}
-	return isa.QU32
 }
 
 // checkType applies the source-operand type rules: relaxed (wider
@@ -788,21 +781,6 @@ func isIntImm(e ast.Expr) bool {
 		return isIntImm(x.X)
 	case *ast.BinaryExpr:
 		return isIntImm(x.X) && isIntImm(x.Y)
-	}
-	return false
-}
-
-// specialRegs are the read-only special registers of PTX ISA §10.
-var specialRegs = []string{"%tid", "%ntid", "%laneid", "%warpid", "%nwarpid", "%ctaid", "%nctaid", "%smid",
-	"%nsmid", "%gridid", "%lanemask_", "%clock", "%pm", "%envreg", "%globaltimer", "%cluster", "%nclusterid",
-	"%is_explicit_cluster", "%dynamic_smem_size", "%total_smem_size", "%aggr_smem_size", "%reserved_smem_offset",
-	"%current_graph_exec"}
-
-func isSpecialReg(name string) bool {
-	for _, p := range specialRegs {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
 	}
 	return false
 }

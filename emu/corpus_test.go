@@ -75,7 +75,7 @@ func corpusKernel(inst string) (string, bool) {
 func collectNames(e ast.Expr, regs, syms map[string]bool) {
 	switch x := e.(type) {
 	case *ast.Reg:
-		if _, special := specialKinds[x.Name]; !special {
+		if _, _, special := specialOf(x.Name); !special {
 			regs[x.Name] = true
 		}
 	case *ast.Ident:

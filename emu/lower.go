@@ -1,13 +1,11 @@
 package emu
 
 import (
-	"github.com/ptxkit/ptxkit/isa"
 	"strconv"
-	"strings"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // maxProgramInsts bounds the decoded instructions of a kernel and the
@@ -291,33 +289,36 @@ func (d *Decoder) resolveFixups() {
 	}
 }
 
-var specialKinds = map[string]specialKind{
-	"%tid": spTid, "%ntid": spNtid, "%ctaid": spCtaid, "%nctaid": spNctaid,
-	"%laneid": spLaneid, "%warpid": spWarpid, "%nwarpid": spNwarpid,
-	"%clusterid": spClusterid, "%nclusterid": spNclusterid,
-	"%cluster_ctaid": spClusterCtaid, "%cluster_nctaid": spClusterNctaid,
-	"%cluster_ctarank": spClusterCtarank, "%cluster_nctarank": spClusterNctarank,
-	"%is_explicit_cluster": spIsExplicitCluster, "%smid": spSmid, "%nsmid": spNsmid,
-	"%gridid": spGridid, "%lanemask_eq": spLanemaskEq, "%lanemask_lt": spLanemaskLt,
-	"%lanemask_le": spLanemaskLe, "%lanemask_gt": spLanemaskGt, "%lanemask_ge": spLanemaskGe,
-	"%dynamic_smem_size": spDynSmem, "%total_smem_size": spTotalSmem,
-	"%clock": spClock, "%clock64": spClock, "%clock_hi": spClock, "%globaltimer": spClock,
-	"%globaltimer_lo": spClock, "%globaltimer_hi": spClock,
-	"%reserved_smem_offset_begin": spReservedBegin, "%reserved_smem_offset_end": spReservedEnd,
-	"%reserved_smem_offset_cap": spReservedCap, "%reserved_smem_offset_0": spReserved0,
-	"%reserved_smem_offset_1": spReserved1, "%aggr_smem_size": spTotalSmem, "%current_graph_exec": spClock,
+// specialKinds says how the emulator computes each special register of
+// isa's table (PTX ISA §10). The performance-monitoring counters (%pm*),
+// the clocks, the global timer and %current_graph_exec read 0 (spClock);
+// %envreg0-31 are set by the driver.
+var specialKinds = map[isa.SRegKind]specialKind{
+	isa.SRegTid: spTid, isa.SRegNtid: spNtid, isa.SRegCtaid: spCtaid, isa.SRegNctaid: spNctaid,
+	isa.SRegLaneid: spLaneid, isa.SRegWarpid: spWarpid, isa.SRegNwarpid: spNwarpid,
+	isa.SRegClusterid: spClusterid, isa.SRegNclusterid: spNclusterid,
+	isa.SRegClusterCtaid: spClusterCtaid, isa.SRegClusterNctaid: spClusterNctaid,
+	isa.SRegClusterCtarank: spClusterCtarank, isa.SRegClusterNctarank: spClusterNctarank,
+	isa.SRegIsExplicitCluster: spIsExplicitCluster, isa.SRegSmid: spSmid, isa.SRegNsmid: spNsmid,
+	isa.SRegGridid: spGridid, isa.SRegLanemaskEq: spLanemaskEq, isa.SRegLanemaskLt: spLanemaskLt,
+	isa.SRegLanemaskLe: spLanemaskLe, isa.SRegLanemaskGt: spLanemaskGt, isa.SRegLanemaskGe: spLanemaskGe,
+	isa.SRegDynamicSmemSize: spDynSmem, isa.SRegTotalSmemSize: spTotalSmem,
+	isa.SRegClock: spClock, isa.SRegClock64: spClock, isa.SRegClockHi: spClock, isa.SRegGlobaltimer: spClock,
+	isa.SRegGlobaltimerLo: spClock, isa.SRegGlobaltimerHi: spClock,
+	isa.SRegReservedSmemBegin: spReservedBegin, isa.SRegReservedSmemEnd: spReservedEnd,
+	isa.SRegReservedSmemCap: spReservedCap, isa.SRegReservedSmem0: spReserved0,
+	isa.SRegReservedSmem1: spReserved1, isa.SRegAggrSmemSize: spTotalSmem, isa.SRegCurrentGraphExec: spClock,
+	isa.SRegEnvreg: spEnvreg, isa.SRegPM: spClock, isa.SRegPM64: spClock,
 }
 
-func init() {
-	// %envreg0-31 (§10.31) are set by the driver; %pm0-7 and %pm0_64-%pm7_64
-	// are performance-monitoring counters, which read 0.
-	for i := range 32 {
-		specialKinds["%envreg"+strconv.Itoa(i)] = spEnvreg
+// specialOf returns the special register called name and how the
+// emulator computes it; ok is false when name is not one or the emulator
+// does not model it.
+func specialOf(name string) (r *isa.SReg, k specialKind, ok bool) {
+	if r = isa.LookupSReg(name); r != nil {
+		k, ok = specialKinds[r.Kind]
 	}
-	for i := range 8 {
-		specialKinds["%pm"+strconv.Itoa(i)] = spClock
-		specialKinds["%pm"+strconv.Itoa(i)+"_64"] = spClock
-	}
+	return r, k, ok
 }
 
 // warpSizeName is the predefined identifier WARP_SZ (§5.4: the warp
@@ -338,18 +339,17 @@ func compIndex(c string) int {
 
 // regSlot resolves a register operand to its slot base.
 func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
-	if k, ok := specialKinds[r.Name]; ok {
+	if sr, k, ok := specialOf(r.Name); ok {
 		off := uint64(0)
 		if k == spEnvreg {
-			n, _ := strconv.Atoi(strings.TrimPrefix(r.Name, "%envreg"))
-			off = uint64(n)
+			off = uint64(sr.Index)
 		}
 		if k >= spReservedBegin && k <= spReserved1 {
 			d.prog.reservedSmem = true
 		}
 		return d.special(k, compIndex(r.Comp), off), TU32, nil
 	}
-	if resolve.LookupSpecial(r.Name) != nil {
+	if isa.LookupSReg(r.Name) != nil {
 		return 0, 0, d.Errorf(r, "the emulator does not model special register %s", r.Name)
 	}
 	s := d.lookup(r.Name)
@@ -376,7 +376,7 @@ func (d *Decoder) Dst(e ast.Expr) (int32, error) {
 	case *ast.Sink:
 		return -1, nil
 	case *ast.Reg:
-		if _, ok := specialKinds[x.Name]; ok {
+		if _, _, ok := specialOf(x.Name); ok {
 			return 0, d.Errorf(x, "special register %s is read-only", x.Name)
 		}
 		s, _, err := d.regSlot(x)

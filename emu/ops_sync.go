@@ -147,10 +147,21 @@ func decodeNoEffect(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return nil
 }
 
-// Clock registers (§10.12-10.14, §10.18-10.19): which part of the 64-bit
-// counter each reads (1: all of it, 2: low half, 3: high half).
-var clockRegs = map[string]uint8{
-	"%clock64": 1, "%globaltimer": 1, "%clock": 2, "%globaltimer_lo": 2, "%clock_hi": 3, "%globaltimer_hi": 3,
+// clockRegs says which part of the 64-bit counter each clock register
+// (PTX ISA §10.23, §10.24, §10.28) reads: 1 all of it, 2 the low half, 3
+// the high half.
+var clockRegs = map[isa.SRegKind]uint8{
+	isa.SRegClock64: 1, isa.SRegGlobaltimer: 1, isa.SRegClock: 2, isa.SRegGlobaltimerLo: 2,
+	isa.SRegClockHi: 3, isa.SRegGlobaltimerHi: 3,
+}
+
+// clockPart returns clockRegs of the special register called name, or 0
+// when name is not a clock register.
+func clockPart(name string) uint8 {
+	if r := isa.LookupSReg(name); r != nil {
+		return clockRegs[r.Kind]
+	}
+	return 0
 }
 
 // decodeReadClock lowers mov d, %clock*/%globaltimer*.
@@ -159,7 +170,7 @@ func decodeReadClock(d *Decoder, r *ast.Reg, dst ast.Expr, out *Inst) error {
 	if out.D, err = d.Dst(dst); err != nil {
 		return err
 	}
-	out.Imm = uint64(clockRegs[r.Name])
+	out.Imm = uint64(clockPart(r.Name))
 	out.Exec = execReadClock
 	return nil
 }

@@ -203,15 +203,10 @@ func exprText(e ast.Expr) string {
 func kernelOperand(e ast.Expr, sp ThreadSpec) (Operand, error) {
 	switch e := e.(type) {
 	case *ast.Reg:
-		switch e.Name + "." + e.Comp {
-		case "%ctaid.x":
-			return Operand{Val: int64(sp.CTA)}, nil
-		case "%tid.x":
-			return Operand{Val: int64(sp.Tid)}, nil
-		case "%cluster_ctarank.", "%clusterid.x":
-			return Operand{}, fmt.Errorf("%s is not supported; give clusters with --threads CTA@CLUSTER", e.Name)
+		if r := isa.LookupSReg(e.Name); r != nil {
+			return specialOperand(e, r, sp)
 		}
-		if e.Comp != "" || strings.HasPrefix(e.Name, "%ctaid") || strings.HasPrefix(e.Name, "%tid") || strings.HasPrefix(e.Name, "%ntid") || strings.HasPrefix(e.Name, "%nctaid") {
+		if e.Comp != "" {
 			return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
 		}
 		return Operand{Reg: e.Name}, nil
@@ -223,6 +218,22 @@ func kernelOperand(e ast.Expr, sp ThreadSpec) (Operand, error) {
 		}
 	}
 	return Operand{}, fmt.Errorf("unsupported operand %s", exprText(e))
+}
+
+// specialOperand reads special register r (PTX ISA §10) for thread sp:
+// %ctaid.x and %tid.x are the thread's place; the cluster registers are
+// given with --threads CTA@CLUSTER instead, and no other is modelled.
+func specialOperand(e *ast.Reg, r *isa.SReg, sp ThreadSpec) (Operand, error) {
+	x := e.Comp == "x"
+	switch {
+	case r.Kind == isa.SRegCtaid && x:
+		return Operand{Val: int64(sp.CTA)}, nil
+	case r.Kind == isa.SRegTid && x:
+		return Operand{Val: int64(sp.Tid)}, nil
+	case r.Kind == isa.SRegClusterCtarank && e.Comp == "", r.Kind == isa.SRegClusterid && x:
+		return Operand{}, fmt.Errorf("%s is not supported; give clusters with --threads CTA@CLUSTER", e.Name)
+	}
+	return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
 }
 
 // kernelAddress reads [x], the only address form a litmus location has.

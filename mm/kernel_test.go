@@ -47,6 +47,7 @@ func TestPTXKernelErrors(t *testing.T) {
 		head + ".visible .entry k(.param .u64 p)\n{\n.reg .u64 %rd<2>;\nld.param.u64 %rd1, [p];\nst.global.u32 [%rd1], 1;\n}\n//@ exists (x == 1)\n": "only [variable]",
 		head + ".visible .entry k()\n{\nst.global.u32 [x], 1;\n}\n":                                                                                  "missing the condition comment",
 		head + ".visible .entry k()\n{\n.reg .u32 %r<2>;\nmov.u32 %r1, %ntid.x;\n}\n//@ exists (x == 1)\n":                                           "unsupported special register",
+		head + ".visible .entry k()\n{\n.reg .u32 %r<2>;\nmov.u32 %r1, %laneid;\n}\n//@ exists (x == 1)\n":                                           "unsupported special register",
 		head + ".visible .entry k()\n{\ntex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [t, {%r1}];\n}\n//@ exists (x == 1)\n":                                  "tex is not supported",
 		head + "\n//@ exists (x == 1)\n": "no .entry kernel",
 	}

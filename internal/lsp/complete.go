@@ -295,16 +295,3 @@ func (a *analysis) registerItems(prefix string) []completionItem {
 	}
 	return items
 }
-
-// specialNames are the special registers that have a meaning entry, in
-// order.
-func specialNames() []string {
-	names := make([]string, 0, len(specialMeaning))
-	for n := range specialMeaning {
-		if resolve.LookupSpecial(n) != nil {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	return names
-}

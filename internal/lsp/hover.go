@@ -157,7 +157,7 @@ func describeSpecial(sp *resolve.Special) string {
 	if m := specialMeaningOf(sp.Name); m != "" {
 		b.WriteString("\n\n" + m)
 	}
-	fmt.Fprintf(&b, "\n\nrequires PTX ISA %s, %s or higher (PTX ISA §10, Special Registers)\n", sp.PTX, sp.Target)
+	fmt.Fprintf(&b, "\n\nrequires PTX ISA %s, %s or higher (%s, Special Registers)\n", sp.PTX, sp.Target, sp.Section)
 	return b.String()
 }
 
