@@ -78,15 +78,8 @@ func execAtomVec(w *Warp, in *Inst) Status {
 	mu := w.CTA.cluster.atomMu
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
-		a := w.R[in.A+int32(l)] + uint64(in.Off)
-		if mu != nil {
-			mu.Lock()
-		}
-		b := w.Bytes(l, in.Space, a, n, true)
+		b := w.lockedOperand(mu, in, l, n)
 		if b == nil {
-			if mu != nil {
-				mu.Unlock()
-			}
 			return Fault
 		}
 		var olds [8]uint64
@@ -160,15 +153,8 @@ func execAtom128(w *Warp, in *Inst) Status {
 	mu := w.CTA.cluster.atomMu
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
-		a := w.R[in.A+l] + uint64(in.Off)
-		if mu != nil {
-			mu.Lock()
-		}
-		b := w.Bytes(int(l), in.Space, a, 16, true)
+		b := w.lockedOperand(mu, in, int(l), 16)
 		if b == nil {
-			if mu != nil {
-				mu.Unlock()
-			}
 			return Fault
 		}
 		lo, hi := getN(b[:8]), getN(b[8:])

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"github.com/ptxkit/ptxkit/isa"
 	"math"
+	"sync"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -607,6 +608,22 @@ func decodeAtom(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return nil
 }
 
+// lockedOperand returns the n-byte operand of lane l's atomic at
+// [in.A+in.Off], holding mu (when clusters run in parallel) for the caller
+// to release after the read-modify-write; on a fault it releases mu and
+// returns nil.
+func (w *Warp) lockedOperand(mu *sync.Mutex, in *Inst, l, n int) []byte {
+	a := w.R[in.A+int32(l)] + uint64(in.Off)
+	if mu != nil {
+		mu.Lock()
+	}
+	b := w.Bytes(l, in.Space, a, n, true)
+	if b == nil && mu != nil {
+		mu.Unlock()
+	}
+	return b
+}
+
 // execAtom performs read-modify-write operations one lane at a time. When
 // clusters run in parallel, global atomics hold a lock so that they stay
 // indivisible.
@@ -615,15 +632,8 @@ func execAtom(w *Warp, in *Inst) Status {
 	mu := w.CTA.cluster.atomMu
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
-		a := w.R[in.A+int32(l)] + uint64(in.Off)
-		if mu != nil {
-			mu.Lock()
-		}
-		b := w.Bytes(l, in.Space, a, n, true)
+		b := w.lockedOperand(mu, in, l, n)
 		if b == nil {
-			if mu != nil {
-				mu.Unlock()
-			}
 			return Fault
 		}
 		old := getN(b)
