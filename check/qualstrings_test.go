@@ -14,9 +14,6 @@ import (
 func TestNoQualifierStrings(t *testing.T) {
 	files, _ := filepath.Glob("*.go")
 	qualguard.Check(t, files, qualguard.Options{
-		// A special register's type (resolve.Special.Type) is a
-		// spelling from package resolve; generic.go is being reworked.
-		Allowed:  map[string][]string{"generic.go": {".pred"}},
 		MinFiles: 10,
 	})
 }

@@ -31,15 +31,7 @@ argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU,
 func gpuDiffFlags(o *runOptions) *commandLine {
 	cl := newCommandLine("gpu-diff", gpuDiffUsage)
 	fs := cl.fs
-	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
-	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
-	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
-	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
-	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
-	fs.Func("arg", "kernel argument, in order, as for ptxkit run", func(s string) error {
-		o.args = append(o.args, s)
-		return nil
-	})
+	launchShapeFlags(fs, o)
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed of the emulator")
 	o.async = newChoice("eager", "eager", "delayed", "random")
 	fs.Var(o.async, "async", "when the emulator lands asynchronous operations: eager, delayed or random")

@@ -3,6 +3,7 @@ package main
 import (
 	_ "embed"
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -68,19 +69,25 @@ a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
 error, 3 the run stopped early: undefined behaviour, a deadlock, a budget
 spent (--max-steps, --timeout) or something the emulator does not support.`
 
-func runFlags(o *runOptions) *commandLine {
-	cl := newCommandLine("run", runUsage)
-	fs := cl.fs
+// launchShapeFlags defines the flags run and gpu-diff share: the kernel,
+// the launch's shape and its arguments.
+func launchShapeFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.kernel, "kernel", "", "kernel to launch (default: the first .entry)")
 	fs.StringVar(&o.grid, "grid", "1", "CTAs per grid: X[,Y[,Z]]")
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
 	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
-	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, or hex:BYTES (a parameter's raw bytes, for structs)", func(s string) error {
 		o.args = append(o.args, s)
 		return nil
 	})
+}
+
+func runFlags(o *runOptions) *commandLine {
+	cl := newCommandLine("run", runUsage)
+	fs := cl.fs
+	launchShapeFlags(fs, o)
+	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
