@@ -1,9 +1,6 @@
 package sass
 
 import (
-	"bufio"
-	"os"
-	"strings"
 	"testing"
 )
 
@@ -16,34 +13,7 @@ type vector struct {
 
 // readVectors loads testdata/sass/vectors.tsv (nvdisasm-verified rows).
 func readVectors(t testing.TB) []vector {
-	f, err := os.Open("../testdata/sass/vectors.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []vector
-	sc := bufio.NewScanner(f)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.HasPrefix(line, "arch\t") || line == "" {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			t.Fatalf("vectors.tsv:%d: %d columns", n, len(cols))
-		}
-		a, err := ParseArch(cols[0])
-		if err != nil {
-			t.Fatalf("vectors.tsv:%d: %v", n, err)
-		}
-		w, err := ParseHex(cols[2], a)
-		if err != nil {
-			t.Fatalf("vectors.tsv:%d: %v", n, err)
-		}
-		out = append(out, vector{n, a, cols[1], w})
-	}
+	out := readVectorFile(t, "vectors.tsv")
 	if len(out) < 600 {
 		t.Fatalf("only %d vectors", len(out))
 	}
