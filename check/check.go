@@ -378,15 +378,10 @@ func (c *checker) endFunction() {
 	clear(c.names)
 }
 
-// positivePerf names the performance-tuning directives whose values ptxas
-// 12.5 requires to be positive (PTX ISA 11.4: .maxnreg, .maxntid,
-// .reqntid, .minnctapersm). It accepts 0 for .reqnctapercluster and
-// .maxclusterrank, and so does the checker.
-var positivePerf = map[string]bool{".maxnreg": true, ".maxntid": true, ".reqntid": true, ".minnctapersm": true}
-
-// perfDirective checks the values of a performance-tuning directive.
+// perfDirective checks the values of a function directive: ptxas 12.5
+// requires positive values for those isa marks Positive (PTX ISA 11.4).
 func (c *checker) perfDirective(d *ast.Directive) {
-	if !positivePerf[d.Name] {
+	if fd := isa.LookupFuncDirective(d.Name); fd == nil || !fd.Positive {
 		return
 	}
 	for _, a := range d.Args {

@@ -151,7 +151,7 @@ func (c *checker) end() {
 	}
 	for _, name := range c.mod.order {
 		s := c.mod.funcs[name]
-		if s.defined || s.extern && !s.called || systemCalls[name] {
+		if s.defined || s.extern && !s.called || isa.IsSystemCall(name) {
 			continue
 		}
 		pos, end, why := s.declPos, s.declEnd, "is declared but never defined in this module"
@@ -164,24 +164,14 @@ func (c *checker) end() {
 	}
 }
 
-// systemCalls are the functions ptxas provides itself (PTX ISA §7.3,
-// System calls): declared .extern by the module, never defined in it.
-var systemCalls = map[string]bool{"vprintf": true, "malloc": true, "free": true, "__assertfail": true}
-
-// perfVersions gives the PTX ISA version that introduced the function
-// directives newer than the rest of §11.4.
-var perfVersions = map[string]isa.Version{
-	".abi_preserve":         isa.V(9, 0),
-	".abi_preserve_control": isa.V(9, 0),
-}
-
 // perfVersion reports a function directive newer than the module's
 // .version (ptxas 12.5 does not know .abi_preserve: "unknown attribute").
 func (c *checker) perfVersion(d *ast.Directive) {
-	v, ok := perfVersions[d.Name]
-	if !ok || c.version == 0 || c.version >= v {
+	fd := isa.LookupFuncDirective(d.Name)
+	if fd == nil || fd.PTX == 0 || c.version == 0 || c.version >= fd.PTX {
 		return
 	}
+	v := fd.PTX
 	c.errorf(d.Pos(), d.Pos().Advance(d.Name), "ptx-version", "PTX ISA 11.4 (performance-tuning directives), PTX ISA Notes",
 		"raise .version to "+v.String(), "%s requires PTX ISA %s (this file declares %s)", d.Name, v, c.version)
 }

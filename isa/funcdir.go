@@ -1,0 +1,43 @@
+package isa
+
+// FuncDirective describes a directive written between a function's header
+// and its body: the performance-tuning directives (PTX ISA §11.4) and the
+// ABI directives. Only the facts the validator checks are recorded.
+type FuncDirective struct {
+	Name string
+	// PTX is the PTX ISA version that introduced the directive, where it
+	// is newer than the directives ptxas 12.5 knows (zero: not gated).
+	PTX Version
+	// Positive: ptxas 12.5 requires every value to be positive ("Positive
+	// non-zero value expected"); it accepts 0 for .reqnctapercluster and
+	// .maxclusterrank.
+	Positive bool
+	Section  string
+}
+
+var funcDirectives = []FuncDirective{
+	{Name: ".maxnreg", Positive: true, Section: "11.4.1"},
+	{Name: ".maxntid", Positive: true, Section: "11.4.2"},
+	{Name: ".reqntid", Positive: true, Section: "11.4.3"},
+	{Name: ".minnctapersm", Positive: true, Section: "11.4.4"},
+	{Name: ".abi_preserve", PTX: V(9, 0), Section: "11.4"},
+	{Name: ".abi_preserve_control", PTX: V(9, 0), Section: "11.4"},
+}
+
+// LookupFuncDirective returns the description of a function directive, or
+// nil when nothing is recorded for it.
+func LookupFuncDirective(name string) *FuncDirective {
+	for i := range funcDirectives {
+		if funcDirectives[i].Name == name {
+			return &funcDirectives[i]
+		}
+	}
+	return nil
+}
+
+// systemCalls are the functions ptxas provides itself (PTX ISA §7.3,
+// System calls): a module declares them .extern and never defines them.
+var systemCalls = map[string]bool{"vprintf": true, "malloc": true, "free": true, "__assertfail": true}
+
+// IsSystemCall reports whether name is one of the system calls.
+func IsSystemCall(name string) bool { return systemCalls[name] }
