@@ -3,6 +3,7 @@ package emu
 import (
 	"strconv"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -76,11 +77,11 @@ func (d *Decoder) regImmOperand(e ast.Expr) (*ast.Reg, bool) {
 func intTypeOfWidth(t Type) string {
 	switch t {
 	case TB16, TU16, TS16:
-		return ".s16"
+		return isa.QS16.String()
 	case TB32, TU32, TS32:
-		return ".s32"
+		return isa.QS32.String()
 	case TB64, TU64, TS64:
-		return ".s64"
+		return isa.QS64.String()
 	}
 	return ""
 }
