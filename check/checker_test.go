@@ -216,7 +216,6 @@ func TestCheckerOrder(t *testing.T) {
 	.reg .b64 %rd<2>;
 	.reg .b32 %r<2>;
 	st.global.relaxed.cluster.u32 [%rd1], %r1;
-	st.shared.u32 [late], %r1;
 	ret;
 }
 .version 7.0
@@ -246,11 +245,11 @@ func TestCheckerOrder(t *testing.T) {
 		return r
 	}
 	whole := rules(Module(m, Config{}))
-	if len(whole[5]) != 2 || len(whole[17]) != 2 {
+	if len(whole[5]) != 2 || len(whole[16]) != 2 {
 		t.Errorf("Module: the .cluster scope needs PTX 7.8 and sm_90 in both functions: %v", whole)
 	}
 	stream := rules(streamed(m, Config{}))
-	if len(stream[5]) != 0 || len(stream[17]) != 2 {
+	if len(stream[5]) != 0 || len(stream[16]) != 2 {
 		t.Errorf("Checker: version and target apply only after they are written: %v", stream)
 	}
 }
