@@ -34,6 +34,12 @@ type decoded struct {
 	vec        int      // the .v2/.v4 length of op, or 1
 	minOps     int      // op.Form.MinOperands()
 
+	// hasPredOperand: op.Form has a predicate operand. clean holds the
+	// last nclean operand signatures found clean (formOperands).
+	hasPredOperand bool
+	clean          [2]regSig
+	nclean         uint8
+
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
 
@@ -403,10 +409,13 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 		d.minOps = d.op.Form.MinOperands()
 	}
 	d.opTypes = d.opTypes[:0]
+	d.hasPredOperand, d.nclean = false, 0
 	if f := d.op.Form; f != nil {
 		for i := range f.Operands {
 			t, bits := wantType(&d.op, &f.Operands[i])
 			d.opTypes = append(d.opTypes, opType{t, bits})
+			k := f.Operands[i].Kind
+			d.hasPredOperand = d.hasPredOperand || k == isa.OpdPredDst || k == isa.OpdPredSrc
 		}
 	}
 }

@@ -320,3 +320,41 @@ func TestCheckerDiagnosticsKept(t *testing.T) {
 		t.Errorf("Diagnostics = %v", all)
 	}
 }
+
+// TestOperandMemo checks that an instruction found clean for one set of
+// register types is still checked for another: the clean-signature memo
+// (decoded.clean) must never hide an error, however the spellings repeat.
+func TestOperandMemo(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	.reg .f32 %f<4>;
+	add.s32 %r1, %r2, %r3;
+	add.s32 %r1, %rd2, %r3;
+	add.s32 %r1, %r2, %r3;
+	add.s32 %r1, %r2, %f3;
+	add.s32 %r1, %rd2, %r3;
+	add.s32 %r1, %r2, %r3;
+	add.s32 %r1, %r2, %f3;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var lines []int32
+	for _, d := range Module(m, Config{}) {
+		if d.Rule != "operand-type" {
+			t.Errorf("unexpected %v", d)
+		}
+		lines = append(lines, d.Pos.Line)
+	}
+	if want := []int32{10, 12, 13, 15}; !slices.Equal(lines, want) {
+		t.Errorf("operand-type errors on lines %v, want %v", lines, want)
+	}
+}

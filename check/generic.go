@@ -42,11 +42,76 @@ func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.F
 // form. It stays quiet when the form's qualifiers were rejected (the
 // chosen form may then not be the one the author meant).
 func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
-	od := &d.op
-	f := od.Form
-	if f == nil || d.opRejected {
+	if d.op.Form == nil || d.opRejected {
 		return
 	}
+	sig, memo := c.registerSig(in, d)
+	if memo && d.knownClean(sig) {
+		return
+	}
+	mark := len(c.diags)
+	c.checkFormOperands(in, d)
+	if memo && len(c.diags) == mark {
+		d.addClean(sig)
+	}
+}
+
+// maxSigOps is the most operands a regSig describes.
+const maxSigOps = 4
+
+// regSig is all that the operand checks of an instruction depend on when
+// its operands are plain declared scalar registers (no component,
+// immediate, address or special register): beside the decoding, their
+// count and declared types, and the module's address size. An
+// instruction found clean is not checked again for the same signature
+// (decoded.clean): most instructions of a module repeat a spelling with
+// the same register types.
+type regSig struct {
+	types  [maxSigOps]isa.Qual
+	n      uint8
+	addr64 bool
+}
+
+// registerSig returns the signature of in's operands, or false when they
+// are not all plain declared scalar registers, or its form has predicate
+// operands (whose check looks at the register's name first).
+func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
+	var sig regSig
+	if len(in.Operands) > maxSigOps || d == &c.scratch || d.hasPredOperand {
+		return sig, false
+	}
+	for i, e := range in.Operands {
+		r, ok := e.(*ast.Reg)
+		if !ok || r.Comp != "" {
+			return sig, false
+		}
+		sym := c.lookup(r)
+		if sym == nil || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone {
+			return sig, false
+		}
+		sig.types[i] = sym.ElemType
+	}
+	sig.n, sig.addr64 = uint8(len(in.Operands)), c.mod.addrSize == 64
+	return sig, true
+}
+
+// knownClean reports whether operands of signature sig were found clean.
+func (d *decoded) knownClean(sig regSig) bool {
+	return d.clean[0] == sig && d.nclean > 0 || d.clean[1] == sig && d.nclean > 1
+}
+
+// addClean remembers that operands of signature sig are clean, replacing
+// the older of two remembered signatures.
+func (d *decoded) addClean(sig regSig) {
+	d.clean[1] = d.clean[0]
+	d.clean[0] = sig
+	d.nclean = min(d.nclean+1, 2)
+}
+
+// checkFormOperands is formOperands without the memo.
+func (c *checker) checkFormOperands(in *ast.Instruction, d *decoded) {
+	od := &d.op
+	f := od.Form
 	n := len(in.Operands)
 	if !f.AnyOperands && in.Opcode != "mbarrier" && (n < d.minOps || n > len(f.Operands)) {
 		c.formCount(in, f)

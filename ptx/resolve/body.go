@@ -131,8 +131,7 @@ func (r *Resolver) prototype(p *ast.Function) {
 }
 
 func (r *Resolver) instruction(in *ast.Instruction) {
-	clear(r.stmt) // keep no reference to an earlier statement
-	r.stmt = r.stmt[:0]
+	r.stmt = r.stmt[:0] // a few stale entries are overwritten by the next statements
 	if g := in.Guard; g != nil && g.Reg != nil {
 		r.reg(g.Reg, ctxNone)
 	}
