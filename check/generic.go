@@ -7,7 +7,6 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // This file checks the instructions outside the store family against the
@@ -325,7 +324,7 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	name := regName(e)
 	sym := c.lookup(e)
 	if sym == nil {
-		if sp := resolve.LookupSpecial(name); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
+		if sp := c.special(e); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
 			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "read one component: "+name+".x",
 				"special register %s holds a vector; a scalar operand reads one component (%s.x)", name, name)
 			return
@@ -399,7 +398,7 @@ func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
 
 // specialOperand checks a special register (PTX ISA §10) as operand.
 func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
-	sp := specialReg(name)
+	sp := c.special(e)
 	if sp == nil {
 		return
 	}
@@ -684,7 +683,7 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 		}
 	case *ast.Reg, *ast.Ident:
 		name := regName(e)
-		if sp := specialReg(name); sp != nil {
+		if sp := c.special(e); sp != nil {
 			c.gateSpecial(e, sp)
 			if sp.Type != isa.QPred || dst {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register", "operand %s of %s must be a predicate", s.Name, f.Name)

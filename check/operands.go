@@ -314,7 +314,7 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 		return
 	}
 	if f.Vec > 1 {
-		if n := regName(e); n != "" && specialReg(n) == nil {
+		if n := regName(e); n != "" && c.special(e) == nil {
 			if c.lookup(e) == nil {
 				return // undeclared: reported by name resolution
 			}
@@ -399,7 +399,7 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 		name := regName(e)
 		sym := c.lookup(e)
 		if sym == nil {
-			if r := specialReg(name); r != nil {
+			if r := c.special(e); r != nil {
 				if !inVector {
 					c.errorf(e.Pos(), e.End(), "special-register", f.Instr.Section, "copy it to a register with mov first",
 						"special register %s cannot be stored directly", name)

@@ -53,6 +53,8 @@ func (r *Resolver) endFunction() {
 		return
 	}
 	// Drop the function's scope: nothing may point into its body now.
+	clear(r.stmt[:cap(r.stmt)])
+	r.stmt = r.stmt[:0]
 	r.bodySyms.recycle()
 	t.cache.invalidate()
 }
@@ -131,7 +133,7 @@ func (r *Resolver) prototype(p *ast.Function) {
 }
 
 func (r *Resolver) instruction(in *ast.Instruction) {
-	r.stmt = r.stmt[:0] // a few stale entries are overwritten by the next statements
+	r.stmt = r.stmt[:0] // stale entries are overwritten, and all cleared at the function's end
 	if g := in.Guard; g != nil && g.Reg != nil {
 		r.reg(g.Reg, ctxNone)
 	}
