@@ -171,7 +171,7 @@ func (x *explanation) analyze(target, version string) error {
 	if errs.HasErrors() {
 		return nil
 	}
-	for _, d := range check.Module(m, check.Config{}) {
+	for _, d := range check.Validate(m, check.Config{}) {
 		if len(in.Operands) == 0 && d.Rule == "operand-count" {
 			continue // a bare opcode ("st.global.v4.u32") explains the form only
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/ptxkit/ptxkit/emu"
 	"github.com/ptxkit/ptxkit/internal/cuda"
 	"github.com/ptxkit/ptxkit/ptx/parser"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 func init() {
@@ -133,11 +132,7 @@ func diffLaunch(prog *emu.Program, o *runOptions) (*emu.Launch, error) {
 func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*emu.Program, int) {
 	m, errs := parser.ParseFile(name, src)
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
-		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() {
-			errs = append(errs, check.Module(m, check.Config{})...)
-		}
+		errs = append(errs, check.Module(m, check.Config{})...)
 	}
 	if errs.HasErrors() {
 		errs.Sort()

@@ -144,9 +144,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
 	m, errs := parser.ParseFile(name, src)
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
-		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() && !o.noCheck {
+		if o.noCheck {
+			_, rerrs := resolve.Module(m)
+			errs = append(errs, rerrs...)
+		} else {
 			errs = append(errs, check.Module(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)})...)
 		}
 	}
