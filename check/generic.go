@@ -608,6 +608,11 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 	case *ast.Sink:
 		return
 	case *ast.BinaryExpr:
+		if dst && x.Op == "|" && !s.Pair {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write one predicate",
+				"%s writes one predicate %s, not a pair p|q", f.Name, s.Name)
+			return
+		}
 		if dst && x.Op == "|" {
 			c.predOperand(f, s, x.X, true)
 			c.predOperand(f, s, x.Y, true)
