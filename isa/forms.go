@@ -580,6 +580,8 @@ func DecodeOpFor(opcode string, names []string, quals []Qual, nops int, v Versio
 	*d = best
 	if bestN == 0 {
 		bestProbs = formChecks(&best, names, bestProbs)
+	} else {
+		widenTypeHint(opcode, best.Form.Name, names, quals, bestProbs)
 	}
 	if len(bestProbs) == 1 && bestProbs[0].Rule == "missing-qualifier" {
 		if l := MissingChoices(opcode, names, quals); len(l) > 1 {

@@ -2696,7 +2696,7 @@ var opDocs = map[string]string{
 	"rsqrt":                           "Reciprocal of the square root.",
 	"sad":                             "Sum of absolute differences.",
 	"selp":                            "Select between two values with a predicate.",
-	"set":                             "Compare two values, optionally combine with a predicate, and write 1.0f/0xffffffff or 0.",
+	"set":                             "Compare two values, optionally combine with a predicate, and write 1.0 (float result), all ones (integer result) or 0; packed sources per half.",
 	"setmaxnreg":                      "Release or request registers of a warpgroup.",
 	"setp":                            "Compare two values, optionally combine with a predicate, and set one or two predicates.",
 	"shf":                             "Funnel shift: shift the 64-bit concatenation of two values.",
