@@ -29,7 +29,7 @@ func TestExplainEveryClass(t *testing.T) {
 			"instruction": "setp: Compare two values", "operands": "p     destination predicate (p, or p|q)", "problems": "none"}},
 		{"half-comparison", "set.lt.ftz.u16.f16 %rs1, %h1, %h2;", []string{"--target", "sm_53", "--ptx", "6.5"}, exitOK, map[string]string{
 			"instruction": "syntax: set<.eq|.ne|.lt|.le|.gt|.ge|.equ|.neu|.ltu|.leu|.gtu|.geu|.num|.nan>{.ftz}<.u16|.s16|.u32|.s32>.f16 d, a, b",
-			"operands": "a     register or constant of type .f16", "requires": "PTX ISA 6.5, sm_53 or higher", "problems": "none"}},
+			"operands":    "a     register or constant of type .f16", "requires": "PTX ISA 6.5, sm_53 or higher", "problems": "none"}},
 		{"half-comparison", "set.ne.and.bf16x2.bf16x2 %r1, %r2, %r3, !%p1;", []string{"--target", "sm_80", "--ptx", "7.8"}, exitFail, map[string]string{
 			"instruction": "(PTX ISA 9.7.7.1; half-comparison)", "operands": "c     predicate, ! negates it",
 			"requires": "PTX ISA 7.8, sm_90 or higher", "problems": "set requires sm_90 or higher (target is sm_80) [target]"}},
