@@ -18,8 +18,9 @@ import (
 // store family, from the forms of isa/data/instructions.txt, valid and
 // mutated (wrong operand count, register class or width, type, missing or
 // forbidden qualifier, unknown opcode, immediate where a register is
-// required; too-new features come from the random version and target of
-// each batch), and compares the checker's per-line verdict with ptxas.
+// required, a predicate pair p|q where one predicate is written; too-new
+// features come from the random version and target of each batch), and
+// compares the checker's per-line verdict with ptxas.
 //
 // Forms whose operands are not described (x*) are generated only with
 // mutations both sides must reject whatever the operands are: an unknown
