@@ -433,8 +433,9 @@ func regFix(t isa.Qual, bits int) string {
 // regFits reports whether a register of type rt may be an operand of type
 // t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
 // types fit any kind of their size; signed and unsigned integers fit each
-// other; floats need floats or bit-size registers. Relaxed (ld)
-// destinations and cvt's integer operands may be wider than their type.
+// other; floats need floats (.bf16 values not .f16 ones) or bit-size
+// registers. Relaxed (ld) destinations and cvt's integer operands may be
+// wider than their type.
 func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
 	tk, rk := t.Kind(), rt.Kind()
 	if tk == 'p' || rk == 'p' {
@@ -454,8 +455,8 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits && t != isa.QBF16x2 {
 		return true // an ld result, or a cvt float operand in a wider bit-size register
 	}
-	if rb != bits {
-		return false
+	if rb != bits || (t == isa.QBF16 || t == isa.QBF16x2) && (rt == isa.QF16 || rt == isa.QF16x2) {
+		return false // ptxas 12.5 takes no .f16/.f16x2 register for a .bf16/.bf16x2 value
 	}
 	if rk == 'x' && (tk == 'u' || tk == 's') {
 		return true // ptxas reads a .f16x2 register as 32 integer bits
@@ -671,6 +672,11 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 	case *ast.Sink:
 		return
 	case *ast.BinaryExpr:
+		if dst && x.Op == "|" && !s.Pair {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write one predicate",
+				"%s writes one predicate %s, not a pair p|q", f.Name, s.Name)
+			return
+		}
 		if dst && x.Op == "|" {
 			c.predOperand(f, s, x.X, true)
 			c.predOperand(f, s, x.Y, true)

@@ -263,7 +263,10 @@ func operandDesc(d *isa.OpDecode, s isa.OperandSpec) string {
 		}
 		return "integer constant" + opt
 	case isa.OpdPredDst:
-		return "destination predicate (p, or p|q)" + opt
+		if s.Pair {
+			return "destination predicate (p, or p|q)" + opt
+		}
+		return "destination predicate" + opt
 	case isa.OpdPredSrc:
 		return "predicate, ! negates it" + opt
 	case isa.OpdMem:
