@@ -132,8 +132,10 @@ func diffLaunch(prog *emu.Program, o *runOptions) (*emu.Launch, error) {
 // errors; it returns nil and the exit status on failure.
 func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*emu.Program, int) {
 	m, errs := parser.ParseFile(name, src)
+	var info *resolve.Info
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
+		var rerrs diag.List
+		info, rerrs = resolve.Module(m)
 		errs = append(errs, rerrs...)
 		if !rerrs.HasErrors() {
 			errs = append(errs, check.Module(m, check.Config{})...)
@@ -144,7 +146,7 @@ func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*e
 		diag.WriteText(stderr, errs)
 		return nil, exitFail
 	}
-	prog, derrs := emu.Decode(m, kernel)
+	prog, derrs := emu.DecodeResolved(m, info, kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
 		return nil, exitFail

@@ -143,8 +143,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
 	m, errs := parser.ParseFile(name, src)
+	var info *resolve.Info
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
+		var rerrs diag.List
+		info, rerrs = resolve.Module(m)
 		errs = append(errs, rerrs...)
 		if !rerrs.HasErrors() && !o.noCheck {
 			errs = append(errs, check.Module(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)})...)
@@ -155,7 +157,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		diag.WriteText(stderr, errs)
 		return exitFail
 	}
-	prog, derrs := emu.Decode(m, o.kernel)
+	prog, derrs := emu.DecodeResolved(m, info, o.kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
 		return exitFail
