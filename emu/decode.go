@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -82,6 +81,7 @@ type Decoder struct {
 	errs     diag.List
 	tooLong  bool // maxProgramInsts was reached and reported
 	info     *resolve.Info
+	useAt    int                      // index in info.Uses of the last use looked up
 	vars     map[*ast.VarDecl]*symbol // storage of the declarations lowered so far
 	tmpRegs  map[*ast.Reg]*symbol     // registers the decoder introduces (regimm.go)
 	regImms  int                      // register-plus-immediate operands lowered so far (regimm.go)
@@ -409,7 +409,7 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 		if s := d.lookup(x); s != nil && s.kind == symVar {
 			return s.addr, true
 		}
-		if c := d.info.Symbol(x); c != nil && c.Kind == resolve.Constant {
+		if c := d.symbolOf(x); c != nil && c.Kind == resolve.Constant {
 			return uint64(c.Value), true
 		}
 		if a, ok := d.funcAddr(d.funcOf(x)); ok {
@@ -619,64 +619,6 @@ func (d *Decoder) enqueue(f *ast.Function) *funcInfo {
 	return fi
 }
 
-// lookup returns the storage of the register or variable that the name
-// use n (*ast.Reg or *ast.Ident) refers to, or nil when it names none
-// that the decoder has laid out (PTX ISA §5.4: a name is visible from its
-// declaration to the end of its block; resolve applies that).
-func (d *Decoder) lookup(n ast.Expr) *symbol {
-	if r, ok := n.(*ast.Reg); ok && d.tmpRegs != nil {
-		if s := d.tmpRegs[r]; s != nil {
-			return s
-		}
-	}
-	sym := d.info.Symbol(n)
-	if sym == nil || sym.Decl == nil {
-		return nil
-	}
-	s := d.vars[sym.Decl]
-	if s == nil || sym.Decl.Count < 0 {
-		return s
-	}
-	// An element of "%r<N>" (PTX ISA §5.4.6): its index follows the prefix.
-	i, err := strconv.Atoi(useName(n)[len(sym.Decl.Name.Name):])
-	if err != nil || i < 0 || i >= len(s.elems) {
-		return nil
-	}
-	return &s.elems[i]
-}
-
-// useName returns the name that the use n spells.
-func useName(n ast.Expr) string {
-	switch x := n.(type) {
-	case *ast.Reg:
-		return x.Name
-	case *ast.Ident:
-		return x.Name
-	}
-	return ""
-}
-
-// funcOf returns the function that the name use n refers to (its
-// definition when the module has one; for ".alias a, b", b's), or nil.
-func (d *Decoder) funcOf(n ast.Expr) *ast.Function {
-	sym := d.info.Symbol(n)
-	if sym == nil || sym.Kind != resolve.Function {
-		return nil
-	}
-	if f := d.aliased[sym]; f != nil {
-		return f
-	}
-	return sym.Func
-}
-
-// labelOf returns the label that the branch target n refers to, or nil.
-func (d *Decoder) labelOf(n ast.Expr) *ast.Label {
-	if sym := d.info.Symbol(n); sym != nil && (sym.Kind == resolve.Label || sym.Kind == resolve.Prototype) {
-		return sym.Label
-	}
-	return nil
-}
-
 // allocLocal reserves n bytes of per-thread local memory.
 func (d *Decoder) allocLocal(n int, align int) uint64 {
 	align = max(align, 1)
@@ -696,7 +638,7 @@ func (d *Decoder) aliases(m *ast.Module) {
 		if !ok || dir.Name != ".alias" || len(dir.Args) != 2 {
 			continue
 		}
-		a := d.info.Symbol(dir.Args[0])
+		a := d.symbolOf(dir.Args[0])
 		if b := d.funcOf(dir.Args[1]); a != nil && a.Kind == resolve.Function && b != nil {
 			d.aliased[a] = b
 		}

@@ -317,7 +317,7 @@ var specialKinds = map[isa.SRegKind]specialKind{
 // resolve binds it) and how the emulator computes it; ok is false when r
 // names none or the emulator does not model it.
 func (d *Decoder) specialOf(r *ast.Reg) (sr *isa.SReg, k specialKind, ok bool) {
-	if sym := d.info.Symbol(r); sym != nil && sym.Special != nil {
+	if sym := d.symbolOf(r); sym != nil && sym.Special != nil {
 		sr = sym.Special.SReg
 		k, ok = specialKinds[sr.Kind]
 	}
@@ -429,7 +429,7 @@ func (d *Decoder) srcName(x *ast.Ident) (int32, error) {
 		}
 		return d.symAddr(s, 0), nil
 	}
-	sym := d.info.Symbol(x)
+	sym := d.symbolOf(x)
 	switch {
 	case sym != nil && sym.Kind == resolve.Constant:
 		return d.Const(uint64(sym.Value)), nil
