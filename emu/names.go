@@ -74,7 +74,11 @@ func (d *Decoder) lookup(n ast.Expr) *symbol {
 		return s
 	}
 	// An element of "%r<N>" (PTX ISA §5.4.6): its index follows the prefix.
-	i, err := strconv.Atoi(useName(n)[len(sym.Decl.Name.Name):])
+	name, prefix := useName(n), sym.Decl.Name.Name
+	if len(name) <= len(prefix) {
+		return nil
+	}
+	i, err := strconv.Atoi(name[len(prefix):])
 	if err != nil || i < 0 || i >= len(s.elems) {
 		return nil
 	}
