@@ -91,8 +91,8 @@ func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, erro
 	}
 	for k, sp := range specs {
 		th := Thread{Name: fmt.Sprintf("P%d", k), CTA: sp.CTA, Cluster: sp.Cluster}
-		k := &kernelReader{prog: prog, info: info, locs: locs, sp: sp}
-		code, err := k.code(entry.Body)
+		r := &kernelReader{prog: prog, info: info, locs: locs, sp: sp}
+		code, err := r.code(entry.Body)
 		if err != nil {
 			return nil, err
 		}
