@@ -342,6 +342,12 @@ func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 	if s == nil {
 		return d.specialSlot(r)
 	}
+	return d.regSlotOf(r, s)
+}
+
+// regSlotOf returns the slot base of the register operand r, of storage
+// s, and its type.
+func (d *Decoder) regSlotOf(r *ast.Reg, s *symbol) (int32, Type, error) {
 	if s.kind != symReg {
 		return 0, 0, d.Errorf(r, "undeclared register %s", r.Name)
 	}
@@ -385,11 +391,16 @@ func (d *Decoder) Dst(e ast.Expr) (int32, error) {
 	case *ast.Sink:
 		return -1, nil
 	case *ast.Reg:
-		if _, _, ok := d.specialOf(x); ok {
-			return 0, d.Errorf(x, "special register %s is read-only", x.Name)
+		s := d.lookup(x)
+		if s == nil {
+			if _, _, ok := d.specialOf(x); ok {
+				return 0, d.Errorf(x, "special register %s is read-only", x.Name)
+			}
+			_, _, err := d.specialSlot(x)
+			return 0, err
 		}
-		s, _, err := d.regSlot(x)
-		return s, err
+		slot, _, err := d.regSlotOf(x, s)
+		return slot, err
 	case *ast.Ident:
 		if s := d.lookup(x); s != nil && s.kind == symReg {
 			return s.slot, nil

@@ -16,11 +16,18 @@ import (
 
 // symbolOf returns the symbol that the name use n refers to, or nil when
 // resolve bound it to nothing. The decoder reads uses in about source
-// order, so it looks near the last one found before it searches.
+// order, often the same one twice, so it looks at the last one found and
+// a few after and before it before it searches.
 func (d *Decoder) symbolOf(n ast.Expr) *resolve.Symbol {
 	uses := d.info.Uses
-	lo := max(d.useAt-4, 0)
-	for i := lo; i < len(uses) && i < lo+16; i++ {
+	at := d.useAt
+	for i := at; i < len(uses) && i < at+12; i++ {
+		if uses[i].Node == n {
+			d.useAt = i
+			return uses[i].Sym
+		}
+	}
+	for i := at - 1; i >= 0 && i >= at-4; i-- {
 		if uses[i].Node == n {
 			d.useAt = i
 			return uses[i].Sym
