@@ -73,7 +73,7 @@ func decodeMov(d *Decoder, in *ast.Instruction, out *Inst) error {
 	t := q.Type()
 	out.Type = t
 	dst, src := in.Operands[0], in.Operands[1]
-	if r, ok := src.(*ast.Reg); ok && clockPart(r.Name) != 0 {
+	if r, ok := src.(*ast.Reg); ok && d.clockPart(r) != 0 {
 		return decodeReadClock(d, r, dst, out)
 	}
 	var err error
