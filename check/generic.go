@@ -261,7 +261,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		}
 		return
 	case isa.OpdMem:
-		c.formAddress(in, f, e)
+		c.formAddress(in, od, e)
 		return
 	case isa.OpdPredDst:
 		c.predOperand(f, s, e, true)
@@ -644,9 +644,9 @@ func (c *checker) packedMov(v *ast.VectorExpr, t isa.Qual, bits int) {
 }
 
 // hasSpace reports whether in names a state space.
-func hasSpace(in *ast.Instruction) bool {
-	for _, q := range in.Quals {
-		if isa.LookupQual(q.Name).Group() == isa.GSpace {
+func hasSpace(quals []isa.Qual) bool {
+	for _, q := range quals {
+		if q.Group() == isa.GSpace {
 			return true
 		}
 	}
@@ -719,7 +719,8 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 
 // formAddress checks an address operand: brackets around a register,
 // variable or immediate, a register that can hold an address.
-func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
+func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr) {
+	f := od.Form
 	if x, ok := e.(*ast.IndexExpr); ok {
 		if _, ok := x.X.(*ast.Ident); ok {
 			return // var[imm]
@@ -731,7 +732,7 @@ func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
 			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
 		return
 	}
-	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(in) {
+	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(od.Quals) {
 		if sym := c.lookup(id); sym != nil && !isReg(sym) && (sym.StateSpace == isa.QConst || sym.StateSpace == isa.QParam) {
 			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.StateSpace.String(),
 				"a generic %s cannot read %s variable %s; name its state space", f.Name, sym.StateSpace, id.Name)

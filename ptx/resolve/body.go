@@ -25,6 +25,7 @@ func (r *Resolver) function(f *ast.Function) {
 // beginFunction opens the scope of f and declares its parameters.
 func (r *Resolver) beginFunction(f *ast.Function) {
 	r.fn = f
+	r.stmt = r.stmt[:0]
 	if !r.keep && r.bodyKept {
 		r.bodySyms.detach()
 		r.bodyKept = false

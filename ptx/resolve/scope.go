@@ -146,8 +146,7 @@ func (t *table) local(ns namespace, name string, h uint32) *Symbol {
 // this scope, if any: the same name, or for a plain name an element of a
 // "%r<N>" of this scope ("%r1" after "%r<2>"; ptxas: "Duplicate
 // definition").
-func (t *table) declare(name string, count int64, sym *Symbol) *Symbol {
-	h := hash(name)
+func (t *table) declare(name string, h uint32, count int64, sym *Symbol) *Symbol {
 	if count >= 0 {
 		if prev := t.local(countedNames, name, h); prev != nil {
 			return prev
