@@ -186,11 +186,11 @@ func (c *checker) policyRange(f *isa.OpForm, ops []ast.Expr) {
 // policyOperand reports a cache-policy operand without .L2::cache_hint, or
 // the qualifier without the operand (PTX ISA 9.7.9.8).
 func (c *checker) policyOperand(in *ast.Instruction, d *decoded) bool {
-	f := d.op.Form
-	last := len(f.Operands) - 1
-	if last < 0 || f.Operands[last].Name != "pol" {
+	if !d.policy {
 		return false
 	}
+	f := d.op.Form
+	last := len(f.Operands) - 1
 	hint := d.op.Has(isa.QL2CacheHint)
 	switch n := len(in.Operands); {
 	case n == len(f.Operands) && !hint:
