@@ -79,12 +79,8 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 	if len(in.Operands) > maxSigOps || d == &c.scratch || d.hasPredOperand {
 		return sig, false
 	}
-	for i, e := range in.Operands {
-		r, ok := e.(*ast.Reg)
-		if !ok || r.Comp != "" {
-			return sig, false
-		}
-		sym := c.lookup(r)
+	for i := range in.Operands {
+		sym := c.res.PlainOperand(i)
 		if sym == nil || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone {
 			return sig, false
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -77,5 +78,62 @@ func TestResolveByStatementMatchesModule(t *testing.T) {
 			t.Errorf("%s: %d globals and %d functions, Module %d and %d", name,
 				len(gotInfo.Globals), len(gotInfo.Functions), len(info.Globals), len(info.Functions))
 		}
+	}
+}
+
+// TestPlainOperand checks that PlainOperand gives the symbol of each
+// operand of an instruction whose operands are all plain registers, and
+// nil for any other.
+func TestPlainOperand(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd1;
+	.reg .pred %p;
+	@%p add.s32 %r1, %r2, %r3;
+	mov.u32 %r1, %tid.x;
+	ld.global.u32 %r1, [%rd1];
+	add.s32 %r1, %r2, 1;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := resolve.NewResolver("t.ptx")
+	var f *ast.Function
+	for _, s := range m.Stmts {
+		if fn, ok := s.(*ast.Function); ok {
+			f = fn
+			continue
+		}
+		r.Add(s)
+	}
+	r.BeginFunction(f)
+	var got []string
+	for _, s := range f.Body.Stmts {
+		r.AddStmt(s)
+		in, ok := s.(*ast.Instruction)
+		if !ok {
+			continue
+		}
+		line := ""
+		for i := range in.Operands {
+			if sym := r.PlainOperand(i); sym != nil {
+				line += " " + sym.Decl.Name.Name
+			} else {
+				line += " -"
+			}
+		}
+		got = append(got, in.Opcode+line)
+	}
+	r.EndFunction()
+	want := []string{"add %r %r %r", "mov - -", "ld - -", "add - - -", "ret"}
+	if !slices.Equal(got, want) {
+		t.Errorf("PlainOperand: %q, want %q", got, want)
 	}
 }
