@@ -59,32 +59,60 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 const maxSigOps = 4
 
 // regSig is all that the operand checks of an instruction depend on when
-// its operands are plain declared scalar registers (no component,
-// immediate, address or special register): beside the decoding, their
-// count and declared types, and the module's address size. An
-// instruction found clean is not checked again for the same signature
-// (decoded.clean): most instructions of a module repeat a spelling with
-// the same register types.
+// its operands are plain declared scalar registers and small integer
+// constants (no component, address, vector or special register): beside
+// the decoding, their count, each register's declared type and each
+// constant's value, and the module's address size. An instruction found
+// clean is not checked again for the same signature (decoded.clean):
+// most instructions of a module repeat a spelling with the same register
+// types. The operands are packed 16 bits each (sigSlot), so that
+// comparing two signatures compares one word.
 type regSig struct {
-	types  [maxSigOps]isa.Qual
+	ops    uint64
 	n      uint8
 	addr64 bool
 }
 
+// sigConst marks a constant's 16 bits in regSig.ops: the flag, whether it
+// is written unsigned, and its value, below sigMaxConst.
+const (
+	sigConst    = 1 << 15
+	sigUnsigned = 1 << 14
+	sigMaxConst = 1 << 14
+)
+
 // registerSig returns the signature of in's operands, or false when they
-// are not all plain declared scalar registers, or its form has predicate
-// operands (whose check looks at the register's name first).
+// are not all plain declared scalar registers and small integer
+// constants, or its form has predicate operands (whose check looks at the
+// register's name first).
 func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 	var sig regSig
 	if len(in.Operands) > maxSigOps || d == &c.scratch || d.hasPredOperand {
 		return sig, false
 	}
-	for i := range in.Operands {
-		sym := c.res.PlainOperand(i)
-		if sym == nil || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone {
+	k := 0 // name uses so far
+	for i, e := range in.Operands {
+		var slot uint64
+		switch x := e.(type) {
+		case *ast.Reg:
+			sym := c.res.OperandUse(k, x)
+			k++
+			if sym == nil || x.Comp != "" || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone || sym.ElemType >= sigConst {
+				return sig, false
+			}
+			slot = uint64(sym.ElemType)
+		case *ast.IntLit:
+			if x.Value >= sigMaxConst {
+				return sig, false
+			}
+			slot = sigConst | x.Value
+			if x.Unsigned {
+				slot |= sigUnsigned
+			}
+		default:
 			return sig, false
 		}
-		sig.types[i] = sym.ElemType
+		sig.ops |= slot << (16 * i)
 	}
 	sig.n, sig.addr64 = uint8(len(in.Operands)), c.mod.addrSize == 64
 	return sig, true

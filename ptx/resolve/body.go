@@ -135,10 +135,10 @@ func (r *Resolver) prototype(p *ast.Function) {
 
 func (r *Resolver) instruction(in *ast.Instruction) {
 	r.stmt = r.stmt[:0] // stale entries are overwritten, and all cleared at the function's end
-	r.plainFrom = -1
 	if g := in.Guard; g != nil && g.Reg != nil {
 		r.reg(g.Reg, ctxNone)
 	}
+	r.opFrom = len(r.stmt)
 	switch in.Opcode {
 	case "bra", "brx":
 		r.exprs(in.Operands, ctxLabel)
@@ -152,23 +152,21 @@ func (r *Resolver) instruction(in *ast.Instruction) {
 		}
 		r.noteCall(in)
 	default:
-		from := len(r.stmt)
-		r.plainFrom = -1
-		if r.exprs(in.Operands, ctxNone) && len(r.stmt)-from == len(in.Operands) {
-			r.plainFrom = from
-		}
+		r.exprs(in.Operands, ctxNone)
 	}
 }
 
-// PlainOperand returns the symbol of operand i of the instruction
-// resolved last when each of its operands is a register or name written
-// alone (an *ast.Reg without component) that resolved; nil otherwise. The
-// uses are recorded in operand order, so this costs no search.
-func (r *Resolver) PlainOperand(i int) *Symbol {
-	if r.plainFrom < 0 || r.plainFrom+i >= len(r.stmt) {
-		return nil
+// OperandUse returns the symbol of x when it is the k-th name use among
+// the operands of the instruction resolved last, nil otherwise. The uses
+// are recorded in operand order, after the guard's, so a caller walking
+// operands that are registers or constants reads each register's symbol
+// without a search: x is the k-th use when the k registers before it
+// resolved.
+func (r *Resolver) OperandUse(k int, x *ast.Reg) *Symbol {
+	if i := r.opFrom + k; i < len(r.stmt) && r.stmt[i].at == &x.Span {
+		return r.stmt[i].sym
 	}
-	return r.stmt[r.plainFrom+i].sym
+	return nil
 }
 
 // noteCall records the first direct call of a function: the call names
@@ -249,20 +247,14 @@ func (r *Resolver) expr(e ast.Expr, ctx uint8) {
 	}
 }
 
-// exprs resolves the names in es and reports whether each of them is a
-// register or name written alone (*ast.Reg without component).
-func (r *Resolver) exprs(es []ast.Expr, ctx uint8) (plain bool) {
-	plain = true
+func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 	for _, e := range es {
 		if x, ok := e.(*ast.Reg); ok { // most operands
 			r.reg(x, ctx)
-			plain = plain && x.Comp == ""
 		} else {
 			r.expr(e, ctx)
-			plain = false
 		}
 	}
-	return plain
 }
 
 // reg resolves the use of the register (or name with a component) x. Most

@@ -49,7 +49,7 @@ type Resolver struct {
 	owned     [256]ownedName // names known to be in regOwner or rangeOwner (noteOwner)
 	funcOrder []*Symbol      // the functions in order of first declaration
 	stmt      []stmtUse      // the uses of the statement resolved last, for Resolved
-	plainFrom int            // where the uses of its plain operands start in stmt, or -1 (PlainOperand)
+	opFrom    int            // where the uses of its operands start in stmt (OperandUse)
 
 	lastOff  int32 // offset of the last recorded use
 	unsorted bool  // Info.Uses is out of source order (a damaged tree)
@@ -70,7 +70,6 @@ func NewResolver(filename string) *Resolver {
 	}
 	r.t.init(true)
 	r.pt.init(false)
-	r.plainFrom = -1
 	return r
 }
 

@@ -81,10 +81,10 @@ func TestResolveByStatementMatchesModule(t *testing.T) {
 	}
 }
 
-// TestPlainOperand checks that PlainOperand gives the symbol of each
-// operand of an instruction whose operands are all plain registers, and
-// nil for any other.
-func TestPlainOperand(t *testing.T) {
+// TestOperandUse checks that OperandUse gives the symbol of each register
+// operand by its position among the instruction's name uses, and nil for
+// a node that is not that use.
+func TestOperandUse(t *testing.T) {
 	src := `.version 8.5
 .target sm_90
 .address_size 64
@@ -94,9 +94,7 @@ func TestPlainOperand(t *testing.T) {
 	.reg .b64 %rd1;
 	.reg .pred %p;
 	@%p add.s32 %r1, %r2, %r3;
-	mov.u32 %r1, %tid.x;
-	ld.global.u32 %r1, [%rd1];
-	add.s32 %r1, %r2, 1;
+	add.s32 %r1, 7, %r3;
 	ret;
 }
 `
@@ -121,19 +119,28 @@ func TestPlainOperand(t *testing.T) {
 		if !ok {
 			continue
 		}
-		line := ""
-		for i := range in.Operands {
-			if sym := r.PlainOperand(i); sym != nil {
+		line, k := in.Opcode, 0
+		for _, e := range in.Operands {
+			x, ok := e.(*ast.Reg)
+			if !ok {
+				line += " imm"
+				continue
+			}
+			if r.OperandUse(k+1, x) != nil {
+				t.Errorf("%s: use %d is not %s", in.Opcode, k+1, x.Name)
+			}
+			if sym := r.OperandUse(k, x); sym != nil {
 				line += " " + sym.Decl.Name.Name
 			} else {
 				line += " -"
 			}
+			k++
 		}
-		got = append(got, in.Opcode+line)
+		got = append(got, line)
 	}
 	r.EndFunction()
-	want := []string{"add %r %r %r", "mov - -", "ld - -", "add - - -", "ret"}
+	want := []string{"add %r %r %r", "add %r imm %r", "ret"}
 	if !slices.Equal(got, want) {
-		t.Errorf("PlainOperand: %q, want %q", got, want)
+		t.Errorf("OperandUse: %q, want %q", got, want)
 	}
 }
