@@ -262,9 +262,17 @@ func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 // the cache.
 func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
 	sym, k, h := r.t.cache.hit(x.Name)
-	if sym != nil && x.Comp == "" {
-		r.use(x, &x.Span, sym)
-		return
+	if x.Comp == "" {
+		if sym == nil {
+			sym, _ = r.t.countedElement(x.Name)
+			if sym != nil {
+				r.t.cache.put(x.Name, k, h, sym)
+			}
+		}
+		if sym != nil {
+			r.use(x, &x.Span, sym)
+			return
+		}
 	}
 	r.name(x, x.Name, k, h, sym, x.Comp, ctx)
 }
