@@ -40,6 +40,9 @@ type decoded struct {
 	clean          [2]regSig
 	nclean         uint8
 
+	policy bool     // op.Form's last operand is a cache policy (policyOperand)
+	origin originOp // what the instruction does to an address's space (trackOrigin)
+
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
 
@@ -82,20 +85,28 @@ type decodeCache struct {
 const recentSlots = 1024
 
 type recentSlot struct {
+	a, b uint64 // the packed first and last eight bytes of name (recentKey)
 	name string
 	d    *decoded
 }
 
-// recentIndex picks the recent slot of a dotted name: a multiplicative
-// hash of its first and last eight bytes and its length.
-func recentIndex(s string) int {
+// recentKey returns the packed first and last eight bytes of a dotted
+// name and the recent slot it goes to (a multiplicative hash of them and
+// the length). With the length, the two words are the name itself up to
+// 16 bytes, so that a hit on such a name compares two words, not strings.
+func recentKey(s string) (a, b uint64, slot int) {
 	n := len(s)
-	a, b := word.Pack(s[:min(n, 8)]), uint64(0)
+	a = word.Pack(s[:min(n, 8)])
 	if n > 8 {
 		b = word.Pack(s[max(n-8, 8):])
 	}
 	h := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)*0x165667b19e3779f9
-	return int(h >> (64 - 10))
+	return a, b, int(h >> (64 - 10))
+}
+
+// holds reports whether slot r holds name, of key a, b.
+func (r *recentSlot) holds(name string, a, b uint64) bool {
+	return r.a == a && r.b == b && len(r.name) == len(name) && (len(name) <= 16 || r.name == name)
 }
 
 type cacheSlot struct {
@@ -138,13 +149,16 @@ func (c *checker) decode(in *ast.Instruction) *decoded {
 	dc := &c.cache
 	name, whole := dottedName(in)
 	var r *recentSlot
+	var ka, kb uint64
 	if whole {
-		r = &dc.recent[recentIndex(name)]
-		if r.name == name {
+		var slot int
+		ka, kb, slot = recentKey(name)
+		r = &dc.recent[slot]
+		if r.holds(name, ka, kb) {
 			return r.d
 		}
 		if d := dc.byName[name]; d != nil {
-			r.name, r.d = d.name, d
+			*r = recentSlot{ka, kb, d.name, d}
 			return d
 		}
 	}
@@ -156,7 +170,7 @@ func (c *checker) decode(in *ast.Instruction) *decoded {
 		}
 		d.name = strings.Clone(name)
 		dc.byName[d.name] = d
-		r.name, r.d = d.name, d
+		*r = recentSlot{ka, kb, d.name, d}
 	}
 	return d
 }
@@ -335,6 +349,7 @@ func (dc *decodeCache) insert(e cacheSlot) {
 // qualifier slots, the table's rules and the version and target gates;
 // without one, the family gate.
 func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
+	d.origin = originOpOf(in.Opcode)
 	names := c.names[:0]
 	for _, q := range in.Quals {
 		names = append(names, q.Name)
@@ -410,7 +425,10 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 	}
 	d.opTypes = d.opTypes[:0]
 	d.hasPredOperand, d.nclean = false, 0
+	d.policy = false
 	if f := d.op.Form; f != nil {
+		last := len(f.Operands) - 1
+		d.policy = last >= 0 && f.Operands[last].Name == "pol"
 		for i := range f.Operands {
 			t, bits := wantType(&d.op, &f.Operands[i])
 			d.opTypes = append(d.opTypes, opType{t, bits})

@@ -428,6 +428,14 @@ func (c *checker) lookup(e ast.Expr) *resolve.Symbol {
 	return s
 }
 
+// declared returns the symbol the resolver gave declaration d, or nil.
+func (c *checker) declared(d *ast.VarDecl) *resolve.Symbol {
+	if d.Name == nil {
+		return nil
+	}
+	return c.res.Resolved(d.Name)
+}
+
 // isReg reports whether s is a register (.reg or .sreg declaration).
 func isReg(s *resolve.Symbol) bool { return s.Kind == resolve.Register }
 
@@ -448,7 +456,13 @@ func (c *checker) perfDirective(d *ast.Directive) {
 // declType gates the type of a declaration: .b128 needs PTX ISA 8.3 and
 // sm_70 (PTX ISA 5.2.1, Table 9).
 func (c *checker) declType(d *ast.VarDecl) {
-	if isa.TypeByName(d.Type) != isa.QB128 {
+	t := isa.QNone
+	if sym := c.declared(d); sym != nil { // nil in Validate's lenient mode
+		t = sym.ElemType
+	} else {
+		t = isa.TypeByName(d.Type)
+	}
+	if t != isa.QB128 {
 		return
 	}
 	const spec = "PTX ISA 5.2.1 (Fundamental Types)"

@@ -358,3 +358,34 @@ func TestOperandMemo(t *testing.T) {
 		t.Errorf("operand-type errors on lines %v, want %v", lines, want)
 	}
 }
+
+// TestOperandMemoConstants is TestOperandMemo for constant operands: a
+// spelling found clean with one constant is still checked with another.
+func TestOperandMemoConstants(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	bar.sync 0;
+	bar.sync 16;
+	bar.sync 0;
+	bar.sync 16;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var lines []int32
+	for _, d := range Module(m, Config{}) {
+		if d.Rule != "operand-range" {
+			t.Errorf("unexpected %v", d)
+		}
+		lines = append(lines, d.Pos.Line)
+	}
+	if want := []int32{7, 9}; !slices.Equal(lines, want) {
+		t.Errorf("operand-range errors on lines %v, want %v", lines, want)
+	}
+}

@@ -59,36 +59,60 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 const maxSigOps = 4
 
 // regSig is all that the operand checks of an instruction depend on when
-// its operands are plain declared scalar registers (no component,
-// immediate, address or special register): beside the decoding, their
-// count and declared types, and the module's address size. An
-// instruction found clean is not checked again for the same signature
-// (decoded.clean): most instructions of a module repeat a spelling with
-// the same register types.
+// its operands are plain declared scalar registers and small integer
+// constants (no component, address, vector or special register): beside
+// the decoding, their count, each register's declared type and each
+// constant's value, and the module's address size. An instruction found
+// clean is not checked again for the same signature (decoded.clean):
+// most instructions of a module repeat a spelling with the same register
+// types. The operands are packed 16 bits each (sigSlot), so that
+// comparing two signatures compares one word.
 type regSig struct {
-	types  [maxSigOps]isa.Qual
+	ops    uint64
 	n      uint8
 	addr64 bool
 }
 
+// sigConst marks a constant's 16 bits in regSig.ops: the flag, whether it
+// is written unsigned, and its value, below sigMaxConst.
+const (
+	sigConst    = 1 << 15
+	sigUnsigned = 1 << 14
+	sigMaxConst = 1 << 14
+)
+
 // registerSig returns the signature of in's operands, or false when they
-// are not all plain declared scalar registers, or its form has predicate
-// operands (whose check looks at the register's name first).
+// are not all plain declared scalar registers and small integer
+// constants, or its form has predicate operands (whose check looks at the
+// register's name first).
 func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 	var sig regSig
 	if len(in.Operands) > maxSigOps || d == &c.scratch || d.hasPredOperand {
 		return sig, false
 	}
+	k := 0 // name uses so far
 	for i, e := range in.Operands {
-		r, ok := e.(*ast.Reg)
-		if !ok || r.Comp != "" {
+		var slot uint64
+		switch x := e.(type) {
+		case *ast.Reg:
+			sym := c.res.OperandUse(k, x)
+			k++
+			if sym == nil || x.Comp != "" || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone || sym.ElemType >= sigConst {
+				return sig, false
+			}
+			slot = uint64(sym.ElemType)
+		case *ast.IntLit:
+			if x.Value >= sigMaxConst {
+				return sig, false
+			}
+			slot = sigConst | x.Value
+			if x.Unsigned {
+				slot |= sigUnsigned
+			}
+		default:
 			return sig, false
 		}
-		sym := c.lookup(r)
-		if sym == nil || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone {
-			return sig, false
-		}
-		sig.types[i] = sym.ElemType
+		sig.ops |= slot << (16 * i)
 	}
 	sig.n, sig.addr64 = uint8(len(in.Operands)), c.mod.addrSize == 64
 	return sig, true
@@ -186,11 +210,11 @@ func (c *checker) policyRange(f *isa.OpForm, ops []ast.Expr) {
 // policyOperand reports a cache-policy operand without .L2::cache_hint, or
 // the qualifier without the operand (PTX ISA 9.7.9.8).
 func (c *checker) policyOperand(in *ast.Instruction, d *decoded) bool {
-	f := d.op.Form
-	last := len(f.Operands) - 1
-	if last < 0 || f.Operands[last].Name != "pol" {
+	if !d.policy {
 		return false
 	}
+	f := d.op.Form
+	last := len(f.Operands) - 1
 	hint := d.op.Has(isa.QL2CacheHint)
 	switch n := len(in.Operands); {
 	case n == len(f.Operands) && !hint:
@@ -261,7 +285,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		}
 		return
 	case isa.OpdMem:
-		c.formAddress(in, f, e)
+		c.formAddress(in, od, e)
 		return
 	case isa.OpdPredDst:
 		c.predOperand(f, s, e, true)
@@ -644,9 +668,9 @@ func (c *checker) packedMov(v *ast.VectorExpr, t isa.Qual, bits int) {
 }
 
 // hasSpace reports whether in names a state space.
-func hasSpace(in *ast.Instruction) bool {
-	for _, q := range in.Quals {
-		if isa.LookupQual(q.Name).Group() == isa.GSpace {
+func hasSpace(quals []isa.Qual) bool {
+	for _, q := range quals {
+		if q.Group() == isa.GSpace {
 			return true
 		}
 	}
@@ -719,7 +743,8 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 
 // formAddress checks an address operand: brackets around a register,
 // variable or immediate, a register that can hold an address.
-func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
+func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr) {
+	f := od.Form
 	if x, ok := e.(*ast.IndexExpr); ok {
 		if _, ok := x.X.(*ast.Ident); ok {
 			return // var[imm]
@@ -731,7 +756,7 @@ func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
 			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
 		return
 	}
-	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(in) {
+	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(od.Quals) {
 		if sym := c.lookup(id); sym != nil && !isReg(sym) && (sym.StateSpace == isa.QConst || sym.StateSpace == isa.QParam) {
 			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.StateSpace.String(),
 				"a generic %s cannot read %s variable %s; name its state space", f.Name, sym.StateSpace, id.Name)

@@ -1,9 +1,6 @@
 package check
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -103,18 +100,7 @@ func (c *checker) end() {
 
 // functions returns the functions of the module, as name resolution
 // declared them, in the order of their first declaration.
-func (c *checker) functions() []*resolve.Symbol {
-	var l []*resolve.Symbol
-	for _, s := range c.res.Info().Functions {
-		if s.Func != nil && s.Func.Name != nil {
-			l = append(l, s)
-		}
-	}
-	slices.SortFunc(l, func(a, b *resolve.Symbol) int {
-		return cmp.Compare(a.Func.Name.Pos().Offset, b.Func.Name.Pos().Offset)
-	})
-	return l
-}
+func (c *checker) functions() []*resolve.Symbol { return c.res.Functions() }
 
 // perfVersion reports a function directive newer than the module's
 // .version (ptxas 12.5 does not know .abi_preserve: "unknown attribute").

@@ -87,8 +87,7 @@ func (o *originTable) set(reg string, space isa.Qual) {
 }
 
 // trackOrigin records or clears the address space of in's destination.
-// It runs for nearly every instruction, so the opcodes are told apart by
-// length first. d is in's decoding.
+// d is in's decoding, which says what the opcode does (originOp).
 func (c *checker) trackOrigin(in *ast.Instruction, d *decoded) {
 	if len(in.Operands) == 0 {
 		return
@@ -98,27 +97,47 @@ func (c *checker) trackOrigin(in *ast.Instruction, d *decoded) {
 		return
 	}
 	space := isa.QNone
-	switch op := in.Opcode; len(op) {
-	case 3:
-		if (op == "add" || op == "sub" || op == "mov") && len(in.Operands) > 1 {
+	switch d.origin {
+	case originCopy:
+		if len(in.Operands) > 1 {
 			if src, ok := in.Operands[1].(*ast.Reg); ok && c.origin.mayHold(src.Name) {
 				space, _ = c.origin.get(src.Name)
 			}
 		}
-	case 4:
-		switch op {
-		case "cvta":
-			space = cvtaSpace(d.form.Quals)
-		case "mapa":
-			space = isa.QGeneric
-			if qualIndex(d.form.Quals, isa.QSharedCluster) >= 0 {
-				space = isa.QSharedCluster
-			}
+	case originCvta:
+		space = cvtaSpace(d.form.Quals)
+	case originMapa:
+		space = isa.QGeneric
+		if qualIndex(d.form.Quals, isa.QSharedCluster) >= 0 {
+			space = isa.QSharedCluster
 		}
 	}
 	if space != isa.QNone || c.origin.mayHold(dst.Name) {
 		c.origin.set(dst.Name, space)
 	}
+}
+
+// originOp is what an instruction does to the space of the address it
+// writes, by opcode (decided once per spelling, decodeInto).
+type originOp uint8
+
+const (
+	originNone originOp = iota // the destination loses any space
+	originCopy                 // add, sub, mov: the destination keeps the first source's
+	originCvta                 // cvta: generic, or the named space with .to
+	originMapa                 // mapa: a generic or .shared::cluster address
+)
+
+func originOpOf(opcode string) originOp {
+	switch opcode {
+	case "add", "sub", "mov":
+		return originCopy
+	case "cvta":
+		return originCvta
+	case "mapa":
+		return originMapa
+	}
+	return originNone
 }
 
 // qTo is cvta's .to qualifier.

@@ -25,6 +25,7 @@ func (r *Resolver) function(f *ast.Function) {
 // beginFunction opens the scope of f and declares its parameters.
 func (r *Resolver) beginFunction(f *ast.Function) {
 	r.fn = f
+	r.stmt = r.stmt[:0]
 	if !r.keep && r.bodyKept {
 		r.bodySyms.detach()
 		r.bodyKept = false
@@ -137,6 +138,7 @@ func (r *Resolver) instruction(in *ast.Instruction) {
 	if g := in.Guard; g != nil && g.Reg != nil {
 		r.reg(g.Reg, ctxNone)
 	}
+	r.opFrom = len(r.stmt)
 	switch in.Opcode {
 	case "bra", "brx":
 		r.exprs(in.Operands, ctxLabel)
@@ -152,6 +154,19 @@ func (r *Resolver) instruction(in *ast.Instruction) {
 	default:
 		r.exprs(in.Operands, ctxNone)
 	}
+}
+
+// OperandUse returns the symbol of x when it is the k-th name use among
+// the operands of the instruction resolved last, nil otherwise. The uses
+// are recorded in operand order, after the guard's, so a caller walking
+// operands that are registers or constants reads each register's symbol
+// without a search: x is the k-th use when the k registers before it
+// resolved.
+func (r *Resolver) OperandUse(k int, x *ast.Reg) *Symbol {
+	if i := r.opFrom + k; i < len(r.stmt) && r.stmt[i].at == &x.Span {
+		return r.stmt[i].sym
+	}
+	return nil
 }
 
 // noteCall records the first direct call of a function: the call names
@@ -247,9 +262,17 @@ func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 // the cache.
 func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
 	sym, k, h := r.t.cache.hit(x.Name)
-	if sym != nil && x.Comp == "" {
-		r.use(x, &x.Span, sym)
-		return
+	if x.Comp == "" {
+		if sym == nil {
+			sym, _ = r.t.countedElement(x.Name)
+			if sym != nil {
+				r.t.cache.put(x.Name, k, h, sym)
+			}
+		}
+		if sym != nil {
+			r.use(x, &x.Span, sym)
+			return
+		}
 	}
 	r.name(x, x.Name, k, h, sym, x.Comp, ctx)
 }

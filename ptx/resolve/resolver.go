@@ -45,7 +45,11 @@ type Resolver struct {
 	bodyKept bool // bodySyms holds symbols of a function resolved with KeepUses
 
 	body bodyStream // a function body resolved statement by statement; see stream.go
-	stmt []stmtUse  // the uses of the statement resolved last, for Resolved
+
+	owned     [256]ownedName // names known to be in regOwner or rangeOwner (noteOwner)
+	funcOrder []*Symbol      // the functions in order of first declaration
+	stmt      []stmtUse      // the uses of the statement resolved last, for Resolved
+	opFrom    int            // where the uses of its operands start in stmt (OperandUse)
 
 	lastOff  int32 // offset of the last recorded use
 	unsorted bool  // Info.Uses is out of source order (a damaged tree)
@@ -76,6 +80,7 @@ func NewResolver(filename string) *Resolver {
 func (r *Resolver) Add(s ast.TopStmt) {
 	r.keep = r.KeepUses
 	r.t.cache.invalidate()
+	r.stmt = r.stmt[:0]
 	switch s := s.(type) {
 	case *ast.VarDecl:
 		r.resolveInits(s)
@@ -120,6 +125,10 @@ func (r *Resolver) alias(d *ast.Directive) {
 		}
 	}
 }
+
+// Functions returns the functions declared so far, in the order of their
+// first declaration (a definition replaces a declaration's Func).
+func (r *Resolver) Functions() []*Symbol { return r.funcOrder }
 
 // Diagnostics returns the diagnostics reported so far, in the order
 // reported.
@@ -224,7 +233,9 @@ func (r *Resolver) declareFunc(f *ast.Function) {
 		r.errorf(f.Name, RuleDuplicate, "%s redeclared as a function (previous declaration at %s)", name, declPos(g))
 		return
 	}
-	r.info.Functions[name] = r.modSyms.new(Symbol{Kind: Function, Func: f, defined: f.Body != nil, Extern: extern})
+	sym := r.modSyms.new(Symbol{Kind: Function, Func: f, defined: f.Body != nil, Extern: extern})
+	r.info.Functions[name] = sym
+	r.funcOrder = append(r.funcOrder, sym)
 }
 
 // declareVar declares every name of d in the innermost scope of t.
@@ -286,7 +297,8 @@ func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function, rol
 	} else {
 		sym = r.bodySyms.new(s)
 	}
-	if prev := t.declare(name, d.Count, sym); prev != nil {
+	h := hash(name)
+	if prev := t.declare(name, h, d.Count, sym); prev != nil {
 		r.errorf(d.Name, RuleDuplicate, "%s redeclared in this scope (previous declaration at %s)", displayName(d), declPos(prev))
 		return
 	}
@@ -296,15 +308,38 @@ func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function, rol
 		}
 		r.info.Globals[name] = sym
 	}
+	r.stmt = append(r.stmt, stmtUse{&d.Name.Span, sym})
 	if owner != nil && sym.Kind == Register {
-		owners := r.regOwner
-		if d.Count >= 0 {
-			owners = r.rangeOwner
-		}
-		if owners[name] == nil {
-			owners[r.keepString(name)] = owner
-		}
+		r.noteOwner(name, h, d.Count >= 0, owner)
 	}
+}
+
+// noteOwner records owner as the function declaring register name (of
+// hash h; a "%r<N>" prefix when counted) unless an earlier one does.
+// Functions mostly declare the names the one before them declared: a
+// direct-mapped list of names known to have an owner spares the map
+// lookup.
+func (r *Resolver) noteOwner(name string, h uint32, counted bool, owner *ast.Function) {
+	slot := &r.owned[h%uint32(len(r.owned))]
+	if slot.name == name && slot.counted == counted {
+		return
+	}
+	owners := r.regOwner
+	if counted {
+		owners = r.rangeOwner
+	}
+	name = r.keepString(name) // the slot outlives the body's text
+	if owners[name] == nil {
+		owners[name] = owner
+	}
+	*slot = ownedName{name, counted}
+}
+
+// ownedName is a register name (or "%r<N>" prefix when counted) that has
+// a recorded owner.
+type ownedName struct {
+	name    string
+	counted bool
 }
 
 func displayName(d *ast.VarDecl) string {

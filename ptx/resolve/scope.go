@@ -1,5 +1,7 @@
 package resolve
 
+import "github.com/ptxkit/ptxkit/internal/word"
+
 // The symbol table is flat: a stack of the visible declarations in the
 // order they were made, which closes a scope by popping what it pushed,
 // and per namespace a hash table whose buckets chain the declarations of
@@ -36,6 +38,14 @@ type table struct {
 	cache   cache
 	counted int // number of counted declarations on the stack
 	digital int // number of those whose prefix ends in a digit ("%r1" of "%r1<4>")
+
+	// For countedElement: the stack indexes of the counted declarations,
+	// oldest first, with their prefixes packed (internal/word), and the
+	// number of plain declarations on the stack named like an element
+	// ("%" ... digit).
+	countedAt  []int32
+	countedKey []uint64
+	pctDigital int
 }
 
 const minBuckets = 256 // a power of two
@@ -79,8 +89,10 @@ func (t *table) close() {
 		if e.ns == countedNames {
 			t.counted--
 			t.digital -= endsInDigit(e.name)
+			t.countedAt, t.countedKey = t.countedAt[:len(t.countedAt)-1], t.countedKey[:len(t.countedKey)-1]
 			t.cache.invalidate()
 		} else {
+			t.pctDigital -= elementLike(e.ns, e.name)
 			t.cache.forget(e.name, e.hash)
 		}
 	}
@@ -98,10 +110,56 @@ func (t *table) push(ns namespace, name string, h uint32, sym *Symbol) {
 	if ns == countedNames {
 		t.counted++
 		t.digital += endsInDigit(name)
+		t.countedAt = append(t.countedAt, int32(len(t.stack)-1))
+		t.countedKey = append(t.countedKey, word.Pack(name))
 		t.cache.invalidate() // "%r<N>" changes what "%r0", "%r1", ... resolve to
 	} else {
+		t.pctDigital += elementLike(ns, name)
 		t.cache.forget(name, h)
 	}
+}
+
+// elementLike returns 1 when a declaration of name in namespace ns could
+// be taken for an element of a "%r<N>" ("%r5"), else 0.
+func elementLike(ns namespace, name string) int {
+	if ns == plainNames && len(name) > 1 && name[0] == '%' {
+		return endsInDigit(name)
+	}
+	return 0
+}
+
+// countedElement resolves a name like "%r15" to the "%r<N>" it is an
+// element of without hashing, when nothing else could be meant: no plain
+// declaration is named like an element and no counted prefix ends in a
+// digit (then the name splits one way). It returns false when name must
+// be looked up the general way: not such a name, a leading zero, no
+// declaration of its prefix, or an index out of every range (which lookup
+// reports).
+func (t *table) countedElement(name string) (*Symbol, bool) {
+	n := len(name)
+	if t.counted == 0 || t.digital != 0 || t.pctDigital != 0 || n < 2 || name[0] != '%' {
+		return nil, false
+	}
+	i := n
+	for i > 1 && name[i-1] >= '0' && name[i-1] <= '9' {
+		i--
+	}
+	if i == n || n-i > 18 || n-i > 1 && name[i] == '0' {
+		return nil, false
+	}
+	idx, _ := parseIndex(name[i:])
+	prefix := name[:i]
+	k := word.Pack(prefix)
+	for j := len(t.countedAt) - 1; j >= 0; j-- {
+		if t.countedKey[j] != k {
+			continue
+		}
+		e := &t.stack[t.countedAt[j]]
+		if len(e.name) == len(prefix) && (len(prefix) <= 8 || e.name == prefix) && idx < e.sym.Decl.Count {
+			return e.sym, true
+		}
+	}
+	return nil, false
 }
 
 // endsInDigit returns 1 when name ends in a decimal digit, else 0.
@@ -146,8 +204,7 @@ func (t *table) local(ns namespace, name string, h uint32) *Symbol {
 // this scope, if any: the same name, or for a plain name an element of a
 // "%r<N>" of this scope ("%r1" after "%r<2>"; ptxas: "Duplicate
 // definition").
-func (t *table) declare(name string, count int64, sym *Symbol) *Symbol {
-	h := hash(name)
+func (t *table) declare(name string, h uint32, count int64, sym *Symbol) *Symbol {
 	if count >= 0 {
 		if prev := t.local(countedNames, name, h); prev != nil {
 			return prev

@@ -161,6 +161,7 @@ func (r *Resolver) AddStmt(s ast.Stmt) {
 	case *ast.Instruction:
 		r.instruction(s)
 	case *ast.VarDecl:
+		r.stmt = r.stmt[:0]
 		r.resolveInits(s)
 		r.declareVar(&r.t, s, r.fn, NoRole)
 	case *ast.Label:

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -77,5 +78,69 @@ func TestResolveByStatementMatchesModule(t *testing.T) {
 			t.Errorf("%s: %d globals and %d functions, Module %d and %d", name,
 				len(gotInfo.Globals), len(gotInfo.Functions), len(info.Globals), len(info.Functions))
 		}
+	}
+}
+
+// TestOperandUse checks that OperandUse gives the symbol of each register
+// operand by its position among the instruction's name uses, and nil for
+// a node that is not that use.
+func TestOperandUse(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd1;
+	.reg .pred %p;
+	@%p add.s32 %r1, %r2, %r3;
+	add.s32 %r1, 7, %r3;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := resolve.NewResolver("t.ptx")
+	var f *ast.Function
+	for _, s := range m.Stmts {
+		if fn, ok := s.(*ast.Function); ok {
+			f = fn
+			continue
+		}
+		r.Add(s)
+	}
+	r.BeginFunction(f)
+	var got []string
+	for _, s := range f.Body.Stmts {
+		r.AddStmt(s)
+		in, ok := s.(*ast.Instruction)
+		if !ok {
+			continue
+		}
+		line, k := in.Opcode, 0
+		for _, e := range in.Operands {
+			x, ok := e.(*ast.Reg)
+			if !ok {
+				line += " imm"
+				continue
+			}
+			if r.OperandUse(k+1, x) != nil {
+				t.Errorf("%s: use %d is not %s", in.Opcode, k+1, x.Name)
+			}
+			if sym := r.OperandUse(k, x); sym != nil {
+				line += " " + sym.Decl.Name.Name
+			} else {
+				line += " -"
+			}
+			k++
+		}
+		got = append(got, line)
+	}
+	r.EndFunction()
+	want := []string{"add %r %r %r", "add %r imm %r", "ret"}
+	if !slices.Equal(got, want) {
+		t.Errorf("OperandUse: %q, want %q", got, want)
 	}
 }
