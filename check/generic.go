@@ -19,7 +19,7 @@ const secTypes = "PTX ISA 9.4.1 (Operand Type Information)"
 
 // reportProbs adds the problems of a decoding, each at its qualifier or at
 // the opcode.
-func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.Form) {
+func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem) {
 	for i := range probs {
 		p := &probs[i]
 		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
@@ -30,7 +30,7 @@ func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.F
 		if p.Warning {
 			sev = diag.Warning
 		}
-		if p.Ptxas13 || f != nil && ptxas13AcceptsNarrowAsync(p, in, f) {
+		if p.Ptxas13Accepts(len(in.Operands)) {
 			sev, msg = c.againstPage(msg)
 		}
 		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
