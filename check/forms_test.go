@@ -123,6 +123,9 @@ func TestFormRules(t *testing.T) {
 		{"warp-mma", "movmatrix.sync.bf16x2.aligned.m8n8.trans.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "ignored-qualifier", 15, ".bf16x2 means nothing"},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.s4.u4.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "ignored-qualifier", 37, ".u4 means nothing"},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16x2.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_75", "target", 34, ".bf16x2 requires sm_80"},
+		// a .f16 register holds no .bf16, a .f16x2 register no .bf16x2
+		{"data-movement", "cvt.f16.bf16 %Rf16_0, %Rf16_1;", "8.5", "sm_90", "operand-type", 23, "does not fit operand a of cvt (.bf16)"},
+		{"half-arithmetic", "add.rn.bf16x2 %Rf16x2_0, %Rb32_1, %Rb32_2;", "8.5", "sm_90", "operand-type", 15, "does not fit operand d of add (.bf16x2)"},
 		{"float-arithmetic", "div.ftz.full.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "8.5", "sm_90", "qualifier-order", 8, "div.full must be written first"},
 		{"data-movement", "cvt.sat.pack.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb32_3;", "8.5", "sm_90", "qualifier-order", 8, "cvt.pack must be written first"},
 		{"data-movement", "createpolicy.L2::evict_last.fractional.b64 %Rb64_0;", "8.5", "sm_90", "qualifier-order", 28, "createpolicy.fractional must be written first"},
@@ -197,6 +200,7 @@ func TestFormsValid(t *testing.T) {
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
+		"cvt.f16.bf16 %Rf16_0, %Rb16_1;", "add.rn.bf16x2 %Rb32_0, %Rb32_1, %Rb32_2;",
 	}
 	for _, b := range bodies {
 		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter

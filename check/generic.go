@@ -369,7 +369,7 @@ func regFix(t isa.Qual, bits int) string {
 // regFits reports whether a register of type rt may be an operand of type
 // t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
 // types fit any kind of their size; signed and unsigned integers fit each
-// other; floats need floats or bit-size registers. Relaxed (ld)
+// other; floats need floats of the same type or bit-size registers. Relaxed (ld)
 // destinations and cvt's integer operands may be wider than their type.
 func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
 	tk, rk := t.Kind(), rt.Kind()
@@ -396,8 +396,10 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if rk == 'x' && (tk == 'u' || tk == 's') {
 		return true // ptxas reads a .f16x2 register as 32 integer bits
 	}
-	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's') ||
-		tk == 'f' && rk == 'f' && t == rt
+	if tk == 'f' || tk == 'x' {
+		return t == rt || rk == 'b' // a .f16 register is no .bf16, a .f16x2 no .bf16x2 (ptxas 12.5)
+	}
+	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's')
 }
 
 // formImmediate checks a constant operand.
