@@ -27,13 +27,15 @@ var (
 	declVectors = []Qual{QV2, QV4, QV8}
 
 	// declTypes are the fundamental types (§5.2.1) and the alternate
-	// floating-point formats (§5.2.3) a declaration may name; opaqueTypes
-	// are the texture, sampler and surface types (§5.3).
+	// floating-point formats (§5.2.3) a declaration may name, as ptxas
+	// 12.5 reads them: .e4m3 and .e5m2 but not .bf16, .bf16x2 or .tf32
+	// (a syntax error), nor the packed .e4m3x2 and the like ("may only be
+	// used as an instruction type"); opaqueTypes are the texture, sampler
+	// and surface types (§5.3).
 	declTypes = []Qual{
 		QS8, QS16, QS32, QS64, QU8, QU16, QU32, QU64,
 		QB8, QB16, QB32, QB64, QB128,
-		QF16, QF16x2, QF32, QF64, QBF16, QBF16x2, QTf32,
-		QE4m3, QE5m2, QE4m3x2, QE5m2x2, QE2m1x2, QPred,
+		QF16, QF16x2, QF32, QF64, QE4m3, QE5m2, QPred,
 	}
 	opaqueTypes = []string{".texref", ".samplerref", ".surfref"}
 )

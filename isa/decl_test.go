@@ -15,7 +15,8 @@ func TestDeclWord(t *testing.T) {
 		{".v2", DeclVector, 2}, {".v4", DeclVector, 4}, {".v8", DeclVector, 8}, {".v3", DeclOther, 0},
 		{".u32", DeclType, 0}, {".b128", DeclType, 0}, {".pred", DeclType, 0}, {".f16x2", DeclType, 0},
 		{".e4m3", DeclType, 0}, {".texref", DeclType, 0}, {".surfref", DeclType, 0},
-		{".u16x2", DeclOther, 0}, {".b1", DeclOther, 0}, {".e2m1", DeclOther, 0},
+		{".u16x2", DeclOther, 0}, {".b1", DeclOther, 0}, {".e2m1", DeclOther, 0}, {".bf16", DeclOther, 0},
+		{".bf16x2", DeclOther, 0}, {".tf32", DeclOther, 0}, {".e4m3x2", DeclOther, 0},
 		{".align", DeclOther, 0}, {".ptr", DeclOther, 0}, {".u32::x", DeclOther, 0}, {"::", DeclOther, 0}, {"", DeclOther, 0},
 	}
 	for _, c := range cases {
