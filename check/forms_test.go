@@ -126,6 +126,17 @@ func TestFormRules(t *testing.T) {
 		// a .f16 register holds no .bf16, a .f16x2 register no .bf16x2
 		{"data-movement", "cvt.f16.bf16 %Rf16_0, %Rf16_1;", "8.5", "sm_90", "operand-type", 23, "does not fit operand a of cvt (.bf16)"},
 		{"half-arithmetic", "add.rn.bf16x2 %Rf16x2_0, %Rb32_1, %Rb32_2;", "8.5", "sm_90", "operand-type", 15, "does not fit operand d of add (.bf16x2)"},
+		// 8-bit float pairs to and from .f16x2 take exact .b16 and 32-bit registers
+		{"data-movement", "cvt.rn.f16x2.e4m3x2 %Rb32_0, %Rf16_1;", "8.5", "sm_90", "operand-type", 30, "does not fit operand a of cvt"},
+		{"data-movement", "cvt.rn.f16x2.e4m3x2 %Rb64_0, %Rb16_1;", "8.5", "sm_90", "operand-type", 21, "does not fit operand d of cvt"},
+		{"data-movement", "cvt.rn.e5m2x2.f16x2 %Rb16_0, %Rb32_1;", "8.5", "sm_90", "missing-qualifier", 1, ".satfinite"},
+		{"extended-precision", "addc.sat.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "qualifier-not-allowed", 5, ".sat is not a qualifier of addc"},
+		{"misc", "pmevent.infinite.mask 2;", "8.5", "sm_90", "qualifier-not-allowed", 17, ".mask is not a qualifier of pmevent"},
+		{"integer-arithmetic", "bmsk.clamp.b32 %Rf32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "operand-type", 16, "does not fit operand d of bmsk"},
+		{"data-movement", "ld.relaxed.sys.b128 %Rb128_0, [%Ru64_1];", "8.3", "sm_90", "ptx-version", 1, "requires PTX ISA 8.4"},
+		{"synchronization", "atom.shared.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "8.5", "sm_90", "operand-count", 50, "atom takes 3 operands (d, m, b), not 4"},
+		{"data-movement", "ld.v2.f32 {%Rs32_0, %Rf32_1}, [%Ru64_0];", "8.5", "sm_90", "operand-vector", 11, "must not mix integer and floating-point"},
+		{"data-movement", "ld.v2.u32 {%Rf32_0, %Rf32_1}, [%Ru64_0];", "8.5", "sm_90", "operand-type", 12, "does not fit .u32"},
 		{"float-arithmetic", "div.ftz.full.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "8.5", "sm_90", "qualifier-order", 8, "div.full must be written first"},
 		{"data-movement", "cvt.sat.pack.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb32_3;", "8.5", "sm_90", "qualifier-order", 8, "cvt.pack must be written first"},
 		{"data-movement", "createpolicy.L2::evict_last.fractional.b64 %Rb64_0;", "8.5", "sm_90", "qualifier-order", 28, "createpolicy.fractional must be written first"},
@@ -201,6 +212,10 @@ func TestFormsValid(t *testing.T) {
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
 		"cvt.f16.bf16 %Rf16_0, %Rb16_1;", "add.rn.bf16x2 %Rb32_0, %Rb32_1, %Rb32_2;",
+		"cvt.rn.relu.f16x2.e5m2x2 %Rf16x2_0, %Rb16_1;", "cvt.rn.satfinite.e4m3x2.f16x2 %Ru16_0, %Rb32_1;",
+		"addc.sat.s32 %Rs32_0, %Rs32_1, 7;", "subc.s32.sat %Rs32_0, 63, %Rs32_1;", "pmevent.mask 2;", "pmevent 2;",
+		"atom.global.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "atom.shared::cta.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2;",
+		"ldu.v2.f64 {%Rs64_1, %Rs64_0}, [%Ru64_7];", "ld.v2.u32 {%Rb32_0, %Rf32_1}, [%Ru64_0];", "ld.global.nc.v4.f32 {%Ru32_0, %Rs32_1, %Rb32_2, _}, [%Ru64_0];",
 	}
 	for _, b := range bodies {
 		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter
