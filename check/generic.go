@@ -608,7 +608,7 @@ func vectorRegFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, kinds i
 	case (k == 'u' || k == 's') && (t.Kind() == 'f' || t.Kind() == 'x'):
 		return rt.Bits() == bits
 	case (k == 'f' || k == 'x') && kinds&vecBits != 0:
-		rt = isa.TypeByName(".b" + strconv.Itoa(rt.Bits()))
+		rt = isa.BitType(rt.Bits())
 	}
 	return regFits(t, bits, rt, mode, true)
 }

@@ -53,3 +53,12 @@ func TestFuncDirectives(t *testing.T) {
 		}
 	}
 }
+
+// TestBitType checks the bit-size type of each width.
+func TestBitType(t *testing.T) {
+	for bits, want := range map[int]Qual{8: QB8, 16: QB16, 32: QB32, 64: QB64, 128: QB128, 1: QNone, 24: QNone} {
+		if got := BitType(bits); got != want {
+			t.Errorf("BitType(%d) = %s, want %s", bits, got, want)
+		}
+	}
+}
