@@ -30,7 +30,7 @@ func (d *Decoder) systemCall(e ast.Expr) (string, bool) {
 	if !ok || !isa.IsSystemCall(id.Name) {
 		return "", false
 	}
-	f := d.funcs[id.Name]
+	f := d.funcOf(id)
 	return id.Name, f == nil || f.Body == nil
 }
 

@@ -42,7 +42,7 @@ const (
 	OpdSrc                         // a source register or immediate
 	OpdReg                         // a source register
 	OpdImm                         // an integer immediate
-	OpdPredDst                     // a destination predicate (p or p|q)
+	OpdPredDst                     // a destination predicate (p, or p|q where Pair)
 	OpdPredSrc                     // a source predicate, ! allowed
 	OpdMem                         // an address [..]
 	OpdLabel                       // a label or function name
@@ -59,6 +59,7 @@ type OperandSpec struct {
 	Fixed    Qual // the operand's type when no slot gives it
 	Wide     bool // twice the width of the slot's type (mul.wide)
 	Optional bool
+	Pair     bool  // a predicate destination may be written p|q (setp)
 	PredOK   bool  // a .pred register is accepted too (ptxas 12.5: movmatrix, setp.bf16x2 b)
 	Limit    int64 // an immediate must be below Limit (0: no limit)
 }
@@ -680,6 +681,8 @@ func DecodeOpFor(opcode string, names []string, quals []Qual, nops int, v Versio
 	*d = best
 	if bestN == 0 {
 		bestProbs = formChecks(&best, names, bestProbs)
+	} else {
+		widenTypeHint(opcode, best.Form.Name, names, quals, bestProbs)
 	}
 	if len(bestProbs) == 1 && bestProbs[0].Rule == "missing-qualifier" {
 		if l := MissingChoices(opcode, names, quals); len(l) > 1 {
