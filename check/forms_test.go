@@ -147,6 +147,8 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "atom.shared.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "8.5", "sm_90", "operand-count", 50, "atom takes 3 operands (d, m, b), not 4"},
 		{"data-movement", "ld.v2.f32 {%Rs32_0, %Rf32_1}, [%Ru64_0];", "8.5", "sm_90", "operand-vector", 11, "must not mix integer and floating-point"},
 		{"data-movement", "ld.v2.u32 {%Rf32_0, %Rf32_1}, [%Ru64_0];", "8.5", "sm_90", "operand-type", 12, "does not fit .u32"},
+		{"data-movement", "ld.volatile.local.u32 %Ru32_0, [%Ru64_0];", "8.5", "sm_90", "qualifier-conflict", 12, ".local cannot be combined with .volatile"},
+		{"data-movement", "cvt.rn.relu.ftz.bf16.f32 %Rb16_0, %Rf32_1;", "8.5", "sm_90", "qualifier-not-allowed", 12, ".ftz is not a qualifier of cvt"},
 		{"float-arithmetic", "div.ftz.full.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "8.5", "sm_90", "qualifier-order", 8, "div.full must be written first"},
 		{"data-movement", "cvt.sat.pack.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rb32_3;", "8.5", "sm_90", "qualifier-order", 8, "cvt.pack must be written first"},
 		{"data-movement", "createpolicy.L2::evict_last.fractional.b64 %Rb64_0;", "8.5", "sm_90", "qualifier-order", 28, "createpolicy.fractional must be written first"},
@@ -225,6 +227,7 @@ func TestFormsValid(t *testing.T) {
 		"cvt.rn.relu.f16x2.e5m2x2 %Rf16x2_0, %Rb16_1;", "cvt.rn.satfinite.e4m3x2.f16x2 %Ru16_0, %Rb32_1;",
 		"addc.sat.s32 %Rs32_0, %Rs32_1, 7;", "subc.s32.sat %Rs32_0, 63, %Rs32_1;", "pmevent.mask 2;", "pmevent 2;",
 		"atom.global.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "atom.shared::cta.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2;",
+		"cvt.rz.ftz.bf16.f32 %Rb16_0, %Rf32_1;", "ld.weak.local.u32 %Ru32_0, [%Ru64_0];",
 		"ldu.v2.f64 {%Rs64_1, %Rs64_0}, [%Ru64_7];", "ld.v2.u32 {%Rb32_0, %Rf32_1}, [%Ru64_0];", "ld.global.nc.v4.f32 {%Ru32_0, %Rs32_1, %Rb32_2, _}, [%Ru64_0];",
 		// half-precision set and setp (PTX ISA 9.7.7), as ptxas 12.5 takes them
 		"set.eq.u32.f16 %Ru32_0, %Rf16_1, %Rf16_2;", "set.lt.ftz.f16x2.f16x2 %Rf16x2_0, %Rf16x2_1, %Rf16x2_2;",

@@ -1592,7 +1592,7 @@ var opForms = [...]OpForm{
 	},
 	{Name: "cvt", Opcode: "cvt", Line: 398, Section: "PTX ISA 9.7.9.21", PTX: V(7, 0), Arch: SM(80),
 		Order:    []int8{0, 1, 2, 3},
-		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt,
 	},
@@ -2690,7 +2690,7 @@ var formRules = [...]FormRule{
 	{Name: "ld", If: []Qual{QL2CacheHint}, Excludes: true, Then: []Qual{QShared, QSharedCta, QSharedCluster}},
 	{Name: "ld", If: []Qual{QVolatile}, Excludes: true, Then: []Qual{QL2CacheHint, QL1EvictNormal, QL1EvictUnchanged, QL1EvictFirst, QL1EvictLast, QL1NoAllocate}},
 	{Name: "ld", If: []Qual{QL2_64B, QL2_128B, QL2_256B}, Excludes: true, Then: []Qual{QShared, QSharedCta, QSharedCluster}},
-	{Name: "ld", If: []Qual{QRelaxed, QAcquire, QVolatile}, Excludes: true, Then: []Qual{QParam, QParamEntry, QParamFunc, QConst}},
+	{Name: "ld", If: []Qual{QRelaxed, QAcquire, QVolatile}, Excludes: true, Then: []Qual{QParam, QParamEntry, QParamFunc, QConst, QLocal}},
 	{Name: "ld", If: []Qual{QL1EvictNormal, QL1EvictUnchanged, QL1EvictFirst, QL1EvictLast, QL1NoAllocate}, Excludes: true, Then: []Qual{QShared, QSharedCta, QSharedCluster, QLocal, QParam, QParamEntry, QParamFunc, QConst}},
 }
 
