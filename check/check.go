@@ -487,7 +487,7 @@ func (c *checker) instruction(in *ast.Instruction) {
 		c.other(in, d)
 		return
 	}
-	c.reportProbs(in, d.probs, &d.form)
+	c.reportProbs(in, d.probs)
 	c.operands(in, d)
 }
 
@@ -497,7 +497,7 @@ func (c *checker) instruction(in *ast.Instruction) {
 // warnings).
 func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.trackOrigin(in, d)
-	c.reportProbs(in, d.probs, nil)
+	c.reportProbs(in, d.probs)
 	c.formOperands(in, d)
 	c.cvtNarrowingDst(in, d)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async

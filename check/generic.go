@@ -7,6 +7,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // This file checks the instructions outside the store family against the
@@ -18,7 +19,7 @@ const secTypes = "PTX ISA 9.4.1 (Operand Type Information)"
 
 // reportProbs adds the problems of a decoding, each at its qualifier or at
 // the opcode.
-func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.Form) {
+func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem) {
 	for i := range probs {
 		p := &probs[i]
 		pos, end := in.OpPos, in.OpPos.Advance(in.Opcode)
@@ -29,7 +30,7 @@ func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.F
 		if p.Warning {
 			sev = diag.Warning
 		}
-		if p.Ptxas13 || f != nil && ptxas13AcceptsNarrowAsync(p, in, f) {
+		if p.Ptxas13Accepts(len(in.Operands)) {
 			sev, msg = c.againstPage(msg)
 		}
 		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: sev, Rule: p.Rule,
@@ -397,22 +398,24 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 			"the .tf32 result of cvt goes to a .b32 register, not %s %s", rt, name)
 		return
 	}
-	// A fixed bit-size cvt result (cvt.pack's) takes no float register.
-	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || mode == isa.ModeCvt && s.Slot < 0 && s.Kind == isa.OpdDst && rt.Kind() == 'f' {
+	// A fixed bit-size cvt result (cvt.pack's) or exact operand (the
+	// .b16 of an 8-bit float pair) takes no float register.
+	floatInBits := f.Mode == isa.ModeCvt && s.Slot < 0 && rt.Kind() == 'f' && (s.Kind == isa.OpdDst || mode == isa.ModeExact)
+	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || floatInBits {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
 	}
 }
 
 // exactCvt reports the cvt operands ptxas takes at their exact width:
-// all of a conversion from or to .bf16, the .f32 sources of .tf32 and of
-// 8-bit float pairs, the .b16 result of those pairs, and .bf16x2 results.
+// all of a conversion from or to .bf16 or 8-bit float pairs, the .f32
+// sources of .tf32, and .bf16x2 results.
 func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
 	dt, st := d.Types[0], d.Types[1]
 	switch {
 	case dt == isa.QBF16 || st == isa.QBF16 || dt == isa.QBF16x2:
 		return true
-	case dt == isa.QE4m3x2 || dt == isa.QE5m2x2:
+	case dt == isa.QE4m3x2 || dt == isa.QE5m2x2 || st == isa.QE4m3x2 || st == isa.QE5m2x2:
 		return true
 	case dt == isa.QTf32:
 		return t.Kind() == 'f'
@@ -485,8 +488,7 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if rk == 'x' && (tk == 'u' || tk == 's') {
 		return true // ptxas reads a .f16x2 register as 32 integer bits
 	}
-	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's') ||
-		tk == 'f' && rk == 'f' && t == rt
+	return tk == rk || tk == 'b' || rk == 'b' || (tk == 'u' || tk == 's') && (rk == 'u' || rk == 's')
 }
 
 // formImmediate checks a constant operand.
@@ -606,13 +608,14 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
 			return
 		}
+		kinds, ok := c.vectorKinds(v, f)
+		if !ok {
+			return
+		}
 		width := 0
 		for _, e := range v.Elems {
-			if _, ok := e.(*ast.Sink); ok {
-				continue
-			}
-			sym := c.lookup(e)
-			if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
+			sym := c.vectorReg(e)
+			if sym == nil {
 				continue
 			}
 			if width != 0 && sym.ElemType.Bits() != width {
@@ -621,7 +624,7 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 				return
 			}
 			width = sym.ElemType.Bits()
-			if !regFits(t, bits, sym.ElemType, f.Mode, true) {
+			if !vectorRegFits(t, bits, sym.ElemType, f.Mode, kinds) {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 					"register %s of type %s does not fit %s", regName(e), sym.ElemType, t)
 			}
@@ -633,6 +636,68 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 		return
 	}
 	c.packedMov(v, t, bits)
+}
+
+// vectorReg returns the declared register of a vector element, or nil.
+func (c *checker) vectorReg(e ast.Expr) *resolve.Symbol {
+	if _, ok := e.(*ast.Sink); ok {
+		return nil
+	}
+	sym := c.lookup(e)
+	if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
+		return nil
+	}
+	return sym
+}
+
+// Register kinds of a vector's elements (vectorKinds).
+const (
+	vecBits  = 1 << iota // .bN
+	vecInt               // .uN, .sN
+	vecFloat             // .fN, .f16x2
+)
+
+// vectorKinds returns the kinds of register among the elements of a ld
+// vector destination, or false after reporting integer and float
+// registers mixed, which ptxas 12.5 rejects ("Vector with elements of
+// different types").
+func (c *checker) vectorKinds(v *ast.VectorExpr, f *isa.OpForm) (int, bool) {
+	kinds := 0
+	for _, e := range v.Elems {
+		sym := c.vectorReg(e)
+		if sym == nil {
+			continue
+		}
+		switch sym.ElemType.Kind() {
+		case 'b':
+			kinds |= vecBits
+		case 'u', 's':
+			kinds |= vecInt
+		case 'f', 'x':
+			kinds |= vecFloat
+		}
+	}
+	if kinds&vecInt != 0 && kinds&vecFloat != 0 {
+		c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "use registers of one type",
+			"the registers of a vector operand must not mix integer and floating-point types")
+		return kinds, false
+	}
+	return kinds, true
+}
+
+// vectorRegFits is regFits for an element of a ld vector destination
+// whose elements are of kinds: ptxas 12.5 reads an integer vector as
+// bits of its width for a float type (ld.v2.f32 {%s1, %s2}), and a
+// vector with a bit-size element as bits (ld.v2.u32 {%r1, %f1}), where
+// a scalar register must fit the type itself.
+func vectorRegFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, kinds int) bool {
+	switch k := rt.Kind(); {
+	case (k == 'u' || k == 's') && (t.Kind() == 'f' || t.Kind() == 'x'):
+		return rt.Bits() == bits
+	case (k == 'f' || k == 'x') && kinds&vecBits != 0:
+		rt = isa.BitType(rt.Bits())
+	}
+	return regFits(t, bits, rt, mode, true)
 }
 
 // packedMov checks a braced operand of mov that packs or unpacks a

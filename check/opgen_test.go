@@ -309,6 +309,9 @@ func (g *opGen) instruction() opCase {
 		ops[0] = "1"
 	}
 	_ = types
+	if atomCrash(opcode, quals, ops) {
+		ops = ops[:3]
+	}
 	line := opcode + strings.Join(quals, "")
 	if len(ops) > 0 {
 		line += " " + strings.Join(ops, ", ")
@@ -317,6 +320,18 @@ func (g *opGen) instruction() opCase {
 }
 
 func (g *opGen) pickStr(l ...string) string { return l[g.r.IntN(len(l))] }
+
+// atomCrash reports an atom that crashes ptxas 12.5 (SIGSEGV): .and,
+// .or, .xor or .exch on .b32 with a shared state space and a fourth
+// operand, which it takes on .global and generic addresses.
+func atomCrash(opcode string, quals, ops []string) bool {
+	if opcode != "atom" || len(ops) != 4 || !slices.Contains(quals, ".b32") {
+		return false
+	}
+	shared := slices.ContainsFunc(quals, func(q string) bool { return strings.HasPrefix(q, ".shared") })
+	bitwise := slices.ContainsFunc(quals, func(q string) bool { return q == ".and" || q == ".or" || q == ".xor" || q == ".exch" })
+	return shared && bitwise
+}
 
 // predDst returns the index in ops of form f's predicate destination
 // when it is a single predicate, or -1.

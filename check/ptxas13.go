@@ -3,7 +3,6 @@ package check
 import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
-	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
 // ptxas13Since is the first PTX ISA version ptxas 13.0 alone decides: ptxas
@@ -35,12 +34,4 @@ func (c *checker) againstPage(msg string) (diag.Severity, string) {
 		return diag.Error, msg
 	}
 	return diag.Warning, msg
-}
-
-// ptxas13AcceptsNarrowAsync reports the one operand-dependent leniency of
-// ptxas 13.0 on st.async's type: the weak form without its mbarrier
-// operand accepts 16-bit types, which the page (32- and 64-bit types only)
-// and the three-operand form reject.
-func ptxas13AcceptsNarrowAsync(p *isa.Problem, in *ast.Instruction, f *isa.Form) bool {
-	return p.Rule == "st-async-type" && len(in.Operands) == 2 && f.Type.Bits() == 16
 }

@@ -234,3 +234,33 @@ func TestAgainstPageSeverity(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowAsyncOperandCount checks that ptxas 13.0's leniency on 16-bit
+// st.async types holds only without the mbarrier operand: the
+// three-operand form stays an error when following ptxas 13.0.
+func TestNarrowAsyncOperandCount(t *testing.T) {
+	for _, tc := range []struct {
+		ops  string
+		want diag.Severity
+	}{
+		{"[%rd1], %h1", diag.Warning},
+		{"[%rd1], %h1, [%rd2]", diag.Error},
+	} {
+		src := ".version 8.8\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n" +
+			"  .reg .b16 %h<2>;\n  .reg .b64 %rd<3>;\n" +
+			"  st.async.mbarrier::complete_tx::bytes.b16 " + tc.ops + ";\n  ret;\n}\n"
+		_, l := fullErrorLines(src, Config{Ptxas: "13.0"})
+		found := false
+		for _, d := range l {
+			if d.Rule == "st-async-type" {
+				found = true
+				if d.Severity != tc.want {
+					t.Errorf("st.async .b16 %s: %v %s, want %v", tc.ops, d.Severity, d.Message, tc.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("st.async .b16 %s: no st-async-type diagnostic in %s", tc.ops, ourMsgs(l))
+		}
+	}
+}

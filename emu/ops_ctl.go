@@ -207,8 +207,8 @@ func decodeCall(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if target == nil {
 		return d.Errorf(in, "call without a target")
 	}
-	if d.isVprintf(target) {
-		return decodeVprintf(d, in, out, rets, args)
+	if name, ok := d.systemCall(target); ok {
+		return d.decodeSystemCall(in, out, name, rets, args)
 	}
 	ci := &callInfo{}
 	if _, direct := target.(*ast.Ident); direct {

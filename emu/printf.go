@@ -12,8 +12,9 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
-// Device-side printf: calls of the CUDA runtime's vprintf(format, args)
-// (declared .extern, as nvcc and llc emit for printf) format on the host.
+// Device-side printf: calls of the system call vprintf(format, args)
+// (declared .extern, as nvcc and llc emit for printf; syscall.go) format
+// on the host.
 // Output is kept per cluster in emission order and returned in cluster
 // order, so it is deterministic for a given seed whatever --jobs is.
 
@@ -21,16 +22,6 @@ import (
 const maxPrintfBytes = 1 << 20
 
 const specPrintf = "CUDA C++ Programming Guide, Formatted Output (printf)"
-
-// isVprintf reports whether a call target is the runtime's vprintf.
-func (d *Decoder) isVprintf(e ast.Expr) bool {
-	id, ok := e.(*ast.Ident)
-	if !ok || id.Name != "vprintf" {
-		return false
-	}
-	f := d.funcOf(id)
-	return f == nil || f.Body == nil
-}
 
 // printfInfo holds the frame addresses of vprintf's .param variables.
 type printfInfo struct {

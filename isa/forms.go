@@ -3,7 +3,6 @@ package isa
 //go:generate go run ./internal/isagen -in data/instructions.txt -quals qual.go -out zforms.go
 
 import (
-	"slices"
 	"sort"
 	"strings"
 )
@@ -98,6 +97,13 @@ type OpForm struct {
 	Arch        Arch
 	Mode        TypeMode
 	Cmp         CmpKind
+	// Head is how many parts of the syntax after Name belong to the
+	// instruction's name as ptxas reads it (mul.lo, cp.async.bulk): they
+	// are written first, in order (option name=).
+	Head int
+	// Ignores are qualifiers ptxas 12.5 accepts anywhere after the name
+	// and ignores, any number of times (option ignores=).
+	Ignores []Qual
 }
 
 // QualGate is a qualifier of an instruction that needs a newer PTX ISA
@@ -330,14 +336,19 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	var fixedSeen uint32
 	typeSlot := 0 // the index among type slots of the next type
 	parts := strings.Count(f.Name, ".")
+	nameOK := true
 	for k := 0; k < parts; k++ {
 		if k >= len(quals) || quals[k] != f.Fixed[k] {
 			if indexQual(quals, f.Fixed[k]) >= 0 {
 				probs = append(probs, Problem{Rule: "qualifier-order", Qual: indexQual(quals, f.Fixed[k]), Spec: f.Section,
 					Msg: f.Name + " must be written first", Fix: "write " + f.Name + " first"})
 			}
+			nameOK = false
 			break
 		}
+	}
+	if nameOK && f.Head > 0 {
+		probs = headOrder(f, quals, parts, probs)
 	}
 	for i, q := range quals {
 		if q == QNone {
@@ -350,7 +361,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && f.Opcode != "cp" || q == QPred && ignoresPredOn(f) {
+		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPredOn(f) || indexQual(f.Ignores, q) >= 0 {
 			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
 				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
 			continue
@@ -442,31 +453,75 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	return probs
 }
 
-// ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
-// .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp,
-// set, ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh accept it;
-// mad, and, mov, shl, div, ld and others reject it).
+// ignoresPred lists the instructions on which ptxas 12.5 accepts and
+// ignores a .pred qualifier (measured: add, sub, neg, abs, min, max, fma,
+// cvt, set, setp, ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh
+// and floating-point mul accept it; mad, and, mov, shl, div, ld and
+// others reject it). It holds for their forms with more to the name
+// (cvt.pack), not for the instructions ptxas names by a qualifier
+// (OpForm.Head): mul.lo, mul.wide and red.async reject it.
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "setp": true, "set": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true,
-	"rsqrt": true, "sin": true, "cos": true, "lg2": true, "tanh": true}
+	"fma": true, "cvt": true, "set": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true,
+	"rsqrt": true, "sin": true, "cos": true, "lg2": true, "tanh": true, "mul": true}
 
 // ignoresPredOn reports whether ptxas 12.5 ignores a .pred qualifier on
-// form f: on the opcodes of ignoresPred, and on mul with a floating-point
-// type (mul.rn.f32.pred, mul.f64.pred, mul.rn.bf16.pred; mul.lo.u32.pred
-// is an error).
+// form f: a form of one of ignoresPred, without predicate types and
+// without a qualifier in its name (OpForm.Head).
 func ignoresPredOn(f *OpForm) bool {
-	if formHasType(f, QPred) {
-		return false
-	}
-	if f.Opcode == "mul" {
-		for _, s := range f.Slots {
-			if s.Kind == SlotType && slices.ContainsFunc(s.Values, func(t Qual) bool { return t.Kind() == 'f' || t.Kind() == 'x' }) {
-				return true
+	return f.Head == 0 && ignoresPred[f.Opcode] && !formHasType(f, QPred)
+}
+
+// headOrder checks the parts of ptxas's name of the instruction that
+// follow f.Name (OpForm.Head): each must be written in its place, right
+// after the name parts before it; ptxas 12.5 does not know the
+// instruction otherwise ("Unknown modifier", "Unexpected instruction
+// types"). A part written elsewhere is reported; a missing one is left to
+// the missing-qualifier check.
+func headOrder(f *OpForm, quals []Qual, parts int, probs []Problem) []Problem {
+	for k := 0; k < f.Head; k++ {
+		if i := parts + k; i < len(quals) && f.orderHas(k, quals[i]) {
+			continue
+		}
+		for j := parts; j < len(quals); j++ {
+			if f.orderHas(k, quals[j]) {
+				name := f.headName(quals, parts)
+				return append(probs, Problem{Rule: "qualifier-order", Qual: j, Spec: f.Section,
+					Msg: name + " must be written first (ptxas reads it as the instruction's name)", Fix: "write " + name + " first"})
 			}
 		}
-		return false
+		break
 	}
-	return ignoresPred[f.Opcode]
+	return probs
+}
+
+// orderHas reports whether q fills the k-th part of f's syntax after its
+// name.
+func (f *OpForm) orderHas(k int, q Qual) bool {
+	o := f.Order[k]
+	if o < 0 {
+		return f.Fixed[-int(o)-1] == q
+	}
+	return indexQual(f.Slots[o].Values, q) >= 0
+}
+
+// headName spells ptxas's name of the instruction: f.Name and the parts
+// of f.Head, as written where a part is a choice.
+func (f *OpForm) headName(quals []Qual, parts int) string {
+	name := f.Name
+	for k := 0; k < f.Head; k++ {
+		o := f.Order[k]
+		if o < 0 {
+			name += f.Fixed[-int(o)-1].String()
+			continue
+		}
+		for _, q := range quals[parts:] {
+			if f.orderHas(k, q) {
+				name += q.String()
+				break
+			}
+		}
+	}
+	return name
 }
 
 // formHasType reports whether a type slot of f allows t.
@@ -479,10 +534,56 @@ func formHasType(f *OpForm, t Qual) bool {
 	return false
 }
 
+// spaceOrder reports a state space written before one that the form
+// names ahead of it. Forms with two state spaces name the destination's
+// first, then the source's (cp.async.shared.global, cp.async.bulk.
+// global.shared::cta); ptxas 12.5 reads them in that order ("State space
+// incorrect").
+func spaceOrder(d *OpDecode, names []string, probs []Problem) []Problem {
+	f := d.Form
+	title := f.Title()
+	if f.Head > 0 {
+		title = f.headName(d.Quals, strings.Count(f.Name, "."))
+	}
+	last, lastI := -1, -1
+	for i, q := range d.Quals {
+		if q.Group() != GSpace || i >= len(names) {
+			continue
+		}
+		k := f.spacePart(q)
+		if k < 0 {
+			continue
+		}
+		if k < last {
+			return append(probs, Problem{Rule: "state-space-order", Qual: i, Spec: f.Section,
+				Msg: names[i] + " is written after " + names[lastI] + ": " + title +
+					" names the destination's state space first, then the source's",
+				Fix: "write " + names[i] + names[lastI]})
+		}
+		last, lastI = k, i
+	}
+	return probs
+}
+
+// spacePart returns the index in f.Order of the part that state space q
+// fills, or -1.
+func (f *OpForm) spacePart(q Qual) int {
+	for k, o := range f.Order {
+		if o >= 0 && f.Slots[o].Kind == SlotAny {
+			continue
+		}
+		if f.orderHas(k, q) {
+			return k
+		}
+	}
+	return -1
+}
+
 // ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
-// ignores on any instruction but cp.async (measured on add, cnot, bra,
-// membar, vote, ldu, barrier), as it does a .pred qualifier on an
-// instruction without predicate types (docs/ptxas-differences.md).
+// ignores anywhere after the instruction's name (measured on every form
+// ptxas 12.5 knows), as it does a .pred qualifier on some instructions
+// (ignoresPredOn) and the qualifiers of OpForm.Ignores
+// (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
 	switch q {
 	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
@@ -648,6 +749,7 @@ func formChecks(d *OpDecode, names []string, probs []Problem) []Problem {
 	if f.Cmp == CmpInt {
 		probs = cmpProblems(d, probs)
 	}
+	probs = spaceOrder(d, names, probs)
 	for i, q := range d.Quals {
 		if n := q.Bits(); q.Group() == GVec && n*d.Types[0].Bits() > 128 {
 			probs = append(probs, Problem{Rule: "vector-size", Qual: i, Spec: f.Section,

@@ -1,8 +1,9 @@
 package isa
 
 // FuncDirective describes a directive written between a function's header
-// and its body: the performance-tuning directives (PTX ISA §11.4) and the
-// ABI directives. Only the facts the validator checks are recorded.
+// and its body: the performance-tuning directives (PTX ISA §11.4), the
+// cluster dimension directives (§11.5) and the ABI directives. Only the
+// facts the validator checks are recorded.
 type FuncDirective struct {
 	Name string
 	// PTX is the PTX ISA version that introduced the directive, where it
@@ -15,17 +16,26 @@ type FuncDirective struct {
 	Section  string
 }
 
+// funcDirectives are every directive that may stand between a function's
+// header and its body: the front end reads them from here.
 var funcDirectives = []FuncDirective{
 	{Name: ".maxnreg", Positive: true, Section: "11.4.1"},
 	{Name: ".maxntid", Positive: true, Section: "11.4.2"},
 	{Name: ".reqntid", Positive: true, Section: "11.4.3"},
 	{Name: ".minnctapersm", Positive: true, Section: "11.4.4"},
+	{Name: ".maxnctapersm", Section: "11.4.5"},
+	{Name: ".noreturn", Section: "11.4.6"},
+	{Name: ".pragma", Section: "11.4.7"},
+	{Name: ".reqnctapercluster", Section: "11.5.1"},
+	{Name: ".explicitcluster", Section: "11.5.2"},
+	{Name: ".maxclusterrank", Section: "11.5.3"},
+	{Name: ".blocksareclusters", Section: "11.5"},
 	{Name: ".abi_preserve", PTX: V(9, 0), Section: "11.4"},
 	{Name: ".abi_preserve_control", PTX: V(9, 0), Section: "11.4"},
 }
 
 // LookupFuncDirective returns the description of a function directive, or
-// nil when nothing is recorded for it.
+// nil when name is none.
 func LookupFuncDirective(name string) *FuncDirective {
 	for i := range funcDirectives {
 		if funcDirectives[i].Name == name {

@@ -97,6 +97,11 @@ type Rule struct {
 	// then follows ptxas 13.0 where it decides (PTX ISA 8.6 and later) and
 	// warns instead of rejecting; docs/ptxas-differences.md lists each.
 	Ptxas13 func(*Form) bool
+	// Ptxas13Operands, when not 0, limits that leniency to the
+	// instruction written with exactly this many operands (st.async
+	// without its mbarrier operand accepts 16-bit types; the
+	// three-operand form does not).
+	Ptxas13Operands int
 }
 
 // OperandKind classifies an operand slot.
@@ -187,8 +192,16 @@ type Problem struct {
 	Fix     string
 	Warning bool
 	// Ptxas13 marks a violation of the page that ptxas 13.0 accepts (see
-	// Rule.Ptxas13 and GroupSpec.Ptxas13Optional).
-	Ptxas13 bool
+	// Rule.Ptxas13 and GroupSpec.Ptxas13Optional), when the instruction
+	// has Ptxas13Operands operands (0: any number); see Ptxas13Accepts.
+	Ptxas13         bool
+	Ptxas13Operands int
+}
+
+// Ptxas13Accepts reports whether ptxas 13.0 accepts the violation p in an
+// instruction written with nops operands.
+func (p *Problem) Ptxas13Accepts(nops int) bool {
+	return p.Ptxas13 && (p.Ptxas13Operands == 0 || p.Ptxas13Operands == nops)
 }
 
 var (
@@ -351,7 +364,7 @@ func DecodeQuals(f *Form, in *Instr, names []string, quals []Qual, probs []Probl
 		r := &in.Rules[i]
 		if r.Bad(f) {
 			probs = append(probs, Problem{Rule: r.ID, Qual: f.pointAt(r.At), Msg: r.Msg(f), Spec: r.Spec, Fix: r.Fix,
-				Ptxas13: r.Ptxas13 != nil && r.Ptxas13(f)})
+				Ptxas13: r.Ptxas13 != nil && r.Ptxas13(f), Ptxas13Operands: r.Ptxas13Operands})
 		}
 	}
 	return probs

@@ -87,6 +87,37 @@ func TestDecodeProblems(t *testing.T) {
 	}
 }
 
+// TestPtxas13Operands checks the one leniency of ptxas 13.0 that depends
+// on the operand count (§9.7.9.12, st.async): without [mbar] a 16-bit type
+// is accepted, with it and for 8-bit types it is not.
+func TestPtxas13Operands(t *testing.T) {
+	cases := []struct {
+		instr string
+		nops  int
+		want  bool
+	}{
+		{"st.async.mbarrier::complete_tx::bytes.b16", 2, true},
+		{"st.async.shared::cluster.mbarrier::complete_tx::bytes.s16", 2, true},
+		{"st.async.mbarrier::complete_tx::bytes.b16", 3, false},
+		{"st.async.mbarrier::complete_tx::bytes.u8", 2, false},
+	}
+	for _, c := range cases {
+		_, probs := decode(t, c.instr)
+		found := false
+		for i := range probs {
+			if probs[i].Rule == "st-async-type" {
+				found = true
+				if got := probs[i].Ptxas13Accepts(c.nops); got != c.want {
+					t.Errorf("%s with %d operands: ptxas 13.0 accepts %v, want %v", c.instr, c.nops, got, c.want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no st-async-type problem in %q", c.instr, rules(probs))
+		}
+	}
+}
+
 func TestTable50(t *testing.T) {
 	want := map[Qual][]int{ // .x1 ... .x128
 		Q16x32bx2: {1, 2, 4, 8, 16, 32, 64, 128},

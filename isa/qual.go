@@ -246,6 +246,16 @@ func TypeByName(name string) Qual {
 	return q
 }
 
+// BitType returns the bit-size type of a width (.b8 to .b128), or QNone.
+func BitType(bits int) Qual {
+	for _, q := range []Qual{QB8, QB16, QB32, QB64, QB128} {
+		if q.Bits() == bits {
+			return q
+		}
+	}
+	return QNone
+}
+
 // quals describes every spelling: the store tables' (storeQuals) and the
 // generated ones (genQuals, zforms.go).
 var quals = func() (q [numQuals]qualInfo) {

@@ -318,6 +318,8 @@ var stAsyncRules = []Rule{
 		}},
 	{ID: "st-async-type", Spec: secStAsync, At: GType,
 		Bad: func(f *Form) bool { return !releaseForm(f) && f.Type != QNone && f.Type.Bits() < 32 },
+		// ptxas 13.0: the form without [mbar] takes 16-bit types too.
+		Ptxas13: func(f *Form) bool { return f.Type.Bits() == 16 }, Ptxas13Operands: 2,
 		Msg: func(f *Form) string {
 			return "the weak form of st.async stores 32- or 64-bit types, not " + f.Type.String()
 		}},

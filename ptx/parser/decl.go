@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
 	"github.com/ptxkit/ptxkit/ptx/token"
@@ -75,8 +76,9 @@ func (p *parser) parseDeclAttrs(d *ast.VarDecl) {
 	afterPtr := false
 	for p.tok.Kind == scanner.Dotted {
 		lit := p.lit()
+		kind, n := isa.DeclWord(lit)
 		switch {
-		case d.Space == "" && isStateSpace(lit):
+		case d.Space == "" && kind == isa.DeclSpace:
 			d.Space, d.SpacePos = lit, p.tok.Pos
 		case lit == ".align":
 			p.next()
@@ -88,9 +90,9 @@ func (p *parser) parseDeclAttrs(d *ast.VarDecl) {
 				d.Align = n
 			}
 			continue
-		case vectorWidth(lit) != 0 && d.Type == "":
-			d.Vector = vectorWidth(lit)
-		case d.Type == "" && isType(lit):
+		case kind == isa.DeclVector && d.Type == "":
+			d.Vector = n
+		case d.Type == "" && kind == isa.DeclType:
 			d.Type, d.TypePos = lit, p.tok.Pos
 		case lit == ".attribute":
 			d.Attrs = append(d.Attrs, p.parseAttribute())
@@ -99,7 +101,7 @@ func (p *parser) parseDeclAttrs(d *ast.VarDecl) {
 			switch {
 			case lit == ".ptr":
 				afterPtr = true
-			case afterPtr && isStateSpace(lit):
+			case afterPtr && kind == isa.DeclSpace:
 			default:
 				p.error("unexpected " + lit + " in a declaration")
 			}

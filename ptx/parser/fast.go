@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
 	"github.com/ptxkit/ptxkit/ptx/token"
@@ -335,8 +336,10 @@ func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
 	var align int64
 	for i+1 < len(src) && src[i] == '.' && scanner.IsIdentChar(src[i+1]) {
 		j := scanner.DottedEnd(src, i+1)
-		switch w := src[i:j]; {
-		case space == "" && isStateSpace(w):
+		w := src[i:j]
+		kind, n := isa.DeclWord(w)
+		switch {
+		case space == "" && kind == isa.DeclSpace:
 			space, spaceAt = w, i
 		case w == ".align":
 			k := skipBlanks(src, j)
@@ -344,9 +347,9 @@ func (p *parser) simpleDecl(d *ast.VarDecl, param bool) bool {
 				return false
 			}
 			align = decimalValue(src[k:j])
-		case vectorWidth(w) != 0 && typ == "":
-			vec = vectorWidth(w)
-		case typ == "" && isType(w):
+		case kind == isa.DeclVector && typ == "":
+			vec = n
+		case typ == "" && kind == isa.DeclType:
 			typ, typeAt = w, i
 		default:
 			return false

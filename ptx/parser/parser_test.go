@@ -133,3 +133,23 @@ func TestArraySizeOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestDeclarationTypes checks the types a declaration may name, which
+// come from isa (isa.DeclWord): ptxas 12.5 declares .e4m3 and .f16x2
+// variables but no .bf16, .tf32 or packed .e4m3x2 ones.
+func TestDeclarationTypes(t *testing.T) {
+	for decl, bad := range map[string]bool{
+		".reg .e4m3 %x;": false, ".reg .f16x2 %x;": false, ".shared .v4 .b32 s[2];": false, ".reg .pred %p<3>;": false,
+		".shared::cta .b8 s[4];": false, ".global .texref t;": false,
+		".reg .bf16 %x;": true, ".reg .bf16x2 %x;": true, ".reg .tf32 %x;": true, ".reg .e4m3x2 %x;": true, ".reg .u16x2 %x;": true,
+	} {
+		src := ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" + decl + "\nret;\n}\n"
+		_, errs := parser.ParseString("k.ptx", src)
+		if got := len(errs) > 0; got != bad {
+			t.Errorf("%s: errors %v, want errors %v", decl, errs, bad)
+		}
+		if bad && len(errs) > 0 && (errs[0].Pos.Line != 6 || !strings.Contains(errs[0].Message, "in a declaration")) {
+			t.Errorf("%s: %v", decl, errs[0])
+		}
+	}
+}

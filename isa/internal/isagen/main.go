@@ -67,6 +67,8 @@ type form struct {
 	ptx, target, sec string
 	relaxed, cvt     bool
 	cmp              string
+	head             int      // option name=N
+	ignores          []string // option ignores=
 }
 
 type rule struct {
@@ -224,6 +226,14 @@ func (g *gen) parseForm(n int, line string) form {
 			f.cmp = opt[4:]
 		case strings.HasPrefix(opt, "pred="):
 			predOpts = append(predOpts, strings.Split(opt[5:], ",")...)
+		case strings.HasPrefix(opt, "name="):
+			h, err := strconv.Atoi(opt[5:])
+			if err != nil || h < 1 {
+				log.Fatalf("line %d: bad option %q", n, opt)
+			}
+			f.head = h
+		case strings.HasPrefix(opt, "ignores="):
+			f.ignores = strings.Split(opt[8:], ",")
 		default:
 			log.Fatalf("line %d: unknown option %q", n, opt)
 		}
@@ -234,6 +244,14 @@ func (g *gen) parseForm(n int, line string) form {
 		f.fixed = append(f.fixed, "."+p)
 	}
 	f.slots = g.parseSlots(n, strings.Join(head[1:], " "), &f)
+	if f.head > len(f.order) {
+		log.Fatalf("line %d: name=%d is longer than the syntax", n, f.head)
+	}
+	for i := 0; i < f.head; i++ {
+		if o := f.order[i]; o >= 0 && f.slots[o].kind != "one" {
+			log.Fatalf("line %d: name=%d covers a slot that is not required", n, f.head)
+		}
+	}
 	f.ops, f.anyOps = parseOperands(n, parts[1])
 	for _, name := range predOpts {
 		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name })
@@ -520,6 +538,15 @@ func (g *gen) emit() []byte {
 		}
 		if f.cmp != "" {
 			opts = append(opts, "Cmp: "+map[string]string{"int": "CmpInt", "float": "CmpFloat"}[f.cmp])
+		}
+		if f.head > 0 {
+			opts = append(opts, "Head: "+strconv.Itoa(f.head))
+		}
+		if len(f.ignores) > 0 {
+			for _, q := range f.ignores {
+				g.use(q)
+			}
+			opts = append(opts, "Ignores: "+ql(f.ignores))
 		}
 		if len(opts) > 0 {
 			fmt.Fprintf(&b, "\t\t%s,\n", strings.Join(opts, ", "))
