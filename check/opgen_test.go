@@ -265,11 +265,11 @@ func (g *opGen) instruction() opCase {
 		}
 		i := regs[g.r.IntN(len(regs))]
 		classes := []string{"b16", "b32", "b64", "f32", "f64", "pred", "u16", "s64"}
-		if g.f16 && strings.HasPrefix(class, "half-") {
-			// Other classes take .f16x2 registers where ptxas does not
-			// (nanosleep, shl's amount) and the reverse (bar.red's p):
-			// see docs/validator.md.
-			classes = append(classes, "f16", "f16x2")
+		if g.f16 {
+			// ptxas reads a .f16x2 register as 32 integer bits in some
+			// integer operands and not in others, and as a predicate
+			// where a .pred type qualifier types the operand.
+			classes = append(classes, "f16", "f16x2", "f16x2")
 		}
 		ops[i] = fmt.Sprintf("%%R%s_%d", g.pickStr(classes...), g.r.IntN(8))
 	case "type":

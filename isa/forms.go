@@ -62,6 +62,7 @@ type OperandSpec struct {
 	Optional bool
 	Pair     bool  // a predicate destination may be written p|q (setp)
 	PredOK   bool  // a .pred register is accepted too (ptxas 12.5: movmatrix, setp.bf16x2 b)
+	NoHalf   bool  // no .f16x2 register stands for this integer operand (ptxas 12.5: nanosleep, redux)
 	Limit    int64 // an immediate must be below Limit (0: no limit)
 }
 
@@ -98,6 +99,7 @@ type OpForm struct {
 	Arch        Arch
 	Mode        TypeMode
 	Cmp         CmpKind
+	Expanded    [2]int // sm_X..sm_Y on which ptxas 12.5 assembles the form as a routine call unless .aligned is written
 }
 
 // QualGate is a qualifier of an instruction that needs a newer PTX ISA
@@ -194,6 +196,14 @@ func (d *OpDecode) Has(q Qual) bool {
 		}
 	}
 	return false
+}
+
+// Expanded reports whether ptxas 12.5 assembles the decoded instruction
+// as a call of a routine on target t (vote.sync and barrier.red without
+// .aligned on sm_70 to sm_89), whose predicates take no .f16x2 register.
+func (d *OpDecode) Expanded(t Target) bool {
+	e := d.Form.Expanded
+	return e[0] > 0 && t.SM >= e[0] && t.SM <= e[1] && !d.Has(QAligned)
 }
 
 func (d *OpDecode) filled(s *Slot) bool {
