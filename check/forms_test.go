@@ -132,6 +132,25 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "vote.sync.sync.ballot.b32 %Rb32_0, %Rpred_0, 3;", "8.5", "sm_90", "duplicate-qualifier", 10, "duplicate .sync"},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "missing-type", 1, ""},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_75", "target", 34, ".bf16 requires sm_80"},
+		// .f16x2 registers outside the half classes (ptxas 12.5; docs/ptxas-differences.md)
+		{"misc", "nanosleep.u32 %Rf16x2_0;", "8.5", "sm_90", "operand-type", 15, "of type .f16x2 does not fit operand a of nanosleep"},
+		{"logic-shift", "shl.b32 %Rb32_0, %Rb32_1, %Rf16x2_2;", "8.5", "sm_90", "operand-type", 27, "does not fit operand b of shl (.u32)"},
+		{"synchronization", "bar.warp.sync %Rf16x2_0;", "8.5", "sm_90", "operand-type", 15, "does not fit operand a of bar.warp.sync"},
+		{"synchronization", "mbarrier.pending_count.b64 %Rf16x2_0, %Ru64_1;", "8.5", "sm_90", "operand-type", 28, "does not fit operand d"},
+		{"synchronization", "redux.sync.min.u32 %Ru32_0, %Rf16x2_1, 0xffffffff;", "8.5", "sm_90", "operand-type", 29, "does not fit operand a of redux"},
+		{"comparison", "setp.eq.u32 %Rf16x2_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "operand-type", 13, "must be a predicate"},
+		{"logic-shift", "xor.pred %Rpred_0, !%Rf16x2_1, %Rpred_2;", "8.5", "sm_90", "operand-type", 20, "! negates a .pred register"},
+		{"logic-shift", "and.b32 %Rb32_0, !%Rb32_1, %Rb32_2;", "8.5", "sm_90", "operand-kind", 18, "must be a register or constant"},
+		{"synchronization", "vote.sync.all.pred %Rpred_0, !%Rf16x2_1, 1;", "8.5", "sm_90", "operand-type", 30, "! negates a .pred register"},
+		{"synchronization", "vote.sync.all.pred %Rf16x2_0, %Rpred_1, 1;", "8.5", "sm_80", "operand-type", 20, "must be a predicate"},
+		{"synchronization", "barrier.red.or.pred %Rf16x2_0, 1, %Rpred_1;", "8.5", "sm_86", "operand-type", 21, "must be a predicate"},
+		{"data-movement", "cvt.rn.satfinite.e4m3x2.f32 %Rf16_0, %Rf32_1, %Rf32_2;", "8.5", "sm_90", "operand-type", 29, "does not fit operand d"},
+		// ptxas 12.5's word fence.proxy; .any/.all on bar
+		{"synchronization", "fence.shared::cta.proxy.async;", "8.5", "sm_90", "qualifier-order", 18, ".proxy must come right after fence"},
+		{"synchronization", "fence.release.proxy.tensormap::generic.gpu;", "8.5", "sm_90", "qualifier-order", 14, ".proxy must come right after fence"},
+		{"synchronization", "bar.sync.any 1;", "8.5", "sm_90", "ignored-qualifier", 9, ".any is no qualifier of bar.sync in the PTX ISA"},
+		{"synchronization", "bar.sync.any.all 1;", "8.5", "sm_90", "qualifier-conflict", 13, ".all conflicts"},
+		{"synchronization", "bar.arrive.all 1, 32;", "8.5", "sm_90", "qualifier-not-allowed", 11, ".all is not a qualifier of bar.arrive"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -187,6 +206,11 @@ func TestFormsValid(t *testing.T) {
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
+		// .f16x2 registers as ptxas 12.5 takes them outside the half classes
+		"add.u32 %Rf16x2_0, %Ru32_1, %Rf16x2_2;", "xor.pred %Rf16x2_0, %Rpred_1, %Rf16x2_2;", "mov.pred %Rpred_0, %Rf16x2_1;",
+		"bar.red.and.pred %Rf16x2_0, 1, %Rpred_1;", "vote.sync.any.pred %Rpred_0, %Rf16x2_1, 1;", "barrier.red.or.pred %Rf16x2_0, 1, %Rpred_1;",
+		"cvt.u8.s32 %Rf16x2_0, %Rs32_1;", "ld.global.s8 %Rf16x2_0, [%Ru64_1];", "dp4a.u32.u32 %Ru32_0, %Rf16x2_1, %Rf16x2_2, %Ru32_3;",
+		"and.pred %Rpred_0, !%Rpred_1, %Rpred_2;", "mov.pred %Rpred_0, !%Rpred_1;", "fence.proxy.shared::cta.async;", "fence.proxy.release.shared::cluster.gpu.tensormap::generic;",
 		// half-precision set and setp (PTX ISA 9.7.7), as ptxas 12.5 takes them
 		"set.eq.u32.f16 %Ru32_0, %Rf16_1, %Rf16_2;", "set.lt.ftz.f16x2.f16x2 %Rf16x2_0, %Rf16x2_1, %Rf16x2_2;",
 		"set.ne.and.bf16x2.bf16x2 %Rb32_0, %Rb32_1, %Rb32_2, !%Rpred_0;", "set.gtu.ftz.f16.f32 %Rf16_0, %Rf32_1, 0f3F800000;",

@@ -248,9 +248,27 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		if s.Kind != isa.OpdDst {
 			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
 		}
+	case *ast.UnaryExpr:
+		if r := regName(x.X); x.Op == "!" && t == isa.QPred && s.Kind != isa.OpdDst && r != "" {
+			c.negatedPred(in, d, s, x, r)
+			return
+		}
+		c.formImmediate(f, s, e, t)
 	default:
 		c.formImmediate(f, s, e, t)
 	}
+}
+
+// negatedPred checks !r as a source that a .pred type qualifier types
+// (and.pred, mov.pred): ptxas 12.5 takes a negated .pred register there,
+// not a negated .f16x2 one (PTX ISA 9.7.8; docs/ptxas-differences.md).
+func (c *checker) negatedPred(in *ast.Instruction, d *decoded, s *isa.OperandSpec, x *ast.UnaryExpr, r string) {
+	if sym := c.fn.lookup(r); sym != nil && sym.reg && sym.typ == isa.QF16x2 {
+		c.errorf(x.Pos(), x.End(), "operand-type", secTypes, "use a .pred register",
+			"operand %s of %s: ! negates a .pred register, not %s", s.Name, d.op.Form.Name, r)
+		return
+	}
+	c.formRegister(in, d, s, x.X, isa.QPred, 1)
 }
 
 // formRegister checks a named operand: a register of a fitting type, or,

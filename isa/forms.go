@@ -91,6 +91,7 @@ type OpForm struct {
 	Line        int    // the line of data/instructions.txt
 	Section     string
 	Fixed       []Qual // required qualifiers (the name's parts and literal slots)
+	Ignored     []Qual // slot values ptxas 12.5 accepts and ignores (bar.sync.any): a warning
 	Slots       []Slot
 	Order       []int8 // the syntax after the name: slot i, or -k-1 for Fixed[k]
 	Operands    []OperandSpec
@@ -112,11 +113,13 @@ type QualGate struct {
 }
 
 // FormRule is a constraint between qualifiers of the forms named Name:
-// one of If requires one of Then, or (Excludes) forbids all of Then.
+// one of If requires one of Then, or (Excludes) forbids all of Then, or
+// (First) comes right after the opcode where written.
 type FormRule struct {
 	Name     string
 	If       []Qual
 	Excludes bool
+	First    bool // one of If, where written, comes right after the opcode
 	Then     []Qual
 }
 
@@ -397,6 +400,10 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 			placed = true
 			break
 		}
+		if placed && indexQual(f.Ignored, q) >= 0 {
+			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
+				Msg: names[i] + " is no qualifier of " + f.Name + " in the PTX ISA; ptxas accepts and ignores it", Fix: "remove " + names[i]})
+		}
 		if placed {
 			continue
 		}
@@ -636,6 +643,11 @@ func formChecks(d *OpDecode, names []string, probs []Problem) []Problem {
 			if indexQual(r.If, q) < 0 {
 				continue
 			}
+			if r.First && i > 0 {
+				probs = append(probs, Problem{Rule: "qualifier-order", Qual: i, Spec: f.Section,
+					Msg: names[i] + " must come right after " + f.Opcode, Fix: "write " + f.Opcode + names[i] + " first"})
+				continue
+			}
 			if r.Excludes {
 				for j, w := range d.Quals {
 					if indexQual(r.Then, w) >= 0 {
@@ -643,6 +655,9 @@ func formChecks(d *OpDecode, names []string, probs []Problem) []Problem {
 							Msg: names[j] + " cannot be combined with " + names[i] + " on " + f.Name, Fix: "remove " + names[j]})
 					}
 				}
+				continue
+			}
+			if r.First {
 				continue
 			}
 			found := false

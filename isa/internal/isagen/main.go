@@ -68,6 +68,7 @@ type form struct {
 	ptx, target, sec string
 	relaxed, cvt     bool
 	expanded         string // "70-89": sm range of ptxas's routine call (option expanded=)
+	ignored          []string // slot values ptxas accepts and ignores (option ignored=)
 	cmp              string
 }
 
@@ -153,7 +154,14 @@ func (g *gen) read(path string) {
 			g.docs[fields[1]] = strings.Join(fields[2:], " ")
 			continue
 		case "rule":
-			r := rule{name: fields[1], ifq: strings.Split(fields[2], ","), kind: fields[3], then: strings.Split(fields[4], ",")}
+			r := rule{name: fields[1], ifq: strings.Split(fields[2], ","), kind: fields[3]}
+			switch {
+			case r.kind == "first" && len(fields) == 4:
+			case (r.kind == "requires" || r.kind == "excludes") && len(fields) == 5:
+				r.then = strings.Split(fields[4], ",")
+			default:
+				log.Fatalf("line %d: bad rule %q", n, line)
+			}
 			for _, q := range append(append([]string(nil), r.ifq...), r.then...) {
 				g.use(q)
 			}
@@ -228,6 +236,8 @@ func (g *gen) parseForm(n int, line string) form {
 			predOpts = append(predOpts, strings.Split(opt[5:], ",")...)
 		case strings.HasPrefix(opt, "nohalf="):
 			noHalfOpts = append(noHalfOpts, strings.Split(opt[7:], ",")...)
+		case strings.HasPrefix(opt, "ignored="):
+			f.ignored = strings.Split(opt[8:], ",")
 		case strings.HasPrefix(opt, "expanded="):
 			f.expanded = opt[9:]
 		case strings.HasPrefix(opt, "typed="):
@@ -249,6 +259,11 @@ func (g *gen) parseForm(n int, line string) form {
 			log.Fatalf("line %d: pred=%s names no operand", n, name)
 		}
 		f.ops[k].predOK = true
+	}
+	for _, q := range f.ignored {
+		if !slices.ContainsFunc(f.slots, func(s slot) bool { return s.kind != "type" && slices.Contains(s.values, q) }) {
+			log.Fatalf("line %d: ignored=%s is no qualifier slot's value", n, q)
+		}
 	}
 	for _, name := range noHalfOpts {
 		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name })
@@ -464,6 +479,9 @@ func (g *gen) emit() []byte {
 		if len(f.fixed) > 0 {
 			fmt.Fprintf(&b, "\t\tFixed: %s,\n", ql(f.fixed))
 		}
+		if len(f.ignored) > 0 {
+			fmt.Fprintf(&b, "\t\tIgnored: %s,\n", ql(f.ignored))
+		}
 		if len(f.order) > 0 {
 			var l []string
 			for _, o := range f.order {
@@ -567,7 +585,7 @@ func (g *gen) emit() []byte {
 	b.WriteString("}\n\n")
 	b.WriteString("// formRules are the rule lines.\nvar formRules = [...]FormRule{\n")
 	for _, r := range g.rules {
-		fmt.Fprintf(&b, "\t{Name: %q, If: %s, Excludes: %v, Then: %s},\n", r.name, ql(r.ifq), r.kind == "excludes", ql(r.then))
+		fmt.Fprintf(&b, "\t{Name: %q, If: %s, Excludes: %v, First: %v, Then: %s},\n", r.name, ql(r.ifq), r.kind == "excludes", r.kind == "first", ql(r.then))
 	}
 	b.WriteString("}\n\n")
 	b.WriteString("// opDocs are the doc lines: what each instruction does.\nvar opDocs = map[string]string{\n")
