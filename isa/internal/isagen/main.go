@@ -67,7 +67,7 @@ type form struct {
 	anyOps           bool
 	ptx, target, sec string
 	relaxed, cvt     bool
-	expanded         string // "70-89": sm range of ptxas's routine call (option expanded=)
+	expanded         string   // "70-89": sm range of ptxas's routine call (option expanded=)
 	ignored          []string // slot values ptxas accepts and ignores (option ignored=)
 	cmp              string
 }
