@@ -151,6 +151,13 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "bar.sync.any 1;", "8.5", "sm_90", "ignored-qualifier", 9, ".any is no qualifier of bar.sync in the PTX ISA"},
 		{"synchronization", "bar.sync.any.all 1;", "8.5", "sm_90", "qualifier-conflict", 13, ".all conflicts"},
 		{"synchronization", "bar.arrive.all 1, 32;", "8.5", "sm_90", "qualifier-not-allowed", 11, ".all is not a qualifier of bar.arrive"},
+		// an integer multiply's mode is part of its name; .relaxed loads and .b128 with .sys (ptxas 12.5)
+		{"integer-arithmetic", "mul.finite.lo.s32 %Rs32_0, %Rs32_1, %Rs32_2;", "8.5", "sm_90", "qualifier-order", 11, ".lo must come right after mul"},
+		{"extended-precision", "mad.cc.lo.u32 %Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "qualifier-order", 7, ".lo must come right after mad"},
+		{"integer-arithmetic", "bmsk.clamp.b32 %Rf32_0, 5, 3;", "8.5", "sm_90", "operand-type", 16, "does not fit operand d of bmsk (.u32)"},
+		{"data-movement", "ld.relaxed.cta.local.u32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "qualifier-conflict", 15, ".local cannot be combined with .relaxed"},
+		{"data-movement", "ld.relaxed.sys.b128 %Rb128_0, [%Ru64_1];", "8.3", "sm_90", "ptx-version", 1, "requires PTX ISA 8.4"},
+		{"data-movement", "ld.global.f32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "operand-type", 15, "does not fit operand d of ld"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},
@@ -210,6 +217,8 @@ func TestFormsValid(t *testing.T) {
 		"add.u32 %Rf16x2_0, %Ru32_1, %Rf16x2_2;", "xor.pred %Rf16x2_0, %Rpred_1, %Rf16x2_2;", "mov.pred %Rpred_0, %Rf16x2_1;",
 		"bar.red.and.pred %Rf16x2_0, 1, %Rpred_1;", "vote.sync.any.pred %Rpred_0, %Rf16x2_1, 1;", "barrier.red.or.pred %Rf16x2_0, 1, %Rpred_1;",
 		"cvt.u8.s32 %Rf16x2_0, %Rs32_1;", "ld.global.s8 %Rf16x2_0, [%Ru64_1];", "dp4a.u32.u32 %Ru32_0, %Rf16x2_1, %Rf16x2_2, %Ru32_3;",
+		"ldu.global.b128 %Rb128_0, [%Ru64_1];", "ld.relaxed.sys.b128 %Rb128_0, [%Ru64_1];", "ld.global.v2.f32 {%Ru32_0, %Rs32_1}, [%Ru64_2];",
+		"ldu.global.v2.f64 {%Ru64_0, %Ru64_1}, [%Ru64_2];",
 		"and.pred %Rpred_0, !%Rpred_1, %Rpred_2;", "mov.pred %Rpred_0, !%Rpred_1;", "fence.proxy.shared::cta.async;", "fence.proxy.release.shared::cluster.gpu.tensormap::generic;",
 		// half-precision set and setp (PTX ISA 9.7.7), as ptxas 12.5 takes them
 		"set.eq.u32.f16 %Ru32_0, %Rf16_1, %Rf16_2;", "set.lt.ftz.f16x2.f16x2 %Rf16x2_0, %Rf16x2_1, %Rf16x2_2;",

@@ -386,6 +386,15 @@ func regFix(t isa.Qual, bits int) string {
 	return "use a " + strconv.Itoa(bits) + "-bit register (convert with cvt if needed)"
 }
 
+// intInFloatVector reports whether register type rt is an element of the
+// braced destination of a float ld or ldu (ld.global.v2.f32
+// {%r1, %r2}), where ptxas 12.5 takes integer registers of the type's
+// width, as it does not for a scalar destination (PTX ISA 9.4.1).
+func intInFloatVector(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode) bool {
+	k := rt.Kind()
+	return mode == isa.ModeRelaxed && t.Kind() == 'f' && (k == 'u' || k == 's') && rt.Bits() == bits
+}
+
 // halfRefused reports whether ptxas 12.5 refuses a .f16x2 register rt for
 // operand s of type t, where regFits lets it stand for 32 integer bits
 // (PTX ISA §9.4.1 says nothing of half registers in integer operands): an
@@ -570,7 +579,7 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 				return
 			}
 			width = sym.typ.Bits()
-			if !regFits(t, bits, sym.typ, f.Mode, true) {
+			if !regFits(t, bits, sym.typ, f.Mode, true) && !intInFloatVector(t, bits, sym.typ, f.Mode) {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 					"register %s of type %s does not fit %s", regName(e), sym.typ, t)
 			}

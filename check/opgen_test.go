@@ -253,8 +253,8 @@ func (g *opGen) instruction() opCase {
 	}
 	switch mut {
 	case "count":
-		if len(ops) > 0 && g.chance(0.5) {
-			ops = ops[:len(ops)-1]
+		if len(ops) > 0 && (g.chance(0.5) || opcode == "atom" && slices.ContainsFunc(quals, isSharedQual)) {
+			ops = ops[:len(ops)-1] // ptxas 12.5 crashes on a fourth atom operand in shared memory
 		} else {
 			ops = append(ops, fmt.Sprintf("%%Ru32_%d", g.r.IntN(8)))
 		}
@@ -323,6 +323,12 @@ func (g *opGen) instruction() opCase {
 }
 
 func (g *opGen) pickStr(l ...string) string { return l[g.r.IntN(len(l))] }
+
+// isSharedQual reports whether q names a shared state space.
+func isSharedQual(q string) bool {
+	s := isa.LookupQual(q)
+	return s == isa.QShared || s == isa.QSharedCta || s == isa.QSharedCluster
+}
 
 // predDst returns the index in ops of form f's predicate destination
 // when it is a single predicate, or -1.
