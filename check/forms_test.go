@@ -158,6 +158,7 @@ func TestFormRules(t *testing.T) {
 		{"data-movement", "ld.relaxed.cta.local.u32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "qualifier-conflict", 15, ".local cannot be combined with .relaxed"},
 		{"data-movement", "ld.relaxed.sys.b128 %Rb128_0, [%Ru64_1];", "8.3", "sm_90", "ptx-version", 1, "requires PTX ISA 8.4"},
 		{"data-movement", "ld.global.f32 %Ru32_0, [%Ru64_1];", "8.5", "sm_90", "operand-type", 15, "does not fit operand d of ld"},
+		{"synchronization", "red.relaxed.async.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [sh], 1, [sh];", "8.5", "sm_90", "qualifier-order", 12, ".async must come right after red"},
 		// misc and stack
 		{"misc", "nanosleep.u32 %Ru32_0;", "8.5", "sm_61", "target", 1, "requires sm_70"},
 		{"misc", "setmaxnreg.inc.sync.aligned.u32 20;", "8.5", "sm_90a", "operand-range", 33, "multiple of 8 in 24..256"},

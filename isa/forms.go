@@ -470,9 +470,9 @@ var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": 
 // ignoresPredOn reports whether ptxas 12.5 ignores a .pred qualifier on
 // form f: on the opcodes of ignoresPred, and on mul with a floating-point
 // type (mul.rn.f32.pred, mul.f64.pred, mul.rn.bf16.pred; mul.lo.u32.pred
-// is an error).
+// is an error), not on red.async ("Unexpected instruction types").
 func ignoresPredOn(f *OpForm) bool {
-	if formHasType(f, QPred) {
+	if formHasType(f, QPred) || indexQual(f.Fixed, QAsync) >= 0 {
 		return false
 	}
 	if f.Opcode == "mul" {

@@ -2615,6 +2615,7 @@ var formRules = [...]FormRule{
 	{Name: "mad24", If: []Qual{QLo, QHi}, Excludes: false, First: true, Then: []Qual{}},
 	{Name: "madc", If: []Qual{QLo, QHi}, Excludes: false, First: true, Then: []Qual{}},
 	{Name: "fence", If: []Qual{QProxy}, Excludes: false, First: true, Then: []Qual{}},
+	{Name: "red", If: []Qual{QAsync}, Excludes: false, First: true, Then: []Qual{}},
 	{Name: "ld", If: []Qual{QRelaxed, QAcquire}, Excludes: false, First: false, Then: []Qual{QCta, QCluster, QGpu, QSys}},
 	{Name: "ld", If: []Qual{QCta, QCluster, QGpu, QSys}, Excludes: false, First: false, Then: []Qual{QRelaxed, QAcquire}},
 	{Name: "ld", If: []Qual{QRelaxed, QAcquire, QVolatile}, Excludes: true, First: false, Then: []Qual{QCa, QCg, QCs, QLu, QCv}},
