@@ -289,10 +289,10 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		c.formAddress(in, od, e)
 		return
 	case isa.OpdPredDst:
-		c.predOperand(f, s, e, true)
+		c.predOperand(od, s, e, true)
 		return
 	case isa.OpdPredSrc:
-		c.predOperand(f, s, e, false)
+		c.predOperand(od, s, e, false)
 		return
 	case isa.OpdImm:
 		v, ok := intValue(e)
@@ -325,7 +325,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 	case *ast.BinaryExpr:
 		if x.Op == "|" && s.Kind == isa.OpdDst {
 			c.formRegister(in, d, s, x.X, t, bits)
-			c.predOperand(f, s, x.Y, true)
+			c.predOperand(od, s, x.Y, true)
 			return
 		}
 		if r, ok := regPlusImm(x); ok && s.Kind != isa.OpdDst {
@@ -337,9 +337,27 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		if s.Kind != isa.OpdDst {
 			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
 		}
+	case *ast.UnaryExpr:
+		if r := regName(x.X); x.Op == "!" && t == isa.QPred && s.Kind != isa.OpdDst && r != "" {
+			c.negatedPred(in, d, s, x, r)
+			return
+		}
+		c.formImmediate(f, s, e, t)
 	default:
 		c.formImmediate(f, s, e, t)
 	}
+}
+
+// negatedPred checks !r as a source that a .pred type qualifier types
+// (and.pred, mov.pred): ptxas 12.5 takes a negated .pred register there,
+// not a negated .f16x2 one (PTX ISA 9.7.8; docs/ptxas-differences.md).
+func (c *checker) negatedPred(in *ast.Instruction, d *decoded, s *isa.OperandSpec, x *ast.UnaryExpr, r string) {
+	if sym := c.lookup(x.X); sym != nil && isReg(sym) && sym.ElemType == isa.QF16x2 {
+		c.errorf(x.Pos(), x.End(), "operand-type", secTypes, "use a .pred register",
+			"operand %s of %s: ! negates a .pred register, not %s", s.Name, d.op.Form.Name, r)
+		return
+	}
+	c.formRegister(in, d, s, x.X, isa.QPred, 1)
 }
 
 // formRegister checks a named operand: a register of a fitting type, or,
@@ -401,7 +419,7 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	// A fixed bit-size cvt result (cvt.pack's) or exact operand (the
 	// .b16 of an 8-bit float pair) takes no float register.
 	floatInBits := f.Mode == isa.ModeCvt && s.Slot < 0 && rt.Kind() == 'f' && (s.Kind == isa.OpdDst || mode == isa.ModeExact)
-	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || floatInBits {
+	if !regFits(t, bits, rt, mode, s.Kind == isa.OpdDst) || floatInBits || halfRefused(s, t, rt, f.Mode) {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
 			"register %s of type %s does not fit operand %s of %s (%s)", name, rt, s.Name, f.Name, typeDesc(t, bits))
 	}
@@ -457,23 +475,40 @@ func regFix(t isa.Qual, bits int) string {
 	return "use a " + strconv.Itoa(bits) + "-bit register (convert with cvt if needed)"
 }
 
+// halfRefused reports whether ptxas 12.5 refuses a .f16x2 register rt for
+// operand s of type t, where regFits lets it stand for 32 integer bits
+// (PTX ISA §9.4.1 says nothing of half registers in integer operands): an
+// operand of a fixed integer type (nanosleep's count, shl's amount, the
+// mbarrier counts) takes none outside cvt, nor does one the form marks
+// NoHalf (redux's, dp4a's accumulator); .pred operands take none either
+// unless a .pred type qualifier types them (regFits).
+func halfRefused(s *isa.OperandSpec, t, rt isa.Qual, mode isa.TypeMode) bool {
+	if rt != isa.QF16x2 || mode == isa.ModeCvt {
+		return false
+	}
+	k := t.Kind()
+	return s.NoHalf || s.Slot < 0 && (k == 'u' || k == 's')
+}
+
 // regFits reports whether a register of type rt may be an operand of type
 // t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
 // types fit any kind of their size; signed and unsigned integers fit each
 // other; floats need floats (.bf16 values not .f16 ones) or bit-size
 // registers. Relaxed (ld) destinations and cvt's integer operands may be
-// wider than their type.
+// wider than their type. ptxas 12.5 reads a .f16x2 register as 32 integer
+// bits, and takes one for an operand that a .pred type qualifier types
+// (and.pred, mov.pred: docs/ptxas-differences.md).
 func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
 	tk, rk := t.Kind(), rt.Kind()
 	if tk == 'p' || rk == 'p' {
-		return tk == rk
+		return tk == rk || tk == 'p' && rt == isa.QF16x2
 	}
 	rb := rt.Bits()
 	if mode == isa.ModeCvt && !dst && tk == 'b' && rb >= bits {
 		return true // cvt.pack's .b32 source c: any register of 32 bits or more (ptxas 12.5)
 	}
 	intLike := func(k byte) bool { return k == 'b' || k == 'u' || k == 's' }
-	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && intLike(rk) {
+	if (mode == isa.ModeCvt || mode == isa.ModeRelaxed && dst) && intLike(tk) && (intLike(rk) || rt == isa.QF16x2) {
 		return rb >= bits
 	}
 	if mode == isa.ModeRelaxed && dst && tk == 'b' && rb >= bits {
@@ -756,7 +791,8 @@ func vecLen(d *isa.OpDecode) int {
 }
 
 // predOperand checks a predicate operand.
-func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst bool) {
+func (c *checker) predOperand(od *isa.OpDecode, s *isa.OperandSpec, e ast.Expr, dst bool) {
+	f := od.Form
 	switch x := e.(type) {
 	case *ast.Sink:
 		return
@@ -767,13 +803,18 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 			return
 		}
 		if dst && x.Op == "|" {
-			c.predOperand(f, s, x.X, true)
-			c.predOperand(f, s, x.Y, true)
+			c.predOperand(od, s, x.X, true)
+			c.predOperand(od, s, x.Y, true)
 			return
 		}
 	case *ast.UnaryExpr:
+		if !dst && x.Op == "!" && c.halfPred(od, s, c.lookup(x.X)) {
+			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register",
+				"operand %s of %s: ! negates a .pred register, not %s", s.Name, f.Name, exprString(x.X))
+			return
+		}
 		if !dst && x.Op == "!" {
-			c.predOperand(f, s, x.X, false)
+			c.predOperand(od, s, x.X, false)
 			return
 		}
 	case *ast.Reg, *ast.Ident:
@@ -787,6 +828,9 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 		}
 		sym := c.lookup(e)
 		if sym == nil || sym.ElemType == isa.QNone && isReg(sym) {
+			return
+		}
+		if c.halfPred(od, s, sym) {
 			return
 		}
 		if !isReg(sym) || sym.ElemType != isa.QPred {
@@ -804,6 +848,15 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 		}
 	}
 	c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a predicate register", s.Name, f.Name)
+}
+
+// halfPred reports whether sym is a .f16x2 register and predicate operand s
+// is typed by the form's .pred type qualifier (bar.red.and.pred's p,
+// vote.sync.all.pred's operands), where ptxas 12.5 takes that register,
+// unless negated or where it assembles the instruction as a routine call
+// (docs/ptxas-differences.md).
+func (c *checker) halfPred(od *isa.OpDecode, s *isa.OperandSpec, sym *resolve.Symbol) bool {
+	return sym != nil && isReg(sym) && sym.ElemType == isa.QF16x2 && s.Slot >= 0 && !od.Expanded(c.target)
 }
 
 // formAddress checks an address operand: brackets around a register,

@@ -206,6 +206,9 @@ func (g *opGen) operand(f *isa.OpForm, d *isa.OpDecode, s *isa.OperandSpec, vec 
 	if (f.Opcode == "bar" || f.Opcode == "barrier") && s.Name == "b" {
 		return strconv.Itoa(32 * (1 + g.r.IntN(4)))
 	}
+	if t == isa.QPred && s.Kind != isa.OpdDst && g.chance(0.3) {
+		return "!" + g.regFor(t, bits) // and.pred, mov.pred: a negated source
+	}
 	if s.Kind == isa.OpdDst && vec > 1 {
 		l := make([]string, vec)
 		for i := range l {
@@ -265,11 +268,11 @@ func (g *opGen) instruction() opCase {
 		}
 		i := regs[g.r.IntN(len(regs))]
 		classes := []string{"b16", "b32", "b64", "f32", "f64", "pred", "u16", "s64"}
-		if g.f16 && strings.HasPrefix(class, "half-") {
-			// Other classes take .f16x2 registers where ptxas does not
-			// (nanosleep, shl's amount) and the reverse (bar.red's p):
-			// see docs/validator.md.
-			classes = append(classes, "f16", "f16x2")
+		if g.f16 {
+			// ptxas reads a .f16x2 register as 32 integer bits in some
+			// integer operands and not in others, and as a predicate
+			// where a .pred type qualifier types the operand.
+			classes = append(classes, "f16", "f16x2", "f16x2")
 		}
 		ops[i] = fmt.Sprintf("%%R%s_%d", g.pickStr(classes...), g.r.IntN(8))
 	case "type":

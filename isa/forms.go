@@ -61,6 +61,7 @@ type OperandSpec struct {
 	Optional bool
 	Pair     bool  // a predicate destination may be written p|q (setp)
 	PredOK   bool  // a .pred register is accepted too (ptxas 12.5: movmatrix, setp.bf16x2 b)
+	NoHalf   bool  // no .f16x2 register stands for this integer operand (ptxas 12.5: nanosleep, redux)
 	Limit    int64 // an immediate must be below Limit (0: no limit)
 }
 
@@ -101,9 +102,14 @@ type OpForm struct {
 	// instruction's name as ptxas reads it (mul.lo, cp.async.bulk): they
 	// are written first, in order (option name=).
 	Head int
-	// Ignores are qualifiers ptxas 12.5 accepts anywhere after the name
-	// and ignores, any number of times (option ignores=).
+	// Ignores are qualifiers ptxas 12.5 accepts and ignores (option
+	// ignores=): anywhere after the name and any number of times, or,
+	// where a slot of the form holds one (bar.sync's .any and .all),
+	// once in place of that slot's value (ignoredAnywhere).
 	Ignores []Qual
+	// Expanded is sm_X..sm_Y on which ptxas 12.5 assembles the form as a
+	// routine call unless .aligned is written (option expanded=).
+	Expanded [2]int
 }
 
 // QualGate is a qualifier of an instruction that needs a newer PTX ISA
@@ -200,6 +206,14 @@ func (d *OpDecode) Has(q Qual) bool {
 		}
 	}
 	return false
+}
+
+// Expanded reports whether ptxas 12.5 assembles the decoded instruction
+// as a call of a routine on target t (vote.sync and barrier.red without
+// .aligned on sm_70 to sm_89), whose predicates take no .f16x2 register.
+func (d *OpDecode) Expanded(t Target) bool {
+	e := d.Form.Expanded
+	return e[0] > 0 && t.SM >= e[0] && t.SM <= e[1] && !d.Has(QAligned)
 }
 
 func (d *OpDecode) filled(s *Slot) bool {
@@ -361,9 +375,8 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPredOn(f) || indexQual(f.Ignores, q) >= 0 {
-			probs = append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
-				Msg: names[i] + " means nothing on " + f.Name + " (ptxas ignores it)", Fix: "remove " + names[i]})
+		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
+			probs = ignoredProblem(f, names, i, probs)
 			continue
 		}
 		if k := indexQual(f.Fixed, q); k >= 0 && fixedSeen&(1<<k) == 0 {
@@ -397,6 +410,9 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 			used |= 1 << si
 			placed = true
 			break
+		}
+		if placed && indexQual(f.Ignores, q) >= 0 {
+			probs = ignoredProblem(f, names, i, probs)
 		}
 		if placed {
 			continue
@@ -577,6 +593,31 @@ func (f *OpForm) spacePart(q Qual) int {
 		}
 	}
 	return -1
+}
+
+// ignoredAnywhere reports whether q is one of f.Ignores that no slot of f
+// holds: ptxas 12.5 accepts it anywhere after the name, any number of
+// times (movmatrix's alternate types). One that a slot holds (bar.sync's
+// .any and .all) fills the slot like its other values, once, without
+// another of the slot (ptxas: "Multiple .any/.all modifiers specified"),
+// and is ignored too.
+func (f *OpForm) ignoredAnywhere(q Qual) bool {
+	if indexQual(f.Ignores, q) < 0 {
+		return false
+	}
+	for i := range f.Slots {
+		if f.Slots[i].Kind != SlotType && indexQual(f.Slots[i].Values, q) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ignoredProblem adds the warning that ptxas 12.5 ignores the i-th
+// qualifier on f.
+func ignoredProblem(f *OpForm, names []string, i int, probs []Problem) []Problem {
+	return append(probs, Problem{Rule: "ignored-qualifier", Qual: i, Spec: f.Section, Warning: true,
+		Msg: names[i] + " means nothing on " + f.Title() + " (ptxas ignores it)", Fix: "remove " + names[i]})
 }
 
 // ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and

@@ -52,6 +52,7 @@ type operand struct {
 	name, kind, typ string
 	wide, optional  bool
 	predOK          bool // ptxas also takes a .pred register (option pred=)
+	noHalf          bool // ptxas takes no .f16/.f16x2 register (option nohalf=)
 	pair            bool // a predicate destination written p|q too (operand pq)
 	limit           int64
 }
@@ -66,6 +67,7 @@ type form struct {
 	anyOps           bool
 	ptx, target, sec string
 	relaxed, cvt     bool
+	expanded         string // "70-89": sm range of ptxas's routine call (option expanded=)
 	cmp              string
 	head             int      // option name=N
 	ignores          []string // option ignores=
@@ -153,7 +155,11 @@ func (g *gen) read(path string) {
 			g.docs[fields[1]] = strings.Join(fields[2:], " ")
 			continue
 		case "rule":
-			r := rule{name: fields[1], ifq: strings.Split(fields[2], ","), kind: fields[3], then: strings.Split(fields[4], ",")}
+			r := rule{name: fields[1], ifq: strings.Split(fields[2], ","), kind: fields[3]}
+			if r.kind != "requires" && r.kind != "excludes" || len(fields) != 5 {
+				log.Fatalf("line %d: bad rule %q", n, line)
+			}
+			r.then = strings.Split(fields[4], ",")
 			for _, q := range append(append([]string(nil), r.ifq...), r.then...) {
 				g.use(q)
 			}
@@ -214,7 +220,7 @@ func (g *gen) parseForm(n int, line string) form {
 	vf := strings.Fields(vt)
 	f.ptx, f.target = vf[0], vf[1]
 	f.sec = strings.TrimSpace(rest[j])
-	var predOpts []string
+	var predOpts, noHalfOpts, typedOpts []string
 	for _, opt := range rest[j+1:] {
 		opt = strings.TrimSpace(opt)
 		switch {
@@ -234,6 +240,12 @@ func (g *gen) parseForm(n int, line string) form {
 			f.head = h
 		case strings.HasPrefix(opt, "ignores="):
 			f.ignores = strings.Split(opt[8:], ",")
+		case strings.HasPrefix(opt, "nohalf="):
+			noHalfOpts = append(noHalfOpts, strings.Split(opt[7:], ",")...)
+		case strings.HasPrefix(opt, "expanded="):
+			f.expanded = opt[9:]
+		case strings.HasPrefix(opt, "typed="):
+			typedOpts = append(typedOpts, strings.Split(opt[6:], ",")...)
 		default:
 			log.Fatalf("line %d: unknown option %q", n, opt)
 		}
@@ -259,6 +271,21 @@ func (g *gen) parseForm(n int, line string) form {
 			log.Fatalf("line %d: pred=%s names no operand", n, name)
 		}
 		f.ops[k].predOK = true
+	}
+	for _, name := range noHalfOpts {
+		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name })
+		if k < 0 {
+			log.Fatalf("line %d: nohalf=%s names no operand", n, name)
+		}
+		f.ops[k].noHalf = true
+	}
+	for _, name := range typedOpts {
+		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name && (o.kind == "p" || o.kind == "c") })
+		t := slices.IndexFunc(f.slots, func(s slot) bool { return s.kind == "type" })
+		if k < 0 || t < 0 {
+			log.Fatalf("line %d: typed=%s names no predicate operand, or the form has no type slot", n, name)
+		}
+		f.ops[k].typ = f.slots[t].name
 	}
 	return f
 }
@@ -519,6 +546,9 @@ func (g *gen) emit() []byte {
 				if o.predOK {
 					b.WriteString(", PredOK: true")
 				}
+				if o.noHalf {
+					b.WriteString(", NoHalf: true")
+				}
 				if o.limit != 0 {
 					fmt.Fprintf(&b, ", Limit: %d", o.limit)
 				}
@@ -547,6 +577,11 @@ func (g *gen) emit() []byte {
 				g.use(q)
 			}
 			opts = append(opts, "Ignores: "+ql(f.ignores))
+		}
+		if lo, hi, ok := strings.Cut(f.expanded, "-"); ok {
+			opts = append(opts, "Expanded: [2]int{"+lo+", "+hi+"}")
+		} else if f.expanded != "" {
+			log.Fatalf("line %d: expanded=%s is not a range 70-89", f.line, f.expanded)
 		}
 		if len(opts) > 0 {
 			fmt.Fprintf(&b, "\t\t%s,\n", strings.Join(opts, ", "))
