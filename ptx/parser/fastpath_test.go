@@ -70,6 +70,8 @@ func TestFastPathsMatchGeneralParse(t *testing.T) {
 	srcs["edge decls"] = ".global .u32 g = 5;\n.shared .v4 .align 16 .f32 t[ ][4];\n.entry k(.param .u64 a, .param .u64 .ptr .align 8 b, .param .u32 c = 1)\n{\n" +
 		"\t.reg .b32 %r < 24 > ;\n\t.reg .b32 x, y;\n\t.reg .pred %p<99999999999999999999>;\n\t.local .align 0x10 .b8 s[4];\n" +
 		"\t.reg .b32 %q<2>\n\t.reg .b64 %rd<4>; // tail\n\t.reg .b32 q[2][];\n}\n"
+	srcs["video selectors"] = ".entry k() {\n\tvadd.u32.u32.s32.sat %r1, %r2.b1, r3.h0;\n\tvadd4.u32.u32.u32 %r1.b20, %r2.b7654, %r3.b0123, %r4;\n" +
+		"\tvmad.u32.u32.u32 %r1, -%r2.b0, %r3.h1, %r4;\n\tvadd.u32.u32.u32 %r1.b, %r2.b12345, %r3.h, %r4.bx, %r5.x.b0, %r6.b0.x, %r7.b0::h1;\n}\n"
 	for name, src := range srcs {
 		if !parseBothWays(src) {
 			t.Errorf("%s: the fast paths build a different tree or errors", name)
