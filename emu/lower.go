@@ -339,6 +339,9 @@ func compIndex(c string) int {
 
 // regSlot resolves a register operand to its slot base.
 func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
+	if r.Sel != "" { // the video instructions strip theirs (ops_video.go)
+		return 0, 0, d.Errorf(r, "selector .%s: only the video instructions take operand selectors", r.Sel)
+	}
 	if sr, k, ok := specialOf(r.Name); ok {
 		off := uint64(0)
 		if k == spEnvreg {

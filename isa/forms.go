@@ -417,6 +417,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 		probs = append(probs, Problem{Rule: "qualifier-not-allowed", Qual: i, Spec: f.Section,
 			Msg: names[i] + " is not a qualifier of " + f.Name + formHint(f)})
 	}
+	probs = modeFirst(f, names, quals, probs)
 	for k, q := range f.Fixed {
 		if fixedSeen&(1<<k) == 0 {
 			probs = append(probs, Problem{Rule: "missing-qualifier", Qual: -1, Spec: f.Section,
@@ -436,6 +437,29 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 			}
 			probs = append(probs, Problem{Rule: rule, Qual: -1, Spec: f.Section,
 				Msg: f.Name + " needs " + what, Fix: "add " + what})
+		}
+	}
+	return probs
+}
+
+// leadingMode lists the integer multiply opcodes whose .lo, .hi or .wide
+// ptxas 12.5 takes only right after the opcode: it rejects mul.u32.lo,
+// mad.sat.hi.s32, mul.finite.lo.u32, mul24.u32.lo and madc.cc.lo.u32
+// ("Unexpected instruction types", "Not a name of any known
+// instruction"), found by the differential test (PTX ISA 9.7.1.3-9.7.1.6,
+// 9.7.2.5 write the mode first).
+var leadingMode = map[string]bool{"mul": true, "mad": true, "mul24": true, "mad24": true, "madc": true}
+
+// modeFirst reports a .lo, .hi or .wide of the opcodes of leadingMode
+// written after another qualifier.
+func modeFirst(f *OpForm, names []string, quals []Qual, probs []Problem) []Problem {
+	if !leadingMode[f.Opcode] {
+		return probs
+	}
+	for i, q := range quals {
+		if i > 0 && (q == QLo || q == QHi || q == QWide) {
+			probs = append(probs, Problem{Rule: "qualifier-order", Qual: i, Spec: f.Section,
+				Msg: names[i] + " must come right after " + f.Opcode, Fix: "write " + f.Opcode + names[i] + " first"})
 		}
 	}
 	return probs
