@@ -467,10 +467,10 @@ func modeFirst(f *OpForm, names []string, quals []Qual, probs []Problem) []Probl
 
 // ignoresPred lists the opcodes on which ptxas 12.5 accepts and ignores a
 // .pred qualifier (measured: add, sub, neg, abs, min, max, fma, cvt, setp,
-// ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh accept it; mad,
-// and, mov, shl, div, ld and others reject it).
+// set, ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh accept it;
+// mad, and, mov, shl, div, ld and others reject it).
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true,
+	"fma": true, "cvt": true, "setp": true, "set": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true,
 	"sin": true, "cos": true, "lg2": true, "tanh": true}
 
 // ignoresPredOn reports whether ptxas 12.5 ignores a .pred qualifier on
