@@ -223,10 +223,7 @@ func (g *opGen) instruction() opCase {
 	}
 	switch mut {
 	case "count":
-		// ptxas 12.5 crashes on a fourth register after a constant b of
-		// atom (atom.shared::cta.and.b32 d, [a], 48, %r): drop one instead.
-		atomImm := opcode == "atom" && len(ops) == 3 && !strings.HasPrefix(ops[2], "%")
-		if len(ops) > 0 && (g.chance(0.5) || atomImm) {
+		if len(ops) > 0 && g.chance(0.5) {
 			ops = ops[:len(ops)-1]
 		} else {
 			ops = append(ops, fmt.Sprintf("%%Ru32_%d", g.r.IntN(8)))
