@@ -2110,7 +2110,7 @@ var opForms = [...]OpForm{
 	{Name: "movmatrix", Opcode: "movmatrix", Line: 542, Section: "PTX ISA 9.7.14.5.17", PTX: V(7, 8), Arch: SM(75),
 		Fixed:    []Qual{QSync, QAligned, QM8n8, QTrans},
 		Order:    []int8{-1, -2, -3, -4, 0, 1},
-		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QBF16, QTf32, QBF16x2, QB1, QS4, QU4}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QBF16, QTf32, QBF16x2, QB1, QS4, QU4, QS2, QU2}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1, PredOK: true}, {Name: "a", Kind: OpdReg, Fixed: QB32, Slot: -1, PredOK: true}},
 	},
 	{Name: "wgmma", Opcode: "wgmma", Line: 546, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
