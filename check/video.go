@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strconv"
+
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -43,7 +45,11 @@ func (c *checker) videoOperands(in *ast.Instruction, d *decoded) {
 		if fam != isa.NotVideo {
 			c.videoOperandKind(in, i, e)
 		}
-		if !ok || r.Sel == "" {
+		if !ok {
+			c.nestedSelectors(e, fam)
+			continue
+		}
+		if r.Sel == "" {
 			continue
 		}
 		if fam == isa.NotVideo {
@@ -51,6 +57,37 @@ func (c *checker) videoOperands(in *ast.Instruction, d *decoded) {
 			continue
 		}
 		c.videoSelector(in, d, fam, i, r)
+	}
+}
+
+// nestedSelectors reports selectors inside an operand: in an address or
+// an expression ptxas 12.5 stops with a syntax error; in a braced vector
+// it accepts them, with no documented meaning.
+func (c *checker) nestedSelectors(e ast.Expr, fam isa.VideoFamily) {
+	switch x := e.(type) {
+	case *ast.Address:
+		if r, ok := x.Base.(*ast.Reg); ok && r.Sel != "" {
+			c.selError(r, secVideoScalar, "remove the selector", "an address takes no selector (.%s)", r.Sel)
+		}
+	case *ast.BinaryExpr:
+		if fam != isa.NotVideo {
+			return // reported as a register plus constant
+		}
+		for _, y := range []ast.Expr{x.X, x.Y} {
+			if r, ok := y.(*ast.Reg); ok && r.Sel != "" {
+				c.selError(r, secVideoScalar, "remove the selector", "an expression takes no selector (.%s)", r.Sel)
+			}
+		}
+	case *ast.VectorExpr:
+		for _, y := range x.Elems {
+			if r, ok := y.(*ast.Reg); ok && r.Sel != "" {
+				pos := r.End()
+				pos.Col -= int32(len(r.Sel) + 1)
+				pos.Offset -= int32(len(r.Sel) + 1)
+				c.warnf(pos, r.End(), ruleVideoSel, secVideoScalar, "remove the selector",
+					"selector .%s in a vector: ptxas accepts it, but only the video instructions define selectors", r.Sel)
+			}
+		}
 	}
 }
 
@@ -189,7 +226,7 @@ func videoOperandName(i int) string {
 	if i <= len(videoOperandsAt) {
 		return videoOperandsAt[i-1 : i]
 	}
-	return "#" + string(rune('0'+min(i, 9)))
+	return "#" + strconv.Itoa(i)
 }
 
 // videoSelFix lists the selectors a role takes.

@@ -32,7 +32,11 @@ var videoLines = []struct {
 	{"sm_90", "vmin4.u32.u32.u32 %Rb32_1.b3210, %Rb32_2.b0123, %Rb32_3.b7654, %Rb32_4;", false, "", 0, ""},
 	// byte pairs on a scalar destination: ptxas takes them for sm_70 and later
 	{"sm_90", "vadd.u32.u32.u32 %Rb32_1.b12, %Rb32_2, %Rb32_3, %Rb32_4;", false, "video-selector", 25, "not in the manual"},
+	// a selector in a braced vector: ptxas accepts it
+	{"sm_90", "st.global.v2.u32 [%Ru64_1], {%Ru32_1.b0, %Ru32_2};", false, "video-selector", 37, "in a vector"},
 	// rejected
+	{"sm_90", "ld.global.u32 %Ru32_1, [%Ru64_1.b0+4];", true, "video-selector", 32, "an address takes no selector"},
+	{"sm_90", "add.u32 %Ru32_1, %Ru32_2.b0+1, 3;", true, "video-selector", 25, "an expression takes no selector"},
 	{"sm_90", "add.u32 %Ru32_1, %Ru32_2.b0, %Ru32_3;", true, "video-selector", 25, "only the video instructions"},
 	{"sm_90", "vadd.u32.u32.u32 %Rb32_1, %Rb32_2.h2, %Rb32_3;", true, "video-selector", 34, "selector .h2 is not allowed on operand a"},
 	{"sm_90", "vadd.u32.u32.u32 %Rb32_1, %Rb32_2, %Rb32_3.b3210;", true, "video-selector", 43, "not allowed on operand b"},

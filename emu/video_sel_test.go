@@ -267,8 +267,9 @@ func TestVideoSelectorDecodeErrors(t *testing.T) {
 		{"vadd4.u32.u32.u32 %d1.b01, %a1, %a2, %c1", "takes no selector .b01"},
 		{"vmad.u32.u32.u32 %d1.b0, %a1, %a2, %c1", "takes no selector .b0"},
 		{"vadd2.u32.u32.u32 %d1, %a1, %a2, %c1.h10", "takes no selector .h10"},
+		{"mov.b64 %e1, {%a1.b0, %a2}", "only the video instructions take operand selectors"},
 	} {
-		pre := header + ".visible .entry k() {\n\t.reg .b32 %a<3>;\n\t.reg .b32 %c<2>;\n\t.reg .b32 %d<2>;\n\t"
+		pre := header + ".visible .entry k() {\n\t.reg .b32 %a<3>;\n\t.reg .b32 %c<2>;\n\t.reg .b32 %d<2>;\n\t.reg .b64 %e<2>;\n\t"
 		line := int32(strings.Count(pre, "\n") + 1)
 		src := pre + c.op + ";\n\tret;\n}\n"
 		m, perrs := parser.ParseString("test.ptx", src)

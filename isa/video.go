@@ -33,7 +33,12 @@ var videoFamilies = map[string]VideoFamily{
 
 // VideoFamilyOf returns the video family of an opcode, NotVideo for the
 // others.
-func VideoFamilyOf(opcode string) VideoFamily { return videoFamilies[opcode] }
+func VideoFamilyOf(opcode string) VideoFamily {
+	if len(opcode) < 4 || opcode[0] != 'v' { // most instructions: no map lookup
+		return NotVideo
+	}
+	return videoFamilies[opcode]
+}
 
 // SIMD reports whether the family is one of the SIMD forms.
 func (f VideoFamily) SIMD() bool { return f == VideoSIMD2 || f == VideoSIMD4 }
