@@ -323,8 +323,8 @@ func (c *checker) cpAsyncCopy(in *ast.Instruction, cg bool) {
 	if len(in.Operands) >= 4 {
 		// A predicate 4th operand is ignore-src (ptxas 12.5: "Feature
 		// 'igonre-src on cp.async' requires PTX ISA .version 7.5").
-		if r, ok := in.Operands[3].(*ast.Reg); ok && c.fn != nil {
-			if sym := c.fn.lookup(r.Name); sym != nil && sym.typ == isa.QPred {
+		if r, ok := in.Operands[3].(*ast.Reg); ok {
+			if sym := c.lookup(r); sym != nil && sym.ElemType == isa.QPred {
 				c.gateOpAt(r, "the ignore-src predicate of cp.async", isa.V(7, 5), isa.Arch{}, specCpAsyncCopy)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/ptxkit/ptxkit/internal/oracle"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // asyncDiags runs asyncRules over every instruction of body inside a
@@ -35,23 +36,23 @@ func asyncDiags(t *testing.T, version, target, body string) diag.List {
 	if errs.HasErrors() {
 		t.Fatalf("syntax errors in %q: %v", body, errs)
 	}
-	c := &checker{file: m.Filename}
+	res := resolve.NewResolver(m.Filename)
+	c := &checker{file: m.Filename, res: res}
 	c.header(m, Config{})
-	c.globals = newScope(nil)
 	for _, s := range m.Stmts {
 		fn, ok := s.(*ast.Function)
 		if !ok || fn.Body == nil {
+			res.Add(s)
 			continue
 		}
-		c.fn = newScope(c.globals)
+		res.BeginFunction(fn)
 		for _, st := range fn.Body.Stmts {
-			if d, ok := st.(*ast.VarDecl); ok {
-				c.fn.declare(d, false)
-			}
+			res.AddStmt(st)
 			if in, ok := st.(*ast.Instruction); ok {
 				c.asyncRules(in)
 			}
 		}
+		res.EndFunction()
 	}
 	return c.diags
 }

@@ -34,6 +34,12 @@ type decoded struct {
 	vec        int      // the .v2/.v4 length of op, or 1
 	minOps     int      // op.Form.MinOperands()
 
+	// hasPredOperand: op.Form has a predicate operand. clean holds the
+	// last nclean operand signatures found clean (formOperands).
+	hasPredOperand bool
+	clean          [2]regSig
+	nclean         uint8
+
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
 
@@ -84,9 +90,9 @@ type recentSlot struct {
 // hash of its first and last eight bytes and its length.
 func recentIndex(s string) int {
 	n := len(s)
-	a, b := load(s[:min(n, 8)]), uint64(0)
+	a, b := word.Pack(s[:min(n, 8)]), uint64(0)
 	if n > 8 {
-		b = load(s[max(n-8, 8):])
+		b = word.Pack(s[max(n-8, 8):])
 	}
 	h := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)*0x165667b19e3779f9
 	return int(h >> (64 - 10))
@@ -163,11 +169,11 @@ func (c *checker) decodeSlow(in *ast.Instruction) *decoded {
 		c.decodeInto(&c.scratch, in)
 		return &c.scratch
 	}
-	h := mix(ws[0], len(ws))
+	h := word.Mix(ws[0] + uint64(len(ws)))
 	for _, w := range ws[1:] {
 		h = bits.RotateLeft64(h, 23) ^ w
 	}
-	h = mix(h, len(ws))
+	h = word.Mix(h + uint64(len(ws)))
 	d, ok := dc.get(ws, long, in, h)
 	if d != nil {
 		return d
@@ -246,7 +252,7 @@ func (dc *decodeCache) get(key []uint64, long bool, in *ast.Instruction, h uint6
 		return nil, true
 	}
 	mask := uint64(len(dc.slots) - 1)
-	i := h & mask
+	i := slotOf(h, mask)
 	for probe := 0; dc.slots[i].d != nil; probe++ {
 		if probe == maxProbe {
 			return nil, false
@@ -311,9 +317,13 @@ func (dc *decodeCache) put(e cacheSlot) {
 	dc.insert(e)
 }
 
+// slotOf returns the first slot to probe for hash h (of word.Mix, whose
+// high half is the better mixed) in a table of mask+1 slots.
+func slotOf(h, mask uint64) uint64 { return h >> 32 & mask }
+
 func (dc *decodeCache) insert(e cacheSlot) {
 	mask := uint64(len(dc.slots) - 1)
-	i := e.hash & mask
+	i := slotOf(e.hash, mask)
 	for dc.slots[i].d != nil {
 		i = (i + 1) & mask
 	}
@@ -399,10 +409,13 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 		d.minOps = d.op.Form.MinOperands()
 	}
 	d.opTypes = d.opTypes[:0]
+	d.hasPredOperand, d.nclean = false, 0
 	if f := d.op.Form; f != nil {
 		for i := range f.Operands {
 			t, bits := wantType(&d.op, &f.Operands[i])
 			d.opTypes = append(d.opTypes, opType{t, bits})
+			k := f.Operands[i].Kind
+			d.hasPredOperand = d.hasPredOperand || k == isa.OpdPredDst || k == isa.OpdPredSrc
 		}
 	}
 }

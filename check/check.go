@@ -9,12 +9,12 @@ package check
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
@@ -55,76 +55,139 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Module validates m and returns its diagnostics, sorted by position. It
-// assumes m parsed without errors; it never panics on a partial tree.
+// Module resolves and validates m and returns its diagnostics, name
+// resolution's (package resolve) and the validator's, sorted by position.
+// It assumes m parsed without errors; it never panics on a partial tree.
+// A function whose names do not all resolve is not validated (its
+// resolution errors are reported), as in `ptxkit check`.
 //
-// Module is a Checker fed the whole module: the header directives first,
-// then the module-scope variables, then the functions, so that a
-// .version, .target or variable written after a function still applies
-// to it (a Checker fed in source order sees them only from where they
-// are written; real modules put them first, and then both agree).
+// Module is a Checker fed the whole module, except that the header
+// directives (.version, .target, .address_size) take effect for the whole
+// module wherever they are written (a Checker fed in source order sees
+// them only from where they are written; real modules put them first,
+// and then both agree).
 func Module(m *ast.Module, cfg Config) diag.List {
-	c := NewChecker(m.Filename, cfg)
-	for _, s := range m.Stmts {
-		if _, ok := s.(*ast.Directive); ok {
-			c.Add(s)
-		}
-	}
-	for _, s := range m.Stmts {
-		if _, ok := s.(*ast.VarDecl); ok {
-			c.Add(s)
-		}
-	}
-	for _, s := range m.Stmts {
-		if _, ok := s.(*ast.Function); ok {
-			c.Add(s)
-		}
-	}
-	c.End()
-	return c.Diagnostics()
+	_, l := module(m, cfg, false)
+	return l
 }
 
-// A Checker validates a module one top-level statement at a time, for
-// callers that parse a module as a stream (parser.Stream). It keeps the
-// module-scope variables and the header (.version, .target,
+// ModuleInfo is Module that also returns the resolution of m with every
+// name use recorded (resolve.Info), for callers that go on to read it:
+// the names are resolved once, for the validator and for them.
+func ModuleInfo(m *ast.Module, cfg Config) (*resolve.Info, diag.List) {
+	return module(m, cfg, true)
+}
+
+// Validate is Module without name resolution's verdict: every function is
+// validated, names that do not resolve are passed over, and only the
+// validator's diagnostics are returned. It is for fragments whose operands
+// are placeholders (ptxkit explain wraps one instruction in a kernel that
+// declares nothing).
+func Validate(m *ast.Module, cfg Config) diag.List {
+	k := NewChecker(m.Filename, cfg)
+	k.lenient = true
+	return k.module(m)
+}
+
+func module(m *ast.Module, cfg Config, keepUses bool) (*resolve.Info, diag.List) {
+	k := NewChecker(m.Filename, cfg)
+	k.res.KeepUses = keepUses
+	l := k.module(m)
+	return k.res.Info(), l
+}
+
+// module feeds m to k: the header directives first, then every statement
+// in source order.
+func (k *Checker) module(m *ast.Module) diag.List {
+	for _, s := range m.Stmts {
+		if d, ok := s.(*ast.Directive); ok {
+			k.c.directive(d)
+		}
+	}
+	for _, s := range m.Stmts {
+		if d, ok := s.(*ast.Directive); ok {
+			k.res.Add(d) // the validator has seen it
+			continue
+		}
+		k.Add(s)
+	}
+	k.End()
+	return k.Diagnostics()
+}
+
+// A Checker resolves and validates a module one top-level statement at a
+// time, for callers that parse a module as a stream (parser.Stream). Each
+// statement is first resolved (a resolve.Resolver without uses) and then
+// validated, reading its operands' declarations from what the resolver
+// just found: names are looked up once. A statement or function with
+// resolution errors is not validated.
+//
+// It keeps the module-scope variables and the header (.version, .target,
 // .address_size); once Add returns for a function it holds nothing of the
 // function's body, whose nodes the caller may then overwrite.
 type Checker struct {
 	c    checker
-	body bodyState // a function body checked statement by statement; see stream.go
+	res  *resolve.Resolver
+	body bodyState // the function being checked; see stream.go
+
+	// lenient validates statements with resolution errors too, and
+	// reports only the validator's diagnostics (Validate).
+	lenient bool
 }
 
 // NewChecker returns a Checker for the file filename (recorded in every
 // diagnostic) with the overrides cfg.
 func NewChecker(filename string, cfg Config) *Checker {
-	k := &Checker{c: checker{file: filename, globals: newScope(nil)}}
+	res := resolve.NewResolver(filename)
+	res.KeepUses = false
+	k := &Checker{c: checker{file: filename, res: res}, res: res}
 	k.c.configure(cfg)
 	return k
 }
 
-// Add checks one top-level statement: *ast.Directive, *ast.VarDecl or
-// *ast.Function (others are ignored). Statements must come in source
-// order. .version, .target and .address_size take effect from where they
-// are written; the target's validity for the version (PTX ISA §11.1.2) is
+// Add resolves and checks one top-level statement: *ast.Directive,
+// *ast.VarDecl or *ast.Function. Statements must come in source order.
+// .version, .target and .address_size take effect from where they are
+// written; the target's validity for the version (PTX ISA §11.1.2) is
 // checked when the first variable or function follows them, or by
 // Diagnostics.
 func (k *Checker) Add(s ast.TopStmt) {
 	c := &k.c
 	switch s := s.(type) {
 	case *ast.Directive:
+		k.res.Add(s)
 		c.directive(s)
 	case *ast.VarDecl:
+		before := len(k.res.Diagnostics())
+		k.res.Add(s)
+		if len(k.res.Diagnostics()) > before && !k.lenient {
+			return
+		}
 		c.requireTarget(s.Pos())
 		c.settle()
 		c.declType(s)
-		c.globals.declare(s, false)
 	case *ast.Function:
-		c.requireTarget(s.Pos())
-		c.settle()
-		c.declareFunction(s)
+		k.beginFunction(s, true)
 		if s.Body != nil {
-			c.function(s)
+			k.addBlock(s.Body.Stmts)
 		}
+		k.EndFunction()
+	default:
+		k.res.Add(s)
+	}
+}
+
+// addBlock adds the statements of a block of the function being checked.
+func (k *Checker) addBlock(stmts []ast.Stmt) {
+	for _, s := range stmts {
+		if b, ok := s.(*ast.Block); ok {
+			k.body.depth++
+			k.res.OpenBlockStmts(b.Stmts)
+			k.addBlock(b.Stmts)
+			k.CloseBlock()
+			continue
+		}
+		k.AddStmt(s)
 	}
 }
 
@@ -132,19 +195,23 @@ func (k *Checker) Add(s ast.TopStmt) {
 // never defined); call it once, after the last statement.
 func (k *Checker) End() { k.c.end() }
 
-// Diagnostics returns the diagnostics found so far, sorted by position
-// (stable, as Module sorts them). The caller may keep the result and
-// append to it; later calls do not change it. Statements fed in source
-// order report in order, so that calling it after each statement costs
-// one pass over the list.
+// Diagnostics returns the diagnostics found so far, name resolution's and
+// the validator's, sorted by position (stable, as Module sorts them). The
+// caller may keep the result and append to it; later calls do not change
+// it.
 func (k *Checker) Diagnostics() diag.List {
 	c := &k.c
 	c.settle()
-	if !sortedByPosition(c.diags) {
-		c.diags = slices.Clone(c.diags) // results handed out earlier keep their order
-		c.diags.Sort()
+	r := k.res.Diagnostics()
+	if k.lenient {
+		r = nil
 	}
-	return c.diags[:len(c.diags):len(c.diags)]
+	l := make(diag.List, 0, len(r)+len(c.diags))
+	l = append(append(l, r...), c.diags...)
+	if !sortedByPosition(l) {
+		l.Sort()
+	}
+	return l
 }
 
 // sortedByPosition reports whether l is in the order diag.List.Sort
@@ -167,15 +234,12 @@ type checker struct {
 	version isa.Version
 	target  isa.Target
 	mod     moduleState // module-level facts; see module.go
-	globals *scope
+	res     *resolve.Resolver
 	diags   diag.List
 
 	hdr headerState
 
-	fn          *scope      // the innermost scope: the function's or a nested block's
-	blockScopes []*scope    // the scopes of nested blocks, by depth, for reuse
-	entry       bool        // the current function is a kernel (.entry)
-	origin      originTable // the space of the address a register last received (cvta, mapa); see origin.go
+	origin originTable // the space of the address a register last received (cvta, mapa); see origin.go
 
 	cache   decodeCache // decoded qualifier sequences; see cache.go
 	scratch decoded     // for sequences too long to cache
@@ -261,12 +325,6 @@ func (c *checker) directive(d *ast.Directive) {
 		if len(d.Args) > 0 {
 			c.addressSize(d)
 		}
-	case ".alias":
-		if len(d.Args) > 0 {
-			if id, ok := d.Args[0].(*ast.Ident); ok {
-				c.mod.fn(id.Name).defined = true // .alias falias, f1 defines falias (§11.6.x)
-			}
-		}
 	}
 }
 
@@ -342,41 +400,36 @@ func (c *checker) warnf(pos, end token.Pos, rule, spec, fix, format string, args
 		Message: fmt.Sprintf(format, args...), Spec: spec, Fix: fix})
 }
 
-// function checks the body of fn. It leaves no reference to the body
-// behind: the function scope and the origin table are emptied on return.
-func (c *checker) function(fn *ast.Function) {
-	c.beginFunction(fn)
-	c.block(fn.Body, 0)
-	c.endFunction()
-}
-
-// beginFunction prepares checking the body of fn: its parameters and
+// beginFunction prepares checking the body of fn: its
 // performance-tuning directives.
 func (c *checker) beginFunction(fn *ast.Function) {
-	if c.fn == nil {
-		c.fn = newScope(c.globals)
-	}
-	c.fn.reset()
 	c.origin.reset()
-	c.entry = fn.Kind == ".entry"
-	for _, p := range fn.Params {
-		c.fn.declareParam(p, paramInput, c.entry)
-	}
-	for _, p := range fn.Returns {
-		c.fn.declareParam(p, paramReturn, false)
-	}
 	for _, d := range fn.Perf {
 		c.perfDirective(d)
 		c.perfVersion(d)
 	}
 }
 
-// endFunction empties the function scope and the origin table.
+// endFunction empties the origin table.
 func (c *checker) endFunction() {
-	c.fn.reset()
 	c.origin.reset()
 	clear(c.names)
 }
+
+// lookup returns the register, variable or parameter that the name use e
+// (an *ast.Reg or *ast.Ident of the instruction being checked) refers to,
+// as the resolver found it; nil for anything else (an undeclared name,
+// which resolution reports, a special register, a label or function).
+func (c *checker) lookup(e ast.Expr) *resolve.Symbol {
+	s := c.res.Resolved(e)
+	if s == nil || s.Kind > resolve.Param {
+		return nil
+	}
+	return s
+}
+
+// isReg reports whether s is a register (.reg or .sreg declaration).
+func isReg(s *resolve.Symbol) bool { return s.Kind == resolve.Register }
 
 // perfDirective checks the values of a function directive: ptxas 12.5
 // requires positive values for those isa marks Positive (PTX ISA 11.4).
@@ -388,39 +441,6 @@ func (c *checker) perfDirective(d *ast.Directive) {
 		if lit, ok := a.(*ast.IntLit); ok && lit.Value == 0 {
 			c.errorf(a.Pos(), a.End(), "perf-directive-value", "PTX ISA 11.4 (performance-tuning directives)",
 				"give a positive value or remove the directive", "%s needs positive values, not 0", d.Name)
-		}
-	}
-}
-
-// block checks the statements of b. A nested block that declares names
-// gets its own scope, so that its declarations shadow the function's
-// until the block ends (PTX ISA §5.4; ptxas 12.5 accepts a block
-// redeclaring a register of the function with another type).
-func (c *checker) block(b *ast.Block, depth int) {
-	if depth > 0 && declares(b) {
-		outer := c.fn
-		for len(c.blockScopes) < depth {
-			c.blockScopes = append(c.blockScopes, newScope(nil))
-		}
-		inner := c.blockScopes[depth-1]
-		inner.reset()
-		inner.parent = outer
-		c.fn = inner
-		defer func() {
-			inner.reset()
-			inner.parent = nil
-			c.fn = outer
-		}()
-	}
-	for _, s := range b.Stmts {
-		switch s := s.(type) {
-		case *ast.Instruction:
-			c.instruction(s)
-		case *ast.VarDecl:
-			c.declType(s)
-			c.fn.declare(s, depth > 0)
-		case *ast.Block:
-			c.block(s, depth+1)
 		}
 	}
 }
@@ -441,23 +461,10 @@ func (c *checker) declType(d *ast.VarDecl) {
 	}
 }
 
-// declares reports whether block b declares a name.
-func declares(b *ast.Block) bool {
-	for _, s := range b.Stmts {
-		if _, ok := s.(*ast.VarDecl); ok {
-			return true
-		}
-	}
-	return false
-}
-
 // instruction checks one instruction against its table (the store
 // family) or against the forms of its opcode (isa.DecodeOp); the decoding
 // of an opcode and qualifier sequence is cached (cache.go).
 func (c *checker) instruction(in *ast.Instruction) {
-	if in.Opcode == "call" {
-		c.noteCall(in)
-	}
 	if in.Guard != nil {
 		c.guardSpecial(in.Guard)
 	}
@@ -495,8 +502,8 @@ func (c *checker) cvtNarrowingDst(in *ast.Instruction, d *decoded) {
 		return
 	}
 	e := in.Operands[0]
-	if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg && sym.typ.Bits() == 64 {
+	if sym := c.lookup(e); sym != nil && isReg(sym) && sym.ElemType.Bits() == 64 {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a 32-bit destination register",
-			"cvt with .ftz, a directed rounding and .f32.f64 needs a 32-bit destination, not %s (%s)", regName(e), sym.typ)
+			"cvt with .ftz, a directed rounding and .f32.f64 needs a 32-bit destination, not %s (%s)", regName(e), sym.ElemType)
 	}
 }

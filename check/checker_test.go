@@ -216,7 +216,6 @@ func TestCheckerOrder(t *testing.T) {
 	.reg .b64 %rd<2>;
 	.reg .b32 %r<2>;
 	st.global.relaxed.cluster.u32 [%rd1], %r1;
-	st.shared.u32 [late], %r1;
 	ret;
 }
 .version 7.0
@@ -246,11 +245,11 @@ func TestCheckerOrder(t *testing.T) {
 		return r
 	}
 	whole := rules(Module(m, Config{}))
-	if len(whole[5]) != 2 || len(whole[17]) != 2 {
+	if len(whole[5]) != 2 || len(whole[16]) != 2 {
 		t.Errorf("Module: the .cluster scope needs PTX 7.8 and sm_90 in both functions: %v", whole)
 	}
 	stream := rules(streamed(m, Config{}))
-	if len(stream[5]) != 0 || len(stream[17]) != 2 {
+	if len(stream[5]) != 0 || len(stream[16]) != 2 {
 		t.Errorf("Checker: version and target apply only after they are written: %v", stream)
 	}
 }
@@ -319,5 +318,43 @@ func TestCheckerDiagnosticsKept(t *testing.T) {
 	}
 	if len(all) != len(first)+1 || all[0].Rule != "target" || !sortedByPosition(all) {
 		t.Errorf("Diagnostics = %v", all)
+	}
+}
+
+// TestOperandMemo checks that an instruction found clean for one set of
+// register types is still checked for another: the clean-signature memo
+// (decoded.clean) must never hide an error, however the spellings repeat.
+func TestOperandMemo(t *testing.T) {
+	src := `.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	.reg .f32 %f<4>;
+	add.s32 %r1, %r2, %r3;
+	add.s32 %r1, %rd2, %r3;
+	add.s32 %r1, %r2, %r3;
+	add.s32 %r1, %r2, %f3;
+	add.s32 %r1, %rd2, %r3;
+	add.s32 %r1, %r2, %r3;
+	add.s32 %r1, %r2, %f3;
+	ret;
+}
+`
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var lines []int32
+	for _, d := range Module(m, Config{}) {
+		if d.Rule != "operand-type" {
+			t.Errorf("unexpected %v", d)
+		}
+		lines = append(lines, d.Pos.Line)
+	}
+	if want := []int32{10, 12, 13, 15}; !slices.Equal(lines, want) {
+		t.Errorf("operand-type errors on lines %v, want %v", lines, want)
 	}
 }

@@ -105,7 +105,7 @@ func checkCorpusRow(t *testing.T, row corpusRow, version, target string) (errs, 
 		t.Errorf("stores.tsv:%d: %s: syntax errors: %v", row.line, row.instr, perrs)
 		return nil, nil
 	}
-	for _, d := range Module(m, Config{}) {
+	for _, d := range Validate(m, Config{}) {
 		if d.Pos.Line != corpusInstrLine && d.Rule != "target-version" {
 			continue
 		}

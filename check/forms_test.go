@@ -68,6 +68,16 @@ func TestFormRules(t *testing.T) {
 		{"comparison", "selp.u32 %Ru32_0, %Ru32_1, %Ru32_2, %Ru32_3;", "8.5", "sm_90", "operand-type", 37, "must be a predicate"},
 		// half comparison
 		{"half-comparison", "setp.lo.f16 %Rpred_0, %Rf16_1, %Rf16_2;", "8.5", "sm_90", "type-not-allowed", 8, ".f16 is not a type of setp"},
+		{"half-comparison", "set.eq.u16.f16x2 %Ru16_0, %Rf16x2_1, %Rf16x2_2;", "8.5", "sm_90", "type-not-allowed", 11, ".f16x2 is not a type of set (.f16, .bf16 here)"},
+		{"half-comparison", "set.eq.f16.bf16 %Rf16_0, %Rb16_1, %Rb16_2;", "8.5", "sm_90", "type-not-allowed", 11, "(.b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 here)"},
+		{"half-comparison", "set.lt.ftz.f16.f64 %Rf16_0, %Rf64_1, %Rf64_2;", "8.5", "sm_90", "type-not-allowed", 15, ".f64 is not a type of set (.f16, .f32 here)"},
+		{"half-comparison", "set.lt.u32.f16 %Ru32_0, %Rf16_1, %Rf16_2;", "6.4", "sm_53", "ptx-version", 1, "requires PTX ISA 6.5"},
+		{"half-comparison", "set.ne.and.bf16x2.bf16x2 %Rb32_0, %Rb32_1, %Rb32_2, %Rpred_0;", "8.5", "sm_89", "target", 1, "requires sm_90"},
+		{"half-comparison", "set.eq.bf16.bf16 %Rb16_0, %Rf16_1, %Rb16_2;", "8.5", "sm_90", "operand-type", 27, "%Rf16_1 of type .f16 does not fit operand a of set (.bf16)"},
+		{"half-comparison", "set.lo.f16.s32 %Rf16_0, %Rs32_1, %Rs32_2;", "8.5", "sm_90", "cmp-type", 4, ".lo does not compare .s32 values"},
+		{"half-comparison", "setp.eq.f16 %Rpred_0|%Rpred_1, %Rf16_1, %Rf16_2;", "8.5", "sm_90", "operand-kind", 13, "setp writes one predicate p, not a pair p|q"},
+		{"half-comparison", "set.eq.f16x2.f16x2 %Rf16x2_0, %Rf16x2_1, %Rf16x2_2, %Rpred_0;", "8.5", "sm_90", "operand-count", 53, "set takes 3 operands"},
+		{"half-comparison", "set.lt.u32.f16.pred %Ru32_0, %Rf16_1, %Rf16_2;", "8.5", "sm_90", "ignored-qualifier", 15, ".pred means nothing on set"},
 		// logic and shift
 		{"logic-shift", "and.u32 %Ru32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "type-not-allowed", 4, ".u32 is not a type of and"},
 		{"logic-shift", "shl.b64 %Rb64_0, %Rb64_1, %Rb64_2;", "8.5", "sm_90", "operand-type", 27, "does not fit operand b of shl (.u32)"},
@@ -177,6 +187,13 @@ func TestFormsValid(t *testing.T) {
 		"cp.async.bulk.global.shared::cta.bulk_group [%Ru64_0], [%Ru64_1], 0;", "div.full.ftz.f32 %Rf32_0, %Rf32_1, %Rf32_2;",
 		"cvt.pack.sat.s8.s32.b32 %Rb32_0, %Rs32_1, %Rs32_2, %Rf64_3;", "createpolicy.fractional.L2::evict_last.b64 %Rb64_0, 0f3F000000;",
 		"mul.rn.f32 %Rf32_0, %Rf32_1, %Rf32_2;", "ld.global.L1::no_allocate.L2::64B.u32 %Ru32_0, [%Ru64_1];",
+		// half-precision set and setp (PTX ISA 9.7.7), as ptxas 12.5 takes them
+		"set.eq.u32.f16 %Ru32_0, %Rf16_1, %Rf16_2;", "set.lt.ftz.f16x2.f16x2 %Rf16x2_0, %Rf16x2_1, %Rf16x2_2;",
+		"set.ne.and.bf16x2.bf16x2 %Rb32_0, %Rb32_1, %Rb32_2, !%Rpred_0;", "set.gtu.ftz.f16.f32 %Rf16_0, %Rf32_1, 0f3F800000;",
+		"set.lo.bf16.u64 %Ru16_0, %Ru64_1, %Ru64_2;", "set.num.xor.s16.bf16 %Rs16_0, %Rb16_1, %Rb16_2, %Rpred_1;",
+		"set.leu.bf16.f16 %Rb16_0, %Rf16_1, %Rf16_2;", "set.nan.s32.bf16x2 %Rs32_0, %Rb32_1, %Rb32_2;",
+		"set.eq.bf16x2.bf16x2 %Rf16x2_0, %Rb32_1, %Rb32_2;", "setp.lt.or.bf16x2 %Rpred_0|%Rpred_1, %Rb32_1, %Rb32_2, %Rpred_2;",
+		"setp.geu.and.ftz.f16x2 %Rpred_0|%Rpred_1, %Rf16x2_1, %Rf16x2_2, !%Rpred_2;", "setp.eq.and.bf16 %Rpred_0, %Rb16_1, %Rb16_2, %Rpred_2;",
 	}
 	for _, b := range bodies {
 		src := opKernelHeader("8.5", "sm_90") + b + "\n" + kernelFooter

@@ -7,7 +7,6 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // This file checks the instructions outside the store family against the
@@ -42,11 +41,76 @@ func (c *checker) reportProbs(in *ast.Instruction, probs []isa.Problem, f *isa.F
 // form. It stays quiet when the form's qualifiers were rejected (the
 // chosen form may then not be the one the author meant).
 func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
-	od := &d.op
-	f := od.Form
-	if f == nil || d.opRejected {
+	if d.op.Form == nil || d.opRejected {
 		return
 	}
+	sig, memo := c.registerSig(in, d)
+	if memo && d.knownClean(sig) {
+		return
+	}
+	mark := len(c.diags)
+	c.checkFormOperands(in, d)
+	if memo && len(c.diags) == mark {
+		d.addClean(sig)
+	}
+}
+
+// maxSigOps is the most operands a regSig describes.
+const maxSigOps = 4
+
+// regSig is all that the operand checks of an instruction depend on when
+// its operands are plain declared scalar registers (no component,
+// immediate, address or special register): beside the decoding, their
+// count and declared types, and the module's address size. An
+// instruction found clean is not checked again for the same signature
+// (decoded.clean): most instructions of a module repeat a spelling with
+// the same register types.
+type regSig struct {
+	types  [maxSigOps]isa.Qual
+	n      uint8
+	addr64 bool
+}
+
+// registerSig returns the signature of in's operands, or false when they
+// are not all plain declared scalar registers, or its form has predicate
+// operands (whose check looks at the register's name first).
+func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
+	var sig regSig
+	if len(in.Operands) > maxSigOps || d == &c.scratch || d.hasPredOperand {
+		return sig, false
+	}
+	for i, e := range in.Operands {
+		r, ok := e.(*ast.Reg)
+		if !ok || r.Comp != "" {
+			return sig, false
+		}
+		sym := c.lookup(r)
+		if sym == nil || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone {
+			return sig, false
+		}
+		sig.types[i] = sym.ElemType
+	}
+	sig.n, sig.addr64 = uint8(len(in.Operands)), c.mod.addrSize == 64
+	return sig, true
+}
+
+// knownClean reports whether operands of signature sig were found clean.
+func (d *decoded) knownClean(sig regSig) bool {
+	return d.clean[0] == sig && d.nclean > 0 || d.clean[1] == sig && d.nclean > 1
+}
+
+// addClean remembers that operands of signature sig are clean, replacing
+// the older of two remembered signatures.
+func (d *decoded) addClean(sig regSig) {
+	d.clean[1] = d.clean[0]
+	d.clean[0] = sig
+	d.nclean = min(d.nclean+1, 2)
+}
+
+// checkFormOperands is formOperands without the memo.
+func (c *checker) checkFormOperands(in *ast.Instruction, d *decoded) {
+	od := &d.op
+	f := od.Form
 	n := len(in.Operands)
 	if !f.AnyOperands && in.Opcode != "mbarrier" && (n < d.minOps || n > len(f.Operands)) {
 		c.formCount(in, f)
@@ -259,9 +323,9 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr, t isa.Qual, bits int) {
 	f := d.op.Form
 	name := regName(e)
-	sym := c.fn.lookup(name)
+	sym := c.lookup(e)
 	if sym == nil {
-		if sp := resolve.LookupSpecial(name); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
+		if sp := c.special(e); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
 			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "read one component: "+name+".x",
 				"special register %s holds a vector; a scalar operand reads one component (%s.x)", name, name)
 			return
@@ -269,12 +333,12 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 		c.specialOperand(f, s, e, name, t, bits)
 		return // or undeclared: name resolution reports it
 	}
-	if !sym.reg {
+	if !isReg(sym) {
 		if s.Kind == isa.OpdDst {
 			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "", "special register %s is read-only", name)
 			return
 		}
-		if s.Kind == isa.OpdMovSrc && (bits == 64 || c.mod.addrSize != 64 || sym.space != isa.QGlobal) {
+		if s.Kind == isa.OpdMovSrc && (bits == 64 || c.mod.addrSize != 64 || sym.StateSpace != isa.QGlobal) {
 			return // the address of a variable or function
 		}
 		if s.Kind == isa.OpdMovSrc {
@@ -285,11 +349,11 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "load the value first (ld)", "operand %s of %s must be a register, not variable %s", s.Name, f.Name, name)
 		return
 	}
-	rt := sym.typ
+	rt := sym.ElemType
 	if rt == isa.QNone {
 		return
 	}
-	if s.Kind == isa.OpdDst && d.vec > 1 && sym.vec == 1 {
+	if s.Kind == isa.OpdDst && d.vec > 1 && sym.VecLen() == 1 {
 		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "write {a, b, ...}", "%s with a vector qualifier needs a braced vector destination", f.Name)
 		return
 	}
@@ -335,7 +399,7 @@ func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
 
 // specialOperand checks a special register (PTX ISA §10) as operand.
 func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
-	sp := specialReg(name)
+	sp := c.special(e)
 	if sp == nil {
 		return
 	}
@@ -370,8 +434,9 @@ func regFix(t isa.Qual, bits int) string {
 // regFits reports whether a register of type rt may be an operand of type
 // t of width bits (PTX ISA §9.4.1): predicates only as predicates; bit-size
 // types fit any kind of their size; signed and unsigned integers fit each
-// other; floats need floats or bit-size registers. Relaxed (ld)
-// destinations and cvt's integer operands may be wider than their type.
+// other; floats need floats (.bf16 values not .f16 ones) or bit-size
+// registers. Relaxed (ld) destinations and cvt's integer operands may be
+// wider than their type.
 func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) bool {
 	tk, rk := t.Kind(), rt.Kind()
 	if tk == 'p' || rk == 'p' {
@@ -391,8 +456,8 @@ func regFits(t isa.Qual, bits int, rt isa.Qual, mode isa.TypeMode, dst bool) boo
 	if (mode == isa.ModeRelaxed && dst || mode == isa.ModeCvt) && rk == 'b' && rb >= bits && t != isa.QBF16x2 {
 		return true // an ld result, or a cvt float operand in a wider bit-size register
 	}
-	if rb != bits {
-		return false
+	if rb != bits || (t == isa.QBF16 || t == isa.QBF16x2) && (rt == isa.QF16 || rt == isa.QF16x2) {
+		return false // ptxas 12.5 takes no .f16/.f16x2 register for a .bf16/.bf16x2 value
 	}
 	if rk == 'x' && (tk == 'u' || tk == 's') {
 		return true // ptxas reads a .f16x2 register as 32 integer bits
@@ -523,19 +588,19 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 			if _, ok := e.(*ast.Sink); ok {
 				continue
 			}
-			sym := c.fn.lookup(regName(e))
-			if sym == nil || !sym.reg || sym.typ == isa.QNone {
+			sym := c.lookup(e)
+			if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
 				continue
 			}
-			if width != 0 && sym.typ.Bits() != width {
+			if width != 0 && sym.ElemType.Bits() != width {
 				c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "use registers of one width",
-					"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.typ.Bits(), width)
+					"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.ElemType.Bits(), width)
 				return
 			}
-			width = sym.typ.Bits()
-			if !regFits(t, bits, sym.typ, f.Mode, true) {
+			width = sym.ElemType.Bits()
+			if !regFits(t, bits, sym.ElemType, f.Mode, true) {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
-					"register %s of type %s does not fit %s", regName(e), sym.typ, t)
+					"register %s of type %s does not fit %s", regName(e), sym.ElemType, t)
 			}
 		}
 		return
@@ -561,11 +626,11 @@ func (c *checker) packedMov(v *ast.VectorExpr, t isa.Qual, bits int) {
 	}
 	width := 0
 	for _, e := range v.Elems {
-		sym := c.fn.lookup(regName(e))
-		if sym == nil || !sym.reg || sym.typ == isa.QNone {
+		sym := c.lookup(e)
+		if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
 			continue // an immediate, a sink, or undeclared (reported by resolution)
 		}
-		if w := sym.typ.Bits(); width == 0 {
+		if w := sym.ElemType.Bits(); width == 0 {
 			width = w
 		} else if w != width {
 			c.errorf(e.Pos(), e.End(), "operand-vector", spec, "use registers of one width",
@@ -608,6 +673,11 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 	case *ast.Sink:
 		return
 	case *ast.BinaryExpr:
+		if dst && x.Op == "|" && !s.Pair {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write one predicate",
+				"%s writes one predicate %s, not a pair p|q", f.Name, s.Name)
+			return
+		}
 		if dst && x.Op == "|" {
 			c.predOperand(f, s, x.X, true)
 			c.predOperand(f, s, x.Y, true)
@@ -620,21 +690,21 @@ func (c *checker) predOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, dst
 		}
 	case *ast.Reg, *ast.Ident:
 		name := regName(e)
-		if sp := specialReg(name); sp != nil {
+		if sp := c.special(e); sp != nil {
 			c.gateSpecial(e, sp)
 			if sp.Type != isa.QPred || dst {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register", "operand %s of %s must be a predicate", s.Name, f.Name)
 			}
 			return
 		}
-		sym := c.fn.lookup(name)
-		if sym == nil || sym.typ == isa.QNone && sym.reg {
+		sym := c.lookup(e)
+		if sym == nil || sym.ElemType == isa.QNone && isReg(sym) {
 			return
 		}
-		if !sym.reg || sym.typ != isa.QPred {
+		if !isReg(sym) || sym.ElemType != isa.QPred {
 			what := "variable"
-			if sym.reg {
-				what = "register of type " + sym.typ.String()
+			if isReg(sym) {
+				what = "register of type " + sym.ElemType.String()
 			}
 			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register",
 				"operand %s of %s must be a predicate, not %s %s", s.Name, f.Name, what, name)
@@ -663,9 +733,9 @@ func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
 		return
 	}
 	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(in) {
-		if sym := c.fn.lookup(id.Name); sym != nil && !sym.reg && (sym.space == isa.QConst || sym.space == isa.QParam) {
-			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.space.String(),
-				"a generic %s cannot read %s variable %s; name its state space", f.Name, sym.space, id.Name)
+		if sym := c.lookup(id); sym != nil && !isReg(sym) && (sym.StateSpace == isa.QConst || sym.StateSpace == isa.QParam) {
+			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.StateSpace.String(),
+				"a generic %s cannot read %s variable %s; name its state space", f.Name, sym.StateSpace, id.Name)
 		}
 		return
 	}
@@ -673,13 +743,13 @@ func (c *checker) formAddress(in *ast.Instruction, f *isa.OpForm, e ast.Expr) {
 	if !ok {
 		return
 	}
-	sym := c.fn.lookup(r.Name)
-	if sym == nil || !sym.reg || sym.typ == isa.QNone {
+	sym := c.lookup(r)
+	if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
 		return
 	}
-	if k := sym.typ.Kind(); k == 'f' || k == 'p' || k == 'x' || sym.typ.Bits() > 64 || sym.typ.Bits() < 32 {
+	if k := sym.ElemType.Kind(); k == 'f' || k == 'p' || k == 'x' || sym.ElemType.Bits() > 64 || sym.ElemType.Bits() < 32 {
 		c.errorf(r.Pos(), r.End(), "address-register-type", secAddr, "",
-			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.typ)
+			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.ElemType)
 	}
 }
 

@@ -1,9 +1,13 @@
 package check
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
@@ -16,42 +20,13 @@ const (
 	secLinking = "PTX ISA 11.6 (linking directives)"
 )
 
-// funcState is what the module says of one function name: where it is
-// first declared, whether it is .extern, defined (has a body) or called.
-type funcState struct {
-	declPos, declEnd token.Pos
-	callPos, callEnd token.Pos
-	extern           bool
-	defined          bool
-	called           bool
-}
-
 // moduleState collects the module-level facts the checker decides at the
-// end (End).
+// end (End). What the module says of each function (declared, .extern,
+// defined, called) is name resolution's (resolve.Symbol).
 type moduleState struct {
-	funcs      map[string]*funcState
-	order      []string    // function names in order of first appearance
-	noTarget   bool        // "missing .target" was reported
-	addrSize   int         // the .address_size written, 0 when none
-	sawAddress bool        // an .address_size directive was read
-	spare      []funcState // allocated in chunks: one allocation per 64 functions
-}
-
-func (m *moduleState) fn(name string) *funcState {
-	if m.funcs == nil {
-		m.funcs = map[string]*funcState{}
-	}
-	s := m.funcs[name]
-	if s == nil {
-		if len(m.spare) == cap(m.spare) {
-			m.spare = make([]funcState, 0, 64)
-		}
-		m.spare = m.spare[:len(m.spare)+1]
-		s = &m.spare[len(m.spare)-1]
-		m.funcs[name] = s
-		m.order = append(m.order, name)
-	}
-	return s
+	noTarget   bool // "missing .target" was reported
+	addrSize   int  // the .address_size written, 0 when none
+	sawAddress bool // an .address_size directive was read
 }
 
 // requireTarget reports a module that declares no .target before its
@@ -95,45 +70,6 @@ func (c *checker) narrowAddressRule(reg, space string) string {
 	return "" // .address_size 32 was reported once at the directive
 }
 
-// declareFunction records a function declaration or definition.
-func (c *checker) declareFunction(f *ast.Function) {
-	if f.Name == nil {
-		return
-	}
-	s := c.mod.fn(f.Name.Name)
-	if s.declPos.Line == 0 {
-		s.declPos, s.declEnd = f.Name.Pos(), f.Name.End()
-	}
-	for _, l := range f.Linkage {
-		if l == ".extern" {
-			s.extern = true
-		}
-	}
-	if f.Body != nil {
-		s.defined = true
-	}
-}
-
-// noteCall records the function a direct call names.
-func (c *checker) noteCall(in *ast.Instruction) {
-	first := 0
-	if len(in.Operands) > 0 {
-		if _, ok := in.Operands[0].(*ast.ParenList); ok {
-			first = 1
-		}
-	}
-	if first >= len(in.Operands) {
-		return
-	}
-	id, ok := in.Operands[first].(*ast.Ident)
-	if !ok {
-		return
-	}
-	if s := c.mod.funcs[id.Name]; s != nil && !s.called {
-		s.called, s.callPos, s.callEnd = true, id.Pos(), id.End()
-	}
-}
-
 // end reports what only the whole module decides: functions declared but
 // never defined. ptxas compiles a whole program unless told to compile
 // separately (-c, Config.Separate): a declaration without .extern, or a
@@ -149,19 +85,35 @@ func (c *checker) end() {
 	if c.cfg.Separate {
 		return
 	}
-	for _, name := range c.mod.order {
-		s := c.mod.funcs[name]
-		if s.defined || s.extern && !s.called || isa.IsSystemCall(name) {
+	for _, s := range c.functions() {
+		name := s.Func.Name.Name
+		called := s.CalledAt.From.Line != 0
+		if s.Defined() || s.Aliased || s.Extern && !called || isa.IsSystemCall(name) {
 			continue
 		}
-		pos, end, why := s.declPos, s.declEnd, "is declared but never defined in this module"
-		if s.extern {
-			pos, end, why = s.callPos, s.callEnd, "is .extern and never defined in this module"
+		pos, end, why := s.Func.Name.Pos(), s.Func.Name.End(), "is declared but never defined in this module"
+		if s.Extern {
+			pos, end, why = s.CalledAt.From, s.CalledAt.To, "is .extern and never defined in this module"
 		}
 		c.diags.Add(diag.Diagnostic{File: c.file, Pos: pos, End: end, Severity: diag.Error, Rule: "unresolved-function",
 			Message: "function " + name + " " + why + " (ptxas links a whole program: \"Unresolved extern function\")",
 			Spec:    secLinking, Fix: "define the function in this module, or check it as separately compiled code (ptxkit check -c)"})
 	}
+}
+
+// functions returns the functions of the module, as name resolution
+// declared them, in the order of their first declaration.
+func (c *checker) functions() []*resolve.Symbol {
+	var l []*resolve.Symbol
+	for _, s := range c.res.Info().Functions {
+		if s.Func != nil && s.Func.Name != nil {
+			l = append(l, s)
+		}
+	}
+	slices.SortFunc(l, func(a, b *resolve.Symbol) int {
+		return cmp.Compare(a.Func.Name.Pos().Offset, b.Func.Name.Pos().Offset)
+	})
+	return l
 }
 
 // perfVersion reports a function directive newer than the module's

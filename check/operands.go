@@ -7,6 +7,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // The tables' instructions, compared by pointer on the hot paths.
@@ -168,11 +169,11 @@ func (c *checker) plainAddress(f *isa.Form, e ast.Expr, what string) bool {
 	if !ok {
 		return false
 	}
-	sym := c.fn.lookup(r.Name)
-	if sym == nil || !sym.reg {
+	sym := c.lookup(r)
+	if sym == nil || !isReg(sym) {
 		return false
 	}
-	if t := sym.typ; t != isa.QNone {
+	if t := sym.ElemType; t != isa.QNone {
 		if k := t.Kind(); k == 'f' || k == 'p' || k == 'x' || t.Bits() > 64 {
 			return false
 		}
@@ -189,13 +190,13 @@ func (c *checker) plainAddress(f *isa.Form, e ast.Expr, what string) bool {
 
 // addressName checks a named address base: a register holding an address
 // or a variable whose space must match the instruction's.
-func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp string, n ast.Node, s isa.Qual, what string) {
-	sym := c.fn.lookup(name)
+func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp string, n ast.Expr, s isa.Qual, what string) {
+	sym := c.lookup(n)
 	if sym == nil {
 		return // undeclared names are reported by name resolution
 	}
-	if sym.reg {
-		t := sym.typ
+	if isReg(sym) {
+		t := sym.ElemType
 		if k := t.Kind(); t != isa.QNone && (k == 'f' || k == 'p' || k == 'x' || t.Bits() > 64) {
 			c.errorf(n.Pos(), n.End(), "address-register-type", secAddr, "",
 				"register %s of type %s cannot hold an address (use an integer or bit-size register)", name, t)
@@ -216,12 +217,12 @@ func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp strin
 		c.errorf(n.Pos(), n.End(), "operand-address", f.Instr.Section, "", "taddr must be a register")
 		return
 	}
-	if sym.param == paramInput && (s == isa.QParam || s == isa.QParamFunc) {
+	if sym.Input() && (s == isa.QParam || s == isa.QParamFunc) {
 		c.errorf(n.Pos(), n.End(), "st-param-input", secParam, "",
 			"illegal to write to input parameter %s (only return parameters and call arguments are writable)", name)
 		return
 	}
-	if !spaceCompatible(s, sym.space) {
+	if !spaceCompatible(s, sym.StateSpace) {
 		space := "generic addressing"
 		if s != isa.QNone {
 			space = f.Written(isa.GSpace).String()
@@ -230,7 +231,7 @@ func (c *checker) addressName(in *ast.Instruction, f *isa.Form, name, comp strin
 			"%s is declared in %s but the %s operand is accessed with %s", name, declSpaceName(sym), what, space)
 		return
 	}
-	if in.Guard != nil && sym.param == paramCallArg && (s == isa.QParam || s == isa.QParamFunc) {
+	if in.Guard != nil && sym.Role == resolve.CallSlot && (s == isa.QParam || s == isa.QParamFunc) {
 		c.errorf(in.Guard.Pos(), in.Guard.End(), "st-param-predicated", "PTX ISA 9.7.9.11 (st)", "remove the guard",
 			"st.param that passes an argument to a function cannot be predicated")
 	}
@@ -243,14 +244,14 @@ func spaceName(f *isa.Form) string {
 	return f.Written(isa.GSpace).String()
 }
 
-func declSpaceName(s *symbol) string {
-	if s.entry {
+func declSpaceName(s *resolve.Symbol) string {
+	if s.Role == resolve.KernelParam {
 		return ".param (a kernel parameter)"
 	}
-	if s.space == isa.QSharedCta {
+	if s.StateSpace == isa.QSharedCta {
 		return ".shared"
 	}
-	return s.space.String()
+	return s.StateSpace.String()
 }
 
 // plainValue reports whether e is a value operand that value would find
@@ -263,11 +264,11 @@ func (c *checker) plainValue(d *decoded, e ast.Expr) bool {
 		if f.Vec != 1 {
 			return false
 		}
-		sym := c.fn.lookup(r.Name)
-		if sym == nil || !sym.reg || sym.vec > 1 && r.Comp == "" {
+		sym := c.lookup(r)
+		if sym == nil || !isReg(sym) || sym.VecLen() > 1 && r.Comp == "" {
 			return false
 		}
-		return sym.typ == isa.QNone || d.storable(sym.typ, false)
+		return sym.ElemType == isa.QNone || d.storable(sym.ElemType, false)
 	}
 	v, ok := e.(*ast.VectorExpr)
 	if !ok || f.Vec == 1 || len(v.Elems) != f.Vec {
@@ -279,11 +280,11 @@ func (c *checker) plainValue(d *decoded, e ast.Expr) bool {
 		if !ok {
 			return false
 		}
-		sym := c.fn.lookup(r.Name)
-		if sym == nil || !sym.reg || sym.vec > 1 && r.Comp == "" || sym.typ == isa.QNone || t != isa.QNone && sym.typ != t {
+		sym := c.lookup(r)
+		if sym == nil || !isReg(sym) || sym.VecLen() > 1 && r.Comp == "" || sym.ElemType == isa.QNone || t != isa.QNone && sym.ElemType != t {
 			return false
 		}
-		t = sym.typ
+		t = sym.ElemType
 	}
 	return d.storable(t, true)
 }
@@ -313,15 +314,15 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 		return
 	}
 	if f.Vec > 1 {
-		if n := regName(e); n != "" && specialReg(n) == nil {
-			if c.fn.lookup(n) == nil {
+		if n := regName(e); n != "" && c.special(e) == nil {
+			if c.lookup(e) == nil {
 				return // undeclared: reported by name resolution
 			}
 		}
 		sym, isReg := c.namedReg(e)
-		whole := isReg && sym.vec > 1 && componentOf(e) == ""
-		if whole && sym.vec == f.Vec {
-			c.checkType(f, e, sym.typ, true)
+		whole := isReg && sym.VecLen() > 1 && componentOf(e) == ""
+		if whole && sym.VecLen() == f.Vec {
+			c.checkType(f, e, sym.ElemType, true)
 			return
 		}
 		if f.Instr == instrStAsync && !whole {
@@ -374,8 +375,8 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 	if r, ok := e.(*ast.Reg); ok {
 		// The common case first: a declared register, as a whole
 		// scalar or as a component of a vector register.
-		if sym := c.fn.lookup(r.Name); sym != nil && sym.reg && (sym.vec <= 1 || r.Comp != "") {
-			return elemType{t: sym.typ}, true
+		if sym := c.lookup(r); sym != nil && isReg(sym) && (sym.VecLen() <= 1 || r.Comp != "") {
+			return elemType{t: sym.ElemType}, true
 		}
 	}
 	switch x := e.(type) {
@@ -396,9 +397,9 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 		return elemType{imm: 'f', width: w}, true
 	case *ast.Reg, *ast.Ident:
 		name := regName(e)
-		sym := c.fn.lookup(name)
+		sym := c.lookup(e)
 		if sym == nil {
-			if r := specialReg(name); r != nil {
+			if r := c.special(e); r != nil {
 				if !inVector {
 					c.errorf(e.Pos(), e.End(), "special-register", f.Instr.Section, "copy it to a register with mov first",
 						"special register %s cannot be stored directly", name)
@@ -409,17 +410,17 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 			}
 			return elemType{}, true // undeclared: reported by name resolution
 		}
-		if !sym.reg {
+		if !isReg(sym) {
 			c.errorf(e.Pos(), e.End(), "value-register", f.Instr.Section+"; Notes", "",
 				"operand b must be a register or immediate; %s is a %s variable", name, declSpaceName(sym))
 			return elemType{}, false
 		}
-		if sym.vec > 1 && componentOf(e) == "" {
+		if sym.VecLen() > 1 && componentOf(e) == "" {
 			c.errorf(e.Pos(), e.End(), "vector-arity", f.Instr.Section, "",
-				"%s is a .v%d register; %s%s stores %d element(s)", name, sym.vec, vecName(f), f.Type, f.Vec)
+				"%s is a .v%d register; %s%s stores %d element(s)", name, sym.VecLen(), vecName(f), f.Type, f.Vec)
 			return elemType{}, false
 		}
-		return elemType{t: sym.typ}, true
+		return elemType{t: sym.ElemType}, true
 	case *ast.Sink:
 		c.errorf(x.Pos(), x.End(), "st-sink", f.Instr.Section, "",
 			"the sink _ is allowed only inside .v8 (32-bit types) or .v4 (64-bit types) vectors of st")
@@ -693,15 +694,15 @@ func (c *checker) policy(e ast.Expr) {
 	}
 	switch e.(type) {
 	case *ast.Reg, *ast.Ident:
-		sym := c.fn.lookup(regName(e))
+		sym := c.lookup(e)
 		if sym == nil {
 			return // undeclared: reported by name resolution
 		}
-		if t := sym.typ; sym.reg && (t == isa.QNone || (t.Bits() == 64 && bitsKind(t) != 'f')) {
+		if t := sym.ElemType; isReg(sym) && (t == isa.QNone || (t.Bits() == 64 && bitsKind(t) != 'f')) {
 			return
 		}
 		c.errorf(e.Pos(), e.End(), "st-cache-policy", "PTX ISA 9.7.9.11 (st)", "use a .b64 register from createpolicy",
-			"cache-policy must be a 64-bit integer register, not %s", sym.typ)
+			"cache-policy must be a 64-bit integer register, not %s", sym.ElemType)
 		return
 	}
 	c.errorf(e.Pos(), e.End(), "st-cache-policy", "PTX ISA 9.7.9.11 (st)", "", "cache-policy must be a 64-bit register or immediate")
@@ -727,9 +728,9 @@ func (c *checker) regVector(f *isa.Form, e ast.Expr) {
 			c.errorf(el.Pos(), el.End(), "tcgen05-regs", f.Instr.Section, "", "elements of r must be 32-bit registers")
 			return
 		}
-		if sym := c.fn.lookup(r.Name); sym != nil && sym.typ != isa.QNone && sym.typ.Bits() != 32 {
+		if sym := c.lookup(r); sym != nil && sym.ElemType != isa.QNone && sym.ElemType.Bits() != 32 {
 			c.errorf(el.Pos(), el.End(), "tcgen05-regs", f.Instr.Section, "",
-				"register %s is %s; tcgen05.st stores 32-bit registers", r.Name, sym.typ)
+				"register %s is %s; tcgen05.st stores 32-bit registers", r.Name, sym.ElemType)
 			return
 		}
 	}
@@ -741,17 +742,17 @@ func (c *checker) regType(e ast.Expr) isa.Qual {
 	if !ok {
 		return isa.QNone
 	}
-	return sym.typ
+	return sym.ElemType
 }
 
-func (c *checker) namedReg(e ast.Expr) (symbol, bool) {
+func (c *checker) namedReg(e ast.Expr) (*resolve.Symbol, bool) {
 	switch e.(type) {
 	case *ast.Reg, *ast.Ident:
-		if sym := c.fn.lookup(regName(e)); sym != nil && sym.reg {
-			return *sym, true
+		if sym := c.lookup(e); sym != nil && isReg(sym) {
+			return sym, true
 		}
 	}
-	return symbol{}, false
+	return nil, false
 }
 
 func regName(e ast.Expr) string {

@@ -23,15 +23,25 @@ import (
 // with QNone, which costs less than removing it). Most instructions write
 // a register that never held an address: lens (a bit per name length)
 // and filter (a bit per length and last byte) turn them away without
-// hashing, and mostly without reading the name.
+// hashing, and mostly without reading the name. Register names are the
+// key, not their symbols: the elements of a "%r<N>" share one symbol.
 type originTable struct {
-	t      table[isa.Qual]
+	m      map[string]isa.Qual
 	lens   uint64
 	filter uint64
 }
 
+// maxKeptOrigins is the size above which reset drops the map instead of
+// emptying it, so that the functions after a large one do not pay for
+// clearing its capacity.
+const maxKeptOrigins = 64
+
 func (o *originTable) reset() {
-	o.t.reset()
+	if len(o.m) > maxKeptOrigins {
+		o.m = nil
+	} else {
+		clear(o.m)
+	}
 	o.lens, o.filter = 0, 0
 }
 
@@ -53,23 +63,27 @@ func (o *originTable) get(reg string) (isa.Qual, bool) {
 	if !o.mayHold(reg) {
 		return isa.QNone, false
 	}
-	q, _ := o.t.get(keyOf(reg))
+	q := o.m[reg]
 	return q, q != isa.QNone
 }
 
-// set records space (QNone: none) for reg.
+// set records space (QNone: none) for reg. The name's text stays valid
+// while its function is checked, and the table is reset at its end.
 func (o *originTable) set(reg string, space isa.Qual) {
 	if space == isa.QNone {
 		if o.mayHold(reg) {
-			if p := o.t.ref(keyOf(reg)); p != nil {
-				*p = isa.QNone
+			if _, ok := o.m[reg]; ok {
+				o.m[reg] = isa.QNone
 			}
 		}
 		return
 	}
+	if o.m == nil {
+		o.m = make(map[string]isa.Qual)
+	}
 	o.lens |= 1 << min(len(reg), 63)
 	o.filter |= filterBit(reg)
-	o.t.put(keyOf(reg), space)
+	o.m[reg] = space
 }
 
 // trackOrigin records or clears the address space of in's destination.

@@ -3,11 +3,17 @@ package check
 import (
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
-// specialReg returns the special register (PTX ISA §10) called name, or
-// nil when name is not one. isa's table is the only list of them.
-func specialReg(name string) *isa.SReg { return isa.LookupSReg(name) }
+// special returns the special register that the name use e of the
+// instruction being checked refers to, as the resolver bound it, or nil.
+func (c *checker) special(e ast.Expr) *isa.SReg {
+	if s := c.res.Resolved(e); s != nil && s.Kind == resolve.SpecialReg {
+		return s.Special.SReg
+	}
+	return nil
+}
 
 // gateSpecial reports a read of special register r that the module's
 // version or target lacks, as ptxas does ("Feature '%cluster_ctarank'
@@ -30,7 +36,7 @@ func (c *checker) gateSpecial(e ast.Expr, r *isa.SReg) {
 // guardSpecial gates a guard predicate that is a special register
 // (@%is_explicit_cluster).
 func (c *checker) guardSpecial(g *ast.Guard) {
-	if r := specialReg(g.Reg.Name); r != nil {
+	if r := c.special(g.Reg); r != nil {
 		c.gateSpecial(g.Reg, r)
 	}
 }

@@ -2,62 +2,101 @@ package check
 
 import "github.com/ptxkit/ptxkit/ptx/ast"
 
-// bodyState is the state of a function body checked statement by
-// statement.
+// bodyState is the state of the function being checked.
 type bodyState struct {
-	on    bool // a body is open
-	depth int  // nesting of the innermost open block; 0 for the body
+	on       bool // a body is open
+	begun    bool // the header resolved cleanly: the function is validated
+	checking bool // no resolution error yet in the function
+	depth    int  // nesting of the innermost open block; 0 for the body
+	before   int  // resolution diagnostics before the function
+	mark     int  // validator diagnostics before the function
 }
 
-// BeginFunction starts checking the function f statement by statement,
-// for callers that parse bodies a statement at a time
+// BeginFunction starts resolving and checking the function f statement by
+// statement, for callers that parse bodies a statement at a time
 // (parser.StreamStatements): AddStmt, OpenBlock and CloseBlock for each
 // piece of the body in source order, then EndFunction. f.Body need not
 // hold the statements. The diagnostics are those of Add(f) on the whole
 // function.
-func (k *Checker) BeginFunction(f *ast.Function) {
+//
+// Validation stops at the function's first resolution error, and what it
+// said about the function is withdrawn at EndFunction when the function
+// turns out to have one (an undeclared label is known only at its end):
+// a function with resolution errors gets only those.
+func (k *Checker) BeginFunction(f *ast.Function) { k.beginFunction(f, false) }
+
+// beginFunction is BeginFunction; whole says that f.Body holds the whole
+// body (resolve.Resolver.BeginWholeFunction).
+func (k *Checker) beginFunction(f *ast.Function, whole bool) {
 	c := &k.c
+	k.body = bodyState{on: f.Body != nil, before: len(k.res.Diagnostics()), mark: len(c.diags)}
+	if whole {
+		k.res.BeginWholeFunction(f)
+	} else {
+		k.res.BeginFunction(f)
+	}
+	k.body.begun = !k.fresh() || k.lenient
+	k.body.checking = k.body.begun
+	if !k.body.begun {
+		return
+	}
 	c.requireTarget(f.Pos())
 	c.settle()
-	c.declareFunction(f)
-	k.body = bodyState{on: f.Body != nil}
 	if k.body.on {
 		c.beginFunction(f)
 	}
 }
 
-// OpenBlock opens a nested block of the function body. It gets a scope
-// of its own, as in checker.block, so that its declarations shadow the
-// function's until CloseBlock.
+// fresh reports whether the function being checked has resolution errors
+// so far.
+func (k *Checker) fresh() bool { return len(k.res.Diagnostics()) > k.body.before }
+
+// OpenBlock opens a nested block of the function body: its declarations
+// shadow the function's until CloseBlock.
 func (k *Checker) OpenBlock() {
-	c := &k.c
 	k.body.depth++
-	for len(c.blockScopes) < k.body.depth {
-		c.blockScopes = append(c.blockScopes, newScope(nil))
-	}
-	inner := c.blockScopes[k.body.depth-1]
-	inner.reset()
-	inner.parent = c.fn
-	c.fn = inner
+	k.res.OpenBlock()
 }
 
 // CloseBlock closes the innermost nested block.
 func (k *Checker) CloseBlock() {
-	c := &k.c
 	if k.body.depth == 0 {
 		return
 	}
-	inner := c.fn
-	c.fn = inner.parent
-	inner.reset()
-	inner.parent = nil
 	k.body.depth--
+	k.res.CloseBlock()
 }
 
-// AddStmt checks one statement of the body, in the innermost open block.
-// The checker keeps nothing of it.
+// AddStmt resolves and checks one statement of the body, in the innermost
+// open block. The checker keeps nothing of it.
 func (k *Checker) AddStmt(s ast.Stmt) {
 	if !k.body.on {
+		return
+	}
+	k.res.AddStmt(s)
+	if k.body.checking {
+		k.check(s)
+	}
+}
+
+// AddStmts is AddStmt for each of ss in turn (parser.Stream.NextStmts).
+func (k *Checker) AddStmts(ss []ast.Stmt) {
+	if !k.body.on {
+		return
+	}
+	for _, s := range ss {
+		k.res.AddStmt(s)
+		if k.body.checking {
+			k.check(s)
+		}
+	}
+}
+
+// check validates s, just resolved, unless it had resolution errors:
+// then the function is no longer validated.
+func (k *Checker) check(s ast.Stmt) {
+	if k.fresh() && !k.lenient {
+		k.body.checking = false
 		return
 	}
 	switch s := s.(type) {
@@ -65,44 +104,17 @@ func (k *Checker) AddStmt(s ast.Stmt) {
 		k.c.instruction(s)
 	case *ast.VarDecl:
 		k.c.declType(s)
-		k.c.fn.declare(s, k.body.depth > 0)
-	}
-}
-
-// AddStmts is AddStmt for each of ss in turn.
-func (k *Checker) AddStmts(ss []ast.Stmt) {
-	if !k.body.on {
-		return
-	}
-	c := &k.c
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *ast.Instruction:
-			c.instruction(s)
-		case *ast.VarDecl:
-			c.declType(s)
-			c.fn.declare(s, k.body.depth > 0)
-		}
 	}
 }
 
 // EndFunction ends the function begun by BeginFunction.
 func (k *Checker) EndFunction() {
-	if k.body.on {
+	k.res.EndFunction()
+	if k.body.begun && k.body.on {
 		k.c.endFunction()
 	}
-	k.body = bodyState{}
-}
-
-// Mark returns a position in the diagnostics found so far, for Drop.
-func (k *Checker) Mark() int { return len(k.c.diags) }
-
-// Drop forgets the diagnostics found since mark: a streaming caller that
-// learns only at the end of a function that it had resolution errors
-// withdraws what the validator said about it, as Module would not have
-// validated it.
-func (k *Checker) Drop(mark int) {
-	if mark >= 0 && mark <= len(k.c.diags) {
-		k.c.diags = k.c.diags[:mark]
+	if k.fresh() && !k.lenient && k.body.mark <= len(k.c.diags) {
+		k.c.diags = k.c.diags[:k.body.mark]
 	}
+	k.body = bodyState{}
 }

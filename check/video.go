@@ -108,7 +108,7 @@ func (c *checker) videoOperandKind(in *ast.Instruction, i int, e ast.Expr) {
 	case *ast.Sink:
 		c.errorf(e.Pos(), e.End(), "operand-kind", sec, "write the result to a register", "%s cannot discard its result (\"_\")", in.Opcode)
 	case *ast.Reg:
-		if c.fn.lookup(x.Name) == nil && specialReg(x.Name) != nil {
+		if c.special(x) != nil {
 			c.errorf(e.Pos(), e.End(), "operand-kind", sec, "copy it to a register first (mov)",
 				"%s takes no special register: operand %s is %s", in.Opcode, videoOperandName(i), exprString(x))
 		} else if x.Comp != "" {
@@ -179,16 +179,16 @@ func (c *checker) videoSelector(in *ast.Instruction, d *decoded, fam isa.VideoFa
 	case role == isa.VideoScalarDst && (d.op.Has(isa.QAdd) || d.op.Has(isa.QMin) || d.op.Has(isa.QMax)):
 		c.selError(r, sec, "drop the selector or the secondary operation", "%s cannot have both a destination selector and a secondary operation", in.Opcode)
 	default:
-		sym := c.fn.lookup(r.Name)
+		sym := c.res.Resolved(r)
 		switch {
-		case sym == nil && specialReg(r.Name) == nil:
+		case sym == nil:
 			// undeclared: name resolution reports it
-		case sym == nil || !sym.reg:
+		case !isReg(sym):
 			c.selError(r, sec, "use a 32-bit register", "selector .%s needs a register; %s is not one declared with .reg", r.Sel, r.Name)
-		case sym.vec > 1:
+		case sym.Decl != nil && sym.Decl.Vector > 1:
 			c.selError(r, sec, "select a component into a 32-bit register first", "selector .%s needs a 32-bit register; %s is a vector", r.Sel, r.Name)
-		case sym.typ != isa.QNone && sym.typ.Bits() != 32:
-			c.selError(r, sec, "use a 32-bit register", "selector .%s needs a 32-bit register; %s is %s", r.Sel, r.Name, sym.typ)
+		case sym.ElemType != isa.QNone && sym.ElemType.Bits() != 32:
+			c.selError(r, sec, "use a 32-bit register", "selector .%s needs a 32-bit register; %s is %s", r.Sel, r.Name, sym.ElemType)
 		}
 	}
 }

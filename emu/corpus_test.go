@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
@@ -75,7 +76,7 @@ func corpusKernel(inst string) (string, bool) {
 func collectNames(e ast.Expr, regs, syms map[string]bool) {
 	switch x := e.(type) {
 	case *ast.Reg:
-		if _, _, special := specialOf(x.Name); !special {
+		if isa.LookupSReg(x.Name) == nil {
 			regs[x.Name] = true
 		}
 	case *ast.Ident:

@@ -9,19 +9,21 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
-// symKind says what a name denotes.
+// symKind says what a register or variable declaration stores.
 type symKind uint8
 
 const (
 	symReg symKind = iota
 	symVar
-	symFunc
 )
 
-// symbol is a declared name.
+// symbol is the storage of a declared register or variable: the
+// decoder's own record for one declaration (or one element of a "%r<N>"
+// declaration), found through resolve's binding of each name use.
 type symbol struct {
 	kind  symKind
 	slot  int32 // symReg: slot base (slot*32)
@@ -30,12 +32,13 @@ type symbol struct {
 	space Space  // symVar
 	addr  uint64 // symVar: address in its space (shared: offset in the CTA's shared memory)
 	size  int
-	fn    *ast.Function
 	// frame is set for variables of a recursive function: addr is then
 	// an offset in its activation frame (recursion.go); addrSlot-1 is the
 	// register holding the address as a value, once one is needed.
 	frame    *frameInfo
 	addrSlot int32
+	// elems holds the registers %r0..%rN-1 of a "%r<N>" declaration.
+	elems []symbol
 }
 
 // funcInfo is a .func or .entry being lowered.
@@ -48,15 +51,15 @@ type funcInfo struct {
 	frame   *frameInfo // activation frame of a recursive function, nil otherwise
 }
 
+// labelFixup is a branch target to fill in once every function is
+// lowered: field Target of instruction inst, or table[slot].
 type labelFixup struct {
 	table []int32 // when set, the resolved pc goes to table[slot] instead of Target
 	slot  int
 	inst  int
-	name  string
-	fn    *funcInfo
-	node  ast.Node
-	isFn  bool
-	field *int32
+	label *ast.Label // the label the target names; nil when it names none
+	name  string     // the target's name, for a report
+	node  ast.Expr   // the target operand
 }
 
 // Limits on what one program may need, so that any input runs in bounded
@@ -69,66 +72,68 @@ const (
 
 // Decoder lowers a checked module into a Program. Extension decoders
 // (RegisterOpcode) receive it to resolve operands.
+//
+// Names are resolved once, by package resolve: the decoder maps each
+// declaration that a use is bound to (resolve.Info) to its storage, and
+// each label and function to its code.
 type Decoder struct {
-	prog     *Program
-	errs     diag.List
-	tooLong  bool // maxProgramInsts was reached and reported
-	module   map[string]*symbol
-	scopes   []map[string]*symbol
-	regImms  int // register-plus-immediate operands lowered so far (regimm.go)
-	funcs    map[string]*ast.Function
-	lowered  map[*ast.Function]*funcInfo
-	queue    []*funcInfo
-	cur      *funcInfo
-	labels   map[*funcInfo]map[string]int32
-	fixups   []labelFixup
-	consts   map[uint64]int32
-	specials map[specialSlot]int32
-	shared   map[*ast.VarDecl]uint64
-	dynamic  []*specialSlot
-	addrOf   map[*ast.Function]int // function -> index in Program.funcTable
-	tables   map[string][]string   // .branchtargets lists by label
-	nslots   int
-	temps    []int32
-	inst     int
-	rec      map[*ast.Function]bool // functions in a call cycle
-	isa      isaDecoded             // the instruction being lowered, as isa decodes it
+	prog          *Program
+	errs          diag.List
+	tooLong       bool // maxProgramInsts was reached and reported
+	info          *resolve.Info
+	useAt         int                      // index in info.Uses of the last use looked up
+	vars          map[*ast.VarDecl]*symbol // storage of the declarations lowered so far
+	tmpRegs       map[*ast.Reg]*symbol     // registers the decoder introduces (regimm.go)
+	regImms       int                      // register-plus-immediate operands lowered so far (regimm.go)
+	videoOperands bool                     // a video decoder has read the operands' selectors (ops_video.go)
+	aliased       map[*resolve.Symbol]*ast.Function
+	lowered       map[*ast.Function]*funcInfo
+	queue         []*funcInfo
+	cur           *funcInfo
+	labels        map[*ast.Label]int32 // pc of each label of the lowered functions
+	fixups        []labelFixup
+	consts        map[uint64]int32
+	specials      map[specialSlot]int32
+	shared        map[*ast.VarDecl]uint64
+	addrOf        map[*ast.Function]int       // function -> index in Program.funcTable
+	tables        map[*ast.Label][]*ast.Ident // .branchtargets lists by label
+	nslots        int
+	inst          int
+	rec           map[*ast.Function]bool // functions in a call cycle
+	isa           isaDecoded             // the instruction being lowered, as isa decodes it
 }
 
 // Decode lowers kernel (the first .entry when kernel is "") of m, and
-// every function it calls, into a Program. It reports constructs the
-// emulator cannot run as diagnostics with rule "emu-unsupported" and
-// malformed input it did not expect (m should have been checked) with
-// rule "emu-decode".
+// every function it calls, into a Program. It resolves the names of m
+// first; DecodeResolved takes a resolution already made. It reports
+// constructs the emulator cannot run as diagnostics with rule
+// "emu-unsupported" and malformed input it did not expect (m should have
+// been checked) with rule "emu-decode".
 func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
+	return DecodeResolved(m, nil, kernel)
+}
+
+// DecodeResolved is Decode with the names of m already resolved: info is
+// resolve.Module(m)'s result (nil resolves them here). Names that info
+// leaves unresolved are reported as the operands that use them.
+func DecodeResolved(m *ast.Module, info *resolve.Info, kernel string) (*Program, diag.List) {
+	if info == nil {
+		info, _ = resolve.Module(m)
+	}
 	d := &Decoder{
 		prog:     &Program{File: m.Filename},
-		module:   map[string]*symbol{},
-		funcs:    map[string]*ast.Function{},
+		info:     info,
+		vars:     map[*ast.VarDecl]*symbol{},
+		aliased:  map[*resolve.Symbol]*ast.Function{},
 		lowered:  map[*ast.Function]*funcInfo{},
-		labels:   map[*funcInfo]map[string]int32{},
+		labels:   map[*ast.Label]int32{},
 		consts:   map[uint64]int32{},
 		specials: map[specialSlot]int32{},
 		shared:   map[*ast.VarDecl]uint64{},
 		addrOf:   map[*ast.Function]int{},
-		tables:   map[string][]string{},
+		tables:   map[*ast.Label][]*ast.Ident{},
 	}
-	var entry *ast.Function
-	var entries []string
-	for _, s := range m.Stmts {
-		if f, ok := s.(*ast.Function); ok && f.Name != nil {
-			if old := d.funcs[f.Name.Name]; old == nil || old.Body == nil {
-				d.funcs[f.Name.Name] = f
-			}
-			d.module[f.Name.Name] = &symbol{kind: symFunc, fn: f}
-			if f.Kind == ".entry" && f.Body != nil {
-				entries = append(entries, f.Name.Name)
-				if entry == nil && (kernel == "" || f.Name.Name == kernel) {
-					entry = f
-				}
-			}
-		}
-	}
+	entry, entries := entryOf(m, kernel)
 	if entry == nil {
 		if kernel == "" {
 			d.errorf(m, "emu-decode", "the module defines no .entry kernel")
@@ -139,7 +144,7 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 	}
 	d.prog.Kernel = entry.Name.Name
 	d.aliases(m)
-	d.rec = recursiveFuncs(m, d.funcs)
+	d.rec = recursiveFuncs(m, d.funcOf)
 	d.enqueue(entry).entry = true
 	d.entryParams(entry)
 	d.moduleVars(m)
@@ -158,6 +163,20 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 		return nil, d.errs
 	}
 	return d.prog, d.errs
+}
+
+// entryOf returns the first .entry of m with a body called kernel (any
+// name when kernel is ""), and the names of all of them.
+func entryOf(m *ast.Module, kernel string) (entry *ast.Function, entries []string) {
+	for _, s := range m.Stmts {
+		if f, ok := s.(*ast.Function); ok && f.Name != nil && f.Kind == ".entry" && f.Body != nil {
+			entries = append(entries, f.Name.Name)
+			if entry == nil && (kernel == "" || f.Name.Name == kernel) {
+				entry = f
+			}
+		}
+	}
+	return entry, entries
 }
 
 func (d *Decoder) errorf(n ast.Node, rule, format string, args ...any) {
@@ -278,7 +297,7 @@ func (d *Decoder) moduleVars(m *ast.Module) {
 				r = cst.alloc(vd.Name.Name, size, align, SpaceConst, 0x1000)
 				d.prog.konsts = append(d.prog.konsts, r)
 			}
-			d.module[vd.Name.Name] = &symbol{kind: symVar, space: sp, addr: r.Base, size: size}
+			d.vars[vd] = &symbol{kind: symVar, space: sp, addr: r.Base, size: size}
 			if vd.Init != nil {
 				d.initVar(vd, r.Data)
 			}
@@ -388,20 +407,20 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 			}
 		}
 	case *ast.Ident:
-		if s := d.lookup(x.Name); s != nil && s.kind == symVar {
+		if s := d.lookup(x); s != nil && s.kind == symVar {
 			return s.addr, true
 		}
-		if x.Name == warpSizeName && d.lookup(x.Name) == nil {
-			return 32, true
+		if c := d.symbolOf(x); c != nil && c.Kind == resolve.Constant {
+			return uint64(c.Value), true
 		}
-		if a, ok := d.funcAddr(x.Name); ok {
+		if a, ok := d.funcAddr(d.funcOf(x)); ok {
 			return a, true
 		}
 		return 0, false
 	case *ast.CallExpr:
 		if x.Fun == "generic" && len(x.Args) == 1 {
 			if id, ok := x.Args[0].(*ast.Ident); ok {
-				if s := d.lookup(id.Name); s != nil && s.kind == symVar {
+				if s := d.lookup(id); s != nil && s.kind == symVar {
 					return genericOf(s), true
 				}
 			}
@@ -505,9 +524,6 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 		case *ast.VarDecl:
 			for _, v := range declNames(x) {
 				place(v)
-				if o, ok := d.shared[v]; ok {
-					d.module[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: o}
-				}
 			}
 		case *ast.Function:
 			if x.Body != nil {
@@ -522,15 +538,12 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 	}
 	for _, v := range dyn {
 		d.shared[v] = dynOff
-		if _, ok := d.module[v.Name.Name]; !ok {
-			d.module[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: dynOff}
-		}
 	}
 	for _, s := range m.Stmts {
 		if v, ok := s.(*ast.VarDecl); ok {
 			for _, vd := range declNames(v) {
-				if o, ok := d.shared[vd]; ok && vd.Name != nil {
-					d.module[vd.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: o}
+				if o, ok := d.shared[vd]; ok {
+					d.vars[vd] = &symbol{kind: symVar, space: SpaceShared, addr: o}
 				}
 			}
 		}
@@ -607,15 +620,6 @@ func (d *Decoder) enqueue(f *ast.Function) *funcInfo {
 	return fi
 }
 
-func (d *Decoder) lookup(name string) *symbol {
-	for i := len(d.scopes) - 1; i >= 0; i-- {
-		if s, ok := d.scopes[i][name]; ok {
-			return s
-		}
-	}
-	return d.module[name]
-}
-
 // allocLocal reserves n bytes of per-thread local memory.
 func (d *Decoder) allocLocal(n int, align int) uint64 {
 	align = max(align, 1)
@@ -635,19 +639,15 @@ func (d *Decoder) aliases(m *ast.Module) {
 		if !ok || dir.Name != ".alias" || len(dir.Args) != 2 {
 			continue
 		}
-		a, ok1 := dir.Args[0].(*ast.Ident)
-		b, ok2 := dir.Args[1].(*ast.Ident)
-		if ok1 && ok2 && d.funcs[b.Name] != nil {
-			d.funcs[a.Name] = d.funcs[b.Name]
-			d.module[a.Name] = &symbol{kind: symFunc, fn: d.funcs[b.Name]}
+		a := d.symbolOf(dir.Args[0])
+		if b := d.funcOf(dir.Args[1]); a != nil && a.Kind == resolve.Function && b != nil {
+			d.aliased[a] = b
 		}
 	}
 }
 
-// funcAddr returns the address of the .func named name, queueing it for
-// lowering.
-func (d *Decoder) funcAddr(name string) (uint64, bool) {
-	f := d.funcs[name]
+// funcAddr returns the address of the .func f, queueing it for lowering.
+func (d *Decoder) funcAddr(f *ast.Function) (uint64, bool) {
 	if f == nil || f.Body == nil || f.Kind != ".func" {
 		return 0, false
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // decodeBenchSource is a kernel of n blocks of arithmetic, comparison,
@@ -30,7 +31,8 @@ func decodeBenchSource(n int) string {
 }
 
 // BenchmarkDecode measures lowering a parsed module into a Program, the
-// isa decoding of every instruction included.
+// isa decoding of every instruction and the resolution of its names
+// included.
 func BenchmarkDecode(b *testing.B) {
 	const blocks = 2000
 	m, errs := parser.ParseString("bench.ptx", decodeBenchSource(blocks))
@@ -40,6 +42,29 @@ func BenchmarkDecode(b *testing.B) {
 	var insts int
 	for b.Loop() {
 		p, errs := Decode(m, "")
+		if errs.HasErrors() {
+			b.Fatal(errs.Err())
+		}
+		insts = len(p.Insts)
+	}
+	b.ReportMetric(float64(insts)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Minst/s")
+}
+
+// BenchmarkDecodeResolved measures lowering with the names already
+// resolved, as ptxkit run does after checking the module.
+func BenchmarkDecodeResolved(b *testing.B) {
+	const blocks = 2000
+	m, errs := parser.ParseString("bench.ptx", decodeBenchSource(blocks))
+	if errs.HasErrors() {
+		b.Fatal(errs.Err())
+	}
+	info, errs := resolve.Module(m)
+	if errs.HasErrors() {
+		b.Fatal(errs.Err())
+	}
+	var insts int
+	for b.Loop() {
+		p, errs := DecodeResolved(m, info, "")
 		if errs.HasErrors() {
 			b.Fatal(errs.Err())
 		}

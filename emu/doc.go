@@ -5,7 +5,8 @@
 //
 // # Entry points
 //
-// Decode lowers a checked kernel into a Program. A Launch is one launch of
+// Decode lowers a checked kernel into a Program (DecodeResolved with the
+// module's resolve.Info when the caller has it). A Launch is one launch of
 // it: the kernel, its Config (grid, block and cluster shapes, dynamic
 // shared memory, seed, jobs, asynchronous-completion policy, step and time
 // budgets, Monitor, cooperative), its Args and the observers of the run

@@ -1,11 +1,10 @@
 package emu
 
 import (
-	"strconv"
-
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // maxProgramInsts bounds the decoded instructions of a kernel and the
@@ -21,8 +20,6 @@ func (d *Decoder) lowerFunc(fi *funcInfo) {
 	f := fi.fn
 	d.cur = fi
 	fi.start = int32(len(d.prog.Insts))
-	d.labels[fi] = map[string]int32{}
-	d.scopes = []map[string]*symbol{{}}
 	if d.rec[f] {
 		fi.frame = &frameInfo{slotLo: int32(d.nslots) * 32}
 		fi.frame.base = d.NewSlot()
@@ -32,7 +29,7 @@ func (d *Decoder) lowerFunc(fi *funcInfo) {
 		for i, p := range f.Params {
 			if p.Name != nil && i < len(d.prog.Params) {
 				pr := d.prog.Params[i]
-				d.scopes[0][p.Name.Name] = &symbol{kind: symVar, space: SpaceParam, addr: uint64(pr.Offset), size: pr.Size}
+				d.vars[p] = &symbol{kind: symVar, space: SpaceParam, addr: uint64(pr.Offset), size: pr.Size}
 			}
 		}
 	} else {
@@ -74,12 +71,12 @@ func (d *Decoder) funcParam(p *ast.VarDecl) *symbol {
 		return nil
 	}
 	s := d.allocVar(SpaceParamFunc, size, max(int(p.Align), elem))
-	d.scopes[0][p.Name.Name] = s
+	d.vars[p] = s
 	return s
 }
 
 func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
-	lastLabel := ""
+	var lastLabel *ast.Label
 	for _, st := range stmts {
 		switch x := st.(type) {
 		case *ast.VarDecl:
@@ -87,15 +84,15 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 				d.declare(v)
 			}
 		case *ast.Label:
-			d.labels[d.cur][x.Name] = int32(len(d.prog.Insts))
-			lastLabel = x.Name
+			d.labels[x] = int32(len(d.prog.Insts))
+			lastLabel = x
 			continue
 		case *ast.Directive:
-			if x.Name == ".branchtargets" && lastLabel != "" {
-				var names []string
+			if x.Name == ".branchtargets" && lastLabel != nil {
+				var names []*ast.Ident
 				for _, a := range x.Args {
 					if id, ok := a.(*ast.Ident); ok {
-						names = append(names, id.Name)
+						names = append(names, id)
 					}
 				}
 				d.tables[lastLabel] = names
@@ -109,11 +106,9 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 				return
 			}
 			d.lowerInst(x)
-			lastLabel = ""
+			lastLabel = nil
 		case *ast.Block:
-			d.scopes = append(d.scopes, map[string]*symbol{})
 			d.lowerBlock(x.Stmts)
-			d.scopes = d.scopes[:len(d.scopes)-1]
 		case *ast.BadStmt:
 			d.errorf(x, "emu-decode", "unparsed statement")
 		}
@@ -125,35 +120,8 @@ func (d *Decoder) declare(v *ast.VarDecl) {
 	if v.Name == nil {
 		return
 	}
-	scope := d.scopes[len(d.scopes)-1]
 	if v.Space == ".reg" {
-		t, ok := ParseType(v.Type)
-		if !ok {
-			d.errorf(v, "emu-decode", "register %s has unknown type %q", v.Name.Name, v.Type)
-			return
-		}
-		per := max(1, v.Vector)
-		if t == TB128 {
-			per *= 2
-		}
-		mk := func(name string) {
-			s := &symbol{kind: symReg, typ: t, vec: v.Vector, slot: d.NewSlot()}
-			for range per - 1 {
-				d.NewSlot()
-			}
-			scope[name] = s
-		}
-		if v.Count >= 0 {
-			if v.Count > 1<<16 {
-				d.errorf(v, "emu-unsupported", "too many registers (%d)", v.Count)
-				return
-			}
-			for i := range v.Count {
-				mk(v.Name.Name + strconv.Itoa(int(i)))
-			}
-			return
-		}
-		mk(v.Name.Name)
+		d.declareReg(v)
 		return
 	}
 	sp, ok := parseSpace(v.Space)
@@ -168,18 +136,53 @@ func (d *Decoder) declare(v *ast.VarDecl) {
 	}
 	switch sp {
 	case SpaceShared, SpaceSharedCluster:
-		scope[v.Name.Name] = &symbol{kind: symVar, space: SpaceShared, addr: d.shared[v], size: size}
+		d.vars[v] = &symbol{kind: symVar, space: SpaceShared, addr: d.shared[v], size: size}
 	case SpaceLocal:
-		s := d.allocVar(SpaceLocal, size, max(int(v.Align), elem))
-		scope[v.Name.Name] = s
+		d.vars[v] = d.allocVar(SpaceLocal, size, max(int(v.Align), elem))
 		if v.Init != nil {
 			d.errorf(v, "emu-unsupported", "initialized .local variable")
 		}
 	case SpaceParam, SpaceParamFunc:
-		scope[v.Name.Name] = d.allocVar(SpaceParamFunc, size, max(int(v.Align), elem))
+		d.vars[v] = d.allocVar(SpaceParamFunc, size, max(int(v.Align), elem))
 	default:
 		d.errorf(v, "emu-unsupported", "%s variable declared inside a function", v.Space)
 	}
+}
+
+// declareReg allocates the slots of a register declaration (PTX ISA
+// §5.1.1), one per component (two per .b128 component); "%r<N>" declares
+// N registers (§5.4.6).
+func (d *Decoder) declareReg(v *ast.VarDecl) {
+	t, ok := ParseType(v.Type)
+	if !ok {
+		d.errorf(v, "emu-decode", "register %s has unknown type %q", v.Name.Name, v.Type)
+		return
+	}
+	per := max(1, v.Vector)
+	if t == TB128 {
+		per *= 2
+	}
+	mk := func(s *symbol) {
+		*s = symbol{kind: symReg, typ: t, vec: v.Vector, slot: d.NewSlot()}
+		for range per - 1 {
+			d.NewSlot()
+		}
+	}
+	if v.Count < 0 {
+		s := new(symbol)
+		mk(s)
+		d.vars[v] = s
+		return
+	}
+	if v.Count > 1<<16 {
+		d.errorf(v, "emu-unsupported", "too many registers (%d)", v.Count)
+		return
+	}
+	s := &symbol{kind: symReg, typ: t, vec: v.Vector, elems: make([]symbol, v.Count)}
+	for i := range s.elems {
+		mk(&s.elems[i])
+	}
+	d.vars[v] = s
 }
 
 func (d *Decoder) append(in Inst) int {
@@ -250,21 +253,20 @@ func (d *Decoder) report(err error) {
 // Label records that field Target of the instruction being decoded is the
 // pc of label e (resolved when the function is complete).
 func (d *Decoder) Label(e ast.Expr) error {
-	id, ok := e.(*ast.Ident)
-	if !ok {
+	if _, ok := e.(*ast.Ident); !ok {
 		return d.Errorf(e, "expected a label")
 	}
-	d.fixups = append(d.fixups, labelFixup{inst: d.inst, name: id.Name, fn: d.cur, node: e})
+	d.fixups = append(d.fixups, labelFixup{inst: d.inst, label: d.labelOf(e), name: useName(e), node: e})
 	return nil
 }
 
-// Func resolves a call target, queueing the callee for lowering.
+// calleeOf resolves a call target, queueing the callee for lowering.
 func (d *Decoder) calleeOf(e ast.Expr) (*funcInfo, error) {
 	id, ok := e.(*ast.Ident)
 	if !ok {
 		return nil, d.Errorf(e, "indirect calls are not supported by the emulator")
 	}
-	f := d.funcs[id.Name]
+	f := d.funcOf(id)
 	if f == nil || f.Body == nil {
 		return nil, d.Errorf(e, "call to %s, which has no body in this module", id.Name)
 	}
@@ -276,7 +278,7 @@ func (d *Decoder) calleeOf(e ast.Expr) (*funcInfo, error) {
 
 func (d *Decoder) resolveFixups() {
 	for _, fx := range d.fixups {
-		pc, ok := d.labels[fx.fn][fx.name]
+		pc, ok := d.labels[fx.label]
 		if !ok {
 			d.errorf(fx.node, "emu-decode", "undefined label %s", fx.name)
 			continue
@@ -311,19 +313,16 @@ var specialKinds = map[isa.SRegKind]specialKind{
 	isa.SRegEnvreg: spEnvreg, isa.SRegPM: spClock, isa.SRegPM64: spClock,
 }
 
-// specialOf returns the special register called name and how the
-// emulator computes it; ok is false when name is not one or the emulator
-// does not model it.
-func specialOf(name string) (r *isa.SReg, k specialKind, ok bool) {
-	if r = isa.LookupSReg(name); r != nil {
-		k, ok = specialKinds[r.Kind]
+// specialOf returns the special register that the operand r names (as
+// resolve binds it) and how the emulator computes it; ok is false when r
+// names none or the emulator does not model it.
+func (d *Decoder) specialOf(r *ast.Reg) (sr *isa.SReg, k specialKind, ok bool) {
+	if sym := d.symbolOf(r); sym != nil && sym.Special != nil {
+		sr = sym.Special.SReg
+		k, ok = specialKinds[sr.Kind]
 	}
-	return r, k, ok
+	return sr, k, ok
 }
-
-// warpSizeName is the predefined identifier WARP_SZ (§5.4: the warp
-// size, 32).
-const warpSizeName = "WARP_SZ"
 
 func compIndex(c string) int {
 	switch c {
@@ -339,24 +338,29 @@ func compIndex(c string) int {
 
 // regSlot resolves a register operand to its slot base.
 func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
-	if r.Sel != "" { // the video instructions strip theirs (ops_video.go)
-		return 0, 0, d.Errorf(r, "selector .%s: only the video instructions take operand selectors", r.Sel)
+	if err := d.noSelector(r); err != nil {
+		return 0, 0, err
 	}
-	if sr, k, ok := specialOf(r.Name); ok {
-		off := uint64(0)
-		if k == spEnvreg {
-			off = uint64(sr.Index)
-		}
-		if k >= spReservedBegin && k <= spReserved1 {
-			d.prog.reservedSmem = true
-		}
-		return d.special(k, compIndex(r.Comp), off), TU32, nil
+	s := d.lookup(r)
+	if s == nil {
+		return d.specialSlot(r)
 	}
-	if isa.LookupSReg(r.Name) != nil {
-		return 0, 0, d.Errorf(r, "the emulator does not model special register %s", r.Name)
+	return d.regSlotOf(r, s)
+}
+
+// noSelector refuses a video selector (PTX ISA 9.7.19) on r outside the
+// operands of a video instruction, whose decoders read it (ops_video.go).
+func (d *Decoder) noSelector(r *ast.Reg) error {
+	if r.Sel != "" && !d.videoOperands {
+		return d.Errorf(r, "selector .%s: only the video instructions take operand selectors", r.Sel)
 	}
-	s := d.lookup(r.Name)
-	if s == nil || s.kind != symReg {
+	return nil
+}
+
+// regSlotOf returns the slot base of the register operand r, of storage
+// s, and its type.
+func (d *Decoder) regSlotOf(r *ast.Reg, s *symbol) (int32, Type, error) {
+	if s.kind != symReg {
 		return 0, 0, d.Errorf(r, "undeclared register %s", r.Name)
 	}
 	slot := s.slot
@@ -373,19 +377,47 @@ func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 	return slot, s.typ, nil
 }
 
+// specialSlot resolves the special register operand r (PTX ISA §10) to
+// the slot that holds its value.
+func (d *Decoder) specialSlot(r *ast.Reg) (int32, Type, error) {
+	sr, k, ok := d.specialOf(r)
+	if !ok {
+		if sr != nil {
+			return 0, 0, d.Errorf(r, "the emulator does not model special register %s", r.Name)
+		}
+		return 0, 0, d.Errorf(r, "undeclared register %s", r.Name)
+	}
+	off := uint64(0)
+	if k == spEnvreg {
+		off = uint64(sr.Index)
+	}
+	if k >= spReservedBegin && k <= spReserved1 {
+		d.prog.reservedSmem = true
+	}
+	return d.special(k, compIndex(r.Comp), off), TU32, nil
+}
+
 // Dst resolves a destination operand: a register (slot base) or "_" (-1).
 func (d *Decoder) Dst(e ast.Expr) (int32, error) {
 	switch x := e.(type) {
 	case *ast.Sink:
 		return -1, nil
 	case *ast.Reg:
-		if _, _, ok := specialOf(x.Name); ok {
-			return 0, d.Errorf(x, "special register %s is read-only", x.Name)
+		if err := d.noSelector(x); err != nil {
+			return 0, err
 		}
-		s, _, err := d.regSlot(x)
-		return s, err
+		s := d.lookup(x)
+		if s == nil {
+			if _, _, ok := d.specialOf(x); ok {
+				return 0, d.Errorf(x, "special register %s is read-only", x.Name)
+			}
+			_, _, err := d.specialSlot(x)
+			return 0, err
+		}
+		slot, _, err := d.regSlotOf(x, s)
+		return slot, err
 	case *ast.Ident:
-		if s := d.lookup(x.Name); s != nil && s.kind == symReg {
+		if s := d.lookup(x); s != nil && s.kind == symReg {
 			return s.slot, nil
 		}
 	}
@@ -400,23 +432,7 @@ func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
 		s, _, err := d.regSlot(x)
 		return s, err
 	case *ast.Ident:
-		s := d.lookup(x.Name)
-		if s == nil && x.Name == warpSizeName {
-			return d.Const(32), nil
-		}
-		if s == nil {
-			return 0, d.Errorf(x, "undefined name %s", x.Name)
-		}
-		switch s.kind {
-		case symReg:
-			return s.slot, nil
-		case symVar:
-			return d.symAddr(s, 0), nil
-		}
-		if a, ok := d.funcAddr(x.Name); ok {
-			return d.Const(a), nil
-		}
-		return 0, d.Errorf(x, "%s is a function without a body or an entry; its address cannot be taken", x.Name)
+		return d.srcName(x)
 	case *ast.ParenExpr:
 		return d.Src(x.X, t)
 	case *ast.Sink:
@@ -427,6 +443,29 @@ func (d *Decoder) Src(e ast.Expr, t Type) (int32, error) {
 		return 0, d.Errorf(e, "operand the emulator cannot evaluate")
 	}
 	return d.Const(v), nil
+}
+
+// srcName resolves a source operand that is a name: a register, the
+// address of a variable or of a function, or the constant WARP_SZ (PTX
+// ISA §4.4).
+func (d *Decoder) srcName(x *ast.Ident) (int32, error) {
+	if s := d.lookup(x); s != nil {
+		if s.kind == symReg {
+			return s.slot, nil
+		}
+		return d.symAddr(s, 0), nil
+	}
+	sym := d.symbolOf(x)
+	switch {
+	case sym != nil && sym.Kind == resolve.Constant:
+		return d.Const(uint64(sym.Value)), nil
+	case sym == nil || sym.Kind != resolve.Function:
+		return 0, d.Errorf(x, "undefined name %s", x.Name)
+	}
+	if a, ok := d.funcAddr(d.funcOf(x)); ok {
+		return d.Const(a), nil
+	}
+	return 0, d.Errorf(x, "%s is a function without a body or an entry; its address cannot be taken", x.Name)
 }
 
 // symAddr returns a slot holding the address of variable s plus off in
@@ -457,15 +496,15 @@ func (d *Decoder) Addr(e ast.Expr) (base int32, off int64, sp Space, err error) 
 			s, _, err := d.regSlot(b)
 			return s, x.Offset, SpaceGeneric, err
 		case *ast.Ident:
-			s := d.lookup(b.Name)
+			s := d.lookup(b)
 			if s == nil {
+				if d.funcOf(b) != nil {
+					return 0, 0, 0, d.Errorf(b, "%s is not a variable", b.Name)
+				}
 				return 0, 0, 0, d.Errorf(b, "undefined name %s", b.Name)
 			}
 			if s.kind == symReg {
 				return s.slot, x.Offset, SpaceGeneric, nil
-			}
-			if s.kind != symVar {
-				return 0, 0, 0, d.Errorf(b, "%s is not a variable", b.Name)
 			}
 			if s.space == SpaceShared {
 				return d.symAddr(s, 0), x.Offset, SpaceShared, nil
@@ -484,7 +523,7 @@ func (d *Decoder) Addr(e ast.Expr) (base int32, off int64, sp Space, err error) 
 		if !ok || !ok2 {
 			return 0, 0, 0, d.Errorf(x, "array index must be a constant")
 		}
-		s := d.lookup(id.Name)
+		s := d.lookup(id)
 		if s == nil || s.kind != symVar {
 			return 0, 0, 0, d.Errorf(x, "undefined variable %s", id.Name)
 		}
@@ -548,19 +587,16 @@ func (d *Decoder) safeDecode(dec DecodeFunc, in *ast.Instruction, out *Inst) (er
 
 // vectorReg returns the vector register a bare operand names, or nil.
 func (d *Decoder) vectorReg(e ast.Expr) *symbol {
-	var name string
 	switch x := e.(type) {
 	case *ast.Reg:
 		if x.Comp != "" {
 			return nil
 		}
-		name = x.Name
 	case *ast.Ident:
-		name = x.Name
 	default:
 		return nil
 	}
-	if s := d.lookup(name); s != nil && s.kind == symReg && s.vec > 1 {
+	if s := d.lookup(e); s != nil && s.kind == symReg && s.vec > 1 {
 		return s
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"github.com/ptxkit/ptxkit/isa"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -72,7 +73,7 @@ func decodeMov(d *Decoder, in *ast.Instruction, out *Inst) error {
 	t := q.Type()
 	out.Type = t
 	dst, src := in.Operands[0], in.Operands[1]
-	if r, ok := src.(*ast.Reg); ok && clockPart(r.Name) != 0 {
+	if r, ok := src.(*ast.Reg); ok && d.clockPart(r) != 0 {
 		return decodeReadClock(d, r, dst, out)
 	}
 	var err error
@@ -784,6 +785,9 @@ func lowerSetp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	if out.B, err = d.Src(in.Operands[2], t); err != nil {
 		return err
 	}
+	if q.Has(isa.QFtz) {
+		out.Flags |= FlagFtz
+	}
 	switch q.BoolOp {
 	case isa.QAnd:
 		out.Imm = opAnd
@@ -811,11 +815,13 @@ func lowerSetp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	return nil
 }
 
+// execSetp writes p (and q): the comparison and its negation, or for
+// packed sources the comparisons of the low and high halves (§9.7.7.2),
+// each combined with c by the BoolOp.
 func execSetp(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
-		r := compare(in.Cmp, in.Type, w.R[in.A+l], w.R[in.B+l])
-		p, q := b2u(r), b2u(!r)
+		p, q := comparePair(in, w.R[in.A+l], w.R[in.B+l])
 		if in.C >= 0 {
 			c := w.R[in.C+l] & 1
 			if in.Flags&FlagNeg != 0 {
@@ -1080,15 +1086,19 @@ func init() {
 	RegisterOpcode("testp", decodeTestp)
 }
 
-// decodeSet lowers set.cmp{.bop}.dtype.stype d, a, b{, {!}c} (§9.7.4.1):
-// like setp, but the result is all ones / 1.0f for true and 0 for false.
+// decodeSet lowers set.cmp{.bop}{.ftz}.dtype.stype d, a, b{, {!}c}
+// (§9.7.6.1, §9.7.7.1): like setp, but the result is all ones or 1.0 in
+// the destination type for true and 0 for false, half by half for packed
+// sources.
 func decodeSet(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
-	if len(q.Types) != 2 {
+	// ptxas accepts and ignores a .pred type on set
+	types := slices.DeleteFunc(slices.Clone(q.Types), func(t Type) bool { return t == TPred })
+	if len(types) != 2 {
 		return d.Errorf(in, "set needs a destination and a source type")
 	}
-	dt := q.Types[0]
-	q.Types = q.Types[1:] // the comparison sees the source type only
+	dt := types[0]
+	q.Types = types[1:] // the comparison sees the source type only
 	if err := lowerSetp(d, in, out, q); err != nil {
 		return err
 	}
@@ -1098,21 +1108,23 @@ func decodeSet(d *Decoder, in *ast.Instruction, out *Inst) error {
 }
 
 func execSet(w *Warp, in *Inst) Status {
-	one := uint64(0xffffffff)
-	if in.Type2 == TF32 {
-		one = uint64(math.Float32bits(1))
-	}
+	one := setTrue(in.Type2, in.Type)
+	_, packed := packedHalf(in.Type)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
-		p := b2u(compare(in.Cmp, in.Type, w.R[in.A+l], w.R[in.B+l]))
+		lo, hi := comparePair(in, w.R[in.A+l], w.R[in.B+l])
 		if in.C >= 0 {
 			c := w.R[in.C+l] & 1
 			if in.Flags&FlagNeg != 0 {
 				c ^= 1
 			}
-			p = predOp(in.Imm, p, c)
+			lo, hi = predOp(in.Imm, lo, c), predOp(in.Imm, hi, c)
 		}
-		w.R[in.D+l] = one * p
+		d := one * lo
+		if packed {
+			d |= one * hi << 16
+		}
+		w.R[in.D+l] = d
 	}
 	return Continue
 }

@@ -268,7 +268,7 @@ func (d *Decoder) paramVar(e ast.Expr) (*symbol, error) {
 	if !ok {
 		return nil, d.Errorf(e, "the emulator passes call arguments only through .param variables")
 	}
-	s := d.lookup(id.Name)
+	s := d.lookup(id)
 	if s == nil || s.kind != symVar || s.space != SpaceParamFunc {
 		return nil, d.Errorf(e, "%s is not a .param variable of the caller", id.Name)
 	}
@@ -703,12 +703,8 @@ func decodeBrx(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if len(in.Operands) != 2 {
 		return d.Errorf(in, "brx.idx takes an index and a .branchtargets label")
 	}
-	id, ok := in.Operands[1].(*ast.Ident)
-	names := d.tables[""]
-	if ok {
-		names, ok = d.tables[id.Name]
-	}
-	if !ok || len(names) == 0 {
+	names := d.tables[d.labelOf(in.Operands[1])]
+	if len(names) == 0 {
 		return d.Errorf(in.Operands[1], "brx.idx needs the label of a .branchtargets list declared before it")
 	}
 	var err error
@@ -717,7 +713,7 @@ func decodeBrx(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	targets := make([]int32, len(names))
 	for i, n := range names {
-		d.fixups = append(d.fixups, labelFixup{table: targets, slot: i, inst: d.inst, name: n, fn: d.cur, node: in.Operands[1]})
+		d.fixups = append(d.fixups, labelFixup{table: targets, slot: i, inst: d.inst, label: d.labelOf(n), name: n.Name, node: in.Operands[1]})
 	}
 	out.Ext = targets
 	out.Exec = execBrx

@@ -155,11 +155,11 @@ var clockRegs = map[isa.SRegKind]uint8{
 	isa.SRegClockHi: 3, isa.SRegGlobaltimerHi: 3,
 }
 
-// clockPart returns clockRegs of the special register called name, or 0
-// when name is not a clock register.
-func clockPart(name string) uint8 {
-	if r := isa.LookupSReg(name); r != nil {
-		return clockRegs[r.Kind]
+// clockPart returns clockRegs of the special register that the operand r
+// names, or 0 when it names no clock register.
+func (d *Decoder) clockPart(r *ast.Reg) uint8 {
+	if sr, _, _ := d.specialOf(r); sr != nil {
+		return clockRegs[sr.Kind]
 	}
 	return 0
 }
@@ -170,7 +170,7 @@ func decodeReadClock(d *Decoder, r *ast.Reg, dst ast.Expr, out *Inst) error {
 	if out.D, err = d.Dst(dst); err != nil {
 		return err
 	}
-	out.Imm = uint64(clockPart(r.Name))
+	out.Imm = uint64(d.clockPart(r))
 	out.Exec = execReadClock
 	return nil
 }

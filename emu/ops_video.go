@@ -127,8 +127,7 @@ func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if vi.width < 32 && vi.op2 != vidOp2None && vi.op2 != vidOp2Add {
 		return d.Errorf(in, "%s takes .add as its only secondary operation", in.Opcode)
 	}
-	plain, err := d.videoSelectors(in, vi)
-	if err != nil {
+	if err := d.videoSelectors(in, vi); err != nil {
 		return err
 	}
 	nsrc := len(in.Operands) - 1
@@ -139,50 +138,43 @@ func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return d.Errorf(in, "%s takes 3 or 4 operands", in.Opcode)
 	}
 	out.Ext = vi
-	return lanes3(d, plain, out, nsrc, TB32, execVideo)
+	d.videoOperands = true // the selectors are read: the operands' registers resolve as plain ones
+	defer func() { d.videoOperands = false }()
+	return lanes3(d, in, out, nsrc, TB32, execVideo)
 }
 
 // videoSelectors decodes the selectors of a video instruction's operands
-// into vi and returns the instruction with its operands stripped of them.
-func (d *Decoder) videoSelectors(in *ast.Instruction, vi *videoInfo) (*ast.Instruction, error) {
+// into vi.
+func (d *Decoder) videoSelectors(in *ast.Instruction, vi *videoInfo) error {
 	fam := isa.VideoFamilyOf(in.Opcode)
 	n := fam.Lanes()
 	vi.aPart, vi.bPart, vi.mask = wholeWord, wholeWord, uint8(1)<<n-1
 	for i := range n {
 		vi.aLane[i], vi.bLane[i] = uint8(i), uint8(n+i)
 	}
-	plain := *in
-	plain.Operands = append([]ast.Expr(nil), in.Operands...)
-	for i, e := range plain.Operands {
-		r, wrap := selectorReg(e)
+	for i, e := range in.Operands {
+		r := selectorReg(e)
 		if r == nil {
 			continue
 		}
 		sel, _ := isa.ParseVideoSel(r.Sel)
 		if err := d.videoSelector(in, vi, fam, i, r, sel); err != nil {
-			return nil, err
+			return err
 		}
-		stripped := *r
-		stripped.Sel = ""
-		plain.Operands[i] = wrap(&stripped)
 	}
-	return &plain, nil
+	return nil
 }
 
 // selectorReg returns the register of e ("%r1.b0" or vmad's "-%r1.b0")
-// when it has a selector, and how to rebuild e around another register.
-func selectorReg(e ast.Expr) (*ast.Reg, func(*ast.Reg) ast.Expr) {
-	switch x := e.(type) {
-	case *ast.Reg:
-		if x.Sel != "" {
-			return x, func(r *ast.Reg) ast.Expr { return r }
-		}
-	case *ast.UnaryExpr:
-		if r, ok := x.X.(*ast.Reg); ok && r.Sel != "" {
-			return r, func(r *ast.Reg) ast.Expr { u := *x; u.X = r; return &u }
-		}
+// when it has a selector.
+func selectorReg(e ast.Expr) *ast.Reg {
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
 	}
-	return nil, nil
+	if r, ok := e.(*ast.Reg); ok && r.Sel != "" {
+		return r
+	}
+	return nil
 }
 
 // videoSelector records selector sel of operand i, register r.
@@ -404,12 +396,11 @@ func decodeVmad(d *Decoder, in *ast.Instruction, out *Inst) error {
 		vi.shift = 15
 	}
 	var sels videoInfo
-	plain, err := d.videoSelectors(in, &sels)
-	if err != nil {
+	if err := d.videoSelectors(in, &sels); err != nil {
 		return err
 	}
 	vi.aPart, vi.bPart = sels.aPart, sels.bPart
-	ops := plain.Operands
+	ops := append([]ast.Expr(nil), in.Operands...)
 	for i, neg := range []*bool{&vi.negA, &vi.negB, &vi.negC} {
 		if u, ok := ops[i+1].(*ast.UnaryExpr); ok && u.Op == "-" {
 			*neg, ops[i+1] = true, u.X
@@ -418,6 +409,9 @@ func decodeVmad(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if vi.po && (vi.negA || vi.negB || vi.negC) {
 		return d.Errorf(in, "vmad.po takes no negated operands")
 	}
+	d.videoOperands = true // the selectors are read: the operands' registers resolve as plain ones
+	defer func() { d.videoOperands = false }()
+	var err error
 	if out.D, err = d.Dst(ops[0]); err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (d *Decoder) isVprintf(e ast.Expr) bool {
 	if !ok || id.Name != "vprintf" {
 		return false
 	}
-	f := d.funcs[id.Name]
+	f := d.funcOf(id)
 	return f == nil || f.Body == nil
 }
 

@@ -38,8 +38,9 @@ type frameSymbol struct {
 
 // recursiveFuncs returns the functions of m that are part of a call
 // cycle. An indirect call may reach any .func whose name is used as a
-// value elsewhere in the module.
-func recursiveFuncs(m *ast.Module, funcs map[string]*ast.Function) map[*ast.Function]bool {
+// value elsewhere in the module. funcOf returns the function a name use
+// refers to, or nil.
+func recursiveFuncs(m *ast.Module, funcOf func(ast.Expr) *ast.Function) map[*ast.Function]bool {
 	calls := map[*ast.Function][]*ast.Function{}
 	taken := map[*ast.Function]bool{}
 	indirect := map[*ast.Function]bool{}
@@ -50,8 +51,10 @@ func recursiveFuncs(m *ast.Module, funcs map[string]*ast.Function) map[*ast.Func
 		}
 		walkInsts(f.Body.Stmts, func(in *ast.Instruction) {
 			for i, op := range in.Operands {
-				id, ok := op.(*ast.Ident)
-				g := funcs[nameOf(id, ok)]
+				var g *ast.Function
+				if _, ok := op.(*ast.Ident); ok {
+					g = funcOf(op)
+				}
 				switch {
 				case in.Opcode == "call" && i == firstTarget(in):
 					if g != nil {
@@ -67,7 +70,7 @@ func recursiveFuncs(m *ast.Module, funcs map[string]*ast.Function) map[*ast.Func
 	}
 	for _, s := range m.Stmts {
 		if v, ok := s.(*ast.VarDecl); ok && v.Init != nil {
-			markTaken(v.Init, funcs, taken)
+			markTaken(v.Init, funcOf, taken)
 		}
 	}
 	for f := range indirect {
@@ -95,13 +98,6 @@ func recursiveFuncs(m *ast.Module, funcs map[string]*ast.Function) map[*ast.Func
 	return rec
 }
 
-func nameOf(id *ast.Ident, ok bool) string {
-	if !ok || id == nil {
-		return ""
-	}
-	return id.Name
-}
-
 // firstTarget is the index of a call's target operand (after the
 // optional return list).
 func firstTarget(in *ast.Instruction) int {
@@ -124,23 +120,23 @@ func walkInsts(stmts []ast.Stmt, fn func(*ast.Instruction)) {
 	}
 }
 
-func markTaken(e ast.Expr, funcs map[string]*ast.Function, taken map[*ast.Function]bool) {
+func markTaken(e ast.Expr, funcOf func(ast.Expr) *ast.Function, taken map[*ast.Function]bool) {
 	switch x := e.(type) {
 	case *ast.InitList:
 		for _, y := range x.Elems {
-			markTaken(y, funcs, taken)
+			markTaken(y, funcOf, taken)
 		}
 	case *ast.Ident:
-		if g := funcs[x.Name]; g != nil {
+		if g := funcOf(x); g != nil {
 			taken[g] = true
 		}
 	case *ast.CallExpr:
 		for _, y := range x.Args {
-			markTaken(y, funcs, taken)
+			markTaken(y, funcOf, taken)
 		}
 	case *ast.BinaryExpr:
-		markTaken(x.X, funcs, taken)
-		markTaken(x.Y, funcs, taken)
+		markTaken(x.X, funcOf, taken)
+		markTaken(x.Y, funcOf, taken)
 	}
 }
 

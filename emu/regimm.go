@@ -47,7 +47,7 @@ func (d *Decoder) regImmOperand(e ast.Expr) (*ast.Reg, bool) {
 	if !ok || r.Comp != "" {
 		return nil, false
 	}
-	s := d.lookup(r.Name)
+	s := d.lookup(r)
 	if s == nil || s.kind != symReg || s.vec > 1 {
 		return nil, false
 	}
@@ -60,8 +60,11 @@ func (d *Decoder) regImmOperand(e ast.Expr) (*ast.Reg, bool) {
 	}
 	d.regImms++
 	name := "%regimm." + strconv.Itoa(d.regImms) // '.' cannot occur in a PTX name
-	d.scopes[len(d.scopes)-1][name] = &symbol{kind: symReg, typ: s.typ, slot: d.NewSlot()}
 	tmp := &ast.Reg{Span: b.Span, Name: name}
+	if d.tmpRegs == nil {
+		d.tmpRegs = map[*ast.Reg]*symbol{}
+	}
+	d.tmpRegs[tmp] = &symbol{kind: symReg, typ: s.typ, slot: d.NewSlot()}
 	op := "add"
 	if b.Op == "-" {
 		op = "sub"

@@ -43,7 +43,7 @@ const (
 	OpdSrc                         // a source register or immediate
 	OpdReg                         // a source register
 	OpdImm                         // an integer immediate
-	OpdPredDst                     // a destination predicate (p or p|q)
+	OpdPredDst                     // a destination predicate (p, or p|q where Pair)
 	OpdPredSrc                     // a source predicate, ! allowed
 	OpdMem                         // an address [..]
 	OpdLabel                       // a label or function name
@@ -60,6 +60,7 @@ type OperandSpec struct {
 	Fixed    Qual // the operand's type when no slot gives it
 	Wide     bool // twice the width of the slot's type (mul.wide)
 	Optional bool
+	Pair     bool  // a predicate destination may be written p|q (setp)
 	PredOK   bool  // a .pred register is accepted too (ptxas 12.5: movmatrix, setp.bf16x2 b)
 	Limit    int64 // an immediate must be below Limit (0: no limit)
 }
@@ -470,8 +471,8 @@ func modeFirst(f *OpForm, names []string, quals []Qual, probs []Problem) []Probl
 // set, ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh accept it;
 // mad, and, mov, shl, div, ld and others reject it).
 var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "setp": true, "set": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true, "rsqrt": true,
-	"sin": true, "cos": true, "lg2": true, "tanh": true}
+	"fma": true, "cvt": true, "setp": true, "set": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true,
+	"rsqrt": true, "sin": true, "cos": true, "lg2": true, "tanh": true}
 
 // ignoresPredOn reports whether ptxas 12.5 ignores a .pred qualifier on
 // form f: on the opcodes of ignoresPred, and on mul with a floating-point
@@ -603,6 +604,8 @@ func DecodeOpFor(opcode string, names []string, quals []Qual, nops int, v Versio
 	*d = best
 	if bestN == 0 {
 		bestProbs = formChecks(&best, names, bestProbs)
+	} else {
+		widenTypeHint(opcode, best.Form.Name, names, quals, bestProbs)
 	}
 	if len(bestProbs) == 1 && bestProbs[0].Rule == "missing-qualifier" {
 		if l := MissingChoices(opcode, names, quals); len(l) > 1 {

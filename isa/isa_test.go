@@ -214,3 +214,24 @@ func BenchmarkDecode(b *testing.B) {
 		probs = Gate(&f, V(8, 5), Target{SM: 90}, p)
 	}
 }
+
+// TestWidenTypeHint: a wrong type lists every type its place takes over
+// all forms (set.f16 results come from integer and from float sources,
+// two forms each), and only those.
+func TestWidenTypeHint(t *testing.T) {
+	cases := []struct {
+		names []string
+		want  string
+	}{
+		{[]string{".eq", ".f16", ".bf16"}, ".bf16 is not a type of set (.b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 here)"},
+		{[]string{".eq", ".u16", ".f16x2"}, ".f16x2 is not a type of set (.f16, .bf16 here)"},
+		{[]string{".eq", ".ftz", ".f16", ".f64"}, ".f64 is not a type of set (.f16, .f32 here)"},
+	}
+	for _, c := range cases {
+		var d OpDecode
+		probs := DecodeOp("set", c.names, LookupQuals(c.names, nil), 3, &d, nil)
+		if len(probs) != 1 || probs[0].Msg != c.want {
+			t.Errorf("set%s: got %+v, want one problem %q", strings.Join(c.names, ""), probs, c.want)
+		}
+	}
+}

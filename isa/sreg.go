@@ -157,12 +157,11 @@ var sregSpecs = []SReg{
 var sregCount = map[SRegKind]int{SRegPM: 8, SRegPM64: 8, SRegEnvreg: 32}
 
 var (
-	sregs      []*SReg          // every special register, in table order
-	sregByName map[string]*SReg // keyed by name, "%envreg3"
+	sregs      []*SReg   // every special register, in table order
+	sregByName *strIndex // name ("%envreg3") -> position in sregs
 )
 
 func init() {
-	sregByName = make(map[string]*SReg)
 	for _, spec := range sregSpecs {
 		if spec.Index >= 0 {
 			addSReg(spec)
@@ -178,18 +177,39 @@ func init() {
 			addSReg(r)
 		}
 	}
+	names, pos := make([]string, len(sregs)), make([]uint16, len(sregs))
+	for i, r := range sregs {
+		names[i], pos[i] = r.Name, uint16(i)
+	}
+	sregByName = newStrIndex(names, pos)
 }
 
 func addSReg(r SReg) {
 	r.Section = "PTX ISA " + r.Section
 	p := &r
 	sregs = append(sregs, p)
-	sregByName[r.Name] = p
 }
 
 // LookupSReg returns the special register called name ("%tid",
 // "%cluster_ctarank", "%envreg3"), or nil when name is not one.
-func LookupSReg(name string) *SReg { return sregByName[name] }
+func LookupSReg(name string) *SReg {
+	if i := SRegNumber(name); i >= 0 {
+		return sregs[i]
+	}
+	return nil
+}
+
+// SRegNumber returns the position in SRegs of the special register called
+// name, or -1 when name is not one.
+func SRegNumber(name string) int {
+	if len(name) == 0 || name[0] != '%' {
+		return -1
+	}
+	if i, ok := sregByName.get(name); ok {
+		return int(i)
+	}
+	return -1
+}
 
 // SRegs returns every special register, in the order of PTX ISA chapter
 // 10. The caller must not modify them.

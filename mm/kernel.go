@@ -9,6 +9,7 @@ import (
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // ThreadSpec places one thread of a kernel run as a litmus test.
@@ -67,11 +68,15 @@ func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, erro
 		}
 	}
 	prog := &Program{Name: strings.TrimSuffix(name, ".ptx"), initRegs: map[string]map[string]int64{}}
+	// Names are bound once, by resolve; a name it leaves unbound is
+	// reported where the kernel uses it as a location.
+	info, _ := resolve.Module(mod)
+	locs := map[*ast.VarDecl]string{}
 	var entry *ast.Function
 	for _, st := range mod.Stmts {
 		switch st := st.(type) {
 		case *ast.VarDecl:
-			if err := kernelVar(prog, st); err != nil {
+			if err := kernelVar(prog, st, locs); err != nil {
 				return nil, err
 			}
 		case *ast.Function:
@@ -86,7 +91,8 @@ func ParsePTXKernel(name string, src []byte, specs []ThreadSpec) (*Program, erro
 	}
 	for k, sp := range specs {
 		th := Thread{Name: fmt.Sprintf("P%d", k), CTA: sp.CTA, Cluster: sp.Cluster}
-		code, err := kernelCode(prog, entry.Body, sp)
+		r := &kernelReader{prog: prog, info: info, locs: locs, sp: sp}
+		code, err := r.code(entry.Body)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +119,21 @@ func kernelCondition(src []byte) (int, string, bool) {
 	return 0, "", false
 }
 
-func kernelVar(prog *Program, d *ast.VarDecl) error {
+// kernelReader translates the kernel for one thread of the test. It reads
+// names through resolve's binding of each use: an address names a
+// location by the declaration it resolves to, an operand a special
+// register by resolve's Special.
+type kernelReader struct {
+	prog *Program
+	info *resolve.Info
+	locs map[*ast.VarDecl]string // the location each module-scope scalar declares
+	sp   ThreadSpec
+	bars int // barrier instructions read so far
+}
+
+// kernelVar makes a module-scope .global or .shared scalar d a location
+// and records it in locs.
+func kernelVar(prog *Program, d *ast.VarDecl, locs map[*ast.VarDecl]string) error {
 	if !strings.HasPrefix(d.Space, ".global") && !strings.HasPrefix(d.Space, ".shared") {
 		return nil
 	}
@@ -121,22 +141,22 @@ func kernelVar(prog *Program, d *ast.VarDecl) error {
 		return parseErr(int(d.Pos().Line), fmt.Sprintf("%s: only scalar variables can be litmus locations", d.Name.Name))
 	}
 	i := prog.addLoc(d.Name.Name)
+	locs[d] = d.Name.Name
 	if lit, ok := d.Init.(*ast.IntLit); ok {
 		prog.PhysInit[prog.Locs[i].Phys] = int64(lit.Value)
 	}
 	return nil
 }
 
-// kernelCode translates the kernel body for one thread.
-func kernelCode(prog *Program, body *ast.Block, sp ThreadSpec) ([]Instr, error) {
+// code translates the kernel body for the thread.
+func (k *kernelReader) code(body *ast.Block) ([]Instr, error) {
 	var code []Instr
-	bars := 0
 	for _, st := range body.Stmts {
 		switch st := st.(type) {
 		case *ast.Label:
 			code = append(code, Instr{Op: OpLabel, Label: st.Name, Line: int(st.Pos().Line), Text: st.Name + ":"})
 		case *ast.Instruction:
-			ins, err := kernelInstr(prog, st, sp, &bars)
+			ins, err := k.instr(st)
 			if err != nil {
 				return nil, parseErr(int(st.Pos().Line), err.Error())
 			}
@@ -198,13 +218,13 @@ func exprText(e ast.Expr) string {
 	return "?"
 }
 
-// kernelOperand reads a register or an immediate; special registers take
-// the thread's values.
-func kernelOperand(e ast.Expr, sp ThreadSpec) (Operand, error) {
+// operand reads a register or an immediate; special registers take the
+// thread's values.
+func (k *kernelReader) operand(e ast.Expr) (Operand, error) {
 	switch e := e.(type) {
 	case *ast.Reg:
-		if r := isa.LookupSReg(e.Name); r != nil {
-			return specialOperand(e, r, sp)
+		if sym := k.info.Symbol(e); sym != nil && sym.Special != nil {
+			return specialOperand(e, sym.Special.SReg, k.sp)
 		}
 		if e.Comp != "" {
 			return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
@@ -236,12 +256,15 @@ func specialOperand(e *ast.Reg, r *isa.SReg, sp ThreadSpec) (Operand, error) {
 	return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
 }
 
-// kernelAddress reads [x], the only address form a litmus location has.
-func kernelAddress(prog *Program, e ast.Expr) (string, error) {
+// address reads [x], the only address form a litmus location has: x
+// resolves to a location's declaration.
+func (k *kernelReader) address(e ast.Expr) (string, error) {
 	a, ok := e.(*ast.Address)
 	if ok && !a.HasOffset {
-		if id, ok := a.Base.(*ast.Ident); ok && prog.LocIndex(id.Name) >= 0 {
-			return id.Name, nil
+		if sym := k.info.Symbol(a.Base); sym != nil && sym.Decl != nil {
+			if loc, ok := k.locs[sym.Decl]; ok {
+				return loc, nil
+			}
 		}
 	}
 	return "", fmt.Errorf("address %s: only [variable] of a module-scope .global or .shared scalar is supported", exprText(e))
@@ -285,7 +308,7 @@ func kernelQuals(in *ast.Instruction, def Sem) (Sem, Scope, []string) {
 	return sem, scope, rest
 }
 
-func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
+func (k *kernelReader) instr(in *ast.Instruction) ([]Instr, error) {
 	ops := in.Operands
 	if in.Guard != nil && in.Opcode != "bra" {
 		return nil, fmt.Errorf("a guard is supported on bra only")
@@ -293,7 +316,7 @@ func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) (
 	operands := func(from int) ([]Operand, error) {
 		var out []Operand
 		for _, e := range ops[from:] {
-			o, err := kernelOperand(e, sp)
+			o, err := k.operand(e)
 			if err != nil {
 				return nil, err
 			}
@@ -359,24 +382,24 @@ func kernelInstr(prog *Program, in *ast.Instruction, sp ThreadSpec, bars *int) (
 		return []Instr{{Op: OpArith, RMW: op, Dst: d, Args: args}}, nil
 	case "ld", "st":
 		if in.Opcode == "st" && len(in.Quals) > 0 && isa.LookupQual(in.Quals[0].Name) == isa.QAsync {
-			return kernelStAsync(prog, in, sp, operands)
+			return k.stAsync(in, operands)
 		}
-		return kernelMem(prog, in, sp, dst, operands)
+		return k.mem(in, dst, operands)
 	case "cp":
-		return kernelBulkCopy(prog, in)
+		return k.bulkCopy(in)
 	case "mbarrier":
-		return kernelMbarrier(prog, in, dst)
+		return k.mbarrier(in, dst)
 	case "atom", "red":
-		return kernelRMW(prog, in, sp, dst, operands)
+		return k.rmw(in, dst, operands)
 	case "fence", "membar":
 		return kernelFence(in)
 	case "bar", "barrier":
-		return kernelBar(in, sp, bars)
+		return k.bar(in)
 	}
 	return nil, fmt.Errorf("%s is not supported in a litmus kernel", in.Opcode)
 }
 
-func kernelMem(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
+func (k *kernelReader) mem(in *ast.Instruction, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
 	sem, scope, _ := kernelQuals(in, Weak)
 	if len(in.Operands) != 2 {
 		return nil, fmt.Errorf("%s needs two operands", in.Opcode)
@@ -386,13 +409,13 @@ func kernelMem(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (st
 		if err != nil {
 			return nil, err
 		}
-		loc, err := kernelAddress(prog, in.Operands[1])
+		loc, err := k.address(in.Operands[1])
 		if err != nil {
 			return nil, err
 		}
 		return []Instr{{Op: OpLoad, Sem: sem, Scope: scope, Dst: d, Loc: loc}}, nil
 	}
-	loc, err := kernelAddress(prog, in.Operands[0])
+	loc, err := k.address(in.Operands[0])
 	if err != nil {
 		return nil, err
 	}
@@ -403,7 +426,7 @@ func kernelMem(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (st
 	return []Instr{{Op: OpStore, Sem: sem, Scope: scope, Loc: loc, Args: v}}, nil
 }
 
-func kernelRMW(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
+func (k *kernelReader) rmw(in *ast.Instruction, dst func() (string, error), operands func(int) ([]Operand, error)) ([]Instr, error) {
 	sem, scope, rest := kernelQuals(in, Relaxed)
 	op := ""
 	for _, q := range rest {
@@ -426,7 +449,7 @@ func kernelRMW(prog *Program, in *ast.Instruction, sp ThreadSpec, dst func() (st
 	if len(in.Operands) < first+2 {
 		return nil, fmt.Errorf("%s needs an address and a value", in.Opcode)
 	}
-	loc, err := kernelAddress(prog, in.Operands[first])
+	loc, err := k.address(in.Operands[first])
 	if err != nil {
 		return nil, err
 	}
@@ -467,10 +490,10 @@ func kernelFence(in *ast.Instruction) ([]Instr, error) {
 	return nil, fmt.Errorf("unsupported fence %s", instrText(in))
 }
 
-// kernelBar reads bar.sync / barrier.sync a{, b}: the barrier instance is
-// the instruction's position among the kernel's barriers, so threads meet
-// at the same barrier instruction.
-func kernelBar(in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
+// bar reads bar.sync / barrier.sync a{, b}: the barrier instance is the
+// instruction's position among the kernel's barriers, so threads meet at
+// the same barrier instruction.
+func (k *kernelReader) bar(in *ast.Instruction) ([]Instr, error) {
 	arrive := false
 	for _, q := range kernelQualsOf(in) {
 		switch q {
@@ -484,12 +507,12 @@ func kernelBar(in *ast.Instruction, sp ThreadSpec, bars *int) ([]Instr, error) {
 	if len(in.Operands) < 1 || len(in.Operands) > 2 {
 		return nil, fmt.Errorf("bar needs a barrier id and an optional count")
 	}
-	id, err := kernelOperand(in.Operands[0], sp)
+	id, err := k.operand(in.Operands[0])
 	if err != nil {
 		return nil, err
 	}
-	res := Instr{Op: OpBar, BarIns: *bars, BarID: id, Arrive: arrive, Scope: ScopeCTA}
-	*bars++
+	res := Instr{Op: OpBar, BarIns: k.bars, BarID: id, Arrive: arrive, Scope: ScopeCTA}
+	k.bars++
 	if len(in.Operands) == 2 {
 		lit, ok := in.Operands[1].(*ast.IntLit)
 		if !ok || lit.Value == 0 || lit.Value > 1024 {

@@ -8,18 +8,18 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
-// kernelStAsync translates st.async (§9.7.9.12). The weak form
+// stAsync translates st.async (§9.7.9.12). The weak form
 // st.async{.shared::cluster}.mbarrier::complete_tx::bytes [a], b, [mbar]
 // becomes the extension's st.async; the .release form (global memory, no
 // completion mechanism) is a release store.
-func kernelStAsync(prog *Program, in *ast.Instruction, sp ThreadSpec, operands func(int) ([]Operand, error)) ([]Instr, error) {
+func (k *kernelReader) stAsync(in *ast.Instruction, operands func(int) ([]Operand, error)) ([]Instr, error) {
 	sem, scope, _ := kernelQuals(in, Weak)
 	ops := in.Operands
 	if sem != Weak {
 		if len(ops) != 2 {
 			return nil, fmt.Errorf("st.async.release needs an address and a value")
 		}
-		loc, err := kernelAddress(prog, ops[0])
+		loc, err := k.address(ops[0])
 		if err != nil {
 			return nil, err
 		}
@@ -35,26 +35,26 @@ func kernelStAsync(prog *Program, in *ast.Instruction, sp ThreadSpec, operands f
 	if _, ok := ops[1].(*ast.VectorExpr); ok {
 		return nil, fmt.Errorf("vector st.async is not supported in a litmus kernel")
 	}
-	loc, err := kernelAddress(prog, ops[0])
+	loc, err := k.address(ops[0])
 	if err != nil {
 		return nil, err
 	}
-	mbar, err := kernelAddress(prog, ops[2])
+	mbar, err := k.address(ops[2])
 	if err != nil {
 		return nil, err
 	}
-	v, err := kernelOperand(ops[1], sp)
+	v, err := k.operand(ops[1])
 	if err != nil {
 		return nil, err
 	}
-	prog.mbarIndex(mbar)
+	k.prog.mbarIndex(mbar)
 	return []Instr{{Op: OpStAsync, Loc: loc, Args: []Operand{v}, Mbar: mbar}}, nil
 }
 
-// kernelBulkCopy translates cp.async.bulk.dst.src.mbarrier::complete_tx::bytes
+// bulkCopy translates cp.async.bulk.dst.src.mbarrier::complete_tx::bytes
 // [dst], [src], size, [mbar] (§9.7.9.25.4.1); the size is not modelled,
 // each location being one scalar.
-func kernelBulkCopy(prog *Program, in *ast.Instruction) ([]Instr, error) {
+func (k *kernelReader) bulkCopy(in *ast.Instruction) ([]Instr, error) {
 	qs := kernelQualsOf(in)
 	if len(qs) < 2 || qs[0] != isa.QAsync || qs[1] != qBulk {
 		return nil, fmt.Errorf("%s is not supported in a litmus kernel", instrText(in))
@@ -68,22 +68,22 @@ func kernelBulkCopy(prog *Program, in *ast.Instruction) ([]Instr, error) {
 		return nil, fmt.Errorf("cp.async.bulk needs [dst], [src], size, [mbar]")
 	}
 	var names [3]string
-	for i, k := range []int{0, 1, 3} {
-		n, err := kernelAddress(prog, in.Operands[k])
+	for i, j := range []int{0, 1, 3} {
+		n, err := k.address(in.Operands[j])
 		if err != nil {
 			return nil, err
 		}
 		names[i] = n
 	}
-	prog.mbarIndex(names[2])
+	k.prog.mbarIndex(names[2])
 	return []Instr{{Op: OpBulkCopy, Loc: names[0], Loc2: names[1], Mbar: names[2], Proxy: Async}}, nil
 }
 
-// kernelMbarrier translates the mbarrier operations (§9.7.13.15):
+// mbarrier translates the mbarrier operations (§9.7.13.15):
 // arrive (with .expect_tx or .noComplete) is an arrive-on, try_wait and
 // test_wait a wait for the phase (the loop around them is implied),
 // init, inval and expect_tx add no ordering.
-func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, error)) ([]Instr, error) {
+func (k *kernelReader) mbarrier(in *ast.Instruction, dst func() (string, error)) ([]Instr, error) {
 	if len(in.Quals) == 0 {
 		return nil, fmt.Errorf("mbarrier needs an operation")
 	}
@@ -104,7 +104,7 @@ func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, erro
 	if len(in.Operands) < 2 {
 		return nil, fmt.Errorf("mbarrier%s needs a destination and an mbarrier", op)
 	}
-	mbar, err := kernelAddress(prog, in.Operands[1])
+	mbar, err := k.address(in.Operands[1])
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func kernelMbarrier(prog *Program, in *ast.Instruction, dst func() (string, erro
 		}
 		args = append(args, "%"+strings.TrimPrefix(d, "%"))
 	}
-	res, err := parseMbarrier(prog, append(parts, q...), append(args, mbar))
+	res, err := parseMbarrier(k.prog, append(parts, q...), append(args, mbar))
 	if err != nil {
 		return nil, err
 	}

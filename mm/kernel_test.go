@@ -50,6 +50,8 @@ func TestPTXKernelErrors(t *testing.T) {
 		head + ".visible .entry k()\n{\n.reg .u32 %r<2>;\nmov.u32 %r1, %laneid;\n}\n//@ exists (x == 1)\n":                                           "unsupported special register",
 		head + ".visible .entry k()\n{\ntex.1d.v4.f32.s32 {%f1,%f2,%f3,%f4}, [t, {%r1}];\n}\n//@ exists (x == 1)\n":                                  "tex is not supported",
 		head + "\n//@ exists (x == 1)\n": "no .entry kernel",
+		// The kernel's own x hides the location x (PTX ISA §5.4 scopes).
+		head + ".visible .entry k()\n{\n.shared .u32 x;\nst.shared.u32 [x], 1;\n}\n//@ exists (x == 1)\n": "only [variable]",
 	}
 	for src, want := range cases {
 		_, err := ParsePTXKernel("k.ptx", []byte(src), specs)

@@ -7,7 +7,6 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/internal/benchmod"
 	"github.com/ptxkit/ptxkit/ptx/parser"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // BenchmarkCheckFile measures what `ptxkit check FILE` does with a file
@@ -62,25 +61,16 @@ func BenchmarkCheckFileWholeBodiesLongKernels(b *testing.B) {
 // checkFileWholeBodies is checkFile streaming whole function bodies.
 func checkFileWholeBodies(name string, src []byte, cfg check.Config) diag.List {
 	st := parser.NewStream(name, string(src), parser.ReuseBodies)
-	res := resolve.NewResolver(name)
-	res.KeepUses = false
 	chk := check.NewChecker(name, cfg)
 	for s := st.Next(); s != nil; s = st.Next() {
-		if len(st.Errors()) > 0 {
-			continue
-		}
-		res.Add(s)
-		if !res.Diagnostics().HasErrors() {
+		if len(st.Errors()) == 0 {
 			chk.Add(s)
 		}
 	}
 	chk.End()
 	errs := st.Errors()
 	if !errs.HasErrors() {
-		errs = append(errs, res.Diagnostics()...)
-		if !res.Diagnostics().HasErrors() {
-			errs = append(errs, chk.Diagnostics()...)
-		}
+		errs = append(errs, chk.Diagnostics()...)
 	}
 	return errs
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 func init() {
@@ -127,32 +126,21 @@ func tuneGC() {
 // function bodies included (parser.StreamStatements), so memory stays
 // proportional to the largest statement and the declarations of one
 // function, and the garbage collector has almost nothing to do. A file
-// with syntax errors gets only those; a top-level statement (a whole
-// function) with resolution errors is not validated, but the others are,
-// so that an undeclared name in one function does not hide the
-// validator's diagnostics in the others.
+// with syntax errors gets only those; a function with resolution errors
+// gets only those (check.Checker), so that an undeclared name in one
+// function does not hide the validator's diagnostics in the others.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	// The tree's strings share the source's memory. src is this
 	// function's to keep and is never written, so it is viewed as a
 	// string instead of copied.
 	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.StreamStatements)
-	res := resolve.NewResolver(name)
-	res.KeepUses = false
 	chk := check.NewChecker(name, cfg)
-	seen := 0 // resolution diagnostics of the statements before s
 	for s := st.Next(); s != nil; s = st.Next() {
 		if len(st.Errors()) > 0 {
 			continue // only syntax errors will be reported; keep reading them
 		}
 		if f, ok := s.(*ast.Function); ok {
-			checkFunction(st, res, chk, f)
-			continue
-		}
-		res.Add(s)
-		l := res.Diagnostics()
-		fresh := l[min(seen, len(l)):]
-		seen = len(l)
-		if fresh.HasErrors() {
+			checkFunction(st, chk, f)
 			continue
 		}
 		chk.Add(s)
@@ -160,7 +148,6 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	chk.End()
 	errs := st.Errors()
 	if !errs.HasErrors() {
-		errs = append(errs, res.Diagnostics()...)
 		errs = append(errs, chk.Diagnostics()...)
 	}
 	for i := range errs {
@@ -171,50 +158,23 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 }
 
 // checkFunction resolves and validates f, whose body st hands out
-// statement by statement. The validator stops at the function's first
-// resolution error, and what it said about the function is withdrawn
-// when the function turns out to have one (an undeclared label is known
-// only at its end), as if the function had not been validated; nothing is
-// done once a syntax error appears (only those will be reported).
-func checkFunction(st *parser.Stream, res *resolve.Resolver, chk *check.Checker, f *ast.Function) {
-	before, mark := len(res.Diagnostics()), chk.Mark()
-	fresh := func() bool { return res.Diagnostics()[before:].HasErrors() }
-	res.BeginFunction(f)
-	begun := !fresh()
-	if begun {
-		chk.BeginFunction(f)
-	}
-	checking := begun
+// statement by statement; nothing is done once a syntax error appears
+// (only those will be reported).
+func checkFunction(st *parser.Stream, chk *check.Checker, f *ast.Function) {
+	chk.BeginFunction(f)
 	for f.Body != nil && len(st.Errors()) == 0 {
 		run, ev := st.NextStmts()
-		if ev == parser.EndOfBody {
-			break
-		}
 		switch ev {
+		case parser.EndOfBody:
+			chk.EndFunction()
+			return
 		case parser.BlockStart:
-			res.OpenBlock()
-			if begun {
-				chk.OpenBlock()
-			}
-			continue
+			chk.OpenBlock()
 		case parser.BlockEnd:
-			res.CloseBlock()
-			if begun {
-				chk.CloseBlock()
-			}
-			continue
-		}
-		res.AddStmts(run)
-		checking = checking && !fresh()
-		if checking {
+			chk.CloseBlock()
+		default:
 			chk.AddStmts(run)
 		}
 	}
-	res.EndFunction()
-	if begun {
-		chk.EndFunction()
-	}
-	if fresh() {
-		chk.Drop(mark)
-	}
+	chk.EndFunction()
 }

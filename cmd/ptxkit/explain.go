@@ -171,7 +171,7 @@ func (x *explanation) analyze(target, version string) error {
 	if errs.HasErrors() {
 		return nil
 	}
-	for _, d := range check.Module(m, check.Config{}) {
+	for _, d := range check.Validate(m, check.Config{}) {
 		if len(in.Operands) == 0 && d.Rule == "operand-count" {
 			continue // a bare opcode ("st.global.v4.u32") explains the form only
 		}
@@ -263,7 +263,10 @@ func operandDesc(d *isa.OpDecode, s isa.OperandSpec) string {
 		}
 		return "integer constant" + opt
 	case isa.OpdPredDst:
-		return "destination predicate (p, or p|q)" + opt
+		if s.Pair {
+			return "destination predicate (p, or p|q)" + opt
+		}
+		return "destination predicate" + opt
 	case isa.OpdPredSrc:
 		return "predicate, ! negates it" + opt
 	case isa.OpdMem:

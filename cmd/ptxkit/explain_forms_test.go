@@ -26,7 +26,17 @@ func TestExplainEveryClass(t *testing.T) {
 		{"comparison", "setp.lt.b32 %p1, %r1, %r2;", nil, exitFail, map[string]string{
 			"operands": "p     destination predicate", "problems": ".lt does not compare .b32 values [cmp-type]"}},
 		{"half-comparison", "setp.eq.f16x2 %p1|%p2, %r1, %r2;", []string{"--target", "sm_53", "--ptx", "6.0"}, exitOK, map[string]string{
-			"instruction": "setp: Compare two values", "problems": "none"}},
+			"instruction": "setp: Compare two values", "operands": "p     destination predicate (p, or p|q)", "problems": "none"}},
+		{"half-comparison", "set.lt.ftz.u16.f16 %rs1, %h1, %h2;", []string{"--target", "sm_53", "--ptx", "6.5"}, exitOK, map[string]string{
+			"instruction": "syntax: set<.eq|.ne|.lt|.le|.gt|.ge|.equ|.neu|.ltu|.leu|.gtu|.geu|.num|.nan>{.ftz}<.u16|.s16|.u32|.s32>.f16 d, a, b",
+			"operands":    "a     register or constant of type .f16", "requires": "PTX ISA 6.5, sm_53 or higher", "problems": "none"}},
+		{"half-comparison", "set.ne.and.bf16x2.bf16x2 %r1, %r2, %r3, !%p1;", []string{"--target", "sm_80", "--ptx", "7.8"}, exitFail, map[string]string{
+			"instruction": "(PTX ISA 9.7.7.1; half-comparison)", "operands": "c     predicate, ! negates it",
+			"requires": "PTX ISA 7.8, sm_90 or higher", "problems": "set requires sm_90 or higher (target is sm_80) [target]"}},
+		{"half-comparison", "set.eq.f16.bf16 %h1, %h2, %h3;", nil, exitFail, map[string]string{
+			"problems": ".bf16 is not a type of set (.b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f32, .f64 here)"}},
+		{"half-comparison", "setp.lt.bf16 %p1|%p2, %h1, %h2;", []string{"--target", "sm_90", "--ptx", "7.8"}, exitFail, map[string]string{
+			"operands": "p     destination predicate", "problems": "setp writes one predicate p, not a pair p|q"}},
 		{"logic-shift", "lop3.b32 %r1, %r2, %r3, %r4, 0x96;", nil, exitOK, map[string]string{
 			"operands": "n     integer constant below 256", "instruction": "(PTX ISA 9.7.8.6; logic-shift)"}},
 		{"data-movement", "cvt.rn.f32.u64 %f1, %rd1;", nil, exitOK, map[string]string{

@@ -132,19 +132,18 @@ func diffLaunch(prog *emu.Program, o *runOptions) (*emu.Launch, error) {
 // errors; it returns nil and the exit status on failure.
 func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*emu.Program, int) {
 	m, errs := parser.ParseFile(name, src)
+	var info *resolve.Info
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
-		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() {
-			errs = append(errs, check.Module(m, check.Config{})...)
-		}
+		var l diag.List
+		info, l = check.ModuleInfo(m, check.Config{}) // resolved once, for the validator and the decoder
+		errs = append(errs, l...)
 	}
 	if errs.HasErrors() {
 		errs.Sort()
 		diag.WriteText(stderr, errs)
 		return nil, exitFail
 	}
-	prog, derrs := emu.Decode(m, kernel)
+	prog, derrs := emu.DecodeResolved(m, info, kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
 		return nil, exitFail

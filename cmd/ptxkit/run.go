@@ -143,11 +143,16 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
 	m, errs := parser.ParseFile(name, src)
+	var info *resolve.Info
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
-		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() && !o.noCheck {
-			errs = append(errs, check.Module(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)})...)
+		if o.noCheck {
+			var rerrs diag.List
+			info, rerrs = resolve.Module(m)
+			errs = append(errs, rerrs...)
+		} else {
+			var l diag.List
+			info, l = check.ModuleInfo(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)}) // resolved once, for both
+			errs = append(errs, l...)
 		}
 	}
 	if errs.HasErrors() {
@@ -155,7 +160,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		diag.WriteText(stderr, errs)
 		return exitFail
 	}
-	prog, derrs := emu.Decode(m, o.kernel)
+	prog, derrs := emu.DecodeResolved(m, info, o.kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
 		return exitFail

@@ -13,29 +13,14 @@ import (
 	"github.com/ptxkit/ptxkit/internal/benchmod"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/printer"
-	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
 // wholeTreeCheck is checkFile done the simple way: parse the whole
-// module, resolve it, validate the top-level statements without
-// resolution errors.
+// module, then resolve and validate the tree (check.Module).
 func wholeTreeCheck(name string, src []byte, cfg check.Config) diag.List {
 	m, errs := parser.ParseFile(name, src)
 	if !errs.HasErrors() {
-		_, rerrs := resolve.Module(m)
-		errs = append(errs, rerrs...)
-		clean := *m
-		clean.Stmts = nil
-		for _, s := range m.Stmts {
-			bad := false
-			for _, d := range rerrs {
-				bad = bad || d.Severity == diag.Error && d.Pos.Offset >= s.Pos().Offset && d.Pos.Offset < s.End().Offset
-			}
-			if !bad {
-				clean.Stmts = append(clean.Stmts, s)
-			}
-		}
-		errs = append(errs, check.Module(&clean, cfg)...)
+		errs = append(errs, check.Module(m, cfg)...)
 	}
 	errs.Sort()
 	return errs

@@ -57,13 +57,10 @@ func analyze(name, src string, cfg check.Config) (a *analysis) {
 	}()
 	m, errs := parser.ParseStringMode(name, src, parser.ParseComments)
 	a.mod = m
-	info, rerrs := resolve.Module(m)
+	info, l := check.ModuleInfo(m, cfg) // names resolved once, for checking and navigation
 	a.info = info
 	if !errs.HasErrors() {
-		errs = append(errs, rerrs...)
-		if !rerrs.HasErrors() {
-			errs = append(errs, check.Module(m, cfg)...)
-		}
+		errs = append(errs, l...)
 	}
 	errs.Sort()
 	a.diags = errs

@@ -290,7 +290,7 @@ func (a *analysis) registerItems(prefix string) []completionItem {
 		if strings.HasPrefix(name, prefix) {
 			sp := resolve.LookupSpecial(name)
 			items = append(items, completionItem{Label: name, Kind: completionKindVariable,
-				Detail: ".sreg " + sp.Type, Documentation: specialMeaningOf(name)})
+				Detail: ".sreg " + sp.Type, Documentation: sp.Meaning})
 		}
 	}
 	return items

@@ -154,8 +154,8 @@ func describeSpecial(sp *resolve.Special) string {
 	} else {
 		b.WriteString(" " + sp.Type)
 	}
-	if m := specialMeaningOf(sp.Name); m != "" {
-		b.WriteString("\n\n" + m)
+	if sp.Meaning != "" {
+		b.WriteString("\n\n" + sp.Meaning)
 	}
 	fmt.Fprintf(&b, "\n\nrequires PTX ISA %s, %s or higher (%s, Special Registers)\n", sp.PTX, sp.Target, sp.Section)
 	return b.String()

@@ -56,7 +56,7 @@ func (a *analysis) declares(d *declaration, sym *resolve.Symbol) bool {
 	case resolve.Register, resolve.Variable, resolve.Param:
 		return d.decl != nil && d.decl == sym.Decl
 	case resolve.Function:
-		return d.kind == resolve.Function && sym.Func != nil && sym.Func.Name != nil && d.name == sym.Func.Name.Name
+		return d.kind == resolve.Function && a.info != nil && a.info.Functions[d.name] == sym
 	case resolve.Label, resolve.Prototype:
 		return d.label != nil && d.label == sym.Label
 	}
@@ -86,10 +86,6 @@ func (a *analysis) symbolOf(d *declaration) *resolve.Symbol {
 func (t *target) refers(u *resolve.Use) bool {
 	if t.sym == nil {
 		return false
-	}
-	if t.sym.Kind == resolve.Function && u.Sym.Kind == resolve.Function {
-		return u.Sym.Func != nil && t.sym.Func != nil && u.Sym.Func.Name != nil && t.sym.Func.Name != nil &&
-			u.Sym.Func.Name.Name == t.sym.Func.Name.Name
 	}
 	if u.Sym != t.sym {
 		return false

@@ -6,15 +6,6 @@ import (
 	"github.com/ptxkit/ptxkit/isa"
 )
 
-// specialMeaningOf returns what a special register holds (isa's table,
-// PTX ISA §10 "Special Registers"), or "" when name is not one.
-func specialMeaningOf(name string) string {
-	if r := isa.LookupSReg(name); r != nil {
-		return r.Meaning
-	}
-	return ""
-}
-
 // specialNames are the special registers completion offers, in order:
 // all but the members of the numbered families (%pm<n>, %pm<n>_64,
 // %envreg<n>).

@@ -21,3 +21,8 @@ func Pack(s string) uint64 {
 	}
 	return 0
 }
+
+// Mix scrambles a packed word (with its length or other key material
+// added in) so that every bit of it affects the high bits, which the
+// tables take their index from.
+func Mix(x uint64) uint64 { return (x ^ x>>29) * 0xbf58476d1ce4e5b9 }

@@ -31,11 +31,15 @@ func (r *Resolver) beginFunction(f *ast.Function) {
 	}
 	t := &r.t
 	t.open()
+	params := FuncParam
+	if f.Kind == ".entry" {
+		params = KernelParam
+	}
 	for _, d := range f.Returns {
-		r.declareVar(t, d, f)
+		r.declareVar(t, d, f, FuncReturn)
 	}
 	for _, d := range f.Params {
-		r.declareVar(t, d, f)
+		r.declareVar(t, d, f, params)
 	}
 }
 
@@ -49,23 +53,25 @@ func (r *Resolver) endFunction() {
 		return
 	}
 	// Drop the function's scope: nothing may point into its body now.
+	clear(r.stmt[:cap(r.stmt)])
+	r.stmt = r.stmt[:0]
 	r.bodySyms.recycle()
 	t.cache.invalidate()
 }
 
-// collectLabels declares the labels of block b in the innermost scope. A
-// label is visible in its whole block, before and after it, and in nested
-// blocks, but not outside its block (as ptxas does; sibling blocks may
-// reuse a label).
-func (r *Resolver) collectLabels(b *ast.Block) {
-	for i, s := range b.Stmts {
+// collectLabels declares the labels of a block, whose statements are
+// stmts, in the innermost scope. A label is visible in its whole block,
+// before and after it, and in nested blocks, but not outside its block (as
+// ptxas does; sibling blocks may reuse a label).
+func (r *Resolver) collectLabels(stmts []ast.Stmt) {
+	for i, s := range stmts {
 		l, ok := s.(*ast.Label)
 		if !ok {
 			continue
 		}
 		sym := Symbol{Kind: Label, Label: l, Owner: r.fn}
-		if i+1 < len(b.Stmts) {
-			if d, ok := b.Stmts[i+1].(*ast.Directive); ok && d.Proto != nil {
+		if i+1 < len(stmts) {
+			if d, ok := stmts[i+1].(*ast.Directive); ok && d.Proto != nil {
 				sym.Kind, sym.Func = Prototype, d.Proto
 			}
 		}
@@ -80,14 +86,14 @@ func (r *Resolver) collectLabels(b *ast.Block) {
 func (r *Resolver) block(b *ast.Block) {
 	t := &r.t
 	t.open()
-	r.collectLabels(b)
+	r.collectLabels(b.Stmts)
 	for _, s := range b.Stmts {
 		switch s := s.(type) {
 		case *ast.Instruction:
 			r.instruction(s)
 		case *ast.VarDecl:
 			r.resolveInits(s)
-			r.declareVar(t, s, r.fn)
+			r.declareVar(t, s, r.fn, NoRole)
 		case *ast.Block:
 			r.block(s)
 		case *ast.Directive:
@@ -118,15 +124,16 @@ func (r *Resolver) prototype(p *ast.Function) {
 	t := &r.pt
 	t.open()
 	for _, d := range p.Returns {
-		r.declareVar(t, d, r.fn)
+		r.declareVar(t, d, r.fn, NoRole)
 	}
 	for _, d := range p.Params {
-		r.declareVar(t, d, r.fn)
+		r.declareVar(t, d, r.fn, NoRole)
 	}
 	t.close()
 }
 
 func (r *Resolver) instruction(in *ast.Instruction) {
+	r.stmt = r.stmt[:0] // stale entries are overwritten, and all cleared at the function's end
 	if g := in.Guard; g != nil && g.Reg != nil {
 		r.reg(g.Reg, ctxNone)
 	}
@@ -141,8 +148,30 @@ func (r *Resolver) instruction(in *ast.Instruction) {
 			}
 			r.expr(op, ctx)
 		}
+		r.noteCall(in)
 	default:
 		r.exprs(in.Operands, ctxNone)
+	}
+}
+
+// noteCall records the first direct call of a function: the call names
+// it as its first operand after the optional return list.
+func (r *Resolver) noteCall(in *ast.Instruction) {
+	first := 0
+	if len(in.Operands) > 0 {
+		if _, ok := in.Operands[0].(*ast.ParenList); ok {
+			first = 1
+		}
+	}
+	if first >= len(in.Operands) {
+		return
+	}
+	id, ok := in.Operands[first].(*ast.Ident)
+	if !ok {
+		return
+	}
+	if sym := r.Resolved(id); sym != nil && sym.Kind == Function && sym.CalledAt.From.Line == 0 {
+		sym.CalledAt = id.Span
 	}
 }
 
@@ -219,7 +248,7 @@ func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
 	sym, k, h := r.t.cache.hit(x.Name)
 	if sym != nil && x.Comp == "" {
-		r.use(x, x.From.Offset, sym)
+		r.use(x, &x.Span, sym)
 		return
 	}
 	r.name(x, x.Name, k, h, sym, x.Comp, ctx)
@@ -229,7 +258,7 @@ func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
 func (r *Resolver) ident(x *ast.Ident, ctx uint8) {
 	sym, k, h := r.t.cache.hit(x.Name)
 	if sym != nil {
-		r.use(x, x.From.Offset, sym)
+		r.use(x, &x.Span, sym)
 		return
 	}
 	r.name(x, x.Name, k, h, nil, "", ctx)
@@ -244,7 +273,7 @@ func (r *Resolver) name(n ast.Expr, name string, k uint64, h uint32, sym *Symbol
 		}
 		r.t.cache.put(name, k, h, sym)
 	}
-	r.use(n, n.Pos().Offset, sym)
+	r.use(n, spanOf(n), sym)
 	if comp != "" {
 		if sym.Special != nil && !sym.Special.ValidComponent(comp) && r.laterLabelMayBe(n, name, comp, sym, 0) {
 			return

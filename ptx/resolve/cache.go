@@ -15,8 +15,8 @@ func load64(s string, i int) uint64 {
 		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
-// mix scrambles x so that every bit of it affects the high half.
-func mix(x uint64) uint64 { return (x ^ x>>29) * 0xbf58476d1ce4e5b9 }
+// mix is word.Mix.
+func mix(x uint64) uint64 { return word.Mix(x) }
 
 // keyHash returns a word that identifies name among the names of its
 // length when it has at most 8 bytes (the bytes themselves), and a hash of

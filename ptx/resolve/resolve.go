@@ -35,6 +35,7 @@ package resolve
 
 import (
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
@@ -88,7 +89,55 @@ type Symbol struct {
 	Owner   *ast.Function // function whose parameters or body declare it; nil at module scope
 	Value   int64         // Constant
 
+	// For a Register, Variable or Param, what the phases that read
+	// operands need of its declaration, decoded once when it is declared
+	// (the validator and the emulator read these instead of the
+	// declaration's spellings).
+	StateSpace isa.Qual // isa.QNone for .reg and .sreg; .shared is isa.QSharedCta
+	ElemType   isa.Qual // the declared type; isa.QNone when it has none
+	Role       Role     // what a function's parameter or a body's .param is for
+
+	// For a Function, what the linking rules need (PTX ISA §11.6): a
+	// declaration of it is .extern; an .alias directive names it (and so
+	// defines it); the first call instruction that names it (zero when
+	// none).
+	Extern   bool
+	Aliased  bool
+	CalledAt ast.Span
+
 	defined bool // Function: Func has a body
+}
+
+// Defined reports whether a Function has a definition (a body) in the
+// module.
+func (s *Symbol) Defined() bool { return s.defined }
+
+// Role tells what a declaration in a function's header or body is for
+// (PTX ISA §5.1.6 Parameter State Space).
+type Role uint8
+
+// Roles.
+const (
+	NoRole      Role = iota // module scope, or a body's declaration other than a call slot
+	KernelParam             // a parameter of a kernel (.entry)
+	FuncParam               // an input parameter of a .func
+	FuncReturn              // a return parameter of a .func
+	CallSlot                // a .param declared in a nested block of a body: a call's argument or result
+)
+
+// Input reports whether s is an input parameter of a kernel or function
+// (read-only: PTX ISA §5.1.6).
+func (s *Symbol) Input() bool {
+	return s.Kind == Param && (s.Role == KernelParam || s.Role == FuncParam)
+}
+
+// VecLen returns the vector length of a vector register or variable, 1
+// for other declarations.
+func (s *Symbol) VecLen() int {
+	if s.Decl != nil && s.Decl.Vector > 1 {
+		return s.Decl.Vector
+	}
+	return 1
 }
 
 // warpSize is the predefined identifier WARP_SZ (PTX ISA §4.4), the number

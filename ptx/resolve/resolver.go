@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
@@ -44,6 +45,7 @@ type Resolver struct {
 	bodyKept bool // bodySyms holds symbols of a function resolved with KeepUses
 
 	body bodyStream // a function body resolved statement by statement; see stream.go
+	stmt []stmtUse  // the uses of the statement resolved last, for Resolved
 
 	lastOff  int32 // offset of the last recorded use
 	unsorted bool  // Info.Uses is out of source order (a damaged tree)
@@ -77,13 +79,44 @@ func (r *Resolver) Add(s ast.TopStmt) {
 	switch s := s.(type) {
 	case *ast.VarDecl:
 		r.resolveInits(s)
-		r.declareVar(&r.t, s, nil)
+		r.declareVar(&r.t, s, nil, NoRole)
 	case *ast.Function:
 		r.declareFunc(s)
 		r.function(s)
 	case *ast.Directive:
 		if s.Name == ".alias" {
-			r.exprs(s.Args, ctxFunction)
+			r.alias(s)
+		}
+	}
+}
+
+// Resolved returns the symbol that the name use n (an *ast.Reg or
+// *ast.Ident) of the body statement resolved last refers to, or nil when
+// it resolved to nothing (or is not a use of that statement). A phase
+// that runs statement by statement behind the resolver reads its
+// operands' declarations here instead of looking their names up again;
+// with or without KeepUses, it costs a scan of the statement's few uses.
+func (r *Resolver) Resolved(n ast.Expr) *Symbol {
+	at := spanOf(n)
+	if at == nil {
+		return nil
+	}
+	for i := range r.stmt {
+		if r.stmt[i].at == at {
+			return r.stmt[i].sym
+		}
+	}
+	return nil
+}
+
+// alias resolves ".alias falias, f;", which defines falias as f (PTX ISA
+// §11.6.x).
+func (r *Resolver) alias(d *ast.Directive) {
+	r.stmt = r.stmt[:0]
+	r.exprs(d.Args, ctxFunction)
+	if len(d.Args) > 0 {
+		if sym := r.Resolved(d.Args[0]); sym != nil && sym.Kind == Function {
+			sym.Aliased = true
 		}
 	}
 }
@@ -107,16 +140,37 @@ func (r *Resolver) Info() *Info {
 	return r.info
 }
 
-// use records that n, at offset off, names sym.
-func (r *Resolver) use(n ast.Expr, off int32, sym *Symbol) {
+// use records that n, whose span is at, names sym.
+func (r *Resolver) use(n ast.Expr, at *ast.Span, sym *Symbol) {
+	r.stmt = append(r.stmt, stmtUse{at, sym})
 	if !r.keep {
 		return
 	}
+	off := at.From.Offset
 	if off < r.lastOff {
 		r.unsorted = true
 	}
 	r.lastOff = off
 	r.info.Uses = append(r.info.Uses, Use{Node: n, Sym: sym})
+}
+
+// stmtUse is a use of the statement resolved last: the span of its node
+// (which identifies the node: *ast.Reg and *ast.Ident begin with it) and
+// its symbol.
+type stmtUse struct {
+	at  *ast.Span
+	sym *Symbol
+}
+
+// spanOf returns the span of a name use (*ast.Reg or *ast.Ident), or nil.
+func spanOf(n ast.Expr) *ast.Span {
+	switch x := n.(type) {
+	case *ast.Reg:
+		return &x.Span
+	case *ast.Ident:
+		return &x.Span
+	}
+	return nil
 }
 
 // ruleSpec gives the PTX ISA section behind each rule.
@@ -151,7 +205,12 @@ func (r *Resolver) declareFunc(f *ast.Function) {
 		return
 	}
 	name := f.Name.Name
+	extern := false
+	for _, l := range f.Linkage {
+		extern = extern || l == ".extern"
+	}
 	if prev := r.info.Functions[name]; prev != nil {
+		prev.Extern = prev.Extern || extern
 		if prev.defined && f.Body != nil {
 			r.errorf(f.Name, RuleDuplicate, "function %s redefined (previous definition at %s)", name, prev.Func.Name.Pos())
 			return
@@ -165,14 +224,14 @@ func (r *Resolver) declareFunc(f *ast.Function) {
 		r.errorf(f.Name, RuleDuplicate, "%s redeclared as a function (previous declaration at %s)", name, declPos(g))
 		return
 	}
-	r.info.Functions[name] = r.modSyms.new(Symbol{Kind: Function, Func: f, defined: f.Body != nil})
+	r.info.Functions[name] = r.modSyms.new(Symbol{Kind: Function, Func: f, defined: f.Body != nil, Extern: extern})
 }
 
 // declareVar declares every name of d in the innermost scope of t.
-func (r *Resolver) declareVar(t *table, d *ast.VarDecl, owner *ast.Function) {
-	r.declareOne(t, d, owner)
+func (r *Resolver) declareVar(t *table, d *ast.VarDecl, owner *ast.Function, role Role) {
+	r.declareOne(t, d, owner, role)
 	for _, x := range d.ExtraNames {
-		r.declareOne(t, x, owner)
+		r.declareOne(t, x, owner, role)
 	}
 }
 
@@ -186,7 +245,24 @@ func kindOf(d *ast.VarDecl) Kind {
 	return Variable
 }
 
-func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function) {
+// bodyDepth is the scope depth of a function body's outermost block: the
+// module is 0, a function's parameters 1.
+const bodyDepth = 2
+
+// spaceQual returns the state space of a declaration as a qualifier:
+// isa.QNone for registers, isa.QSharedCta for .shared (PTX ISA §5.1).
+func spaceQual(space string) isa.Qual {
+	switch space {
+	case ".reg", ".sreg":
+		return isa.QNone
+	}
+	if q := isa.LookupQual(space); q != isa.QShared {
+		return q
+	}
+	return isa.QSharedCta
+}
+
+func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function, role Role) {
 	if d.Name == nil {
 		return
 	}
@@ -199,11 +275,16 @@ func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function) {
 		return
 	}
 	global := t == &r.t && t.depth == 0
+	kind := kindOf(d)
+	if role == NoRole && kind == Param && t == &r.t && t.depth > bodyDepth {
+		role = CallSlot
+	}
+	s := Symbol{Kind: kind, Decl: d, Owner: owner, StateSpace: spaceQual(d.Space), ElemType: isa.TypeByName(d.Type), Role: role}
 	var sym *Symbol
 	if global {
-		sym = r.modSyms.new(Symbol{Kind: kindOf(d), Decl: d, Owner: owner})
+		sym = r.modSyms.new(s)
 	} else {
-		sym = r.bodySyms.new(Symbol{Kind: kindOf(d), Decl: d, Owner: owner})
+		sym = r.bodySyms.new(s)
 	}
 	if prev := t.declare(name, d.Count, sym); prev != nil {
 		r.errorf(d.Name, RuleDuplicate, "%s redeclared in this scope (previous declaration at %s)", displayName(d), declPos(prev))

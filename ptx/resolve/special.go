@@ -14,20 +14,25 @@ type Special struct {
 	sym *Symbol // the Symbol shared by all uses
 }
 
-// specials binds every special register of isa's table.
-var specials = func() map[string]*Special {
-	m := make(map[string]*Special, len(isa.SRegs()))
-	for _, r := range isa.SRegs() {
+// specials binds every special register of isa's table, in its order.
+var specials = func() []*Special {
+	l := make([]*Special, len(isa.SRegs()))
+	for i, r := range isa.SRegs() {
 		sp := &Special{SReg: r, Type: r.Type.String(), PTX: r.PTX.String(), Target: r.Arch.Minimal()}
 		sp.sym = &Symbol{Kind: SpecialReg, Special: sp}
-		m[r.Name] = sp
+		l[i] = sp
 	}
-	return m
+	return l
 }()
 
 // LookupSpecial returns the special register called name ("%tid",
 // "%cluster_ctarank", "%envreg3"), or nil when name is not one.
-func LookupSpecial(name string) *Special { return specials[name] }
+func LookupSpecial(name string) *Special {
+	if i := isa.SRegNumber(name); i >= 0 {
+		return specials[i]
+	}
+	return nil
+}
 
 // ValidComponent reports whether comp may follow the special register s:
 // any of x y z w (or r g b a) for the vector registers, as ptxas accepts

@@ -29,6 +29,7 @@ import (
 type bodyStream struct {
 	on     bool
 	open   []int32   // ids of the open blocks, innermost last; the body is block 0
+	known  []bool    // per open block: its labels were declared when it opened (OpenBlockStmts)
 	ends   []int32   // per block id: 1 + the last id opened inside it, or 0 while open
 	labels []labelAt // labels declared in the function
 	last   *Symbol   // symbol of the label just declared (for a .callprototype after it)
@@ -82,10 +83,37 @@ func (r *Resolver) BeginFunction(f *ast.Function) {
 	r.beginFunction(f)
 	b := &r.body
 	b.on = f.Body != nil
-	b.open, b.ends, b.labels, b.last = b.open[:0], b.ends[:0], b.labels[:0], nil
+	b.open, b.known, b.ends, b.labels, b.last = b.open[:0], b.known[:0], b.ends[:0], b.labels[:0], nil
 	if b.on {
 		r.OpenBlock()
 	}
+}
+
+// BeginWholeFunction is BeginFunction for a function whose body f.Body
+// holds all its statements: the labels of each block are declared when it
+// opens (with OpenBlockStmts for the nested ones), as Add does, so that a
+// use written before its label resolves where it is, and Info.Uses (with
+// KeepUses) has every use.
+func (r *Resolver) BeginWholeFunction(f *ast.Function) {
+	r.BeginFunction(f)
+	if f.Body != nil {
+		r.collectBlockLabels(f.Body.Stmts)
+	}
+}
+
+// OpenBlockStmts opens a nested block whose statements are stmts,
+// declaring its labels at once (see BeginWholeFunction).
+func (r *Resolver) OpenBlockStmts(stmts []ast.Stmt) {
+	r.OpenBlock()
+	r.collectBlockLabels(stmts)
+}
+
+// collectBlockLabels declares the labels of the innermost open block,
+// whose statements are stmts.
+func (r *Resolver) collectBlockLabels(stmts []ast.Stmt) {
+	b := &r.body
+	r.collectLabels(stmts)
+	b.known[len(b.known)-1] = true
 }
 
 // OpenBlock opens a nested block of the function body.
@@ -93,6 +121,7 @@ func (r *Resolver) OpenBlock() {
 	b := &r.body
 	r.t.open()
 	b.open = append(b.open, int32(len(b.ends)))
+	b.known = append(b.known, false)
 	b.ends = append(b.ends, 0)
 	b.last = nil
 }
@@ -111,6 +140,7 @@ func (r *Resolver) closeBlock() {
 	r.t.close()
 	id := b.open[len(b.open)-1]
 	b.open = b.open[:len(b.open)-1]
+	b.known = b.known[:len(b.known)-1]
 	b.ends[id] = int32(len(b.ends))
 	b.last = nil
 }
@@ -132,8 +162,12 @@ func (r *Resolver) AddStmt(s ast.Stmt) {
 		r.instruction(s)
 	case *ast.VarDecl:
 		r.resolveInits(s)
-		r.declareVar(&r.t, s, r.fn)
+		r.declareVar(&r.t, s, r.fn, NoRole)
 	case *ast.Label:
+		if b.known[len(b.known)-1] {
+			b.last = r.t.lookupLabel(s.Name, hash(s.Name)) // declared when the block opened
+			break
+		}
 		r.label(s)
 	case *ast.Directive:
 		if last != nil && s.Proto != nil {

@@ -52,6 +52,7 @@ type operand struct {
 	name, kind, typ string
 	wide, optional  bool
 	predOK          bool // ptxas also takes a .pred register (option pred=)
+	pair            bool // a predicate destination written p|q too (operand pq)
 	limit           int64
 }
 
@@ -321,6 +322,8 @@ func parseOperands(n int, s string) ([]operand, bool) {
 		switch {
 		case typ == "" && (name == "p" || name == "c" || name == "m" || name == "l" || name == "x" || name == "n"):
 			o.kind = name
+		case typ == "" && name == "pq":
+			o.name, o.kind, o.pair = "p", "p", true
 		case typ != "":
 			o.kind = map[string]string{"d": "d", "r": "r", "s": "s", "v": "v"}[name]
 			if o.kind == "" {
@@ -491,6 +494,9 @@ func (g *gen) emit() []byte {
 				}
 				if o.optional {
 					b.WriteString(", Optional: true")
+				}
+				if o.pair {
+					b.WriteString(", Pair: true")
 				}
 				if o.predOK {
 					b.WriteString(", PredOK: true")
