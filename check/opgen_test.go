@@ -404,10 +404,10 @@ func (g *opGen) validSel(r isa.VideoRole) string {
 }
 
 // invalidSel returns a selector that role r does not take (with merge
-// false, any selector on a scalar destination). Not ".b" or ".h": the
-// first is a vector component, the second no selector at all, and the
-// resolution or syntax error either makes stops the checks of the rest
-// of the batch's kernel.
+// false, any selector on a scalar destination). Never ".b" or ".h": the
+// first is a vector component and the second no selector at all, and
+// the resolution or syntax error each causes stops the checks of the
+// rest of the batch's kernel.
 func (g *opGen) invalidSel(r isa.VideoRole, merge bool) string {
 	if r == isa.VideoScalarDst && !merge || r == isa.VideoNoSel {
 		return g.pickStr("b0", "h1", "h10", "b3210")
