@@ -404,10 +404,10 @@ func (g *opGen) validSel(r isa.VideoRole) string {
 }
 
 // invalidSel returns a selector that role r does not take (with merge
-// false, any selector on a scalar destination). Never ".b" or ".h": the
-// first is a vector component and the second no selector at all, and
-// the resolution or syntax error each causes stops the checks of the
-// rest of the batch's kernel.
+// false, any selector on a scalar destination). Never ".b", ".h" or more
+// than four digits: the first is a vector component and the others no
+// selector at all, and the resolution or syntax error each causes stops
+// the checks of the rest of the batch's kernel.
 func (g *opGen) invalidSel(r isa.VideoRole, merge bool) string {
 	if r == isa.VideoScalarDst && !merge || r == isa.VideoNoSel {
 		return g.pickStr("b0", "h1", "h10", "b3210")
@@ -416,7 +416,7 @@ func (g *opGen) invalidSel(r isa.VideoRole, merge bool) string {
 		isa.VideoScalarSrc: {"b4", "h2", "h10", "b3210", "b00", "b10", "h01"},
 		isa.VideoScalarDst: {"b4", "h2", "h10", "b3210", "b02", "b10", "h01"},
 		isa.VideoSIMD2Src:  {"h0", "h4", "h123", "b3210", "h1", "b10"},
-		isa.VideoSIMD4Src:  {"b0", "b210", "b8210", "h10", "b76543"},
+		isa.VideoSIMD4Src:  {"b0", "b210", "b8210", "h10", "b765"},
 		isa.VideoSIMD2Mask: {"h01", "h32", "b0", "h11", "h2"},
 		isa.VideoSIMD4Mask: {"b01", "b0123", "b4", "b33", "b7654", "h10"},
 	}[r]
