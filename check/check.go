@@ -483,6 +483,7 @@ func (c *checker) instruction(in *ast.Instruction) {
 		c.guardSpecial(in.Guard)
 	}
 	d := c.decode(in)
+	c.videoOperands(in, d) // check/video.go: operand selectors
 	if d.desc == nil {
 		c.other(in, d)
 		return

@@ -277,6 +277,7 @@ func wantType(od *isa.OpDecode, s *isa.OperandSpec) (t isa.Qual, bits int) {
 func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpec, want opType, e ast.Expr) {
 	od := &d.op
 	f := od.Form
+	e = vmadSource(f, e) // check/video.go
 	switch s.Kind {
 	case isa.OpdAny:
 		return

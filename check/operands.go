@@ -792,6 +792,9 @@ func exprString(e ast.Expr) string {
 		if x.Comp != "" {
 			return x.Name + "." + x.Comp
 		}
+		if x.Sel != "" {
+			return x.Name + "." + x.Sel
+		}
 		return x.Name
 	case *ast.Ident:
 		return x.Name

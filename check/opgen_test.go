@@ -304,14 +304,31 @@ func (g *opGen) instruction() opCase {
 	case "opcode":
 		opcode = g.pickStr(opcode+"x", opcode+"d", "x"+opcode)
 	case "immdst":
-		// ptxas 12.5 crashes on a constant createpolicy destination.
-		if len(ops) == 0 || !strings.HasPrefix(ops[0], "%R") || opcode == "createpolicy" {
+		// ptxas 12.5 crashes on a constant createpolicy destination, and
+		// on a constant video destination before sm_70.
+		if len(ops) == 0 || !strings.HasPrefix(ops[0], "%R") || opcode == "createpolicy" ||
+			isa.VideoFamilyOf(opcode) != isa.NotVideo && g.target.SM < 70 {
 			mut = "valid"
 			break
 		}
 		ops[0] = "1"
 	}
 	_ = types
+	if fam := isa.VideoFamilyOf(f.Opcode); ok && fam != isa.NotVideo && mut != "opcode" {
+		if g.chance(0.3) && mut == "valid" {
+			mut = "selector"
+		}
+		ops = g.videoSelectors(fam, quals, ops, mut == "selector")
+	} else if ok && mut == "valid" && g.chance(0.02) {
+		// a selector on an instruction that is not a video instruction
+		for i, o := range ops {
+			if strings.HasPrefix(o, "%R") && !strings.HasPrefix(o, "%Rpred") {
+				ops[i] = o + "." + g.pickStr("b0", "h1", "h10", "b3210")
+				mut = "selector"
+				break
+			}
+		}
+	}
 	if atomCrash(opcode, quals, ops) {
 		ops = ops[:3]
 	}
@@ -334,6 +351,94 @@ func atomCrash(opcode string, quals, ops []string) bool {
 	shared := slices.ContainsFunc(quals, func(q string) bool { return strings.HasPrefix(q, ".shared") })
 	bitwise := slices.ContainsFunc(quals, func(q string) bool { return q == ".and" || q == ".or" || q == ".xor" || q == ".exch" })
 	return shared && bitwise
+}
+
+// videoSelectors gives register operands of a video instruction of
+// family fam random selectors: ones their role takes (PTX ISA 9.7.19,
+// 9.7.20), and with bad one selector its role does not take. The byte
+// pairs .b01, .b12 and .b23 go only on a scalar destination for sm_70
+// and later: elsewhere ptxas 12.5 stops with a fatal error in its own
+// built-in code, at a line of that code.
+func (g *opGen) videoSelectors(fam isa.VideoFamily, quals, ops []string, bad bool) []string {
+	merge := len(ops) == 4
+	for _, q := range quals {
+		switch isa.LookupQual(q) {
+		case isa.QAdd, isa.QMin, isa.QMax:
+			merge = merge && fam.SIMD()
+		}
+	}
+	var regs []int
+	for i, o := range ops {
+		if strings.HasPrefix(strings.TrimPrefix(o, "-"), "%R") {
+			regs = append(regs, i)
+		}
+	}
+	for _, i := range regs {
+		if role := fam.Role(i); role != isa.VideoNoSel && (role != isa.VideoScalarDst || merge) && g.chance(0.5) {
+			ops[i] += "." + g.validSel(role)
+		}
+	}
+	if bad && len(regs) > 0 {
+		i := regs[g.r.IntN(len(regs))]
+		ops[i] = strings.SplitN(ops[i], ".", 2)[0] + "." + g.invalidSel(fam.Role(i), merge)
+	}
+	return ops
+}
+
+// validSel returns a random selector that role r takes.
+func (g *opGen) validSel(r isa.VideoRole) string {
+	digits := func(n, lim int) string {
+		var b []byte
+		for range n {
+			b = append(b, byte('0'+g.r.IntN(lim)))
+		}
+		return string(b)
+	}
+	switch r {
+	case isa.VideoScalarSrc:
+		return g.pickStr("b0", "b1", "b2", "b3", "h0", "h1")
+	case isa.VideoScalarDst:
+		if g.target.SM >= 70 && g.chance(0.1) {
+			return g.pickStr("b01", "b12", "b23")
+		}
+		return g.pickStr("b0", "b1", "b2", "b3", "h0", "h1")
+	case isa.VideoSIMD2Src:
+		return "h" + digits(2, 4)
+	case isa.VideoSIMD4Src:
+		return "b" + digits(4, 8)
+	case isa.VideoSIMD2Mask:
+		return g.pickStr("h0", "h1", "h10")
+	}
+	var b []byte // a SIMD4 mask: lanes in decreasing order
+	for l := 3; l >= 0; l-- {
+		if g.chance(0.5) {
+			b = append(b, byte('0'+l))
+		}
+	}
+	if len(b) == 0 {
+		b = append(b, '0'+byte(g.r.IntN(4)))
+	}
+	return "b" + string(b)
+}
+
+// invalidSel returns a selector that role r does not take (with merge
+// false, any selector on a scalar destination). Never ".b", ".h" or more
+// than four digits: the first is a vector component and the others no
+// selector at all, and the resolution or syntax error each causes stops
+// the checks of the rest of the batch's kernel.
+func (g *opGen) invalidSel(r isa.VideoRole, merge bool) string {
+	if r == isa.VideoScalarDst && !merge || r == isa.VideoNoSel {
+		return g.pickStr("b0", "h1", "h10", "b3210")
+	}
+	wrong := map[isa.VideoRole][]string{
+		isa.VideoScalarSrc: {"b4", "h2", "h10", "b3210", "b00", "b10", "h01"},
+		isa.VideoScalarDst: {"b4", "h2", "h10", "b3210", "b02", "b10", "h01"},
+		isa.VideoSIMD2Src:  {"h0", "h4", "h123", "b3210", "h1", "b10"},
+		isa.VideoSIMD4Src:  {"b0", "b210", "b8210", "h10", "b765"},
+		isa.VideoSIMD2Mask: {"h01", "h32", "b0", "h11", "h2"},
+		isa.VideoSIMD4Mask: {"b01", "b0123", "b4", "b33", "b7654", "h10"},
+	}[r]
+	return wrong[g.r.IntN(len(wrong))]
 }
 
 // predDst returns the index in ops of form f's predicate destination

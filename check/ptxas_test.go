@@ -22,7 +22,9 @@ import (
 func ptxasPath(version string) string { return oracle.Tool(version, "ptxas") }
 
 var (
-	ptxasLine = regexp.MustCompile(`, line (\d+); (error|fatal)`)
+	// A line of ptxas's own built-in code ("ptxas <builtin>, line 19;
+	// fatal", after some video selectors) is not a line of the module.
+	ptxasLine = regexp.MustCompile(`(?m)^ptxas [^<\n]*, line (\d+); (error|fatal)`)
 	// ptxas warns about narrow addresses and then, for 32-bit ones, stops
 	// with a fatal error that has no line.
 	ptxasAddrWarn = regexp.MustCompile(`uses 32-bit address on line '(\d+)'`)

@@ -22,6 +22,7 @@ type aluCase struct {
 	skip   func(a, b, c uint64) bool // inputs the case does not define
 	wideC  bool                      // c has the destination's type (mad.wide)
 	negate [3]bool                   // write the source operand negated ("-%a1")
+	sel    [4]string                 // video selectors of d, a, b, c ("b1" writes "%a1.b1"), or ""
 }
 
 var intInputs = []uint64{0, 1, 2, 3, 7, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x12345678, 0x7fffffff, 0x80000000, 0xffffffff,
@@ -55,6 +56,11 @@ func (c aluCase) kernel() string {
 	for i, neg := range c.negate {
 		if neg && i+1 < len(ops) {
 			ops[i+1] = "-" + ops[i+1]
+		}
+	}
+	for i, s := range c.sel {
+		if s != "" && i < len(ops) {
+			ops[i] += "." + s
 		}
 	}
 	fmt.Fprintf(&b, "\t%s %s;\n", c.op, strings.Join(ops, ", "))

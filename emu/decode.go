@@ -77,29 +77,30 @@ const (
 // declaration that a use is bound to (resolve.Info) to its storage, and
 // each label and function to its code.
 type Decoder struct {
-	prog     *Program
-	errs     diag.List
-	tooLong  bool // maxProgramInsts was reached and reported
-	info     *resolve.Info
-	useAt    int                      // index in info.Uses of the last use looked up
-	vars     map[*ast.VarDecl]*symbol // storage of the declarations lowered so far
-	tmpRegs  map[*ast.Reg]*symbol     // registers the decoder introduces (regimm.go)
-	regImms  int                      // register-plus-immediate operands lowered so far (regimm.go)
-	aliased  map[*resolve.Symbol]*ast.Function
-	lowered  map[*ast.Function]*funcInfo
-	queue    []*funcInfo
-	cur      *funcInfo
-	labels   map[*ast.Label]int32 // pc of each label of the lowered functions
-	fixups   []labelFixup
-	consts   map[uint64]int32
-	specials map[specialSlot]int32
-	shared   map[*ast.VarDecl]uint64
-	addrOf   map[*ast.Function]int       // function -> index in Program.funcTable
-	tables   map[*ast.Label][]*ast.Ident // .branchtargets lists by label
-	nslots   int
-	inst     int
-	rec      map[*ast.Function]bool // functions in a call cycle
-	isa      isaDecoded             // the instruction being lowered, as isa decodes it
+	prog          *Program
+	errs          diag.List
+	tooLong       bool // maxProgramInsts was reached and reported
+	info          *resolve.Info
+	useAt         int                      // index in info.Uses of the last use looked up
+	vars          map[*ast.VarDecl]*symbol // storage of the declarations lowered so far
+	tmpRegs       map[*ast.Reg]*symbol     // registers the decoder introduces (regimm.go)
+	regImms       int                      // register-plus-immediate operands lowered so far (regimm.go)
+	videoOperands bool                     // a video decoder has read the operands' selectors (ops_video.go)
+	aliased       map[*resolve.Symbol]*ast.Function
+	lowered       map[*ast.Function]*funcInfo
+	queue         []*funcInfo
+	cur           *funcInfo
+	labels        map[*ast.Label]int32 // pc of each label of the lowered functions
+	fixups        []labelFixup
+	consts        map[uint64]int32
+	specials      map[specialSlot]int32
+	shared        map[*ast.VarDecl]uint64
+	addrOf        map[*ast.Function]int       // function -> index in Program.funcTable
+	tables        map[*ast.Label][]*ast.Ident // .branchtargets lists by label
+	nslots        int
+	inst          int
+	rec           map[*ast.Function]bool // functions in a call cycle
+	isa           isaDecoded             // the instruction being lowered, as isa decodes it
 }
 
 // Decode lowers kernel (the first .entry when kernel is "") of m, and

@@ -338,11 +338,23 @@ func compIndex(c string) int {
 
 // regSlot resolves a register operand to its slot base.
 func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
+	if err := d.noSelector(r); err != nil {
+		return 0, 0, err
+	}
 	s := d.lookup(r)
 	if s == nil {
 		return d.specialSlot(r)
 	}
 	return d.regSlotOf(r, s)
+}
+
+// noSelector refuses a video selector (PTX ISA 9.7.19) on r outside the
+// operands of a video instruction, whose decoders read it (ops_video.go).
+func (d *Decoder) noSelector(r *ast.Reg) error {
+	if r.Sel != "" && !d.videoOperands {
+		return d.Errorf(r, "selector .%s: only the video instructions take operand selectors", r.Sel)
+	}
+	return nil
 }
 
 // regSlotOf returns the slot base of the register operand r, of storage
@@ -391,6 +403,9 @@ func (d *Decoder) Dst(e ast.Expr) (int32, error) {
 	case *ast.Sink:
 		return -1, nil
 	case *ast.Reg:
+		if err := d.noSelector(x); err != nil {
+			return 0, err
+		}
 		s := d.lookup(x)
 		if s == nil {
 			if _, _, ok := d.specialOf(x); ok {

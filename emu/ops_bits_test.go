@@ -451,7 +451,8 @@ func TestVmad(t *testing.T) {
 		{op: "vmad.s32.s32.u32.sat", ds: true, as: true, sat: true},
 		{op: "vmad.s32.s32.s32.shr15", ds: true, as: true, bs: true, shift: 15},
 		{op: "vmad.u32.u32.u32.po", po: true},
-		{op: "vmad.s32.u32.u32.sat.shr7", ds: true, sat: true, shift: 7, negA: true, negC: true},
+		{op: "vmad.s32.u32.u32.sat.shr7", ds: true, sat: true, shift: 7, negA: true},
+		{op: "vmad.s32.u32.s32.sat", ds: true, bs: true, sat: true, negC: true}, // the product or c negated, not both (ptxas)
 	}
 	for _, c := range cases {
 		t.Run(c.op, func(t *testing.T) {

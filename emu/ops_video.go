@@ -1,16 +1,18 @@
 package emu
 
 import (
+	"cmp"
+
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
-// Video instructions (PTX ISA §9.7.17): the scalar forms vadd, vsub,
-// vabsdiff, vmin, vmax, vshl, vshr, vmad, vset and the SIMD forms
-// vadd2/4, vsub2/4, vavrg2/4, vabsdiff2/4, vmin2/4, vmax2/4, vset2/4.
-// Operands use their default selectors (the whole word for the scalar
-// forms, .b3210/.b7654 and .h10/.h32 for the SIMD forms, every result
-// element kept).
+// Video instructions: the scalar forms vadd, vsub, vabsdiff, vmin, vmax,
+// vshl, vshr, vmad, vset (PTX ISA 9.7.19) and the SIMD forms vadd2/4,
+// vsub2/4, vavrg2/4, vabsdiff2/4, vmin2/4, vmax2/4, vset2/4 (9.7.20),
+// with their operand selectors (ast.Reg.Sel, decoded by isa.VideoSel):
+// a byte or half-word of a scalar source, a destination merged into c,
+// the SIMD lanes' elements of {b, a} and the destination mask.
 
 // Video operations kept in Inst.Imm.
 const (
@@ -58,6 +60,30 @@ type videoInfo struct {
 	op2        int   // scalar: secondary operation; SIMD: vidOp2Add for .add
 	cmp        uint8 // vset comparison
 	clampShift bool  // vshl/vshr .clamp
+	videoSels
+}
+
+// videoSels are the decoded operand selectors of a video instruction.
+type videoSels struct {
+	aPart, bPart part     // scalar: the part of a and b read (whole word by default)
+	dPart        part     // scalar: the part of c the result replaces; bits 0: no merge
+	aLane, bLane [4]uint8 // SIMD: the element of {b, a} each lane reads
+	mask         uint8    // SIMD: the lanes written (or summed, with .add)
+}
+
+// part is a field of a 32-bit word.
+type part struct{ shift, bits uint }
+
+var wholeWord = part{0, 32}
+
+// extend reads field p of v, sign- or zero-extended (partSelectSignExtend
+// of PTX ISA 9.7.19).
+func (p part) extend(v uint32, signed bool) int64 {
+	x := uint64(v>>p.shift) & (1<<p.bits - 1)
+	if signed {
+		return signExtend(x, int(p.bits))
+	}
+	return int64(x)
 }
 
 func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
@@ -98,15 +124,86 @@ func decodeVideo(d *Decoder, in *ast.Instruction, out *Inst) error {
 	case q.Has(isa.QMax):
 		vi.op2 = vidOp2Max
 	}
-	nsrc := 2
-	if vi.width < 32 || vi.op2 != vidOp2None {
-		nsrc = 3
-	}
 	if vi.width < 32 && vi.op2 != vidOp2None && vi.op2 != vidOp2Add {
 		return d.Errorf(in, "%s takes .add as its only secondary operation", in.Opcode)
 	}
+	if err := d.videoSelectors(in, vi); err != nil {
+		return err
+	}
+	nsrc := len(in.Operands) - 1
+	if vi.width < 32 || vi.op2 != vidOp2None || vi.dPart.bits != 0 {
+		nsrc = 3
+	}
+	if nsrc != 2 && nsrc != 3 {
+		return d.Errorf(in, "%s takes 3 or 4 operands", in.Opcode)
+	}
 	out.Ext = vi
+	d.videoOperands = true // the selectors are read: the operands' registers resolve as plain ones
+	defer func() { d.videoOperands = false }()
 	return lanes3(d, in, out, nsrc, TB32, execVideo)
+}
+
+// videoSelectors decodes the selectors of a video instruction's operands
+// into vi.
+func (d *Decoder) videoSelectors(in *ast.Instruction, vi *videoInfo) error {
+	fam := isa.VideoFamilyOf(in.Opcode)
+	n := fam.Lanes()
+	vi.aPart, vi.bPart, vi.mask = wholeWord, wholeWord, uint8(1)<<n-1
+	for i := range n {
+		vi.aLane[i], vi.bLane[i] = uint8(i), uint8(n+i)
+	}
+	for i, e := range in.Operands {
+		r := selectorReg(e)
+		if r == nil {
+			continue
+		}
+		sel, _ := isa.ParseVideoSel(r.Sel)
+		if err := d.videoSelector(in, vi, fam, i, r, sel); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// selectorReg returns the register of e ("%r1.b0" or vmad's "-%r1.b0")
+// when it has a selector.
+func selectorReg(e ast.Expr) *ast.Reg {
+	if u, ok := e.(*ast.UnaryExpr); ok {
+		e = u.X
+	}
+	if r, ok := e.(*ast.Reg); ok && r.Sel != "" {
+		return r
+	}
+	return nil
+}
+
+// videoSelector records selector sel of operand i, register r.
+func (d *Decoder) videoSelector(in *ast.Instruction, vi *videoInfo, fam isa.VideoFamily, i int, r *ast.Reg, sel isa.VideoSel) error {
+	role := fam.Role(i)
+	switch {
+	case role == isa.VideoScalarDst && sel.BytePair():
+		return d.Errorf(r, "selector .%s has no documented meaning; the emulator does not run it", r.Sel)
+	case !sel.Fits(role):
+		return d.Errorf(r, "%s takes no selector .%s on operand %d", in.Opcode, r.Sel, i)
+	case role == isa.VideoScalarDst && (len(in.Operands) != 4 || vi.op2 != vidOp2None):
+		return d.Errorf(r, "a destination selector needs the merge form %s d.dsel, a, b, c", in.Opcode)
+	}
+	switch role {
+	case isa.VideoScalarSrc:
+		sh, bits := sel.Part()
+		*[]*part{&vi.aPart, &vi.bPart}[i-1] = part{sh, bits}
+	case isa.VideoScalarDst:
+		sh, bits := sel.Part()
+		vi.dPart = part{sh, bits}
+	case isa.VideoSIMD2Src, isa.VideoSIMD4Src:
+		lanes := []*[4]uint8{&vi.aLane, &vi.bLane}[i-1]
+		for l := range fam.Lanes() {
+			lanes[l] = uint8(sel.Lane(l))
+		}
+	case isa.VideoSIMD2Mask, isa.VideoSIMD4Mask:
+		vi.mask = sel.Mask()
+	}
+	return nil
 }
 
 func execVideo(w *Warp, in *Inst) Status {
@@ -207,14 +304,20 @@ func saturate(v int64, bits int, signed bool) int64 {
 	return min(max(v, lo), hi)
 }
 
-// videoScalar is §9.7.17.1's scalar form: the primary operation on the
-// extended operands, optional saturation to the destination type, then
-// the optional secondary operation with c.
+// videoScalar is PTX ISA 9.7.19's scalar form: the primary operation on
+// the selected and extended parts of a and b (b of a shift is .u32),
+// optional saturation to the destination type or to the size of its
+// merge selector (optSaturate), then the optional secondary operation
+// with c (optSecondaryOp) or the merge into c (optMerge).
 func videoScalar(vi *videoInfo, a, b, c uint32) uint32 {
 	bSigned := vi.bSigned && vi.op != vidShl && vi.op != vidShr
-	t := videoPrimary(vi, ext32(a, vi.aSigned), ext32(b, bSigned))
+	t := videoPrimary(vi, vi.aPart.extend(a, vi.aSigned), vi.bPart.extend(b, bSigned))
 	if vi.sat && vi.op != vidSet {
-		t = saturate(t, 32, vi.dSigned)
+		t = saturate(t, int(cmp.Or(vi.dPart.bits, 32)), vi.dSigned)
+	}
+	if p := vi.dPart; p.bits != 0 {
+		m := uint32(1<<p.bits-1) << p.shift
+		return uint32(t)<<p.shift&m | c&^m
 	}
 	return videoSecondary(vi.op2, vi.dSigned, uint32(t), c)
 }
@@ -232,31 +335,35 @@ func videoSecondary(op2 int, signed bool, t, c uint32) uint32 {
 	return t
 }
 
-// videoSIMD is §9.7.17.2: the operation on each byte (vop4) or half
-// (vop2) of a and b, optional saturation to the element's range, then
-// either the merge (every element kept) or the sum of the elements added
-// to c (.add).
+// videoSIMD is PTX ISA 9.7.20: each lane reads the elements its
+// selectors name in {b, a} (extractAndSignExt_2/_4, extended per a's and
+// b's types), applies the operation and the optional saturation to the
+// element's range; without .add the lanes of the mask take the results
+// and the others c's elements, with .add the results of the mask's lanes
+// are added to c.
 func videoSIMD(vi *videoInfo, a, b, c uint32) uint32 {
-	n := 32 / vi.width
-	elem := func(v uint32, i int, signed bool) int64 {
-		x := uint64(v >> uint(i*vi.width) & (1<<uint(vi.width) - 1))
+	w := uint(vi.width)
+	m := uint64(1)<<w - 1
+	pool := uint64(b)<<32 | uint64(a)
+	elem := func(k uint8, signed bool) int64 {
+		x := pool >> (uint(k) * w) & m
 		if signed {
-			return signExtend(x, vi.width)
+			return signExtend(x, int(w))
 		}
 		return int64(x)
 	}
-	var d uint32
-	acc := c
-	for i := range n {
-		t := videoPrimary(vi, elem(a, i, vi.aSigned), elem(b, i, vi.bSigned))
-		if vi.sat && vi.op != vidSet {
-			t = saturate(t, vi.width, vi.dSigned)
-		}
-		if vi.op2 == vidOp2Add {
-			acc += uint32(t)
+	d, acc := uint32(0), c
+	for i := range uint(32 / w) {
+		if vi.mask>>i&1 == 0 {
+			d |= c & uint32(m<<(i*w))
 			continue
 		}
-		d |= uint32(t) & (1<<uint(vi.width) - 1) << uint(i*vi.width)
+		t := videoPrimary(vi, elem(vi.aLane[i], vi.aSigned), elem(vi.bLane[i], vi.bSigned))
+		if vi.sat && vi.op != vidSet {
+			t = saturate(t, int(w), vi.dSigned)
+		}
+		acc += uint32(t)
+		d |= uint32(uint64(t)&m) << (i * w)
 	}
 	if vi.op2 == vidOp2Add {
 		return acc
@@ -270,6 +377,7 @@ type vmadInfo struct {
 	negA, negB, negC          bool
 	po, sat                   bool
 	shift                     uint // .shr7, .shr15
+	aPart, bPart              part // the source selectors (the whole word by default)
 }
 
 // decodeVmad lowers vmad.dtype.atype.btype{.sat}{.scale} d, {-}a, {-}b,
@@ -287,6 +395,11 @@ func decodeVmad(d *Decoder, in *ast.Instruction, out *Inst) error {
 	case q.Has(isa.QShr15):
 		vi.shift = 15
 	}
+	var sels videoInfo
+	if err := d.videoSelectors(in, &sels); err != nil {
+		return err
+	}
+	vi.aPart, vi.bPart = sels.aPart, sels.bPart
 	ops := append([]ast.Expr(nil), in.Operands...)
 	for i, neg := range []*bool{&vi.negA, &vi.negB, &vi.negC} {
 		if u, ok := ops[i+1].(*ast.UnaryExpr); ok && u.Op == "-" {
@@ -296,6 +409,8 @@ func decodeVmad(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if vi.po && (vi.negA || vi.negB || vi.negC) {
 		return d.Errorf(in, "vmad.po takes no negated operands")
 	}
+	d.videoOperands = true // the selectors are read: the operands' registers resolve as plain ones
+	defer func() { d.videoOperands = false }()
 	var err error
 	if out.D, err = d.Dst(ops[0]); err != nil {
 		return err
@@ -305,11 +420,12 @@ func decodeVmad(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return d.srcs(ops[1:], TB32, &out.A, &out.B, &out.C)
 }
 
-// vmad is §9.7.17.1's multiply-add: the exact product of the extended
-// operands, negated as written (or plus one with .po), plus c, shifted
-// right by the scale, then saturated or truncated to 32 bits.
+// vmad is PTX ISA 9.7.19.3's multiply-add: the exact product of the
+// selected and extended parts of a and b, negated as written (or plus one
+// with .po), plus c, shifted right by the scale, then saturated or
+// truncated to 32 bits.
 func vmad(vi *vmadInfo, a, b, c uint32) uint32 {
-	ta, tb := ext32(a, vi.aSigned), ext32(b, vi.bSigned)
+	ta, tb := vi.aPart.extend(a, vi.aSigned), vi.bPart.extend(b, vi.bSigned)
 	hi, lo := mul64(ta, tb)
 	if vi.negA != vi.negB {
 		hi, lo = neg128(hi, lo)

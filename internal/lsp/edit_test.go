@@ -319,3 +319,20 @@ func TestSemanticTokensRange(t *testing.T) {
 		t.Errorf("range tokens %v, want %v", got, want)
 	}
 }
+
+// TestSemanticTokensVideoSelector checks that a video operand selector
+// (PTX ISA 9.7.19) is a modifier token after its register's variable
+// token.
+func TestSemanticTokensVideoSelector(t *testing.T) {
+	src := ".version 8.5\n.target sm_90\n.entry k()\n{\n\t.reg .b32 %r<4>;\n\tvadd.u32.u32.u32 %r1.h1, %r2.b3, %r3, %r0;\n\tret;\n}\n"
+	a := analyze("v.ptx", src, check.Config{})
+	toks := map[string]int{}
+	for _, tk := range a.semanticTokens() {
+		toks[src[tk.from:tk.to]] = tk.typ
+	}
+	for text, want := range map[string]int{"%r1": tokVariable, ".h1": tokModifier, "%r2": tokVariable, ".b3": tokModifier} {
+		if got, ok := toks[text]; !ok || got != want {
+			t.Errorf("%q: token type %d (present %v), want %d", text, got, ok, want)
+		}
+	}
+}

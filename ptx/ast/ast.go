@@ -168,10 +168,31 @@ type Expr interface {
 // resolve to registers (e.g. "abcd.x" for a vector register declared as
 // "abcd") are also Reg when written with a component; plain identifiers are
 // *Ident and resolution decides what they name.
+//
+// A video instruction's operand may carry a selector instead of a
+// component (PTX ISA 9.7.19, 9.7.20): "%r2.b1" (Name "%r2", Sel "b1"),
+// "%r3.h0", "%r1.h10", "%r4.b7654". The parser takes any 'b' or 'h'
+// followed by digits as a selector; which ones an instruction allows is
+// the checker's business.
 type Reg struct {
 	Span
 	Name string // with '%' when written so
 	Comp string // "x", "y", "z", "w", "r", "g", "b", "a" or ""
+	Sel  string // video selector without its dot ("b0", "h1", "b3210", "h32") or ""
+}
+
+// IsSelector reports whether s (without its dot) has the shape of a video
+// operand selector: 'b' or 'h' followed by one to four decimal digits.
+func IsSelector(s string) bool {
+	if len(s) < 2 || len(s) > 5 || s[0] != 'b' && s[0] != 'h' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // Ident is a name: a variable, label, function or target name.

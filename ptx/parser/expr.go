@@ -166,11 +166,17 @@ func (p *parser) parseName() ast.Expr {
 	}
 	if p.tok.Kind == scanner.Dotted && p.tok.Pos.Offset == t.End.Offset {
 		comp := p.lit()[1:]
-		if !isComponent(comp) {
-			p.error("unexpected " + strconv.Quote(p.lit()) + " after " + tl + " (vector components are .x .y .z .w or .r .g .b .a)")
-		}
 		r := p.nodes.regs.new()
-		r.Name, r.Comp = tl, comp
+		switch {
+		case isComponent(comp):
+			r.Name, r.Comp = tl, comp
+		case ast.IsSelector(comp):
+			r.Name, r.Sel = tl, comp
+		default:
+			p.error("unexpected " + strconv.Quote(p.lit()) + " after " + tl +
+				" (vector components are .x .y .z .w or .r .g .b .a; video selectors .b0-.b3, .h0, .h1, .b3210, .h10 ...)")
+			r.Name, r.Comp = tl, comp
+		}
 		r.From, r.To = t.Pos, p.tok.End
 		p.next()
 		return r

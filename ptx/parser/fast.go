@@ -158,8 +158,9 @@ func scanOperand(src string, i int, op *simpleOp) bool {
 	default:
 		op.end, op.last, op.comp = nameEnd(src, i), scanner.Ident, 0
 		if e := op.end; e > 0 && e+1 < len(src) && src[e] == '.' && !(e-i == 1 && src[i] == '_') {
-			// A component: exactly one of the letters after the '.'.
-			if j := scanner.DottedEnd(src, e+1); j == e+2 && isComponent(src[e+1:j]) {
+			// A component (exactly one of the letters after the '.') or a
+			// video selector (.b0, .h10, .b7654).
+			if j := scanner.DottedEnd(src, e+1); j == e+2 && isComponent(src[e+1:j]) || ast.IsSelector(src[e+1:j]) {
 				op.end, op.last, op.comp = j, scanner.Dotted, e
 			}
 		}
@@ -226,7 +227,12 @@ func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
 		return lit
 	case scanner.Dotted:
 		r := p.nodes.regs.new()
-		r.Name, r.Comp = p.src[op.start:op.comp], p.src[op.comp+1:op.end]
+		r.Name = p.src[op.start:op.comp]
+		if s := p.src[op.comp+1 : op.end]; isComponent(s) {
+			r.Comp = s
+		} else {
+			r.Sel = s
+		}
 		r.From, r.To = lineAt(pos, op.start), lineAt(pos, op.end)
 		return r
 	}

@@ -2,10 +2,14 @@ package parser_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 )
 
 // identical reports whether a and b are the same value, positions
@@ -70,9 +74,51 @@ func TestFastPathsMatchGeneralParse(t *testing.T) {
 	srcs["edge decls"] = ".global .u32 g = 5;\n.shared .v4 .align 16 .f32 t[ ][4];\n.entry k(.param .u64 a, .param .u64 .ptr .align 8 b, .param .u32 c = 1)\n{\n" +
 		"\t.reg .b32 %r < 24 > ;\n\t.reg .b32 x, y;\n\t.reg .pred %p<99999999999999999999>;\n\t.local .align 0x10 .b8 s[4];\n" +
 		"\t.reg .b32 %q<2>\n\t.reg .b64 %rd<4>; // tail\n\t.reg .b32 q[2][];\n}\n"
+	srcs["video selectors"] = ".entry k() {\n\tvadd.u32.u32.s32.sat %r1, %r2.b1, r3.h0;\n\tvadd4.u32.u32.u32 %r1.b20, %r2.b7654, %r3.b0123, %r4;\n" +
+		"\tvmad.u32.u32.u32 %r1, -%r2.b0, %r3.h1, %r4;\n\tvadd.u32.u32.u32 %r1.b, %r2.b12345, %r3.h, %r4.bx, %r5.x.b0, %r6.b0.x, %r7.b0::h1;\n}\n"
 	for name, src := range srcs {
 		if !parseBothWays(src) {
 			t.Errorf("%s: the fast paths build a different tree or errors", name)
 		}
 	}
+}
+
+// TestFastPathsVideoSelectorsRandom builds random operand suffixes around
+// the video selectors (".b0", ".h10", ".b12345", ".x.b0", ".b0::h", ...)
+// and checks that both operand paths build the same tree and errors, and
+// that an error-free module survives printing and parsing again.
+func TestFastPathsVideoSelectorsRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	parts := []string{".b", ".h", ".x", ".b0", ".h1", ".h10", ".b3210", ".b12345", ".b0x", "::h1", ".", "0", ".w"}
+	operand := func() string {
+		s := []string{"%r1", "r2", "_", "%tid", "5", "-%r3"}[r.IntN(6)]
+		for n := r.IntN(3); n > 0; n-- {
+			s += parts[r.IntN(len(parts))]
+		}
+		return s
+	}
+	clean := 0
+	for i := 0; i < 2000; i++ {
+		ops := []string{operand(), operand(), operand()}
+		if r.IntN(2) == 0 {
+			ops = append(ops, operand())
+		}
+		src := ".entry k() {\n\tvadd4.u32.u32.u32 " + strings.Join(ops, ", ") + ";\n}\n"
+		if !parseBothWays(src) {
+			t.Fatalf("the fast paths build a different tree or errors for %q", src)
+		}
+		m, errs := parser.ParseString("v.ptx", src)
+		if errs.HasErrors() {
+			continue
+		}
+		clean++
+		m2, errs2 := parser.ParseString("p.ptx", string(printer.Bytes(m)))
+		if errs2.HasErrors() || !ast.Equal(m, m2) {
+			t.Fatalf("round trip of %q: %v\n%s", src, errs2, printer.Bytes(m))
+		}
+	}
+	if clean < 100 {
+		t.Errorf("only %d of the random lines parse without errors", clean)
+	}
+	t.Logf("%d of 2000 lines parse without errors", clean)
 }

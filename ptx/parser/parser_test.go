@@ -153,3 +153,28 @@ func TestDeclarationTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestVideoSelectors checks that a 'b' or 'h' selector after a register
+// (PTX ISA 9.7.19, 9.7.20) is kept in Reg.Sel, a single letter stays a
+// vector component, and other suffixes are syntax errors at their place.
+func TestVideoSelectors(t *testing.T) {
+	src := ".entry k() {\n\tvadd4.u32.u32.u32 %r1.b20, r2.b7654, %r3.h1, %v.b;\n\tvadd %r1.b12345;\n}\n"
+	m, errs := parser.ParseString("v.ptx", src)
+	if len(errs) != 1 || errs[0].Pos.Line != 3 || errs[0].Pos.Col != 10 {
+		t.Fatalf("want one error at 3:10 for .b12345, got %v", errs)
+	}
+	in := m.Stmts[0].(*ast.Function).Body.Stmts[0].(*ast.Instruction)
+	want := []struct{ name, comp, sel string }{{"%r1", "", "b20"}, {"r2", "", "b7654"}, {"%r3", "", "h1"}, {"%v", "b", ""}}
+	for i, w := range want {
+		r, ok := in.Operands[i].(*ast.Reg)
+		if !ok || r.Name != w.name || r.Comp != w.comp || r.Sel != w.sel {
+			t.Errorf("operand %d: got %#v, want name %s comp %q sel %q", i, in.Operands[i], w.name, w.comp, w.sel)
+		}
+	}
+	if r := in.Operands[0].(*ast.Reg); int(r.End().Col-r.Pos().Col) != len("%r1.b20") {
+		t.Errorf("%%r1.b20 spans %v..%v", r.Pos(), r.End())
+	}
+	if out := string(printer.Bytes(m)); !strings.Contains(out, "%r1.b20, r2.b7654, %r3.h1, %v.b;") {
+		t.Errorf("printed:\n%s", out)
+	}
+}

@@ -509,6 +509,10 @@ func (p *printer) expr(e ast.Expr) {
 			p.byte('.')
 			p.str(e.Comp)
 		}
+		if e.Sel != "" {
+			p.byte('.')
+			p.str(e.Sel)
+		}
 	case *ast.Ident:
 		p.str(e.Name)
 	case *ast.Sink:
