@@ -132,6 +132,7 @@ func TestFormRules(t *testing.T) {
 		{"synchronization", "red.async.relaxed.cluster.mbarrier::complete_tx::bytes.add.u32.pred [%Ru64_0], %Ru32_1, [%Ru64_2];", "8.5", "sm_90", "qualifier-not-allowed", 63, ".pred is not a qualifier"},
 		{"warp-mma", "movmatrix.sync.bf16x2.aligned.m8n8.trans.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "ignored-qualifier", 15, ".bf16x2 means nothing"},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.s4.u4.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_90", "ignored-qualifier", 37, ".u4 means nothing"},
+		{"warp-mma", "movmatrix.sync.aligned.m8n8.col.trans.col.b16 %Rb32_0, %Rb32_1;", "7.8", "sm_75", "ignored-qualifier", 28, ".col means nothing"},
 		{"warp-mma", "movmatrix.sync.aligned.m8n8.trans.bf16x2.b16 %Rb32_0, %Rb32_1;", "8.5", "sm_75", "target", 34, ".bf16x2 requires sm_80"},
 		// a .f16 register holds no .bf16, a .f16x2 register no .bf16x2
 		{"data-movement", "cvt.f16.bf16 %Rf16_0, %Rf16_1;", "8.5", "sm_90", "operand-type", 23, "does not fit operand a of cvt (.bf16)"},
@@ -144,7 +145,7 @@ func TestFormRules(t *testing.T) {
 		{"misc", "pmevent.infinite.mask 2;", "8.5", "sm_90", "qualifier-not-allowed", 17, ".mask is not a qualifier of pmevent"},
 		{"integer-arithmetic", "bmsk.clamp.b32 %Rf32_0, %Ru32_1, %Ru32_2;", "8.5", "sm_90", "operand-type", 16, "does not fit operand d of bmsk"},
 		{"data-movement", "ld.relaxed.sys.b128 %Rb128_0, [%Ru64_1];", "8.3", "sm_90", "ptx-version", 1, "requires PTX ISA 8.4"},
-		{"synchronization", "atom.shared.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "8.5", "sm_90", "operand-count", 50, "atom takes 3 operands (d, m, b), not 4"},
+		{"synchronization", "atom.shared.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb64_3;", "8.5", "sm_80", "operand-type", 50, "does not fit operand a of atom (.b32)"},
 		{"data-movement", "ld.v2.f32 {%Rs32_0, %Rf32_1}, [%Ru64_0];", "8.5", "sm_90", "operand-vector", 11, "must not mix integer and floating-point"},
 		{"data-movement", "ld.v2.u32 {%Rf32_0, %Rf32_1}, [%Ru64_0];", "8.5", "sm_90", "operand-type", 12, "does not fit .u32"},
 		{"data-movement", "ld.volatile.local.u32 %Ru32_0, [%Ru64_0];", "8.5", "sm_90", "qualifier-conflict", 12, ".local cannot be combined with .volatile"},
@@ -256,7 +257,7 @@ func TestFormsValid(t *testing.T) {
 		"cvt.f16.bf16 %Rf16_0, %Rb16_1;", "add.rn.bf16x2 %Rb32_0, %Rb32_1, %Rb32_2;",
 		"cvt.rn.relu.f16x2.e5m2x2 %Rf16x2_0, %Rb16_1;", "cvt.rn.satfinite.e4m3x2.f16x2 %Ru16_0, %Rb32_1;",
 		"addc.sat.s32 %Rs32_0, %Rs32_1, 7;", "subc.s32.sat %Rs32_0, 63, %Rs32_1;", "pmevent.mask 2;", "pmevent 2;",
-		"atom.global.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "atom.shared::cta.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2;",
+		"atom.global.xor.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;", "atom.shared::cta.exch.b32 %Rb32_0, [%Ru64_1], %Rb32_2;", "atom.shared::cluster.and.b32 %Rb32_0, [%Ru64_1], %Rb32_2, %Rb32_3;",
 		"cvt.rz.ftz.bf16.f32 %Rb16_0, %Rf32_1;", "ld.weak.local.u32 %Ru32_0, [%Ru64_0];",
 		"ldu.v2.f64 {%Rs64_1, %Rs64_0}, [%Ru64_7];", "ld.v2.u32 {%Rb32_0, %Rf32_1}, [%Ru64_0];", "ld.global.nc.v4.f32 {%Ru32_0, %Rs32_1, %Rb32_2, _}, [%Ru64_0];",
 		// .f16x2 registers as ptxas 12.5 takes them outside the half classes

@@ -329,7 +329,7 @@ func (g *opGen) instruction() opCase {
 			}
 		}
 	}
-	if atomCrash(opcode, quals, ops) {
+	if g.target.SM >= 90 && atomCrash(opcode, quals, ops) {
 		ops = ops[:3]
 	}
 	line := opcode + strings.Join(quals, "")
@@ -341,9 +341,11 @@ func (g *opGen) instruction() opCase {
 
 func (g *opGen) pickStr(l ...string) string { return l[g.r.IntN(len(l))] }
 
-// atomCrash reports an atom that crashes ptxas 12.5 (SIGSEGV): .and,
-// .or, .xor or .exch on .b32 with a shared state space and a fourth
-// operand, which it takes on .global and generic addresses.
+// atomCrash reports an atom that may crash ptxas 12.5 (SIGSEGV) for
+// sm_90: .and, .or, .xor or .exch on .b32 with a shared state space and a
+// fourth operand (.shared and .shared::cta always, .shared::cluster on a
+// shared variable's address). It takes them on .global and generic
+// addresses, and for older targets in every state space.
 func atomCrash(opcode string, quals, ops []string) bool {
 	if opcode != "atom" || len(ops) != 4 || !slices.Contains(quals, ".b32") {
 		return false
@@ -405,7 +407,10 @@ func (g *opGen) validSel(r isa.VideoRole) string {
 	case isa.VideoSIMD2Src:
 		return "h" + digits(2, 4)
 	case isa.VideoSIMD4Src:
-		return "b" + digits(4, 8)
+		if s := "b" + digits(4, 8); s != "b1024" {
+			return s
+		}
+		return "b3210" // b1024 is no selector for ptxas 12.5 (ast.IsSelector)
 	case isa.VideoSIMD2Mask:
 		return g.pickStr("h0", "h1", "h10")
 	}

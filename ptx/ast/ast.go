@@ -182,9 +182,13 @@ type Reg struct {
 }
 
 // IsSelector reports whether s (without its dot) has the shape of a video
-// operand selector: 'b' or 'h' followed by one to four decimal digits.
+// operand selector: 'b' or 'h' followed by one to four decimal digits
+// (PTX ISA 9.7.19, 9.7.20), but not "b1024", which ptxas 12.5 reads as a
+// word of its own (a type: mov.b1024 is "Unexpected instruction types"),
+// so that %r.b1024 is a syntax error there ("Parsing error near
+// '.b1024'").
 func IsSelector(s string) bool {
-	if len(s) < 2 || len(s) > 5 || s[0] != 'b' && s[0] != 'h' {
+	if len(s) < 2 || len(s) > 5 || s[0] != 'b' && s[0] != 'h' || s == "b1024" {
 		return false
 	}
 	for i := 1; i < len(s); i++ {

@@ -103,7 +103,7 @@ func TestInspect(t *testing.T) {
 // selector: 'b' or 'h' and one to four digits.
 func TestIsSelector(t *testing.T) {
 	for s, want := range map[string]bool{"b0": true, "h1": true, "h10": true, "b7654": true, "b99": true,
-		"b": false, "h": false, "x": false, "b01234": false, "bx": false, "b1x": false, "": false, "w0": false} {
+		"b": false, "h": false, "x": false, "b01234": false, "b1024": false, "b1023": true, "h1024": true, "bx": false, "b1x": false, "": false, "w0": false} {
 		if got := ast.IsSelector(s); got != want {
 			t.Errorf("IsSelector(%q) = %v, want %v", s, got, want)
 		}

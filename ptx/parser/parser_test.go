@@ -154,6 +154,26 @@ func TestDeclarationTypes(t *testing.T) {
 	}
 }
 
+// TestSelectorB1024 checks that .b1024 after a register is a syntax error
+// at its place, as in ptxas 12.5 ("Parsing error near '.b1024'"), on both
+// the fast path and the general one, while .b1023 is a selector.
+func TestSelectorB1024(t *testing.T) {
+	for _, line := range []string{"vadd4.u32.u32.u32 %r1, %r2.b1024, %r3, %r4;", "vadd4.u32.u32.u32 %r1, %r2.b1024, %r3, %r4 + 1;"} {
+		_, errs := parser.ParseString("v.ptx", ".entry k() {\n\t"+line+"\n}\n")
+		if len(errs) != 1 || errs[0].Pos.Line != 2 || errs[0].Pos.Col != 28 || !strings.Contains(errs[0].Message, ".b1024") {
+			t.Errorf("%s: want one error at 2:28 naming .b1024, got %v", line, errs)
+		}
+	}
+	m, errs := parser.ParseString("v.ptx", ".entry k() {\n\tvadd4.u32.u32.u32 %r1, %r2.b1023, %r3, %r4;\n}\n")
+	if len(errs) != 0 {
+		t.Fatalf("b1023: %v", errs)
+	}
+	in := m.Stmts[0].(*ast.Function).Body.Stmts[0].(*ast.Instruction)
+	if r, ok := in.Operands[1].(*ast.Reg); !ok || r.Sel != "b1023" {
+		t.Errorf("b1023: operand %#v", in.Operands[1])
+	}
+}
+
 // TestVideoSelectors checks that a 'b' or 'h' selector after a register
 // (PTX ISA 9.7.19, 9.7.20) is kept in Reg.Sel, a single letter stays a
 // vector component, and other suffixes are syntax errors at their place.
