@@ -29,7 +29,7 @@ func (k *Checker) BeginFunction(f *ast.Function) { k.beginFunction(f, false) }
 // body (resolve.Resolver.BeginWholeFunction).
 func (k *Checker) beginFunction(f *ast.Function, whole bool) {
 	c := &k.c
-	k.body = bodyState{on: f.Body != nil, before: len(k.res.Diagnostics()), mark: len(c.diags)}
+	k.body = bodyState{on: f.Body != nil, before: len(k.res.Diagnostics())}
 	if whole {
 		k.res.BeginWholeFunction(f)
 	} else {
@@ -37,11 +37,13 @@ func (k *Checker) beginFunction(f *ast.Function, whole bool) {
 	}
 	k.body.begun = !k.fresh() || k.lenient
 	k.body.checking = k.body.begun
+	k.body.mark = len(c.diags)
 	if !k.body.begun {
 		return
 	}
 	c.requireTarget(f.Pos())
 	c.settle()
+	k.body.mark = len(c.diags) // what the header says stays, whatever the body
 	if k.body.on {
 		c.beginFunction(f)
 	}

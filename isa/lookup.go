@@ -39,28 +39,30 @@ func newStrIndex(keys []string, vals []uint16) *strIndex {
 	return x
 }
 
-// strHash mixes the length, the second, middle, two-thirds and last two
-// bytes of s (the bytes that tell qualifiers and opcodes apart).
+// strHash hashes s: a name of up to 8 bytes (nearly all) by its packed
+// word and length, mixed once (internal/word); a longer one by its
+// length and the second, middle, two-thirds and last two bytes.
 func strHash(s string) uint32 {
 	n := len(s)
-	if n == 0 {
-		return 0
+	if n <= 8 {
+		return shortHash(word.Pack(s), n)
 	}
 	h := uint32(n) * 0x9e3779b1
 	h ^= uint32(s[n-1]) * 0x85ebca6b
-	if n > 1 {
-		h ^= uint32(s[1])*0xc2b2ae35 + uint32(s[n-2])*0x27d4eb2f
-		h += uint32(s[n/2])*0x165667b1 ^ uint32(s[2*n/3])*0xd3a2646c
-	}
+	h ^= uint32(s[1])*0xc2b2ae35 + uint32(s[n-2])*0x27d4eb2f
+	h += uint32(s[n/2])*0x165667b1 ^ uint32(s[2*n/3])*0xd3a2646c
 	return h ^ h>>15
 }
+
+// shortHash is strHash of a name of n <= 8 bytes packed in w.
+func shortHash(w uint64, n int) uint32 { return uint32(word.Mix(w+uint64(n)) >> 32) }
 
 // get returns the value of s, and false when s is not in the set.
 // Strings of up to 8 bytes are compared as words.
 func (x *strIndex) get(s string) (uint16, bool) {
-	j := strHash(s) & x.mask
 	if len(s) <= 8 {
 		w := word.Pack(s)
+		j := shortHash(w, len(s)) & x.mask
 		for {
 			k := x.keys[j]
 			if k == "" {
@@ -72,6 +74,7 @@ func (x *strIndex) get(s string) (uint16, bool) {
 			j = (j + 1) & x.mask
 		}
 	}
+	j := strHash(s) & x.mask
 	for {
 		k := x.keys[j]
 		if k == "" {

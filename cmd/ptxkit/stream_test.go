@@ -146,3 +146,32 @@ func TestFmtMatchesWholeTree(t *testing.T) {
 		t.Errorf("only %d files formatted", formatted)
 	}
 }
+
+// TestHeaderDiagnosticSurvivesFunction checks that a header diagnostic
+// (the target too new for the version) stays when the function after it
+// has a resolution error, whose other diagnostics are withdrawn, in the
+// streaming check as in the whole-tree one.
+func TestHeaderDiagnosticSurvivesFunction(t *testing.T) {
+	src := []byte(`.version 8.5
+.target sm_90
+.address_size 64
+.visible .entry k()
+{
+	.reg .b32 %r<2>;
+	mov.u32 %r1, %r9;
+	ret;
+}
+`)
+	cfg := check.Config{PTX: "6.0"}
+	got := checkFile("h.ptx", src, cfg)
+	rules := map[string]bool{}
+	for _, d := range got {
+		rules[d.Rule] = true
+	}
+	if !rules["target-version"] || !rules["register-out-of-range"] {
+		t.Errorf("streaming check: %v, want target-version and register-out-of-range", got)
+	}
+	if want := wholeTreeCheck("h.ptx", src, cfg); !reflect.DeepEqual(got, want) {
+		t.Errorf("streaming check:\n%v\nwhole tree:\n%v", got, want)
+	}
+}

@@ -18,7 +18,9 @@ func checkSpans(t *testing.T, name, src string, m *ast.Module, valid bool) {
 	t.Helper()
 	lineStart := []int{0}
 	for i := 0; i < len(src); i++ {
-		if src[i] == '\n' {
+		// A line ends at '\n', or at a '\r' not followed by '\n' (CR-only
+		// line endings, as the scanner counts them).
+		if src[i] == '\n' || src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n') {
 			lineStart = append(lineStart, i+1)
 		}
 	}

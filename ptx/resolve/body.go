@@ -325,8 +325,10 @@ func (r *Resolver) lookup(n ast.Expr, name string, b uint32, ctx uint8) *Symbol 
 	if l := r.t.lookupLabel(name, b); l != nil {
 		return l
 	}
-	if f := r.info.Functions[name]; f != nil {
-		return f
+	if len(name) > 0 && (name[0] != '%' || r.pctFuncs > 0) { // "%tid" names no function unless one is so called
+		if f := r.info.Functions[name]; f != nil {
+			return f
+		}
 	}
 	if c := LookupConstant(name); c != nil {
 		return c

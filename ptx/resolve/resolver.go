@@ -48,6 +48,7 @@ type Resolver struct {
 
 	owned     [256]ownedName // names known to be in regOwner or rangeOwner (noteOwner)
 	funcOrder []*Symbol      // the functions in order of first declaration
+	pctFuncs  int            // functions whose name begins with '%', like a register's
 	stmt      []stmtUse      // the uses of the statement resolved last, for Resolved
 	opFrom    int            // where the uses of its operands start in stmt (OperandUse)
 
@@ -235,6 +236,9 @@ func (r *Resolver) declareFunc(f *ast.Function) {
 	}
 	sym := r.modSyms.new(Symbol{Kind: Function, Func: f, defined: f.Body != nil, Extern: extern})
 	r.info.Functions[name] = sym
+	if strings.HasPrefix(name, "%") {
+		r.pctFuncs++
+	}
 	r.funcOrder = append(r.funcOrder, sym)
 }
 

@@ -332,3 +332,39 @@ func weakAlive[T any](p *T) func() bool {
 	w := weak.Make(p)
 	return func() bool { return w.Value() != nil }
 }
+
+// TestPercentFunctionName checks that a function named like a register
+// ("%helper", which ptxas 12.5 accepts) resolves as a call target, while
+// special registers still resolve in a module without such a function.
+func TestPercentFunctionName(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{".func %helper()\n{\n\tret;\n}\n.visible .entry k()\n{\n\tcall %helper;\n\tret;\n}\n", "function"},
+		{".visible .entry k()\n{\n\t.reg .b32 %r;\n\tmov.u32 %r, %laneid;\n\tret;\n}\n", "special register"},
+	} {
+		m, errs := parser.ParseString("t.ptx", ".version 8.5\n.target sm_90\n.address_size 64\n"+tc.src)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		info, rerrs := resolve.Module(m)
+		if len(rerrs) > 0 {
+			t.Fatalf("%v", rerrs)
+		}
+		found := false
+		for _, u := range info.Uses {
+			found = found || u.Sym.Kind.String() == tc.want && strings.HasPrefix(exprName(u.Node), "%")
+		}
+		if !found {
+			t.Errorf("no %s use named with %% in %q", tc.want, tc.src)
+		}
+	}
+}
+
+func exprName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.Reg:
+		return x.Name
+	case *ast.Ident:
+		return x.Name
+	}
+	return ""
+}
