@@ -40,8 +40,9 @@ type decoded struct {
 	clean          [2]regSig
 	nclean         uint8
 
-	policy bool     // op.Form's last operand is a cache policy (policyOperand)
-	origin originOp // what the instruction does to an address's space (trackOrigin)
+	policy bool            // op.Form's last operand is a cache policy (policyOperand)
+	origin originOp        // what the instruction does to an address's space (trackOrigin)
+	video  isa.VideoFamily // the video family of the opcode, or isa.NotVideo
 
 	slots []isa.Operand // form.Operands()
 	typed bool          // the value operand is checked against form.Type (see operands)
@@ -350,6 +351,7 @@ func (dc *decodeCache) insert(e cacheSlot) {
 // without one, the family gate.
 func (c *checker) decodeInto(d *decoded, in *ast.Instruction) {
 	d.origin = originOpOf(in.Opcode)
+	d.video = isa.VideoFamilyOf(in.Opcode)
 	names := c.names[:0]
 	for _, q := range in.Quals {
 		names = append(names, q.Name)

@@ -483,7 +483,9 @@ func (c *checker) instruction(in *ast.Instruction) {
 		c.guardSpecial(in.Guard)
 	}
 	d := c.decode(in)
-	c.videoOperands(in, d) // check/video.go: operand selectors
+	if d.video != isa.NotVideo || c.res.HasSelector() {
+		c.videoOperands(in, d) // check/video.go: operand selectors
+	}
 	if d.desc == nil {
 		c.other(in, d)
 		return

@@ -135,6 +135,7 @@ func (r *Resolver) prototype(p *ast.Function) {
 
 func (r *Resolver) instruction(in *ast.Instruction) {
 	r.stmt = r.stmt[:0] // stale entries are overwritten, and all cleared at the function's end
+	r.stmtSel = false
 	if g := in.Guard; g != nil && g.Reg != nil {
 		r.reg(g.Reg, ctxNone)
 	}
@@ -155,6 +156,11 @@ func (r *Resolver) instruction(in *ast.Instruction) {
 		r.exprs(in.Operands, ctxNone)
 	}
 }
+
+// HasSelector reports whether a register of the instruction resolved
+// last, anywhere in its operands, carries a video selector (ast.Reg.Sel),
+// so that a later phase need not walk the operands to find out.
+func (r *Resolver) HasSelector() bool { return r.stmtSel }
 
 // OperandUse returns the symbol of x when it is the k-th name use among
 // the operands of the instruction resolved last, nil otherwise. The uses
@@ -261,6 +267,9 @@ func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 // uses name a register already named in the function, whose symbol is in
 // the cache.
 func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
+	if x.Sel != "" {
+		r.stmtSel = true
+	}
 	sym, k, h := r.t.cache.hit(x.Name)
 	if x.Comp == "" {
 		if sym == nil {

@@ -51,6 +51,7 @@ type Resolver struct {
 	pctFuncs  int            // functions whose name begins with '%', like a register's
 	stmt      []stmtUse      // the uses of the statement resolved last, for Resolved
 	opFrom    int            // where the uses of its operands start in stmt (OperandUse)
+	stmtSel   bool           // a register of it carries a video selector (HasSelector)
 
 	lastOff  int32 // offset of the last recorded use
 	unsorted bool  // Info.Uses is out of source order (a damaged tree)
