@@ -83,7 +83,7 @@ type decodeCache struct {
 	recent [recentSlots]recentSlot
 }
 
-const recentSlots = 1024
+const recentSlots = 256 // a power of two: a module repeats a few dozen spellings
 
 type recentSlot struct {
 	a, b uint64 // the packed first and last eight bytes of name (recentKey)
@@ -102,7 +102,7 @@ func recentKey(s string) (a, b uint64, slot int) {
 		b = word.Pack(s[max(n-8, 8):])
 	}
 	h := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)*0x165667b19e3779f9
-	return a, b, int(h >> (64 - 10))
+	return a, b, int(h >> (64 - 8)) // recentSlots is 2^8
 }
 
 // holds reports whether slot r holds name, of key a, b.

@@ -8,36 +8,52 @@ import (
 
 // Fixed string sets looked up once per instruction or declaration by the
 // validator: qualifier spellings and the opcodes the tables or the family
-// gates describe. Both are open-addressed tables with a hash of the length
-// and five bytes, at most an eighth full, so that a lookup is one or two
-// string comparisons and allocates nothing; unknown strings stop at the
-// first empty slot.
+// gates describe. Both are open-addressed tables, at most a quarter full,
+// whose slots hold a key's packed word, length and value side by side, so
+// that a probe reads one slot and a lookup allocates nothing; unknown
+// strings stop at the first empty slot.
 
 // strIndex maps each string of a fixed set to a small value.
 type strIndex struct {
-	keys  []string
-	words []uint64 // word.Pack(keys[i]) for keys of up to 8 bytes
-	vals  []uint16
+	slots []strSlot
 	mask  uint32
 }
 
-// newStrIndex builds the index of keys[i] -> vals[i] with at least eight
-// times as many slots as keys.
+// strSlot is one key: for keys of up to 8 bytes, w (word.Pack) and n
+// decide a match; longer keys are compared as strings.
+type strSlot struct {
+	w   uint64
+	key string
+	n   uint8 // len(key) (at most 255 for a match by word)
+	val uint16
+}
+
+// newStrIndex builds the index of keys[i] -> vals[i] with at least four
+// times as many slots as keys, and twice as many again until no key is
+// more than maxProbes slots from where its hash points.
 func newStrIndex(keys []string, vals []uint16) *strIndex {
 	n := 16
-	for n < 8*len(keys) {
+	for n < 4*len(keys) {
 		n *= 2
 	}
-	x := &strIndex{keys: make([]string, n), words: make([]uint64, n), vals: make([]uint16, n), mask: uint32(n - 1)}
-	for i, k := range keys {
-		j := strHash(k) & x.mask
-		for x.keys[j] != "" && x.keys[j] != k {
-			j = (j + 1) & x.mask
+	for {
+		x := &strIndex{slots: make([]strSlot, n), mask: uint32(n - 1)}
+		for i, k := range keys {
+			j := strHash(k) & x.mask
+			for x.slots[j].key != "" && x.slots[j].key != k {
+				j = (j + 1) & x.mask
+			}
+			x.slots[j] = strSlot{w: word.Pack(k), key: k, n: uint8(min(len(k), 255)), val: vals[i]}
 		}
-		x.keys[j], x.words[j], x.vals[j] = k, word.Pack(k), vals[i]
+		if x.probes() <= maxProbes || n >= 64*len(keys) {
+			return x
+		}
+		n *= 2
 	}
-	return x
 }
+
+// maxProbes bounds the probe sequence of a key of a strIndex.
+const maxProbes = 3
 
 // strHash hashes s: a name of up to 8 bytes (nearly all) by its packed
 // word and length, mixed once (internal/word); a longer one by its
@@ -64,24 +80,24 @@ func (x *strIndex) get(s string) (uint16, bool) {
 		w := word.Pack(s)
 		j := shortHash(w, len(s)) & x.mask
 		for {
-			k := x.keys[j]
-			if k == "" {
+			e := &x.slots[j]
+			if e.key == "" {
 				return 0, false
 			}
-			if len(k) == len(s) && x.words[j] == w {
-				return x.vals[j], true
+			if e.w == w && int(e.n) == len(s) {
+				return e.val, true
 			}
 			j = (j + 1) & x.mask
 		}
 	}
 	j := strHash(s) & x.mask
 	for {
-		k := x.keys[j]
-		if k == "" {
+		e := &x.slots[j]
+		if e.key == "" {
 			return 0, false
 		}
-		if k == s {
-			return x.vals[j], true
+		if e.key == s {
+			return e.val, true
 		}
 		j = (j + 1) & x.mask
 	}
@@ -90,11 +106,11 @@ func (x *strIndex) get(s string) (uint16, bool) {
 // probes returns the longest probe sequence of a key (for tests).
 func (x *strIndex) probes() int {
 	most := 0
-	for j, k := range x.keys {
-		if k == "" {
+	for j, e := range x.slots {
+		if e.key == "" {
 			continue
 		}
-		n := int((uint32(j)-strHash(k))&x.mask) + 1
+		n := int((uint32(j)-strHash(e.key))&x.mask) + 1
 		most = max(most, n)
 	}
 	return most
