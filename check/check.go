@@ -520,6 +520,6 @@ func (c *checker) cvtNarrowingDst(in *ast.Instruction, d *decoded) {
 	e := in.Operands[0]
 	if sym := c.lookup(e); sym != nil && isReg(sym) && sym.ElemType.Bits() == 64 {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a 32-bit destination register",
-			"cvt with .ftz, a directed rounding and .f32.f64 needs a 32-bit destination, not %s (%s)", regName(e), sym.ElemType)
+			"cvt with .ftz, a directed rounding and .f32.f64 needs a 32-bit destination, not %s (%s)", ast.NameOf(e), sym.ElemType)
 	}
 }

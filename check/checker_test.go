@@ -322,70 +322,41 @@ func TestCheckerDiagnosticsKept(t *testing.T) {
 }
 
 // TestOperandMemo checks that an instruction found clean for one set of
-// register types is still checked for another: the clean-signature memo
-// (decoded.clean) must never hide an error, however the spellings repeat.
+// register types or constants is still checked for another: the
+// clean-signature memo (decoded.clean) must never hide an error, however
+// the spellings repeat.
 func TestOperandMemo(t *testing.T) {
-	src := `.version 8.5
-.target sm_90
-.address_size 64
-.visible .entry k()
-{
-	.reg .b32 %r<4>;
-	.reg .b64 %rd<4>;
-	.reg .f32 %f<4>;
-	add.s32 %r1, %r2, %r3;
+	for _, tc := range []struct {
+		body, rule string
+		lines      []int32
+	}{
+		{`	add.s32 %r1, %r2, %r3;
 	add.s32 %r1, %rd2, %r3;
 	add.s32 %r1, %r2, %r3;
 	add.s32 %r1, %r2, %f3;
 	add.s32 %r1, %rd2, %r3;
 	add.s32 %r1, %r2, %r3;
-	add.s32 %r1, %r2, %f3;
-	ret;
-}
-`
-	m, errs := parser.ParseString("t.ptx", src)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	var lines []int32
-	for _, d := range Module(m, Config{}) {
-		if d.Rule != "operand-type" {
-			t.Errorf("unexpected %v", d)
-		}
-		lines = append(lines, d.Pos.Line)
-	}
-	if want := []int32{10, 12, 13, 15}; !slices.Equal(lines, want) {
-		t.Errorf("operand-type errors on lines %v, want %v", lines, want)
-	}
-}
-
-// TestOperandMemoConstants is TestOperandMemo for constant operands: a
-// spelling found clean with one constant is still checked with another.
-func TestOperandMemoConstants(t *testing.T) {
-	src := `.version 8.5
-.target sm_90
-.address_size 64
-.visible .entry k()
-{
-	bar.sync 0;
+	add.s32 %r1, %r2, %f3;`, "operand-type", []int32{10, 12, 13, 15}},
+		{`	bar.sync 0;
 	bar.sync 16;
 	bar.sync 0;
-	bar.sync 16;
-	ret;
-}
-`
-	m, errs := parser.ParseString("t.ptx", src)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	var lines []int32
-	for _, d := range Module(m, Config{}) {
-		if d.Rule != "operand-range" {
-			t.Errorf("unexpected %v", d)
+	bar.sync 16;`, "operand-range", []int32{10, 12}},
+	} {
+		src := ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" +
+			"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<4>;\n" + tc.body + "\n\tret;\n}\n"
+		m, errs := parser.ParseString("t.ptx", src)
+		if len(errs) > 0 {
+			t.Fatal(errs)
 		}
-		lines = append(lines, d.Pos.Line)
-	}
-	if want := []int32{7, 9}; !slices.Equal(lines, want) {
-		t.Errorf("operand-range errors on lines %v, want %v", lines, want)
+		var lines []int32
+		for _, d := range Module(m, Config{}) {
+			if d.Rule != tc.rule {
+				t.Errorf("unexpected %v", d)
+			}
+			lines = append(lines, d.Pos.Line)
+		}
+		if !slices.Equal(lines, tc.lines) {
+			t.Errorf("%s errors on lines %v, want %v", tc.rule, lines, tc.lines)
+		}
 	}
 }

@@ -339,7 +339,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
 		}
 	case *ast.UnaryExpr:
-		if r := regName(x.X); x.Op == "!" && t == isa.QPred && s.Kind != isa.OpdDst && r != "" {
+		if r := ast.NameOf(x.X); x.Op == "!" && t == isa.QPred && s.Kind != isa.OpdDst && r != "" {
 			c.negatedPred(in, d, s, x, r)
 			return
 		}
@@ -365,7 +365,7 @@ func (c *checker) negatedPred(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 // for mov and cvta, the address of a variable.
 func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSpec, e ast.Expr, t isa.Qual, bits int) {
 	f := d.op.Form
-	name := regName(e)
+	name := ast.NameOf(e)
 	sym := c.lookup(e)
 	if sym == nil {
 		if sp := c.special(e); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
@@ -656,13 +656,13 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 			}
 			if width != 0 && sym.ElemType.Bits() != width {
 				c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "use registers of one width",
-					"the registers of a vector operand must have one width: %s is %d bits, not %d", regName(e), sym.ElemType.Bits(), width)
+					"the registers of a vector operand must have one width: %s is %d bits, not %d", ast.NameOf(e), sym.ElemType.Bits(), width)
 				return
 			}
 			width = sym.ElemType.Bits()
 			if !vectorRegFits(t, bits, sym.ElemType, f.Mode, kinds) {
 				c.errorf(e.Pos(), e.End(), "operand-type", secTypes, regFix(t, bits),
-					"register %s of type %s does not fit %s", regName(e), sym.ElemType, t)
+					"register %s of type %s does not fit %s", ast.NameOf(e), sym.ElemType, t)
 			}
 		}
 		return
@@ -758,7 +758,7 @@ func (c *checker) packedMov(v *ast.VectorExpr, t isa.Qual, bits int) {
 			width = w
 		} else if w != width {
 			c.errorf(e.Pos(), e.End(), "operand-vector", spec, "use registers of one width",
-				"the elements of a packed mov operand must have one width: %s is %d bits, not %d", regName(e), w, width)
+				"the elements of a packed mov operand must have one width: %s is %d bits, not %d", ast.NameOf(e), w, width)
 			return
 		}
 	}
@@ -819,7 +819,7 @@ func (c *checker) predOperand(od *isa.OpDecode, s *isa.OperandSpec, e ast.Expr, 
 			return
 		}
 	case *ast.Reg, *ast.Ident:
-		name := regName(e)
+		name := ast.NameOf(e)
 		if sp := c.special(e); sp != nil {
 			c.gateSpecial(e, sp)
 			if sp.Type != isa.QPred || dst {

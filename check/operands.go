@@ -314,7 +314,7 @@ func (c *checker) value(f *isa.Form, e ast.Expr) {
 		return
 	}
 	if f.Vec > 1 {
-		if n := regName(e); n != "" && c.special(e) == nil {
+		if n := ast.NameOf(e); n != "" && c.special(e) == nil {
 			if c.lookup(e) == nil {
 				return // undeclared: reported by name resolution
 			}
@@ -396,7 +396,7 @@ func (c *checker) element(f *isa.Form, e ast.Expr, inVector bool) (elemType, boo
 		}
 		return elemType{imm: 'f', width: w}, true
 	case *ast.Reg, *ast.Ident:
-		name := regName(e)
+		name := ast.NameOf(e)
 		sym := c.lookup(e)
 		if sym == nil {
 			if r := c.special(e); r != nil {
@@ -603,7 +603,7 @@ func (c *checker) checkType(f *isa.Form, e ast.Expr, rt isa.Qual, inVector bool)
 	ok := sourceOK(f, rt, inVector)
 	if !ok {
 		c.errorf(e.Pos(), e.End(), "operand-type", secRelaxed, typeFix(f, rt),
-			"register %s of type %s cannot be stored as %s", regName(e), rt, f.Type)
+			"register %s of type %s cannot be stored as %s", ast.NameOf(e), rt, f.Type)
 	}
 	return ok
 }
@@ -753,16 +753,6 @@ func (c *checker) namedReg(e ast.Expr) (*resolve.Symbol, bool) {
 		}
 	}
 	return nil, false
-}
-
-func regName(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Reg:
-		return x.Name
-	case *ast.Ident:
-		return x.Name
-	}
-	return ""
 }
 
 func componentOf(e ast.Expr) string {

@@ -256,7 +256,7 @@ func (d *Decoder) Label(e ast.Expr) error {
 	if _, ok := e.(*ast.Ident); !ok {
 		return d.Errorf(e, "expected a label")
 	}
-	d.fixups = append(d.fixups, labelFixup{inst: d.inst, label: d.labelOf(e), name: useName(e), node: e})
+	d.fixups = append(d.fixups, labelFixup{inst: d.inst, label: d.labelOf(e), name: ast.NameOf(e), node: e})
 	return nil
 }
 

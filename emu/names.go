@@ -81,7 +81,7 @@ func (d *Decoder) lookup(n ast.Expr) *symbol {
 		return s
 	}
 	// An element of "%r<N>" (PTX ISA §5.4.6): its index follows the prefix.
-	name, prefix := useName(n), sym.Decl.Name.Name
+	name, prefix := ast.NameOf(n), sym.Decl.Name.Name
 	if len(name) <= len(prefix) {
 		return nil
 	}
@@ -90,17 +90,6 @@ func (d *Decoder) lookup(n ast.Expr) *symbol {
 		return nil
 	}
 	return &s.elems[i]
-}
-
-// useName returns the name that the use n spells.
-func useName(n ast.Expr) string {
-	switch x := n.(type) {
-	case *ast.Reg:
-		return x.Name
-	case *ast.Ident:
-		return x.Name
-	}
-	return ""
 }
 
 // funcOf returns the function that the name use n refers to (its

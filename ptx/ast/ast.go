@@ -199,6 +199,19 @@ func IsSelector(s string) bool {
 	return true
 }
 
+// NameOf returns the name that a register (*Reg, without its component or
+// selector) or identifier (*Ident) spells, and "" for any other
+// expression.
+func NameOf(e Expr) string {
+	switch x := e.(type) {
+	case *Reg:
+		return x.Name
+	case *Ident:
+		return x.Name
+	}
+	return ""
+}
+
 // Ident is a name: a variable, label, function or target name.
 type Ident struct {
 	Span

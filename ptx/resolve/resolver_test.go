@@ -351,20 +351,10 @@ func TestPercentFunctionName(t *testing.T) {
 		}
 		found := false
 		for _, u := range info.Uses {
-			found = found || u.Sym.Kind.String() == tc.want && strings.HasPrefix(exprName(u.Node), "%")
+			found = found || u.Sym.Kind.String() == tc.want && strings.HasPrefix(ast.NameOf(u.Node), "%")
 		}
 		if !found {
 			t.Errorf("no %s use named with %% in %q", tc.want, tc.src)
 		}
 	}
-}
-
-func exprName(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Reg:
-		return x.Name
-	case *ast.Ident:
-		return x.Name
-	}
-	return ""
 }
