@@ -7,6 +7,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
@@ -199,8 +200,8 @@ func (c *checker) policyRange(f *isa.OpForm, ops []ast.Expr) {
 	if len(ops) != 4 {
 		return
 	}
-	primary, ok1 := intValue(ops[2])
-	total, ok2 := intValue(ops[3])
+	primary, ok1 := parser.ConstValue(ops[2])
+	total, ok2 := parser.ConstValue(ops[3])
 	if ok1 && ok2 && uint64(primary) > uint64(total) {
 		e := ops[2]
 		c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "make the primary size at most the total size",
@@ -296,7 +297,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		c.predOperand(od, s, e, false)
 		return
 	case isa.OpdImm:
-		v, ok := intValue(e)
+		v, ok := parser.ConstValue(e)
 		if !ok {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", f.Section, "", "operand %s of %s must be an integer constant", s.Name, f.Name)
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) && f.Opcode == "lop3" {
@@ -557,7 +558,7 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 		}
 		return
 	}
-	v, ok := intValue(e)
+	v, ok := parser.ConstValue(e)
 	if !ok {
 		if id := firstIdent(e); id != "" && s.Kind == isa.OpdMovSrc {
 			return // var+offset
@@ -592,46 +593,6 @@ func firstIdent(e ast.Expr) string {
 		return firstIdent(x.X)
 	}
 	return ""
-}
-
-// intValue evaluates an integer constant expression (literals, unary -
-// and ~, parentheses, + - * on them).
-func intValue(e ast.Expr) (int64, bool) {
-	switch x := e.(type) {
-	case *ast.IntLit:
-		return int64(x.Value), true
-	case *ast.ParenExpr:
-		return intValue(x.X)
-	case *ast.UnaryExpr:
-		v, ok := intValue(x.X)
-		switch x.Op {
-		case "-":
-			return -v, ok
-		case "~":
-			return ^v, ok
-		}
-		return v, ok && x.Op == "+"
-	case *ast.BinaryExpr:
-		a, ok1 := intValue(x.X)
-		b, ok2 := intValue(x.Y)
-		if !ok1 || !ok2 {
-			return 0, false
-		}
-		switch x.Op {
-		case "+":
-			return a + b, true
-		case "-":
-			return a - b, true
-		case "*":
-			return a * b, true
-		case "|":
-			return a | b, true
-		case "&":
-			return a & b, true
-		}
-		return 0, true
-	}
-	return 0, false
 }
 
 // formVector checks a braced vector: ld/ldu .vN destinations (N

@@ -20,12 +20,7 @@ func init() {
 
 func decodeAtomVec(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
-	op := -1
-	for _, n := range q.List {
-		if o, ok := atomOps[n]; ok {
-			op = o
-		}
-	}
+	op := atomOpOf(q.List)
 	t := q.Type()
 	okType := t == TF32 && q.Vec <= 4 || (t == TF16x2 || t == TBF16x2) && q.Vec <= 4 || t == TF16 || t == TBF16
 	if op != atomAdd && op != atomMin && op != atomMax || !okType || t == TF32 && op != atomAdd {
@@ -108,12 +103,7 @@ func init() {
 
 func decodeAtom128(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
-	op := -1
-	for _, n := range q.List {
-		if o, ok := atomOps[n]; ok {
-			op = o
-		}
-	}
+	op := atomOpOf(q.List)
 	need := 3
 	if op == atomCas {
 		need = 4

@@ -552,14 +552,21 @@ const (
 var atomOps = map[isa.Qual]int{isa.QAdd: atomAdd, isa.QMin: atomMin, isa.QMax: atomMax, isa.QInc: atomInc, isa.QDec: atomDec,
 	isa.QAnd: atomAnd, isa.QOr: atomOr, isa.QXor: atomXor, isa.QExch: atomExch, isa.QCas: atomCas}
 
-func decodeAtom(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := d.quals()
+// atomOpOf returns the atomic operation (atomAdd, ...) among the
+// decoded qualifiers qs, or -1.
+func atomOpOf(qs []isa.Qual) int {
 	op := -1
-	for _, n := range q.List {
+	for _, n := range qs {
 		if o, ok := atomOps[n]; ok {
 			op = o
 		}
 	}
+	return op
+}
+
+func decodeAtom(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := d.quals()
+	op := atomOpOf(q.List)
 	t := q.Type()
 	if op < 0 || t == TNone || q.Vec != 1 {
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
