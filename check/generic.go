@@ -8,6 +8,7 @@ import (
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
@@ -456,7 +457,7 @@ func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, 
 	c.gateSpecial(e, sp)
 	rt := sp.Type
 	if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
-		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", exprString(e), rt, bits, t)
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", printer.String(e), rt, bits, t)
 	}
 }
 
@@ -772,7 +773,7 @@ func (c *checker) predOperand(od *isa.OpDecode, s *isa.OperandSpec, e ast.Expr, 
 	case *ast.UnaryExpr:
 		if !dst && x.Op == "!" && c.halfPred(od, s, c.lookup(x.X)) {
 			c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "use a .pred register",
-				"operand %s of %s: ! negates a .pred register, not %s", s.Name, f.Name, exprString(x.X))
+				"operand %s of %s: ! negates a .pred register, not %s", s.Name, f.Name, printer.String(x.X))
 			return
 		}
 		if !dst && x.Op == "!" {
@@ -832,7 +833,7 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 	}
 	a, ok := e.(*ast.Address)
 	if !ok {
-		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+exprString(e)+"]",
+		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+printer.String(e)+"]",
 			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
@@ -152,7 +153,7 @@ func (c *checker) address(in *ast.Instruction, f *isa.Form, e ast.Expr, s isa.Qu
 		}
 		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "", "operand %s must be an address", what)
 	default:
-		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+exprString(e)+"]",
+		c.errorf(e.Pos(), e.End(), "operand-address", secAddr, "write ["+printer.String(e)+"]",
 			"operand %s must be an address in brackets ([reg], [var], [reg+imm])", what)
 	}
 }
@@ -774,24 +775,6 @@ func isIntImm(e ast.Expr) bool {
 		return isIntImm(x.X) && isIntImm(x.Y)
 	}
 	return false
-}
-
-func exprString(e ast.Expr) string {
-	switch x := e.(type) {
-	case *ast.Reg:
-		if x.Comp != "" {
-			return x.Name + "." + x.Comp
-		}
-		if x.Sel != "" {
-			return x.Name + "." + x.Sel
-		}
-		return x.Name
-	case *ast.Ident:
-		return x.Name
-	case *ast.IntLit:
-		return x.Text
-	}
-	return "..."
 }
 
 // regPlusImm reports whether e is "register + integer" or "register -

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 )
 
 // Video operand selectors (PTX ISA 9.7.19 "Scalar Video Instructions",
@@ -110,10 +111,10 @@ func (c *checker) videoOperandKind(in *ast.Instruction, i int, e ast.Expr) {
 	case *ast.Reg:
 		if c.special(x) != nil {
 			c.errorf(e.Pos(), e.End(), "operand-kind", sec, "copy it to a register first (mov)",
-				"%s takes no special register: operand %s is %s", in.Opcode, videoOperandName(i), exprString(x))
+				"%s takes no special register: operand %s is %s", in.Opcode, videoOperandName(i), printer.String(x))
 		} else if x.Comp != "" {
 			c.errorf(e.Pos(), e.End(), "operand-kind", sec, "copy the element to a 32-bit register first (mov)",
-				"%s takes no vector element: operand %s is %s", in.Opcode, videoOperandName(i), exprString(x))
+				"%s takes no vector element: operand %s is %s", in.Opcode, videoOperandName(i), printer.String(x))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/printer"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
 
@@ -190,32 +191,9 @@ func instrText(in *ast.Instruction) string {
 		} else {
 			b.WriteString(", ")
 		}
-		b.WriteString(exprText(o))
+		b.WriteString(printer.String(o))
 	}
 	return b.String()
-}
-
-func exprText(e ast.Expr) string {
-	switch e := e.(type) {
-	case *ast.Reg:
-		if e.Comp != "" {
-			return e.Name + "." + e.Comp
-		}
-		return e.Name
-	case *ast.Ident:
-		return e.Name
-	case *ast.IntLit:
-		return e.Text
-	case *ast.Address:
-		s := exprText(e.Base)
-		if e.HasOffset {
-			s += fmt.Sprintf("+%d", e.Offset)
-		}
-		return "[" + s + "]"
-	case *ast.UnaryExpr:
-		return e.Op + exprText(e.X)
-	}
-	return "?"
 }
 
 // operand reads a register or an immediate; special registers take the
@@ -227,7 +205,7 @@ func (k *kernelReader) operand(e ast.Expr) (Operand, error) {
 			return specialOperand(e, sym.Special.SReg, k.sp)
 		}
 		if e.Comp != "" {
-			return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
+			return Operand{}, fmt.Errorf("unsupported special register %s", printer.String(e))
 		}
 		return Operand{Reg: e.Name}, nil
 	case *ast.IntLit:
@@ -237,7 +215,7 @@ func (k *kernelReader) operand(e ast.Expr) (Operand, error) {
 			return Operand{Val: -int64(lit.Value)}, nil
 		}
 	}
-	return Operand{}, fmt.Errorf("unsupported operand %s", exprText(e))
+	return Operand{}, fmt.Errorf("unsupported operand %s", printer.String(e))
 }
 
 // specialOperand reads special register r (PTX ISA §10) for thread sp:
@@ -253,7 +231,7 @@ func specialOperand(e *ast.Reg, r *isa.SReg, sp ThreadSpec) (Operand, error) {
 	case r.Kind == isa.SRegClusterCtarank && e.Comp == "", r.Kind == isa.SRegClusterid && x:
 		return Operand{}, fmt.Errorf("%s is not supported; give clusters with --threads CTA@CLUSTER", e.Name)
 	}
-	return Operand{}, fmt.Errorf("unsupported special register %s", exprText(e))
+	return Operand{}, fmt.Errorf("unsupported special register %s", printer.String(e))
 }
 
 // address reads [x], the only address form a litmus location has: x
@@ -267,7 +245,7 @@ func (k *kernelReader) address(e ast.Expr) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("address %s: only [variable] of a module-scope .global or .shared scalar is supported", exprText(e))
+	return "", fmt.Errorf("address %s: only [variable] of a module-scope .global or .shared scalar is supported", printer.String(e))
 }
 
 // cmpOps maps setp's comparisons to the litmus comparison they perform.
@@ -330,7 +308,7 @@ func (k *kernelReader) instr(in *ast.Instruction) ([]Instr, error) {
 		}
 		r, ok := ops[0].(*ast.Reg)
 		if !ok || r.Comp != "" {
-			return "", fmt.Errorf("%s: bad destination %s", in.Opcode, exprText(ops[0]))
+			return "", fmt.Errorf("%s: bad destination %s", in.Opcode, printer.String(ops[0]))
 		}
 		return r.Name, nil
 	}
