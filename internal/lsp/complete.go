@@ -22,11 +22,7 @@ import (
 //   - after "%": the special registers and the registers declared in the
 //     document.
 func (s *Server) completion(params json.RawMessage) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	_, a, o, err := s.docAt(p)
+	p, a, o, err := s.positionRequest(params)
 	if err != nil {
 		return nil, err
 	}

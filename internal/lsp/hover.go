@@ -17,11 +17,7 @@ import (
 // instruction as `ptxkit explain` does, followed by the document's
 // diagnostics on it.
 func (s *Server) hover(params json.RawMessage) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	_, a, o, err := s.docAt(p)
+	_, a, o, err := s.positionRequest(params)
 	if err != nil {
 		return nil, err
 	}

@@ -127,11 +127,7 @@ func (a *analysis) references(t *target, withDecl bool) [][2]int {
 }
 
 func (s *Server) definition(params json.RawMessage) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	_, a, o, err := s.docAt(p)
+	p, a, o, err := s.positionRequest(params)
 	if err != nil {
 		return nil, err
 	}
@@ -165,11 +161,7 @@ func (s *Server) references(params json.RawMessage) (any, *rpcError) {
 // documentHighlight marks the declaration (kind Write, 3) and the uses
 // (kind Read, 2) of the name at the cursor.
 func (s *Server) documentHighlight(params json.RawMessage) (any, *rpcError) {
-	var p textDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	_, a, o, err := s.docAt(p)
+	_, a, o, err := s.positionRequest(params)
 	if err != nil {
 		return nil, err
 	}

@@ -397,6 +397,18 @@ func (s *Server) publishChanged() {
 }
 
 // docAt finds the document and the byte offset of a position in it.
+// positionRequest decodes the parameters of a request about a position
+// in a document and returns them with the document's analysis and the
+// position's byte offset.
+func (s *Server) positionRequest(params json.RawMessage) (textDocumentPositionParams, *analysis, int, *rpcError) {
+	var p textDocumentPositionParams
+	if err := decode(params, &p); err != nil {
+		return p, nil, 0, err
+	}
+	_, a, o, err := s.docAt(p)
+	return p, a, o, err
+}
+
 func (s *Server) docAt(p textDocumentPositionParams) (*document, *analysis, int, *rpcError) {
 	d := s.docs[p.TextDocument.URI]
 	if d == nil {
