@@ -30,28 +30,6 @@ const (
 	maxMbarrierCount  = 1<<20 - 1
 )
 
-// The qualifiers of these families, looked up once: the rules compare
-// decoded qualifiers, never spellings.
-var (
-	qInit         = isa.LookupQual(".init")
-	qInval        = isa.LookupQual(".inval")
-	qArrive       = isa.LookupQual(".arrive")
-	qArriveDrop   = isa.LookupQual(".arrive_drop")
-	qExpectTx     = isa.LookupQual(".expect_tx")
-	qCompleteTx   = isa.LookupQual(".complete_tx")
-	qTestWait     = isa.LookupQual(".test_wait")
-	qTryWait      = isa.LookupQual(".try_wait")
-	qPendingCount = isa.LookupQual(".pending_count")
-	qParity       = isa.LookupQual(".parity")
-	qNoComplete   = isa.LookupQual(".noComplete")
-	qWaitGroup    = isa.LookupQual(".wait_group")
-	qCommitGroup  = isa.LookupQual(".commit_group")
-	qMbarrier     = isa.LookupQual(".mbarrier")
-	qBulk         = isa.LookupQual(".bulk")
-	qTensor       = isa.LookupQual(".tensor")
-	qPrefetch     = isa.LookupQual(".prefetch")
-)
-
 // qualGate is the version and target a qualifier of a family needs.
 type qualGate struct {
 	qual isa.Qual
@@ -64,13 +42,13 @@ type qualGate struct {
 var mbarrierGates = []qualGate{
 	{isa.QSharedCta, isa.V(7, 8), isa.Arch{}, specMbarrier},
 	{isa.QSharedCluster, isa.V(8, 0), isa.SM(90), specMbarrierSpace},
-	{qExpectTx, isa.V(8, 0), isa.SM(90), specMbarrierTx},
+	{isa.QExpect_Tx, isa.V(8, 0), isa.SM(90), specMbarrierTx},
 	{isa.QRelease, isa.V(8, 0), isa.SM(90), specMbarrierArr},
 	{isa.QAcquire, isa.V(8, 0), isa.SM(90), specMbarrierWait},
 	{isa.QRelaxed, isa.V(8, 6), isa.SM(90), specMbarrierArr},
 	{isa.QCta, isa.V(8, 0), isa.SM(90), specMbarrierArr},
 	{isa.QCluster, isa.V(8, 0), isa.SM(90), specMbarrierArr},
-	{qParity, isa.V(7, 1), isa.Arch{}, specMbarrierWait},
+	{isa.QParity, isa.V(7, 1), isa.Arch{}, specMbarrierWait},
 }
 
 // asyncRules checks in when it is an mbarrier, cp.async or red.async
@@ -121,9 +99,9 @@ func (c *checker) gateQual(in *ast.Instruction, i int, what string, v isa.Versio
 
 // mbarrierOperands is the operand count range of each mbarrier operation.
 var mbarrierOperands = map[isa.Qual][2]int{
-	qInit: {2, 2}, qInval: {1, 1}, qArrive: {2, 3}, qArriveDrop: {2, 3},
-	qExpectTx: {2, 2}, qCompleteTx: {2, 2}, qTestWait: {3, 3}, qTryWait: {3, 4},
-	qPendingCount: {2, 2},
+	isa.QInit: {2, 2}, isa.QInval: {1, 1}, isa.QArrive: {2, 3}, isa.QArrive_Drop: {2, 3},
+	isa.QExpect_Tx: {2, 2}, isa.QComplete_Tx: {2, 2}, isa.QTest_Wait: {3, 3}, isa.QTry_Wait: {3, 4},
+	isa.QPending_Count: {2, 2},
 }
 
 // mbarrier checks an mbarrier instruction whose decoded qualifiers are qs.
@@ -138,8 +116,8 @@ func (c *checker) mbarrier(in *ast.Instruction, qs []isa.Qual) {
 	for i, q := range qs[1:] {
 		for _, g := range mbarrierGates {
 			// expect_tx and complete_tx took .relaxed from the start (8.0).
-			tx := opq == qExpectTx || opq == qCompleteTx
-			if q == g.qual && !(tx && (g.qual == qExpectTx || g.qual == isa.QRelaxed)) {
+			tx := opq == isa.QExpect_Tx || opq == isa.QComplete_Tx
+			if q == g.qual && !(tx && (g.qual == isa.QExpect_Tx || g.qual == isa.QRelaxed)) {
 				c.gateQual(in, i+1, g.qual.String()+" on mbarrier"+op, g.ptx, g.arch, g.spec)
 			}
 		}
@@ -155,17 +133,17 @@ func (c *checker) mbarrier(in *ast.Instruction, qs []isa.Qual) {
 	}
 	c.mbarrierSemantics(in, qs, op)
 	switch opq {
-	case qInit:
+	case isa.QInit:
 		c.countImm(in, in.Operands[1], 1, "init count", specMbarrierInit)
 		fallthrough
-	case qInval, qTestWait, qTryWait:
+	case isa.QInval, isa.QTest_Wait, isa.QTry_Wait:
 		if i := qualIndex(qs, isa.QSharedCluster); i >= 0 {
 			c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-space", specMbarrierSpace, "use .shared::cta",
 				"mbarrier%s works only on the executing CTA's mbarrier objects (.shared or .shared::cta)", op)
 		}
-	case qArrive, qArriveDrop:
+	case isa.QArrive, isa.QArrive_Drop:
 		c.mbarrierArrive(in, qs, op)
-	case qExpectTx, qCompleteTx:
+	case isa.QExpect_Tx, isa.QComplete_Tx:
 		c.countImm(in, in.Operands[1], 0, "tx-count", specMbarrierTx)
 	}
 }
@@ -200,9 +178,9 @@ func (c *checker) mbarrierSemantics(in *ast.Instruction, qs []isa.Qual, op strin
 
 // mbarrierSems are the orderings (.sem) each mbarrier operation accepts.
 var mbarrierSems = map[isa.Qual][]isa.Qual{
-	qArrive: {isa.QRelease, isa.QRelaxed}, qArriveDrop: {isa.QRelease, isa.QRelaxed},
-	qTestWait: {isa.QAcquire, isa.QRelaxed}, qTryWait: {isa.QAcquire, isa.QRelaxed},
-	qExpectTx: {isa.QRelaxed}, qCompleteTx: {isa.QRelaxed},
+	isa.QArrive: {isa.QRelease, isa.QRelaxed}, isa.QArrive_Drop: {isa.QRelease, isa.QRelaxed},
+	isa.QTest_Wait: {isa.QAcquire, isa.QRelaxed}, isa.QTry_Wait: {isa.QAcquire, isa.QRelaxed},
+	isa.QExpect_Tx: {isa.QRelaxed}, isa.QComplete_Tx: {isa.QRelaxed},
 }
 
 // orNone lists qs for a message, or says "none".
@@ -227,8 +205,8 @@ func (c *checker) mbarrierArrive(in *ast.Instruction, qs []isa.Qual, op string) 
 		c.errorf(state.Pos(), state.End(), "mbarrier-remote-state", specMbarrierArr, "write _ as the state operand",
 			"mbarrier%s.shared::cluster cannot return a state: its destination must be the sink _", op)
 	}
-	expect := hasQual(qs, qExpectTx)
-	noComplete := hasQual(qs, qNoComplete)
+	expect := hasQual(qs, isa.QExpect_Tx)
+	noComplete := hasQual(qs, isa.QNoComplete)
 	if len(in.Operands) == 3 {
 		if expect {
 			c.countImm(in, in.Operands[2], 0, "tx-count", specMbarrierTx)
@@ -277,7 +255,7 @@ func (c *checker) countImm(in *ast.Instruction, e ast.Expr, lo int64, what, spec
 // cpAsync checks a cp.async instruction whose decoded qualifiers are qs.
 func (c *checker) cpAsync(in *ast.Instruction, qs []isa.Qual) {
 	switch {
-	case hasQual(qs, qWaitGroup):
+	case hasQual(qs, isa.QWait_Group):
 		if len(in.Operands) != 1 || !isIntImm(in.Operands[0]) {
 			e := ast.Node(in)
 			if len(in.Operands) > 0 {
@@ -286,7 +264,7 @@ func (c *checker) cpAsync(in *ast.Instruction, qs []isa.Qual) {
 			c.errorf(e.Pos(), e.End(), "cp-async-wait-group", specCpAsyncWait, "",
 				"%s takes one integer constant: the number of most recent groups that may stay pending", in.FullOpcode())
 		}
-	case hasQual(qs, qMbarrier) && hasQual(qs, qArrive):
+	case hasQual(qs, isa.QMbarrier) && hasQual(qs, isa.QArrive):
 		if i := qualIndex(qs, isa.QSharedCta); i >= 0 {
 			c.gateQual(in, i, ".shared::cta on cp.async.mbarrier.arrive", isa.V(7, 8), isa.Arch{}, specCpAsyncArrive)
 		}
@@ -294,7 +272,7 @@ func (c *checker) cpAsync(in *ast.Instruction, qs []isa.Qual) {
 			c.errorf(in.Quals[i].Pos, in.Quals[i].End(), "mbarrier-space", specCpAsyncArrive, "use .shared::cta",
 				"cp.async.mbarrier.arrive works only on the executing CTA's mbarrier objects")
 		}
-	case hasQual(qs, qBulk) && !hasQual(qs, qCommitGroup) && !hasQual(qs, qTensor) && !hasQual(qs, qPrefetch):
+	case hasQual(qs, isa.QBulk) && !hasQual(qs, isa.QCommit_Group) && !hasQual(qs, isa.QTensor) && !hasQual(qs, isa.QPrefetch):
 		if len(in.Operands) >= 3 && isIntImm(in.Operands[2]) {
 			if v, ok := parser.ConstValue(in.Operands[2]); ok && (v < 0 || v%16 != 0) {
 				// ptxas 12.5 accepts a size of 0.

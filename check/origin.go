@@ -140,9 +140,6 @@ func originOpOf(opcode string) originOp {
 	return originNone
 }
 
-// qTo is cvta's .to qualifier.
-var qTo = isa.LookupQual(".to")
-
 // cvtaSpace returns the space of cvta's result: the named space for
 // cvta.to.space, generic for cvta.space; qs are cvta's decoded
 // qualifiers.
@@ -151,7 +148,7 @@ func cvtaSpace(qs []isa.Qual) isa.Qual {
 	space := isa.QNone
 	for _, q := range qs {
 		switch q {
-		case qTo:
+		case isa.QTo:
 			to = true
 		case isa.QGlobal, isa.QLocal, isa.QSharedCta, isa.QSharedCluster:
 			space = q

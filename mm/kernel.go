@@ -476,7 +476,7 @@ func (k *kernelReader) bar(in *ast.Instruction) ([]Instr, error) {
 	for _, q := range kernelQualsOf(in) {
 		switch q {
 		case isa.QSync, isa.QAligned, isa.QCta:
-		case qArrive:
+		case isa.QArrive:
 			arrive = true
 		default:
 			return nil, fmt.Errorf("unsupported barrier %s", instrText(in))

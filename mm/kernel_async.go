@@ -56,11 +56,11 @@ func (k *kernelReader) stAsync(in *ast.Instruction, operands func(int) ([]Operan
 // each location being one scalar.
 func (k *kernelReader) bulkCopy(in *ast.Instruction) ([]Instr, error) {
 	qs := kernelQualsOf(in)
-	if len(qs) < 2 || qs[0] != isa.QAsync || qs[1] != qBulk {
+	if len(qs) < 2 || qs[0] != isa.QAsync || qs[1] != isa.QBulk {
 		return nil, fmt.Errorf("%s is not supported in a litmus kernel", instrText(in))
 	}
 	for _, q := range qs {
-		if q == qBulkGroup || q == qTensor || q == qMulticast {
+		if q == isa.QBulk_Group || q == isa.QTensor || q == isa.QMulticast_Cluster {
 			return nil, fmt.Errorf("%s: only the mbarrier completion of a plain bulk copy is supported", instrText(in))
 		}
 	}
@@ -95,9 +95,9 @@ func (k *kernelReader) mbarrier(in *ast.Instruction, dst func() (string, error))
 		}
 	}
 	switch opq {
-	case qInit, qInval, qExpectTx:
+	case isa.QInit, isa.QInval, isa.QExpect_Tx:
 		return nil, nil
-	case qArrive, qTryWait, qTestWait:
+	case isa.QArrive, isa.QTry_Wait, isa.QTest_Wait:
 	default:
 		return nil, fmt.Errorf("mbarrier%s is not supported in a litmus kernel", op)
 	}
@@ -110,7 +110,7 @@ func (k *kernelReader) mbarrier(in *ast.Instruction, dst func() (string, error))
 	}
 	parts := []string{"mbarrier", "arrive"}
 	var args []string
-	if opq != qArrive {
+	if opq != isa.QArrive {
 		parts[1] = "try_wait"
 		d, err := dst()
 		if err != nil {
