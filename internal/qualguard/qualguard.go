@@ -41,7 +41,8 @@ type Options struct {
 
 // Check parses the non-test Go files among files and reports, through
 // t, every comparison, case or composite-literal key that is a
-// qualifier spelling, every HasQual call, and every read of in.Quals
+// qualifier spelling, every isa.LookupQual of a spelled qualifier, every
+// HasQual call, and every read of in.Quals
 // that opts does not allow.
 func Check(t testing.TB, files []string, opts Options) {
 	t.Helper()
@@ -93,6 +94,12 @@ func (g *guard) inspect(n ast.Node) bool {
 		}
 	case *ast.KeyValueExpr:
 		g.qualLit(x.Key)
+	case *ast.CallExpr:
+		if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "LookupQual" && len(x.Args) == 1 {
+			if lit, ok := x.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				g.t.Errorf("%s: looks qualifier %s up by its spelling; use its isa constant", g.fset.Position(lit.Pos()), lit.Value)
+			}
+		}
 	case *ast.SelectorExpr:
 		if x.Sel.Name == "HasQual" || x.Sel.Name == "Quals" && !g.readsQuals && isIdent(x.X, "in") {
 			g.t.Errorf("%s: reads the instruction's qualifier strings (%s); use decoded isa.Quals", g.fset.Position(x.Pos()), x.Sel.Name)

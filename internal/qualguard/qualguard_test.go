@@ -32,6 +32,7 @@ func f(in struct{ Quals []int }, s string) bool {
 	case ".cg":
 	}
 	_ = in.Quals
+	_ = isa.LookupQual(".shared")
 	return s == ".global" || s != ".param" || s == ".not-a-qualifier"
 }
 `
@@ -49,7 +50,7 @@ func TestCheck(t *testing.T) {
 		MinFiles:   1,
 	})
 	got := strings.Join(r.msgs, "\n")
-	for _, want := range []string{"qualifier .rz", "qualifier .cg", "qualifier .global", "(Quals)"} {
+	for _, want := range []string{"qualifier .rz", "qualifier .cg", "qualifier .global", "(Quals)", `qualifier ".shared" up`} {
 		if !strings.Contains(got, want) {
 			t.Errorf("missing report %q in:\n%s", want, got)
 		}
@@ -59,8 +60,8 @@ func TestCheck(t *testing.T) {
 			t.Errorf("unexpected report of %s in:\n%s", not, got)
 		}
 	}
-	if len(r.msgs) != 4 {
-		t.Errorf("got %d reports, want 4:\n%s", len(r.msgs), got)
+	if len(r.msgs) != 5 {
+		t.Errorf("got %d reports, want 5:\n%s", len(r.msgs), got)
 	}
 
 	r = &recorder{TB: t}
