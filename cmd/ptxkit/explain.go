@@ -429,14 +429,7 @@ func renderRequires(x *explanation) []string {
 		if x.Op.Form != nil {
 			req := isa.OpRequirements(&x.Op)
 			if x.Family == nil {
-				summary := "PTX ISA " + req.PTX.String()
-				if req.MinSM > 0 {
-					summary += fmt.Sprintf(", sm_%d or higher", req.MinSM)
-				}
-				for _, a := range req.Special {
-					summary += ", " + a.String()
-				}
-				l = append(l, summary)
+				l = append(l, requirementSummary(req))
 			}
 			for _, ft := range req.Features {
 				l = append(l, "  "+ft)
@@ -445,15 +438,7 @@ func renderRequires(x *explanation) []string {
 		return l
 	}
 	req := isa.Requirements(f)
-	var l []string
-	summary := "PTX ISA " + req.PTX.String()
-	if req.MinSM > 0 {
-		summary += fmt.Sprintf(", sm_%d or higher", req.MinSM)
-	}
-	for _, a := range req.Special {
-		summary += ", " + a.String()
-	}
-	l = append(l, summary)
+	l := []string{requirementSummary(req)}
 	for i := range f.Instr.Features {
 		ft := &f.Instr.Features[i]
 		if !ft.Uses(f) {
@@ -493,4 +478,18 @@ func renderProblems(x *explanation) []string {
 		}
 	}
 	return l
+}
+
+// requirementSummary is the first line of the "requires" section: the PTX
+// ISA version, the lowest plain target and the architecture-specific
+// ones.
+func requirementSummary(req isa.Requirement) string {
+	summary := "PTX ISA " + req.PTX.String()
+	if req.MinSM > 0 {
+		summary += fmt.Sprintf(", sm_%d or higher", req.MinSM)
+	}
+	for _, a := range req.Special {
+		summary += ", " + a.String()
+	}
+	return summary
 }
