@@ -412,13 +412,7 @@ func (p *printer) block(b *ast.Block) {
 		p.trailing(s.End(), next, raw)
 		p.byte('\n')
 	}
-	if b.To.IsValid() {
-		p.leading(token.Pos{Offset: b.To.Offset - 1, Line: b.To.Line})
-	}
-	p.depth--
-	p.indent()
-	p.byte('}')
-	p.lastLine = b.To.Line
+	p.closeBrace(b.To)
 }
 
 // rawEnd returns the end offset of a directive's raw text, or -1.
@@ -620,4 +614,16 @@ func quote(s string) string {
 		}
 	}
 	return string(append(b, '"'))
+}
+
+// closeBrace prints the comments before a block's closing brace, which
+// ends at to, and the brace one level out.
+func (p *printer) closeBrace(to token.Pos) {
+	if to.IsValid() {
+		p.leading(token.Pos{Offset: to.Offset - 1, Line: to.Line})
+	}
+	p.depth--
+	p.indent()
+	p.byte('}')
+	p.lastLine = to.Line
 }

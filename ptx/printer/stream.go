@@ -177,13 +177,7 @@ func (s *Streamer) close(b *ast.Block) {
 	default:
 		s.finish(-1)
 	}
-	if b.To.IsValid() {
-		p.leading(token.Pos{Offset: b.To.Offset - 1, Line: b.To.Line})
-	}
-	p.depth--
-	p.indent()
-	p.byte('}')
-	p.lastLine = b.To.Line
+	p.closeBrace(b.To)
 }
 
 // finish prints the trailing comments and line end of the pending item,
