@@ -19,33 +19,39 @@ import (
 
 // decoded is what the tables make of one opcode and qualifier sequence
 // under the current version and target.
+//
+// The fields every instruction reads come first, in the order the
+// validator reads them, so that they share one or two cache lines: the
+// records of a module's few dozen spellings are read in turn, between
+// the parser's writes of fresh nodes, and a record spread over five lines
+// missed the first-level cache on most of them.
 type decoded struct {
-	name  string        // the dotted spelling it was cached by (decodeCache.byName), or ""
-	desc  *isa.Instr    // the instruction's table, or nil
-	form  isa.Form      // the decoded form when desc is set; form.Quals is owned
+	// op is the decoding against the forms of data/instructions.txt
+	// when desc is nil.
+	op    isa.OpDecode
 	probs []isa.Problem // decoding and gating problems, or the family gate's when desc is nil
 
-	// op is the decoding against the forms of data/instructions.txt
-	// when desc is nil; opRejected reports a qualifier problem of op, so
-	// that operand checks (which depend on the chosen form) stay quiet.
-	op         isa.OpDecode
+	desc  *isa.Instr      // the instruction's table, or nil
+	video isa.VideoFamily // the video family of the opcode, or isa.NotVideo
+
+	// opRejected reports a qualifier problem of op, so that operand
+	// checks (which depend on the chosen form) stay quiet.
 	opRejected bool
-	opTypes    []opType // the type of each operand of op.Form (wantType)
-	vec        int      // the .v2/.v4 length of op, or 1
-	minOps     int      // op.Form.MinOperands()
 
-	// hasPredOperand: op.Form has a predicate operand. clean holds the
-	// last nclean operand signatures found clean (formOperands).
-	hasPredOperand bool
-	clean          [2]regSig
-	nclean         uint8
+	// clean holds the last nclean operand signatures found clean
+	// (formOperands).
+	nclean  uint8
+	policy  bool     // op.Form's last operand is a cache policy (policyOperand)
+	origin  originOp // what the instruction does to an address's space (trackOrigin)
+	typed   bool     // the value operand is checked against form.Type (see operands)
+	clean   [2]regSig
+	minOps  int      // op.Form.MinOperands()
+	opTypes []opType // the type of each operand of op.Form (wantType)
+	vec     int      // the .v2/.v4 length of op, or 1
 
-	policy bool            // op.Form's last operand is a cache policy (policyOperand)
-	origin originOp        // what the instruction does to an address's space (trackOrigin)
-	video  isa.VideoFamily // the video family of the opcode, or isa.NotVideo
-
+	name  string        // the dotted spelling it was cached by (decodeCache.byName), or ""
+	form  isa.Form      // the decoded form when desc is set; form.Quals is owned
 	slots []isa.Operand // form.Operands()
-	typed bool          // the value operand is checked against form.Type (see operands)
 
 	// sourceOK[v] has bit t set when a register of type t may be stored
 	// with form.Type, outside (v = 0) or inside (v = 1) a vector
@@ -426,7 +432,7 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 		d.minOps = d.op.Form.MinOperands()
 	}
 	d.opTypes = d.opTypes[:0]
-	d.hasPredOperand, d.nclean = false, 0
+	d.nclean = 0
 	d.policy = false
 	if f := d.op.Form; f != nil {
 		last := len(f.Operands) - 1
@@ -434,8 +440,6 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 		for i := range f.Operands {
 			t, bits := wantType(&d.op, &f.Operands[i])
 			d.opTypes = append(d.opTypes, opType{t, bits})
-			k := f.Operands[i].Kind
-			d.hasPredOperand = d.hasPredOperand || k == isa.OpdPredDst || k == isa.OpdPredSrc
 		}
 	}
 }

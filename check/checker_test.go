@@ -336,14 +336,32 @@ func TestOperandMemo(t *testing.T) {
 	add.s32 %r1, %r2, %f3;
 	add.s32 %r1, %rd2, %r3;
 	add.s32 %r1, %r2, %r3;
-	add.s32 %r1, %r2, %f3;`, "operand-type", []int32{10, 12, 13, 15}},
+	add.s32 %r1, %r2, %f3;`, "operand-type", []int32{11, 13, 14, 16}},
 		{`	bar.sync 0;
 	bar.sync 16;
 	bar.sync 0;
-	bar.sync 16;`, "operand-range", []int32{10, 12}},
+	bar.sync 16;`, "operand-range", []int32{11, 13}},
+		{`	ld.global.u32 %r1, [%rd1];
+	ld.global.u32 %r1, [%f1+4];
+	ld.global.u32 %r1, [%rd1+4];
+	ld.global.u32 %r1, [%f1];`, "address-register-type", []int32{11, 13}},
+		{`	.local .u32 lv;
+	.param .u32 pv;
+	ld.u32 %r1, [lv];
+	ld.u32 %r1, [pv];
+	ld.u32 %r1, [lv+4];
+	ld.u32 %r1, [pv];`, "operand-address", []int32{13, 15}},
+		{`	mov.u32 %r1, %tid.x;
+	mov.u32 %r1, %tid;
+	mov.u32 %r1, %ntid.y;
+	mov.u32 %r1, %ntid;`, "operand-kind", []int32{11, 13}},
+		{`	setp.eq.s32 %p1, %r1, %r2;
+	setp.eq.s32 %r1, %r1, %r2;
+	setp.eq.s32 %p2, %r1, %r2;
+	setp.eq.s32 %r1, %r1, %r2;`, "operand-type", []int32{11, 13}},
 	} {
 		src := ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" +
-			"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<4>;\n" + tc.body + "\n\tret;\n}\n"
+			"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .f32 %f<4>;\n\t.reg .pred %p<4>;\n" + tc.body + "\n\tret;\n}\n"
 		m, errs := parser.ParseString("t.ptx", src)
 		if len(errs) > 0 {
 			t.Fatal(errs)

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/isa"
@@ -62,13 +63,12 @@ func (c *checker) formOperands(in *ast.Instruction, d *decoded) {
 const maxSigOps = 4
 
 // regSig is all that the operand checks of an instruction depend on when
-// its operands are plain declared scalar registers and small integer
-// constants (no component, address, vector or special register): beside
-// the decoding, their count, each register's declared type and each
-// constant's value, and the module's address size. An instruction found
-// clean is not checked again for the same signature (decoded.clean):
-// most instructions of a module repeat a spelling with the same register
-// types. The operands are packed 16 bits each (sigSlot), so that
+// its operands are of the common simple shapes, beside the decoding:
+// their count, the module's address size and, per operand, its shape and
+// what the checks read of it (sigSlot). An instruction found clean is not
+// checked again for the same signature (decoded.clean): most
+// instructions of a module repeat a spelling with operands of the same
+// shapes and types. The operands are packed 16 bits each, so that
 // comparing two signatures compares one word.
 type regSig struct {
 	ops    uint64
@@ -76,21 +76,30 @@ type regSig struct {
 	addr64 bool
 }
 
-// sigConst marks a constant's 16 bits in regSig.ops: the flag, whether it
-// is written unsigned, and its value, below sigMaxConst.
+// A slot of regSig.ops: a constant has sigConst set, whether it is
+// written unsigned, and its value, below sigMaxConst. Any other operand
+// has a shape class in bits 12-14 and, below, the one property of its
+// symbol that the checks of that shape read.
 const (
 	sigConst    = 1 << 15
 	sigUnsigned = 1 << 14
 	sigMaxConst = 1 << 14
+
+	sigReg     = 0 << 12 // a declared scalar register: its type
+	sigAddrReg = 1 << 12 // [reg] or [reg+imm]: the register's type
+	sigAddrVar = 2 << 12 // [var] or [var+imm]: the variable's state space
+	sigVar     = 3 << 12 // a variable or parameter named as a value: its state space
+	sigLabel   = 4 << 12 // a label
+	sigSpecial = 5 << 12 // a special register: its number and component
+	sigValue   = 1 << 12 // bound of what a class holds
 )
 
-// registerSig returns the signature of in's operands, or false when they
-// are not all plain declared scalar registers and small integer
-// constants, or its form has predicate operands (whose check looks at the
-// register's name first).
+// registerSig returns the signature of in's operands, or false when one
+// of them has another shape (a vector, an expression, a component of a
+// declared vector, an operand selector) or names what did not resolve.
 func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 	var sig regSig
-	if len(in.Operands) > maxSigOps || d == &c.scratch || d.hasPredOperand {
+	if len(in.Operands) > maxSigOps || d == &c.scratch {
 		return sig, false
 	}
 	k := 0 // name uses so far
@@ -100,10 +109,11 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 		case *ast.Reg:
 			sym := c.res.OperandUse(k, x)
 			k++
-			if sym == nil || x.Comp != "" || !isReg(sym) || sym.VecLen() != 1 || sym.ElemType == isa.QNone || sym.ElemType >= sigConst {
-				return sig, false
+			if sym != nil && sym.Kind == resolve.SpecialReg {
+				slot = specialSlot(sym, x)
+			} else {
+				slot = regSlot(sym, x, sigReg)
 			}
-			slot = uint64(sym.ElemType)
 		case *ast.IntLit:
 			if x.Value >= sigMaxConst {
 				return sig, false
@@ -112,13 +122,65 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 			if x.Unsigned {
 				slot |= sigUnsigned
 			}
-		default:
+		case *ast.Address:
+			if len(x.Index) > 0 {
+				return sig, false
+			}
+			switch b := x.Base.(type) {
+			case *ast.Reg:
+				slot = regSlot(c.res.OperandUse(k, b), b, sigAddrReg)
+			case *ast.Ident:
+				slot = varSlot(c.res.Resolved(b), sigAddrVar)
+			}
+			k++
+		case *ast.Ident:
+			sym := c.res.Resolved(x)
+			if slot = varSlot(sym, sigVar); slot == 0 && sym != nil && sym.Kind == resolve.Label {
+				slot = sigLabel
+			}
+			k++
+		}
+		if slot == 0 {
 			return sig, false
 		}
 		sig.ops |= slot << (16 * i)
 	}
 	sig.n, sig.addr64 = uint8(len(in.Operands)), c.mod.addrSize == 64
 	return sig, true
+}
+
+// regSlot is the slot of class class for x, a declared scalar register
+// sym without component or selector, or 0.
+func regSlot(sym *resolve.Symbol, x *ast.Reg, class uint64) uint64 {
+	if sym == nil || !isReg(sym) || x.Comp != "" || x.Sel != "" || sym.VecLen() != 1 ||
+		sym.ElemType == isa.QNone || sym.ElemType >= sigValue {
+		return 0
+	}
+	return class | uint64(sym.ElemType)
+}
+
+// varSlot is the slot of class class for sym, a declared variable or
+// parameter (what lookup returns of a name that is not a register), or 0.
+func varSlot(sym *resolve.Symbol, class uint64) uint64 {
+	if sym == nil || sym.Kind != resolve.Variable && sym.Kind != resolve.Param || sym.StateSpace >= sigValue {
+		return 0
+	}
+	return class | uint64(sym.StateSpace)
+}
+
+// specialSlot is the slot of x, a special register with or without one
+// of the components x, y, z, w (resolved to sym), or 0.
+func specialSlot(sym *resolve.Symbol, x *ast.Reg) uint64 {
+	if sym == nil || sym.Kind != resolve.SpecialReg || x.Sel != "" || sym.Special.Number >= sigValue>>3 {
+		return 0
+	}
+	comp := 0
+	if x.Comp != "" {
+		if comp = strings.Index("xyzw", x.Comp) + 1; len(x.Comp) != 1 || comp == 0 {
+			return 0
+		}
+	}
+	return sigSpecial | uint64(sym.Special.Number)<<3 | uint64(comp)
 }
 
 // knownClean reports whether operands of signature sig were found clean.

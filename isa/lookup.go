@@ -14,18 +14,25 @@ import (
 // strings stop at the first empty slot.
 
 // strIndex maps each string of a fixed set to a small value.
+//
+// A slot holds only what a lookup of a key of up to 8 bytes (nearly
+// all) reads, 16 bytes, so that an index of a few hundred keys stays
+// within a few cache lines of the parser's and the validator's working
+// set; the keys themselves, compared only for longer names, are kept
+// beside the slots.
 type strIndex struct {
 	slots []strSlot
+	keys  []string // keys[j] is the key of slots[j], or ""
 	mask  uint32
 }
 
 // strSlot is one key: for keys of up to 8 bytes, w (word.Pack) and n
-// decide a match; longer keys are compared as strings.
+// decide a match; longer keys are compared as strings (strIndex.keys).
+// n is zero in an empty slot.
 type strSlot struct {
 	w   uint64
-	key string
-	n   uint8 // len(key) (at most 255 for a match by word)
 	val uint16
+	n   uint8 // len(key), at most 255 (a longer key is compared as a string)
 }
 
 // newStrIndex builds the index of keys[i] -> vals[i] with at least four
@@ -37,13 +44,14 @@ func newStrIndex(keys []string, vals []uint16) *strIndex {
 		n *= 2
 	}
 	for {
-		x := &strIndex{slots: make([]strSlot, n), mask: uint32(n - 1)}
+		x := &strIndex{slots: make([]strSlot, n), keys: make([]string, n), mask: uint32(n - 1)}
 		for i, k := range keys {
 			j := strHash(k) & x.mask
-			for x.slots[j].key != "" && x.slots[j].key != k {
+			for x.keys[j] != "" && x.keys[j] != k {
 				j = (j + 1) & x.mask
 			}
-			x.slots[j] = strSlot{w: word.Pack(k), key: k, n: uint8(min(len(k), 255)), val: vals[i]}
+			x.keys[j] = k
+			x.slots[j] = strSlot{w: word.Pack(k), n: uint8(min(len(k), 255)), val: vals[i]}
 		}
 		if x.probes() <= maxProbes || n >= 64*len(keys) {
 			return x
@@ -81,7 +89,7 @@ func (x *strIndex) get(s string) (uint16, bool) {
 		j := shortHash(w, len(s)) & x.mask
 		for {
 			e := &x.slots[j]
-			if e.key == "" {
+			if e.n == 0 {
 				return 0, false
 			}
 			if e.w == w && int(e.n) == len(s) {
@@ -93,10 +101,10 @@ func (x *strIndex) get(s string) (uint16, bool) {
 	j := strHash(s) & x.mask
 	for {
 		e := &x.slots[j]
-		if e.key == "" {
+		if e.n == 0 {
 			return 0, false
 		}
-		if e.key == s {
+		if int(e.n) == min(len(s), 255) && x.keys[j] == s {
 			return e.val, true
 		}
 		j = (j + 1) & x.mask
@@ -106,11 +114,11 @@ func (x *strIndex) get(s string) (uint16, bool) {
 // probes returns the longest probe sequence of a key (for tests).
 func (x *strIndex) probes() int {
 	most := 0
-	for j, e := range x.slots {
-		if e.key == "" {
+	for j, k := range x.keys {
+		if k == "" {
 			continue
 		}
-		n := int((uint32(j)-strHash(e.key))&x.mask) + 1
+		n := int((uint32(j)-strHash(k))&x.mask) + 1
 		most = max(most, n)
 	}
 	return most

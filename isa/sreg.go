@@ -66,6 +66,7 @@ type SReg struct {
 	Arch    Arch   // first target that has it
 	Section string // "PTX ISA 10.1"
 	Meaning string // one line: what it holds
+	Number  int    // its position in SRegs
 }
 
 // sregSpecs lists the special registers; the numbered families appear
@@ -186,6 +187,7 @@ func init() {
 
 func addSReg(r SReg) {
 	r.Section = "PTX ISA " + r.Section
+	r.Number = len(sregs)
 	p := &r
 	sregs = append(sregs, p)
 }
