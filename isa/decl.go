@@ -40,32 +40,36 @@ var (
 	opaqueTypes = []string{".texref", ".samplerref", ".surfref"}
 )
 
-// declIndex maps each declaration word to its kind (high byte) and, for
-// a vector, its length (low byte).
+// declIndex maps each declaration word to its kind (bits 12 and up) and
+// the qualifier it names (below; QNone for .reg, .sreg and the opaque
+// types).
 var declIndex = func() *strIndex {
 	var keys []string
 	var vals []uint16
-	add := func(s string, k DeclKind, n int) {
+	add := func(s string, k DeclKind, q Qual) {
 		keys = append(keys, s)
-		vals = append(vals, uint16(k)<<8|uint16(n))
+		vals = append(vals, uint16(k)<<12|uint16(q))
 	}
 	for _, q := range declSpaces {
-		add(q.String(), DeclSpace, 0)
+		add(q.String(), DeclSpace, q)
 	}
 	for _, s := range declSpaceNames {
-		add(s, DeclSpace, 0)
+		add(s, DeclSpace, QNone)
 	}
 	for _, q := range declVectors {
-		add(q.String(), DeclVector, q.Bits())
+		add(q.String(), DeclVector, q)
 	}
 	for _, q := range declTypes {
-		add(q.String(), DeclType, 0)
+		add(q.String(), DeclType, q)
 	}
 	for _, s := range opaqueTypes {
-		add(s, DeclType, 0)
+		add(s, DeclType, TypeByName(s))
 	}
 	return newStrIndex(keys, vals)
 }()
+
+// declQualBits masks the qualifier of a declIndex value.
+const declQualBits = 1<<12 - 1
 
 // DeclWord classifies a dotted word of a declaration, and returns the
 // length of a vector. A state space followed by "::" and any sub-space
@@ -78,11 +82,34 @@ func DeclWord(s string) (DeclKind, int) {
 		if i < 0 {
 			return DeclOther, 0
 		}
-		if v, ok = declIndex.get(s[:i]); !ok || DeclKind(v>>8) != DeclSpace {
+		if v, ok = declIndex.get(s[:i]); !ok || DeclKind(v>>12) != DeclSpace {
 			return DeclOther, 0
 		}
+		return DeclSpace, 0
 	}
-	return DeclKind(v >> 8), int(v & 0xff)
+	k := DeclKind(v >> 12)
+	if k != DeclVector {
+		return k, 0
+	}
+	return k, Qual(v & declQualBits).Bits()
+}
+
+// DeclQual returns the qualifier that s, the state space or type of a
+// declaration, names: LookupQual(s) for a state space (with its
+// sub-space, .shared::cta), TypeByName(s) for a type, QNone for .reg,
+// .sreg and words that are neither. Declarations are many, and their
+// words few: this index of them is small and stays in cache.
+func DeclQual(s string) Qual {
+	if v, ok := declIndex.get(s); ok {
+		if k := DeclKind(v >> 12); k == DeclSpace || k == DeclType {
+			return Qual(v & declQualBits)
+		}
+		return QNone
+	}
+	if strings.Contains(s, "::") {
+		return LookupQual(s)
+	}
+	return TypeByName(s)
 }
 
 // IsStateSpace reports whether s is a state space that begins a

@@ -1,6 +1,9 @@
 package isa
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestDeclWord checks the classification of declaration words (PTX ISA
 // §5.1-§5.3) the front end relies on.
@@ -36,6 +39,34 @@ func TestDeclWord(t *testing.T) {
 	}
 	if p := declIndex.probes(); p > 4 {
 		t.Errorf("a declaration word takes %d probes", p)
+	}
+}
+
+// TestDeclQual checks that the small index of declaration words names
+// the qualifiers the whole qualifier table does: a state space as
+// LookupQual, a type as TypeByName, nothing for .reg and .sreg.
+func TestDeclQual(t *testing.T) {
+	words := []string{".reg", ".sreg", ".shared::cta", ".shared::cluster", ".param::entry", ".texref", ".bf16", ".v4", ".align", "", "::"}
+	for _, q := range declSpaces {
+		words = append(words, q.String())
+	}
+	for _, q := range declTypes {
+		words = append(words, q.String())
+	}
+	for _, w := range words {
+		want := TypeByName(w)
+		if k, _ := DeclWord(w); k == DeclSpace || strings.Contains(w, "::") {
+			want = LookupQual(w)
+		}
+		if w == ".reg" || w == ".sreg" {
+			want = QNone
+		}
+		if got := DeclQual(w); got != want {
+			t.Errorf("DeclQual(%q) = %v, want %v", w, got, want)
+		}
+	}
+	if DeclQual(".global") != QGlobal || DeclQual(".u32") != QU32 || DeclQual(".reg") != QNone {
+		t.Errorf("DeclQual: .global %v, .u32 %v, .reg %v", DeclQual(".global"), DeclQual(".u32"), DeclQual(".reg"))
 	}
 }
 

@@ -268,14 +268,19 @@ const bodyDepth = 2
 // spaceQual returns the state space of a declaration as a qualifier:
 // isa.QNone for registers, isa.QSharedCta for .shared (PTX ISA §5.1).
 func spaceQual(space string) isa.Qual {
-	switch space {
-	case ".reg", ".sreg":
-		return isa.QNone
-	}
-	if q := isa.LookupQual(space); q != isa.QShared {
+	if q := isa.DeclQual(space); q != isa.QShared {
 		return q
 	}
 	return isa.QSharedCta
+}
+
+// declType returns the type of a declaration as a qualifier, isa.QNone
+// when it has none.
+func declType(typ string) isa.Qual {
+	if q := isa.DeclQual(typ); q.Group() == isa.GType {
+		return q
+	}
+	return isa.QNone
 }
 
 func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function, role Role) {
@@ -295,7 +300,7 @@ func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function, rol
 	if role == NoRole && kind == Param && t == &r.t && t.depth > bodyDepth {
 		role = CallSlot
 	}
-	s := Symbol{Kind: kind, Decl: d, Owner: owner, StateSpace: spaceQual(d.Space), ElemType: isa.TypeByName(d.Type), Role: role}
+	s := Symbol{Kind: kind, Decl: d, Owner: owner, StateSpace: spaceQual(d.Space), ElemType: declType(d.Type), Role: role}
 	var sym *Symbol
 	if global {
 		sym = r.modSyms.new(s)
