@@ -152,7 +152,7 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 // regSlot is the slot of class class for x, a declared scalar register
 // sym without component or selector, or 0.
 func regSlot(sym *resolve.Symbol, x *ast.Reg, class uint64) uint64 {
-	if sym == nil || !isReg(sym) || x.Comp != "" || x.Sel != "" || sym.VecLen() != 1 ||
+	if sym == nil || !isReg(sym) || x.Comp != "" || x.Sel != 0 || sym.VecLen() != 1 ||
 		sym.ElemType == isa.QNone || sym.ElemType >= sigValue {
 		return 0
 	}
@@ -171,7 +171,7 @@ func varSlot(sym *resolve.Symbol, class uint64) uint64 {
 // specialSlot is the slot of x, a special register with or without one
 // of the components x, y, z, w (resolved to sym), or 0.
 func specialSlot(sym *resolve.Symbol, x *ast.Reg) uint64 {
-	if sym == nil || sym.Kind != resolve.SpecialReg || x.Sel != "" || sym.Special.Number >= sigValue>>3 {
+	if sym == nil || sym.Kind != resolve.SpecialReg || x.Sel != 0 || sym.Special.Number >= sigValue>>3 {
 		return 0
 	}
 	comp := 0

@@ -50,7 +50,7 @@ func (c *checker) videoOperands(in *ast.Instruction, d *decoded) {
 			c.nestedSelectors(e, fam)
 			continue
 		}
-		if r.Sel == "" {
+		if r.Sel == 0 {
 			continue
 		}
 		if fam == isa.NotVideo {
@@ -67,7 +67,7 @@ func (c *checker) videoOperands(in *ast.Instruction, d *decoded) {
 func (c *checker) nestedSelectors(e ast.Expr, fam isa.VideoFamily) {
 	switch x := e.(type) {
 	case *ast.Address:
-		if r, ok := x.Base.(*ast.Reg); ok && r.Sel != "" {
+		if r, ok := x.Base.(*ast.Reg); ok && r.Sel != 0 {
 			c.selError(r, secVideoScalar, "remove the selector", "an address takes no selector (.%s)", r.Sel)
 		}
 	case *ast.BinaryExpr:
@@ -75,16 +75,16 @@ func (c *checker) nestedSelectors(e ast.Expr, fam isa.VideoFamily) {
 			return // reported as a register plus constant
 		}
 		for _, y := range []ast.Expr{x.X, x.Y} {
-			if r, ok := y.(*ast.Reg); ok && r.Sel != "" {
+			if r, ok := y.(*ast.Reg); ok && r.Sel != 0 {
 				c.selError(r, secVideoScalar, "remove the selector", "an expression takes no selector (.%s)", r.Sel)
 			}
 		}
 	case *ast.VectorExpr:
 		for _, y := range x.Elems {
-			if r, ok := y.(*ast.Reg); ok && r.Sel != "" {
+			if r, ok := y.(*ast.Reg); ok && r.Sel != 0 {
 				pos := r.End()
-				pos.Col -= int32(len(r.Sel) + 1)
-				pos.Offset -= int32(len(r.Sel) + 1)
+				pos.Col -= int32(r.Sel.Len() + 1)
+				pos.Offset -= int32(r.Sel.Len() + 1)
 				c.warnf(pos, r.End(), ruleVideoSel, secVideoScalar, "remove the selector",
 					"selector .%s in a vector: ptxas accepts it, but only the video instructions define selectors", r.Sel)
 			}
@@ -167,7 +167,7 @@ func (c *checker) videoSelector(in *ast.Instruction, d *decoded, fam isa.VideoFa
 		sec = secVideoSIMD
 	}
 	role := fam.Role(i)
-	sel, _ := isa.ParseVideoSel(r.Sel)
+	sel, _ := isa.ParseVideoSel(r.Sel.String())
 	switch {
 	case role == isa.VideoNoSel:
 		c.selError(r, sec, "remove the selector", "operand %s of %s takes no selector", videoOperandName(i), in.Opcode)
@@ -200,8 +200,8 @@ func (c *checker) videoSelector(in *ast.Instruction, d *decoded, fam isa.VideoFa
 // not list it.
 func (c *checker) bytePairDst(in *ast.Instruction, r *ast.Reg) {
 	pos := r.End()
-	pos.Col -= int32(len(r.Sel) + 1)
-	pos.Offset -= int32(len(r.Sel) + 1)
+	pos.Col -= int32(r.Sel.Len() + 1)
+	pos.Offset -= int32(r.Sel.Len() + 1)
 	if c.target.SM != 0 && c.target.SM < 70 {
 		c.errorf(pos, r.End(), ruleVideoSel, secVideoScalar, "use .b0, .b1, .b2, .b3, .h0 or .h1",
 			"selector .%s is not in the manual, and ptxas takes it only for sm_70 and later (target is %s)", r.Sel, c.target)
@@ -214,8 +214,8 @@ func (c *checker) bytePairDst(in *ast.Instruction, r *ast.Reg) {
 // selError reports a selector problem at the selector of r.
 func (c *checker) selError(r *ast.Reg, sec, fix, format string, args ...any) {
 	pos := r.End()
-	pos.Col -= int32(len(r.Sel) + 1)
-	pos.Offset -= int32(len(r.Sel) + 1)
+	pos.Col -= int32(r.Sel.Len() + 1)
+	pos.Offset -= int32(r.Sel.Len() + 1)
 	c.errorf(pos, r.End(), ruleVideoSel, sec, fix, format, args...)
 }
 

@@ -351,7 +351,7 @@ func (d *Decoder) regSlot(r *ast.Reg) (int32, Type, error) {
 // noSelector refuses a video selector (PTX ISA 9.7.19) on r outside the
 // operands of a video instruction, whose decoders read it (ops_video.go).
 func (d *Decoder) noSelector(r *ast.Reg) error {
-	if r.Sel != "" && !d.videoOperands {
+	if r.Sel != 0 && !d.videoOperands {
 		return d.Errorf(r, "selector .%s: only the video instructions take operand selectors", r.Sel)
 	}
 	return nil

@@ -157,7 +157,7 @@ func (d *Decoder) videoSelectors(in *ast.Instruction, vi *videoInfo) error {
 		if r == nil {
 			continue
 		}
-		sel, _ := isa.ParseVideoSel(r.Sel)
+		sel, _ := isa.ParseVideoSel(r.Sel.String())
 		if err := d.videoSelector(in, vi, fam, i, r, sel); err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func selectorReg(e ast.Expr) *ast.Reg {
 	if u, ok := e.(*ast.UnaryExpr); ok {
 		e = u.X
 	}
-	if r, ok := e.(*ast.Reg); ok && r.Sel != "" {
+	if r, ok := e.(*ast.Reg); ok && r.Sel != 0 {
 		return r
 	}
 	return nil

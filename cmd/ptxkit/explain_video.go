@@ -35,8 +35,8 @@ func renderVideoSelectors(x *explanation) []string {
 		name := string("dabc"[min(i, 3)])
 		role := fam.Role(i)
 		switch {
-		case r != nil && r.Sel != "":
-			sel, _ := isa.ParseVideoSel(r.Sel)
+		case r != nil && r.Sel != 0:
+			sel, _ := isa.ParseVideoSel(r.Sel.String())
 			if !sel.Fits(role) && !(role == isa.VideoScalarDst && sel.BytePair()) {
 				l = append(l, fmt.Sprintf("%-5s .%-6s not allowed here", name, r.Sel))
 				continue

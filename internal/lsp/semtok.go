@@ -117,9 +117,9 @@ func (a *analysis) semanticTokens() []semToken {
 			return false // done with its instruction
 		case *ast.Reg, *ast.Ident:
 			a.nameToken(add, n.(ast.Expr))
-			if r, ok := n.(*ast.Reg); ok && r.Sel != "" {
+			if r, ok := n.(*ast.Reg); ok && r.Sel != 0 {
 				// a video selector (PTX ISA 9.7.19): ".b1" of "%r2.b1"
-				add(off(r.End())-len(r.Sel)-1, off(r.End()), tokModifier, 0)
+				add(off(r.End())-r.Sel.Len()-1, off(r.End()), tokModifier, 0)
 			}
 			return false
 		case *ast.IntLit, *ast.FloatLit:

@@ -170,15 +170,65 @@ type Expr interface {
 // *Ident and resolution decides what they name.
 //
 // A video instruction's operand may carry a selector instead of a
-// component (PTX ISA 9.7.19, 9.7.20): "%r2.b1" (Name "%r2", Sel "b1"),
+// component (PTX ISA 9.7.19, 9.7.20): "%r2.b1" (Name "%r2", Sel .b1),
 // "%r3.h0", "%r1.h10", "%r4.b7654". The parser takes any 'b' or 'h'
 // followed by digits as a selector; which ones an instruction allows is
 // the checker's business.
 type Reg struct {
 	Span
-	Name string // with '%' when written so
-	Comp string // "x", "y", "z", "w", "r", "g", "b", "a" or ""
-	Sel  string // video selector without its dot ("b0", "h1", "b3210", "h32") or ""
+	Name string   // with '%' when written so
+	Comp string   // "x", "y", "z", "w", "r", "g", "b", "a" or ""
+	Sel  Selector // video selector ("b0", "h1", "b3210", "h32"), or none
+}
+
+// Selector is a video operand selector (PTX ISA 9.7.19, 9.7.20) packed in
+// a word, so that the register nodes of every operand stay small: bits
+// 0-2 hold the number of digits (1 to 4), bit 3 is set for 'h' ('b'
+// otherwise), and each digit takes four bits from bit 4 on. The zero
+// Selector is none.
+type Selector uint32
+
+// MakeSelector packs s (without its dot), which IsSelector accepts; it
+// returns the zero Selector for any other s.
+func MakeSelector(s string) Selector {
+	if !IsSelector(s) {
+		return 0
+	}
+	v := Selector(len(s) - 1)
+	if s[0] == 'h' {
+		v |= 1 << 3
+	}
+	for i := 1; i < len(s); i++ {
+		v |= Selector(s[i]-'0') << (4 * i)
+	}
+	return v
+}
+
+// String returns the selector without its dot ("b0", "h10"), or "" for
+// none.
+func (s Selector) String() string {
+	n := s.Len()
+	if n == 0 {
+		return ""
+	}
+	var b [5]byte
+	b[0] = 'b'
+	if s&(1<<3) != 0 {
+		b[0] = 'h'
+	}
+	for i := 1; i < n; i++ {
+		b[i] = '0' + byte(s>>(4*i)&15)
+	}
+	return string(b[:n])
+}
+
+// Len returns the length of the selector without its dot (len of its
+// String), 0 for none.
+func (s Selector) Len() int {
+	if s == 0 {
+		return 0
+	}
+	return 1 + int(s&7)
 }
 
 // IsSelector reports whether s (without its dot) has the shape of a video

@@ -109,3 +109,38 @@ func TestIsSelector(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectorPacking checks that every selector IsSelector accepts packs
+// into a Selector that gives its text back, and that nothing else packs.
+func TestSelectorPacking(t *testing.T) {
+	n := 0
+	var gen func(s string)
+	gen = func(s string) {
+		if len(s) > 1 {
+			sel := ast.MakeSelector(s)
+			if ast.IsSelector(s) != (sel != 0) {
+				t.Errorf("MakeSelector(%q) = %#x, IsSelector %v", s, uint32(sel), ast.IsSelector(s))
+			}
+			if sel != 0 && (sel.String() != s || sel.Len() != len(s)) {
+				t.Errorf("MakeSelector(%q): String %q, Len %d", s, sel.String(), sel.Len())
+			}
+			n++
+		}
+		if len(s) == 5 {
+			return
+		}
+		for d := '0'; d <= '9'; d++ {
+			gen(s + string(d))
+		}
+	}
+	gen("b")
+	gen("h")
+	if n != 2*(10+100+1000+10000) {
+		t.Errorf("%d selectors tried", n)
+	}
+	for _, s := range []string{"", "b", "x1", "b01234", "b1024", "bx"} {
+		if sel := ast.MakeSelector(s); sel != 0 || sel.String() != "" || sel.Len() != 0 {
+			t.Errorf("MakeSelector(%q) = %#x", s, uint32(sel))
+		}
+	}
+}

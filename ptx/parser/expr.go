@@ -171,7 +171,7 @@ func (p *parser) parseName() ast.Expr {
 		case isComponent(comp):
 			r.Name, r.Comp = tl, comp
 		case ast.IsSelector(comp):
-			r.Name, r.Sel = tl, comp
+			r.Name, r.Sel = tl, ast.MakeSelector(comp)
 		default:
 			p.error("unexpected " + strconv.Quote(p.lit()) + " after " + tl +
 				" (vector components are .x .y .z .w or .r .g .b .a; video selectors .b0-.b3, .h0, .h1, .b3210, .h10 ...)")

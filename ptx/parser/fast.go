@@ -231,7 +231,7 @@ func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
 		if s := p.src[op.comp+1 : op.end]; isComponent(s) {
 			r.Comp = s
 		} else {
-			r.Sel = s
+			r.Sel = ast.MakeSelector(s)
 		}
 		r.From, r.To = lineAt(pos, op.start), lineAt(pos, op.end)
 		return r

@@ -169,7 +169,7 @@ func TestSelectorB1024(t *testing.T) {
 		t.Fatalf("b1023: %v", errs)
 	}
 	in := m.Stmts[0].(*ast.Function).Body.Stmts[0].(*ast.Instruction)
-	if r, ok := in.Operands[1].(*ast.Reg); !ok || r.Sel != "b1023" {
+	if r, ok := in.Operands[1].(*ast.Reg); !ok || r.Sel.String() != "b1023" {
 		t.Errorf("b1023: operand %#v", in.Operands[1])
 	}
 }
@@ -187,7 +187,7 @@ func TestVideoSelectors(t *testing.T) {
 	want := []struct{ name, comp, sel string }{{"%r1", "", "b20"}, {"r2", "", "b7654"}, {"%r3", "", "h1"}, {"%v", "b", ""}}
 	for i, w := range want {
 		r, ok := in.Operands[i].(*ast.Reg)
-		if !ok || r.Name != w.name || r.Comp != w.comp || r.Sel != w.sel {
+		if !ok || r.Name != w.name || r.Comp != w.comp || r.Sel.String() != w.sel {
 			t.Errorf("operand %d: got %#v, want name %s comp %q sel %q", i, in.Operands[i], w.name, w.comp, w.sel)
 		}
 	}

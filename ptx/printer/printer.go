@@ -503,9 +503,9 @@ func (p *printer) expr(e ast.Expr) {
 			p.byte('.')
 			p.str(e.Comp)
 		}
-		if e.Sel != "" {
+		if e.Sel != 0 {
 			p.byte('.')
-			p.str(e.Sel)
+			p.str(e.Sel.String())
 		}
 	case *ast.Ident:
 		p.str(e.Name)

@@ -267,7 +267,7 @@ func (r *Resolver) exprs(es []ast.Expr, ctx uint8) {
 // uses name a register already named in the function, whose symbol is in
 // the cache.
 func (r *Resolver) reg(x *ast.Reg, ctx uint8) {
-	if x.Sel != "" {
+	if x.Sel != 0 {
 		r.stmtSel = true
 	}
 	sym, k, h := r.t.cache.hit(x.Name)
