@@ -83,13 +83,16 @@ type decodeCache struct {
 	// one string hash instead of a key per qualifier.
 	byName map[string]*decoded
 
-	// recent is a direct-mapped cache in front of byName, indexed by a
-	// few bytes and the length of the name, so that the instructions a
-	// function repeats cost a string comparison.
+	// recent is a two-way set-associative cache in front of byName,
+	// indexed by a few bytes and the length of the name, so that the
+	// instructions a function repeats cost a comparison of two words.
+	// Two ways: with one, two spellings of a module that met in a slot
+	// (three pairs among the 38 of the benchmark module) evicted each
+	// other at every use and went to the map.
 	recent [recentSlots]recentSlot
 }
 
-const recentSlots = 256 // a power of two: a module repeats a few dozen spellings
+const recentSlots = 256 // a power of two: 128 sets of two; a module repeats a few dozen spellings
 
 type recentSlot struct {
 	a, b uint64 // the packed first and last eight bytes of name (recentKey)
@@ -108,7 +111,7 @@ func recentKey(s string) (a, b uint64, slot int) {
 		b = word.Pack(s[max(n-8, 8):])
 	}
 	h := a*0x9e3779b97f4a7c15 ^ b*0xc2b2ae3d27d4eb4f ^ uint64(n)*0x165667b19e3779f9
-	return a, b, int(h >> (64 - 8)) // recentSlots is 2^8
+	return a, b, int(h>>(64-7)) * 2 // the first way of one of recentSlots/2 = 2^7 sets
 }
 
 // holds reports whether slot r holds name, of key a, b.
@@ -164,6 +167,10 @@ func (c *checker) decode(in *ast.Instruction) *decoded {
 		if r.holds(name, ka, kb) {
 			return r.d
 		}
+		if w := &dc.recent[slot+1]; w.holds(name, ka, kb) {
+			return w.d
+		}
+		dc.recent[slot+1] = *r // the first way takes the newest
 		if d := dc.byName[name]; d != nil {
 			*r = recentSlot{ka, kb, d.name, d}
 			return d

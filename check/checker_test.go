@@ -12,6 +12,7 @@ import (
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/parser"
+	"github.com/ptxkit/ptxkit/ptx/resolve"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
@@ -376,5 +377,39 @@ func TestOperandMemo(t *testing.T) {
 		if !slices.Equal(lines, tc.lines) {
 			t.Errorf("%s errors on lines %v, want %v", tc.rule, lines, tc.lines)
 		}
+	}
+}
+
+// TestDecodeRecentWays checks that two spellings whose names meet in one
+// set of the decode cache's recent slots both stay there when a function
+// alternates them: neither evicts the other and falls back to the map.
+func TestDecodeRecentWays(t *testing.T) {
+	a, b := "ld.shared.f32", "st.global.cs.f32"
+	_, _, sa := recentKey(a)
+	_, _, sb := recentKey(b)
+	if sa != sb {
+		t.Fatalf("%s and %s are in sets %d and %d; the test wants two names of one set", a, b, sa, sb)
+	}
+	src := ".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n" +
+		"\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<4>;\n" +
+		"\tld.shared.f32 %f1, [%r1];\n\tst.global.cs.f32 [%rd1], %f1;\n\tret;\n}\n"
+	m, errs := parser.ParseString("t.ptx", src)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	body := m.Stmts[3].(*ast.Function).Body.Stmts
+	ld, st := body[3].(*ast.Instruction), body[4].(*ast.Instruction)
+	c := &checker{file: m.Filename, res: resolve.NewResolver(m.Filename)}
+	c.header(m, Config{})
+	for range 3 {
+		c.decode(ld)
+		c.decode(st)
+	}
+	held := map[string]bool{}
+	for _, r := range c.cache.recent[sa : sa+2] {
+		held[r.name] = true
+	}
+	if !held[a] || !held[b] {
+		t.Errorf("set %d holds %q and %q, want %s and %s", sa, c.cache.recent[sa].name, c.cache.recent[sa+1].name, a, b)
 	}
 }
