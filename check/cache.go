@@ -40,14 +40,17 @@ type decoded struct {
 
 	// clean holds the last nclean operand signatures found clean
 	// (formOperands).
-	nclean  uint8
-	policy  bool     // op.Form's last operand is a cache policy (policyOperand)
-	origin  originOp // what the instruction does to an address's space (trackOrigin)
-	typed   bool     // the value operand is checked against form.Type (see operands)
-	clean   [2]regSig
-	minOps  int      // op.Form.MinOperands()
-	opTypes []opType // the type of each operand of op.Form (wantType)
-	vec     int      // the .v2/.v4 length of op, or 1
+	nclean uint8
+	policy bool     // op.Form's last operand is a cache policy (policyOperand)
+	origin originOp // what the instruction does to an address's space (trackOrigin)
+	typed  bool     // the value operand is checked against form.Type (see operands)
+	// cvtNarrowing: the decoding is one whose destination must be a
+	// 32-bit register (cvtNarrowingDst).
+	cvtNarrowing bool
+	clean        [2]regSig
+	minOps       int      // op.Form.MinOperands()
+	opTypes      []opType // the type of each operand of op.Form (wantType)
+	vec          int      // the .v2/.v4 length of op, or 1
 
 	name  string        // the dotted spelling it was cached by (decodeCache.byName), or ""
 	form  isa.Form      // the decoded form when desc is set; form.Quals is owned
@@ -441,6 +444,7 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 	d.opTypes = d.opTypes[:0]
 	d.nclean = 0
 	d.policy = false
+	d.cvtNarrowing = cvtNarrowing(&d.op)
 	if f := d.op.Form; f != nil {
 		last := len(f.Operands) - 1
 		d.policy = last >= 0 && f.Operands[last].Name == "pol"

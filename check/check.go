@@ -506,15 +506,20 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
 }
 
+// cvtNarrowing reports whether od is cvt.{rz,rm,rp}.ftz.f32.f64, whose
+// destination cvtNarrowingDst checks; decided once per decoding.
+func cvtNarrowing(od *isa.OpDecode) bool {
+	return od.Form != nil && od.Form.Opcode == "cvt" && od.Types[0] == isa.QF32 && od.Types[1] == isa.QF64 &&
+		od.Has(isa.QFtz) && (od.Has(isa.QRz) || od.Has(isa.QRm) || od.Has(isa.QRp))
+}
+
 // cvtNarrowingDst is a rule of ptxas 12.5 the manual does not state:
 // cvt.{rz,rm,rp}.ftz.f32.f64 rejects a 64-bit destination register
 // ("Arguments mismatch"), which cvt otherwise accepts for .f32 (and with
 // .rn, or without .ftz). Found by the differential test, pinned down with
 // ptxas (docs/ptxas-differences.md).
 func (c *checker) cvtNarrowingDst(in *ast.Instruction, d *decoded) {
-	od := &d.op
-	if od.Form == nil || od.Form.Opcode != "cvt" || od.Types[0] != isa.QF32 || od.Types[1] != isa.QF64 ||
-		!od.Has(isa.QFtz) || !(od.Has(isa.QRz) || od.Has(isa.QRm) || od.Has(isa.QRp)) || len(in.Operands) == 0 {
+	if !d.cvtNarrowing || len(in.Operands) == 0 {
 		return
 	}
 	e := in.Operands[0]

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/ptxkit/ptxkit/internal/word"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -25,11 +26,29 @@ import (
 // and filter (a bit per length and last byte) turn them away without
 // hashing, and mostly without reading the name. Register names are the
 // key, not their symbols: the elements of a "%r<N>" share one symbol.
+//
+// A name of up to 8 bytes (nearly all: "%rd12") is kept in a small
+// open-addressed table by its packed word (internal/word), which costs a
+// multiplication where a map hashed the string; longer names, and names
+// beyond the table's load, go to a map.
 type originTable struct {
+	slots  [originSlots]originSlot
+	used   []uint8 // indexes of the filled slots, for reset
 	m      map[string]isa.Qual
 	lens   uint64
 	filter uint64
 }
+
+type originSlot struct {
+	w     uint64 // word.Pack of the name
+	n     uint8  // its length; 0 in an empty slot
+	space isa.Qual
+}
+
+const (
+	originSlots   = 64 // a power of two
+	originMaxUsed = 48 // filled slots beyond which names go to the map
+)
 
 // maxKeptOrigins is the size above which reset drops the map instead of
 // emptying it, so that the functions after a large one do not pay for
@@ -37,9 +56,13 @@ type originTable struct {
 const maxKeptOrigins = 64
 
 func (o *originTable) reset() {
+	for _, i := range o.used {
+		o.slots[i] = originSlot{}
+	}
+	o.used = o.used[:0]
 	if len(o.m) > maxKeptOrigins {
 		o.m = nil
-	} else {
+	} else if o.m != nil {
 		clear(o.m)
 	}
 	o.lens, o.filter = 0, 0
@@ -58,32 +81,88 @@ func (o *originTable) mayHold(reg string) bool {
 	return o.lens&(1<<min(len(reg), 63)) != 0 && o.filter&filterBit(reg) != 0
 }
 
+// holds reports whether s holds the name of packed word w and length n.
+func (s *originSlot) holds(w uint64, n int) bool { return s.w == w && int(s.n) == n }
+
+// slot returns the slot that holds reg (of 1 to 8 bytes), or the empty
+// slot where it would go, and its index. The table is never full
+// (originMaxUsed), so the probe ends.
+func (o *originTable) slot(reg string) (*originSlot, int) {
+	w, n := word.Pack(reg), len(reg)
+	i := int(word.Mix(w+uint64(n)) >> (64 - 6)) // originSlots is 2^6
+	for {
+		s := &o.slots[i]
+		if s.n == 0 || s.holds(w, n) {
+			return s, i
+		}
+		i = (i + 1) & (originSlots - 1)
+	}
+}
+
 // get returns the space of the address in reg, if any.
 func (o *originTable) get(reg string) (isa.Qual, bool) {
 	if !o.mayHold(reg) {
 		return isa.QNone, false
 	}
-	q := o.m[reg]
+	q := isa.QNone
+	if n := len(reg); n > 0 && n <= 8 {
+		if s, _ := o.slot(reg); s.n != 0 {
+			q = s.space
+		} else if o.m != nil {
+			q = o.m[reg]
+		}
+	} else if o.m != nil {
+		q = o.m[reg]
+	}
 	return q, q != isa.QNone
 }
 
 // set records space (QNone: none) for reg. The name's text stays valid
 // while its function is checked, and the table is reset at its end.
 func (o *originTable) set(reg string, space isa.Qual) {
-	if space == isa.QNone {
-		if o.mayHold(reg) {
+	if space == isa.QNone && !o.mayHold(reg) {
+		return
+	}
+	if n := len(reg); n > 0 && n <= 8 {
+		s, i := o.slot(reg)
+		if s.n != 0 {
+			s.space = space
+			return
+		}
+		if space == isa.QNone {
 			if _, ok := o.m[reg]; ok {
 				o.m[reg] = isa.QNone
 			}
+			return
+		}
+		if len(o.used) < originMaxUsed && (o.m == nil || !hasKey(o.m, reg)) {
+			*s = originSlot{w: word.Pack(reg), n: uint8(n), space: space}
+			o.used = append(o.used, uint8(i))
+			o.mark(reg)
+			return
+		}
+	} else if space == isa.QNone {
+		if _, ok := o.m[reg]; ok {
+			o.m[reg] = isa.QNone
 		}
 		return
 	}
 	if o.m == nil {
 		o.m = make(map[string]isa.Qual)
 	}
+	o.m[reg] = space
+	o.mark(reg)
+}
+
+// mark lets mayHold pass reg.
+func (o *originTable) mark(reg string) {
 	o.lens |= 1 << min(len(reg), 63)
 	o.filter |= filterBit(reg)
-	o.m[reg] = space
+}
+
+func hasKey(m map[string]isa.Qual, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // trackOrigin records or clears the address space of in's destination.

@@ -39,3 +39,38 @@ func TestOriginTable(t *testing.T) {
 		}
 	}
 }
+
+// TestOriginTableFull is TestOriginTable with more names than the
+// table's slots take (the rest go to its map), across resets.
+func TestOriginTableFull(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	spaces := []isa.Qual{isa.QNone, isa.QGlobal, isa.QSharedCta, isa.QLocal, isa.QGeneric}
+	var names []string
+	for i := range 120 {
+		names = append(names, fmt.Sprintf("%%rd%d", i), fmt.Sprintf("%%r%d", i))
+	}
+	names = append(names, "%a_long_register_name", "%another_long_name_9", "x", "%p")
+	var o originTable
+	for round := range 20 {
+		o.reset()
+		want := map[string]isa.Qual{}
+		for range 2000 {
+			name := names[rng.IntN(len(names))]
+			if rng.IntN(2) == 0 {
+				sp := spaces[rng.IntN(len(spaces))]
+				o.set(name, sp)
+				want[name] = sp
+				continue
+			}
+			got, ok := o.get(name)
+			if w := want[name]; got != w || ok != (w != isa.QNone) {
+				t.Fatalf("round %d: get(%q) = %v, %v; want %v", round, name, got, ok, w)
+			}
+		}
+		for _, name := range names {
+			if got, _ := o.get(name); got != want[name] {
+				t.Fatalf("round %d, end: get(%q) = %v, want %v", round, name, got, want[name])
+			}
+		}
+	}
+}
