@@ -38,8 +38,8 @@ type decoded struct {
 	// checks (which depend on the chosen form) stay quiet.
 	opRejected bool
 
-	// clean holds the last nclean operand signatures found clean
-	// (formOperands).
+	// clean holds up to cleanSigs operand signatures found clean
+	// (formOperands); nclean counts them (addClean).
 	nclean uint8
 	policy bool     // op.Form's last operand is a cache policy (policyOperand)
 	origin originOp // what the instruction does to an address's space (trackOrigin)
@@ -47,7 +47,7 @@ type decoded struct {
 	// cvtNarrowing: the decoding is one whose destination must be a
 	// 32-bit register (cvtNarrowingDst).
 	cvtNarrowing bool
-	clean        [2]regSig
+	clean        [cleanSigs]regSig
 	minOps       int      // op.Form.MinOperands()
 	opTypes      []opType // the type of each operand of op.Form (wantType)
 	vec          int      // the .v2/.v4 length of op, or 1

@@ -356,6 +356,14 @@ func TestOperandMemo(t *testing.T) {
 	mov.u32 %r1, %tid;
 	mov.u32 %r1, %ntid.y;
 	mov.u32 %r1, %ntid;`, "operand-kind", []int32{11, 13}},
+		{`	mov.u32 %r1, %tid.x;
+	mov.u32 %r1, %ntid.y;
+	mov.u32 %r1, %ctaid.z;
+	mov.u32 %r1, %nctaid.x;
+	mov.u32 %r1, %laneid;
+	mov.u32 %r1, %tid;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r1, %ntid;`, "operand-kind", []int32{15, 17}},
 		{`	setp.eq.s32 %p1, %r1, %r2;
 	setp.eq.s32 %r1, %r1, %r2;
 	setp.eq.s32 %p2, %r1, %r2;

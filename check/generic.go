@@ -183,17 +183,30 @@ func specialSlot(sym *resolve.Symbol, x *ast.Reg) uint64 {
 	return sigSpecial | uint64(sym.Special.Number)<<3 | uint64(comp)
 }
 
+// cleanSigs is how many clean signatures a decoding remembers: a
+// spelling like mov.u32 meets several operand shapes in every function
+// (%tid.x, %ctaid.x, %ntid.x, a variable's address), and with two
+// remembered they evicted each other.
+const cleanSigs = 4
+
 // knownClean reports whether operands of signature sig were found clean.
 func (d *decoded) knownClean(sig regSig) bool {
-	return d.clean[0] == sig && d.nclean > 0 || d.clean[1] == sig && d.nclean > 1
+	for i := range min(int(d.nclean), cleanSigs) {
+		if d.clean[i] == sig {
+			return true
+		}
+	}
+	return false
 }
 
-// addClean remembers that operands of signature sig are clean, replacing
-// the older of two remembered signatures.
+// addClean remembers that operands of signature sig are clean, in place
+// of the oldest remembered one when all are taken.
 func (d *decoded) addClean(sig regSig) {
-	d.clean[1] = d.clean[0]
-	d.clean[0] = sig
-	d.nclean = min(d.nclean+1, 2)
+	d.clean[d.nclean%cleanSigs] = sig
+	d.nclean++
+	if d.nclean == 2*cleanSigs {
+		d.nclean = cleanSigs // keeps counting round, and knownClean reads all
+	}
 }
 
 // checkFormOperands is formOperands without the memo.
