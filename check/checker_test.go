@@ -365,6 +365,14 @@ func TestOperandMemo(t *testing.T) {
 	mov.u32 %r1, %tid;
 	mov.u32 %r1, %tid.x;
 	mov.u32 %r1, %ntid;`, "operand-kind", []int32{15, 17}},
+		{`	ld.global.v4.f32 {%f0, %f1, %f2, %f3}, [%rd1];
+	ld.global.v4.f32 {%p0, %p1, %p2, %p3}, [%rd1];
+	ld.global.v4.f32 {%f3, %f2, %f1, %f0}, [%rd1+16];
+	ld.global.v4.f32 {%p3, %p2, %p1, %p0}, [%rd1];`, "operand-type", []int32{11, 11, 11, 11, 13, 13, 13, 13}},
+		{`	ld.global.v2.f32 {%f0, %f1}, [%rd1];
+	ld.global.v2.f32 {%f0, %f1, %f2, %f3}, [%rd1];
+	ld.global.v2.f32 {%f2, %f3}, [%rd1];
+	ld.global.v2.f32 {%f1, %f2, %f3, %f0}, [%rd1];`, "operand-vector", []int32{11, 13}},
 		{`	mov.u64 %rd1, %clock64;
 	mov.u64 %rd1, %clock;
 	mov.u64 %rd1, %clock64;

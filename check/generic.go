@@ -91,12 +91,14 @@ const (
 	sigVar     = 3 << 12 // a variable or parameter named as a value: its state space
 	sigLabel   = 4 << 12 // a label
 	sigSpecial = 5 << 12 // a special register: its number and component
+	sigVector  = 6 << 12 // {r, ...} of declared scalar registers of one type: their count and type
 	sigValue   = 1 << 12 // bound of what a class holds
 )
 
 // registerSig returns the signature of in's operands, or false when one
-// of them has another shape (a vector, an expression, a component of a
-// declared vector, an operand selector) or names what did not resolve.
+// of them has another shape (a vector of mixed types, an expression, a
+// component of a declared vector, an operand selector) or names what did
+// not resolve.
 func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 	var sig regSig
 	if len(in.Operands) > maxSigOps || d == &c.scratch {
@@ -139,6 +141,9 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 				slot = sigLabel
 			}
 			k++
+		case *ast.VectorExpr:
+			slot = c.vectorSlot(x, k)
+			k += len(x.Elems)
 		}
 		if slot == 0 {
 			return sig, false
@@ -157,6 +162,29 @@ func regSlot(sym *resolve.Symbol, x *ast.Reg, class uint64) uint64 {
 		return 0
 	}
 	return class | uint64(sym.ElemType)
+}
+
+// vectorSlot is the slot of v, whose elements are the name uses from the
+// k-th on, when they are 1 to 8 declared scalar registers of one type, or
+// 0.
+func (c *checker) vectorSlot(v *ast.VectorExpr, k int) uint64 {
+	n := len(v.Elems)
+	if n == 0 || n > 8 {
+		return 0
+	}
+	t := uint64(0)
+	for i, e := range v.Elems {
+		x, ok := e.(*ast.Reg)
+		if !ok {
+			return 0
+		}
+		s := regSlot(c.res.OperandUse(k+i, x), x, sigReg)
+		if s == 0 || s >= 1<<9 || t != 0 && s != t {
+			return 0
+		}
+		t = s
+	}
+	return sigVector | uint64(n-1)<<9 | t
 }
 
 // varSlot is the slot of class class for sym, a declared variable or
