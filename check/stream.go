@@ -87,6 +87,13 @@ func (k *Checker) AddStmts(ss []ast.Stmt) {
 		return
 	}
 	for _, s := range ss {
+		if in, ok := s.(*ast.Instruction); ok { // most statements
+			k.res.AddInstruction(in)
+			if k.body.checking && k.stillChecking() {
+				k.c.instruction(in)
+			}
+			continue
+		}
 		k.res.AddStmt(s)
 		if k.body.checking {
 			k.check(s)
@@ -94,11 +101,20 @@ func (k *Checker) AddStmts(ss []ast.Stmt) {
 	}
 }
 
+// stillChecking reports whether the function is still validated: not
+// once the resolver has reported an error in it (then only the
+// resolver's diagnostics are kept).
+func (k *Checker) stillChecking() bool {
+	if k.fresh() && !k.lenient {
+		k.body.checking = false
+	}
+	return k.body.checking
+}
+
 // check validates s, just resolved, unless it had resolution errors:
 // then the function is no longer validated.
 func (k *Checker) check(s ast.Stmt) {
-	if k.fresh() && !k.lenient {
-		k.body.checking = false
+	if !k.stillChecking() {
 		return
 	}
 	switch s := s.(type) {

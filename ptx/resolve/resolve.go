@@ -96,6 +96,7 @@ type Symbol struct {
 	StateSpace isa.Qual // isa.QNone for .reg and .sreg; .shared is isa.QSharedCta
 	ElemType   isa.Qual // the declared type; isa.QNone when it has none
 	Role       Role     // what a function's parameter or a body's .param is for
+	vec        uint8    // the declared vector length (.v2, .v4, .v8) when above 1, else 0 (VecLen)
 
 	// For a Function, what the linking rules need (PTX ISA §11.6): a
 	// declaration of it is .extern; an .alias directive names it (and so
@@ -134,8 +135,8 @@ func (s *Symbol) Input() bool {
 // VecLen returns the vector length of a vector register or variable, 1
 // for other declarations.
 func (s *Symbol) VecLen() int {
-	if s.Decl != nil && s.Decl.Vector > 1 {
-		return s.Decl.Vector
+	if s.vec > 1 {
+		return int(s.vec)
 	}
 	return 1
 }

@@ -304,6 +304,9 @@ func (r *Resolver) declareOne(t *table, d *ast.VarDecl, owner *ast.Function, rol
 		role = CallSlot
 	}
 	s := Symbol{Kind: kind, Decl: d, Owner: owner, StateSpace: spaceQual(d.Space), ElemType: declType(d.Type), Role: role}
+	if d.Vector > 1 {
+		s.vec = uint8(min(d.Vector, 255)) // read for every operand: kept here, not behind Decl
+	}
 	var sym *Symbol
 	if global {
 		sym = r.modSyms.new(s)

@@ -178,6 +178,15 @@ func (r *Resolver) AddStmt(s ast.Stmt) {
 	}
 }
 
+// AddInstruction is AddStmt of an instruction, for a caller that has
+// already told the statements apart.
+func (r *Resolver) AddInstruction(in *ast.Instruction) {
+	if b := &r.body; b.on {
+		b.last = nil
+		r.instruction(in)
+	}
+}
+
 // AddStmts is AddStmt for each of ss in turn (parser.Stream.NextStmts).
 func (r *Resolver) AddStmts(ss []ast.Stmt) {
 	b := &r.body
