@@ -38,12 +38,13 @@ type decoded struct {
 	// checks (which depend on the chosen form) stay quiet.
 	opRejected bool
 
-	// clean holds up to cleanSigs operand signatures found clean
-	// (formOperands); nclean counts them (addClean).
-	nclean uint8
-	policy bool     // op.Form's last operand is a cache policy (policyOperand)
-	origin originOp // what the instruction does to an address's space (trackOrigin)
-	typed  bool     // the value operand is checked against form.Type (see operands)
+	// clean holds the last nclean (up to cleanSigs) operand signatures
+	// found clean (formOperands); the next one goes to clean[cleanNext].
+	nclean    uint8
+	cleanNext uint8
+	policy    bool     // op.Form's last operand is a cache policy (policyOperand)
+	origin    originOp // what the instruction does to an address's space (trackOrigin)
+	typed     bool     // the value operand is checked against form.Type (see operands)
 	// cvtNarrowing: the decoding is one whose destination must be a
 	// 32-bit register (cvtNarrowingDst).
 	cvtNarrowing bool
@@ -442,7 +443,7 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 		d.minOps = d.op.Form.MinOperands()
 	}
 	d.opTypes = d.opTypes[:0]
-	d.nclean = 0
+	d.nclean, d.cleanNext = 0, 0
 	d.policy = false
 	d.cvtNarrowing = cvtNarrowing(&d.op)
 	if f := d.op.Form; f != nil {

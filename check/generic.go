@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -223,22 +224,15 @@ const cleanSigs = 4
 
 // knownClean reports whether operands of signature sig were found clean.
 func (d *decoded) knownClean(sig regSig) bool {
-	for i := range min(int(d.nclean), cleanSigs) {
-		if d.clean[i] == sig {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(d.clean[:d.nclean], sig)
 }
 
 // addClean remembers that operands of signature sig are clean, in place
 // of the oldest remembered one when all are taken.
 func (d *decoded) addClean(sig regSig) {
-	d.clean[d.nclean%cleanSigs] = sig
-	d.nclean++
-	if d.nclean == 2*cleanSigs {
-		d.nclean = cleanSigs // keeps counting round, and knownClean reads all
-	}
+	d.clean[d.cleanNext] = sig
+	d.cleanNext = (d.cleanNext + 1) % cleanSigs
+	d.nclean = min(d.nclean+1, cleanSigs)
 }
 
 // checkFormOperands is formOperands without the memo.

@@ -84,16 +84,21 @@ func (o *originTable) mayHold(reg string) bool {
 // holds reports whether s holds the name of packed word w and length n.
 func (s *originSlot) holds(w uint64, n int) bool { return s.w == w && int(s.n) == n }
 
-// slot returns the slot that holds reg (of 1 to 8 bytes), or the empty
-// slot where it would go, and its index. The table is never full
-// (originMaxUsed), so the probe ends.
-func (o *originTable) slot(reg string) (*originSlot, int) {
-	w, n := word.Pack(reg), len(reg)
-	i := int(word.Mix(w+uint64(n)) >> (64 - 6)) // originSlots is 2^6
+// slot returns the slot that holds reg, or the empty slot where it would
+// go, and its index; ok is false for a name that is not of 1 to 8 bytes
+// (kept in the map). The table is never full (originMaxUsed), so the
+// probe ends.
+func (o *originTable) slot(reg string) (s *originSlot, i int, ok bool) {
+	n := len(reg)
+	if n == 0 || n > 8 {
+		return nil, 0, false
+	}
+	w := word.Pack(reg)
+	i = int(word.Mix(w+uint64(n)) >> (64 - 6)) // originSlots is 2^6
 	for {
-		s := &o.slots[i]
+		s = &o.slots[i]
 		if s.n == 0 || s.holds(w, n) {
-			return s, i
+			return s, i, true
 		}
 		i = (i + 1) & (originSlots - 1)
 	}
@@ -105,12 +110,8 @@ func (o *originTable) get(reg string) (isa.Qual, bool) {
 		return isa.QNone, false
 	}
 	q := isa.QNone
-	if n := len(reg); n > 0 && n <= 8 {
-		if s, _ := o.slot(reg); s.n != 0 {
-			q = s.space
-		} else if o.m != nil {
-			q = o.m[reg]
-		}
+	if s, _, ok := o.slot(reg); ok && s.n != 0 {
+		q = s.space
 	} else if o.m != nil {
 		q = o.m[reg]
 	}
@@ -118,31 +119,27 @@ func (o *originTable) get(reg string) (isa.Qual, bool) {
 }
 
 // set records space (QNone: none) for reg. The name's text stays valid
-// while its function is checked, and the table is reset at its end.
+// while its function is checked, and the table is reset at its end. A
+// short name goes to the table unless the map already has it (the table
+// was full when it came) or the table is full now.
 func (o *originTable) set(reg string, space isa.Qual) {
 	if space == isa.QNone && !o.mayHold(reg) {
 		return
 	}
-	if n := len(reg); n > 0 && n <= 8 {
-		s, i := o.slot(reg)
+	if s, i, ok := o.slot(reg); ok {
 		if s.n != 0 {
 			s.space = space
 			return
 		}
-		if space == isa.QNone {
-			if _, ok := o.m[reg]; ok {
-				o.m[reg] = isa.QNone
-			}
-			return
-		}
-		if len(o.used) < originMaxUsed && (o.m == nil || !hasKey(o.m, reg)) {
-			*s = originSlot{w: word.Pack(reg), n: uint8(n), space: space}
+		if space != isa.QNone && len(o.used) < originMaxUsed && !hasKey(o.m, reg) {
+			*s = originSlot{w: word.Pack(reg), n: uint8(len(reg)), space: space}
 			o.used = append(o.used, uint8(i))
 			o.mark(reg)
 			return
 		}
-	} else if space == isa.QNone {
-		if _, ok := o.m[reg]; ok {
+	}
+	if space == isa.QNone {
+		if hasKey(o.m, reg) {
 			o.m[reg] = isa.QNone
 		}
 		return

@@ -268,9 +268,6 @@ const bodyDepth = 2
 // spaceQual returns the state space of a declaration as a qualifier:
 // isa.QNone for registers, isa.QSharedCta for .shared (PTX ISA §5.1).
 func spaceQual(space string) isa.Qual {
-	if space == ".reg" { // most declarations
-		return isa.QNone
-	}
 	if q := isa.DeclQual(space); q != isa.QShared {
 		return q
 	}

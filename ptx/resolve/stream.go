@@ -195,8 +195,7 @@ func (r *Resolver) AddStmts(ss []ast.Stmt) {
 	}
 	for _, s := range ss {
 		if in, ok := s.(*ast.Instruction); ok { // most statements
-			b.last = nil
-			r.instruction(in)
+			r.AddInstruction(in)
 			continue
 		}
 		r.AddStmt(s)

@@ -14,8 +14,9 @@ import (
 )
 
 // resolveByStatement resolves src as a parser hands it out statement by
-// statement (BeginFunction, AddStmt, OpenBlock, CloseBlock, EndFunction).
-func resolveByStatement(name, src string) (*resolve.Info, diag.List) {
+// statement (BeginFunction, AddStmt, OpenBlock, CloseBlock, EndFunction),
+// or in runs of statements (NextStmts, AddStmts) when runs is set.
+func resolveByStatement(name, src string, runs bool) (*resolve.Info, diag.List) {
 	st := parser.NewStream(name, src, parser.StreamStatements)
 	r := resolve.NewResolver(name)
 	r.KeepUses = false
@@ -26,14 +27,27 @@ func resolveByStatement(name, src string) (*resolve.Info, diag.List) {
 			continue
 		}
 		r.BeginFunction(f)
-		for n, ev := st.NextInBody(); ev != parser.EndOfBody; n, ev = st.NextInBody() {
-			switch ev {
-			case parser.BlockStart:
-				r.OpenBlock()
-			case parser.BlockEnd:
-				r.CloseBlock()
-			default:
-				r.AddStmt(n)
+		if runs {
+			for run, ev := st.NextStmts(); ev != parser.EndOfBody; run, ev = st.NextStmts() {
+				switch ev {
+				case parser.BlockStart:
+					r.OpenBlock()
+				case parser.BlockEnd:
+					r.CloseBlock()
+				default:
+					r.AddStmts(run)
+				}
+			}
+		} else {
+			for n, ev := st.NextInBody(); ev != parser.EndOfBody; n, ev = st.NextInBody() {
+				switch ev {
+				case parser.BlockStart:
+					r.OpenBlock()
+				case parser.BlockEnd:
+					r.CloseBlock()
+				default:
+					r.AddStmt(n)
+				}
 			}
 		}
 		r.EndFunction()
@@ -42,7 +56,8 @@ func resolveByStatement(name, src string) (*resolve.Info, diag.List) {
 }
 
 // TestResolveByStatementMatchesModule checks that resolving function
-// bodies statement by statement gives the diagnostics of Module (in
+// bodies statement by statement, one at a time and in runs (AddStmts),
+// gives the diagnostics of Module (in
 // position order) and the same module-scope symbols, on every PTX file in
 // testdata, the error files included, and on forward references to
 // labels in enclosing, sibling and nested blocks.
@@ -68,15 +83,17 @@ func TestResolveByStatementMatchesModule(t *testing.T) {
 			continue // only syntax errors are reported for these
 		}
 		info, want := resolve.Module(m)
-		gotInfo, got := resolveByStatement(name, src)
 		want.Sort()
-		got.Sort()
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: statement by statement\n%v\nModule\n%v", name, got, want)
-		}
-		if len(gotInfo.Globals) != len(info.Globals) || len(gotInfo.Functions) != len(info.Functions) {
-			t.Errorf("%s: %d globals and %d functions, Module %d and %d", name,
-				len(gotInfo.Globals), len(gotInfo.Functions), len(info.Globals), len(info.Functions))
+		for _, runs := range []bool{false, true} {
+			gotInfo, got := resolveByStatement(name, src, runs)
+			got.Sort()
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s (runs %v): statement by statement\n%v\nModule\n%v", name, runs, got, want)
+			}
+			if len(gotInfo.Globals) != len(info.Globals) || len(gotInfo.Functions) != len(info.Functions) {
+				t.Errorf("%s (runs %v): %d globals and %d functions, Module %d and %d", name, runs,
+					len(gotInfo.Globals), len(gotInfo.Functions), len(info.Globals), len(info.Functions))
+			}
 		}
 	}
 }
