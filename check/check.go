@@ -408,6 +408,29 @@ func (c *checker) beginFunction(fn *ast.Function) {
 		c.perfDirective(d)
 		c.perfVersion(d)
 	}
+	for _, d := range fn.Params {
+		c.hiddenParam(d)
+	}
+}
+
+// hiddenParam checks a parameter written ".hidden .param", which nvcc 13
+// writes for kernel parameters the program does not name: ptxas 12.5 (PTX
+// ISA 8.5) does not know it ("Parsing error near '.hidden'"), so it needs
+// a newer version (docs/ptxas-differences.md).
+func (c *checker) hiddenParam(d *ast.VarDecl) {
+	if len(d.Linkage) == 0 || d.Linkage[0] != ".hidden" {
+		return
+	}
+	end := d.Pos().Advance(".hidden")
+	if d.Space != ".param" {
+		c.errorf(d.Pos(), end, "syntax", "PTX ISA 5.1.6 (Parameter State Space)", "remove .hidden",
+			".hidden is written only before .param")
+		return
+	}
+	if need := isa.V(8, 6); c.version != 0 && c.version < need {
+		c.errorf(d.Pos(), end, "ptx-version", "PTX ISA 5.1.6 (Parameter State Space)", "raise .version to "+need.String(),
+			".hidden .param requires PTX ISA %s (this file declares %s)", need, c.version)
+	}
 }
 
 // endFunction empties the origin table.

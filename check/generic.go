@@ -641,6 +641,13 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 		return
 	}
 	k := t.Kind()
+	if k == 'x' {
+		// Packed types (.f16x2, .bf16x2, .u16x2, .s16x2, .f32x2): ptxas
+		// 12.5 takes no constant of any form ("Arguments mismatch").
+		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the packed value in a register",
+			"a %s operand cannot be a constant", t)
+		return
+	}
 	if _, ok := e.(*ast.FloatLit); ok {
 		if k == 'f' && t.Bits() < 32 {
 			c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the value in a register",
@@ -668,14 +675,9 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register or constant", s.Name, f.Name)
 		return
 	}
-	if k == 'f' || k == 'x' {
+	if k == 'f' {
 		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "write a floating-point constant (1.0, 0f3F800000)",
 			"integer constant %d is not a %s operand", v, t)
-		return
-	}
-	if t == isa.QU16x2 || t == isa.QS16x2 {
-		c.errorf(e.Pos(), e.End(), "operand-immediate", secTypes, "put the packed value in a register",
-			"a %s operand cannot be a constant", t)
 		return
 	}
 	if s.Limit != 0 && (v < 0 || v >= s.Limit) {

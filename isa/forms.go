@@ -110,6 +110,20 @@ type OpForm struct {
 	// Expanded is sm_X..sm_Y on which ptxas 12.5 assembles the form as a
 	// routine call unless .aligned is written (option expanded=).
 	Expanded [2]int
+	// Until and UntilSM say that ptxas 12.5 no longer has the form from
+	// PTX ISA Until on targets sm_UntilSM and later (option until=V@sm_X;
+	// UntilSM 0: on every target): mad.f32 without a rounding mode (until
+	// PTX 3.2 on sm_20 and later), vote without .sync (until PTX 6.4 on
+	// sm_70 and later). A module of such a version and target is decoded
+	// as if the form did not exist.
+	Until   Version
+	UntilSM int
+}
+
+// Removed reports whether a module of version v and target t (zero:
+// unknown) no longer has form o (OpForm.Until).
+func (o *OpForm) Removed(v Version, t Target) bool {
+	return o.Until != 0 && v != 0 && v >= o.Until && (o.UntilSM == 0 || t.SM != 0 && t.SM >= o.UntilSM)
 }
 
 // QualGate is a qualifier of an instruction that needs a newer PTX ISA
@@ -701,7 +715,14 @@ func DecodeOpFor(opcode string, names []string, quals []Qual, nops int, v Versio
 	var scratch OpDecode
 	var bestProbs []Problem
 	buf := probs[start:]
+	live := false // some form the version and target still have
 	for _, f := range forms {
+		live = live || !f.Removed(v, t)
+	}
+	for _, f := range forms {
+		if live && f.Removed(v, t) {
+			continue
+		}
 		buf = decodeForm(f, names, quals, &scratch, buf[:0])
 		n := score(buf)
 		fit := nops < 0 || nops >= f.MinOperands() && (f.AnyOperands || nops <= len(f.Operands))

@@ -346,7 +346,15 @@ func (p *parser) parseParamList() []*ast.VarDecl {
 			p.skipParens()
 			return list()
 		}
-		p.params = append(p.params, p.parseVarDecl(p.tok.Pos, nil, true))
+		start := p.tok.Pos
+		var linkage []string
+		if p.lit() == ".hidden" {
+			// nvcc 13 writes ".hidden .param" for a kernel parameter
+			// the program does not name (PTX ISA 9.x).
+			linkage = hiddenParam
+			p.next()
+		}
+		p.params = append(p.params, p.parseVarDecl(start, linkage, true))
 		if p.tok.Kind == scanner.Comma {
 			p.next()
 			continue
@@ -360,6 +368,9 @@ func (p *parser) parseParamList() []*ast.VarDecl {
 		return list()
 	}
 }
+
+// hiddenParam is the linkage of a parameter written ".hidden .param".
+var hiddenParam = []string{".hidden"}
 
 // skipParens skips to just after the next ')' on the way to a '{' or ';'.
 func (p *parser) skipParens() {

@@ -71,6 +71,7 @@ type form struct {
 	cmp              string
 	head             int      // option name=N
 	ignores          []string // option ignores=
+	until            string   // option until=V[@sm_X]
 }
 
 type rule struct {
@@ -244,6 +245,8 @@ func (g *gen) parseForm(n int, line string) form {
 			noHalfOpts = append(noHalfOpts, strings.Split(opt[7:], ",")...)
 		case strings.HasPrefix(opt, "expanded="):
 			f.expanded = opt[9:]
+		case strings.HasPrefix(opt, "until="):
+			f.until = opt[6:]
 		case strings.HasPrefix(opt, "typed="):
 			typedOpts = append(typedOpts, strings.Split(opt[6:], ",")...)
 		default:
@@ -582,6 +585,17 @@ func (g *gen) emit() []byte {
 			opts = append(opts, "Expanded: [2]int{"+lo+", "+hi+"}")
 		} else if f.expanded != "" {
 			log.Fatalf("line %d: expanded=%s is not a range 70-89", f.line, f.expanded)
+		}
+		if f.until != "" {
+			v, sm, _ := strings.Cut(f.until, "@")
+			n := 0
+			if sm != "" {
+				var err error
+				if n, err = strconv.Atoi(strings.TrimPrefix(sm, "sm_")); err != nil || !strings.HasPrefix(sm, "sm_") {
+					log.Fatalf("line %d: until=%s: want a version and optionally @sm_XX", f.line, f.until)
+				}
+			}
+			opts = append(opts, "Until: "+verExpr(v)+", UntilSM: "+strconv.Itoa(n))
 		}
 		if len(opts) > 0 {
 			fmt.Fprintf(&b, "\t\t%s,\n", strings.Join(opts, ", "))

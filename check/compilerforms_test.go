@@ -1,0 +1,175 @@
+package check
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// compilerForm is one instruction line whose verdict the checker got wrong
+// on real compiler output or on operand kinds: forms that compilers emit
+// or older PTX allows (a false error is worse than a missed one), and
+// operands ptxas rejects. ok is ptxas 12.5's verdict; for PTX ISA 8.6 and
+// later it is the verdict of the manual's syntax, which ptxas 12.5 cannot
+// give.
+type compilerForm struct {
+	what            string
+	version, target string
+	line            string
+	ok              bool
+}
+
+// compilerDecls are the declarations every compilerForm kernel has; the
+// .f16x2 registers only where the target and version have them.
+const compilerDecls = `.reg .pred %p<4>;
+.reg .b16 %h<4>;
+.reg .b32 %r<9>;
+.reg .u32 %u<4>;
+.reg .s32 %s<4>;
+.reg .b64 %rd<9>;
+.reg .u64 %ud<4>;
+.reg .f32 %f<9>;
+.reg .f64 %fd<9>;
+.shared .align 8 .b64 bar;
+.global .align 8 .b32 gv[4];
+`
+
+var compilerForms = []compilerForm{
+	// vote without .sync: PTX 1.2-6.3; removed on sm_70 and later from 6.4.
+	{"vote.any without .sync", "2.0", "sm_20", "vote.any.pred %p2, %p1;", true},
+	{"vote.all without .sync, negated", "3.0", "sm_30", "vote.all.pred %p2, !%p1;", true},
+	{"vote.uni without .sync", "6.0", "sm_70", "vote.uni.pred %p2, %p1;", true},
+	{"vote.ballot without .sync", "4.0", "sm_35", "vote.ballot.b32 %r1, %p1;", true},
+	{"vote.any without .sync on sm_61 at 6.4", "6.4", "sm_61", "vote.any.pred %p2, %p1;", true},
+	{"vote.any without .sync on sm_70 at 6.4", "6.4", "sm_70", "vote.any.pred %p2, %p1;", false},
+	{"vote.ballot without .sync on sm_80", "7.0", "sm_80", "vote.ballot.b32 %r1, %p1;", false},
+	{"vote.ballot without .sync before 2.0", "1.4", "sm_13", "vote.ballot.b32 %r1, %p1;", false},
+	{"vote without .sync, a mask", "6.0", "sm_61", "vote.any.pred %p2, %p1, 1;", false},
+	// mad.f32 without a rounding mode: sm_1x at any version, else before 3.2.
+	{"mad.f32 without rounding, sm_13", "1.4", "sm_13", "mad.f32 %f1, %f2, %f3, %f4;", true},
+	{"mad.ftz.sat.f32 without rounding, sm_20 at 3.1", "3.1", "sm_20", "mad.sat.ftz.f32 %f1, %f2, %f3, %f4;", true},
+	{"mad.f32 without rounding, sm_12 at 8.0", "8.0", "sm_12", "mad.f32 %f1, %f2, %f3, %f4;", true},
+	{"mad.f32 without rounding, sm_30 at 3.2", "3.2", "sm_30", "mad.f32 %f1, %f2, %f3, %f4;", false},
+	{"mad.f32 without rounding, sm_90", "8.0", "sm_90", "mad.f32 %f1, %f2, %f3, %f4;", false},
+	{"mad.f64 without rounding at 1.4", "1.4", "sm_13", "mad.f64 %fd1, %fd2, %fd3, %fd4;", false},
+	{"mad.rn.f32 on sm_13", "1.4", "sm_13", "mad.rn.f32 %f1, %f2, %f3, %f4;", false},
+	// DPX: add/min/max on .s16x2 and .u16x2 (PTX 8.0, sm_90), registers only,
+	// .b32 registers (not .u32 or .s32).
+	{"add.s16x2", "8.0", "sm_90a", "add.s16x2 %r1, %r2, %r3;", true},
+	{"add.u16x2", "8.0", "sm_90", "add.u16x2 %r1, %r2, %r3;", true},
+	{"min.s16x2.relu", "8.0", "sm_90a", "min.s16x2.relu %r1, %r2, %r3;", true},
+	{"max.u16x2", "8.0", "sm_90a", "max.u16x2 %r1, %r2, %r3;", true},
+	{"add.s16x2 before 8.0", "7.8", "sm_90", "add.s16x2 %r1, %r2, %r3;", false},
+	{"add.u16x2 on sm_89", "8.0", "sm_89", "add.u16x2 %r1, %r2, %r3;", false},
+	{"add.s16x2 with a constant", "8.0", "sm_90", "add.s16x2 %r1, %r2, 1;", false},
+	{"add.s16x2 into .u32", "8.0", "sm_90", "add.s16x2 %u1, %r2, %r3;", false},
+	{"min.s16x2 from .s32", "8.0", "sm_90", "min.s16x2 %r1, %s2, %r3;", false},
+	{"max.u16x2 with a constant", "8.0", "sm_90", "max.u16x2 %r1, 5, %r3;", false},
+	{"sub.s16x2", "8.0", "sm_90", "sub.s16x2 %r1, %r2, %r3;", false},
+	{"add.sat.s16x2", "8.0", "sm_90", "add.sat.s16x2 %r1, %r2, %r3;", false},
+	// An immediate parity (0 or 1) in mbarrier.try_wait/test_wait.parity.
+	{"try_wait.parity 0", "8.0", "sm_90", "mbarrier.try_wait.parity.shared.b64 %p1, [bar], 0;", true},
+	{"try_wait.parity 1 with a time limit", "8.0", "sm_90", "mbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 1, 1000;", true},
+	{"test_wait.parity 1", "7.1", "sm_80", "mbarrier.test_wait.parity.shared.b64 %p1, [bar], 1;", true},
+	{"try_wait.parity 2", "8.0", "sm_90", "mbarrier.try_wait.parity.shared.b64 %p1, [bar], 2;", false},
+	{"try_wait.parity -1", "8.0", "sm_90", "mbarrier.try_wait.parity.shared.b64 %p1, [bar], -1;", false},
+	{"test_wait.parity 64-bit register", "8.0", "sm_90", "mbarrier.test_wait.parity.shared.b64 %p1, [bar], %rd1;", false},
+	// .f32x2 arithmetic (PTX ISA 8.6, sm_100; 9.7.3.3-9.7.3.6): .b64 registers.
+	{"add.f32x2", "8.6", "sm_100a", "add.f32x2 %rd1, %rd2, %rd3;", true},
+	{"add.rn.ftz.f32x2", "8.6", "sm_100", "add.rn.ftz.f32x2 %rd1, %rd2, %rd3;", true},
+	{"sub.rz.f32x2", "8.7", "sm_120", "sub.rz.f32x2 %rd1, %rd2, %rd3;", true},
+	{"mul.rm.f32x2", "8.6", "sm_100", "mul.rm.f32x2 %rd1, %rd2, %rd3;", true},
+	{"fma.rn.ftz.f32x2", "8.6", "sm_100", "fma.rn.ftz.f32x2 %rd1, %rd2, %rd3, %rd4;", true},
+	{"fma.f32x2 without rounding", "8.6", "sm_100", "fma.f32x2 %rd1, %rd2, %rd3, %rd4;", false},
+	{"add.sat.f32x2", "8.6", "sm_100", "add.sat.f32x2 %rd1, %rd2, %rd3;", false},
+	{"add.f32x2 from .f64", "8.6", "sm_100", "add.f32x2 %rd1, %fd2, %rd3;", false},
+	{"add.f32x2 with a constant", "8.6", "sm_100", "add.f32x2 %rd1, %rd2, 0d3FF0000000000000;", false},
+	{"add.f32x2 on sm_90a", "8.6", "sm_90a", "add.f32x2 %rd1, %rd2, %rd3;", false},
+	{"add.f32x2 at 8.5", "8.5", "sm_90", "add.f32x2 %rd1, %rd2, %rd3;", false},
+}
+
+// compilerKernel returns a kernel of PTX version v for target tg with the
+// compilerDecls and the line, and the line's number.
+func compilerKernel(v, tg, line string) (string, int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, ".version %s\n.target %s\n", v, tg)
+	if v >= "2.3" || len(v) > 3 {
+		b.WriteString(".address_size 64\n")
+	}
+	b.WriteString(".entry k\n{\n")
+	b.WriteString(compilerDecls)
+	n := strings.Count(b.String(), "\n") + 1
+	b.WriteString(line + "\n" + kernelFooter)
+	return b.String(), n
+}
+
+// ptxasArch is the -arch ptxas 12.5 assembles a module of target tg for:
+// the target itself, or sm_52 for the targets it no longer builds for
+// (the module's .target still decides what the module may use).
+func ptxasArch(tg string) string {
+	n, _ := strconv.Atoi(strings.TrimRight(strings.TrimPrefix(tg, "sm_"), "af"))
+	if n < 50 {
+		return "sm_52"
+	}
+	return tg
+}
+
+// TestCompilerForms checks the checker's verdict on each compilerForm, and,
+// where ptxas 12.5 is installed and the version is at most 8.5, that the
+// recorded verdict is ptxas's.
+func TestCompilerForms(t *testing.T) {
+	ptxas := ptxasPath("12.5")
+	dir := t.TempDir()
+	for _, c := range compilerForms {
+		src, ln := compilerKernel(c.version, c.target, c.line)
+		ours, diags := checkCommandErrorLines(src)
+		if ours[ln] == c.ok {
+			t.Errorf("%s: %q (PTX %s %s): checker says ok=%v, want %v: %v", c.what, c.line, c.version, c.target, !ours[ln], c.ok, diags)
+		}
+		for l := range ours {
+			if l != ln {
+				t.Errorf("%s: error on line %d outside the case: %v", c.what, l, diags)
+			}
+		}
+		if ptxas == "" || c.version > "8.5" || len(c.version) > 3 {
+			continue
+		}
+		lines := ptxasErrorLines(t, ptxas, dir, ptxasArch(c.target), src)
+		if lines[ln] == c.ok {
+			t.Errorf("%s: %q (PTX %s %s): ptxas 12.5 says ok=%v, the table %v", c.what, c.line, c.version, c.target, !lines[ln], c.ok)
+		}
+		for l := range lines {
+			if l != ln {
+				t.Errorf("%s: ptxas 12.5 reports line %d outside the case", c.what, l)
+			}
+		}
+	}
+	if ptxas == "" {
+		t.Logf("ptxas 12.5 not found: verdicts checked against the table only")
+	}
+}
+
+// TestHiddenParam checks ".hidden .param" in a kernel's parameter list,
+// which nvcc 13.1 writes (PTX ISA 9.1): accepted from PTX ISA 8.6, an
+// error before, where ptxas 12.5 rejects it too.
+func TestHiddenParam(t *testing.T) {
+	const kernel = ".version %s\n.target %s\n.address_size 64\n" +
+		".visible .entry k(\n.param .u64 .ptr .global .align 1 k_param_0,\n.hidden .param .align 64 .b8 k_param_1[128]\n)\n{\nret;\n}\n"
+	for _, c := range []struct {
+		version, target string
+		ok              bool
+	}{{"9.1", "sm_120a", true}, {"8.6", "sm_100a", true}, {"8.5", "sm_90a", false}, {"7.0", "sm_70", false}} {
+		src := fmt.Sprintf(kernel, c.version, c.target)
+		ours, diags := checkCommandErrorLines(src)
+		if want := map[int]bool{6: true}; c.ok && len(ours) != 0 || !c.ok && !maps.Equal(ours, want) {
+			t.Errorf("PTX %s: checker errors on lines %v, want ok=%v on line 6: %v", c.version, sortedLines(ours), c.ok, diags)
+		}
+		if ptxas := ptxasPath("12.5"); ptxas != "" && c.version <= "8.5" {
+			if l, fatal := ptxasRun(t, ptxas, t.TempDir(), c.target, src); !l[6] && fatal != 6 {
+				t.Errorf("PTX %s: ptxas 12.5 accepts .hidden .param", c.version)
+			}
+		}
+	}
+}
