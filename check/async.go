@@ -212,7 +212,7 @@ func (c *checker) mbarrierArrive(in *ast.Instruction, qs []isa.Qual, op string) 
 			c.countImm(in, in.Operands[2], 0, "tx-count", specMbarrierTx)
 			return
 		}
-		c.countImm(in, in.Operands[2], 1, "arrival count", specMbarrierArr)
+		c.arrivalCount(in.Operands[2], op)
 		if !noComplete {
 			c.gateOpAt(in.Operands[2], "an arrival count without .noComplete", isa.V(7, 8), isa.SM(90), specMbarrierArr)
 		}
@@ -236,6 +236,19 @@ func (c *checker) gateOpAt(e ast.Expr, what string, v isa.Version, a isa.Arch, s
 	if c.target.SM != 0 && !a.Allows(c.target, c.version) {
 		c.errorf(e.Pos(), e.End(), "target", spec, "compile for "+a.Minimal(), "%s requires %s (target is %s)", what, a, c.target)
 	}
+}
+
+// arrivalCount checks a constant arrival count of mbarrier.arrive and
+// arrive_drop: ptxas 12.5 rejects one below 1 ("value '0' expected to be a
+// non-zero positive"); one above 2^20-1 is valid PTX of undefined
+// behaviour (countImm).
+func (c *checker) arrivalCount(e ast.Expr, op string) {
+	if v, ok := parser.ConstValue(e); ok && isIntImm(e) && v < 1 {
+		c.errorf(e.Pos(), e.End(), "mbarrier-count", specMbarrierArr, "use a count of at least 1",
+			"the arrival count of mbarrier%s must be positive, not %d", op, v)
+		return
+	}
+	c.countImm(nil, e, 1, "arrival count", specMbarrierArr)
 }
 
 // countImm checks an immediate count against [lo, 2^20-1]. ptxas 12.5

@@ -527,6 +527,9 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.formOperands(in, d)
 	c.cvtNarrowingDst(in, d)
 	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
+	if in.Opcode == "call" {
+		c.callArgs(in) // check/call.go
+	}
 }
 
 // cvtNarrowing reports whether od is cvt.{rz,rm,rp}.ftz.f32.f64, whose

@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -88,6 +89,50 @@ var compilerForms = []compilerForm{
 	{"add.f32x2 with a constant", "8.6", "sm_100", "add.f32x2 %rd1, %rd2, 0d3FF0000000000000;", false},
 	{"add.f32x2 on sm_90a", "8.6", "sm_90a", "add.f32x2 %rd1, %rd2, %rd3;", false},
 	{"add.f32x2 at 8.5", "8.5", "sm_90", "add.f32x2 %rd1, %rd2, %rd3;", false},
+	// Operand kinds ptxas 12.5 rejects (or takes) where the checker did not.
+	{"elect.sync constant|p", "8.0", "sm_90", "elect.sync 0x10|%p2, 0xffffffff;", false},
+	{"elect.sync _|p", "8.0", "sm_90", "elect.sync _|%p2, 0xffffffff;", true},
+	{"elect.sync d|_", "8.0", "sm_90", "elect.sync %r1|_, 0xffffffff;", false},
+	{"match.all.sync constant|p", "8.0", "sm_90", "match.all.sync.b32 0x10|%p3, %r1, 0xffffffff;", false},
+	{"match.any.sync d|p", "8.0", "sm_90", "match.any.sync.b32 %r2|%p3, %r1, 0xffffffff;", false},
+	{"shfl.sync d|p", "8.0", "sm_90", "shfl.sync.idx.b32 %r1|%p1, %r2, 0, 31, 0xffffffff;", true},
+	{"shfl.sync d|_", "8.0", "sm_90", "shfl.sync.idx.b32 %r1|_, %r2, 0, 31, 0xffffffff;", true},
+	{"shfl.sync _|p", "8.0", "sm_90", "shfl.sync.idx.b32 _|%p1, %r2, 0, 31, 0xffffffff;", false},
+	{"lop3 d|p without a BoolOp", "8.0", "sm_90", "lop3.b32 %r1|%p1, %r2, %r3, %r4, 0x96;", false},
+	{"add d|p", "8.0", "sm_90", "add.u32 %u1|%p1, %u2, %u3;", false},
+	{"mbarrier.arrive constant state", "8.0", "sm_90", "mbarrier.arrive.shared.b64 -1, [bar];", false},
+	{"mbarrier.arrive 32-bit state", "8.0", "sm_90", "mbarrier.arrive.shared.b64 %r1, [bar];", false},
+	{"mbarrier.arrive count -1", "8.0", "sm_90", "mbarrier.arrive.shared.b64 %rd1, [bar], -1;", false},
+	{"mbarrier.arrive_drop count 0", "8.0", "sm_90", "mbarrier.arrive_drop.shared.b64 %rd1, [bar], 0;", false},
+	{"mbarrier.arrive _", "8.0", "sm_90", "mbarrier.arrive.shared.b64 _, [bar];", true},
+	{"cp.async from a .pred address", "8.0", "sm_90", "cp.async.ca.shared.global [bar], [%p1], 8;", false},
+	{"prefetch through a 32-bit register", "8.0", "sm_90", "prefetch.global.L2 [%r3];", false},
+	{"atom through a 32-bit register", "8.0", "sm_80", "atom.add.u32 %u1, [%r3], 1;", false},
+	{"atom.shared through a 32-bit register", "8.0", "sm_90", "atom.shared.add.u32 %u1, [%r3], 1;", true},
+	{"red at an immediate address", "8.0", "sm_90", "red.cta.global.max.s64 [256], %rd1;", false},
+	{"ld at an immediate address", "8.0", "sm_90", "ld.global.u32 %u1, [256];", false},
+	{"ld.local at an immediate address", "8.0", "sm_90", "ld.local.u32 %u1, [256];", true},
+	{"ld with a cache hint into constants", "8.0", "sm_90", "ld.global.L2::cache_hint.v2.u32 {1, 2}, [%rd1], %rd2;", false},
+	{"atom with a cache hint", "8.0", "sm_90", "atom.global.L2::cache_hint.add.u32 %u1, [%rd1], 1, %rd2;", true},
+	{"red with a cache hint", "8.0", "sm_80", "red.relaxed.gpu.L2::cache_hint.add.f32 [%rd1], %f1, %rd2;", true},
+	{"atom.cas with a cache hint", "8.0", "sm_90", "atom.global.L2::cache_hint.cas.b32 %r1, [%rd1], 1, 2, %rd2;", false},
+	{"atom.shared with a cache hint", "8.0", "sm_90", "atom.shared.L2::cache_hint.add.u32 %u1, [bar], 1, %rd2;", false},
+	{"add of a special register", "8.0", "sm_90", "add.u32 %u1, %tid.x, 1;", false},
+	{"setp of a special register", "8.0", "sm_90", "setp.eq.u32 %p1, %laneid, 0;", false},
+	{"cvt of a special register", "8.0", "sm_90", "cvt.u64.u32 %ud1, %tid.x;", true},
+	{"mov of a special register", "8.0", "sm_90", "mov.u32 %u1, %tid.x;", true},
+	{"mov.u64 of a 32-bit special register", "8.0", "sm_90", "mov.u64 %ud1, %tid.x;", false},
+	{"add of an address constant", "8.0", "sm_90", "add.s64 %rd1, gv+4, %rd2;", true},
+	{"add.f32 of an address constant", "8.0", "sm_90", "add.f32 %f1, gv+4, %f2;", false},
+	{"setp into _", "8.0", "sm_90", "setp.eq.u32 _, %u1, 0;", true},
+	{"and.pred into _", "8.0", "sm_90", "and.pred _, %p1, %p2;", false},
+	{"add into _", "8.0", "sm_90", "add.u32 _, %u1, 1;", false},
+	{"atom into _", "8.0", "sm_90", "atom.global.add.u32 _, [%rd1], 1;", true},
+	{"set with a constant predicate -1", "8.0", "sm_90", "setp.lt.and.s32 %p1, %s1, %s2, -1;", true},
+	{"set with _ as predicate", "8.0", "sm_90", "setp.lt.and.s32 %p1, %s1, %s2, _;", false},
+	{"atom.shared on a global variable", "8.0", "sm_90", "atom.shared.add.u32 %u1, [gv], 1;", false},
+	{"prefetch of a shared variable as global", "8.0", "sm_90", "prefetch.global.L2 [bar];", false},
+	{"cvt.pack from constants", "8.0", "sm_90", "cvt.pack.sat.u16.s32 %u1, 1, %s2;", true},
 }
 
 // compilerKernel returns a kernel of PTX version v for target tg with the
@@ -170,6 +215,82 @@ func TestHiddenParam(t *testing.T) {
 			if l, fatal := ptxasRun(t, ptxas, t.TempDir(), c.target, src); !l[6] && fatal != 6 {
 				t.Errorf("PTX %s: ptxas 12.5 accepts .hidden .param", c.version)
 			}
+		}
+	}
+}
+
+// callModule calls functions with argument lists that match their
+// declarations and lists that do not; callErrorLines are the lines ptxas
+// 12.5 reports ("Call has wrong number of parameters", "Type of argument
+// does not match formal parameter", "Alignment of argument does not
+// match").
+const callModule = `.version 8.0
+.target sm_90
+.address_size 64
+.func (.param .b32 r) f(.param .b32 a, .param .b64 b)
+{
+ret;
+}
+.func g(.param .b32 a)
+{
+ret;
+}
+.func h(.param .align 8 .b8 a[16])
+{
+ret;
+}
+.visible .entry k()
+{
+.reg .b32 %r<4>;
+.reg .f32 %f<4>;
+{
+.param .b32 p0;
+.param .b64 p1;
+.param .b32 r0;
+.param .b64 q0;
+.param .b16 h0;
+.param .f32 pf;
+.param .align 8 .b8 arr[16];
+.param .align 4 .b8 arr4[16];
+.param .align 8 .b8 arr8[8];
+.param .b8 b4[4];
+call (r0), f, (p0, p1);
+call (r0), f, (p0);
+call (r0), f, (p0, p1, p0);
+call f, (p0, p1);
+call (r0), f, (p1, p0);
+call (q0), f, (p0, p1);
+call g, (p0);
+call (r0), g, (p0);
+call g, (p1);
+call g, (h0);
+call g;
+call g, (pf);
+call g, (%r1);
+call g, (%f1);
+call g, (5);
+call h, (arr);
+call h, (arr4);
+call h, (arr8);
+call g, (b4);
+call h, (p0);
+}
+ret;
+}
+`
+
+var callErrorLines = []int{32, 33, 34, 35, 36, 38, 39, 40, 41, 47, 48, 49, 50}
+
+// TestCallArguments checks call argument lists against the callee's
+// declaration.
+func TestCallArguments(t *testing.T) {
+	ours, diags := checkCommandErrorLines(callModule)
+	if got := sortedLines(ours); !slices.Equal(got, callErrorLines) {
+		t.Errorf("checker errors on lines %v, want %v: %v", got, callErrorLines, diags)
+	}
+	if ptxas := ptxasPath("12.5"); ptxas != "" {
+		if got := sortedLines(ptxasErrorLines(t, ptxas, t.TempDir(), "sm_90", callModule)); !slices.Equal(got, callErrorLines) {
+			t.Errorf("ptxas 12.5 reports lines %v, the test %v", got, callErrorLines)
 		}
 	}
 }

@@ -258,12 +258,13 @@ func (c *checker) checkFormOperands(in *ast.Instruction, d *decoded) {
 			return
 		}
 	}
+	if f.AnyOperands {
+		c.anyAddresses(in)
+		return
+	}
 	// Optional operands are left out from the first: bar.red p, a, c has
 	// no thread count b.
 	skip := len(f.Operands) - n
-	if f.AnyOperands {
-		skip = 0
-	}
 	k := 0
 	for i := range f.Operands {
 		s := &f.Operands[i]
@@ -428,8 +429,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		c.formVector(in, d, s, x, t, bits)
 	case *ast.BinaryExpr:
 		if x.Op == "|" && s.Kind == isa.OpdDst {
-			c.formRegister(in, d, s, x.X, t, bits)
-			c.predOperand(od, s, x.Y, true)
+			c.predOutOperand(in, d, s, x, t, bits)
 			return
 		}
 		if r, ok := regPlusImm(x); ok && s.Kind != isa.OpdDst {
@@ -440,6 +440,8 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 	case *ast.Sink:
 		if s.Kind != isa.OpdDst {
 			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
+		} else if !s.SinkOK {
+			c.sinkRefused(f, e)
 		}
 	case *ast.UnaryExpr:
 		if r := ast.NameOf(x.X); x.Op == "!" && t == isa.QPred && s.Kind != isa.OpdDst && r != "" {
@@ -450,6 +452,45 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 	default:
 		c.formImmediate(f, s, e, t)
 	}
+}
+
+// sinkRefused reports _ as a destination of a form that does not discard
+// its result (ptxas 12.5: "Result discard mode is not allowed for
+// instruction 'add'"); isa.OperandSpec.SinkOK marks those that may.
+func (c *checker) sinkRefused(f *isa.OpForm, e ast.Expr) {
+	c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write the result to a register",
+		"%s cannot discard its result: _ is not a destination of %s", f.Name, f.Name)
+}
+
+// predOutOperand checks a destination written d|p: only forms that write
+// a predicate too (isa.OperandSpec.PredOut: elect.sync, match.all.sync,
+// shfl.sync) take one, as ptxas 12.5 does ("Predicate output not allowed
+// for instruction 'lop3'"); d is a register (or, except for shfl.sync, _)
+// and p a predicate (or, except for elect.sync, _).
+func (c *checker) predOutOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpec, x *ast.BinaryExpr, t isa.Qual, bits int) {
+	f := d.op.Form
+	if !s.PredOut {
+		c.errorf(x.Pos(), x.End(), "operand-kind", f.Section, "write "+printer.String(x.X)+" alone",
+			"%s writes no predicate: its destination is one register, not %s", f.Name, printer.String(x))
+		return
+	}
+	switch r := x.X.(type) {
+	case *ast.Reg, *ast.Ident:
+		c.formRegister(in, d, s, r, t, bits)
+	case *ast.Sink:
+		if f.Opcode == "shfl" { // ptxas 12.5: "Result discard mode is not allowed for instruction 'shfl'"
+			c.errorf(r.Pos(), r.End(), "operand-kind", f.Section, "write a register", "%s cannot discard its result: write a register before |", f.Name)
+		}
+	default:
+		c.errorf(r.Pos(), r.End(), "operand-kind", f.Section, "", "destination %s of %s must be a register", s.Name, f.Name)
+	}
+	if _, ok := x.Y.(*ast.Sink); ok {
+		if f.Opcode == "elect" { // ptxas 12.5: "Predicate output expected"
+			c.errorf(x.Y.Pos(), x.Y.End(), "operand-kind", f.Section, "write a predicate register", "elect.sync writes a predicate: p cannot be _")
+		}
+		return
+	}
+	c.predOperand(&d.op, s, x.Y, true)
 }
 
 // negatedPred checks !r as a source that a .pred type qualifier types
@@ -470,6 +511,9 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	f := d.op.Form
 	name := ast.NameOf(e)
 	sym := c.lookup(e)
+	if sym == nil && c.labelOrFunc(f, s, e) {
+		return
+	}
 	if sym == nil {
 		if sp := c.special(e); sp != nil && sp.Vector && componentOf(e) == "" && d.vec < 2 {
 			c.errorf(e.Pos(), e.End(), "operand-kind", "PTX ISA 10 (Special Registers)", "read one component: "+name+".x",
@@ -497,6 +541,11 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 	}
 	rt := sym.ElemType
 	if rt == isa.QNone {
+		return
+	}
+	if n := sym.VecLen(); n > 1 && componentOf(e) == "" && f.Opcode != "mov" && !(s.Kind == isa.OpdDst && f.Mode == isa.ModeRelaxed && d.vec == n) {
+		c.errorf(e.Pos(), e.End(), "operand-vector", f.Section, "name one element ("+name+".x) or use a scalar register",
+			"%s is a vector register (.v%d); operand %s of %s is one register", name, n, s.Name, f.Name)
 		return
 	}
 	if s.Kind == isa.OpdDst && d.vec > 1 && sym.VecLen() == 1 {
@@ -556,7 +605,18 @@ func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, 
 		return
 	}
 	c.gateSpecial(e, sp)
+	if !f.SRegOK {
+		c.errorf(e.Pos(), e.End(), "special-register", "PTX ISA 10 (Special Registers)", "read it into a register first (mov)",
+			"special register %s cannot be an operand of %s: only mov and cvt read special registers (ptxas rejects it)", printer.String(e), f.Name)
+		return
+	}
 	rt := sp.Type
+	if rt != isa.QNone && !regFits(t, bits, rt, isa.ModeExact, false) {
+		// ptxas 12.5 reads a special register at its own type, in cvt too
+		// ("cvt.rmi.u32.f32 %r1, %tid.x" is refused).
+		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", printer.String(e), rt, bits, t)
+		return
+	}
 	if rt != isa.QNone && (rt.Kind() == 'p') != (t.Kind() == 'p') || rt.Bits() < bits && f.Mode != isa.ModeCvt {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", printer.String(e), rt, bits, t)
 	}
@@ -672,6 +732,9 @@ func (c *checker) formImmediate(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, t
 		if id := firstIdent(e); id != "" && s.Kind == isa.OpdMovSrc {
 			return // var+offset
 		}
+		if _, bin := e.(*ast.BinaryExpr); bin && firstIdent(e) != "" && s.Kind == isa.OpdSrc && (k == 'u' || k == 's' || k == 'b') && s.Name != "pol" {
+			return // var+offset: ptxas 12.5 takes an address constant for an integer source
+		}
 		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "operand %s of %s must be a register or constant", s.Name, f.Name)
 		return
 	}
@@ -709,6 +772,9 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
 			return
 		}
+		if s.Kind == isa.OpdDst && !c.vectorDestinations(v, f) {
+			return
+		}
 		kinds, ok := c.vectorKinds(v, f)
 		if !ok {
 			return
@@ -737,6 +803,22 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 		return
 	}
 	c.packedMov(v, t, bits)
+}
+
+// vectorDestinations reports whether the elements of a destination vector
+// are registers or _, after reporting one that is not (ptxas 12.5: "Result
+// register required for instruction 'ld'").
+func (c *checker) vectorDestinations(v *ast.VectorExpr, f *isa.OpForm) bool {
+	for _, e := range v.Elems {
+		switch e.(type) {
+		case *ast.Reg, *ast.Ident, *ast.Sink:
+			continue
+		}
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write a register",
+			"the elements of a destination vector of %s must be registers, not %s", f.Name, printer.String(e))
+		return false
+	}
+	return true
 }
 
 // vectorReg returns the declared register of a vector element, or nil.
@@ -859,9 +941,18 @@ func vecLen(d *isa.OpDecode) int {
 // predOperand checks a predicate operand.
 func (c *checker) predOperand(od *isa.OpDecode, s *isa.OperandSpec, e ast.Expr, dst bool) {
 	f := od.Form
-	switch x := e.(type) {
-	case *ast.Sink:
+	if _, ok := e.(*ast.Sink); ok {
+		if !dst {
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "", "_ is only allowed as a destination")
+		} else if !s.SinkOK {
+			c.sinkRefused(f, e)
+		}
 		return
+	}
+	if _, ok := parser.ConstValue(e); ok && !dst && !isNegation(e) {
+		return // a constant predicate: 0, 1, -1, (2+3)
+	}
+	switch x := e.(type) {
 	case *ast.BinaryExpr:
 		if dst && x.Op == "|" && !s.Pair {
 			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write one predicate",
@@ -893,6 +984,9 @@ func (c *checker) predOperand(od *isa.OpDecode, s *isa.OperandSpec, e ast.Expr, 
 			return
 		}
 		sym := c.lookup(e)
+		if sym == nil && c.labelOrFunc(f, s, e) {
+			return
+		}
 		if sym == nil || sym.ElemType == isa.QNone && isReg(sym) {
 			return
 		}
@@ -947,17 +1041,110 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 		}
 		return
 	}
+	if id, ok := a.Base.(*ast.Ident); ok {
+		c.formAddressVar(od, id)
+		return
+	}
+	space := formSpace(od)
+	if a.Base == nil && len(a.Index) == 0 && space != isa.QLocal {
+		c.errorf(a.Pos(), a.End(), "address-immediate", secAddr, "put the address in a register",
+			"immediate addresses are allowed only for the .local state space")
+		return
+	}
 	r, ok := a.Base.(*ast.Reg)
 	if !ok {
 		return
 	}
+	sym := c.addressReg(r)
+	if sym == nil {
+		return
+	}
+	if f.Addr64 && sym.ElemType.Bits() == 32 && (space == isa.QNone || space == isa.QGlobal) {
+		name := "generic"
+		if space == isa.QGlobal {
+			name = ".global"
+		}
+		if msg := c.narrowAddressRule(r.Name, name); msg != "" {
+			c.errorf(r.Pos(), r.End(), "address-size", secAddr+"; PTX ISA 11.1.3 (.address_size)", "use a 64-bit register (cvt.u64.u32)", "%s", msg)
+		}
+	}
+}
+
+// formAddressVar checks a variable named as an address: its state space
+// must be the one the instruction accesses (generic addressing reaches
+// .global, .local and .shared variables), as ptxas 12.5 requires
+// ("State space mismatch"). Forms naming two state spaces (cp.async.bulk)
+// are left to their own checks.
+func (c *checker) formAddressVar(od *isa.OpDecode, id *ast.Ident) {
+	sym := c.lookup(id)
+	if sym == nil || isReg(sym) || od.Form.Opcode == "cp" || od.Form.Opcode == "fence" {
+		return
+	}
+	space, n := isa.QNone, 0
+	for _, q := range od.Quals {
+		if q.Group() == isa.GSpace {
+			space, n = q, n+1
+		}
+	}
+	if n > 1 {
+		return
+	}
+	ok := spaceCompatible(space, sym.StateSpace)
+	switch space {
+	case isa.QParamEntry:
+		ok = sym.StateSpace == isa.QParam
+	case isa.QConst:
+		ok = sym.StateSpace == isa.QConst
+	}
+	if !ok {
+		how := "generic addressing"
+		if space != isa.QNone {
+			how = space.String()
+		}
+		c.errorf(id.Pos(), id.End(), "address-space", secAddr, "",
+			"%s is declared in %s but %s accesses it with %s", id.Name, declSpaceName(sym), od.Form.Name, how)
+	}
+}
+
+// addressReg returns the declared register r that an address operand is
+// based on, after reporting one that cannot hold an address; nil when r is
+// no such register or cannot hold one.
+func (c *checker) addressReg(r *ast.Reg) *resolve.Symbol {
 	sym := c.lookup(r)
 	if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
-		return
+		return nil
 	}
 	if k := sym.ElemType.Kind(); k == 'f' || k == 'p' || k == 'x' || sym.ElemType.Bits() > 64 || sym.ElemType.Bits() < 32 {
 		c.errorf(r.Pos(), r.End(), "address-register-type", secAddr, "",
 			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.ElemType)
+		return nil
+	}
+	return sym
+}
+
+// formSpace returns the state space the decoded instruction names, or
+// QNone (generic addressing).
+func formSpace(od *isa.OpDecode) isa.Qual {
+	for _, q := range od.Quals {
+		if q.Group() == isa.GSpace {
+			return q
+		}
+	}
+	return isa.QNone
+}
+
+// anyAddresses checks the address operands of a form whose operands are
+// not described (cp.async, the tensor-core and texture instructions): a
+// register an address is based on must be able to hold one, as for every
+// other instruction (ptxas 12.5: "Illegal to use symbol '%p1' of type
+// .pred as address operand").
+func (c *checker) anyAddresses(in *ast.Instruction) {
+	for _, e := range in.Operands {
+		if a, ok := e.(*ast.Address); ok {
+			if r, ok := a.Base.(*ast.Reg); ok {
+				c.addressReg(r)
+			}
+		}
 	}
 }
 
@@ -968,4 +1155,30 @@ func floatLitBits(x *ast.FloatLit) int {
 		return 32
 	}
 	return 64
+}
+
+// isNegation reports whether e is !x.
+func isNegation(e ast.Expr) bool {
+	u, ok := e.(*ast.UnaryExpr)
+	return ok && u.Op == "!"
+}
+
+// labelOrFunc reports, after reporting it, a label or function named
+// where operand s needs a value: ptxas 12.5 takes a label only as a branch
+// target and a function's address only in mov.
+func (c *checker) labelOrFunc(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr) bool {
+	sym := c.res.Resolved(e)
+	if sym == nil || sym.Kind != resolve.Function && sym.Kind != resolve.Label && sym.Kind != resolve.Prototype {
+		return false
+	}
+	if sym.Kind == resolve.Function && s.Kind == isa.OpdMovSrc {
+		return false
+	}
+	what := "label"
+	if sym.Kind == resolve.Function {
+		what = "function"
+	}
+	c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "",
+		"operand %s of %s must be a value, not %s %s", s.Name, f.Name, what, ast.NameOf(e))
+	return true
 }

@@ -112,7 +112,7 @@ func (c *checker) videoOperandKind(in *ast.Instruction, i int, e ast.Expr) {
 		if c.special(x) != nil {
 			c.errorf(e.Pos(), e.End(), "operand-kind", sec, "copy it to a register first (mov)",
 				"%s takes no special register: operand %s is %s", in.Opcode, videoOperandName(i), printer.String(x))
-		} else if x.Comp != "" {
+		} else if sym := c.lookup(x); x.Comp != "" && (sym == nil || sym.VecLen() < 2 || isa.VideoFamilyOf(in.Opcode).SIMD()) {
 			c.errorf(e.Pos(), e.End(), "operand-kind", sec, "copy the element to a 32-bit register first (mov)",
 				"%s takes no vector element: operand %s is %s", in.Opcode, videoOperandName(i), printer.String(x))
 		}

@@ -62,6 +62,8 @@ type OperandSpec struct {
 	Pair     bool  // a predicate destination may be written p|q (setp)
 	PredOK   bool  // a .pred register is accepted too (ptxas 12.5: movmatrix, setp.bf16x2 b)
 	NoHalf   bool  // no .f16x2 register stands for this integer operand (ptxas 12.5: nanosleep, redux)
+	PredOut  bool  // a destination that may be written d|p with a predicate (elect.sync, match.all.sync, shfl.sync)
+	SinkOK   bool  // a destination that may be the sink _ (setp, atom, lop3, match.all.sync, mbarrier.arrive)
 	Limit    int64 // an immediate must be below Limit (0: no limit)
 }
 
@@ -118,6 +120,16 @@ type OpForm struct {
 	// as if the form did not exist.
 	Until   Version
 	UntilSM int
+	// Addr64 says that a generic or .global address of the form is held
+	// in a 64-bit register in a module with .address_size 64 (option
+	// addr64): ptxas 12.5 stops on a 32-bit one ("32-Bit ABI ... is not
+	// supported"), for ld, ldu, prefetch, atom and red; it takes one for
+	// mbarrier, cp.async.bulk and createpolicy.
+	Addr64 bool
+	// SRegOK says that the form's sources may be special registers
+	// (option sreg): ptxas 12.5 takes them in mov and cvt only ("Special
+	// register argument not allowed for instruction 'add'").
+	SRegOK bool
 }
 
 // Removed reports whether a module of version v and target t (zero:

@@ -52,6 +52,8 @@ type operand struct {
 	name, kind, typ string
 	wide, optional  bool
 	predOK          bool // ptxas also takes a .pred register (option pred=)
+	predOut         bool // a destination written d|p (option predout=)
+	sinkOK          bool // a destination that may be _ (option sink=)
 	noHalf          bool // ptxas takes no .f16/.f16x2 register (option nohalf=)
 	pair            bool // a predicate destination written p|q too (operand pq)
 	limit           int64
@@ -72,6 +74,8 @@ type form struct {
 	head             int      // option name=N
 	ignores          []string // option ignores=
 	until            string   // option until=V[@sm_X]
+	addr64           bool     // option addr64
+	sreg             bool     // option sreg
 }
 
 type rule struct {
@@ -221,7 +225,7 @@ func (g *gen) parseForm(n int, line string) form {
 	vf := strings.Fields(vt)
 	f.ptx, f.target = vf[0], vf[1]
 	f.sec = strings.TrimSpace(rest[j])
-	var predOpts, noHalfOpts, typedOpts []string
+	var predOpts, noHalfOpts, typedOpts, predOutOpts, sinkOpts []string
 	for _, opt := range rest[j+1:] {
 		opt = strings.TrimSpace(opt)
 		switch {
@@ -229,8 +233,16 @@ func (g *gen) parseForm(n int, line string) form {
 			f.relaxed = true
 		case opt == "cvt":
 			f.cvt = true
+		case opt == "addr64":
+			f.addr64 = true
 		case strings.HasPrefix(opt, "cmp="):
 			f.cmp = opt[4:]
+		case strings.HasPrefix(opt, "sink="):
+			sinkOpts = append(sinkOpts, strings.Split(opt[5:], ",")...)
+		case opt == "sreg":
+			f.sreg = true
+		case strings.HasPrefix(opt, "predout="):
+			predOutOpts = append(predOutOpts, strings.Split(opt[8:], ",")...)
 		case strings.HasPrefix(opt, "pred="):
 			predOpts = append(predOpts, strings.Split(opt[5:], ",")...)
 		case strings.HasPrefix(opt, "name="):
@@ -274,6 +286,20 @@ func (g *gen) parseForm(n int, line string) form {
 			log.Fatalf("line %d: pred=%s names no operand", n, name)
 		}
 		f.ops[k].predOK = true
+	}
+	for _, name := range sinkOpts {
+		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name && (o.kind == "d" || o.kind == "p") })
+		if k < 0 {
+			log.Fatalf("line %d: sink=%s names no destination", n, name)
+		}
+		f.ops[k].sinkOK = true
+	}
+	for _, name := range predOutOpts {
+		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name && o.kind == "d" })
+		if k < 0 {
+			log.Fatalf("line %d: predout=%s names no destination", n, name)
+		}
+		f.ops[k].predOut = true
 	}
 	for _, name := range noHalfOpts {
 		k := slices.IndexFunc(f.ops, func(o operand) bool { return o.name == name })
@@ -552,6 +578,12 @@ func (g *gen) emit() []byte {
 				if o.noHalf {
 					b.WriteString(", NoHalf: true")
 				}
+				if o.predOut {
+					b.WriteString(", PredOut: true")
+				}
+				if o.sinkOK {
+					b.WriteString(", SinkOK: true")
+				}
 				if o.limit != 0 {
 					fmt.Fprintf(&b, ", Limit: %d", o.limit)
 				}
@@ -585,6 +617,12 @@ func (g *gen) emit() []byte {
 			opts = append(opts, "Expanded: [2]int{"+lo+", "+hi+"}")
 		} else if f.expanded != "" {
 			log.Fatalf("line %d: expanded=%s is not a range 70-89", f.line, f.expanded)
+		}
+		if f.sreg {
+			opts = append(opts, "SRegOK: true")
+		}
+		if f.addr64 {
+			opts = append(opts, "Addr64: true")
 		}
 		if f.until != "" {
 			v, sm, _ := strings.Cut(f.until, "@")
