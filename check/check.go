@@ -422,7 +422,7 @@ func (c *checker) hiddenParam(d *ast.VarDecl) {
 		return
 	}
 	end := d.Pos().Advance(".hidden")
-	if d.Space != ".param" {
+	if isa.LookupQual(d.Space) != isa.QParam {
 		c.errorf(d.Pos(), end, "syntax", "PTX ISA 5.1.6 (Parameter State Space)", "remove .hidden",
 			".hidden is written only before .param")
 		return
