@@ -1166,9 +1166,21 @@ func isNegation(e ast.Expr) bool {
 // labelOrFunc reports, after reporting it, a label or function named
 // where operand s needs a value: ptxas 12.5 takes a label only as a branch
 // target and a function's address only in mov.
+//
+// Only a name written as an identifier and declared before the
+// instruction is reported: a later label resolves only at the end of the
+// function when statements come one at a time, and the verdict must not
+// depend on how the module is fed to the checker.
 func (c *checker) labelOrFunc(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
 	sym := c.res.Resolved(e)
 	if sym == nil || sym.Kind != resolve.Function && sym.Kind != resolve.Label && sym.Kind != resolve.Prototype {
+		return false
+	}
+	if sym.Kind != resolve.Function && (sym.Label == nil || sym.Label.Pos().Offset >= id.Pos().Offset) {
 		return false
 	}
 	if sym.Kind == resolve.Function && s.Kind == isa.OpdMovSrc {
