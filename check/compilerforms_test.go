@@ -133,6 +133,13 @@ var compilerForms = []compilerForm{
 	{"atom.shared on a global variable", "8.0", "sm_90", "atom.shared.add.u32 %u1, [gv], 1;", false},
 	{"prefetch of a shared variable as global", "8.0", "sm_90", "prefetch.global.L2 [bar];", false},
 	{"cvt.pack from constants", "8.0", "sm_90", "cvt.pack.sat.u16.s32 %u1, 1, %s2;", true},
+	// Special registers as old compilers read them: 16-bit reads of 32-bit
+	// registers, integer conversions only.
+	{"cvt.s32.u16 of %ctaid.x", "1.2", "sm_10", "cvt.s32.u16 %s1, %ctaid.x;", true},
+	{"mov.u16 of %ntid.x", "1.4", "sm_13", "mov.u16 %h1, %ntid.x;", true},
+	{"cvt.u64.u16 of %tid.x", "8.0", "sm_90", "cvt.u64.u16 %ud1, %tid.x;", true},
+	{"cvt.rn.f32.u32 of %tid.x", "8.0", "sm_90", "cvt.rn.f32.u32 %f1, %tid.x;", false},
+	{"mov.u64 of %tid.x", "8.0", "sm_90", "mov.u64 %ud1, %tid.x;", false},
 }
 
 // compilerKernel returns a kernel of PTX version v for target tg with the

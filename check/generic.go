@@ -520,7 +520,7 @@ func (c *checker) formRegister(in *ast.Instruction, d *decoded, s *isa.OperandSp
 				"special register %s holds a vector; a scalar operand reads one component (%s.x)", name, name)
 			return
 		}
-		c.specialOperand(f, s, e, name, t, bits)
+		c.specialOperand(&d.op, s, e, name, t, bits)
 		return // or undeclared: name resolution reports it
 	}
 	if !isReg(sym) {
@@ -595,7 +595,8 @@ func exactCvt(d *isa.OpDecode, s *isa.OperandSpec, t isa.Qual) bool {
 }
 
 // specialOperand checks a special register (PTX ISA §10) as operand.
-func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
+func (c *checker) specialOperand(od *isa.OpDecode, s *isa.OperandSpec, e ast.Expr, name string, t isa.Qual, bits int) {
+	f := od.Form
 	sp := c.special(e)
 	if sp == nil {
 		return
@@ -611,9 +612,15 @@ func (c *checker) specialOperand(f *isa.OpForm, s *isa.OperandSpec, e ast.Expr, 
 		return
 	}
 	rt := sp.Type
-	if rt != isa.QNone && !regFits(t, bits, rt, isa.ModeExact, false) {
-		// ptxas 12.5 reads a special register at its own type, in cvt too
-		// ("cvt.rmi.u32.f32 %r1, %tid.x" is refused).
+	if k, dk := t.Kind(), od.Types[0].Kind(); f.Opcode == "cvt" && (k == 'f' || k == 'x' || dk == 'f' || dk == 'x') {
+		// ptxas 12.5 converts a special register between integer types
+		// only ("cvt.rn.f32.u32 %f1, %tid.x": "Special register argument
+		// not allowed for instruction 'cvt'").
+		c.errorf(e.Pos(), e.End(), "special-register", "PTX ISA 10 (Special Registers)", "read it into a register first (mov)",
+			"special register %s cannot be converted to or from a floating-point type by cvt", printer.String(e))
+		return
+	}
+	if f.Opcode == "mov" && rt.Bits() == 64 && bits < 64 {
 		c.errorf(e.Pos(), e.End(), "operand-type", secTypes, "", "special register %s (%s) does not fit a %d-bit %s operand", printer.String(e), rt, bits, t)
 		return
 	}
