@@ -1049,8 +1049,10 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 		return
 	}
 	if id, ok := a.Base.(*ast.Ident); ok {
-		c.formAddressVar(od, id)
-		return
+		if sym := c.lookup(id); sym == nil || !isReg(sym) {
+			c.formAddressVar(od, id)
+			return
+		}
 	}
 	space := formSpace(od)
 	if a.Base == nil && len(a.Index) == 0 && space != isa.QLocal {
@@ -1058,9 +1060,11 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 			"immediate addresses are allowed only for the .local state space")
 		return
 	}
-	r, ok := a.Base.(*ast.Reg)
-	if !ok {
-		return
+	r := a.Base // a register: %r1, or a name declared by .reg
+	if _, ok := r.(*ast.Reg); !ok {
+		if _, ok := r.(*ast.Ident); !ok {
+			return
+		}
 	}
 	sym := c.addressReg(r)
 	if sym == nil {
@@ -1071,7 +1075,7 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 		if space == isa.QGlobal {
 			name = ".global"
 		}
-		if msg := c.narrowAddressRule(r.Name, name); msg != "" {
+		if msg := c.narrowAddressRule(ast.NameOf(r), name); msg != "" {
 			c.errorf(r.Pos(), r.End(), "address-size", secAddr+"; PTX ISA 11.1.3 (.address_size)", "use a 64-bit register (cvt.u64.u32)", "%s", msg)
 		}
 	}
@@ -1116,14 +1120,14 @@ func (c *checker) formAddressVar(od *isa.OpDecode, id *ast.Ident) {
 // addressReg returns the declared register r that an address operand is
 // based on, after reporting one that cannot hold an address; nil when r is
 // no such register or cannot hold one.
-func (c *checker) addressReg(r *ast.Reg) *resolve.Symbol {
+func (c *checker) addressReg(r ast.Expr) *resolve.Symbol {
 	sym := c.lookup(r)
 	if sym == nil || !isReg(sym) || sym.ElemType == isa.QNone {
 		return nil
 	}
 	if k := sym.ElemType.Kind(); k == 'f' || k == 'p' || k == 'x' || sym.ElemType.Bits() > 64 || sym.ElemType.Bits() < 32 {
 		c.errorf(r.Pos(), r.End(), "address-register-type", secAddr, "",
-			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", r.Name, sym.ElemType)
+			"register %s of type %s cannot hold an address (use a 32- or 64-bit integer register)", ast.NameOf(r), sym.ElemType)
 		return nil
 	}
 	return sym
