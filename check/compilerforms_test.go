@@ -140,6 +140,11 @@ var compilerForms = []compilerForm{
 	{"cvt.u64.u16 of %tid.x", "8.0", "sm_90", "cvt.u64.u16 %ud1, %tid.x;", true},
 	{"cvt.rn.f32.u32 of %tid.x", "8.0", "sm_90", "cvt.rn.f32.u32 %f1, %tid.x;", false},
 	{"mov.u64 of %tid.x", "8.0", "sm_90", "mov.u64 %ud1, %tid.x;", false},
+	// .f64 on sm_10-sm_12 (compilers wrote it with map_f64_to_f32).
+	{"add.f64 on sm_10", "1.4", "sm_10", "add.f64 %fd1, %fd2, %fd3;", true},
+	{"div.rn.f64 at PTX 1.2", "1.2", "sm_12", "div.rn.f64 %fd1, %fd2, %fd3;", true},
+	{"sqrt.rn.f64 on sm_11", "1.3", "sm_11", "sqrt.rn.f64 %fd1, %fd2;", true},
+	{"fma.rn.f64 at PTX 1.2", "1.2", "sm_12", "fma.rn.f64 %fd1, %fd2, %fd3, %fd1;", false},
 }
 
 // compilerKernel returns a kernel of PTX version v for target tg with the
