@@ -3,7 +3,6 @@ package emu
 import (
 	"fmt"
 	"github.com/ptxkit/ptxkit/isa"
-	"math"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -250,9 +249,9 @@ func reduceBytes(op uint64, t Type, dst, src []byte) {
 		d, s := dst[i:i+n], src[i:i+n]
 		switch t {
 		case TF32:
-			putN(d, uint64(math.Float32bits(math.Float32frombits(uint32(getN(d)))+math.Float32frombits(uint32(getN(s))))))
+			putN(d, addF32Bits(getN(d), getN(s)))
 		case TF64:
-			putN(d, math.Float64bits(math.Float64frombits(getN(d))+math.Float64frombits(getN(s))))
+			putN(d, addF64Bits(getN(d), getN(s)))
 		default:
 			putN(d, reduce(op, t, getN(d), getN(s)))
 		}

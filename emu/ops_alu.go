@@ -582,15 +582,13 @@ func floatOp(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 		return r
 	}
 	if t == TF32 && in.Round == RoundDefault && in.Flags&FlagSat == 0 {
-		a, b := math.Float32frombits(uint32(ab)), math.Float32frombits(uint32(bb))
-		switch in.Imm {
-		case opAdd:
-			return uint64(math.Float32bits(a + b))
-		case opSub:
-			return uint64(math.Float32bits(a - b))
-		case opMul:
-			return uint64(math.Float32bits(a * b))
+		if r, ok := floatOpF32(in.Imm, ab, bb); ok {
+			return r
 		}
+	}
+	if in.Imm == opCopysign { // a bit operation: b's bits with a's sign
+		sign := uint64(1) << uint(t.Bits()-1)
+		return bb&^sign | ab&sign
 	}
 	a, b, c := floatValue(t, ab), floatValue(t, bb), floatValue(t, cb)
 	var v float64
@@ -609,19 +607,45 @@ func floatOp(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 		v = fminmax(a, b, true)
 	case opMax:
 		v = fminmax(a, b, false)
-	case opCopysign:
-		v = math.Copysign(b, a)
 	case opAnd, opOr, opXor, opShl, opShr, opRem:
 		return 0
 	}
 	if in.Flags&FlagSat != 0 {
 		v = sat01(v)
 	}
+	if t == TF64 && v != v {
+		n := 2
+		if in.Imm == opMad {
+			n = 3
+		}
+		return nan64Result(n, ab, bb, cb)
+	}
 	r := in.Round
 	if r == RoundDefault {
 		r = RoundNearest
 	}
 	return floatBits(t, v, r)
+}
+
+// floatOpF32 computes add, sub and mul in binary32 directly; ok is false
+// for the other operations.
+func floatOpF32(op, ab, bb uint64) (r uint64, ok bool) {
+	a, b := math.Float32frombits(uint32(ab)), math.Float32frombits(uint32(bb))
+	var v float32
+	switch op {
+	case opAdd:
+		v = a + b
+	case opSub:
+		v = a - b
+	case opMul:
+		v = a * b
+	default:
+		return 0, false
+	}
+	if v != v {
+		return canonicalNaN(TF32), true
+	}
+	return uint64(math.Float32bits(v)), true
 }
 
 func sat01(v float64) float64 {
@@ -717,6 +741,9 @@ func unaryOp(in *Inst, t Type, a uint64) uint64 {
 			v = math.Cos(x)
 		case opTanh:
 			v = math.Tanh(x)
+		}
+		if t == TF64 && v != v {
+			return nan64Result(1, a, 0, 0)
 		}
 		r := in.Round
 		if r == RoundDefault {
@@ -995,6 +1022,12 @@ func convert(in *Inst, a uint64) uint64 {
 		r := in.Round
 		if r == RoundDefault {
 			r = RoundNearest
+		}
+		if dt == TF64 && x != x {
+			if st == TF64 {
+				return nan64Result(1, a, 0, 0)
+			}
+			return widenNaN64(st, a)
 		}
 		if dt == st && in.Round != RoundDefault { // cvt.rni.f32.f32: round to integer
 			return floatBits(dt, roundInt(x, in.Round), RoundNearest)
