@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -148,7 +149,7 @@ func DecodeResolved(m *ast.Module, info *resolve.Info, kernel string) (*Program,
 	d.enqueue(entry).entry = true
 	d.entryParams(entry)
 	d.moduleVars(m)
-	d.sharedVars(m)
+	d.sharedVars(m, d.reachFrom(m, entry))
 	for len(d.queue) > 0 {
 		f := d.queue[0]
 		d.queue = d.queue[1:]
@@ -478,10 +479,11 @@ func putLE(b []byte, v uint64, n int) {
 	}
 }
 
-// sharedVars lays out static shared memory: module-scope .shared
-// variables, then those declared inside function bodies; .extern arrays
-// without a size start after them (dynamic shared memory).
-func (d *Decoder) sharedVars(m *ast.Module) {
+// sharedVars lays out static shared memory: the module-scope .shared
+// variables the kernel reaches (r), then those declared inside the bodies
+// of the functions it reaches; .extern arrays without a size start after
+// them (dynamic shared memory).
+func (d *Decoder) sharedVars(m *ast.Module, r reach) {
 	var dyn []*ast.VarDecl
 	off := uint64(0)
 	place := func(v *ast.VarDecl) {
@@ -523,10 +525,12 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 		switch x := s.(type) {
 		case *ast.VarDecl:
 			for _, v := range declNames(x) {
-				place(v)
+				if r.vars[v] || isDynamicShared(v) {
+					place(v)
+				}
 			}
 		case *ast.Function:
-			if x.Body != nil {
+			if x.Body != nil && r.funcs[x] {
 				walk(x.Body.Stmts)
 			}
 		}
@@ -552,6 +556,12 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 	if len(dyn) == 0 {
 		d.prog.sharedStatic = int(off)
 	}
+}
+
+// isDynamicShared reports whether v is an array without a size (the
+// dynamic shared memory of every kernel).
+func isDynamicShared(v *ast.VarDecl) bool {
+	return slices.Contains(v.Dims, -1)
 }
 
 // entryParams lays out the kernel parameter buffer (§5.1.6).
