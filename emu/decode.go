@@ -64,9 +64,13 @@ type labelFixup struct {
 }
 
 // Limits on what one program may need, so that any input runs in bounded
-// memory. Hardware allows 512 KiB of local memory per thread.
+// memory. Hardware allows 512 KiB of local memory per thread. A register
+// slot costs 256 bytes per warp: 2^20 slots (256 MiB a warp) is far above
+// what compilers emit for the largest unrolled kernels (~10^5), and a
+// launch whose warps together need more than the state bound of a launch
+// (maxLaunchBytes) is refused when it is configured.
 const (
-	maxRegisterSlots = 1 << 15
+	maxRegisterSlots = 1 << 20
 	maxLocalBytes    = 512 << 10
 	maxModuleBytes   = 256 << 20
 )
