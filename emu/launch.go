@@ -166,6 +166,13 @@ func (l *Launch) Run() (*Result, error) {
 	}
 	p := l.Kernel
 	mem := p.newMemory()
+	if p.usesHeap {
+		n, err := heapBytes(&l.Config)
+		if err != nil {
+			return nil, err
+		}
+		mem.heap = newDeviceHeap(mem.allocGlobal("device heap", n, 256))
+	}
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
 	params := make([]byte, max(p.paramSize, 1))
 	for i := range l.Args {

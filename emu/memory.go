@@ -151,6 +151,7 @@ type Memory struct {
 	global regionSet
 	konst  regionSet
 	Params *Region
+	heap   *deviceHeap // malloc/free, when the program calls them (heap.go)
 }
 
 // emptyMemory returns an empty memory.

@@ -88,7 +88,8 @@ type Program struct {
 	localFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
 	stackBase    int // offset of the stack (recursion, alloca) in the local frame
 	usesAlloca   bool
-	sharedStatic int // bytes of static .shared memory per CTA
+	usesHeap     bool // calls malloc or free (heap.go)
+	sharedStatic int  // bytes of static .shared memory per CTA
 	sharedAlign  int
 	Params       []Param // kernel parameters in order
 	paramSize    int

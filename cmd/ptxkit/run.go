@@ -40,6 +40,7 @@ type runOptions struct {
 	block     string
 	cluster   string
 	shared    int
+	heap      int
 	args      []string
 	out       string
 	stats     bool
@@ -63,6 +64,7 @@ type runOptions struct {
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
                   [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
+                  [--heap-bytes N]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
@@ -87,6 +89,7 @@ func runFlags(o *runOptions) *commandLine {
 	cl := newCommandLine("run", runUsage)
 	fs := cl.fs
 	launchShapeFlags(fs, o)
+	fs.IntVar(&o.heap, "heap-bytes", 0, "device heap of malloc/free in bytes (0: 8 MiB, CUDA's default)")
 	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
@@ -274,7 +277,10 @@ func (o *runOptions) config() (emu.Config, error) {
 	if o.jobs < 1 {
 		return cfg, fmt.Errorf("--jobs must be at least 1")
 	}
-	cfg.SharedBytes, cfg.Seed, cfg.Jobs = o.shared, o.seed, o.jobs
+	if o.heap < 0 {
+		return cfg, fmt.Errorf("--heap-bytes %d: want a byte count of 0 or more", o.heap)
+	}
+	cfg.SharedBytes, cfg.HeapBytes, cfg.Seed, cfg.Jobs = o.shared, o.heap, o.seed, o.jobs
 	cfg.MaxSteps = o.maxSteps.budget(defaultMaxSteps)
 	cfg.MaxLaunchSteps = o.maxLaunch.budget(0) // 0: emu's default
 	cfg.Timeout = time.Duration(o.timeout)
