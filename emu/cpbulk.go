@@ -58,9 +58,7 @@ func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 	if out.B, srcOff, _, err = d.Addr(ops[1]); err != nil {
 		return err
 	}
-	if srcOff != 0 {
-		return d.Errorf(ops[1], "source displacement is not supported by the emulator; add it to the register")
-	}
+	out.V[0] = d.Const(uint64(srcOff)) // the source displacement, added per lane
 	if out.D2, err = d.Src(ops[2], TU32); err != nil {
 		return err
 	}
@@ -115,7 +113,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		l := lane(m)
 		n := w.R[in.D2+int32(l)] & 0xffffffff
 		dstA := w.R[in.A+int32(l)] + uint64(in.Off)
-		srcA := w.R[in.B+int32(l)]
+		srcA := w.R[in.B+int32(l)] + w.R[in.V[0]+int32(l)]
 		if n%16 != 0 || n == 0 {
 			return w.Fault(l, ruleBulkSize, specBulk, "%s of %d bytes: the size must be a non-zero multiple of 16", in.Opcode, n)
 		}
