@@ -145,6 +145,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
+	if errs := emu.Prescan(name, src, o.kernel); errs.HasErrors() { // over a limit: refuse before parsing
+		diag.WriteText(stderr, errs)
+		return exitFail
+	}
 	m, errs := parser.ParseFile(name, src)
 	var info *resolve.Info
 	if !errs.HasErrors() {
