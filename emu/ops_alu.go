@@ -576,8 +576,18 @@ func predOp(op, a, b uint64) uint64 {
 	return 0
 }
 
-// floatOp computes one float lane; the result is rounded once to t.
+// floatOp computes one float lane; the result is rounded once to t. With
+// .ftz (f32 and f16), subnormal operands and results are sign-preserving
+// zeros (§9.7.3).
 func floatOp(in *Inst, t Type, ab, bb, cb uint64) uint64 {
+	if in.Flags&FlagFtz != 0 && (t == TF32 || t == TF16) && in.Imm != opCopysign {
+		return flushSubnormal(t, floatOpRounded(in, t, flushSubnormal(t, ab), flushSubnormal(t, bb), flushSubnormal(t, cb)))
+	}
+	return floatOpRounded(in, t, ab, bb, cb)
+}
+
+// floatOpRounded is floatOp without .ftz.
+func floatOpRounded(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 	if r, ok := approxDiv(in, ab, bb); ok {
 		return r
 	}
@@ -711,6 +721,13 @@ func unaryOp(in *Inst, t Type, a uint64) uint64 {
 			h = TBF16
 		}
 		return unaryOp(in, h, a&0xffff) | unaryOp(in, h, a>>16&0xffff)<<16
+	case t.Float() && in.Flags&FlagFtz != 0 && (t == TF32 || t == TF16):
+		if r, approx := approxUnary(in, a); approx { // the special function unit model flushes itself
+			return r
+		}
+		f := *in
+		f.Flags &^= FlagFtz
+		return flushSubnormal(t, unaryOp(&f, t, flushSubnormal(t, a)))
 	case t.Float():
 		sign := uint64(1) << uint(t.Bits()-1)
 		switch in.Imm {
@@ -972,6 +989,9 @@ func decodeCvt(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if q.Has(isa.QSat) {
 		out.Flags |= FlagSat
 	}
+	if q.Has(isa.QFtz) {
+		out.Flags |= FlagFtz
+	}
 	if q.Has(isa.QRelu) {
 		out.Flags |= FlagX
 	}
@@ -1006,8 +1026,24 @@ func execCvt(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-// convert performs one scalar conversion.
+// convert performs one scalar conversion; .ftz makes subnormal f32
+// sources and results sign-preserving zeros.
 func convert(in *Inst, a uint64) uint64 {
+	if in.Flags&FlagFtz == 0 {
+		return convertExact(in, a)
+	}
+	if in.Type2 == TF32 {
+		a = flushSubnormal(TF32, a)
+	}
+	d := convertExact(in, a)
+	if in.Type == TF32 {
+		d = flushSubnormal(TF32, d)
+	}
+	return d
+}
+
+// convertExact is convert without .ftz.
+func convertExact(in *Inst, a uint64) uint64 {
 	dt, st := in.Type, in.Type2
 	sat := in.Flags&FlagSat != 0
 	switch {

@@ -63,7 +63,7 @@ type Inst struct {
 // Instruction flag bits shared by the core handlers.
 const (
 	FlagSat   uint16 = 1 << iota // .sat
-	FlagFtz                      // .ftz (honoured by the approximate instructions, set and setp)
+	FlagFtz                      // .ftz: subnormal f32/f16 operands and results are signed zeros
 	FlagHi                       // .hi
 	FlagWide                     // .wide
 	FlagCC                       // .cc (carry out)
