@@ -109,6 +109,11 @@ func TestNaNResults(t *testing.T) {
 		h("fma.rn.f16 %d, %a1, %a2, %a3", oneF16, oneF16, nanF16, 0x7fff),
 		h("mul.rn.bf16 %d, %a1, %a2", nanBF16, oneBF16, 0, 0x7fff),
 		h("neg.f16 %d, %a1", nanF16, 0, 0, nanF16|0x8000),
+		h("fma.rn.relu.f16 %d, %a1, %a2, %a3", nanF16, oneF16, 0, 0x7fff),
+		h("fma.rn.relu.f16 %d, %a1, %a2, %a3", 0xbc00, oneF16, 0, 0),
+		h("fma.rn.relu.bf16 %d, %a1, %a2, %a3", oneBF16, oneBF16, oneBF16, 0x4000),
+		h("fma.rn.relu.bf16 %d, %a1, %a2, %a3", 0xbf80, oneBF16, 0, 0),
+		h2("fma.rn.relu.f16x2 %d, %a1, %a2, %a3", 0xbc003c00, oneF16<<16|oneF16, 0, 0x3c00),
 		h2("fma.rn.f16x2 %d, %a1, %a2, %a3", nanF16<<16|oneF16, oneF16<<16|oneF16, 0, 0x7fff3c00),
 		h2("add.rn.bf16x2 %d, %a1, %a2", oneBF16<<16|nanBF16, 0, 0, oneBF16<<16|0x7fff),
 	}

@@ -238,6 +238,7 @@ func decodeBinary(d *Decoder, in *ast.Instruction, out *Inst) error {
 	flag(isa.QCc, FlagCC)
 	flag(isa.QFtz, FlagFtz)
 	flag(isa.QFull, FlagX)
+	flag(isa.QRelu, FlagRelu)
 	if in.Opcode == "addc" || in.Opcode == "subc" || in.Opcode == "madc" {
 		out.Flags |= FlagUseCC
 	}
@@ -622,6 +623,9 @@ func floatOpRounded(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 	}
 	if in.Flags&FlagSat != 0 {
 		v = sat01(v)
+	}
+	if in.Flags&FlagRelu != 0 && v < 0 {
+		v = 0
 	}
 	if t == TF64 && v != v {
 		n := 2

@@ -72,6 +72,7 @@ const (
 	FlagUni                      // .uni
 	FlagShift                    // shift variant
 	FlagX                        // handler-specific
+	FlagRelu                     // .relu of fma (a negative result is +0)
 )
 
 // Program is a kernel lowered once into flat arrays (issue 4): the
