@@ -59,6 +59,53 @@ func execTex(w *Warp, in *Inst) Status {
 	return Continue
 }
 
+// decodeTld4 lowers tld4.comp.2d.v4.dtype.f32 d, [obj, {x, y}].
+func decodeTld4(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := d.quals()
+	if !q.Has(isa.Q2d) || len(q.Types) != 2 || q.Types[1] != TF32 || len(in.Operands) != 2 {
+		return d.Errorf(in, "the emulator implements tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [object, {x, y}]")
+	}
+	out.Type, out.Type2 = q.Types[0], TF32
+	for i, c := range []isa.Qual{isa.QR, isa.QG, isa.QB, isa.QA} {
+		if q.Has(c) {
+			out.Imm = uint64(i)
+		}
+	}
+	ti := &texInfo{dims: 2}
+	var err error
+	if ti.vals, err = d.Vector(in.Operands[0], out.Type, true); err != nil {
+		return err
+	}
+	if out.A, ti.coords, err = texOperands(d, in.Operands[1], TF32, 2); err != nil {
+		return err
+	}
+	out.Ext = ti
+	out.Exec = execTld4
+	return nil
+}
+
+// execTld4 returns channel Imm of the four texels linear filtering would
+// weigh, counter-clockwise from the lower left (PTX ISA §9.7.10.4): (i0,
+// j1), (i1, j1), (i1, j0), (i0, j0), rows growing downward.
+func execTld4(w *Warp, in *Inst) Status {
+	ti := in.Ext.(*texInfo)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		t, ok := w.textureOf(l, w.R[in.A+int32(l)])
+		if !ok {
+			return Fault
+		}
+		i0 := int(math.Floor(t.scaled(w.R[ti.coords[0]+int32(l)], t.Width) - 0.5))
+		j0 := int(math.Floor(t.scaled(w.R[ti.coords[1]+int32(l)], t.Height) - 0.5))
+		for k, at := range [4][2]int{{i0, j0 + 1}, {i0 + 1, j0 + 1}, {i0 + 1, j0}, {i0, j0}} {
+			if k < len(ti.vals) {
+				w.R[ti.vals[k]+int32(l)] = t.resultBits(in.Type, t.texel(2, at)[in.Imm])
+			}
+		}
+	}
+	return Continue
+}
+
 // fetch returns the four channels a texture read at coordinates c (f32
 // bits when float, else texel indices) gives.
 func (t *texObject) fetch(dims int, float bool, c [2]uint64) [4]float64 {

@@ -12,10 +12,10 @@ import (
 // kernel as an opaque 64-bit handle) of one or two dimensions, read by
 // tex.{1d,2d}.v4 (f32 or s32 coordinates; point and linear filtering with
 // the hardware's 1.8 fixed-point weights; clamp, wrap, mirror and border
-// addressing), suld.b/sust.b.{1d,2d} with .trap, .clamp and .zero, and the
+// addressing), tld4.{r,g,b,a}.2d (the bilinear footprint), suld.b/sust.b.{1d,2d} with .trap, .clamp and .zero, and the
 // width/height/depth, normalized_coords and filter_mode queries of txq and
 // suq. Texture references (.texref), the independent sampler mode, 3D,
-// layered and cube geometries, tld4, mipmaps and the formatted surface
+// layered and cube geometries, mipmaps and the formatted surface
 // accesses (sust.p) are not emulated (docs/emu.md).
 
 // TexFilter is a texture's filter mode.
@@ -139,6 +139,7 @@ func geometry(d *Decoder, in *ast.Instruction, q Quals) (int, error) {
 
 func init() {
 	RegisterOpcode("tex", decodeTex)
+	RegisterOpcode("tld4", decodeTld4)
 	RegisterOpcode("suld", decodeSuld)
 	RegisterOpcode("sust", decodeSust)
 	RegisterOpcode("txq", decodeTxq)

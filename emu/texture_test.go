@@ -180,3 +180,34 @@ func TestSurfaceLoadStore(t *testing.T) {
 	res, _ = run(".trap")
 	wantReport(t, res, ruleSurfaceTrap, "byte 16, row 1")
 }
+
+// TestTextureGather: tld4 returns one channel of the bilinear footprint,
+// counter-clockwise from the lower left.
+func TestTextureGather(t *testing.T) {
+	src := header + `.visible .entry k(.param .u64 t, .param .u64 out) {
+	.reg .f32 %f<7>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [t];
+	ld.param.u64 %rd2, [out];
+	mov.f32 %f5, 0f3FC00000;
+	mov.f32 %f6, 0f3FC00000;
+	tld4.g.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];
+	st.global.v4.f32 [%rd2], {%f1, %f2, %f3, %f4};
+	ret;
+}`
+	// 3x3 texels of two channels: (x + 3y, 100 + x + 3y)
+	var vals []float32
+	for i := range 9 {
+		vals = append(vals, float32(i), float32(100+i))
+	}
+	tex := Texture{Width: 3, Height: 3, Format: TF32, Channels: 2}
+	res := launch(t, src, Config{Block: dims(1, 1, 1)}, Arg{IsBuffer: true, Buffer: f32Bytes(vals...), Texture: &tex}, buf(16))
+	var got [4]float32
+	for i := range got {
+		got[i] = math.Float32frombits(binary.LittleEndian.Uint32(res.Buffers[1].Data[4*i:]))
+	}
+	// (1.5, 1.5) - 0.5 = (1, 1): texels (1,2), (2,2), (2,1), (1,1)
+	if want := [4]float32{107, 108, 105, 104}; got != want {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
