@@ -276,8 +276,11 @@ func decodeSurface(d *Decoder, in *ast.Instruction, out *Inst, store bool) error
 	if out.A, ti.coords, err = texOperands(d, addr, TS32, dims); err != nil {
 		return err
 	}
-	if out.Vec > 1 {
+	if _, vec := val.(*ast.VectorExpr); vec || out.Vec > 1 { // nvcc writes {%r1} for one element
 		ti.vals, err = d.Vector(val, out.Type, !store)
+		if err == nil && len(ti.vals) != int(out.Vec) {
+			err = d.Errorf(val, "%d elements for a .v%d access", len(ti.vals), out.Vec)
+		}
 	} else {
 		var s int32
 		if store {

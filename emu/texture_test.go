@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
 	"testing"
 )
 
@@ -209,5 +210,42 @@ func TestTextureGather(t *testing.T) {
 	// (1.5, 1.5) - 0.5 = (1, 1): texels (1,2), (2,2), (2,1), (1,1)
 	if want := [4]float32{107, 108, 105, 104}; got != want {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestTextureNVCC runs nvcc 12.5's code for tex2D, tex1Dfetch,
+// tex2Dgather, surf2Dread/surf2Dwrite (boundary mode zero, a scalar
+// written as a one-element vector) and txq (testdata/texture_nvcc.cu).
+func TestTextureNVCC(t *testing.T) {
+	src, err := os.ReadFile("testdata/texture_nvcc.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vals []float32
+	for i := range 32 {
+		vals = append(vals, float32(i)) // texel (x, y) channel c: 4*(4y+x)+c
+	}
+	tex := Texture{Width: 4, Height: 2, Format: TF32, Channels: 4}
+	surf := Texture{Width: 4, Height: 2, Format: TU32, Channels: 1}
+	res := launch(t, string(src), Config{Grid: dims(2, 1, 1), Block: dims(4, 1, 1)},
+		Arg{IsBuffer: true, Buffer: f32Bytes(vals...), Texture: &tex}, Arg{IsBuffer: true, Size: 32, Texture: &surf}, buf(128), scalar(4))
+	out := res.Buffers[2].Data
+	at := func(x, y, k int) float32 {
+		return math.Float32frombits(binary.LittleEndian.Uint32(out[4*(4*(4*y+x)+k):]))
+	}
+	for _, c := range []struct {
+		x, y int
+		want [4]float32
+	}{{0, 0, [4]float32{0, 1, 18, 4}}, {3, 1, [4]float32{28, 41, 18, 4}}} {
+		for k := range 4 {
+			if got := at(c.x, c.y, k); got != c.want[k] {
+				t.Errorf("thread (%d, %d) word %d: got %v, want %v", c.x, c.y, k, got, c.want[k])
+			}
+		}
+	}
+	for i, got := range u32s(res.Buffers[1].Data) {
+		if want := uint32(i%4 + 10*(i/4)); got != want {
+			t.Errorf("surface element %d: %d, want %d", i, got, want)
+		}
 	}
 }
