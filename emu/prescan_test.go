@@ -105,3 +105,18 @@ func TestPrescanRefusesEarly(t *testing.T) {
 		t.Errorf("1.2M slots: got %v", errs)
 	}
 }
+
+// FuzzPrescan: any text, prescanned for any kernel name, gives an answer
+// without panicking, and a refusal carries a valid position.
+func FuzzPrescan(f *testing.F) {
+	f.Add([]byte(header+".visible .entry k() { .reg .b32 %r<4>; add.u32 %r1, %r1, 1; }"), "")
+	f.Add([]byte(".entry k ( { /* ; \" .reg .b32 %r<99999999999>"), "k")
+	f.Add([]byte(".entry a(){L: @%p bra L; { .reg .v4 .b128 %q<7>; } }\n.entry b(){}"), "b")
+	f.Fuzz(func(t *testing.T, src []byte, kernel string) {
+		for _, e := range Prescan("f.ptx", src, kernel) {
+			if !e.Pos.IsValid() || int(e.Pos.Offset) > len(src) {
+				t.Fatalf("refusal at an invalid position %v", e.Pos)
+			}
+		}
+	})
+}
