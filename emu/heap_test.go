@@ -137,3 +137,53 @@ func TestDeviceAssert(t *testing.T) {
 		t.Errorf("thread 37 wrote %d, want 10", got)
 	}
 }
+
+// TestDeviceHeapConcurrent: clusters emulated in parallel share the heap;
+// blocks never overlap, and once all are freed the heap is one free span
+// again (freed neighbours merge).
+func TestDeviceHeapConcurrent(t *testing.T) {
+	h := newDeviceHeap(&Region{Base: 1 << 32, Data: make([]byte, 1<<20)})
+	done := make(chan map[uint64]uint64)
+	for g := range 4 {
+		go func() {
+			mine := map[uint64]uint64{}
+			var live []uint64
+			for i := range 2000 {
+				n := uint64(1 + (i*7+g*13)%300)
+				if a := h.alloc(n); a != 0 {
+					mine[a] = n
+					live = append(live, a)
+				}
+				if i%3 == 2 && len(live) > 0 {
+					h.release(live[0])
+					live = live[1:]
+				}
+			}
+			for _, a := range live {
+				h.release(a)
+			}
+			done <- mine
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if len(h.live) != 0 || len(h.free) != 1 || h.free[0] != (heapSpan{0, 1 << 20}) {
+		t.Fatalf("after every free: %d live blocks, free spans %v", len(h.live), h.free)
+	}
+	// overlap: allocate everything in 16-byte blocks, each distinct and inside
+	seen := map[uint64]bool{}
+	for {
+		a := h.alloc(16)
+		if a == 0 {
+			break
+		}
+		if seen[a] || a < 1<<32 || a+16 > 1<<32+1<<20 {
+			t.Fatalf("block %#x repeats or lies outside the heap", a)
+		}
+		seen[a] = true
+	}
+	if len(seen) != (1<<20)/16 {
+		t.Errorf("%d blocks of 16 bytes in 1 MiB", len(seen))
+	}
+}
