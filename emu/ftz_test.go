@@ -24,6 +24,8 @@ func TestFlushToZero(t *testing.T) {
 		f32("abs.ftz.f32 %d, %a1", 0x80000001, 0, 0, 0),
 		f32("neg.ftz.f32 %d, %a1", 1, 0, 0, 0x80000000),
 		f32("min.ftz.f32 %d, %a1, %a2", 0x00000001, 0x80000002, 0, 0x80000000),
+		f32("max.ftz.NaN.f32 %d, %a1, %a2", 0x00000005, 0x80000000, 0, 0),
+		f32("max.NaN.f32 %d, %a1, %a2", 0x00000005, 0x80000000, 0, 5),
 		{"cvt.rn.ftz.f32.f64 %d, %a1", ".f64", ".f32", tiny64, 0, 0, 0},
 		{"cvt.rn.f32.f64 %d, %a1", ".f64", ".f32", tiny64, 0, 0, uint64(math.Float32bits(float32(1e-40)))},
 		{"cvt.rpi.ftz.s32.f32 %d, %a1", ".f32", ".b32", 1, 0, 0, 0},
