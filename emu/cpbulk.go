@@ -3,7 +3,6 @@ package emu
 import (
 	"fmt"
 	"github.com/ptxkit/ptxkit/isa"
-	"math"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -59,9 +58,7 @@ func decodeBulkCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
 	if out.B, srcOff, _, err = d.Addr(ops[1]); err != nil {
 		return err
 	}
-	if srcOff != 0 {
-		return d.Errorf(ops[1], "source displacement is not supported by the emulator; add it to the register")
-	}
+	out.V[0] = d.Const(uint64(srcOff)) // the source displacement, added per lane
 	if out.D2, err = d.Src(ops[2], TU32); err != nil {
 		return err
 	}
@@ -116,7 +113,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		l := lane(m)
 		n := w.R[in.D2+int32(l)] & 0xffffffff
 		dstA := w.R[in.A+int32(l)] + uint64(in.Off)
-		srcA := w.R[in.B+int32(l)]
+		srcA := w.R[in.B+int32(l)] + w.R[in.V[0]+int32(l)]
 		if n%16 != 0 || n == 0 {
 			return w.Fault(l, ruleBulkSize, specBulk, "%s of %d bytes: the size must be a non-zero multiple of 16", in.Opcode, n)
 		}
@@ -250,9 +247,9 @@ func reduceBytes(op uint64, t Type, dst, src []byte) {
 		d, s := dst[i:i+n], src[i:i+n]
 		switch t {
 		case TF32:
-			putN(d, uint64(math.Float32bits(math.Float32frombits(uint32(getN(d)))+math.Float32frombits(uint32(getN(s))))))
+			putN(d, addF32Bits(getN(d), getN(s)))
 		case TF64:
-			putN(d, math.Float64bits(math.Float64frombits(getN(d))+math.Float64frombits(getN(s))))
+			putN(d, addF64Bits(getN(d), getN(s)))
 		default:
 			putN(d, reduce(op, t, getN(d), getN(s)))
 		}

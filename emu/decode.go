@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -63,9 +64,13 @@ type labelFixup struct {
 }
 
 // Limits on what one program may need, so that any input runs in bounded
-// memory. Hardware allows 512 KiB of local memory per thread.
+// memory. Hardware allows 512 KiB of local memory per thread. A register
+// slot costs 256 bytes per warp: 2^20 slots (256 MiB a warp) is far above
+// what compilers emit for the largest unrolled kernels (~10^5), and a
+// launch whose warps together need more than the state bound of a launch
+// (maxLaunchBytes) is refused when it is configured.
 const (
-	maxRegisterSlots = 1 << 15
+	maxRegisterSlots = 1 << 20
 	maxLocalBytes    = 512 << 10
 	maxModuleBytes   = 256 << 20
 )
@@ -148,7 +153,7 @@ func DecodeResolved(m *ast.Module, info *resolve.Info, kernel string) (*Program,
 	d.enqueue(entry).entry = true
 	d.entryParams(entry)
 	d.moduleVars(m)
-	d.sharedVars(m)
+	d.sharedVars(m, d.reachFrom(m, entry))
 	for len(d.queue) > 0 {
 		f := d.queue[0]
 		d.queue = d.queue[1:]
@@ -478,10 +483,11 @@ func putLE(b []byte, v uint64, n int) {
 	}
 }
 
-// sharedVars lays out static shared memory: module-scope .shared
-// variables, then those declared inside function bodies; .extern arrays
-// without a size start after them (dynamic shared memory).
-func (d *Decoder) sharedVars(m *ast.Module) {
+// sharedVars lays out static shared memory: the module-scope .shared
+// variables the kernel reaches (r), then those declared inside the bodies
+// of the functions it reaches; .extern arrays without a size start after
+// them (dynamic shared memory).
+func (d *Decoder) sharedVars(m *ast.Module, r reach) {
 	var dyn []*ast.VarDecl
 	off := uint64(0)
 	place := func(v *ast.VarDecl) {
@@ -523,10 +529,12 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 		switch x := s.(type) {
 		case *ast.VarDecl:
 			for _, v := range declNames(x) {
-				place(v)
+				if r.vars[v] || isDynamicShared(v) {
+					place(v)
+				}
 			}
 		case *ast.Function:
-			if x.Body != nil {
+			if x.Body != nil && r.funcs[x] {
 				walk(x.Body.Stmts)
 			}
 		}
@@ -552,6 +560,12 @@ func (d *Decoder) sharedVars(m *ast.Module) {
 	if len(dyn) == 0 {
 		d.prog.sharedStatic = int(off)
 	}
+}
+
+// isDynamicShared reports whether v is an array without a size (the
+// dynamic shared memory of every kernel).
+func isDynamicShared(v *ast.VarDecl) bool {
+	return slices.Contains(v.Dims, -1)
 }
 
 // entryParams lays out the kernel parameter buffer (§5.1.6).

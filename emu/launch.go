@@ -26,6 +26,9 @@ type Arg struct {
 	// aggregate parameters such as structs passed by value); it must not be
 	// longer than the parameter.
 	Raw []byte
+	// Texture, with IsBuffer (the texels), makes the argument a texture or
+	// surface object: the kernel receives its opaque handle (texture.go).
+	Texture *Texture
 }
 
 // bufferBytes is the size of the allocation a buffer argument makes.
@@ -165,7 +168,25 @@ func (l *Launch) Run() (*Result, error) {
 		return nil, err
 	}
 	p := l.Kernel
+	for i := range l.Args {
+		if a := &l.Args[i]; a.Texture != nil {
+			err := a.Texture.check(a.bufferBytes())
+			if !a.IsBuffer {
+				err = fmt.Errorf("its texels must be a buffer")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%w: argument %d: texture or surface object: %v", ErrLaunch, i, err)
+			}
+		}
+	}
 	mem := p.newMemory()
+	if p.usesHeap {
+		n, err := heapBytes(&l.Config)
+		if err != nil {
+			return nil, err
+		}
+		mem.heap = newDeviceHeap(mem.allocGlobal("device heap", n, 256))
+	}
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
 	params := make([]byte, max(p.paramSize, 1))
 	for i := range l.Args {
@@ -175,6 +196,10 @@ func (l *Launch) Run() (*Result, error) {
 			r := allocArg(mem, i, a)
 			res.Buffers[i] = r
 			v = r.Base
+			if a.Texture != nil {
+				mem.textures = append(mem.textures, &texObject{Texture: *a.Texture, region: r})
+				v = uint64(len(mem.textures))
+			}
 		}
 		if a.Raw != nil {
 			copy(params[prm.Offset:], a.Raw)

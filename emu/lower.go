@@ -174,8 +174,8 @@ func (d *Decoder) declareReg(v *ast.VarDecl) {
 		d.vars[v] = s
 		return
 	}
-	if v.Count > 1<<16 {
-		d.errorf(v, "emu-unsupported", "too many registers (%d)", v.Count)
+	if v.Count > int64(maxRegisterSlots-d.nslots)/int64(per) {
+		d.errorf(v, "emu-unsupported", "too many registers (%d; the emulator supports %d register slots per kernel)", v.Count, maxRegisterSlots)
 		return
 	}
 	s := &symbol{kind: symReg, typ: t, vec: v.Vector, elems: make([]symbol, v.Count)}

@@ -17,6 +17,7 @@ type Config struct {
 	Cluster [3]int // CTAs per cluster dimension; zero means 1x1x1 (implicit)
 
 	SharedBytes int    // dynamic shared memory per CTA
+	HeapBytes   int    // device heap of malloc/free (0: DefaultHeapBytes)
 	Seed        uint64 // scheduling seed: 0 runs warps round-robin, others shuffle them
 	Jobs        int    // clusters emulated in parallel (0: 1)
 	MaxSteps    uint64 // warp-instructions per cluster before a max-steps report (0: 1<<32)

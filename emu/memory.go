@@ -151,6 +151,10 @@ type Memory struct {
 	global regionSet
 	konst  regionSet
 	Params *Region
+	heap   *deviceHeap // malloc/free, when the program calls them (heap.go)
+	// textures are the texture and surface objects of the launch; handle
+	// h names textures[h-1] (texture.go).
+	textures []*texObject
 }
 
 // emptyMemory returns an empty memory.

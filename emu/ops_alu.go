@@ -238,6 +238,7 @@ func decodeBinary(d *Decoder, in *ast.Instruction, out *Inst) error {
 	flag(isa.QCc, FlagCC)
 	flag(isa.QFtz, FlagFtz)
 	flag(isa.QFull, FlagX)
+	flag(isa.QRelu, FlagRelu)
 	if in.Opcode == "addc" || in.Opcode == "subc" || in.Opcode == "madc" {
 		out.Flags |= FlagUseCC
 	}
@@ -576,21 +577,29 @@ func predOp(op, a, b uint64) uint64 {
 	return 0
 }
 
-// floatOp computes one float lane; the result is rounded once to t.
+// floatOp computes one float lane; the result is rounded once to t. With
+// .ftz (f32 and f16), subnormal operands and results are sign-preserving
+// zeros (§9.7.3).
 func floatOp(in *Inst, t Type, ab, bb, cb uint64) uint64 {
+	if in.Flags&FlagFtz != 0 && (t == TF32 || t == TF16) && in.Imm != opCopysign {
+		return flushSubnormal(t, floatOpRounded(in, t, flushSubnormal(t, ab), flushSubnormal(t, bb), flushSubnormal(t, cb)))
+	}
+	return floatOpRounded(in, t, ab, bb, cb)
+}
+
+// floatOpRounded is floatOp without .ftz.
+func floatOpRounded(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 	if r, ok := approxDiv(in, ab, bb); ok {
 		return r
 	}
 	if t == TF32 && in.Round == RoundDefault && in.Flags&FlagSat == 0 {
-		a, b := math.Float32frombits(uint32(ab)), math.Float32frombits(uint32(bb))
-		switch in.Imm {
-		case opAdd:
-			return uint64(math.Float32bits(a + b))
-		case opSub:
-			return uint64(math.Float32bits(a - b))
-		case opMul:
-			return uint64(math.Float32bits(a * b))
+		if r, ok := floatOpF32(in.Imm, ab, bb); ok {
+			return r
 		}
+	}
+	if in.Imm == opCopysign { // a bit operation: b's bits with a's sign
+		sign := uint64(1) << uint(t.Bits()-1)
+		return bb&^sign | ab&sign
 	}
 	a, b, c := floatValue(t, ab), floatValue(t, bb), floatValue(t, cb)
 	var v float64
@@ -609,19 +618,48 @@ func floatOp(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 		v = fminmax(a, b, true)
 	case opMax:
 		v = fminmax(a, b, false)
-	case opCopysign:
-		v = math.Copysign(b, a)
 	case opAnd, opOr, opXor, opShl, opShr, opRem:
 		return 0
 	}
 	if in.Flags&FlagSat != 0 {
 		v = sat01(v)
 	}
+	if in.Flags&FlagRelu != 0 && v < 0 {
+		v = 0
+	}
+	if t == TF64 && v != v {
+		n := 2
+		if in.Imm == opMad {
+			n = 3
+		}
+		return nan64Result(n, ab, bb, cb)
+	}
 	r := in.Round
 	if r == RoundDefault {
 		r = RoundNearest
 	}
 	return floatBits(t, v, r)
+}
+
+// floatOpF32 computes add, sub and mul in binary32 directly; ok is false
+// for the other operations.
+func floatOpF32(op, ab, bb uint64) (r uint64, ok bool) {
+	a, b := math.Float32frombits(uint32(ab)), math.Float32frombits(uint32(bb))
+	var v float32
+	switch op {
+	case opAdd:
+		v = a + b
+	case opSub:
+		v = a - b
+	case opMul:
+		v = a * b
+	default:
+		return 0, false
+	}
+	if v != v {
+		return canonicalNaN(TF32), true
+	}
+	return uint64(math.Float32bits(v)), true
 }
 
 func sat01(v float64) float64 {
@@ -687,6 +725,13 @@ func unaryOp(in *Inst, t Type, a uint64) uint64 {
 			h = TBF16
 		}
 		return unaryOp(in, h, a&0xffff) | unaryOp(in, h, a>>16&0xffff)<<16
+	case t.Float() && in.Flags&FlagFtz != 0 && (t == TF32 || t == TF16):
+		if r, approx := approxUnary(in, a); approx { // the special function unit model flushes itself
+			return r
+		}
+		f := *in
+		f.Flags &^= FlagFtz
+		return flushSubnormal(t, unaryOp(&f, t, flushSubnormal(t, a)))
 	case t.Float():
 		sign := uint64(1) << uint(t.Bits()-1)
 		switch in.Imm {
@@ -717,6 +762,9 @@ func unaryOp(in *Inst, t Type, a uint64) uint64 {
 			v = math.Cos(x)
 		case opTanh:
 			v = math.Tanh(x)
+		}
+		if t == TF64 && v != v {
+			return nan64Result(1, a, 0, 0)
 		}
 		r := in.Round
 		if r == RoundDefault {
@@ -945,6 +993,9 @@ func decodeCvt(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if q.Has(isa.QSat) {
 		out.Flags |= FlagSat
 	}
+	if q.Has(isa.QFtz) {
+		out.Flags |= FlagFtz
+	}
 	if q.Has(isa.QRelu) {
 		out.Flags |= FlagX
 	}
@@ -979,8 +1030,24 @@ func execCvt(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-// convert performs one scalar conversion.
+// convert performs one scalar conversion; .ftz makes subnormal f32
+// sources and results sign-preserving zeros.
 func convert(in *Inst, a uint64) uint64 {
+	if in.Flags&FlagFtz == 0 {
+		return convertExact(in, a)
+	}
+	if in.Type2 == TF32 {
+		a = flushSubnormal(TF32, a)
+	}
+	d := convertExact(in, a)
+	if in.Type == TF32 {
+		d = flushSubnormal(TF32, d)
+	}
+	return d
+}
+
+// convertExact is convert without .ftz.
+func convertExact(in *Inst, a uint64) uint64 {
 	dt, st := in.Type, in.Type2
 	sat := in.Flags&FlagSat != 0
 	switch {
@@ -995,6 +1062,12 @@ func convert(in *Inst, a uint64) uint64 {
 		r := in.Round
 		if r == RoundDefault {
 			r = RoundNearest
+		}
+		if dt == TF64 && x != x {
+			if st == TF64 {
+				return nan64Result(1, a, 0, 0)
+			}
+			return widenNaN64(st, a)
 		}
 		if dt == st && in.Round != RoundDefault { // cvt.rni.f32.f32: round to integer
 			return floatBits(dt, roundInt(x, in.Round), RoundNearest)

@@ -400,6 +400,9 @@ func decodeMinMaxPacked(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if q.Has(isa.QXorsign) {
 		out.Flags |= FlagWide
 	}
+	if q.Has(isa.QFtz) {
+		out.Flags |= FlagFtz
+	}
 	return lanes3(d, in, out, 2, out.Type, execMinMaxFloat)
 }
 
@@ -428,7 +431,7 @@ func execMinMaxRelu32(w *Warp, in *Inst) Status {
 
 // fminmaxMode is the set of min/max modifiers (§9.7.4.10-11).
 type fminmaxMode struct {
-	isMax, nan, xorsign, relu bool
+	isMax, nan, xorsign, relu, ftz bool
 }
 
 // minMaxElem computes one floating-point element of type t (f32, f16 or
@@ -437,6 +440,9 @@ type fminmaxMode struct {
 // operand give the canonical NaN (otherwise a NaN yields the other
 // operand), .relu turns a negative result into +0.
 func minMaxElem(t Type, md fminmaxMode, a, b uint64) uint64 {
+	if md.ftz {
+		a, b = flushSubnormal(t, a), flushSubnormal(t, b)
+	}
 	bits := uint(t.Bits())
 	sign := uint64(1) << (bits - 1)
 	canon := uint64(0x7fffffff)
@@ -462,7 +468,8 @@ func minMaxElem(t Type, md fminmaxMode, a, b uint64) uint64 {
 }
 
 func execMinMaxFloat(w *Warp, in *Inst) Status {
-	md := fminmaxMode{isMax: in.Flags&FlagX != 0, nan: in.Flags&FlagHi != 0, xorsign: in.Flags&FlagWide != 0, relu: in.Flags&FlagSat != 0}
+	md := fminmaxMode{isMax: in.Flags&FlagX != 0, nan: in.Flags&FlagHi != 0, xorsign: in.Flags&FlagWide != 0, relu: in.Flags&FlagSat != 0,
+		ftz: in.Flags&FlagFtz != 0 && (in.Type == TF32 || in.Type == TF16 || in.Type == TF16x2)}
 	elem, n := in.Type, 1
 	switch in.Type {
 	case TF16x2:

@@ -3,7 +3,6 @@ package emu
 import (
 	"encoding/binary"
 	"github.com/ptxkit/ptxkit/isa"
-	"math"
 	"sync"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
@@ -689,9 +688,9 @@ func atomApply(op int, t Type, old, b, c uint64) uint64 {
 		case TF16, TBF16: // .noftz: exact sum, rounded once to nearest even
 			return floatBits(t, floatValue(t, old)+floatValue(t, b), RoundNearest)
 		case TF32:
-			return uint64(math.Float32bits(math.Float32frombits(uint32(old)) + math.Float32frombits(uint32(b))))
+			return addF32Bits(old, b)
 		case TF64:
-			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(b))
+			return addF64Bits(old, b)
 		}
 		return (old + b) & mask
 	case atomMin, atomMax:

@@ -82,18 +82,37 @@ func decodeShfl(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if out.D, out.D2, err = d.dstPair(in.Operands[0]); err != nil {
 		return err
 	}
-	if err := d.srcs(in.Operands[1:], TB32, &out.A, &out.B, &out.C); err != nil {
+	if err = d.srcs(in.Operands[1:], TB32, &out.A, &out.B, &out.C); err != nil {
 		return err
+	}
+	if len(in.Operands) > 4 { // shfl.sync: the member mask
+		if out.V[0], err = d.Src(in.Operands[4], TB32); err != nil {
+			return err
+		}
+		out.Flags |= FlagX
 	}
 	out.Exec = execShfl
 	return nil
 }
 
+// Sanitizer rules of shfl.sync: the ISA leaves the result undefined when a
+// thread reads a lane that does not execute the instruction or a thread
+// outside the member mask executes it (§9.7.8.6).
+const (
+	ruleShflInactive   = "shfl-inactive-lane"
+	ruleShflMembermask = "shfl-membermask"
+	specShfl           = "PTX ISA §9.7.8.6 (shfl.sync)"
+)
+
 // execShfl follows the pseudocode of §9.7.8.6: lanes outside the source
-// range (or reading an inactive lane) keep their own value.
+// range keep their own value. A lane that reads a lane that does not
+// execute the instruction gets 0, as the H100 writes; that read, and a
+// shfl.sync executed by a lane outside its member mask, are reported once
+// every lane has its value.
 func execShfl(w *Warp, in *Inst) Status {
 	var src [32]uint64
 	copy(src[:], w.R[in.A:in.A+32])
+	badLane, badSrc, outside := -1, -1, -1
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		b := int(w.R[in.B+int32(l)] & 31)
@@ -117,15 +136,33 @@ func execShfl(w *Warp, in *Inst) Status {
 			j = minLane | b&^seg
 			ok = j <= maxLane
 		}
-		if !ok || w.Exec&(1<<uint(j)) == 0 {
-			j = l
+		v := src[l]
+		if ok {
+			v = src[j]
+			if w.Exec&(1<<uint(j)) == 0 {
+				v = 0
+				if badLane < 0 {
+					badLane, badSrc = l, j
+				}
+			}
+		}
+		if in.Flags&FlagX != 0 && outside < 0 && uint32(w.R[in.V[0]+int32(l)])&(1<<uint(l)) == 0 {
+			outside = l
 		}
 		if in.D >= 0 {
-			w.R[in.D+int32(l)] = src[j] & 0xffffffff
+			w.R[in.D+int32(l)] = v & 0xffffffff
 		}
 		if in.D2 >= 0 {
 			w.R[in.D2+int32(l)] = b2u(ok)
 		}
+	}
+	switch {
+	case outside >= 0:
+		return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
+			outside, in.Opcode, uint32(w.R[in.V[0]+int32(outside)]))
+	case badLane >= 0:
+		return w.Fault(badLane, ruleShflInactive, specShfl, "lane %d reads lane %d, which does not execute %s (the value is undefined; the H100 returns 0)",
+			badLane, badSrc, in.Opcode)
 	}
 	return Continue
 }

@@ -63,7 +63,7 @@ type Inst struct {
 // Instruction flag bits shared by the core handlers.
 const (
 	FlagSat   uint16 = 1 << iota // .sat
-	FlagFtz                      // .ftz (honoured by the approximate instructions, set and setp)
+	FlagFtz                      // .ftz: subnormal f32/f16 operands and results are signed zeros
 	FlagHi                       // .hi
 	FlagWide                     // .wide
 	FlagCC                       // .cc (carry out)
@@ -72,6 +72,7 @@ const (
 	FlagUni                      // .uni
 	FlagShift                    // shift variant
 	FlagX                        // handler-specific
+	FlagRelu                     // .relu of fma (a negative result is +0)
 )
 
 // Program is a kernel lowered once into flat arrays (issue 4): the
@@ -88,7 +89,8 @@ type Program struct {
 	localFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
 	stackBase    int // offset of the stack (recursion, alloca) in the local frame
 	usesAlloca   bool
-	sharedStatic int // bytes of static .shared memory per CTA
+	usesHeap     bool // calls malloc or free (heap.go)
+	sharedStatic int  // bytes of static .shared memory per CTA
 	sharedAlign  int
 	Params       []Param // kernel parameters in order
 	paramSize    int

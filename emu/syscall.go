@@ -20,7 +20,10 @@ type decodeSysCall func(d *Decoder, in *ast.Instruction, out *Inst, rets, args [
 
 // emuSystemCalls are the system calls the emulator provides, by name.
 var emuSystemCalls = map[string]decodeSysCall{
-	"vprintf": decodeVprintf, // printf.go
+	"vprintf":      decodeVprintf,    // printf.go
+	"malloc":       decodeMalloc,     // heap.go
+	"free":         decodeFree,       // heap.go
+	"__assertfail": decodeAssertfail, // assert.go
 }
 
 // systemCall returns the name of the system call a call target names: a

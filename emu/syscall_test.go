@@ -1,11 +1,9 @@
 package emu
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/isa"
-	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
 // TestSystemCallsAreIsas checks that every system call the emulator
@@ -18,24 +16,27 @@ func TestSystemCallsAreIsas(t *testing.T) {
 	}
 }
 
-// TestSystemCallNotProvided checks that a call of a system call the
-// emulator lacks (malloc) is a decode error at the call, and that a
-// module's own function named like a system call is called as written.
-func TestSystemCallNotProvided(t *testing.T) {
+// TestSystemCallOrOwnFunction checks that a call of an .extern system call
+// (malloc) lowers to the emulator's, and that a module's own function named
+// like a system call is called as written.
+func TestSystemCallOrOwnFunction(t *testing.T) {
 	const head = ".version 8.0\n.target sm_90\n.address_size 64\n"
 	const kernel = ".visible .entry k()\n{\n\t.param .b64 n;\n\t.param .b64 r;\n\tcall.uni (r), malloc, (n);\n\tret;\n}\n"
-	m, errs := parser.ParseString("t.ptx", head+".extern .func (.param .b64 r) malloc(.param .b64 n);\n"+kernel)
-	if errs.HasErrors() {
-		t.Fatal(errs.Err())
+	calls := func(p *Program) (sys, own bool) {
+		for _, in := range p.Insts {
+			_, sys1 := in.Ext.(*heapCall)
+			_, own1 := in.Ext.(*callInfo)
+			sys, own = sys || sys1, own || own1
+		}
+		return
 	}
-	_, errs = Decode(m, "")
-	if !errs.HasErrors() {
-		t.Fatal("call of malloc decoded without an error")
-	}
-	d := errs[0]
-	if d.Pos.Line != 9 || !strings.Contains(d.Message, "malloc is a system call") || !strings.Contains(d.Message, "vprintf") {
-		t.Errorf("got %d:%d %s", d.Pos.Line, d.Pos.Col, d.Message)
+	p := compile(t, head+".extern .func (.param .b64 r) malloc(.param .b64 n);\n"+kernel)
+	if sys, own := calls(p); !sys || own || !p.usesHeap {
+		t.Errorf("extern malloc: system call %v, own call %v, heap %v", sys, own, p.usesHeap)
 	}
 	own := ".visible .func (.param .b64 r) malloc(.param .b64 n)\n{\n\tst.param.b64 [r], 0;\n\tret;\n}\n"
-	compile(t, head+own+kernel)
+	p = compile(t, head+own+kernel)
+	if sys, own := calls(p); sys || !own || p.usesHeap {
+		t.Errorf("the module's malloc: system call %v, own call %v, heap %v", sys, own, p.usesHeap)
+	}
 }

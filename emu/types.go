@@ -157,7 +157,7 @@ func (f floatFormat) encode(x float64, r Round) uint64 {
 	signBit := uint64(1) << uint(f.mant+f.exp)
 	expAll := uint64(1<<uint(f.exp)-1) << uint(f.mant)
 	if math.IsNaN(x) {
-		return expAll | 1<<uint(f.mant-1) // canonical quiet NaN
+		return expAll | (1<<uint(f.mant) - 1) // the hardware's canonical NaN (nan.go)
 	}
 	var s uint64
 	neg := math.Signbit(x)
@@ -272,6 +272,9 @@ func floatValue(t Type, v uint64) float64 {
 func (t Type) FromFloat(x float64) uint64 { return floatBits(t, x, RoundNearest) }
 
 func floatBits(t Type, x float64, r Round) uint64 {
+	if x != x {
+		return canonicalNaN(t)
+	}
 	switch t {
 	case TF16:
 		return uint64(floatToF16(x, r))

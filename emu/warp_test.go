@@ -4,15 +4,19 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"slices"
+	"strings"
 	"testing"
 )
 
 // TestShuffle compares every shfl.sync mode with the §9.7.8.6 pseudocode
-// evaluated here, for several b values, with lanes 30 and 31 inactive.
+// evaluated here, for several b values, with lanes 30 and 31 inactive and
+// outside the member mask: the clamp c = 29 keeps every source below lane
+// 30 (reading an inactive lane is TestShuffleInactiveLane's).
 func TestShuffle(t *testing.T) {
 	for _, mode := range []string{"up", "down", "bfly", "idx"} {
 		for _, b := range []int{0, 1, 3, 17} {
-			c := 0x1f
+			c := 29
 			if mode == "up" {
 				c = 0
 			}
@@ -43,13 +47,60 @@ DONE:`, mode, b, c), "")
 				case "idx":
 					j, ok = minLane|b, b <= maxLane
 				}
-				if !ok || j >= 30 {
+				if !ok {
 					j = l
 				}
 				if got[2*l] != uint32(j*7+1) || (got[2*l+1] == 1) != ok {
 					t.Fatalf("%s b=%d lane %d: got (%d, %d), want (%d, %v)", mode, b, l, got[2*l], got[2*l+1], j*7+1, ok)
 				}
 			}
+		}
+	}
+}
+
+// TestShuffleInactiveLane: a lane that reads a lane that does not execute
+// shfl.sync gets 0, as the H100 writes, and the read is reported; so is a
+// shfl.sync executed by a lane outside its member mask.
+func TestShuffleInactiveLane(t *testing.T) {
+	body := func(mask string) string {
+		return kernel1(`
+	mov.u32 %r1, %laneid;
+	setp.ge.u32 %p3, %r1, 30;
+	@%p3 bra DONE;
+	add.u32 %r2, %r1, 100;
+	shfl.sync.down.b32 %r3, %r2, 1, 0x1f, `+mask+`;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.u32 [%rd3], %r3;
+DONE:`, "")
+	}
+	res := launchReport(t, body("0x3fffffff"), Config{Block: dims(32, 1, 1)}, buf(128))
+	wantReport(t, res, ruleShflInactive, "lane 29 reads lane 30", "returns 0", "lane 29")
+	res = launchReport(t, body("0x1fffffff"), Config{Block: dims(32, 1, 1)}, buf(128))
+	wantReport(t, res, ruleShflMembermask, "lane 29 executes shfl.sync.down.b32 but is not in its member mask 0x1fffffff")
+
+	// The value: run the instruction on a warp whose lanes 30 and 31 do
+	// not execute it.
+	p := compile(t, body("0x3fffffff"))
+	pc := slices.IndexFunc(p.Insts, func(in Inst) bool { return strings.HasPrefix(in.Opcode, "shfl") })
+	w := newTestWarp(p, pc, 0x3fffffff)
+	in := &p.Insts[pc]
+	for l := range 32 {
+		w.R[in.A+int32(l)] = uint64(l + 100)
+		w.R[in.B+int32(l)] = 1
+		w.R[in.C+int32(l)] = 0x1f
+		w.R[in.V[0]+int32(l)] = 0x3fffffff
+	}
+	if st := execShfl(w, in); st != Fault {
+		t.Fatalf("status %v, want Fault", st)
+	}
+	for l := range 30 {
+		want := uint64(l + 101)
+		if l == 29 {
+			want = 0
+		}
+		if got := w.R[in.D+int32(l)]; got != want {
+			t.Errorf("lane %d: got %d, want %d", l, got, want)
 		}
 	}
 }
@@ -253,4 +304,12 @@ func TestLdmatrixInvertsStmatrix(t *testing.T) {
 			}
 		}
 	}
+}
+
+// newTestWarp is a warp of a one-CTA launch of p, stopped at pc with the
+// lanes of exec executing, for calling a handler directly.
+func newTestWarp(p *Program, pc int, exec uint32) *Warp {
+	cfg := &Config{Grid: dims(1, 1, 1), Block: dims(32, 1, 1), Cluster: dims(1, 1, 1)}
+	c := &CTA{cluster: &Cluster{cfg: cfg, prog: p}}
+	return &Warp{CTA: c, prog: p, R: make([]uint64, p.numSlots*32), pc: int32(pc), Exec: exec}
 }

@@ -40,6 +40,7 @@ type runOptions struct {
 	block     string
 	cluster   string
 	shared    int
+	heap      int
 	args      []string
 	out       string
 	stats     bool
@@ -63,6 +64,7 @@ type runOptions struct {
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
                   [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
+                  [--heap-bytes N]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
@@ -77,7 +79,7 @@ func launchShapeFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
 	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
-	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, or hex:BYTES (a parameter's raw bytes, for structs)", func(s string) error {
+	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, hex:BYTES (a parameter's raw bytes, for structs), tex:WxH:TYPExC[:options] or surf:WxH:TYPExC[:file=PATH] (a texture or surface object; docs/emu.md)", func(s string) error {
 		o.args = append(o.args, s)
 		return nil
 	})
@@ -87,6 +89,7 @@ func runFlags(o *runOptions) *commandLine {
 	cl := newCommandLine("run", runUsage)
 	fs := cl.fs
 	launchShapeFlags(fs, o)
+	fs.IntVar(&o.heap, "heap-bytes", 0, "device heap of malloc/free in bytes (0: 8 MiB, CUDA's default)")
 	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
@@ -142,6 +145,10 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
+	if errs := emu.Prescan(name, src, o.kernel); errs.HasErrors() { // over a limit: refuse before parsing
+		diag.WriteText(stderr, errs)
+		return exitFail
+	}
 	m, errs := parser.ParseFile(name, src)
 	var info *resolve.Info
 	if !errs.HasErrors() {
@@ -274,7 +281,10 @@ func (o *runOptions) config() (emu.Config, error) {
 	if o.jobs < 1 {
 		return cfg, fmt.Errorf("--jobs must be at least 1")
 	}
-	cfg.SharedBytes, cfg.Seed, cfg.Jobs = o.shared, o.seed, o.jobs
+	if o.heap < 0 {
+		return cfg, fmt.Errorf("--heap-bytes %d: want a byte count of 0 or more", o.heap)
+	}
+	cfg.SharedBytes, cfg.HeapBytes, cfg.Seed, cfg.Jobs = o.shared, o.heap, o.seed, o.jobs
 	cfg.MaxSteps = o.maxSteps.budget(defaultMaxSteps)
 	cfg.MaxLaunchSteps = o.maxLaunch.budget(0) // 0: emu's default
 	cfg.Timeout = time.Duration(o.timeout)

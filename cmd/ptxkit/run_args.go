@@ -58,6 +58,8 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 			a.Fill = byte(x)
 		}
 		return a, nil
+	case strings.HasPrefix(v, "tex:"), strings.HasPrefix(v, "surf:"):
+		return parseTextureArg(v)
 	case strings.HasPrefix(v, "hex:"):
 		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
 		if err != nil {
@@ -157,4 +159,73 @@ func parseAsyncPolicy(s string) (emu.AsyncPolicy, error) {
 		return emu.AsyncRandom, nil
 	}
 	return 0, fmt.Errorf("unknown async policy %q (want eager, delayed or random)", s)
+}
+
+// parseTextureArg converts a texture or surface object argument:
+//
+//	tex:WxH:TYPExC[:file=PATH|fill=BYTE][:point|linear][:clamp|wrap|mirror|border][:coords=normalized][:read=normalized]
+//	surf:WxH:TYPExC[:file=PATH|fill=BYTE]
+//
+// W x H texels (H 1 for one dimension) of C channels of TYPE (f32, u8,
+// s8, u16, s16, u32, s32), row after row; the kernel receives the
+// object's handle and --out writes the texels back.
+func parseTextureArg(v string) (emu.Arg, error) {
+	kind, rest, _ := strings.Cut(v, ":")
+	spec := strings.Split(rest, ":")
+	if len(spec) < 2 {
+		return emu.Arg{}, fmt.Errorf("%s: wants WxH:TYPExC[:options]", kind)
+	}
+	var tex emu.Texture
+	ws, hs, ok := strings.Cut(spec[0], "x")
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if !ok || err1 != nil || err2 != nil {
+		return emu.Arg{}, fmt.Errorf("%s: size %q: want WIDTHxHEIGHT", kind, spec[0])
+	}
+	tex.Width, tex.Height = w, h
+	ts, cs, _ := strings.Cut(spec[1], "x")
+	tex.Channels = 1
+	if cs != "" {
+		if tex.Channels, err1 = strconv.Atoi(cs); err1 != nil {
+			return emu.Arg{}, fmt.Errorf("%s: channels %q: want 1, 2 or 4", kind, cs)
+		}
+	}
+	if tex.Format, ok = emu.ParseType("." + ts); !ok {
+		return emu.Arg{}, fmt.Errorf("%s: texel type %q", kind, ts)
+	}
+	a := emu.Arg{IsBuffer: true, Texture: &tex}
+	if w > 0 && h > 0 && tex.Channels > 0 && tex.Channels <= 4 && w <= 1<<16 && h <= 1<<16 {
+		a.Size = w * h * tex.Channels * tex.Format.Size()
+	}
+	for _, opt := range spec[2:] {
+		switch {
+		case strings.HasPrefix(opt, "file="):
+			b, err := readBounded(opt[5:], nil, maxBufferBytes)
+			if err != nil {
+				return emu.Arg{}, err
+			}
+			a.Buffer, a.Adopt, a.Size = b, true, 0
+		case strings.HasPrefix(opt, "fill="):
+			x, err := strconv.ParseUint(opt[5:], 0, 8)
+			if err != nil {
+				return emu.Arg{}, fmt.Errorf("fill byte %q must be 0..255", opt[5:])
+			}
+			a.Fill = byte(x)
+		case opt == "point" || opt == "linear":
+			tex.Filter = map[string]emu.TexFilter{"point": emu.TexPoint, "linear": emu.TexLinear}[opt]
+		case opt == "clamp" || opt == "wrap" || opt == "mirror" || opt == "border":
+			m := map[string]emu.TexAddress{"clamp": emu.TexClamp, "wrap": emu.TexWrap, "mirror": emu.TexMirror, "border": emu.TexBorder}[opt]
+			tex.Address = [2]emu.TexAddress{m, m}
+		case opt == "coords=normalized":
+			tex.NormalizedCoords = true
+		case opt == "read=normalized":
+			tex.NormalizedRead = true
+		default:
+			return emu.Arg{}, fmt.Errorf("%s: unknown option %q (file=PATH, fill=BYTE, point, linear, clamp, wrap, mirror, border, coords=normalized, read=normalized)", kind, opt)
+		}
+	}
+	if kind == "surf" && (tex.Filter != emu.TexPoint || tex.NormalizedCoords || tex.NormalizedRead || tex.Address != [2]emu.TexAddress{}) {
+		return emu.Arg{}, fmt.Errorf("surf: takes only file= or fill=; the access instruction says what happens outside")
+	}
+	return a, nil
 }
