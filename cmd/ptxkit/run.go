@@ -357,7 +357,7 @@ func writeBuffers(dir string, bufs []*emu.Region) error {
 		if r == nil {
 			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("arg%d.bin", i)), r.Data, 0o644); err != nil {
+		if err := writeOutFile(filepath.Join(dir, fmt.Sprintf("arg%d.bin", i)), r.Data); err != nil {
 			return err
 		}
 	}
