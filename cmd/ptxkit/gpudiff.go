@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
@@ -22,13 +24,17 @@ const exitDiffer = 1
 
 const gpuDiffUsage = `usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                        [--shared-bytes N] [--arg VALUE]... [--seed N] [--async eager|delayed|random] [--max-steps N] [--timeout D]
+                       [--gpu-timeout D]
 
 Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1,
 or the file PTXKIT_LIBCUDA names), on GPU 0, and compares every buffer
-argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU,
-3 sanitizer report.`
+argument. The driver's side (opening it, loading the module, the launch
+and the copies back) is bounded by --gpu-timeout: a kernel or driver that
+does not return in time is abandoned and reported. Exit status: 0 all
+agree, 1 a buffer differs, 2 usage, no GPU, a driver error or the GPU side
+past --gpu-timeout, 3 sanitizer report.`
 
-func gpuDiffFlags(o *runOptions) *commandLine {
+func gpuDiffFlags(o *runOptions, gpuTimeout *durationFlag) *commandLine {
 	cl := newCommandLine("gpu-diff", gpuDiffUsage)
 	fs := cl.fs
 	launchShapeFlags(fs, o)
@@ -38,13 +44,16 @@ func gpuDiffFlags(o *runOptions) *commandLine {
 	fs.Var(&o.maxSteps, "max-steps", "warp-instructions per cluster before the emulator stops (default 2^26; 0: no limit)")
 	o.timeout = durationFlag(defaultTimeout)
 	fs.Var(&o.timeout, "timeout", "wall-clock budget of the emulated launch (0: no limit)")
+	*gpuTimeout = durationFlag(defaultGPUTimeout)
+	fs.Var(gpuTimeout, "gpu-timeout", "wall-clock budget of the driver's side: open, module load, launch, copies (0: no limit)")
 	return cl
 }
 
 // runGPUDiff implements "ptxkit gpu-diff".
 func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := runOptions{jobs: 1}
-	pos, status, ok := gpuDiffFlags(&o).parse(args, stdout, stderr)
+	var gpuTimeout durationFlag
+	pos, status, ok := gpuDiffFlags(&o, &gpuTimeout).parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
@@ -57,18 +66,22 @@ func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
 		return exitUsage
 	}
-	drv, err := cuda.Open()
-	if err != nil {
-		fmt.Fprintf(stderr, "ptxkit gpu-diff: no GPU to compare with: %v\n", err)
+	gs := &gpuSide{timeout: time.Duration(gpuTimeout)}
+	if err := gs.do("opening the driver", func() (err error) { gs.drv, err = cuda.Open(); return err }); err != nil {
+		if errors.Is(err, cuda.ErrNoDriver) {
+			fmt.Fprintf(stderr, "ptxkit gpu-diff: no GPU to compare with: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
+		}
 		return exitUsage
 	}
-	defer drv.Close()
-	return gpuDiff(pos[0], src, &o, drv, stdout, stderr)
+	defer gs.close()
+	return gpuDiff(pos[0], src, &o, gs, stdout, stderr)
 }
 
 // gpuDiff runs the launch o describes on the emulator and on drv and
 // reports, per buffer, whether they agree.
-func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, stderr io.Writer) int {
+func gpuDiff(name string, src []byte, o *runOptions, gs *gpuSide, stdout, stderr io.Writer) int {
 	prog, code := decodeChecked(name, src, o.kernel, stderr)
 	if prog == nil {
 		return code
@@ -92,12 +105,16 @@ func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, s
 		fmt.Fprintln(stdout, "the emulator stopped with a sanitizer report; nothing to compare")
 		return exitSanitize
 	}
-	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs})
+	var gpu [][]byte
+	err = gs.do("the launch", func() (err error) {
+		gpu, err = gs.drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs})
+		return err
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: on the GPU: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, drv.Library)
+	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, gs.drv.Library)
 	status := exitOK
 	for i, r := range res.Buffers {
 		if r == nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeDriver is a stand-in for libcuda.so.1 with the entry points
@@ -13,6 +14,8 @@ import (
 // stores the u32 t + base at out[t], out being the first parameter (a
 // buffer) and base the second (a u32), within the buffer's size.
 // cuModuleGetFunction fails for a kernel named unknown_to_gpu;
+// cuCtxSynchronize never returns after a kernel named hang, nor cuInit
+// while FAKE_CUDA_HANG_INIT is set;
 // cuLaunchKernelEx fails unless its one attribute is a cluster dimension
 // of at least 2 CTAs; a launch with more than 48 KiB of dynamic shared
 // memory fails unless cuFuncSetAttribute allowed that much.
@@ -20,11 +23,15 @@ const fakeDriver = `
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct { void *p; size_t n; } allocs[64];
 static char kernel[256];
 
-int cuInit(unsigned flags) { return 0; }
+int cuInit(unsigned flags) {
+	while (getenv("FAKE_CUDA_HANG_INIT")) usleep(10000);
+	return 0;
+}
 int cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return ordinal == 0 ? 0 : 101; }
 int cuCtxCreate_v2(void **ctx, unsigned flags, int dev) { *ctx = (void *)1; return 0; }
 int cuCtxDestroy_v2(void *ctx) { return 0; }
@@ -76,7 +83,10 @@ int cuLaunchKernelEx(const config *c, void *fn, void **params, void **extra) {
 	if (c->numAttrs != 1 || c->attrs[0].id != 4 || c->attrs[0].value[0] * c->attrs[0].value[1] * c->attrs[0].value[2] < 2) return 1;
 	return launch(c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, params);
 }
-int cuCtxSynchronize(void) { return 0; }
+int cuCtxSynchronize(void) {
+	while (strcmp(kernel, "hang") == 0) usleep(10000);
+	return 0;
+}
 int cuGetErrorString(int res, const char **s) { *s = res == 500 ? "named symbol not found" : "fake error"; return 0; }
 `
 
@@ -241,5 +251,35 @@ func TestGPUDiffGivesTheGPUInitialBuffers(t *testing.T) {
 	want := "arg0: 128 of 256 bytes differ; the first is byte 128: emulator 0x01, GPU 0x07"
 	if !strings.Contains(out, want) || !strings.Contains(out, "(1 stores to the byte)") {
 		t.Errorf("output lacks %q and the one store:\n%s", want, out)
+	}
+}
+
+// TestGPUDiffGPUTimeout: a kernel that never finishes on the GPU, and a
+// driver that never initialises, are abandoned after --gpu-timeout and
+// reported with exit status 2, the emulator's side having run.
+func TestGPUDiffGPUTimeout(t *testing.T) {
+	t.Setenv("PTXKIT_LIBCUDA", fakeDriverLib(t))
+	src := writeFile(t, "hang.ptx", strings.Replace(fillPTX, "entry fill(", "entry hang(", 1))
+	start := time.Now()
+	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "hang", "--gpu-timeout", "300ms", "--block", "4", "--arg", "buf:16", "--arg", "0")
+	want := "ptxkit gpu-diff: on the GPU: the launch did not finish within 300ms (--gpu-timeout)"
+	if code != exitUsage || !strings.Contains(errs, want) || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit %d and %q", code, out, errs, exitUsage, want)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+
+	t.Setenv("FAKE_CUDA_HANG_INIT", "1")
+	code, _, errs = runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--gpu-timeout", "200ms", "--block", "4", "--arg", "buf:16", "--arg", "0")
+	if want := "opening the driver did not finish within 200ms"; code != exitUsage || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, errs, want)
+	}
+}
+
+func TestGPUDiffTimeoutFlag(t *testing.T) {
+	code, _, errs := runCmd(t, "", "gpu-diff", "x.ptx", "--gpu-timeout", "-1s")
+	if code != exitUsage || !strings.Contains(errs, "gpu-timeout") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
