@@ -163,7 +163,7 @@ func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*e
 	prog, derrs := emu.DecodeResolved(m, info, kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
-		return nil, exitFail
+		return nil, decodeStatus(derrs)
 	}
 	return prog, exitOK
 }

@@ -163,7 +163,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	prog, derrs := emu.DecodeResolved(m, info, o.kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
-		return exitFail
+		return decodeStatus(derrs)
 	}
 	l, trace, err := o.launch(prog)
 	if err != nil {
