@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,7 +16,7 @@ import (
 )
 
 // gpuRefDir holds what an H100 wrote for the launches of launches.tsv.
-const gpuRefDir = "../../../shared/gpu-reference"
+var gpuRefDir = testref.Path("gpu-reference")
 
 // gpuRefKnownFailures are the reference launches whose buffers still differ
 // from the H100's, with the reason. TestGPUReference checks that each of
