@@ -10,7 +10,7 @@ import (
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/emu"
-	"github.com/ptxkit/ptxkit/internal/cuda"
+	"github.com/ptxkit/ptxkit/internal/gpuwire"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -28,9 +28,11 @@ const gpuDiffUsage = `usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[
 
 Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1,
 or the file PTXKIT_LIBCUDA names), on GPU 0, and compares every buffer
-argument. The driver's side (opening it, loading the module, the launch
-and the copies back) is bounded by --gpu-timeout: a kernel or driver that
-does not return in time is abandoned and reported. Exit status: 0 all
+argument. The driver is loaded by ptxkit-cuda, a program installed beside
+ptxkit (go install ./cmd/...; PTXKIT_CUDA_LOADER names another). The
+driver's side (opening it, loading the module, the launch and the copies
+back) is bounded by --gpu-timeout: a kernel or driver that does not return
+in time is killed with its process and reported. Exit status: 0 all
 agree, 1 a buffer differs, 2 usage, no GPU, a driver error or the GPU side
 past --gpu-timeout, 3 sanitizer report.`
 
@@ -67,15 +69,14 @@ func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	gs := &gpuSide{timeout: time.Duration(gpuTimeout)}
-	if err := gs.do("opening the driver", func() (err error) { gs.drv, err = cuda.Open(); return err }); err != nil {
-		if errors.Is(err, cuda.ErrNoDriver) {
+	if _, err := gs.call("opening the driver", &gpuwire.Request{Probe: true}); err != nil {
+		if errors.Is(err, errNoGPU) {
 			fmt.Fprintf(stderr, "ptxkit gpu-diff: no GPU to compare with: %v\n", err)
 		} else {
 			fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
 		}
 		return exitUsage
 	}
-	defer gs.close()
 	return gpuDiff(pos[0], src, &o, gs, stdout, stderr)
 }
 
@@ -87,7 +88,7 @@ func gpuDiff(name string, src []byte, o *runOptions, gs *gpuSide, stdout, stderr
 		return code
 	}
 	l, err := diffLaunch(prog, o)
-	var gargs []cuda.Arg
+	var gargs []gpuwire.Arg
 	if err == nil {
 		gargs, err = deviceArgs(prog, l.Args)
 	}
@@ -105,22 +106,19 @@ func gpuDiff(name string, src []byte, o *runOptions, gs *gpuSide, stdout, stderr
 		fmt.Fprintln(stdout, "the emulator stopped with a sanitizer report; nothing to compare")
 		return exitSanitize
 	}
-	var gpu [][]byte
-	err = gs.do("the launch", func() (err error) {
-		gpu, err = gs.drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs})
-		return err
-	})
+	resp, err := gs.call("the launch", &gpuwire.Request{PTX: src,
+		Launch: gpuwire.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs}})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: on the GPU: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, gs.drv.Library)
+	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, resp.Library)
 	status := exitOK
 	for i, r := range res.Buffers {
 		if r == nil {
 			continue
 		}
-		if !reportBuffer(stdout, *l, i, r.Data, gpu[i]) {
+		if !reportBuffer(stdout, *l, i, r.Data, resp.Buffers[i]) {
 			status = exitDiffer
 		}
 	}
@@ -170,8 +168,8 @@ func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*e
 
 // deviceArgs converts the emulator's checked arguments for the driver,
 // giving each buffer its initial contents.
-func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
-	out := make([]cuda.Arg, len(args))
+func deviceArgs(p *emu.Program, args []emu.Arg) ([]gpuwire.Arg, error) {
+	out := make([]gpuwire.Arg, len(args))
 	for i, a := range args {
 		prm := p.Params[i]
 		if !a.IsBuffer && prm.Size > 8 {
@@ -181,7 +179,7 @@ func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
 		if a.IsBuffer && b == nil {
 			b = bytes.Repeat([]byte{a.Fill}, a.Size)
 		}
-		out[i] = cuda.Arg{IsBuffer: a.IsBuffer, Buffer: b, Value: a.Value, Size: prm.Size}
+		out[i] = gpuwire.Arg{IsBuffer: a.IsBuffer, Buffer: b, Value: a.Value, Size: prm.Size}
 	}
 	return out, nil
 }

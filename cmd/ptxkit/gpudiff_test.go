@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -137,10 +139,46 @@ const fillPTX = `.version 8.5
 }
 `
 
+// loaderOnce builds cmd/ptxkit-cuda, the driver loader gpu-diff runs, once
+// per test binary.
+var loaderOnce struct {
+	sync.Once
+	path, err string
+}
+
+// useCUDALoader points gpu-diff at a loader built from this tree, or skips
+// the test when the go command is missing.
+func useCUDALoader(t *testing.T) {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not found: the driver loader ptxkit-cuda cannot be built")
+	}
+	loaderOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ptxkit-cuda")
+		if err != nil {
+			loaderOnce.err = err.Error()
+			return
+		}
+		p := filepath.Join(dir, "ptxkit-cuda")
+		if out, err := exec.Command(goCmd, "build", "-o", p, "../ptxkit-cuda").CombinedOutput(); err != nil {
+			loaderOnce.err = fmt.Sprintf("%v\n%s", err, out)
+			return
+		}
+		loaderOnce.path = p
+	})
+	if loaderOnce.err != "" {
+		t.Fatalf("building ptxkit-cuda: %s", loaderOnce.err)
+	}
+	t.Setenv("PTXKIT_CUDA_LOADER", loaderOnce.path)
+}
+
 // fakeDriverLib builds the fake driver with gcc in the test's temporary
-// folder, or skips the test when gcc is missing.
+// folder, or skips the test when gcc is missing; gpu-diff is pointed at a
+// loader built from this tree.
 func fakeDriverLib(t *testing.T) string {
 	t.Helper()
+	useCUDALoader(t)
 	gcc, err := exec.LookPath("gcc")
 	if err != nil {
 		t.Skip("gcc not found: the fake CUDA driver cannot be built")
@@ -212,6 +250,7 @@ func TestGPUDiffDriverError(t *testing.T) {
 }
 
 func TestGPUDiffWithoutDriver(t *testing.T) {
+	useCUDALoader(t)
 	t.Setenv("PTXKIT_LIBCUDA", filepath.Join(t.TempDir(), "libcuda.so.1"))
 	src := writeFile(t, "fill.ptx", fillPTX)
 	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--arg", "buf:16", "--arg", "0")
@@ -282,4 +321,44 @@ func TestGPUDiffTimeoutFlag(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "gpu-timeout") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
+}
+
+// TestGPUDiffWithoutLoader: without ptxkit-cuda there is no GPU to compare
+// with, said before the emulator runs.
+func TestGPUDiffWithoutLoader(t *testing.T) {
+	t.Setenv("PTXKIT_CUDA_LOADER", "")
+	t.Setenv("PATH", t.TempDir())
+	src := writeFile(t, "fill.ptx", fillPTX)
+	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--arg", "buf:16", "--arg", "0")
+	want := "ptxkit gpu-diff: no GPU to compare with: no usable CUDA driver: the driver loader ptxkit-cuda is not installed"
+	if code != exitUsage || !strings.HasPrefix(errs, want) || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestCommandsStayStatic: only the driver loader links purego, which would
+// make every command a dynamically linked executable, slower to start.
+func TestCommandsStayStatic(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not found")
+	}
+	out, err := exec.Command(goCmd, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "purego") || dep == "runtime/cgo" || strings.HasSuffix(dep, "/internal/cuda") {
+			t.Errorf("ptxkit depends on %s", dep)
+		}
+	}
+}
+
+// TestMain removes the driver loader built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if loaderOnce.path != "" {
+		os.RemoveAll(filepath.Dir(loaderOnce.path))
+	}
+	os.Exit(code)
 }
