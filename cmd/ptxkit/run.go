@@ -180,6 +180,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	printLaunch(stdout, prog, &l.Config)
 	if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
+		if src := reportSource(m, res.Report); src != "" {
+			fmt.Fprintf(stderr, "  source: %s (.loc)\n", src)
+		}
 		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {
 			fmt.Fprintln(stderr, "  the kernel may never end; --max-steps, --max-launch-steps and --timeout raise the budgets (0: no limit)")
 		}
