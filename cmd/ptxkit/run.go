@@ -58,6 +58,7 @@ type runOptions struct {
 	target    *targetFlag
 	ptx       *versionFlag
 	coop      bool
+	format    *choiceFlag // --format: text or json
 }
 
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
@@ -105,6 +106,8 @@ func runFlags(o *runOptions) *commandLine {
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
 	o.target, o.ptx = targetFlags(fs)
+	o.format = newChoice("text", "text", "json")
+	fs.Var(o.format, "format", "output: text, or json (one object on standard output; docs/emu.md)")
 	return cl
 }
 
@@ -157,12 +160,12 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	}
 	if errs.HasErrors() {
 		errs.Sort()
-		diag.WriteText(stderr, errs)
+		o.writeDiags(stdout, stderr, errs)
 		return exitFail
 	}
 	prog, derrs := emu.DecodeResolved(m, info, o.kernel)
 	if derrs.HasErrors() {
-		diag.WriteText(stderr, derrs)
+		o.writeDiags(stdout, stderr, derrs)
 		return decodeStatus(derrs)
 	}
 	l, trace, err := o.launch(prog)
@@ -176,6 +179,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
+	}
+	if o.format.value == "json" {
+		return o.finishJSON(name, m, prog, l, res, stdout, stderr)
 	}
 	printLaunch(stdout, prog, &l.Config)
 	if res.Report != nil {
