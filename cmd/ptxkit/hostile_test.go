@@ -320,7 +320,8 @@ L:
 // --jobs.
 func TestRunTraceBounded(t *testing.T) {
 	k := writeFile(t, "tr.ptx", strings.Replace(traceLoopKernel, "ITER", "600", 1))
-	code, out, errs := runCmd(t, "", "run", k, "--arg", "buf:64", "--trace", "--dump", "none")
+	timeout := (defaultTimeout * raceSlowdown).String()
+	code, out, errs := runCmd(t, "", "run", k, "--arg", "buf:64", "--trace", "--dump", "none", "--timeout", timeout)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -331,7 +332,7 @@ func TestRunTraceBounded(t *testing.T) {
 	}
 	var outs [2]string
 	for i, jobs := range []string{"1", "2"} {
-		code, outs[i], errs = runCmd(t, "", "run", k, "--arg", "buf:64", "--trace", "--dump", "none", "--grid", "3", "--jobs", jobs)
+		code, outs[i], errs = runCmd(t, "", "run", k, "--arg", "buf:64", "--trace", "--dump", "none", "--grid", "3", "--jobs", jobs, "--timeout", timeout)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errs)
 		}

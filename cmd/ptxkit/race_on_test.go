@@ -3,5 +3,8 @@
 package main
 
 // raceEnabled: the tests run under the race detector, which makes code
-// several times slower; time budgets scale with it.
-const raceEnabled = true
+// several times slower; time budgets scale with it (raceSlowdown).
+const (
+	raceEnabled  = true
+	raceSlowdown = 10
+)
