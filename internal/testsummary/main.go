@@ -119,7 +119,10 @@ func skipReason(out []string) string {
 			continue
 		}
 		if testLine.MatchString(out[i]) {
-			return strings.TrimSpace(testLine.ReplaceAllString(out[i], ""))
+			if r := strings.TrimSpace(testLine.ReplaceAllString(out[i], "")); r != "" {
+				return r
+			}
+			return "no reason given"
 		}
 		return l
 	}
