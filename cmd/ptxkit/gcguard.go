@@ -22,6 +22,9 @@ import (
 // anew makes the sentinels of older ones lapse.
 var gcGuardGen atomic.Uint64
 
+// gcGuardFired counts the times a guard restored GOGC's pacing.
+var gcGuardFired atomic.Int64
+
 // guardGC arms the guard: after each collection, when the live heap is
 // above threshold bytes, the soft memory limit is lifted and GOGC is set
 // to 100 (the runtime's default), once. The returned function disarms it.
@@ -45,6 +48,7 @@ func armGCSentinel(gen uint64, threshold int64) {
 			debug.SetMemoryLimit(math.MaxInt64)
 			debug.SetGCPercent(100)
 			gcGuardGen.CompareAndSwap(gen, gen+1)
+			gcGuardFired.Add(1)
 			return
 		}
 		armGCSentinel(gen, threshold)

@@ -10,6 +10,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 )
 
 // regsOneByOne writes a kernel declaring n registers one by one on one
@@ -54,9 +55,12 @@ func gcCPUSeconds() float64 {
 // TestRegistersOneByOneScaleLinearly checks and formats a declaration of
 // 20,000 and of 80,000 register names under a memory limit far below what
 // the larger one keeps live (as 10^7 names, 110 MB, do under the real
-// limits): the collections, the bytes allocated and the time must grow
-// about linearly. Without the guard the collector runs back to back once
-// the live heap passes the limit.
+// limits). The guard must restore GOGC's pacing for the larger input (the
+// collector would otherwise run back to back: 43 to 68 collections and
+// 1.1 to 2 s collecting against 15 to 26 and 0.1 to 0.4 s with it, on an
+// unloaded machine), and the bytes allocated must grow linearly. The
+// collections and collecting time are logged, not asserted: they depend
+// on the machine's load.
 func TestRegistersOneByOneScaleLinearly(t *testing.T) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOGC or GOMEMLIMIT set: check and fmt leave the collector as the user tuned it")
@@ -69,20 +73,19 @@ func TestRegistersOneByOneScaleLinearly(t *testing.T) {
 	small, large := regsOneByOne(t, 20_000), regsOneByOne(t, 80_000)
 	for _, cmd := range []string{"check", "fmt"} {
 		g1, a1, w1 := gcCost(t, cmd, small)
+		fired := gcGuardFired.Load()
 		g2, a2, w2 := gcCost(t, cmd, large)
 		t.Logf("%s: 20,000 names: %d collections, %d bytes, %.3fs collecting; 80,000: %d, %d, %.3fs", cmd, g1, a1, w1, g2, a2, w2)
-		budget := 0.8 // seconds of collection for 80,000 names; back to back, 1.1-2 s
-		if raceEnabled {
-			budget *= 5
+		// The guard runs in a finalizer, after the collection that found
+		// the live heap high: give the finalizer goroutine a moment.
+		for i := 0; i < 50 && gcGuardFired.Load() == fired; i++ {
+			time.Sleep(10 * time.Millisecond)
 		}
-		if g2 > 40 || w2 > budget {
-			t.Errorf("%s of 80,000 names: %d collections, %.3fs collecting (want at most 40 and %.1fs: the collector ran back to back)", cmd, g2, w2, budget)
+		if gcGuardFired.Load() == fired {
+			t.Errorf("%s of 80,000 names: the live heap passed the limit and GOGC's pacing was not restored", cmd)
 		}
 		if r := float64(a2) / float64(a1); r > 6 {
 			t.Errorf("%s: 4 times the names allocate %.1f times the bytes", cmd, r)
-		}
-		if r := w2 / max(w1, 0.001); r > 16 && w2 > 0.2 {
-			t.Errorf("%s: 4 times the names spend %.1f times as long collecting (%.3fs against %.3fs)", cmd, r, w2, w1)
 		}
 	}
 }
