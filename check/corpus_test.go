@@ -3,8 +3,8 @@ package check
 import (
 	"bufio"
 	"fmt"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,7 +15,7 @@ import (
 )
 
 // corpusPath is the shared store-family corpus, beside the project root.
-var corpusPath = filepath.Join("..", "..", "shared", "corpus", "stores.tsv")
+var corpusPath = testref.Path("corpus", "stores.tsv")
 
 type corpusRow struct {
 	line    int

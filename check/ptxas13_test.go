@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,7 +21,7 @@ import (
 
 // ptxas13Dir holds ptxas 13.0's recorded verdicts (PTX ISA 8.6-9.0), beside
 // the project root.
-var ptxas13Dir = filepath.Join("..", "..", "shared", "oracle", "ptxas13")
+var ptxas13Dir = testref.Path("oracle", "ptxas13")
 
 // A ptxas13Case is one recorded case: a small kernel whose only
 // questionable line is Line, and the lines ptxas 13.0 reported errors on.

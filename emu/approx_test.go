@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // div.full.f32 (../shared/gpu-reference/approx): every result must be the
 // one internal/sfu computes, and the share equal to the H100's is reported.
 func TestApproxAgainstH100(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "gpu-reference", "approx")
+	dir := testref.Path("gpu-reference", "approx") // 30 MB: not copied into testdata/shared
 	src, err := os.ReadFile(filepath.Join(dir, "apply.ptx"))
 	if err != nil {
 		t.Skipf("skipping: the H100 reference results are absent (%v)", err)

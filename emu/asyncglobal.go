@@ -88,7 +88,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 		verb, role := hazardWords(h.Rule)
 		where, issuer := cs.tracker.Describes(h.Op)
 		w.Fault(l, h.Rule, h.Spec, "%s %d bytes at global address %#x (%s), the %s of %s at %s issued by %s, before a wait observed its completion",
-			verb, n, a, r.Name, role, h.Op.Name, where, issuer)
+			verb, n, a, r.Label(), role, h.Op.Name, where, issuer)
 		return nil
 	}
 	if w.probe != nil {

@@ -47,7 +47,7 @@ func TestBulkStoreGlobalDestinationReadEarly(t *testing.T) {
 			forEachSchedule(t, func(t *testing.T, cfg Config) {
 				cfg.Block = dims(32, 1, 1)
 				res := launchReport(t, src, cfg, buf(512))
-				wantReport(t, res, "async-read-destination", "read of 4 bytes at global address", "(arg0)",
+				wantReport(t, res, "async-read-destination", "read of 4 bytes at global address", "(arg0 (parameter out))",
 					"the destination of cp.async.bulk.global.shared::cta.bulk_group", "before a wait observed its completion", "§9.7.9.25.1")
 			})
 		})

@@ -36,15 +36,16 @@ func TestTimeoutStopsLaunch(t *testing.T) {
 	p := compile(t, spinWaitKernel)
 	mon := new(Monitor)
 	start := time.Now()
-	res, err := execute(p, Config{Block: dims(64, 1, 1), MaxSteps: 1<<64 - 1, Timeout: 100 * time.Millisecond, Monitor: mon}, nil)
+	timeout := 100 * time.Millisecond * raceSlowdown
+	res, err := execute(p, Config{Block: dims(64, 1, 1), MaxSteps: 1<<64 - 1, Timeout: timeout, Monitor: mon}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 3*time.Second {
+	if took := time.Since(start); took > 3*time.Second*raceSlowdown {
 		t.Errorf("stopped after %v", took)
 	}
 	r := res.Report
-	if r == nil || r.Rule != RuleTimeout || !strings.HasPrefix(r.Message, "the launch ran longer than 100ms (--timeout)") || r.Pos.Line != 14 && r.Pos.Line != 15 {
+	if r == nil || r.Rule != RuleTimeout || !strings.HasPrefix(r.Message, "the launch ran longer than "+timeout.String()+" (--timeout)") || r.Pos.Line != 14 && r.Pos.Line != 15 {
 		t.Fatalf("report %+v", r)
 	}
 	if len(r.Waits) != 2 || !strings.HasPrefix(r.Waits[0], "CTA (0,0,0) warp 0 (32 live threads) at line 1") ||

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"bufio"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"os"
 	"sort"
 	"strings"
@@ -121,7 +122,7 @@ func sortedKeys(m map[string]bool) []string {
 // stmatrix form of the shared corpus (public GPU code) into the emulator. st.async, st.bulk, tcgen05 and the
 // like belong to other decoders and are counted separately.
 func TestCorpusStoresDecode(t *testing.T) {
-	f, err := os.Open("../../shared/corpus/stores.tsv")
+	f, err := os.Open(testref.Path("corpus", "stores.tsv"))
 	if err != nil {
 		t.Skip("corpus not available:", err)
 	}

@@ -194,6 +194,7 @@ func (l *Launch) Run() (*Result, error) {
 		v := a.Value
 		if a.IsBuffer {
 			r := allocArg(mem, i, a)
+			r.Param = prm.Name
 			res.Buffers[i] = r
 			v = r.Base
 			if a.Texture != nil {

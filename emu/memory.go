@@ -70,13 +70,23 @@ type Region struct {
 	Name     string // what it holds: "arg0", a variable name, "kernel params"
 	Base     uint64 // first byte (global or const space address)
 	Data     []byte
-	ReadOnly bool  // kernel parameters
-	Space    Space // SpaceGlobal or SpaceConst
-	ArgIndex int   // index of the kernel argument it backs, or -1
+	ReadOnly bool   // kernel parameters
+	Space    Space  // SpaceGlobal or SpaceConst
+	ArgIndex int    // index of the kernel argument it backs, or -1
+	Param    string // the kernel parameter it backs ("out"), or ""
 }
 
 // End returns the address just past the region.
 func (r *Region) End() uint64 { return r.Base + uint64(len(r.Data)) }
+
+// Label is how reports name the region: "arg0 (parameter out)" for a
+// kernel argument, else its Name.
+func (r *Region) Label() string {
+	if r.Param != "" {
+		return r.Name + " (parameter " + r.Param + ")"
+	}
+	return r.Name
+}
 
 // regionSet is a sorted set of non-overlapping regions.
 type regionSet struct {
@@ -141,7 +151,7 @@ func (s *regionSet) near(a uint64) string {
 	if best == nil {
 		return "no allocations"
 	}
-	return fmt.Sprintf("nearest allocation %s is [%#x, %#x)", best.Name, best.Base, best.End())
+	return fmt.Sprintf("nearest allocation %s is [%#x, %#x)", best.Label(), best.Base, best.End())
 }
 
 // Memory is the memory shared by all CTAs of a launch: global allocations

@@ -3,6 +3,7 @@ package emu
 import (
 	"bufio"
 	"fmt"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"github.com/ptxkit/ptxkit/isa"
 	"os"
 	"regexp"
@@ -15,7 +16,7 @@ import (
 
 // tmemCorpusPath is the shared store-family corpus (../shared from the
 // project's root).
-const tmemCorpusPath = "../../shared/corpus/stores.tsv"
+var tmemCorpusPath = testref.Path("corpus", "stores.tsv")
 
 var tmemAddrOperand = regexp.MustCompile(`\[\s*(%r\d+)\s*(\+\s*0\s*)?\]`)
 

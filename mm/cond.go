@@ -287,3 +287,38 @@ func ParseCond(prog *Program, text string, line int) (Cond, error) {
 	}
 	return c, nil
 }
+
+// checkCondRegs reports a register of the condition that its thread never
+// names (not written, read or given an initial value): a misspelt name
+// would otherwise read 0 in every outcome and decide the test wrongly.
+// line is the condition's.
+func (p *Program) checkCondRegs(line int) error {
+	for _, t := range condTerms(p.Cond, nil) {
+		if t.Thread < 0 {
+			continue
+		}
+		th := &p.Threads[t.Thread]
+		if !th.namesReg(t.Reg) {
+			return &ParseError{Line: line, Msg: fmt.Sprintf("condition: %s: thread %s has no register %s (it neither writes, reads nor initialises it)", t.text, th.Name, t.Reg)}
+		}
+	}
+	return nil
+}
+
+// namesReg reports whether the thread's code or initial state names reg.
+func (t *Thread) namesReg(reg string) bool {
+	if _, ok := t.RegInit[reg]; ok {
+		return true
+	}
+	for _, in := range t.Code {
+		if in.Dst == reg || in.BarID.Reg == reg {
+			return true
+		}
+		for _, a := range in.Args {
+			if a.Reg == reg {
+				return true
+			}
+		}
+	}
+	return false
+}

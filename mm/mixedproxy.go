@@ -91,6 +91,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 	var cons []string
 	cur := -1
 	regThread := map[string]int{}
+	condLine := 1 // of the permit or assert command
 	for ln, raw := range strings.Split(text, "\n") {
 		l := strings.TrimSpace(raw)
 		if i := strings.Index(l, "//"); i >= 0 {
@@ -160,6 +161,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 				return r
 			})
 			prog.CondText = qualified
+			condLine = ln + 1
 			c, err := ParseCond(prog, qualified, ln+1)
 			if err != nil {
 				return res, err
@@ -175,6 +177,9 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 		return res, parseErr(1, "missing permit or assert command")
 	}
 	if err := prog.finish(); err != nil {
+		return res, err
+	}
+	if err := prog.checkCondRegs(condLine); err != nil {
 		return res, err
 	}
 	res.Prog = prog

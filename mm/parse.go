@@ -234,6 +234,9 @@ func parseFinal(prog *Program, q Quantifier, rest string, more []string, line in
 	if err := prog.finish(); err != nil {
 		return nil, err
 	}
+	if err := prog.checkCondRegs(line); err != nil {
+		return nil, err
+	}
 	return prog, nil
 }
 

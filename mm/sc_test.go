@@ -48,7 +48,9 @@ func scOutcomes(prog *Program) []string {
 		var terms []string
 		for t := range prog.Threads {
 			for _, r := range []string{"r0", "r1", "r2"} {
-				terms = append(terms, fmt.Sprintf("P%d:%s=%d", t, r, regs[t][r]))
+				if prog.Threads[t].namesReg(r) { // as allTerms
+					terms = append(terms, fmt.Sprintf("P%d:%s=%d", t, r, regs[t][r]))
+				}
 			}
 		}
 		for i, l := range prog.Locs {
@@ -195,7 +197,9 @@ func allTerms(prog *Program) string {
 	var terms []string
 	for t := range prog.Threads {
 		for _, r := range []string{"r0", "r1", "r2"} {
-			terms = append(terms, fmt.Sprintf("P%d:%s == P%d:%s", t, r, t, r))
+			if prog.Threads[t].namesReg(r) { // a register the thread never names is an error
+				terms = append(terms, fmt.Sprintf("P%d:%s == P%d:%s", t, r, t, r))
+			}
 		}
 	}
 	for _, l := range prog.Locs {

@@ -3,6 +3,7 @@ package mm
 import (
 	"bufio"
 	"fmt"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,7 +13,7 @@ import (
 )
 
 // suiteRoot is the shared litmus suite, relative to this package.
-const suiteRoot = "../../shared/litmus"
+var suiteRoot = testref.Path("litmus")
 
 type suiteRow struct {
 	path, name, cond string

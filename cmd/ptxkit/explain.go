@@ -64,7 +64,7 @@ const explainUsage = `usage: ptxkit explain 'INSTRUCTION' [--target sm_XX] [--pt
 
 Describes one instruction: state space, semantics, access width,
 completion, requirements, SASS and problems. Exit status: 0 valid, 1
-problems, 2 usage error.
+problems, 2 usage error (a text that holds no instruction included).
 example: ptxkit explain 'st.global.relaxed.gpu.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};' --target sm_80`
 
 // runExplain implements "ptxkit explain 'INSTRUCTION' [--target sm_XX]
@@ -146,14 +146,11 @@ func (x *explanation) analyze(target, version string) error {
 		}
 		return in == nil
 	})
+	if in == nil {
+		return x.notAnInstruction(errs)
+	}
 	for _, d := range errs {
 		x.addDiag(d)
-	}
-	if in == nil {
-		if len(errs) == 0 {
-			return fmt.Errorf("no instruction in %q", x.Text)
-		}
-		return nil
 	}
 	x.Instr = in
 	names := make([]string, len(in.Quals))
@@ -180,6 +177,18 @@ func (x *explanation) analyze(target, version string) error {
 		}
 	}
 	return nil
+}
+
+// notAnInstruction is the error for a text that holds no instruction (a
+// number, a label, a directive, punctuation, nothing): it names the first
+// syntax error inside the text, positioned in it, when there is one.
+func (x *explanation) notAnInstruction(errs diag.List) error {
+	for _, d := range errs {
+		if d.Severity == diag.Error && d.Pos.Line == x.line {
+			return fmt.Errorf("no instruction in %q: 1:%d: %s", x.Text, d.Pos.Col, d.Message)
+		}
+	}
+	return fmt.Errorf("no instruction in %q (give one instruction, e.g. 'add.s32 %%r1, %%r2, %%r3;')", x.Text)
 }
 
 // addDiag keeps d with its position made relative to the instruction text.

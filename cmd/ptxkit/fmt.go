@@ -92,13 +92,14 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // GOGC a 256 MiB source, itself live heap, would let the heap reach twice
 // its size before a collection (527 MB peak RSS against 309 MB with the
 // limit; BENCHMARKS.md).
-const fmtHeapMargin = 64 << 20
+var fmtHeapMargin = 64 << 20 // a variable for the tests only
 
 // limitFmtHeap sets a soft memory limit of the source size plus
 // fmtHeapMargin, unless the user tuned the collector (GOGC, GOMEMLIMIT).
 func limitFmtHeap(srcBytes int) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(int64(srcBytes) + fmtHeapMargin)
+		debug.SetMemoryLimit(int64(srcBytes + fmtHeapMargin))
+		guardGC(int64(srcBytes + fmtHeapMargin/2)) // one statement larger than the margin (gcguard.go)
 	}
 }
 

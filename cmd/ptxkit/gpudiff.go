@@ -2,13 +2,15 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/emu"
-	"github.com/ptxkit/ptxkit/internal/cuda"
+	"github.com/ptxkit/ptxkit/internal/gpuwire"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -22,13 +24,19 @@ const exitDiffer = 1
 
 const gpuDiffUsage = `usage: ptxkit gpu-diff FILE.ptx [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                        [--shared-bytes N] [--arg VALUE]... [--seed N] [--async eager|delayed|random] [--max-steps N] [--timeout D]
+                       [--gpu-timeout D]
 
 Runs the launch on the emulator and, through the CUDA driver (libcuda.so.1,
 or the file PTXKIT_LIBCUDA names), on GPU 0, and compares every buffer
-argument. Exit status: 0 all agree, 1 a buffer differs, 2 usage or no GPU,
-3 sanitizer report.`
+argument. The driver is loaded by ptxkit-cuda, a program installed beside
+ptxkit (go install ./cmd/...; PTXKIT_CUDA_LOADER names another). The
+driver's side (opening it, loading the module, the launch and the copies
+back) is bounded by --gpu-timeout: a kernel or driver that does not return
+in time is killed with its process and reported. Exit status: 0 all
+agree, 1 a buffer differs, 2 usage, no GPU, a driver error or the GPU side
+past --gpu-timeout, 3 sanitizer report.`
 
-func gpuDiffFlags(o *runOptions) *commandLine {
+func gpuDiffFlags(o *runOptions, gpuTimeout *durationFlag) *commandLine {
 	cl := newCommandLine("gpu-diff", gpuDiffUsage)
 	fs := cl.fs
 	launchShapeFlags(fs, o)
@@ -38,13 +46,16 @@ func gpuDiffFlags(o *runOptions) *commandLine {
 	fs.Var(&o.maxSteps, "max-steps", "warp-instructions per cluster before the emulator stops (default 2^26; 0: no limit)")
 	o.timeout = durationFlag(defaultTimeout)
 	fs.Var(&o.timeout, "timeout", "wall-clock budget of the emulated launch (0: no limit)")
+	*gpuTimeout = durationFlag(defaultGPUTimeout)
+	fs.Var(gpuTimeout, "gpu-timeout", "wall-clock budget of the driver's side: open, module load, launch, copies (0: no limit)")
 	return cl
 }
 
 // runGPUDiff implements "ptxkit gpu-diff".
 func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := runOptions{jobs: 1}
-	pos, status, ok := gpuDiffFlags(&o).parse(args, stdout, stderr)
+	var gpuTimeout durationFlag
+	pos, status, ok := gpuDiffFlags(&o, &gpuTimeout).parse(args, stdout, stderr)
 	if !ok {
 		return status
 	}
@@ -57,24 +68,27 @@ func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
 		return exitUsage
 	}
-	drv, err := cuda.Open()
-	if err != nil {
-		fmt.Fprintf(stderr, "ptxkit gpu-diff: no GPU to compare with: %v\n", err)
+	gs := &gpuSide{timeout: time.Duration(gpuTimeout)}
+	if _, err := gs.call("opening the driver", &gpuwire.Request{Probe: true}); err != nil {
+		if errors.Is(err, errNoGPU) {
+			fmt.Fprintf(stderr, "ptxkit gpu-diff: no GPU to compare with: %v\n", err)
+		} else {
+			fmt.Fprintf(stderr, "ptxkit gpu-diff: %v\n", err)
+		}
 		return exitUsage
 	}
-	defer drv.Close()
-	return gpuDiff(pos[0], src, &o, drv, stdout, stderr)
+	return gpuDiff(pos[0], src, &o, gs, stdout, stderr)
 }
 
 // gpuDiff runs the launch o describes on the emulator and on drv and
 // reports, per buffer, whether they agree.
-func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, stderr io.Writer) int {
+func gpuDiff(name string, src []byte, o *runOptions, gs *gpuSide, stdout, stderr io.Writer) int {
 	prog, code := decodeChecked(name, src, o.kernel, stderr)
 	if prog == nil {
 		return code
 	}
 	l, err := diffLaunch(prog, o)
-	var gargs []cuda.Arg
+	var gargs []gpuwire.Arg
 	if err == nil {
 		gargs, err = deviceArgs(prog, l.Args)
 	}
@@ -92,18 +106,19 @@ func gpuDiff(name string, src []byte, o *runOptions, drv *cuda.Driver, stdout, s
 		fmt.Fprintln(stdout, "the emulator stopped with a sanitizer report; nothing to compare")
 		return exitSanitize
 	}
-	gpu, err := drv.Run(src, cuda.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs})
+	resp, err := gs.call("the launch", &gpuwire.Request{PTX: src,
+		Launch: gpuwire.Launch{Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster, SharedBytes: l.SharedBytes, Args: gargs}})
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit gpu-diff: on the GPU: %v\n", err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, drv.Library)
+	fmt.Fprintf(stdout, "kernel %s, grid %v, block %v: emulator against %s\n", prog.Kernel, l.Grid, l.Block, resp.Library)
 	status := exitOK
 	for i, r := range res.Buffers {
 		if r == nil {
 			continue
 		}
-		if !reportBuffer(stdout, *l, i, r.Data, gpu[i]) {
+		if !reportBuffer(stdout, *l, i, r.Data, resp.Buffers[i]) {
 			status = exitDiffer
 		}
 	}
@@ -146,15 +161,15 @@ func decodeChecked(name string, src []byte, kernel string, stderr io.Writer) (*e
 	prog, derrs := emu.DecodeResolved(m, info, kernel)
 	if derrs.HasErrors() {
 		diag.WriteText(stderr, derrs)
-		return nil, exitFail
+		return nil, decodeStatus(derrs)
 	}
 	return prog, exitOK
 }
 
 // deviceArgs converts the emulator's checked arguments for the driver,
 // giving each buffer its initial contents.
-func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
-	out := make([]cuda.Arg, len(args))
+func deviceArgs(p *emu.Program, args []emu.Arg) ([]gpuwire.Arg, error) {
+	out := make([]gpuwire.Arg, len(args))
 	for i, a := range args {
 		prm := p.Params[i]
 		if !a.IsBuffer && prm.Size > 8 {
@@ -164,7 +179,7 @@ func deviceArgs(p *emu.Program, args []emu.Arg) ([]cuda.Arg, error) {
 		if a.IsBuffer && b == nil {
 			b = bytes.Repeat([]byte{a.Fill}, a.Size)
 		}
-		out[i] = cuda.Arg{IsBuffer: a.IsBuffer, Buffer: b, Value: a.Value, Size: prm.Size}
+		out[i] = gpuwire.Arg{IsBuffer: a.IsBuffer, Buffer: b, Value: a.Value, Size: prm.Size}
 	}
 	return out, nil
 }

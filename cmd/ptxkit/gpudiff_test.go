@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // fakeDriver is a stand-in for libcuda.so.1 with the entry points
@@ -13,6 +16,8 @@ import (
 // stores the u32 t + base at out[t], out being the first parameter (a
 // buffer) and base the second (a u32), within the buffer's size.
 // cuModuleGetFunction fails for a kernel named unknown_to_gpu;
+// cuCtxSynchronize never returns after a kernel named hang, nor cuInit
+// while FAKE_CUDA_HANG_INIT is set;
 // cuLaunchKernelEx fails unless its one attribute is a cluster dimension
 // of at least 2 CTAs; a launch with more than 48 KiB of dynamic shared
 // memory fails unless cuFuncSetAttribute allowed that much.
@@ -20,11 +25,15 @@ const fakeDriver = `
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct { void *p; size_t n; } allocs[64];
 static char kernel[256];
 
-int cuInit(unsigned flags) { return 0; }
+int cuInit(unsigned flags) {
+	while (getenv("FAKE_CUDA_HANG_INIT")) usleep(10000);
+	return 0;
+}
 int cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return ordinal == 0 ? 0 : 101; }
 int cuCtxCreate_v2(void **ctx, unsigned flags, int dev) { *ctx = (void *)1; return 0; }
 int cuCtxDestroy_v2(void *ctx) { return 0; }
@@ -76,7 +85,10 @@ int cuLaunchKernelEx(const config *c, void *fn, void **params, void **extra) {
 	if (c->numAttrs != 1 || c->attrs[0].id != 4 || c->attrs[0].value[0] * c->attrs[0].value[1] * c->attrs[0].value[2] < 2) return 1;
 	return launch(c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->shared, params);
 }
-int cuCtxSynchronize(void) { return 0; }
+int cuCtxSynchronize(void) {
+	while (strcmp(kernel, "hang") == 0) usleep(10000);
+	return 0;
+}
 int cuGetErrorString(int res, const char **s) { *s = res == 500 ? "named symbol not found" : "fake error"; return 0; }
 `
 
@@ -127,10 +139,46 @@ const fillPTX = `.version 8.5
 }
 `
 
+// loaderOnce builds cmd/ptxkit-cuda, the driver loader gpu-diff runs, once
+// per test binary.
+var loaderOnce struct {
+	sync.Once
+	path, err string
+}
+
+// useCUDALoader points gpu-diff at a loader built from this tree, or skips
+// the test when the go command is missing.
+func useCUDALoader(t *testing.T) {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not found: the driver loader ptxkit-cuda cannot be built")
+	}
+	loaderOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ptxkit-cuda")
+		if err != nil {
+			loaderOnce.err = err.Error()
+			return
+		}
+		p := filepath.Join(dir, "ptxkit-cuda")
+		if out, err := exec.Command(goCmd, "build", "-o", p, "../ptxkit-cuda").CombinedOutput(); err != nil {
+			loaderOnce.err = fmt.Sprintf("%v\n%s", err, out)
+			return
+		}
+		loaderOnce.path = p
+	})
+	if loaderOnce.err != "" {
+		t.Fatalf("building ptxkit-cuda: %s", loaderOnce.err)
+	}
+	t.Setenv("PTXKIT_CUDA_LOADER", loaderOnce.path)
+}
+
 // fakeDriverLib builds the fake driver with gcc in the test's temporary
-// folder, or skips the test when gcc is missing.
+// folder, or skips the test when gcc is missing; gpu-diff is pointed at a
+// loader built from this tree.
 func fakeDriverLib(t *testing.T) string {
 	t.Helper()
+	useCUDALoader(t)
 	gcc, err := exec.LookPath("gcc")
 	if err != nil {
 		t.Skip("gcc not found: the fake CUDA driver cannot be built")
@@ -202,6 +250,7 @@ func TestGPUDiffDriverError(t *testing.T) {
 }
 
 func TestGPUDiffWithoutDriver(t *testing.T) {
+	useCUDALoader(t)
 	t.Setenv("PTXKIT_LIBCUDA", filepath.Join(t.TempDir(), "libcuda.so.1"))
 	src := writeFile(t, "fill.ptx", fillPTX)
 	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--arg", "buf:16", "--arg", "0")
@@ -242,4 +291,74 @@ func TestGPUDiffGivesTheGPUInitialBuffers(t *testing.T) {
 	if !strings.Contains(out, want) || !strings.Contains(out, "(1 stores to the byte)") {
 		t.Errorf("output lacks %q and the one store:\n%s", want, out)
 	}
+}
+
+// TestGPUDiffGPUTimeout: a kernel that never finishes on the GPU, and a
+// driver that never initialises, are abandoned after --gpu-timeout and
+// reported with exit status 2, the emulator's side having run.
+func TestGPUDiffGPUTimeout(t *testing.T) {
+	t.Setenv("PTXKIT_LIBCUDA", fakeDriverLib(t))
+	src := writeFile(t, "hang.ptx", strings.Replace(fillPTX, "entry fill(", "entry hang(", 1))
+	start := time.Now()
+	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "hang", "--gpu-timeout", "300ms", "--block", "4", "--arg", "buf:16", "--arg", "0")
+	want := "ptxkit gpu-diff: on the GPU: the launch did not finish within 300ms (--gpu-timeout)"
+	if code != exitUsage || !strings.Contains(errs, want) || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit %d and %q", code, out, errs, exitUsage, want)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("took %v", d)
+	}
+
+	t.Setenv("FAKE_CUDA_HANG_INIT", "1")
+	code, _, errs = runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--gpu-timeout", "200ms", "--block", "4", "--arg", "buf:16", "--arg", "0")
+	if want := "opening the driver did not finish within 200ms"; code != exitUsage || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, errs, want)
+	}
+}
+
+func TestGPUDiffTimeoutFlag(t *testing.T) {
+	code, _, errs := runCmd(t, "", "gpu-diff", "x.ptx", "--gpu-timeout", "-1s")
+	if code != exitUsage || !strings.Contains(errs, "gpu-timeout") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestGPUDiffWithoutLoader: without ptxkit-cuda there is no GPU to compare
+// with, said before the emulator runs.
+func TestGPUDiffWithoutLoader(t *testing.T) {
+	t.Setenv("PTXKIT_CUDA_LOADER", "")
+	t.Setenv("PATH", t.TempDir())
+	src := writeFile(t, "fill.ptx", fillPTX)
+	code, out, errs := runCmd(t, "", "gpu-diff", src, "--kernel", "fill", "--arg", "buf:16", "--arg", "0")
+	want := "ptxkit gpu-diff: no GPU to compare with: no usable CUDA driver: the driver loader ptxkit-cuda is not installed"
+	if code != exitUsage || !strings.HasPrefix(errs, want) || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// TestCommandsStayStatic: only the driver loader links purego, which would
+// make every command a dynamically linked executable, slower to start.
+func TestCommandsStayStatic(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go not found")
+	}
+	out, err := exec.Command(goCmd, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if strings.Contains(dep, "purego") || dep == "runtime/cgo" || strings.HasSuffix(dep, "/internal/cuda") {
+			t.Errorf("ptxkit depends on %s", dep)
+		}
+	}
+}
+
+// TestMain removes the driver loader built for the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if loaderOnce.path != "" {
+		os.RemoveAll(filepath.Dir(loaderOnce.path))
+	}
+	os.Exit(code)
 }

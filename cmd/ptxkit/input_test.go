@@ -38,7 +38,7 @@ func TestEndlessStdinBounded(t *testing.T) {
 		var out, errb bytes.Buffer
 		code := run(c.args, in, &out, &errb)
 		runtime.ReadMemStats(&after)
-		if code != exitUsage || !strings.Contains(errb.String(), "<stdin>: larger than the limit") {
+		if code != exitUsage || !strings.Contains(errb.String(), "-: larger than the limit") {
 			t.Errorf("%v: exit %d, stderr %q", c.args, code, errb.String())
 		}
 		if in.n > c.limit+readChunk {

@@ -21,8 +21,8 @@ FILE is a litmus test (.litmus, the Dat3M PTX dialect), a mixedproxy test
 the threads of --threads, with its condition in a "//@ exists (...)" comment.
 "-" reads standard input as .litmus.
 
-Exit status: 0 every file was decided, 1 a file does not parse or cannot be
-decided, 2 usage or I/O error.`
+Exit status: 0 every test was decided and PASSes, 1 a test FAILs or a file
+does not parse or cannot be decided, 2 usage or I/O error.`
 
 // litmusRecord is one line of --format=json.
 type litmusRecord struct {
@@ -97,8 +97,8 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		for _, r := range recs {
-			if r.Error != "" {
-				status = exitFail
+			if r.Error != "" || !r.Pass {
+				status = exitFail // not decided, or decided FAIL
 			}
 			if err := writeLitmusRecord(stdout, stderr, r, opt); err != nil {
 				fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)

@@ -74,8 +74,8 @@ func TestLitmusJSONVerdicts(t *testing.T) {
 	rlx := writeLitmus(t, "mp-rlx.litmus", litmusMPRelaxed)
 	for _, model := range []string{"ptx-v6.0", "ptx-v7.5"} {
 		code, out, errs := runCmd(t, "", "litmus", "--model", model, "--format=json", acq, rlx)
-		if code != exitOK {
-			t.Fatalf("%s: exit %d, stderr %q", model, code, errs)
+		if code != exitFail { // MP-acq-rel FAILs: its witness is unreachable
+			t.Fatalf("%s: exit %d, want %d, stderr %q", model, code, exitFail, errs)
 		}
 		recs := litmusJSON(t, out)
 		if len(recs) != 2 {
@@ -124,8 +124,8 @@ func TestLitmusTermination(t *testing.T) {
 	spin := writeLitmus(t, "spin.litmus", litmusSpinForever)
 	acq := writeLitmus(t, "mp-acq.litmus", litmusMPAcqRel)
 	code, out, _ := runCmd(t, "", "litmus", "--property", "termination", "--format=json", spin, acq)
-	if code != exitOK {
-		t.Fatalf("exit %d", code)
+	if code != exitFail { // the spin loop FAILs termination
+		t.Fatalf("exit %d, want %d", code, exitFail)
 	}
 	recs := litmusJSON(t, out)
 	if recs[0]["witness"] != "reachable" || recs[0]["pass"] != false || recs[0]["property"] != "termination" {
@@ -137,14 +137,18 @@ func TestLitmusTermination(t *testing.T) {
 }
 
 func TestLitmusExitStatus(t *testing.T) {
-	good := writeLitmus(t, "mp.litmus", litmusMPAcqRel)
+	good := writeLitmus(t, "mp.litmus", litmusMPRelaxed)
+	failing := writeLitmus(t, "mp-acq.litmus", litmusMPAcqRel)
 	bad := writeLitmus(t, "bad.litmus", "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.bogus x, 1 ;\nexists (x == 1)\n")
+	misnamed := writeLitmus(t, "misnamed.litmus", strings.Replace(litmusMPRelaxed, "P1:r1", "P1:r7", 1))
 	cases := []struct {
 		args []string
 		code int
 		msg  string
 	}{
 		{[]string{"litmus", good}, exitOK, ""},
+		{[]string{"litmus", good, failing}, exitFail, ""}, // a FAIL verdict
+		{[]string{"litmus", misnamed}, exitFail, "thread P1 has no register r7"},
 		{[]string{"litmus", bad, good}, exitFail, "bad.litmus:4: P0: bad store qualifiers .bogus"},
 		{[]string{"litmus"}, exitUsage, "usage"},
 		{[]string{"litmus", "--model", "ptx-v9", good}, exitUsage, `invalid value "ptx-v9" for flag -model`},

@@ -19,12 +19,24 @@ func init() {
 // explain's text. Exit status: 0 after shutdown and exit or at the end of
 // the input, 1 for exit without shutdown or a broken stream, 2 for
 // arguments.
+const lspUsage = `usage: ptxkit lsp [--stdio]
+
+Runs a Language Server (LSP 3.17) for .ptx files over standard input and
+output: diagnostics, hover, definition, references, symbols, completion,
+formatting, quick fixes and semantic tokens (docs/lsp.md). Exit status: 0
+after shutdown and exit, 1 on an exit without shutdown or a broken stream,
+2 usage error.`
+
 func runLSP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	for _, a := range args {
-		if a != "--stdio" { // what editors pass by habit; stdio is the only transport
-			fmt.Fprintln(stderr, "usage: ptxkit lsp [--stdio]")
-			return exitUsage
-		}
+	cl := newCommandLine("lsp", lspUsage)
+	cl.fs.Bool("stdio", true, "talk over standard input and output (the only transport; editors pass it by habit)")
+	pos, status, ok := cl.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	if len(pos) > 0 {
+		cl.failf(stderr, "takes no arguments, got %q", pos[0])
+		return exitUsage
 	}
 	err := lsp.Serve(stdin, stdout, lsp.Options{Explain: explainText})
 	switch {

@@ -59,6 +59,7 @@ type runOptions struct {
 	target    *targetFlag
 	ptx       *versionFlag
 	coop      bool
+	format    *choiceFlag // --format: text or json
 }
 
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
@@ -108,6 +109,8 @@ func runFlags(o *runOptions) *commandLine {
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
 	o.target, o.ptx = targetFlags(fs)
+	o.format = newChoice("text", "text", "json")
+	fs.Var(o.format, "format", "output: text, or json (one object on standard output; docs/emu.md)")
 	return cl
 }
 
@@ -164,13 +167,13 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	}
 	if errs.HasErrors() {
 		errs.Sort()
-		diag.WriteText(stderr, errs)
+		o.writeDiags(stdout, stderr, errs)
 		return exitFail
 	}
 	prog, derrs := emu.DecodeResolved(m, info, o.kernel)
 	if derrs.HasErrors() {
-		diag.WriteText(stderr, derrs)
-		return exitFail
+		o.writeDiags(stdout, stderr, derrs)
+		return decodeStatus(derrs)
 	}
 	l, trace, err := o.launch(prog)
 	if err != nil {
@@ -184,9 +187,15 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}
+	if o.format.value == "json" {
+		return o.finishJSON(name, m, prog, l, res, stdout, stderr)
+	}
 	printLaunch(stdout, prog, &l.Config)
 	if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
+		if src := reportSource(m, res.Report); src != "" {
+			fmt.Fprintf(stderr, "  source: %s (.loc)\n", src)
+		}
 		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {
 			fmt.Fprintln(stderr, "  the kernel may never end; --max-steps, --max-launch-steps and --timeout raise the budgets (0: no limit)")
 		}
@@ -367,7 +376,7 @@ func writeBuffers(dir string, bufs []*emu.Region) error {
 		if r == nil {
 			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("arg%d.bin", i)), r.Data, 0o644); err != nil {
+		if err := writeOutFile(filepath.Join(dir, fmt.Sprintf("arg%d.bin", i)), r.Data); err != nil {
 			return err
 		}
 	}

@@ -64,7 +64,7 @@ func TestRunDefaultBudgetStopsSpin(t *testing.T) {
 		!strings.Contains(out, "stopped: a run budget was spent") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
-	if took > 10*time.Second {
+	if took > 10*time.Second*raceSlowdown {
 		t.Errorf("stopped after %v, want within 10s", took)
 	}
 }
@@ -75,10 +75,11 @@ func TestRunDefaultBudgetStopsSpin(t *testing.T) {
 func TestRunTimeout(t *testing.T) {
 	k := writeFile(t, "k.ptx", spinAndWaitKernel)
 	start := time.Now()
-	code, _, errs := runCmd(t, "", "run", k, "--block", "64", "--max-steps", "0", "--timeout", "300ms", "--heartbeat", "0")
+	timeout := (300 * time.Millisecond * raceSlowdown).String()
+	code, _, errs := runCmd(t, "", "run", k, "--block", "64", "--max-steps", "0", "--timeout", timeout, "--heartbeat", "0")
 	took := time.Since(start)
 	for _, want := range []string{
-		"sanitizer: the launch ran longer than 300ms (--timeout); stopped in cluster (0,0,0) after ",
+		"sanitizer: the launch ran longer than " + timeout + " (--timeout); stopped in cluster (0,0,0) after ",
 		"[timeout]",
 		"CTA (0,0,0) warp 0 (32 live threads) at line 1",
 		"CTA (0,0,0) warp 1 (32 live threads) at line 11: bar.sync, waiting: bar.sync 0 (32 of 64 threads arrived)",
@@ -88,7 +89,7 @@ func TestRunTimeout(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
 	}
-	if code != exitSanitize || took > 5*time.Second {
+	if code != exitSanitize || took > 5*time.Second*raceSlowdown {
 		t.Errorf("exit %d after %v", code, took)
 	}
 }
@@ -112,7 +113,7 @@ func TestRunMaxStepsZeroMeansNoLimit(t *testing.T) {
 // steps (growing), waiting warps and clusters, on standard error only.
 func TestRunHeartbeat(t *testing.T) {
 	k := writeFile(t, "k.ptx", spinAndWaitKernel)
-	code, out, errs := runCmd(t, "", "run", k, "--block", "64", "--max-steps", "0", "--timeout", "1s", "--heartbeat", "200ms")
+	code, out, errs := runCmd(t, "", "run", k, "--block", "64", "--max-steps", "0", "--timeout", (time.Second * raceSlowdown).String(), "--heartbeat", "200ms")
 	beat := regexp.MustCompile(`(?m)^ptxkit run: \d+s: (\d+) warp-instructions, (\d+) warps waiting, 0 of 1 clusters done$`)
 	m := beat.FindAllStringSubmatch(errs, -1)
 	if code != exitSanitize || len(m) < 2 || strings.Contains(out, "warp-instructions,") {

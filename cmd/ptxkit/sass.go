@@ -132,9 +132,11 @@ func readSassInput(name string, stdin io.Reader) ([]byte, error) {
 	return readBounded(name, stdin, maxSASSInput)
 }
 
+// displayName is the name of an input in messages: standard input is
+// "-", as every command names it on its command line and in its output.
 func displayName(name string) string {
-	if name == "" || name == "-" {
-		return "<stdin>"
+	if name == "" {
+		return "-"
 	}
 	return name
 }

@@ -62,10 +62,10 @@ func TestSassAsmErrors(t *testing.T) {
 		t.Errorf("exit %d, want 1", code)
 	}
 	for _, want := range []string{
-		"<stdin>:1:15: Rb: R2 is not a multiple of 4",
-		"<stdin>:2:9: offset: 0x800000 out of range [-0x800000, 0x7fffff]",
-		"<stdin>:3:5: modifier: STS has no modifier .U9",
-		"<stdin>:4:12: expected '+', '-' or ']' in address",
+		"-:1:15: Rb: R2 is not a multiple of 4",
+		"-:2:9: offset: 0x800000 out of range [-0x800000, 0x7fffff]",
+		"-:3:5: modifier: STS has no modifier .U9",
+		"-:4:12: expected '+', '-' or ']' in address",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
@@ -86,7 +86,7 @@ func TestSassAsmMisaligned(t *testing.T) {
 	if code != 0 || out != "0x000fe20000000c000000000201007388\tSTS.128 [R1], R2\n" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
-	if want := "<stdin>:1:15: warning: Rb: R2 is not a multiple of 4"; !strings.Contains(errs, want) {
+	if want := "-:1:15: warning: Rb: R2 is not a multiple of 4"; !strings.Contains(errs, want) {
 		t.Errorf("stderr %q lacks %q", errs, want)
 	}
 	if code, _, _ := runSassCLI(t, "", "asm", "--arch", "sm_90", "--strict", "--allow-misaligned"); code != 2 {

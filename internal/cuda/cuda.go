@@ -1,5 +1,6 @@
 // Package cuda launches a PTX kernel on a real GPU through the CUDA driver
-// API, for comparing the emulator with hardware (ptxkit gpu-diff). The
+// API, for comparing the emulator with hardware (ptxkit gpu-diff, through
+// its loader process cmd/ptxkit-cuda, the only program that links it). The
 // driver library is loaded at run time with dlopen, from pure Go
 // (github.com/ebitengine/purego), so ptxkit builds and runs without the
 // CUDA toolkit, without cgo, and on machines without a GPU; Open then
@@ -20,6 +21,8 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/ptxkit/ptxkit/internal/gpuwire"
 )
 
 // DefaultLibrary is the driver library Open loads unless the environment
@@ -140,24 +143,11 @@ func goString(p *byte) string {
 	return string(b)
 }
 
-// Arg is one kernel argument: a buffer (its initial bytes are copied to a
-// fresh device allocation whose address is passed) or a scalar of Size
-// bytes.
-type Arg struct {
-	IsBuffer bool
-	Buffer   []byte
-	Value    uint64
-	Size     int // bytes of a scalar parameter: 1, 2, 4 or 8
-}
-
-// Launch describes one kernel launch.
-type Launch struct {
-	Kernel      string
-	Grid, Block [3]int
-	Cluster     [3]int // CTAs per cluster; zero or 1,1,1 for none
-	SharedBytes int
-	Args        []Arg
-}
+// Arg and Launch are the launch gpu-diff describes (internal/gpuwire).
+type (
+	Arg    = gpuwire.Arg
+	Launch = gpuwire.Launch
+)
 
 // launchConfig is CUlaunchConfig (cuda.h, CUDA 12): the launch of
 // cuLaunchKernelEx, with its attributes.

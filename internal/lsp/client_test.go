@@ -22,7 +22,9 @@ type testClient struct {
 	queue  []message // notifications received while waiting for a response
 }
 
-const testTimeout = 10 * time.Second
+// testTimeout bounds the wait for one message (longer under the race
+// detector, which slows the server several times).
+const testTimeout = 10 * time.Second * raceSlowdown
 
 // startServer starts a server on pipes and returns its client. The
 // session ends with the test.

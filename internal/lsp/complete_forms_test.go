@@ -278,7 +278,7 @@ func TestCompletionLongQualifierChain(t *testing.T) {
 	if got := completeItems(t, c, kernelURI, src, line); len(got) != 0 {
 		t.Errorf("%d items", len(got))
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 5*time.Second*raceSlowdown {
 		t.Errorf("took %v", d)
 	}
 }

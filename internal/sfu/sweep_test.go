@@ -2,6 +2,7 @@ package sfu
 
 import (
 	"encoding/binary"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 
 // approxDir holds the H100's results of the approximate instructions
 // (../shared/gpu-reference/approx, see its README).
-var approxDir = filepath.Join("..", "..", "..", "shared", "gpu-reference", "approx")
+var approxDir = testref.Path("gpu-reference", "approx") // 30 MB: not copied into testdata/shared
 
 func needData(t testing.TB) {
 	t.Helper()

@@ -3,8 +3,8 @@ package parser_test
 import (
 	"bufio"
 	"fmt"
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,7 +18,7 @@ import (
 
 // corpusPath is the store-family conformance corpus, relative to this
 // package.
-var corpusPath = filepath.Join("..", "..", "..", "shared", "corpus", "stores.tsv")
+var corpusPath = testref.Path("corpus", "stores.tsv")
 
 type corpusRow struct {
 	line  int
