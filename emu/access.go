@@ -87,13 +87,18 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 		w.Fault(l, ruleStoreParam, specStParam, "store to kernel parameter memory at %#x (%s)", a, r.Name)
 		return nil
 	}
+	if w.CTA.cluster.race != nil && !r.ReadOnly && !w.raceGlobal(l, a, n, write) {
+		return nil
+	}
 	if w.watchGlobal {
 		return w.watchedGlobal(l, r, a, n, write)
 	}
 	if w.probe != nil {
 		return w.probedGlobal(l, r, a, n, write)
 	}
-	w.cache = r
+	if w.CTA.cluster.race == nil { // under --race every global access takes this path
+		w.cache = r
+	}
 	w.count(SpaceGlobal, n, write)
 	return r.Data[a-r.Base : a-r.Base+uint64(n)]
 }
@@ -135,6 +140,9 @@ func (w *Warp) shared(l int, sp Space, a uint64, n int, write bool, asked Space)
 		return nil
 	}
 	if c.Watch != nil && c.Watch(w, l, off, n, write) != Continue {
+		return nil
+	}
+	if w.CTA.cluster.race != nil && !w.raceShared(l, c, off, n, write) {
 		return nil
 	}
 	w.count(sp, n, write)

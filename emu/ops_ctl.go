@@ -16,7 +16,7 @@ func init() {
 	RegisterOpcode("call", decodeCall)
 	RegisterOpcode("bar", decodeBar)
 	RegisterOpcode("barrier", decodeBar)
-	for _, op := range []string{"fence", "membar", "nop", "prefetch", "prefetchu", "discard", "applypriority", "pmevent", "trap", "brkpt"} {
+	for _, op := range []string{"nop", "prefetch", "prefetchu", "discard", "applypriority", "pmevent", "trap", "brkpt"} {
 		RegisterOpcode(op, decodeNop)
 	}
 }
@@ -408,7 +408,7 @@ func decodeBar(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
 	switch {
 	case q.Has(isa.QWarp): // bar.warp.sync: lanes of a warp already run in lock-step groups
-		out.Exec = execNop
+		out.Exec = execBarWarp
 		return nil
 	case q.Has(isa.QCluster):
 		out.Exec = execClusterBarrier
@@ -465,6 +465,9 @@ func execBar(w *Warp, in *Inst) Status {
 		w.WaitPC = w.pc
 	}
 	w.barArr[id] |= w.Exec
+	if c.cluster.race != nil {
+		w.raceBarArrive(int(id))
+	}
 	w.warpArrival(int(id))
 	return Continue
 }
@@ -487,6 +490,9 @@ func execClusterBarrier(w *Warp, in *Inst) Status {
 	if in.Imm == barClusterArrive {
 		m := w.Exec &^ w.cbArrived
 		w.cbArrived |= m
+		if cl.race != nil {
+			cl.race.ClusterArrive(w.CTA.Rank, w.Index, m, !w.raceInfo().relaxed)
+		}
 		for x := m; x != 0; x &= x - 1 {
 			w.cbPhase[lane(x)] = cl.cbPhase
 		}
@@ -502,6 +508,9 @@ func execClusterBarrier(w *Warp, in *Inst) Status {
 		}
 	}
 	w.cbArrived &^= w.Exec &^ wait
+	if cl.race != nil && w.Exec&^wait != 0 {
+		cl.race.ClusterWait(w.CTA.Rank, w.Index, !w.raceInfo().relaxed)
+	}
 	if wait != 0 {
 		w.MoveLanes(wait, w.pc+1)
 		w.Block(wait)

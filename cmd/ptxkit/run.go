@@ -58,11 +58,13 @@ type runOptions struct {
 	target    *targetFlag
 	ptx       *versionFlag
 	coop      bool
+	race      bool
 }
 
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
                   [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
+                  [--race]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
@@ -88,6 +90,7 @@ func runFlags(o *runOptions) *commandLine {
 	fs := cl.fs
 	launchShapeFlags(fs, o)
 	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
+	fs.BoolVar(&o.race, "race", false, "detect data races (happens-before, PTX memory model; docs/race.md); clusters run one at a time")
 	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
@@ -280,6 +283,7 @@ func (o *runOptions) config() (emu.Config, error) {
 	cfg.Timeout = time.Duration(o.timeout)
 	cfg.Monitor = new(emu.Monitor)
 	cfg.Cooperative = o.coop
+	cfg.Race = o.race
 	return cfg, nil
 }
 
