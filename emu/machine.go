@@ -211,7 +211,7 @@ type Cluster struct {
 
 	race       *race.Cluster // --race: the detector's state (race.go); nil without
 	mon        *Monitor      // nil when nobody watches the launch
-	pubSteps   uint64   // steps and waiting warps last published to mon
+	pubSteps   uint64        // steps and waiting warps last published to mon
 	pubWaiting int
 }
 

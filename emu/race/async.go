@@ -46,7 +46,7 @@ func (c *Cluster) OpGlobal(op uint64, addr uint64, n int, write bool) *Race {
 	if !ok {
 		return nil
 	}
-	return c.run(func(i int) *Cell { return c.G.cell(addr + uint64(i)) }, n, &a)
+	return c.globalActor(&a, addr, n)
 }
 
 // Observed is a wait by thread t that observed operation op complete:

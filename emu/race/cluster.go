@@ -137,6 +137,7 @@ type actor struct {
 	write bool
 	rmw   bool
 	inst  uint32
+	mask  uint8 // bytes of the current word
 }
 
 func (a *actor) knows(e *epoch) bool {

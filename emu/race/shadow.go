@@ -7,9 +7,10 @@ type epoch struct {
 	slot  uint32
 	clk   uint32
 	pc    int32
-	inst  uint32 // the warp-instruction instance (Cluster.Begin)
+	inst  uint32 // the warp-instruction instance (Cluster.begin)
 	scope Scope
 	flags uint8
+	mask  uint8 // the bytes of the word accessed
 }
 
 const (
@@ -22,10 +23,11 @@ const (
 // maxReads bounds the unordered reads a cell remembers: beyond it a new
 // read replaces an old one (a race with the forgotten read can then go
 // unreported, never a false one).
-const maxReads = 16
+const maxReads = 4
 
-// Cell is the shadow of one byte: its last write, and the reads made
-// since that write (one, or a set once two reads are unordered).
+// Cell is the shadow of one aligned 4-byte word: its last write, and the
+// reads made since that write (one, or a set once two reads are
+// unordered), each with the bytes of the word it accessed.
 type Cell struct {
 	w     epoch
 	r     epoch
@@ -52,18 +54,18 @@ func NewGlobal(perCTA int) *Global {
 	return &Global{PerCTA: perCTA, pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
 }
 
-func (g *Global) cell(a uint64) *Cell {
-	n := a >> pageBits
-	if n != g.lastN {
-		p := g.pages[n]
+// page returns shadow page number pn (the words [pn<<pageBits, ...)).
+func (g *Global) page(pn uint64) *page {
+	if pn != g.lastN {
+		p := g.pages[pn]
 		if p == nil {
 			p = new(page)
-			g.pages[n] = p
+			g.pages[pn] = p
 			g.Cells += len(p)
 		}
-		g.last, g.lastN = p, n
+		g.last, g.lastN = p, pn
 	}
-	return &g.last[a&(1<<pageBits-1)]
+	return g.last
 }
 
 // Access is one side of a race, as the emulator reports it.
@@ -124,20 +126,20 @@ func (c *Cluster) morallyStrong(e *epoch, a *actor) bool {
 // check applies actor a's access to cell x. It returns the conflicting
 // earlier access, or nil.
 func (c *Cluster) check(x *Cell, a *actor) *epoch {
-	if w := &x.w; w.flags&fValid != 0 && !a.knows(w) && !c.morallyStrong(w, a) && !benign(w, a) {
+	if w := &x.w; w.mask&a.mask != 0 && !a.knows(w) && !c.morallyStrong(w, a) && !benign(w, a) {
 		return w
 	}
-	if a.async && !a.write && x.w.flags&(fValid|fAsync) == fValid && x.w.cl == a.cl && !c.proxyFenced(&x.w, a) {
+	if a.async && !a.write && x.w.mask&a.mask != 0 && x.w.flags&fAsync == 0 && x.w.cl == a.cl && !c.proxyFenced(&x.w, a) {
 		return &x.w
 	}
 	if !a.write {
 		return nil
 	}
-	if r := &x.r; r.flags&fValid != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
+	if r := &x.r; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
 		return r
 	}
 	for i := range x.reads {
-		if r := &x.reads[i]; !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
+		if r := &x.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
 			return r
 		}
 	}
@@ -163,7 +165,7 @@ func benign(e *epoch, a *actor) bool {
 
 // record notes a's access in cell x (after check).
 func (x *Cell) record(a *actor) {
-	e := epoch{cl: a.cl, slot: a.self, clk: a.clk, pc: a.pc, inst: a.inst, scope: a.scope, flags: fValid}
+	e := epoch{cl: a.cl, slot: a.self, clk: a.clk, pc: a.pc, inst: a.inst, scope: a.scope, flags: fValid, mask: a.mask}
 	if a.async {
 		e.flags |= fAsync
 	}
@@ -172,24 +174,40 @@ func (x *Cell) record(a *actor) {
 	}
 	if a.write {
 		e.flags |= fWrite
+		if x.w.slot == e.slot && x.w.cl == e.cl && x.w.clk == e.clk {
+			e.mask |= x.w.mask // the same thread's earlier bytes of the word
+		}
 		x.w, x.r, x.reads = e, epoch{}, x.reads[:0]
 		return
 	}
+	if x.r.inst == e.inst && x.r.cl == e.cl && x.r.mask != 0 {
+		// Another lane of the same warp-instruction: one entry stands
+		// for the lanes of a warp, which know the same (docs/race.md).
+		x.r.mask |= e.mask
+		return
+	}
 	if len(x.reads) > 0 {
-		for i := range x.reads {
-			if r := &x.reads[i]; r.cl == e.cl && r.slot == e.slot {
-				*r = e
-				return
+		if last := &x.reads[len(x.reads)-1]; last.inst == e.inst && last.cl == e.cl {
+			last.mask |= e.mask
+			return
+		}
+		// A read the new one knows of is redundant: a write that
+		// races with it races with the new read too.
+		keep := x.reads[:0]
+		for _, r := range x.reads {
+			if !(a.knows(&r) && r.mask&^e.mask == 0) {
+				keep = append(keep, r)
 			}
 		}
+		x.reads = keep
 		if len(x.reads) < maxReads {
 			x.reads = append(x.reads, e)
 		} else {
-			x.reads[e.slot%maxReads] = e
+			x.reads[e.inst%maxReads] = e
 		}
 		return
 	}
-	if x.r.flags&fValid == 0 || a.knows(&x.r) || (x.r.cl == e.cl && x.r.slot == e.slot) {
+	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^e.mask == 0) {
 		x.r = e
 		return
 	}
@@ -226,40 +244,64 @@ func (c *Cluster) proxyFenced(e *epoch, a *actor) bool {
 	return false
 }
 
-func (c *Cluster) sharedCells(rank int) []Cell { return c.shared[rank] }
-
-// SharedBytes sizes the shadow of rank's shared memory (called at
-// cluster start, before any access).
-func (c *Cluster) SharedBytes(rank, n int) {
-	if cap(c.shared[rank]) >= n {
-		c.shared[rank] = c.shared[rank][:n]
-		clear(c.shared[rank])
-		return
-	}
-	c.shared[rank] = nil
-}
-
-// run applies actor a to n cells, returning the first race.
-func (c *Cluster) run(cells func(i int) *Cell, n int, a *actor) *Race {
-	for i := range n {
-		x := cells(i)
+// run applies actor a to the words of [off, off+n) (byte addresses;
+// cells[0] shadows the word at base), returning the first race.
+func (c *Cluster) run(cells []Cell, base uint64, off uint64, n int, a *actor) *Race {
+	for b := off &^ 3; b < off+uint64(n); b += 4 {
+		a.mask = byteMask(b, off, n)
+		x := &cells[(b-base)>>2]
 		if e := c.check(x, a); e != nil {
-			r := &Race{Prev: c.access(e, a), Offset: i, Proxy: a.async && e.flags&fAsync == 0 && a.knows(e)}
-			r.Cur = Access{Cluster: a.cl, PC: a.pc, Write: a.write, Scope: a.scope}
-			r.Cur.Thread, r.Cur.Agent = c.SlotThread(a.self)
-			return r
+			return c.race(e, a, b, off)
 		}
 		x.record(a)
 	}
 	return nil
 }
 
-func (c *Cluster) sharedSpan(rank int, off uint32, n int) []Cell {
-	s := c.shared[rank]
-	if s == nil {
-		return nil
+// byteMask returns the bytes of word b that [off, off+n) covers.
+func byteMask(b, off uint64, n int) uint8 {
+	lo, hi := max(b, off), min(b+4, off+uint64(n))
+	return uint8((1<<(hi-b) - 1) &^ (1<<(lo-b) - 1))
+}
+
+// race describes the conflict of a's access to word b (of an access
+// starting at off) with the earlier access e.
+func (c *Cluster) race(e *epoch, a *actor, b, off uint64) *Race {
+	r := &Race{Prev: c.access(e, a), Proxy: a.async && e.flags&fAsync == 0 && a.knows(e)}
+	for i := uint64(0); i < 4; i++ {
+		if (e.mask&a.mask)>>i&1 != 0 {
+			r.Offset = int(b + i - off)
+			break
+		}
 	}
-	return s[off : int(off)+n]
+	r.Cur = Access{Cluster: a.cl, PC: a.pc, Write: a.write, Scope: a.scope}
+	r.Cur.Thread, r.Cur.Agent = c.SlotThread(a.self)
+	return r
+}
+
+func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race {
+	if c.shared[rank] == nil {
+		c.shared[rank] = make([]Cell, (size+3)/4)
+	}
+	return c.run(c.shared[rank], 0, uint64(off), n, a)
+}
+
+// globalActor applies a to n bytes of global memory at addr, page by page.
+func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
+	start := addr
+	for n > 0 {
+		pw := addr >> 2 >> pageBits // page number
+		p := c.G.page(pw)
+		base := pw << pageBits << 2
+		end := min(addr+uint64(n), base+4<<pageBits)
+		if r := c.run(p[:], base, addr, int(end-addr), a); r != nil {
+			r.Offset += int(addr - start)
+			return r
+		}
+		n -= int(end - addr)
+		addr = end
+	}
+	return nil
 }
 
 // Kind says how a thread accesses memory.
@@ -276,17 +318,9 @@ func (c *Cluster) Shared(t Thread, rank int, off uint32, n, size int, k Kind) *R
 	return c.sharedActor(&a, rank, off, n, size)
 }
 
-func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race {
-	if c.shared[rank] == nil {
-		c.shared[rank] = make([]Cell, size)
-	}
-	s := c.shared[rank][off : int(off)+n]
-	return c.run(func(i int) *Cell { return &s[i] }, n, a)
-}
-
 // GlobalAccess checks and records an access by thread t to n bytes of
 // global memory at address addr.
 func (c *Cluster) GlobalAccess(t Thread, addr uint64, n int, k Kind) *Race {
 	a := c.threadActor(t, k)
-	return c.run(func(i int) *Cell { return c.G.cell(addr + uint64(i)) }, n, &a)
+	return c.globalActor(&a, addr, n)
 }
