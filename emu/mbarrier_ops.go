@@ -197,8 +197,8 @@ func execMbInit(w *Warp, in *Inst) Status {
 		}
 		storeWord(c, off, r.Word)
 		s.guards.add(off, mbarrier.Size, false, 1) // plain stores to it are watched
-		if w.CTA.cluster.race != nil {
-			w.raceMbInit(l, c, off)
+		if w.CTA.cluster.race != nil && !w.raceMbInit(l, c, off) {
+			return Fault
 		}
 	}
 	return Continue
@@ -257,8 +257,8 @@ func execMbArrive(w *Warp, in *Inst) Status {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
-		if w.CTA.cluster.race != nil {
-			w.raceMbarrier(l, c, off, p0, true)
+		if w.CTA.cluster.race != nil && !w.raceMbarrier(l, c, off, p0, true) {
+			return Fault
 		}
 		if in.D >= 0 {
 			w.R[in.D+int32(l)] = uint64(r.Token)
@@ -288,8 +288,8 @@ func execMbTx(w *Warp, in *Inst) Status {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
-		if w.CTA.cluster.race != nil {
-			w.raceMbarrier(l, c, off, p0, false)
+		if w.CTA.cluster.race != nil && !w.raceMbarrier(l, c, off, p0, false) {
+			return Fault
 		}
 	}
 	return Continue
@@ -340,8 +340,8 @@ func execMbWait(w *Warp, in *Inst) Status {
 		w.R[in.D+int32(l)] = 0
 		if ready {
 			w.R[in.D+int32(l)] = 1
-			if cl.race != nil {
-				w.raceMbWait(l, c, off)
+			if cl.race != nil && !w.raceMbWait(l, c, off) {
+				return Fault
 			}
 			phases, _ := asyncCTA(c).bars.Phases(uint64(off))
 			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}

@@ -179,7 +179,7 @@ func (w *Warp) raceFault(l int, r *race.Race, rank int, a uint64) {
 // report leads with.
 func (c *Cluster) raceReport(r *race.Race, where string) *Report {
 	cur, prev := &c.prog.Insts[r.Cur.PC], &c.prog.Insts[r.Prev.PC]
-	msg := fmt.Sprintf("data race on %s: this %s %s a %s by %s at %s (%s) with no ordering between them",
+	msg := fmt.Sprintf("data race on %s: %s %s %s by %s at %s (%s) with no ordering between them",
 		where, raceKind(r.Cur), conflictVerb(r.Cur.Write), raceKind(r.Prev), c.raceWho(r.Prev), c.pos(prev.Pos), prev.Opcode)
 	if r.Proxy {
 		msg = fmt.Sprintf("data race on %s: an asynchronous operation (async proxy) reads bytes written by %s at %s (%s) through the generic proxy without fence.proxy.async between them",
@@ -205,10 +205,12 @@ func raceKind(a race.Access) string {
 		s = "store"
 	}
 	if a.Agent {
-		s = "asynchronous " + s
+		s = "an asynchronous " + s
+	} else {
+		s = "a " + s
 	}
 	if a.Scope != race.ScopeNone {
-		s = "strong " + a.Scope.String() + " " + s
+		s = strings.Replace(s, " ", " strong "+a.Scope.String()+" ", 1)
 	}
 	return s
 }
@@ -302,23 +304,47 @@ func racePhases(w *Warp, c *CTA, off uint32) uint64 {
 	return p
 }
 
-// raceMbInit forgets the clocks of an initialised mbarrier.
-func (w *Warp) raceMbInit(l int, c *CTA, off uint32) {
-	w.CTA.cluster.race.MbarInit(race.MbarKey(c.Rank, off))
+// raceMbInit forgets the clocks of an initialised mbarrier. The init is
+// a plain (weak) write of the object's 8 bytes: another thread's
+// mbarrier operation must happen after it. False means a race was
+// reported.
+func (w *Warp) raceMbInit(l int, c *CTA, off uint32) bool {
+	rc := w.CTA.cluster.race
+	rc.MbarInit(race.MbarKey(c.Rank, off))
+	return w.raceMbAccess(l, c, off, race.Kind{Write: true, PC: w.pc})
+}
+
+// raceMbAccess checks an access of lane l to the mbarrier object at off
+// of c: arrivals are atomic read-modify-writes and waits atomic reads of
+// the object, so only an unordered init conflicts with them.
+func (w *Warp) raceMbAccess(l int, c *CTA, off uint32, k race.Kind) bool {
+	if r := w.CTA.cluster.race.Shared(w.raceThread(l), c.Rank, off, 8, len(c.Shared), k); r != nil {
+		w.raceFault(l, r, c.Rank, uint64(off))
+		return false
+	}
+	return true
 }
 
 // raceMbarrier records an arrival (release) or a complete-tx by a thread
 // (relaxed) of lane l on the mbarrier at off of c, which had completed p0
 // phases before it.
-func (w *Warp) raceMbarrier(l int, c *CTA, off uint32, p0 uint64, release bool) {
+func (w *Warp) raceMbarrier(l int, c *CTA, off uint32, p0 uint64, release bool) bool {
+	if !w.raceMbAccess(l, c, off, race.Kind{Write: true, RMW: true, Scope: race.ScopeCluster, PC: w.pc}) {
+		return false
+	}
 	p1, _ := asyncCTA(c).bars.Phases(uint64(off))
 	w.CTA.cluster.race.MbarArrive(w.raceThread(l), race.MbarKey(c.Rank, off), release && !w.raceInfo().relaxed, p1 != p0)
+	return true
 }
 
 // raceMbWait is a wait of lane l that observed a completed phase of the
 // mbarrier at off of c.
-func (w *Warp) raceMbWait(l int, c *CTA, off uint32) {
+func (w *Warp) raceMbWait(l int, c *CTA, off uint32) bool {
+	if !w.raceMbAccess(l, c, off, race.Kind{Scope: race.ScopeCluster, PC: w.pc}) {
+		return false
+	}
 	w.CTA.cluster.race.MbarWait(w.raceThread(l), race.MbarKey(c.Rank, off), !w.raceInfo().relaxed)
+	return true
 }
 
 // raceSignal is the complete-tx (or arrive-on) of landed operation id on
@@ -338,13 +364,20 @@ func (c *Cluster) raceLand(cs *clusterAsync, id asyncgroup.OpID) *Report {
 	if op == nil {
 		return nil
 	}
-	if r := c.raceOpRange(uint64(id), op.Dst, true); r != nil {
+	dst := race.Kind{Write: true}
+	switch {
+	case strings.HasPrefix(op.Name, "red.async"):
+		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeCluster}
+	case strings.HasPrefix(op.Name, "cp.reduce"):
+		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeGPU}
+	}
+	if r := c.raceOpRange(uint64(id), op.Dst, dst); r != nil {
 		return r
 	}
-	return c.raceOpRange(uint64(id), op.Src, false)
+	return c.raceOpRange(uint64(id), op.Src, race.Kind{})
 }
 
-func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, write bool) *Report {
+func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Report {
 	n := int(rg.Hi - rg.Lo)
 	if n <= 0 {
 		return nil
@@ -358,10 +391,10 @@ func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, write bool) *Repor
 		if rank < 0 || rank >= len(c.CTAs) {
 			return nil
 		}
-		r = c.race.OpShared(id, rank, off, n, len(c.CTAs[rank].Shared), write)
+		r = c.race.OpShared(id, rank, off, n, len(c.CTAs[rank].Shared), k)
 		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", uint64(off)+uint64(rOff(r)), rank)
 	} else {
-		r = c.race.OpGlobal(id, a, n, write)
+		r = c.race.OpGlobal(id, a, n, k)
 		where = fmt.Sprintf("global address %#x", a+uint64(rOff(r)))
 	}
 	if r == nil {

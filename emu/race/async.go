@@ -20,19 +20,22 @@ func (c *Cluster) Issue(t Thread, op uint64, pc int32) {
 	c.ops[op] = opEpoch{issuer: s, agent: uint32(c.T) + a, clk: c.agentClk[a], pc: pc}
 }
 
-func (c *Cluster) opActor(op uint64, write bool) (actor, bool) {
+// opActor is operation op's agent making an access of kind k (its PC is
+// the issuing instruction's). Reductions (red.async, cp.reduce.async.bulk)
+// are atomic per element: k.RMW with their scope.
+func (c *Cluster) opActor(op uint64, k Kind) (actor, bool) {
 	o, ok := c.ops[op]
 	if !ok {
 		return actor{}, false
 	}
 	return actor{cl: c.Index, k: o.issuer.K, self: o.agent, clk: o.clk, extra: o.issuer.Slot, xclk: o.issuer.Clk,
-		rank: c.rankOf(o.issuer.Slot), async: true, pc: o.pc, write: write}, true
+		rank: c.rankOf(o.issuer.Slot), async: true, pc: o.pc, write: k.Write, rmw: k.RMW, scope: k.Scope}, true
 }
 
 // OpShared checks and records operation op's access to n bytes of rank's
 // shared memory at off.
-func (c *Cluster) OpShared(op uint64, rank int, off uint32, n, size int, write bool) *Race {
-	a, ok := c.opActor(op, write)
+func (c *Cluster) OpShared(op uint64, rank int, off uint32, n, size int, k Kind) *Race {
+	a, ok := c.opActor(op, k)
 	if !ok {
 		return nil
 	}
@@ -41,8 +44,8 @@ func (c *Cluster) OpShared(op uint64, rank int, off uint32, n, size int, write b
 
 // OpGlobal checks and records operation op's access to n bytes of global
 // memory at addr.
-func (c *Cluster) OpGlobal(op uint64, addr uint64, n int, write bool) *Race {
-	a, ok := c.opActor(op, write)
+func (c *Cluster) OpGlobal(op uint64, addr uint64, n int, k Kind) *Race {
+	a, ok := c.opActor(op, k)
 	if !ok {
 		return nil
 	}

@@ -30,6 +30,7 @@ const maxReads = 4
 // unordered), each with the bytes of the word it accessed.
 type Cell struct {
 	w     epoch
+	weak  epoch // the last weak write, when strong writes (atomics) followed it
 	r     epoch
 	reads []epoch
 }
@@ -129,6 +130,9 @@ func (c *Cluster) check(x *Cell, a *actor) *epoch {
 	if w := &x.w; w.mask&a.mask != 0 && !a.knows(w) && !c.morallyStrong(w, a) && !benign(w, a) {
 		return w
 	}
+	if w := &x.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
+		return w
+	}
 	if a.async && !a.write && x.w.mask&a.mask != 0 && x.w.flags&fAsync == 0 && x.w.cl == a.cl && !c.proxyFenced(&x.w, a) {
 		return &x.w
 	}
@@ -176,6 +180,12 @@ func (x *Cell) record(a *actor) {
 		e.flags |= fWrite
 		if x.w.slot == e.slot && x.w.cl == e.cl && x.w.clk == e.clk {
 			e.mask |= x.w.mask // the same thread's earlier bytes of the word
+		}
+		switch {
+		case e.scope == ScopeNone:
+			x.weak = epoch{}
+		case x.w.scope == ScopeNone && x.w.mask != 0:
+			x.weak = x.w // atomics do not order a later thread after it
 		}
 		x.w, x.r, x.reads = e, epoch{}, x.reads[:0]
 		return
