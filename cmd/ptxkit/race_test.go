@@ -146,3 +146,27 @@ func tail(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// TestRunExplore checks --explore: a kernel whose result depends on the
+// schedule is caught with the flags that replay it, a correct one runs
+// every schedule, and a bad count is a usage error.
+func TestRunExplore(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "race")
+	code, out, errs := runCmd(t, "", "run", filepath.Join(dir, "dsmem_reuse_race.ptx"), "--grid", "2", "--block", "32", "--cluster", "2",
+		"--arg", "buf:256", "--explore", "20")
+	if code != exitSanitize || !strings.Contains(out, "stored a different result") || !strings.Contains(out, "replay it with --seed") {
+		t.Fatalf("racy kernel without --race: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "", "run", filepath.Join(dir, "dsmem_reuse_race.ptx"), "--grid", "2", "--block", "32", "--cluster", "2",
+		"--arg", "buf:256", "--explore", "20", "--race")
+	if code != exitSanitize || !strings.Contains(out, "schedule 0 of 20 reported data-race; replay it with --seed 0 --async eager") {
+		t.Fatalf("racy kernel with --race: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "", "run", filepath.Join(dir, "shared_nobar_fixed.ptx"), "--block", "64", "--arg", "buf:256", "--explore", "12", "--race")
+	if code != exitOK || !strings.Contains(out, "explored 12 schedules after the first (--seed 1 to 12, --async random)") {
+		t.Fatalf("fixed kernel: exit %d\n%s%s", code, out, errs)
+	}
+	if code, _, errs = runCmd(t, "", "run", filepath.Join(dir, "shared_nobar_fixed.ptx"), "--explore", "-1"); code != exitUsage || !strings.Contains(errs, "--explore -1") {
+		t.Fatalf("--explore -1: exit %d, %s", code, errs)
+	}
+}
