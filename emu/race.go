@@ -6,6 +6,7 @@ import (
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/race"
+	"github.com/ptxkit/ptxkit/emu/tmem"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
@@ -416,4 +417,51 @@ func rOff(r *race.Race) int {
 // newRaceLaunch returns the detector's state for a launch of cfg.
 func newRaceLaunch(cfg *Config) *raceLaunch {
 	return &raceLaunch{g: race.NewGlobal(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])}
+}
+
+// raceTmem checks a warp's tcgen05.st (write) or tcgen05.ld of form x.form
+// at acc's taddr; false means a race was reported.
+func (w *Warp) raceTmem(acc *tmem.WarpAccess, x *tcInst, write bool) bool {
+	lanes, cols := x.form.Extent()
+	base := acc.Taddr[0]
+	r := w.CTA.cluster.race.TmemAccess(w.CTA.Rank, w.Index, base.Lane(), lanes, base.Column(), cols, write, w.pc)
+	if r == nil {
+		return true
+	}
+	cl := w.CTA.cluster
+	rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, w.CTA.Rank))
+	rep.Waits[0] = "fix: " + tmemFix(r)
+	rep.Thread = w.threadID(0)
+	cl.fail(rep)
+	return false
+}
+
+// tmemFix suggests the ordering a Tensor Memory race misses.
+func tmemFix(r *race.Race) string {
+	if r.Prev.Thread.Rank == r.Cur.Thread.Rank && r.Prev.Thread.Warp == r.Cur.Thread.Warp {
+		return "wait for the warp's earlier tcgen05.st (tcgen05.wait::st) or tcgen05.ld (tcgen05.wait::ld) before touching the same cells again"
+	}
+	return "the writing warp waits (tcgen05.wait::st / wait::ld), executes tcgen05.fence::before_thread_sync and synchronises (bar.sync, mbarrier); the other warp executes tcgen05.fence::after_thread_sync after that synchronisation and before its tcgen05 access"
+}
+
+// raceTcCommit returns what the landing of lane l's tcgen05.commit does
+// under --race: its arrive-on on the mbarrier at off of each target CTA
+// (which had completed p0 phases) releases the warp's tcgen05 operations
+// and what the thread knew at the commit.
+func (w *Warp) raceTcCommit(l int) func(t *CTA, off uint32, p0 uint64) {
+	rc := w.CTA.cluster.race
+	if rc == nil {
+		return func(*CTA, uint32, uint64) {}
+	}
+	th := w.raceThread(l)
+	s, agent := rc.TmemCommitIssue(th)
+	return func(t *CTA, off uint32, p0 uint64) {
+		p1, _ := asyncCTA(t).bars.Phases(uint64(off))
+		rc.TmemCommit(th, race.MbarKey(t.Rank, off), s, agent, p1 != p0)
+	}
+}
+
+// raceTcFence is tcgen05.fence::before_thread_sync or ::after_thread_sync.
+func (w *Warp) raceTcFence(in *Inst) {
+	w.CTA.cluster.race.TmemFence(w.CTA.Rank, w.Index, strings.Contains(in.Opcode, "before"))
 }

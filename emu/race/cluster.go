@@ -18,6 +18,7 @@ type Cluster struct {
 	warps    []warp // by rank*warpsPerCTA + warp index
 	perCTAW  int
 	shared   [][]Cell // per rank, allocated on first access
+	tmem     [][]Cell // per rank, Tensor Memory cells (lane*512 + column)
 	bars     map[int]*Know
 	cbAcc    *Know
 	cbDone   *Know
@@ -44,6 +45,10 @@ type warp struct {
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
 	pending *Know         // released knowledge read by relaxed strong reads, acquired by the next fence
+
+	tcView     *Know  // what the warp's tcgen05 operations know (tmem.go)
+	tcSt, tcLd uint32 // agent clocks of the warp's last tcgen05.st and tcgen05.ld
+	tcDone     uint32 // agent clock up to which the warp waited for its tcgen05 operations
 }
 
 type fenceSnap struct {
@@ -63,7 +68,7 @@ func NewCluster(g *Global, index int32, ctas, perCTA int) *Cluster {
 	k0 := newKnow(2 * t)
 	for i := range c.warps {
 		w := &c.warps[i]
-		w.k, w.shared = k0, true
+		w.k, w.shared, w.tcView = k0, true, k0
 		for l := range w.clk {
 			w.clk[l] = 1
 		}
