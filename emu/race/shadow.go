@@ -23,7 +23,7 @@ const (
 // maxReads bounds the unordered reads a cell remembers: beyond it a new
 // read replaces an old one (a race with the forgotten read can then go
 // unreported, never a false one).
-const maxReads = 4
+const maxReads = 3
 
 // Cell is the shadow of one aligned 4-byte word: its last write, and the
 // reads made since that write (one, or a set once two reads are
@@ -32,7 +32,8 @@ type Cell struct {
 	w     epoch
 	weak  epoch // the last weak write, when strong writes (atomics) followed it
 	r     epoch
-	reads []epoch
+	reads [maxReads]epoch // used when r is not: reads[:nreads]
+	nread uint8
 }
 
 const pageBits = 8
@@ -142,7 +143,7 @@ func (c *Cluster) check(x *Cell, a *actor) *epoch {
 	if r := &x.r; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
 		return r
 	}
-	for i := range x.reads {
+	for i := range x.nread {
 		if r := &x.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
 			return r
 		}
@@ -167,6 +168,23 @@ func benign(e *epoch, a *actor) bool {
 	return e.flags&fWrite == 0 && e.scope == ScopeNone && a.rmw
 }
 
+// sameEpoch reports whether x already holds an access like a's by the
+// same thread in the same epoch (FastTrack's fast path): a read whose
+// entry is the last read, or a write that is the last write with no read
+// since. Nothing that could race with a came in between, or the entry
+// would have been replaced.
+func (a *actor) sameEpoch(x *Cell) bool {
+	e := &x.r
+	if a.write {
+		if x.r.mask != 0 || x.nread != 0 {
+			return false
+		}
+		e = &x.w
+	}
+	return e.slot == a.self && e.clk == a.clk && e.cl == a.cl && e.mask&a.mask == a.mask && e.scope == a.scope &&
+		(e.flags&fRMW != 0) == a.rmw && (e.flags&fWrite != 0) == a.write
+}
+
 // record notes a's access in cell x (after check).
 func (x *Cell) record(a *actor) {
 	e := epoch{cl: a.cl, slot: a.self, clk: a.clk, pc: a.pc, inst: a.inst, scope: a.scope, flags: fValid, mask: a.mask}
@@ -187,7 +205,7 @@ func (x *Cell) record(a *actor) {
 		case x.w.scope == ScopeNone && x.w.mask != 0:
 			x.weak = x.w // atomics do not order a later thread after it
 		}
-		x.w, x.r, x.reads = e, epoch{}, x.reads[:0]
+		x.w, x.r, x.nread = e, epoch{}, 0
 		return
 	}
 	if x.r.inst == e.inst && x.r.cl == e.cl && x.r.mask != 0 {
@@ -196,32 +214,34 @@ func (x *Cell) record(a *actor) {
 		x.r.mask |= e.mask
 		return
 	}
-	if len(x.reads) > 0 {
-		if last := &x.reads[len(x.reads)-1]; last.inst == e.inst && last.cl == e.cl {
+	if x.nread > 0 {
+		if last := &x.reads[x.nread-1]; last.inst == e.inst && last.cl == e.cl {
 			last.mask |= e.mask
 			return
 		}
 		// A read the new one knows of is redundant: a write that
 		// races with it races with the new read too.
-		keep := x.reads[:0]
-		for _, r := range x.reads {
-			if !(a.knows(&r) && r.mask&^e.mask == 0) {
-				keep = append(keep, r)
+		n := uint8(0)
+		for i := range x.nread {
+			if r := &x.reads[i]; !(a.knows(r) && r.mask&^e.mask == 0) {
+				x.reads[n] = *r
+				n++
 			}
 		}
-		x.reads = keep
-		if len(x.reads) < maxReads {
-			x.reads = append(x.reads, e)
+		if n < maxReads {
+			x.reads[n] = e
+			n++
 		} else {
 			x.reads[e.inst%maxReads] = e
 		}
+		x.nread = n
 		return
 	}
 	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^e.mask == 0) {
 		x.r = e
 		return
 	}
-	x.reads = append(x.reads, x.r, e)
+	x.reads[0], x.reads[1], x.nread = x.r, e, 2
 	x.r = epoch{}
 }
 
@@ -260,6 +280,9 @@ func (c *Cluster) run(cells []Cell, base uint64, off uint64, n int, a *actor) *R
 	for b := off &^ 3; b < off+uint64(n); b += 4 {
 		a.mask = byteMask(b, off, n)
 		x := &cells[(b-base)>>2]
+		if a.sameEpoch(x) {
+			continue
+		}
 		if e := c.check(x, a); e != nil {
 			return c.race(e, a, b, off)
 		}
