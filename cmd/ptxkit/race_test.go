@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,6 +117,12 @@ func TestRaceReferenceClean(t *testing.T) {
 			}
 			check(g.name, g.command(t.TempDir()), i)
 		}
+		// The grid-wide barrier of cooperative groups: fences, atomics and
+		// volatile polling across clusters.
+		check("grid_sync", []string{"run", filepath.Join(gpuRefDir, "ptx", "warp.ptx"), "--kernel", "grid_sync", "--grid", "8",
+			"--block", "128", "--cooperative", "--arg", "buf:40000", "--arg", "10000", "--dump", "none"}, 0)
+		check("recursion", []string{"run", filepath.Join(gpuRefDir, "ptx", "basics.ptx"), "--kernel", "recursion", "--grid", "4",
+			"--block", "128", "--arg", "file:" + filepath.Join(gpuRefDir, "inputs", "u16k.bin"), "--arg", "buf:2048", "--dump", "none"}, 1)
 	}
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "emu", "*", "*.args"))
 	more, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "emu", "*.args"))
@@ -168,5 +175,26 @@ func TestRunExplore(t *testing.T) {
 	}
 	if code, _, errs = runCmd(t, "", "run", filepath.Join(dir, "shared_nobar_fixed.ptx"), "--explore", "-1"); code != exitUsage || !strings.Contains(errs, "--explore -1") {
 		t.Fatalf("--explore -1: exit %d, %s", code, errs)
+	}
+}
+
+// BenchmarkRaceOverhead runs each reference launch in-process without and
+// with --race (BENCHMARKS.md, "The race detector").
+func BenchmarkRaceOverhead(b *testing.B) {
+	for _, g := range readGPULaunches(b) {
+		for _, mode := range []string{"plain", "race"} {
+			b.Run(g.name+"/"+mode, func(b *testing.B) {
+				args := append(g.command(b.TempDir()), "--timeout", "0")
+				if mode == "race" {
+					args = append(args, "--race")
+				}
+				for b.Loop() {
+					var out, errs bytes.Buffer
+					if code := run(args, strings.NewReader(""), &out, &errs); code != exitOK {
+						b.Fatalf("exit %d\n%s%s", code, out.String(), errs.String())
+					}
+				}
+			})
+		}
 	}
 }
