@@ -365,17 +365,20 @@ func (c *Cluster) raceLand(cs *clusterAsync, id asyncgroup.OpID) *Report {
 	if op == nil {
 		return nil
 	}
-	dst := race.Kind{Write: true}
+	// Bulk copies run in the async proxy; cp.async, st.async and
+	// red.async in the generic proxy (PTX ISA §8.2, §9.7.9.25).
+	proxy := strings.HasPrefix(op.Name, "cp.async.bulk") || strings.HasPrefix(op.Name, "cp.reduce.async.bulk")
+	dst := race.Kind{Write: true, Async: proxy}
 	switch {
 	case strings.HasPrefix(op.Name, "red.async"):
 		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeCluster}
 	case strings.HasPrefix(op.Name, "cp.reduce"):
-		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeGPU}
+		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeGPU, Async: true}
 	}
 	if r := c.raceOpRange(uint64(id), op.Dst, dst); r != nil {
 		return r
 	}
-	return c.raceOpRange(uint64(id), op.Src, race.Kind{})
+	return c.raceOpRange(uint64(id), op.Src, race.Kind{Async: proxy})
 }
 
 func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Report {

@@ -29,7 +29,7 @@ func (c *Cluster) opActor(op uint64, k Kind) (actor, bool) {
 		return actor{}, false
 	}
 	return actor{cl: c.Index, k: o.issuer.K, self: o.agent, clk: o.clk, extra: o.issuer.Slot, xclk: o.issuer.Clk,
-		rank: c.rankOf(o.issuer.Slot), async: true, pc: o.pc, write: k.Write, rmw: k.RMW, scope: k.Scope}, true
+		rank: c.rankOf(o.issuer.Slot), async: k.Async, pc: o.pc, write: k.Write, rmw: k.RMW, scope: k.Scope}, true
 }
 
 // OpShared checks and records operation op's access to n bytes of rank's

@@ -342,6 +342,9 @@ type Kind struct {
 	Write, RMW bool
 	Scope      Scope // ScopeNone: weak
 	PC         int32
+	// Async marks an access of the async proxy (bulk copies); its reads
+	// of generic-proxy writes need fence.proxy.async.
+	Async bool
 }
 
 // Shared checks and records an access by thread t to n bytes of rank's

@@ -75,15 +75,23 @@ func (c *Cluster) WarpSync(rank, wi int, mask uint32) {
 	}
 }
 
-// ClusterArrive is barrier.cluster.arrive (release unless relaxed).
+// ClusterArrive is barrier.cluster.arrive (release unless relaxed). A
+// relaxed arrive after a release fence (fence.mbarrier_init.release.cluster,
+// fence.acq_rel) releases what the fence released.
 func (c *Cluster) ClusterArrive(rank, wi int, mask uint32, release bool) {
-	if !release {
-		return
-	}
 	if c.cbAcc == nil {
 		c.cbAcc = newKnow(2 * c.T)
 	}
-	c.joinLanes(c.cbAcc, rank, wi, mask)
+	if release {
+		c.joinLanes(c.cbAcc, rank, wi, mask)
+		return
+	}
+	w := &c.warps[rank*c.perCTAW+wi]
+	for m := mask; m != 0; m &= m - 1 {
+		if f := w.fence[lowBit(m)]; f.s.K != nil && f.scope >= ScopeCluster {
+			joinSnap(c.cbAcc, f.s)
+		}
+	}
 }
 
 // ClusterPhaseDone completes a phase of the cluster barrier.
@@ -144,11 +152,16 @@ func (c *Cluster) MbarInit(key uint64) { delete(c.mbars, key) }
 // mbarrier key; completed says the arrival completed the phase.
 func (c *Cluster) MbarArrive(t Thread, key uint64, release, completed bool) {
 	m := c.mbarAt(key)
-	if release {
+	f := c.warpOf(t).fence[t.Lane]
+	if release || f.s.K != nil {
 		if m.acc == nil {
 			m.acc = newKnow(2 * c.T)
 		}
-		joinSnap(m.acc, c.snap(t))
+		if release {
+			joinSnap(m.acc, c.snap(t))
+		} else {
+			joinSnap(m.acc, f.s) // a relaxed arrive after a release fence
+		}
 	}
 	if completed {
 		m.complete()
@@ -187,12 +200,20 @@ func (m *mbar) complete() {
 // MbarWait is a wait on the mbarrier that observed a completed phase:
 // the waiting lanes' warp acquires what the completed phases released.
 func (c *Cluster) MbarWait(t Thread, key uint64, acquire bool) {
-	if !acquire {
+	m := c.mbars[key]
+	if m == nil || m.done == nil {
 		return
 	}
-	if m := c.mbars[key]; m != nil && m.done != nil {
-		c.warpOf(t).acquire(m.done)
+	w := c.warpOf(t)
+	if acquire {
+		w.acquire(m.done)
+		return
 	}
+	// A relaxed wait: a later acquire fence takes what it observed.
+	if w.pending == nil {
+		w.pending = newKnow(2 * c.T)
+	}
+	w.pending.join(m.done)
 }
 
 // loc is the clock of a location written by release stores or
