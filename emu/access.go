@@ -46,6 +46,9 @@ func (w *Warp) bytesAligned(l int, sp Space, a uint64, n, align int, write bool)
 	switch sp {
 	case SpaceGlobal:
 		if r := w.cache; r != nil && a >= r.Base && a+uint64(n) <= r.Base+uint64(len(r.Data)) && !(write && r.ReadOnly) {
+			if w.CTA.cluster.race != nil && !w.raceGlobal(l, a, n, write) {
+				return nil
+			}
 			w.count(SpaceGlobal, n, write)
 			return r.Data[a-r.Base : a-r.Base+uint64(n)]
 		}
@@ -96,9 +99,7 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	if w.probe != nil {
 		return w.probedGlobal(l, r, a, n, write)
 	}
-	if w.CTA.cluster.race == nil { // under --race every global access takes this path
-		w.cache = r
-	}
+	w.cache = r
 	w.count(SpaceGlobal, n, write)
 	return r.Data[a-r.Base : a-r.Base+uint64(n)]
 }
@@ -207,6 +208,9 @@ func (w *Warp) generic(l int, a uint64, n int, write bool) []byte {
 		return w.konst(l, a-constWindow, n, write, SpaceConst)
 	}
 	if r := w.cache; r != nil && a >= r.Base && a+uint64(n) <= r.Base+uint64(len(r.Data)) && !(write && r.ReadOnly) {
+		if w.CTA.cluster.race != nil && !w.raceGlobal(l, a, n, write) {
+			return nil
+		}
 		w.count(SpaceGlobal, n, write)
 		return r.Data[a-r.Base : a-r.Base+uint64(n)]
 	}

@@ -81,9 +81,7 @@ func (w *Warp) watchedGlobal(l int, r *Region, a uint64, n int, write bool) []by
 		if w.probe != nil {
 			return w.probedGlobal(l, r, a, n, write)
 		}
-		if w.CTA.cluster.race == nil {
-			w.cache = r
-		}
+		w.cache = r
 	} else if a+uint64(n) <= cs.globalBox.lo || a >= cs.globalBox.hi {
 		// Outside every guarded global range.
 	} else if h := cs.globalHazard(asyncgroup.Range{Lo: a, Hi: a + uint64(n)}, write); h != nil {

@@ -468,3 +468,14 @@ func (w *Warp) raceTcCommit(l int) func(t *CTA, off uint32, p0 uint64) {
 func (w *Warp) raceTcFence(in *Inst) {
 	w.CTA.cluster.race.TmemFence(w.CTA.Rank, w.Index, strings.Contains(in.Opcode, "before"))
 }
+
+// raceFast checks lane l's access to the n bytes at a (offset off in the
+// window) that a fast handler is about to make. On a race it records the
+// report and returns false; the lane then takes the checked path, which
+// finds the same race and stops.
+func (w *Warp) raceFast(f *fastWindow, l int32, a, off uint64, n int) bool {
+	if f.space == SpaceShared {
+		return w.raceShared(int(l), w.CTA, uint32(off), n, f.write)
+	}
+	return w.raceGlobal(int(l), a, n, f.write)
+}
