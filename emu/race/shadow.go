@@ -224,7 +224,9 @@ func (x *Cell) record(a *actor) {
 		n := uint8(0)
 		for i := range x.nread {
 			if r := &x.reads[i]; !(a.knows(r) && r.mask&^e.mask == 0) {
-				x.reads[n] = *r
+				if n != i {
+					x.reads[n] = *r
+				}
 				n++
 			}
 		}
