@@ -237,7 +237,7 @@ func (l *Launch) observers() *observers {
 		o.probe.region = argRegionName(o.probe.Arg)
 	}
 	if l.Race {
-		o.race = newRaceLaunch(&l.Config)
+		o.race = newRaceLaunch()
 	}
 	return o
 }

@@ -417,9 +417,9 @@ func rOff(r *race.Race) int {
 	return r.Offset
 }
 
-// newRaceLaunch returns the detector's state for a launch of cfg.
-func newRaceLaunch(cfg *Config) *raceLaunch {
-	return &raceLaunch{g: race.NewGlobal(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])}
+// newRaceLaunch returns the detector's state for one launch.
+func newRaceLaunch() *raceLaunch {
+	return &raceLaunch{g: race.NewGlobal()}
 }
 
 // raceTmem checks a warp's tcgen05.st (write) or tcgen05.ld of form x.form

@@ -45,7 +45,7 @@ func read(pc int32) Kind  { return Kind{PC: pc} }
 // barrier both arrive at completes between them.
 func TestBarrierOrders(t *testing.T) {
 	for _, sync := range []bool{false, true} {
-		c := NewCluster(NewGlobal(64), 0, 1, 64)
+		c := NewCluster(NewGlobal(), 0, 1, 64)
 		if r := c.Shared(w0, 0, 8, 4, 256, write(1)); r != nil {
 			t.Fatal(r)
 		}
@@ -70,7 +70,7 @@ func TestBarrierOrders(t *testing.T) {
 // and, after bar.warp.sync, those of the other lanes.
 func TestElectedRelease(t *testing.T) {
 	for _, warpSync := range []bool{false, true} {
-		c := NewCluster(NewGlobal(64), 0, 1, 64)
+		c := NewCluster(NewGlobal(), 0, 1, 64)
 		for l := range 32 {
 			if r := c.Shared(Thread{0, 0, l}, 0, uint32(16+4*l), 4, 256, write(1)); r != nil {
 				t.Fatal(r)
@@ -96,7 +96,7 @@ func TestElectedRelease(t *testing.T) {
 // does not synchronise with an acquire in another; at .gpu it does.
 func TestScopes(t *testing.T) {
 	for _, scope := range []Scope{ScopeCTA, ScopeGPU} {
-		g := NewGlobal(32)
+		g := NewGlobal()
 		a := NewCluster(g, 0, 1, 32)
 		if r := a.GlobalAccess(w0, 0x1000, 4, write(1)); r != nil {
 			t.Fatal(r)
@@ -130,7 +130,7 @@ func TestScopes(t *testing.T) {
 // TestAsyncObserve: an operation's write is known to a thread only once
 // a wait observed it (or through a barrier after that wait).
 func TestAsyncObserve(t *testing.T) {
-	c := NewCluster(NewGlobal(64), 0, 1, 64)
+	c := NewCluster(NewGlobal(), 0, 1, 64)
 	c.Issue(w0, 1, 7)
 	if r := c.OpShared(1, 0, 32, 16, 256, Kind{Write: true}); r != nil {
 		t.Fatal(r)
@@ -138,7 +138,7 @@ func TestAsyncObserve(t *testing.T) {
 	if r := c.Shared(w1, 0, 32, 4, 256, read(8)); r == nil || !r.Prev.Agent || r.Prev.PC != 7 {
 		t.Fatalf("a warp that never waited: %+v", r)
 	}
-	c = NewCluster(NewGlobal(64), 0, 1, 64)
+	c = NewCluster(NewGlobal(), 0, 1, 64)
 	c.Issue(w0, 1, 7)
 	c.OpShared(1, 0, 32, 16, 256, Kind{Write: true})
 	c.Observed(w0, 1)
@@ -150,7 +150,7 @@ func TestAsyncObserve(t *testing.T) {
 // TestReadsBounded: many unordered reads keep at most maxReads entries,
 // and an unordered write still races with one of them.
 func TestReadsBounded(t *testing.T) {
-	c := NewCluster(NewGlobal(256), 0, 1, 256)
+	c := NewCluster(NewGlobal(), 0, 1, 256)
 	for wi := range 8 {
 		if r := c.Shared(Thread{0, wi, 3}, 0, 0, 4, 64, read(int32(wi))); r != nil {
 			t.Fatal(r)

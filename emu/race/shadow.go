@@ -43,17 +43,16 @@ type page [1 << pageBits]Cell
 // Global is the shadow of global memory for a whole launch, and the
 // release locations in it.
 type Global struct {
-	PerCTA int
-	pages  map[uint64]*page
-	last   *page
-	lastN  uint64
-	locs   map[uint64]*loc
-	Cells  int // shadow cells allocated, for the memory figure
+	pages map[uint64]*page
+	last  *page
+	lastN uint64
+	locs  map[uint64]*loc
+	Cells int // shadow cells allocated, for the memory figure
 }
 
-// NewGlobal returns the launch's global shadow for CTAs of perCTA threads.
-func NewGlobal(perCTA int) *Global {
-	return &Global{PerCTA: perCTA, pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
+// NewGlobal returns the shadow of global memory for one launch.
+func NewGlobal() *Global {
+	return &Global{pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
 }
 
 // page returns shadow page number pn (the words [pn<<pageBits, ...)).
@@ -87,17 +86,12 @@ type Race struct {
 	Proxy     bool // ordered, but across proxies without fence.proxy.async
 }
 
-func (c *Cluster) access(e *epoch, a *actor) Access {
-	t, agent := c.slotThreadOf(e.cl, e.slot)
+// access describes the earlier access e of a race.
+func (c *Cluster) access(e *epoch) Access {
+	// Another cluster of the launch has the same shape: its slots name
+	// threads the same way.
+	t, agent := c.SlotThread(e.slot)
 	return Access{Cluster: e.cl, Thread: t, Agent: agent, PC: e.pc, Write: e.flags&fWrite != 0, Scope: e.scope}
-}
-
-func (c *Cluster) slotThreadOf(cl int32, s uint32) (Thread, bool) {
-	if cl == c.Index {
-		return c.SlotThread(s)
-	}
-	// Another cluster of the same launch has the same shape.
-	return c.SlotThread(s)
 }
 
 func (c *Cluster) rankOf(s uint32) int32 {
@@ -302,7 +296,7 @@ func byteMask(b, off uint64, n int) uint8 {
 // race describes the conflict of a's access to word b (of an access
 // starting at off) with the earlier access e.
 func (c *Cluster) race(e *epoch, a *actor, b, off uint64) *Race {
-	r := &Race{Prev: c.access(e, a), Proxy: a.async && e.flags&fAsync == 0 && a.knows(e)}
+	r := &Race{Prev: c.access(e), Proxy: a.async && e.flags&fAsync == 0 && a.knows(e)}
 	for i := uint64(0); i < 4; i++ {
 		if (e.mask&a.mask)>>i&1 != 0 {
 			r.Offset = int(b + i - off)

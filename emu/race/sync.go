@@ -26,24 +26,9 @@ func (c *Cluster) joinLanes(acc *Know, rank, wi int, mask uint32) {
 	}
 }
 
-// BarRelease completes the current instance of named barrier b: the
-// waiting warps (index and lanes) acquire what every arriving thread
-// released.
-func (c *Cluster) BarRelease(rank, b int, waiting map[int]uint32) {
-	key := rank*16 + b
-	acc := c.bars[key]
-	delete(c.bars, key)
-	if acc == nil {
-		return
-	}
-	for wi := range waiting {
-		w := &c.warps[rank*c.perCTAW+wi]
-		w.acquire(acc)
-		w.acquirePending()
-	}
-}
-
-// BarWaiter is BarRelease for one waiting warp (the caller iterates).
+// BarWaiter is the completion of a named barrier's instance for warp wi
+// of CTA rank, which waited at it: it acquires acc, what every arriving
+// thread released (BarTake), and what its relaxed strong reads read.
 func (c *Cluster) BarWaiter(rank, b, wi int, acc *Know) {
 	w := &c.warps[rank*c.perCTAW+wi]
 	w.acquire(acc)
