@@ -44,7 +44,7 @@ type warp struct {
 	clk     [32]uint32
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
-	pending *Know         // released knowledge read by relaxed strong reads, acquired by the next fence
+	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them
 
 	tcView     *Know  // what the warp's tcgen05 operations know (tmem.go)
 	tcSt, tcLd uint32 // agent clocks of the warp's last tcgen05.st and tcgen05.ld

@@ -32,7 +32,7 @@ func (c *Cluster) joinLanes(acc *Know, rank, wi int, mask uint32) {
 func (c *Cluster) BarWaiter(rank, b, wi int, acc *Know) {
 	w := &c.warps[rank*c.perCTAW+wi]
 	w.acquire(acc)
-	w.acquirePending()
+	c.acquirePending(w, int32(rank), ScopeSys)
 }
 
 // BarTake removes and returns the accumulated knowledge of barrier b's
@@ -100,7 +100,7 @@ func (c *Cluster) ClusterWait(rank, wi int, acquire bool) {
 	}
 	w := &c.warps[rank*c.perCTAW+wi]
 	w.acquire(c.cbDone)
-	w.acquirePending()
+	c.acquirePending(w, int32(rank), ScopeSys)
 }
 
 func lowBit(m uint32) int {
@@ -195,10 +195,21 @@ func (c *Cluster) MbarWait(t Thread, key uint64, acquire bool) {
 		return
 	}
 	// A relaxed wait: a later acquire fence takes what it observed.
-	if w.pending == nil {
-		w.pending = newKnow(2 * c.T)
+	w.keep([]locEntry{{cl: c.Index, rank: int32(key >> 32), scope: ScopeCluster, k: m.done}})
+}
+
+// keep adds releases a relaxed read observed to the warp's pending ones
+// (once each: a polling loop reads the same release again and again).
+func (w *warp) keep(ents []locEntry) {
+next:
+	for _, e := range ents {
+		for _, p := range w.pending {
+			if p.k == e.k && p.cl == e.cl && p.rank == e.rank && p.scope == e.scope {
+				continue next
+			}
+		}
+		w.pending = append(w.pending, e)
 	}
-	w.pending.join(m.done)
 }
 
 // loc is the clock of a location written by release stores or
@@ -316,16 +327,7 @@ func (c *Cluster) Strong(t Thread, global bool, key uint64, read, write bool, se
 				if sem == SemAcquire || sem == SemAcqRel {
 					c.take(w, ents)
 				} else {
-					if w.pending == nil {
-						w.pending = newKnow(2 * c.T)
-					}
-					for _, e := range ents {
-						if e.cl == c.Index {
-							w.pending.join(e.k)
-						} else {
-							w.pending.joinForeign(e.cl, e.k.V)
-						}
-					}
+					w.keep(ents)
 				}
 			}
 		}
@@ -348,21 +350,28 @@ func (c *Cluster) Strong(t Thread, global bool, key uint64, read, write bool, se
 func (c *Cluster) Fence(t Thread, sem Sem, scope Scope) {
 	w := c.warpOf(t)
 	if sem == SemAcquire || sem == SemAcqRel {
-		w.acquirePending()
+		c.acquirePending(w, int32(t.Rank), scope)
 	}
 	if sem == SemRelease || sem == SemAcqRel {
 		w.fence[t.Lane] = fenceSnap{s: c.snap(t), scope: scope}
 	}
 }
 
-func (w *warp) acquirePending() {
-	if w.pending != nil {
-		p := w.pending
-		w.pending = nil
-		if !w.k.covers(p) {
-			w.own().join(p)
+// acquirePending takes, for warp w of CTA rank, the releases its relaxed
+// strong reads read whose releasing thread an acquire at scope reaches
+// (a fence; barriers pass ScopeSys), and forgets the others.
+func (c *Cluster) acquirePending(w *warp, rank int32, scope Scope) {
+	if len(w.pending) == 0 {
+		return
+	}
+	take := w.pending[:0]
+	for _, e := range w.pending {
+		if scopeIncludes(scope, c.Index, rank, e.cl, e.rank) {
+			take = append(take, e)
 		}
 	}
+	c.take(w, take)
+	w.pending = w.pending[:0]
 }
 
 // ProxyFence is fence.proxy.async by thread t: the generic-proxy writes
