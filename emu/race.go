@@ -181,17 +181,28 @@ func (w *Warp) raceFault(l int, r *race.Race, rank int, a uint64) {
 func (c *Cluster) raceReport(r *race.Race, where string) *Report {
 	cur, prev := &c.prog.Insts[r.Cur.PC], &c.prog.Insts[r.Prev.PC]
 	msg := fmt.Sprintf("data race on %s: %s %s %s by %s at %s (%s) with no ordering between them",
-		where, raceKind(r.Cur), conflictVerb(r.Cur.Write), raceKind(r.Prev), c.raceWho(r.Prev), c.pos(prev.Pos), prev.Opcode)
+		where, raceKind(r.Cur), conflictVerb(r.Cur.Write), raceKind(r.Prev), c.raceWho(r.Prev), c.racePos(r.Prev.PC), prev.Opcode)
 	if r.Proxy {
 		msg = fmt.Sprintf("data race on %s: an asynchronous operation (async proxy) reads bytes written by %s at %s (%s) through the generic proxy without fence.proxy.async between them",
-			where, c.raceWho(r.Prev), c.pos(prev.Pos), prev.Opcode)
+			where, c.raceWho(r.Prev), c.racePos(r.Prev.PC), prev.Opcode)
 	}
 	rep := &Report{Rule: ruleDataRace, File: c.prog.File, Pos: cur.Pos, Opcode: cur.Opcode, Spec: specRace, Message: msg}
+	if src := c.prog.sourceLine(r.Cur.PC); src != "" {
+		rep.Waits = append(rep.Waits, "this access is at "+src+" in the source (.loc)")
+	}
 	rep.Waits = append(rep.Waits, "fix: "+raceFix(r))
 	return rep
 }
 
-func (c *Cluster) pos(p token.Pos) string { return token.Position{File: c.prog.File, Pos: p}.String() }
+// racePos names the PTX position of instruction pc, and its source line
+// when .loc gives one.
+func (c *Cluster) racePos(pc int32) string {
+	s := token.Position{File: c.prog.File, Pos: c.prog.Insts[pc].Pos}.String()
+	if src := c.prog.sourceLine(pc); src != "" {
+		s += " [" + src + "]"
+	}
+	return s
+}
 
 func conflictVerb(write bool) string {
 	if write {
@@ -433,7 +444,7 @@ func (w *Warp) raceTmem(acc *tmem.WarpAccess, x *tcInst, write bool) bool {
 	}
 	cl := w.CTA.cluster
 	rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, w.CTA.Rank))
-	rep.Waits[0] = "fix: " + tmemFix(r)
+	rep.Waits[len(rep.Waits)-1] = "fix: " + tmemFix(r)
 	rep.Thread = w.threadID(0)
 	cl.fail(rep)
 	return false

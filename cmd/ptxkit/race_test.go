@@ -198,3 +198,26 @@ func BenchmarkRaceOverhead(b *testing.B) {
 		}
 	}
 }
+
+// TestRaceReportNamesBoth checks what a race report says: both accesses
+// with their thread, instruction, PTX position and .loc source line, the
+// space and address, and a fix.
+func TestRaceReportNamesBoth(t *testing.T) {
+	code, out, errs := runCmd(t, "", "run", filepath.Join("..", "..", "testdata", "race", "loc_lines_race.ptx"), "--block", "64", "--race")
+	if code != exitSanitize {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{
+		"data race on shared memory offset 0x0 of CTA rank 0",
+		"a load reads what was written by a store by thread (0,0,0) of CTA (0,0,0)",
+		"loc_lines_race.ptx:25:2 [/src/kernel.cu:12:5] (st.shared.u32)",
+		"in ld.shared.u32 by thread (32,0,0) of CTA (0,0,0) [cluster (0,0,0) rank 0, warp 1 lane 0]",
+		"this access is at /src/kernel.cu:14:7 in the source (.loc)",
+		"fix: put bar.sync (__syncthreads) between the accesses",
+		"[data-race]",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("the report lacks %q:\n%s", want, errs)
+		}
+	}
+}
