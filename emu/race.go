@@ -154,6 +154,11 @@ func (w *Warp) raceGlobal(l int, a uint64, n int, write bool) bool {
 		w.raceFault(l, r, -1, a)
 		return false
 	}
+	if rc.G.Full() {
+		w.Fault(l, RuleUnsupported, "", "the race detector's shadow of global memory is full: the launch touched more than %d MiB of global memory; run it on smaller buffers or without --race",
+			race.MaxGlobalCells*4>>20)
+		return false
+	}
 	if ri.scope != race.ScopeNone {
 		rc.Strong(t, true, a, !write || ri.rmw, write, ri.sem, ri.scope)
 	}

@@ -47,8 +47,16 @@ type Global struct {
 	last  *page
 	lastN uint64
 	locs  map[uint64]*loc
-	Cells int // shadow cells allocated, for the memory figure
+	Cells int // shadow cells allocated
 }
+
+// MaxGlobalCells bounds the shadow of global memory (about 620 MB of
+// cells, for 16 MiB of global memory touched); beyond it Full reports
+// true and the emulator stops the run.
+const MaxGlobalCells = 4 << 20
+
+// Full reports whether the shadow of global memory reached MaxGlobalCells.
+func (g *Global) Full() bool { return g.Cells >= MaxGlobalCells }
 
 // NewGlobal returns the shadow of global memory for one launch.
 func NewGlobal() *Global {
