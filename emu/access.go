@@ -46,6 +46,9 @@ func (w *Warp) bytesAligned(l int, sp Space, a uint64, n, align int, write bool)
 	switch sp {
 	case SpaceGlobal:
 		if r := w.cache; r != nil && a >= r.Base && a+uint64(n) <= r.Base+uint64(len(r.Data)) && !(write && r.ReadOnly) {
+			if w.CTA.cluster.race != nil && !w.raceGlobal(l, a, n, write) {
+				return nil
+			}
 			w.count(SpaceGlobal, n, write)
 			return r.Data[a-r.Base : a-r.Base+uint64(n)]
 		}
@@ -85,6 +88,9 @@ func (w *Warp) global(l int, a uint64, n int, write bool, asked Space) []byte {
 	}
 	if write && r.ReadOnly {
 		w.Fault(l, ruleStoreParam, specStParam, "store to kernel parameter memory at %#x (%s)", a, r.Name)
+		return nil
+	}
+	if w.CTA.cluster.race != nil && !r.ReadOnly && !w.raceGlobal(l, a, n, write) {
 		return nil
 	}
 	if w.watchGlobal {
@@ -135,6 +141,9 @@ func (w *Warp) shared(l int, sp Space, a uint64, n int, write bool, asked Space)
 		return nil
 	}
 	if c.Watch != nil && c.Watch(w, l, off, n, write) != Continue {
+		return nil
+	}
+	if w.CTA.cluster.race != nil && !w.raceShared(l, c, off, n, write) {
 		return nil
 	}
 	w.count(sp, n, write)
@@ -199,6 +208,9 @@ func (w *Warp) generic(l int, a uint64, n int, write bool) []byte {
 		return w.konst(l, a-constWindow, n, write, SpaceConst)
 	}
 	if r := w.cache; r != nil && a >= r.Base && a+uint64(n) <= r.Base+uint64(len(r.Data)) && !(write && r.ReadOnly) {
+		if w.CTA.cluster.race != nil && !w.raceGlobal(l, a, n, write) {
+			return nil
+		}
 		w.count(SpaceGlobal, n, write)
 		return r.Data[a-r.Base : a-r.Base+uint64(n)]
 	}

@@ -116,6 +116,10 @@ func (cs *clusterAsync) globalHazard(r asyncgroup.Range, write bool) *asyncgroup
 func (w *Warp) asyncGlobalBytes(l int, a uint64, n, align int, write bool) []byte {
 	armed := w.watchGlobal
 	w.watchGlobal = false
+	if rc := w.CTA.cluster.race; rc != nil { // the operation's access is checked as it lands
+		rc.Landing = true
+		defer func() { rc.Landing = false }()
+	}
 	b := w.BytesAlign(l, SpaceGlobal, a, n, align, write)
 	if armed {
 		w.watchGlobal, w.cache = true, nil

@@ -237,6 +237,9 @@ func (f landFunc) land(c *Cluster) *Report { return f(c) }
 func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail func() string) Status {
 	cl := w.CTA.cluster
 	cs := asyncCluster(cl)
+	if cl.race != nil {
+		cl.race.Issue(w.raceThread(l), uint64(id), w.pc)
+	}
 	if cs.tracker.Len() > maxOutstandingAsync {
 		return w.Fault(l, ruleAsyncLimit, specAsyncGroup,
 			"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", maxOutstandingAsync)
@@ -308,7 +311,16 @@ func (q *queuedOp) land(c *Cluster) *Report {
 	if !cs.eager {
 		delete(cs.queued, id)
 	}
+	if c.race != nil {
+		if r := c.raceLand(cs, id); r != nil {
+			return r
+		}
+		c.race.Landing = true
+	}
 	r := ld.land(c)
+	if c.race != nil {
+		c.race.Landing = false
+	}
 	cs.event(c, id, "landed", "")
 	q.ld = nil
 	cs.spareQueued = append(cs.spareQueued, q)

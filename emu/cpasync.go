@@ -286,6 +286,9 @@ func execCpWait(w *Warp, in *Inst) Status {
 			} else {
 				cs.observe(cl, id)
 			}
+			if cl.race != nil {
+				cl.race.Observed(w.raceThread(lane(m)), uint64(id))
+			}
 		}
 	}
 	return Continue
@@ -326,6 +329,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 				return cs.landReport(cl, id, "mbarrier-count-range", specCpAsyncArrive, err.Error())
 			}
 			storeWord(c, off, r.Word)
+			cl.raceSignal(id, c, off, phase)
 			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 			for _, p := range append(prior, id) {
 				cs.tracker.Signal(p, ref, phase)

@@ -83,6 +83,7 @@ const (
 // each label and function to its code.
 type Decoder struct {
 	prog          *Program
+	loc           srcLoc // the last .loc of the function being lowered (srcloc.go)
 	errs          diag.List
 	tooLong       bool // maxProgramInsts was reached and reported
 	info          *resolve.Info
@@ -154,6 +155,7 @@ func DecodeResolved(m *ast.Module, info *resolve.Info, kernel string) (*Program,
 	d.entryParams(entry)
 	d.moduleVars(m)
 	d.sharedVars(m, d.reachFrom(m, entry))
+	d.sourceFiles(m)
 	for len(d.queue) > 0 {
 		f := d.queue[0]
 		d.queue = d.queue[1:]

@@ -107,6 +107,9 @@ func (l *Launch) Check() error {
 		}
 		l.Jobs = 1
 	}
+	if l.Race {
+		l.Jobs = 1 // the shadow of global memory is one per launch (docs/race.md)
+	}
 	return nil
 }
 
@@ -248,6 +251,7 @@ type observers struct {
 	trace func(AsyncEvent)
 	tmem  *tmemRequest
 	probe *StoreProbe
+	race  *raceLaunch // --race: the detector's launch-wide state (race.go)
 }
 
 func (l *Launch) observers() *observers {
@@ -257,6 +261,9 @@ func (l *Launch) observers() *observers {
 	}
 	if o.probe != nil {
 		o.probe.region = argRegionName(o.probe.Arg)
+	}
+	if l.Race {
+		o.race = newRaceLaunch()
 	}
 	return o
 }

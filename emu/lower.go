@@ -19,6 +19,7 @@ var programInstLimit = maxProgramInsts
 func (d *Decoder) lowerFunc(fi *funcInfo) {
 	f := fi.fn
 	d.cur = fi
+	d.loc = srcLoc{}
 	fi.start = int32(len(d.prog.Insts))
 	if d.rec[f] {
 		fi.frame = &frameInfo{slotLo: int32(d.nslots) * 32}
@@ -88,6 +89,7 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 			lastLabel = x
 			continue
 		case *ast.Directive:
+			d.noteLoc(x)
 			if x.Name == ".branchtargets" && lastLabel != nil {
 				var names []*ast.Ident
 				for _, a := range x.Args {
@@ -105,7 +107,9 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 				}
 				return
 			}
+			from := len(d.prog.Insts)
 			d.lowerInst(x)
+			d.placeLoc(from)
 			lastLabel = nil
 		case *ast.Block:
 			d.lowerBlock(x.Stmts)

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ptxkit/ptxkit/emu/race"
 )
 
 // Config describes a launch.
@@ -37,6 +39,10 @@ type Config struct {
 	// CUDA runtime's grid_group::sync uses is passed in %envreg1/%envreg2
 	// (coop.go).
 	Cooperative bool
+	// Race runs the happens-before data-race detector (emu/race,
+	// docs/race.md): a race stops the run with a data-race report.
+	// Clusters then run one at a time.
+	Race bool
 
 	gridWorkspace uint64     // address of the grid workspace of a cooperative launch
 	obs           *observers // what watches the launch (set by normalize)
@@ -204,8 +210,9 @@ type Cluster struct {
 	printf     []byte // device printf output, in emission order
 	printfLost bool   // output beyond maxPrintfBytes was dropped
 
-	mon        *Monitor // nil when nobody watches the launch
-	pubSteps   uint64   // steps and waiting warps last published to mon
+	race       *race.Cluster // --race: the detector's state (race.go); nil without
+	mon        *Monitor      // nil when nobody watches the launch
+	pubSteps   uint64        // steps and waiting warps last published to mon
 	pubWaiting int
 }
 
@@ -295,9 +302,16 @@ func (c *CTA) tryRelease(b int) {
 	}
 	popc, threads := bar.popc, bar.threads
 	*bar = barrier{}
+	var acc *race.Know
+	if rc := c.cluster.race; rc != nil {
+		acc = rc.BarTake(c.Rank, b)
+	}
 	for _, w := range c.Warps {
 		if m := w.barWait[b]; m != 0 {
 			w.barWait[b] = 0
+			if acc != nil {
+				c.cluster.race.BarWaiter(c.Rank, b, w.Index, acc)
+			}
 			if rd := w.barRed[b]; rd.dst >= 0 {
 				w.barRed[b].dst = -1
 				v := redResult(rd.op, popc, threads)
@@ -316,9 +330,15 @@ func (c *Cluster) tryReleaseCluster() {
 	}
 	c.cbCount = 0
 	c.cbPhase++
+	if c.race != nil {
+		c.race.ClusterPhaseDone()
+	}
 	for _, w := range c.warps {
 		if m := w.cbWait; m != 0 {
 			w.cbWait = 0
+			if c.race != nil {
+				c.race.ClusterWait(w.CTA.Rank, w.Index, true)
+			}
 			w.cbArrived &^= m
 			w.Unblock(m)
 		}
@@ -585,6 +605,7 @@ func (wk *worker) startCluster(index int, id [3]int) {
 		}
 		wk.stats.CTAs++
 	}
+	cl.startRace()
 }
 
 // start resets a warp for a new CTA: registers zeroed, specials filled.

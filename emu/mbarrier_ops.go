@@ -197,6 +197,9 @@ func execMbInit(w *Warp, in *Inst) Status {
 		}
 		storeWord(c, off, r.Word)
 		s.guards.add(off, mbarrier.Size, false, 1) // plain stores to it are watched
+		if w.CTA.cluster.race != nil && !w.raceMbInit(l, c, off) {
+			return Fault
+		}
 	}
 	return Continue
 }
@@ -239,6 +242,7 @@ func execMbArrive(w *Warp, in *Inst) Status {
 		}
 		tab := asyncCTA(c).bars
 		word, arg := loadWord(c, off), count32(w.R[in.B+int32(l)])
+		p0 := racePhases(w, c, off)
 		var r mbarrier.Result
 		var err error
 		switch {
@@ -253,6 +257,9 @@ func execMbArrive(w *Warp, in *Inst) Status {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
+		if w.CTA.cluster.race != nil && !w.raceMbarrier(l, c, off, p0, true) {
+			return Fault
+		}
 		if in.D >= 0 {
 			w.R[in.D+int32(l)] = uint64(r.Token)
 		}
@@ -269,6 +276,7 @@ func execMbTx(w *Warp, in *Inst) Status {
 		}
 		tab := asyncCTA(c).bars
 		word, n := loadWord(c, off), count32(w.R[in.B+int32(l)])
+		p0 := racePhases(w, c, off)
 		var r mbarrier.Result
 		var err error
 		if in.Imm&0xff == mbExpectTx {
@@ -280,6 +288,9 @@ func execMbTx(w *Warp, in *Inst) Status {
 			return w.mbFault(l, in, c, err)
 		}
 		storeWord(c, off, r.Word)
+		if w.CTA.cluster.race != nil && !w.raceMbarrier(l, c, off, p0, false) {
+			return Fault
+		}
 	}
 	return Continue
 }
@@ -329,6 +340,9 @@ func execMbWait(w *Warp, in *Inst) Status {
 		w.R[in.D+int32(l)] = 0
 		if ready {
 			w.R[in.D+int32(l)] = 1
+			if cl.race != nil && !w.raceMbWait(l, c, off) {
+				return Fault
+			}
 			phases, _ := asyncCTA(c).bars.Phases(uint64(off))
 			ref := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 			if ref != seen || phases != seenPhases { // lanes usually share one barrier

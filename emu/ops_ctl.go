@@ -16,7 +16,7 @@ func init() {
 	RegisterOpcode("call", decodeCall)
 	RegisterOpcode("bar", decodeBar)
 	RegisterOpcode("barrier", decodeBar)
-	for _, op := range []string{"fence", "membar", "nop", "prefetch", "prefetchu", "discard", "applypriority", "pmevent", "trap", "brkpt"} {
+	for _, op := range []string{"nop", "prefetch", "prefetchu", "discard", "applypriority", "pmevent", "trap", "brkpt"} {
 		RegisterOpcode(op, decodeNop)
 	}
 }
@@ -406,9 +406,12 @@ const (
 // {.aligned} a{, b} and barrier.cluster.arrive/wait (§9.7.13.1-9.7.13.4).
 func decodeBar(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
+	if in.Opcode == "bar" || q.Has(isa.QAligned) {
+		out.Flags |= FlagX // every thread of the warp executes the same instruction (§9.7.13.1)
+	}
 	switch {
 	case q.Has(isa.QWarp): // bar.warp.sync: lanes of a warp already run in lock-step groups
-		out.Exec = execNop
+		out.Exec = execBarWarp
 		return nil
 	case q.Has(isa.QCluster):
 		out.Exec = execClusterBarrier
@@ -446,6 +449,11 @@ func execBar(w *Warp, in *Inst) Status {
 	if id >= 16 {
 		return w.Fault(l, ruleBadBarrier, "PTX ISA §9.7.13.1 (bar)", "barrier number %d (must be 0..15)", id)
 	}
+	if in.Flags&FlagX != 0 && w.partialAtBarrier(int(id)) {
+		return w.Fault(lane(w.live&^w.Exec), ruleBarDivergent, "PTX ISA §9.7.13.1 (bar, barrier: .aligned)",
+			"%s reached by part of a warp: %d of its %d live threads execute it (lanes %#08x); the .aligned form (every bar) needs the whole warp, barrier.sync without .aligned allows divergence",
+			in.Opcode, bits.OnesCount32(w.Exec), bits.OnesCount32(w.live), w.Exec)
+	}
 	c := w.CTA
 	bar := &c.bars[id]
 	cnt := 0
@@ -465,8 +473,37 @@ func execBar(w *Warp, in *Inst) Status {
 		w.WaitPC = w.pc
 	}
 	w.barArr[id] |= w.Exec
+	if c.cluster.race != nil {
+		w.raceBarArrive(int(id))
+	}
 	w.warpArrival(int(id))
 	return Continue
+}
+
+// partialAtBarrier reports whether part of the warp executes an .aligned
+// barrier instruction while other live threads skip it: a guard predicate
+// that splits the executing group, or threads of the same call depth
+// already past it (a branch around the barrier, a loop some threads left)
+// that have not executed it. Threads still inside a called function are
+// not at fault: the emulator's reconvergence may bring the groups to the
+// barrier one after the other.
+func (w *Warp) partialAtBarrier(id int) bool {
+	if w.Exec == w.live {
+		return false
+	}
+	if w.active == w.live {
+		return true
+	}
+	if w.allValid {
+		return false
+	}
+	d := w.depth[lane(w.Exec)]
+	for m := w.live &^ w.active &^ w.barArr[id]; m != 0; m &= m - 1 {
+		if l := lane(m); w.depth[l] == d && w.tpc[l] > w.pc {
+			return true
+		}
+	}
+	return false
 }
 
 // warpArrival counts the warp at barrier b once every non-exited lane has
@@ -487,6 +524,9 @@ func execClusterBarrier(w *Warp, in *Inst) Status {
 	if in.Imm == barClusterArrive {
 		m := w.Exec &^ w.cbArrived
 		w.cbArrived |= m
+		if cl.race != nil {
+			cl.race.ClusterArrive(w.CTA.Rank, w.Index, m, !w.raceInfo().relaxed)
+		}
 		for x := m; x != 0; x &= x - 1 {
 			w.cbPhase[lane(x)] = cl.cbPhase
 		}
@@ -502,6 +542,9 @@ func execClusterBarrier(w *Warp, in *Inst) Status {
 		}
 	}
 	w.cbArrived &^= w.Exec &^ wait
+	if cl.race != nil && w.Exec&^wait != 0 {
+		cl.race.ClusterWait(w.CTA.Rank, w.Index, !w.raceInfo().relaxed)
+	}
 	if wait != 0 {
 		w.MoveLanes(wait, w.pc+1)
 		w.Block(wait)

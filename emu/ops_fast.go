@@ -19,9 +19,20 @@ type fastWindow struct {
 	base    uint64 // address of data[0]
 	data    []byte
 	watched *[]uint64 // &CTA.WatchRead or &CTA.WatchWrite
+	race    *Warp     // --race: the warp whose accesses the detector checks (race.go)
+	space   Space
+	write   bool
 }
 
 func (w *Warp) window(sp Space, write bool) fastWindow {
+	f := w.fastWindow(sp, write)
+	if w.CTA.cluster.race != nil && f.data != nil {
+		f.race, f.space, f.write = w, sp, write
+	}
+	return f
+}
+
+func (w *Warp) fastWindow(sp Space, write bool) fastWindow {
 	switch sp {
 	case SpaceShared:
 		c := w.CTA
@@ -44,9 +55,10 @@ func (w *Warp) window(sp Space, write bool) fastWindow {
 	return fastWindow{}
 }
 
-// at returns the n bytes at a (n a power of two, at most 16), or nil when
-// a is misaligned, outside, or in a granule the CTA's watch must see.
-func (f *fastWindow) at(a, n uint64) []byte {
+// at returns the n bytes at a (n a power of two, at most 16) for lane l,
+// or nil when a is misaligned, outside, in a granule the CTA's watch must
+// see, or (under --race) racing: the checked path then reports it.
+func (f *fastWindow) at(l int32, a, n uint64) []byte {
 	off := a - f.base
 	if a&(n-1) != 0 || off >= uint64(len(f.data)) || uint64(len(f.data))-off < n {
 		return nil
@@ -54,6 +66,9 @@ func (f *fastWindow) at(a, n uint64) []byte {
 	// n is at most 16 and a multiple of it, so the bytes lie in one
 	// 16-byte granule of the watch masks.
 	if f.watched != nil && (*f.watched)[off>>10]>>(off>>4&63)&1 != 0 {
+		return nil
+	}
+	if f.race != nil && !f.race.raceFast(f, l, a, off, int(n)) {
 		return nil
 	}
 	return f.data[off : off+n : off+n]
@@ -80,7 +95,7 @@ func execSt32(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := win.at(a, 4)
+		b := win.at(l, a, 4)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 4, true); b == nil {
 				return Fault
@@ -104,7 +119,7 @@ func execStV4x32(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := win.at(a, 16)
+		b := win.at(l, a, 16)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 16, true); b == nil {
 				return Fault
@@ -129,7 +144,7 @@ func execLd32(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := win.at(a, 4)
+		b := win.at(l, a, 4)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 4, false); b == nil {
 				return Fault
@@ -159,7 +174,7 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
-		b := win.at(a, 16)
+		b := win.at(l, a, 16)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 16, false); b == nil {
 				return Fault

@@ -205,7 +205,7 @@ func execStGlobal32(w *Warp, in *Inst) Status {
 		l := lane(m)
 		a := w.R[in.A+int32(l)] + uint64(in.Off)
 		var b []byte
-		if r := w.cache; r != nil && a&3 == 0 && a >= r.Base && a+4 <= r.Base+uint64(len(r.Data)) && !r.ReadOnly {
+		if r := w.cache; r != nil && a&3 == 0 && a >= r.Base && a+4 <= r.Base+uint64(len(r.Data)) && !r.ReadOnly && w.CTA.cluster.race == nil {
 			b = r.Data[a-r.Base:]
 			w.stats.Stored[SpaceGlobal] += 4
 		} else if b = w.Bytes(l, SpaceGlobal, a, 4, true); b == nil {

@@ -104,6 +104,8 @@ type Program struct {
 
 	funcTable []calleeInfo // functions whose address is taken, by index
 
+	src sourceMap // the CUDA source line of each instruction, from .loc and .file (srcloc.go)
+
 	globals []*Region // module .global variables with their initial bytes
 	konsts  []*Region // module .const variables
 	nextGlb uint64

@@ -22,6 +22,7 @@ const (
 	ruleCallDepth    = "call-depth"        // a thread's stack overflows (recursion frames, alloca); deep call chains are RuleUnsupported
 	ruleDivideByZero = "divide-by-zero"    // integer division by zero (result undefined)
 	ruleBadBarrier   = "barrier-count"     // bar thread count not a multiple of the warp size
+	ruleBarDivergent = "barrier-divergent" // an .aligned barrier executed by part of a warp
 	RuleUnsupported  = "unsupported"       // behaviour the emulator does not model
 	ruleRemoteExited = "remote-cta-exited" // DSMEM access to a CTA that has exited (§2.2.2)
 )

@@ -271,6 +271,7 @@ func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, 
 		return cs.landReport(c, id, RuleUnsupported, "", err.Error())
 	}
 	storeWord(cta, off, r.Word)
+	c.raceSignal(id, cta, off, phase)
 	cs.tracker.Signal(id, asyncgroup.BarrierRef{CTA: cta.Rank, Addr: uint64(off)}, phase)
 	return nil
 }

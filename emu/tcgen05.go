@@ -637,6 +637,9 @@ func execTcSt(w *Warp, in *Inst) Status {
 	if err != nil {
 		return accessFault(w, acc, err)
 	}
+	if w.CTA.cluster.race != nil && !w.raceTmem(acc, x, true) {
+		return Fault
+	}
 	ct.track(w.Index, ps)
 	return w.IssueFrom(0, &AsyncOp{Kind: "tcgen05.st", Land: func(*Cluster) *Report {
 		ps.Land()
@@ -660,6 +663,9 @@ func execTcLd(w *Warp, in *Inst) Status {
 	acc := warpAccess(w, in)
 	if err := ct.memory().Load(acc, x.form, out); err != nil {
 		return accessFault(w, acc, err)
+	}
+	if w.CTA.cluster.race != nil && !w.raceTmem(acc, x, false) {
+		return Fault
 	}
 	n := len(x.regs)
 	vals := make([]uint32, 32*n)
@@ -699,6 +705,9 @@ func execTcWait(w *Warp, in *Inst) Status {
 		w.CTA.cluster.fail(r)
 		return Fault
 	}
+	if rc := w.CTA.cluster.race; rc != nil {
+		rc.TmemWait(w.CTA.Rank, w.Index, x.op == tcWaitLd)
+	}
 	if x.op == tcWaitLd {
 		return Continue
 	}
@@ -710,4 +719,9 @@ func execTcWait(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-func execTcFence(*Warp, *Inst) Status { return Continue }
+func execTcFence(w *Warp, in *Inst) Status {
+	if w.CTA.cluster.race != nil {
+		w.raceTcFence(in)
+	}
+	return Continue
+}

@@ -43,14 +43,17 @@ func execTcCommit(w *Warp, in *Inst) Status {
 		}
 		issuer := *w.threadID(l)
 		file, pos := w.prog.File, w.prog.Insts[w.pc].Pos
+		release := w.raceTcCommit(l)
 		st := w.IssueFrom(l, &AsyncOp{Kind: "tcgen05.commit", Land: func(c *Cluster) *Report {
 			for _, ps := range before {
 				ps.Land()
 			}
 			for _, t := range targets {
+				p0 := racePhases(w, t, off)
 				if r := commitArrive(t, off, &issuer, file, pos); r != nil {
 					return r
 				}
+				release(t, off, p0)
 			}
 			return nil
 		}})

@@ -60,12 +60,14 @@ type runOptions struct {
 	ptx       *versionFlag
 	coop      bool
 	format    *choiceFlag // --format: text or json
+	race      bool
+	explore   int
 }
 
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
                   [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
-                  [--heap-bytes N]
+                  [--heap-bytes N] [--race] [--explore N]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
@@ -92,6 +94,8 @@ func runFlags(o *runOptions) *commandLine {
 	launchShapeFlags(fs, o)
 	fs.IntVar(&o.heap, "heap-bytes", 0, "device heap of malloc/free in bytes (0: 8 MiB, CUDA's default)")
 	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
+	fs.BoolVar(&o.race, "race", false, "detect data races (happens-before, PTX memory model; docs/race.md); clusters run one at a time")
+	fs.IntVar(&o.explore, "explore", 0, "after the run, try N more schedules (--seed+1.. with --async random), stopping at the first report or different result")
 	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
@@ -179,6 +183,10 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	if err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
+	}
+	if o.explore > 0 {
+		printLaunch(stdout, prog, &l.Config)
+		return explore(l, o.explore, stdout, stderr)
 	}
 	progress := startProgress(stderr, l.Monitor, clusterCount(&l.Config), time.Duration(o.heartbeat))
 	res, err := l.Run()
@@ -293,12 +301,16 @@ func (o *runOptions) config() (emu.Config, error) {
 	if o.heap < 0 {
 		return cfg, fmt.Errorf("--heap-bytes %d: want a byte count of 0 or more", o.heap)
 	}
+	if o.explore < 0 || o.explore > 1<<20 {
+		return cfg, fmt.Errorf("--explore %d: want a number of schedules from 0 to %d", o.explore, 1<<20)
+	}
 	cfg.SharedBytes, cfg.HeapBytes, cfg.Seed, cfg.Jobs = o.shared, o.heap, o.seed, o.jobs
 	cfg.MaxSteps = o.maxSteps.budget(defaultMaxSteps)
 	cfg.MaxLaunchSteps = o.maxLaunch.budget(0) // 0: emu's default
 	cfg.Timeout = time.Duration(o.timeout)
 	cfg.Monitor = new(emu.Monitor)
 	cfg.Cooperative = o.coop
+	cfg.Race = o.race
 	return cfg, nil
 }
 

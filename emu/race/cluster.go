@@ -1,0 +1,178 @@
+package race
+
+// Cluster is the detector's state for one cluster of a launch: the clocks
+// of its threads, grouped by warp, and of its synchronising objects, and
+// the shadow of its CTAs' shared memory. Global memory is shadowed by the
+// launch's Global, shared by every cluster.
+//
+// Thread slots number the threads of the cluster: rank*PerCTA + thread
+// index in the CTA. Asynchronous agent slots follow them (T + slot): the
+// operations one thread issues (cp.async, bulk copies, st.async) run on its
+// agent, whose clock counts them.
+type Cluster struct {
+	Index  int32 // linear cluster index in the grid
+	PerCTA int   // threads per CTA
+	T      int   // thread slots of the cluster
+	G      *Global
+
+	warps    []warp // by rank*warpsPerCTA + warp index
+	perCTAW  int
+	shared   [][]Cell // per rank, allocated on first access
+	tmem     [][]Cell // per rank, Tensor Memory cells (lane*512 + column)
+	bars     map[int]*Know
+	cbAcc    *Know
+	cbDone   *Know
+	mbars    map[uint64]*mbar
+	locs     map[uint64]*loc // release locations in shared memory (rank<<32 | offset)
+	agentClk []uint32
+	ops      map[uint64]opEpoch // issued asynchronous operations: their agent epoch
+
+	// Landing is set while an asynchronous operation lands: its memory
+	// accesses are the operation's (OpAccess), not the thread's.
+	Landing bool
+
+	inst                       uint32 // warp-instruction instances so far
+	lastWarp, lastPC, lastLane int32
+}
+
+// warp is the knowledge of one warp's threads: one Know the lanes share
+// (they gain knowledge together, see docs/race.md) and each lane's own
+// clock.
+type warp struct {
+	k       *Know
+	shared  bool // k is referenced elsewhere: copy before changing it
+	clk     [32]uint32
+	fence   [32]fenceSnap
+	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
+	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them
+
+	tcView     *Know  // what the warp's tcgen05 operations know (tmem.go)
+	tcSt, tcLd uint32 // agent clocks of the warp's last tcgen05.st and tcgen05.ld
+	tcDone     uint32 // agent clock up to which the warp waited for its tcgen05 operations
+}
+
+type fenceSnap struct {
+	s     Snap
+	scope Scope
+}
+
+// NewCluster returns the state of cluster index with ctas CTAs of perCTA
+// threads.
+func NewCluster(g *Global, index int32, ctas, perCTA int) *Cluster {
+	t := ctas * perCTA
+	nw := (perCTA + 31) / 32
+	c := &Cluster{Index: index, PerCTA: perCTA, T: t, G: g, perCTAW: nw,
+		warps: make([]warp, ctas*nw), shared: make([][]Cell, ctas),
+		bars: map[int]*Know{}, mbars: map[uint64]*mbar{}, locs: map[uint64]*loc{},
+		agentClk: make([]uint32, t), ops: map[uint64]opEpoch{}}
+	k0 := newKnow(2 * t)
+	for i := range c.warps {
+		w := &c.warps[i]
+		w.k, w.shared, w.tcView = k0, true, k0
+		for l := range w.clk {
+			w.clk[l] = 1
+		}
+	}
+	return c
+}
+
+// Thread names a thread: its CTA rank, warp index in the CTA and lane.
+type Thread struct{ Rank, Warp, Lane int }
+
+func (c *Cluster) slot(t Thread) uint32 { return uint32(t.Rank*c.PerCTA + t.Warp*32 + t.Lane) }
+
+func (c *Cluster) warpOf(t Thread) *warp { return &c.warps[t.Rank*c.perCTAW+t.Warp] }
+
+// SlotThread returns the thread (or, for an agent slot, the issuing
+// thread) of slot s and whether s is an agent slot.
+func (c *Cluster) SlotThread(s uint32) (Thread, bool) {
+	agent := int(s) >= c.T
+	if agent {
+		s -= uint32(c.T)
+	}
+	r, i := int(s)/c.PerCTA, int(s)%c.PerCTA
+	return Thread{Rank: r, Warp: i / 32, Lane: i % 32}, agent
+}
+
+// own makes w's Know private before a change.
+func (w *warp) own() *Know {
+	if w.shared {
+		w.k = w.k.clone()
+		w.shared = false
+	}
+	return w.k
+}
+
+// acquire adds o to what the warp knows.
+func (w *warp) acquire(o *Know) {
+	if o == nil || w.k.covers(o) {
+		return
+	}
+	w.own().join(o)
+}
+
+// snap is what lane t releases now; the lane's clock then advances, so
+// that its later operations are not covered by this release.
+func (c *Cluster) snap(t Thread) Snap {
+	w := c.warpOf(t)
+	w.shared = true
+	s := Snap{K: w.k, Slot: c.slot(t), Clk: w.clk[t.Lane]}
+	w.clk[t.Lane]++
+	return s
+}
+
+// joinSnap adds a released snapshot to an accumulator.
+func joinSnap(acc *Know, s Snap) {
+	acc.join(s.K)
+	acc.point(s.Slot, s.Clk)
+}
+
+// view is an actor's clock of slot s: what it knows, or its own clock.
+type actor struct {
+	cl    int32
+	k     *Know
+	self  uint32
+	clk   uint32
+	extra uint32 // a second own point (an agent's issuer), or ^0
+	xclk  uint32
+	rank  int32 // CTA rank, for scopes
+	scope Scope // of the access (ScopeNone: weak)
+	async bool  // the async proxy
+	pc    int32
+	write bool
+	rmw   bool
+	inst  uint32
+	mask  uint8 // bytes of the current word
+}
+
+func (a *actor) knows(e *epoch) bool {
+	if e.cl != a.cl {
+		v := a.k.Foreign[e.cl]
+		return v != nil && v[e.slot] >= e.clk
+	}
+	if e.slot == a.self {
+		return a.clk >= e.clk
+	}
+	if e.slot == a.extra && a.xclk >= e.clk {
+		return true
+	}
+	return a.k.V[e.slot] >= e.clk
+}
+
+func (c *Cluster) threadActor(t Thread, k Kind) actor {
+	w := c.warpOf(t)
+	return actor{cl: c.Index, k: w.k, self: c.slot(t), clk: w.clk[t.Lane], extra: ^uint32(0), rank: int32(t.Rank),
+		scope: k.Scope, pc: k.PC, write: k.Write, rmw: k.RMW, inst: c.begin(t, k.PC)}
+}
+
+// begin numbers warp-instructions: the lanes of one instruction come in
+// increasing order, so a lane not above the last one, another warp or
+// another pc starts a new instance.
+func (c *Cluster) begin(t Thread, pc int32) uint32 {
+	wi := int32(t.Rank*c.perCTAW + t.Warp)
+	if wi != c.lastWarp || pc != c.lastPC || int32(t.Lane) <= c.lastLane {
+		c.inst++
+	}
+	c.lastWarp, c.lastPC, c.lastLane = wi, pc, int32(t.Lane)
+	return c.inst
+}

@@ -1,0 +1,119 @@
+package race
+
+// Tensor Memory (tcgen05). A warp's tcgen05.st and tcgen05.ld are
+// asynchronous operations of its agent (the agent of its lane 0: the
+// instructions are warp-collective and waited for by the whole warp):
+//
+//   - tcgen05.wait::st / wait::ld make the warp's earlier stores (loads)
+//     complete for the warp itself;
+//   - tcgen05.fence::before_thread_sync makes what the warp waited for part
+//     of what its next thread synchronisation (bar.sync, an mbarrier
+//     arrive, ...) releases; tcgen05.commit implies it, and its arrive-on
+//     releases the warp's tcgen05 operations into the mbarrier;
+//   - tcgen05.fence::after_thread_sync makes what the warp has acquired by
+//     thread synchronisation visible to its later tcgen05 operations, which
+//     otherwise know only what they knew at the warp's previous such fence.
+
+// tmemCells returns the shadow of CTA rank's Tensor Memory: 128 lanes of
+// 512 32-bit columns, one Cell each.
+func (c *Cluster) tmemCells(rank int) []Cell {
+	if c.tmem == nil {
+		c.tmem = make([][]Cell, len(c.shared))
+	}
+	if c.tmem[rank] == nil {
+		c.tmem[rank] = make([]Cell, 128*512)
+	}
+	return c.tmem[rank]
+}
+
+// TmemAccess checks and records a warp-collective tcgen05.st (write) or
+// tcgen05.ld of warp (rank, wi) to the lanes [lane0, lane0+lanes) and
+// columns [col0, col0+cols) of its CTA's Tensor Memory, issued at pc.
+func (c *Cluster) TmemAccess(rank, wi, lane0, lanes, col0, cols int, write bool, pc int32) *Race {
+	t := Thread{Rank: rank, Warp: wi}
+	w := c.warpOf(t)
+	s := c.slot(t)
+	c.agentClk[s]++
+	a := actor{cl: c.Index, k: w.tcView, self: uint32(c.T) + s, clk: c.agentClk[s], extra: s, xclk: w.clk[0],
+		rank: int32(rank), pc: pc, write: write, inst: c.begin(t, pc), mask: 0xf}
+	if write {
+		w.tcSt = a.clk
+	} else {
+		w.tcLd = a.clk
+	}
+	cells := c.tmemCells(rank)
+	for l := lane0; l < lane0+lanes && l < 128; l++ {
+		for col := col0; col < col0+cols && col < 512; col++ {
+			x := &cells[l*512+col]
+			if e := c.check(x, &a); e != nil {
+				r := c.race(e, &a, 0, 0)
+				r.Offset = l<<16 | col
+				return r
+			}
+			x.record(&a)
+		}
+	}
+	return nil
+}
+
+// TmemWait is tcgen05.wait::st (ld false) or wait::ld by warp (rank, wi).
+func (c *Cluster) TmemWait(rank, wi int, ld bool) {
+	t := Thread{Rank: rank, Warp: wi}
+	w := c.warpOf(t)
+	clk := w.tcSt
+	if ld {
+		clk = w.tcLd
+	}
+	if clk == 0 {
+		return
+	}
+	a := uint32(c.T) + c.slot(t)
+	w.tcDone = max(w.tcDone, clk)
+	if w.tcView.V[a] < clk {
+		v := w.tcView.clone()
+		v.point(a, clk)
+		w.tcView = v
+	}
+}
+
+// TmemFence is tcgen05.fence::before_thread_sync (before true) or
+// ::after_thread_sync by warp (rank, wi).
+func (c *Cluster) TmemFence(rank, wi int, before bool) {
+	t := Thread{Rank: rank, Warp: wi}
+	w := c.warpOf(t)
+	if before {
+		if a := uint32(c.T) + c.slot(t); w.tcDone > w.k.V[a] {
+			w.own().point(a, w.tcDone)
+		}
+		return
+	}
+	w.shared = true
+	w.tcView = w.k
+}
+
+// TmemCommit is tcgen05.commit by lane l of warp (rank, wi): it implies
+// fence::before_thread_sync, and its arrive-on, once the warp's earlier
+// tcgen05 operations complete, releases them and what the thread knows
+// into the mbarrier key; completed says the arrive-on completed a phase.
+func (c *Cluster) TmemCommit(t Thread, key uint64, s Snap, agentClk uint32, completed bool) {
+	m := c.mbarAt(key)
+	if m.acc == nil {
+		m.acc = newKnow(2 * c.T)
+	}
+	joinSnap(m.acc, s)
+	m.acc.point(uint32(c.T)+c.slot(Thread{Rank: t.Rank, Warp: t.Warp}), agentClk)
+	if completed {
+		m.complete()
+	}
+}
+
+// TmemCommitIssue returns what a tcgen05.commit by thread t releases when
+// its arrive-on lands: the thread's knowledge and its warp's tcgen05 agent
+// clock.
+func (c *Cluster) TmemCommitIssue(t Thread) (Snap, uint32) {
+	w := c.warpOf(t)
+	agent := c.agentClk[c.slot(Thread{Rank: t.Rank, Warp: t.Warp})]
+	w.tcDone = max(w.tcDone, agent)
+	c.TmemFence(t.Rank, t.Warp, true)
+	return c.snap(t), agent
+}
