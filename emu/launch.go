@@ -49,6 +49,9 @@ type Launch struct {
 	// called from several goroutines when clusters run in parallel; the
 	// events of one cluster arrive in order.
 	Trace func(AsyncEvent)
+	// Waits, when set, receives the spans in which a whole warp waited
+	// (see WaitEvent), under the same rules as Trace.
+	Waits func(WaitEvent)
 	// TMEMOf, when set, names the CTA (its %ctaid) whose Tensor Memory
 	// Result.TMEM holds after the run, as the CTA left it (at exit, or
 	// where a sanitizer report stopped the run).
@@ -220,12 +223,13 @@ func allocArg(mem *Memory, i int, a *Arg) *Region {
 // Config.obs.
 type observers struct {
 	trace func(AsyncEvent)
+	wait  func(WaitEvent)
 	tmem  *tmemRequest
 	probe *StoreProbe
 }
 
 func (l *Launch) observers() *observers {
-	o := &observers{trace: l.Trace, probe: l.Probe}
+	o := &observers{trace: l.Trace, wait: l.Waits, probe: l.Probe}
 	if l.TMEMOf != nil {
 		o.tmem = &tmemRequest{cta: *l.TMEMOf}
 	}

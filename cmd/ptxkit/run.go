@@ -54,7 +54,9 @@ type runOptions struct {
 	dumpBytes int
 	noCheck   bool
 	trace     bool
-	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
+	timeline  string    // --timeline FILE.json
+	tl        *timeline // its recorder during the run
+	dumpTMEM  string    // %ctaid whose Tensor Memory to print, "" for none
 	target    *targetFlag
 	ptx       *versionFlag
 	coop      bool
@@ -103,6 +105,7 @@ func runFlags(o *runOptions) *commandLine {
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
+	fs.StringVar(&o.timeline, "timeline", "", "write the run's timeline (warps' waits, asynchronous operations, bytes in flight) to FILE.json in the Chrome/Perfetto trace-event format")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
 	o.target, o.ptx = targetFlags(fs)
 	return cl
@@ -205,6 +208,12 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		}
 	}
 	trace.print(stdout)
+	if o.tl != nil {
+		if err := o.tl.write(o.timeline, prog, &l.Config); err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+			return exitUsage
+		}
+	}
 	if l.TMEMOf != nil {
 		printTMEM(stdout, *l.TMEMOf, res.TMEM)
 	}
@@ -249,6 +258,10 @@ func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error)
 	if o.trace {
 		trace = new(asyncTrace)
 		l.Trace = trace.add
+	}
+	if o.timeline != "" {
+		o.tl = new(timeline)
+		o.tl.attach(l)
 	}
 	return l, trace, l.Check()
 }
