@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/binary"
 	"flag"
@@ -54,6 +55,7 @@ type runOptions struct {
 	dumpBytes int
 	noCheck   bool
 	trace     bool
+	tmemSVG   string    // --tmem-svg FILE.svg
 	timeline  string    // --timeline FILE.json
 	tl        *timeline // its recorder during the run
 	dumpTMEM  string    // %ctaid whose Tensor Memory to print, "" for none
@@ -107,6 +109,7 @@ func runFlags(o *runOptions) *commandLine {
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
 	fs.StringVar(&o.timeline, "timeline", "", "write the run's timeline (warps' waits, asynchronous operations, bytes in flight) to FILE.json in the Chrome/Perfetto trace-event format")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
+	fs.StringVar(&o.tmemSVG, "tmem-svg", "", "draw the Tensor Memory of the --dump-tmem CTA (default 0) to FILE.svg: lanes by columns, each cell coloured by the instruction and warp that last wrote it")
 	o.target, o.ptx = targetFlags(fs)
 	return cl
 }
@@ -214,8 +217,14 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 			return exitUsage
 		}
 	}
-	if l.TMEMOf != nil {
+	if l.TMEMOf != nil && o.dumpTMEM != "" {
 		printTMEM(stdout, *l.TMEMOf, res.TMEM)
+	}
+	if o.tmemSVG != "" {
+		if err := writeTMEMSVG(o.tmemSVG, prog, res.TMEM, *l.TMEMOf); err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+			return exitUsage
+		}
 	}
 	if o.stats {
 		printStats(stdout, &res.Stats)
@@ -244,8 +253,8 @@ func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error)
 		return nil, nil, err
 	}
 	l := &emu.Launch{Kernel: prog, Config: cfg}
-	if o.dumpTMEM != "" {
-		id, err := parseCTAID(o.dumpTMEM)
+	if o.dumpTMEM != "" || o.tmemSVG != "" {
+		id, err := parseCTAID(cmp.Or(o.dumpTMEM, "0"))
 		if err != nil {
 			return nil, nil, err
 		}
