@@ -54,6 +54,7 @@ type runOptions struct {
 	dump      string
 	dumpBytes int
 	noCheck   bool
+	strict    bool
 	trace     bool
 	tmemSVG   string    // --tmem-svg FILE.svg
 	timeline  string    // --timeline FILE.json
@@ -106,6 +107,7 @@ func runFlags(o *runOptions) *commandLine {
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
+	fs.BoolVar(&o.strict, "strict", false, "validate as check --strict: forms ptxas accepts against the ISA pages are errors")
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
 	fs.StringVar(&o.timeline, "timeline", "", "write the run's timeline (warps' waits, asynchronous operations, bytes in flight) to FILE.json in the Chrome/Perfetto trace-event format")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
@@ -157,7 +159,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 			errs = append(errs, rerrs...)
 		} else {
 			var l diag.List
-			info, l = check.ModuleInfo(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)}) // resolved once, for both
+			info, l = check.ModuleInfo(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx), Strict: o.strict}) // resolved once, for both
 			errs = append(errs, l...)
 		}
 	}
