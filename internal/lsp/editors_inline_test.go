@@ -159,9 +159,9 @@ func TestInlineAsmInjection(t *testing.T) {
 	var pkg struct {
 		Contributes struct {
 			Grammars []struct {
-				ScopeName, Path    string
-				InjectTo           []string
-				EmbeddedLanguages  map[string]string
+				ScopeName, Path   string
+				InjectTo          []string
+				EmbeddedLanguages map[string]string
 			}
 		}
 	}
