@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"sync"
@@ -160,7 +159,7 @@ type opRef struct {
 
 // writeTimeline writes the trace of a launch of prog to path.
 func (t *timeline) write(path string, prog *emu.Program, cfg *emu.Config) error {
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return fmt.Errorf("--timeline: %v", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"os"
 	"sort"
 
 	"github.com/ptxkit/ptxkit/emu"
@@ -24,7 +23,7 @@ const (
 // writeTMEMSVG writes the Tensor Memory snapshot of a launch of prog to
 // path as an SVG picture (ptxkit run --tmem-svg).
 func writeTMEMSVG(path string, prog *emu.Program, snap *emu.TMEMSnapshot, id [3]int) error {
-	f, err := os.Create(path)
+	f, err := createOutput(path)
 	if err != nil {
 		return fmt.Errorf("--tmem-svg: %v", err)
 	}
