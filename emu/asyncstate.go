@@ -202,7 +202,14 @@ func checkAsyncExit(c *CTA) *Report {
 // loadWord reads the 8 bytes at off of c's shared memory.
 func loadWord(c *CTA, off uint32) uint64 { return binary.LittleEndian.Uint64(c.Shared[off : off+8]) }
 
-func storeWord(c *CTA, off uint32, v uint64) { binary.LittleEndian.PutUint64(c.Shared[off:off+8], v) }
+// storeWord writes the 8 bytes at off of c's shared memory: an mbarrier
+// object's new state, which Launch.Barriers hears of.
+func storeWord(c *CTA, off uint32, v uint64) {
+	binary.LittleEndian.PutUint64(c.Shared[off:off+8], v)
+	if c.cluster.cfg.obs.barrier != nil {
+		c.noteBarrier(off, v)
+	}
+}
 
 // Limits on asynchronous operations per cluster, so that any program runs
 // in bounded memory and time.

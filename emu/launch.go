@@ -52,6 +52,10 @@ type Launch struct {
 	// Waits, when set, receives the spans in which a whole warp waited
 	// (see WaitEvent), under the same rules as Trace.
 	Waits func(WaitEvent)
+	// Barriers, when set, receives the state of an mbarrier object after
+	// each operation that changed it (see BarrierEvent), under the same
+	// rules as Trace.
+	Barriers func(BarrierEvent)
 	// TMEMOf, when set, names the CTA (its %ctaid) whose Tensor Memory
 	// Result.TMEM holds after the run, as the CTA left it (at exit, or
 	// where a sanitizer report stopped the run).
@@ -222,14 +226,15 @@ func allocArg(mem *Memory, i int, a *Arg) *Region {
 // observers is what watches one launch, reached from its clusters through
 // Config.obs.
 type observers struct {
-	trace func(AsyncEvent)
-	wait  func(WaitEvent)
-	tmem  *tmemRequest
-	probe *StoreProbe
+	trace   func(AsyncEvent)
+	wait    func(WaitEvent)
+	barrier func(BarrierEvent)
+	tmem    *tmemRequest
+	probe   *StoreProbe
 }
 
 func (l *Launch) observers() *observers {
-	o := &observers{trace: l.Trace, wait: l.Waits, probe: l.Probe}
+	o := &observers{trace: l.Trace, wait: l.Waits, barrier: l.Barriers, probe: l.Probe}
 	if l.TMEMOf != nil {
 		o.tmem = &tmemRequest{cta: *l.TMEMOf}
 	}

@@ -3,6 +3,7 @@ package emu
 import (
 	"strings"
 
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
@@ -80,4 +81,32 @@ func (c *Cluster) closeWaits() {
 		}
 	}
 	c.waiting = nil
+}
+
+// BarrierEvent is the state of an mbarrier object after an operation
+// changed it (init, arrive, expect-tx, complete-tx, ...), for timelines.
+type BarrierEvent struct {
+	Cluster  int
+	Rank     int    // rank of the CTA whose shared memory holds the object
+	CTA      [3]int // its %ctaid
+	Addr     uint32 // the object's offset in that shared memory
+	Step     uint64 // cluster clock
+	Phases   uint64 // phases completed so far
+	Pending  uint32 // arrivals missing in the current phase
+	Expected uint32
+	Tx       int32 // tx-count: bytes expected and not yet completed
+}
+
+// noteBarrier reports the mbarrier object at off of c, whose memory word
+// is now w (nothing for a word that holds no live object, as after
+// mbarrier.inval).
+func (c *CTA) noteBarrier(off uint32, w uint64) {
+	o, ok := mbarrier.Decode(w)
+	if !ok {
+		return
+	}
+	cl := c.cluster
+	phases, _ := asyncCTA(c).bars.Phases(uint64(off))
+	cl.cfg.obs.barrier(BarrierEvent{Cluster: cl.Index, Rank: c.Rank, CTA: c.ID, Addr: off, Step: cl.steps,
+		Phases: phases, Pending: o.Pending, Expected: o.Expected, Tx: o.Tx})
 }

@@ -18,6 +18,7 @@ type timeline struct {
 	mu      sync.Mutex
 	async   []emu.AsyncEvent
 	waits   []emu.WaitEvent
+	bars    []emu.BarrierEvent
 	dropped int // events past maxTimelineEvents
 	capped  bool
 }
@@ -58,6 +59,17 @@ func (t *timeline) addWait(e emu.WaitEvent) {
 	}
 }
 
+func (t *timeline) addBarrier(e emu.BarrierEvent) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.bars = append(t.bars, e)
+	if len(t.bars) >= 2*maxTimelineEvents {
+		sort.SliceStable(t.bars, func(i, j int) bool { return t.bars[i].Cluster < t.bars[j].Cluster })
+		t.dropped += len(t.bars) - maxTimelineEvents
+		t.bars = t.bars[:maxTimelineEvents:maxTimelineEvents]
+	}
+}
+
 // attach makes l report to t as well as to the observers it has.
 func (t *timeline) attach(l *emu.Launch) {
 	prev := l.Trace
@@ -67,7 +79,7 @@ func (t *timeline) attach(l *emu.Launch) {
 		}
 		t.addAsync(e)
 	}
-	l.Waits = t.addWait
+	l.Waits, l.Barriers = t.addWait, t.addBarrier
 }
 
 // traceEvent is one record of the trace-event format.
@@ -174,11 +186,13 @@ func (t *timeline) write(path string, prog *emu.Program, cfg *emu.Config) error 
 func (t *timeline) encode(w io.Writer, prog *emu.Program, cfg *emu.Config) error {
 	sort.SliceStable(t.async, func(i, j int) bool { return t.async[i].Cluster < t.async[j].Cluster })
 	sort.SliceStable(t.waits, func(i, j int) bool { return t.waits[i].Cluster < t.waits[j].Cluster })
+	sort.SliceStable(t.bars, func(i, j int) bool { return t.bars[i].Cluster < t.bars[j].Cluster })
 	b := &timelineBuilder{cfg: cfg, index: map[string]*group{}, ctas: map[int][3]int{}, ranks: map[int][2]int{}, tracks: map[track]bool{}}
 	ops := b.asyncGroups(t.async)
 	b.layout()
 	b.opEvents(t.async, ops)
 	b.waitSpans(t.waits)
+	b.barrierCounters(t.bars)
 	b.groupSlices()
 	b.metadata()
 	sort.SliceStable(b.events, func(i, j int) bool { return b.events[i].ticks < b.events[j].ticks })
@@ -304,6 +318,29 @@ func (b *timelineBuilder) opEvents(evs []emu.AsyncEvent, ops map[uint64]*opRef) 
 		}
 		counter[[2]uint64{uint64(r.pid), g.start}] = len(b.events)
 		b.add(traceEvent{Name: "in flight", Ph: "C", PID: r.pid, ticks: g.start, Args: args})
+	}
+}
+
+// barrierCounters emits, per mbarrier object, a counter of its tx-count,
+// pending arrivals and completed phases, in the process of the CTA whose
+// shared memory holds it: one value per step, the last.
+func (b *timelineBuilder) barrierCounters(bars []emu.BarrierEvent) {
+	type key struct {
+		pid   int
+		addr  uint32
+		ticks uint64
+	}
+	at := map[key]int{}
+	for _, e := range bars {
+		pid := b.pidOf(e.Cluster, e.Rank, e.CTA)
+		k := key{pid, e.Addr, e.Step * stepTicks}
+		args := map[string]any{"tx-count": e.Tx, "pending arrivals": e.Pending, "completed phases": e.Phases}
+		if i, ok := at[k]; ok {
+			b.events[i].Args = args
+			continue
+		}
+		at[k] = len(b.events)
+		b.add(traceEvent{Name: fmt.Sprintf("mbarrier %#x", e.Addr), Ph: "C", PID: pid, ticks: k.ticks, Args: args})
 	}
 }
 

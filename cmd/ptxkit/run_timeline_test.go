@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -127,6 +128,7 @@ func TestRunTimelineExample(t *testing.T) {
 	flows := map[string]string{}
 	flowTrack := map[string]int{}
 	var bytesSeen []float64
+	mbar := map[int][]string{} // pid -> its mbarrier counter values
 	for _, e := range tr.TraceEvents {
 		switch e.Ph {
 		case "M":
@@ -141,7 +143,11 @@ func TestRunTimelineExample(t *testing.T) {
 			flows[e.ID] += e.Ph
 			flowTrack[e.ID+e.Ph] = e.PID
 		case "C":
-			bytesSeen = append(bytesSeen, e.Args["bytes"].(float64))
+			if e.Name == "in flight" {
+				bytesSeen = append(bytesSeen, e.Args["bytes"].(float64))
+			} else {
+				mbar[e.PID] = append(mbar[e.PID], fmt.Sprintf("%s tx=%v pending=%v phases=%v", e.Name, e.Args["tx-count"], e.Args["pending arrivals"], e.Args["completed phases"]))
+			}
 		}
 	}
 	for _, want := range []string{
@@ -174,6 +180,16 @@ func TestRunTimelineExample(t *testing.T) {
 	}
 	if len(bytesSeen) != 4 || bytesSeen[0] != 16 || bytesSeen[3] != 0 {
 		t.Errorf("bytes in flight over time: %v", bytesSeen)
+	}
+	// Each CTA's mbarrier: initialised for one arrival, armed for 16 bytes
+	// (arrive.expect_tx), then the peer's st.async completes the phase.
+	for pid, want := range map[int]string{
+		1: "mbarrier 0x0 tx=0 pending=1 phases=0|mbarrier 0x0 tx=16 pending=0 phases=0|mbarrier 0x0 tx=0 pending=1 phases=1",
+		2: "mbarrier 0x0 tx=16 pending=0 phases=0|mbarrier 0x0 tx=0 pending=1 phases=1",
+	} {
+		if got := strings.Join(mbar[pid], "|"); got != want {
+			t.Errorf("CTA %d mbarrier counters:\n%s\nwant\n%s", pid, got, want)
+		}
 	}
 	if !strings.Contains(string(raw), `"waits for":"mbarrier.try_wait.parity.shared::cta.b64 on the mbarrier at offset 0x0 of CTA rank 0 (phase 0`) {
 		t.Errorf("no wait names its mbarrier and phase:\n%s", raw)
