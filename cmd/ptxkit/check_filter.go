@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -26,9 +25,6 @@ type checkFilter struct {
 // --max-diagnostics says otherwise: a screenful of the first mistakes,
 // not a hundred thousand copies of one.
 const defaultMaxDiagnostics = 200
-
-// ignoreMarker starts the comment that silences rules on one line.
-const ignoreMarker = "ptxkit:ignore"
 
 func (f *checkFilter) flags(fs *flag.FlagSet) {
 	f.disabled = map[string]bool{}
@@ -133,10 +129,10 @@ func (f *checkFilter) displayFile(name string) string {
 // apply drops the diagnostics of src that are disabled or silenced by a
 // comment and promotes warnings under --werror.
 func (f *checkFilter) apply(l diag.List, src []byte) diag.List {
-	ignored := ignoreComments(src)
+	ignored := diag.IgnoredIn(src)
 	out := l[:0]
 	for _, d := range l {
-		if f.disabled[d.Rule] || ignored[ignoreKey{d.Pos.Line, d.Rule}] {
+		if f.disabled[d.Rule] || ignored.Silences(d) {
 			continue
 		}
 		if f.werror && d.Severity == diag.Warning {
@@ -145,48 +141,6 @@ func (f *checkFilter) apply(l diag.List, src []byte) diag.List {
 		out = append(out, d)
 	}
 	return out
-}
-
-// ignoreKey is a rule silenced on a line.
-type ignoreKey struct {
-	line int32
-	rule string
-}
-
-// ignoreComments finds the "// ptxkit:ignore RULE[,RULE]..." comments of
-// src. One at the end of a line silences the rules on that line; one on a
-// line of its own silences them on the next line.
-func ignoreComments(src []byte) map[ignoreKey]bool {
-	if !bytes.Contains(src, []byte(ignoreMarker)) {
-		return nil
-	}
-	set := map[ignoreKey]bool{}
-	line := int32(0)
-	for len(src) > 0 {
-		line++
-		text := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			text, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
-		c := bytes.Index(text, []byte("//"))
-		if c < 0 {
-			continue
-		}
-		rest, ok := bytes.CutPrefix(bytes.TrimSpace(text[c+2:]), []byte(ignoreMarker))
-		if !ok {
-			continue
-		}
-		target := line
-		if len(bytes.TrimSpace(text[:c])) == 0 {
-			target = line + 1
-		}
-		for _, r := range strings.FieldsFunc(string(rest), func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-			set[ignoreKey{target, r}] = true
-		}
-	}
-	return set
 }
 
 // capText returns the diagnostics text output shows and writes, after
