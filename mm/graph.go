@@ -22,7 +22,8 @@ type ExecGraph struct {
 // GraphEvent is one event of an ExecGraph.
 type GraphEvent struct {
 	ID          int    `json:"id"`
-	Thread      string `json:"thread"` // "init" for initial writes
+	Thread      string `json:"thread"`          // "init" for initial writes
+	Where       string `json:"where,omitempty"` // the thread's place in the scope tree: "cta 0, cluster 0, gpu 0"
 	Instruction string `json:"instruction"`
 	Action      string `json:"action"` // "W x=1", "R x=0", "F", "B", "arrive bar", "wait bar"
 	Sem         string `json:"sem,omitempty"`
@@ -40,6 +41,7 @@ func (x *Execution) Graph(prog *Program) *ExecGraph {
 		ge := GraphEvent{ID: i, Thread: "init", Instruction: x.describe(prog, i), Action: eventAction(prog, e, x.Values[i]), Async: e.async}
 		if e.Thread >= 0 {
 			ge.Thread = prog.Threads[e.Thread].Name
+			ge.Where = prog.Threads[e.Thread].where()
 			if e.Kind != EvBarrier && e.Kind != EvArrive && e.Kind != EvWait {
 				ge.Sem = e.Sem.String()
 			}
@@ -141,14 +143,16 @@ func (g *ExecGraph) WriteDot(w io.Writer, prefix, title string) {
 	fmt.Fprintf(w, "  subgraph cluster_%s {\n    label=%s; fontname=\"Helvetica-Bold\"; style=rounded;\n", prefix, DotQuote(title))
 	var threads []string
 	byThread := map[string][]int{}
+	where := map[string]string{}
 	for _, e := range g.Events {
 		if _, ok := byThread[e.Thread]; !ok {
 			threads = append(threads, e.Thread)
 		}
 		byThread[e.Thread] = append(byThread[e.Thread], e.ID)
+		where[e.Thread] = e.Where
 	}
 	for ti, th := range threads {
-		fmt.Fprintf(w, "    subgraph cluster_%s_t%d {\n      label=%s; style=dashed;\n", prefix, ti, DotQuote(threadTitle(th)))
+		fmt.Fprintf(w, "    subgraph cluster_%s_t%d {\n      label=%s; style=dashed;\n", prefix, ti, DotQuote(threadTitle(th, where[th])))
 		for _, id := range byThread[th] {
 			fmt.Fprintf(w, "      %s_e%d [shape=box, style=rounded, fontname=\"Helvetica\", fontsize=11, label=%s];\n", prefix, id, DotQuote(g.eventLabel(id)))
 		}
@@ -192,11 +196,19 @@ func immediateFR(fr, co [][2]int) [][2]int {
 	return out
 }
 
-func threadTitle(th string) string {
+func threadTitle(th, where string) string {
 	if th == "init" {
 		return "initial state"
 	}
-	return "thread " + th
+	return "thread " + th + "\n" + where
+}
+
+// where names the thread's CTA, cluster and GPU.
+func (t *Thread) where() string {
+	if t.Cluster < 0 {
+		return fmt.Sprintf("cta %d, gpu %d", t.CTA, t.GPU)
+	}
+	return fmt.Sprintf("cta %d, cluster %d, gpu %d", t.CTA, t.Cluster, t.GPU)
 }
 
 // eventLabel is herd7's "a: Wx=1" with the instruction and its

@@ -43,7 +43,7 @@ func TestLitmusDotMessagePassing(t *testing.T) {
 		`label="allowed outcome P1:%r1=0; P1:%r2=0 (1 execution)"`,
 		`label="allowed outcome P1:%r1=0; P1:%r2=42 (1 execution)"`,
 		`label="allowed outcome P1:%r1=1; P1:%r2=42 (1 execution)"`,
-		`label="thread P0"`, `label="thread P1"`, `label="initial state"`,
+		`label="thread P0\ncta 0, gpu 0"`, `label="thread P1\ncta 1, gpu 0"`, `label="initial state"`,
 		`g0_o2_e3 [shape=box, style=rounded, fontname="Helvetica", fontsize=11, label="e3: W flag=1\nst.release.gpu.global.u32 [flag], 1\n(release, gpu)"]`,
 		`g0_forbidden [shape=note`,
 	} {
@@ -145,6 +145,7 @@ func TestLitmusJSONWitnessExecution(t *testing.T) {
 				Action string `json:"action"`
 				Sem    string `json:"sem"`
 				Scope  string `json:"scope"`
+				Where  string `json:"where"`
 			} `json:"events"`
 			PO, RF, CO, FR, SW [][2]int
 		} `json:"witness_execution"`
@@ -157,6 +158,9 @@ func TestLitmusJSONWitnessExecution(t *testing.T) {
 		t.Fatalf("witness %s with %d events:\n%s", rec.Witness, len(x.Events), out)
 	}
 	// The witness: the relaxed flag is seen, the data is not.
+	if x.Events[4].Where != "cta 1, gpu 0" || x.Events[0].Where != "" {
+		t.Errorf("scope tree: %+v", x.Events)
+	}
 	if x.Events[4].Action != "R flag=1" || x.Events[5].Action != "R data=0" || x.Events[3].Sem != "relaxed" || x.Events[3].Scope != "gpu" {
 		t.Errorf("events: %+v", x.Events)
 	}
