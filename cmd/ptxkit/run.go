@@ -59,7 +59,8 @@ type runOptions struct {
 	tmemSVG   string    // --tmem-svg FILE.svg
 	timeline  string    // --timeline FILE.json
 	tl        *timeline // its recorder during the run
-	dumpTMEM  string    // %ctaid whose Tensor Memory to print, "" for none
+	outs      runOutputs
+	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
 	target    *targetFlag
 	ptx       *versionFlag
 	coop      bool
@@ -150,6 +151,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
+	defer o.outs.closeAll() // files a failed run did not write
 	m, errs := parser.ParseFile(name, src)
 	var info *resolve.Info
 	if !errs.HasErrors() {
@@ -214,7 +216,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	}
 	trace.print(stdout)
 	if o.tl != nil {
-		if err := o.tl.write(o.timeline, prog, &l.Config); err != nil {
+		err := o.tl.write(o.outs.timeline, prog, &l.Config)
+		o.outs.timeline = nil
+		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 			return exitUsage
 		}
@@ -223,7 +227,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		printTMEM(stdout, *l.TMEMOf, res.TMEM)
 	}
 	if o.tmemSVG != "" {
-		if err := writeTMEMSVG(o.tmemSVG, prog, res.TMEM, *l.TMEMOf); err != nil {
+		err := writeTMEMSVG(o.outs.tmem, prog, res.TMEM, *l.TMEMOf)
+		o.outs.tmem = nil
+		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 			return exitUsage
 		}
@@ -252,6 +258,9 @@ func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error)
 		return nil, nil, err
 	}
 	if err := o.checkOutput(); err != nil {
+		return nil, nil, err
+	}
+	if err := o.openOutputs(); err != nil {
 		return nil, nil, err
 	}
 	l := &emu.Launch{Kernel: prog, Config: cfg}

@@ -169,12 +169,9 @@ type opRef struct {
 	line                 int
 }
 
-// writeTimeline writes the trace of a launch of prog to path.
-func (t *timeline) write(path string, prog *emu.Program, cfg *emu.Config) error {
-	f, err := createOutput(path)
-	if err != nil {
-		return fmt.Errorf("--timeline: %v", err)
-	}
+// write writes the trace of a launch of prog to f (the --timeline file,
+// created before the run) and closes it.
+func (t *timeline) write(f io.WriteCloser, prog *emu.Program, cfg *emu.Config) error {
 	if err := t.encode(f, prog, cfg); err != nil {
 		f.Close()
 		return fmt.Errorf("--timeline: %v", err)

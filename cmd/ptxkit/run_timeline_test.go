@@ -236,3 +236,15 @@ func TestRunTimelineKernels(t *testing.T) {
 		t.Errorf("bar.sync waits per warp: %v, want 42 over 8 warps", bars)
 	}
 }
+
+// TestRunPictureBadPath checks that a --timeline or --tmem-svg path that
+// cannot be written is reported before the run, not after it.
+func TestRunPictureBadPath(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "missing", "x")
+	for _, flag := range []string{"--timeline", "--tmem-svg"} {
+		code, out, errs := runCmd(t, "", "run", flag, bad)
+		if code != exitUsage || !strings.Contains(errs, "ptxkit run: "+flag+": open "+bad) || strings.Contains(out, "completed") {
+			t.Errorf("%s %s: exit %d, stdout %q, stderr %q", flag, bad, code, out, errs)
+		}
+	}
+}

@@ -21,12 +21,9 @@ const (
 )
 
 // writeTMEMSVG writes the Tensor Memory snapshot of a launch of prog to
-// path as an SVG picture (ptxkit run --tmem-svg).
-func writeTMEMSVG(path string, prog *emu.Program, snap *emu.TMEMSnapshot, id [3]int) error {
-	f, err := createOutput(path)
-	if err != nil {
-		return fmt.Errorf("--tmem-svg: %v", err)
-	}
+// f (the --tmem-svg file, created before the run) as an SVG picture and
+// closes it.
+func writeTMEMSVG(f io.WriteCloser, prog *emu.Program, snap *emu.TMEMSnapshot, id [3]int) error {
 	bw := bufio.NewWriter(f)
 	tmemSVG(bw, prog, snap, id)
 	if err := bw.Flush(); err != nil {
