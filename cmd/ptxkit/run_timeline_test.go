@@ -248,3 +248,18 @@ func TestRunPictureBadPath(t *testing.T) {
 		}
 	}
 }
+
+// TestRunTimelineJobs checks that the file does not depend on how many
+// clusters ran in parallel.
+func TestRunTimelineJobs(t *testing.T) {
+	args := []string{"../../testdata/emu/async/red_async.ptx", "--grid", "8", "--block", "32", "--cluster", "4",
+		"--arg", "buf:32", "--async", "random", "--seed", "7", "--dump", "none"}
+	_, one := runTimeline(t, append(args, "--jobs", "1")...)
+	_, two := runTimeline(t, append(args, "--jobs", "2")...)
+	if !bytes.Equal(one, two) {
+		t.Error("the timeline differs between --jobs 1 and --jobs 2")
+	}
+	if !bytes.Contains(one, []byte(`"name":"process_name","ph":"M","ts":0,"pid":8,"tid":0,"args":{"name":"CTA (7,0,0) · cluster 1 rank 3"}`)) {
+		t.Errorf("no track for the last CTA of the second cluster")
+	}
+}
