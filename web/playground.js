@@ -23,6 +23,7 @@ const mistake = `.version 8.5
 `;
 
 const examples = [];
+let examplesLoaded = Promise.resolve();
 
 function ptxkit(args, stdin) {
   return window.ptxkit(args, stdin || "");
@@ -112,6 +113,15 @@ async function runKernel() {
   $("timeline").innerHTML = "";
   const trace = res.files["timeline.json"];
   if (trace) $("timeline").appendChild(drawTimeline(JSON.parse(trace)));
+  // a picture the flags asked for (--tmem-svg FILE.svg)
+  for (const [path, text] of Object.entries(res.files)) {
+    if (path.endsWith(".svg")) {
+      const div = document.createElement("div");
+      div.className = "picture";
+      div.innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
+      $("timeline").appendChild(div);
+    }
+  }
 }
 
 function show(title, res) {
@@ -175,15 +185,30 @@ function drawTimeline(trace) {
   return svg;
 }
 
-function loadExample(i) {
+async function loadExample(i) {
+  if (examples[i].source === undefined) {
+    const r = await fetch(examples[i].file);
+    examples[i].source = r.ok ? await r.text() : `// could not fetch ${examples[i].file}: ${r.status}\n`;
+  }
   $("src").value = examples[i].source;
   $("args").value = examples[i].args;
   return check();
 }
 
 async function autorun(mode) {
-  // For the end-to-end test: check the kernel with a mistake, then run
-  // the built-in example, leaving both results in the page.
+  // For the end-to-end test. "1": run the built-in example with its
+  // timeline, then check the kernel with a mistake and hover its store,
+  // leaving all in the page. "tmem": run the Tensor Memory example with
+  // its picture.
+  if (mode === "tmem") {
+    await examplesLoaded;
+    const i = examples.findIndex((e) => e.file === "examples/lifecycle.ptx");
+    $("example").value = String(i);
+    await loadExample(i);
+    await runKernel();
+    document.body.dataset.autorun = "done";
+    return;
+  }
   if (mode !== "1") return;
   await loadExample(0);
   await runKernel();
@@ -204,6 +229,13 @@ window.addEventListener("ptxkit-ready", () => {
                   args: ex.args.filter((a) => a !== "--trace").join(" ") });
   examples.push({ name: "a store with a mistake", source: mistake, args: "--block 32 --arg buf:128 --dump u32" });
   examples.forEach((e, i) => $("example").appendChild(new Option(e.name, i)));
+  // kernels of the reference set, copied next to the page by scripts/playground.sh
+  examplesLoaded = fetch("examples.json").then((r) => (r.ok ? r.json() : [])).then((list) => {
+    for (const e of list) {
+      examples.push(e);
+      $("example").appendChild(new Option(e.name, examples.length - 1));
+    }
+  }).catch(() => {});
   $("example").onchange = () => loadExample(Number($("example").value));
   $("check").onclick = check;
   $("fmt").onclick = fmt;

@@ -48,20 +48,7 @@ func TestPlaygroundInChromium(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--user-data-dir="+t.TempDir(), "--virtual-time-budget=60000", "--dump-dom", srv.URL+"/index.html?autorun=1")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	dom := string(out)
-	if !strings.Contains(dom, `data-autorun="done"`) {
-		t.Fatalf("the page did not finish its run (status: %s)", regexp.MustCompile(`id="status">[^<]*`).FindString(dom))
-	}
+	dom := loadPage(t, chromium, srv.URL+"/index.html?autorun=1")
 	for _, want := range []string{
 		// the diagnostic, under line 13 of the kernel with a mistake
 		`<span class="line has-error instr" data-line="13"><span class="no">13</span>	st.global.relaxed.u32 [%rd2], %r1;</span><span class="diag error">11: error: .relaxed requires a scope [st-sem-scope]`,
@@ -81,4 +68,33 @@ func TestPlaygroundInChromium(t *testing.T) {
 	if n := strings.Count(dom, `class="flow"`); n != 4 {
 		t.Errorf("timeline: %d flow segments, want 4 (two st.async: issue to landing to the wait)", n)
 	}
+	// A kernel of the reference set picked from the list, with its picture.
+	dom = loadPage(t, chromium, srv.URL+"/index.html?autorun=tmem")
+	if n := strings.Count(dom, `<rect class="cell" `); n != 128*8 {
+		t.Errorf("Tensor Memory picture: %d stored cells, want %d", n, 128*8)
+	}
+	if !strings.Contains(dom, "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32") {
+		t.Error("the picked example's source is not in the editor")
+	}
+}
+
+// loadPage loads url in headless Chromium and returns the DOM once the
+// page's autorun is done.
+func loadPage(t *testing.T, chromium, url string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--virtual-time-budget=60000", "--dump-dom", url)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	dom := string(out)
+	if !strings.Contains(dom, `data-autorun="done"`) {
+		t.Fatalf("the page did not finish its run (status: %s)", regexp.MustCompile(`id="status">[^<]*`).FindString(dom))
+	}
+	return dom
 }
