@@ -66,9 +66,10 @@ type sarifDriver struct {
 }
 
 // sarifToolProps is the driver's property bag: the VCS revision it was
-// built from.
+// built from and the module version.
 type sarifToolProps struct {
-	Revision string `json:"revision"`
+	Revision      string `json:"revision,omitempty"`
+	ModuleVersion string `json:"moduleVersion,omitempty"` // as the build reports it: v1.2.3, (devel)
 }
 
 type sarifRule struct {
@@ -131,8 +132,10 @@ const DefaultMaxResults = 5000
 
 // SARIFOptions tunes WriteSARIFWith.
 type SARIFOptions struct {
-	// ToolVersion is reported as the driver's version when not "", and
-	// as its semanticVersion when it is one (v1.2.3).
+	// ToolVersion is the module version (v1.2.3, a pseudo-version or
+	// "(devel)"): the driver's version is its numeric MAJOR.MINOR.PATCH
+	// (0.0.0 when it has none), its semanticVersion the rest when it is
+	// one, and the property moduleVersion the string itself.
 	ToolVersion string
 	// ToolRevision, when not "", is the VCS revision the tool was built
 	// from, in the driver's property bag.
@@ -205,14 +208,24 @@ func (opt *SARIFOptions) maxResults() int {
 }
 
 func driverOf(opt SARIFOptions) sarifDriver {
-	d := sarifDriver{Name: toolName, Version: opt.ToolVersion, InformationURI: toolURI, Rules: []sarifRule{}}
+	d := sarifDriver{Name: toolName, Version: "0.0.0", InformationURI: toolURI, Rules: []sarifRule{}}
 	if v, ok := strings.CutPrefix(opt.ToolVersion, "v"); ok && isSemver(v) {
 		d.SemanticVersion = v
+		d.Version = numericVersion(v)
 	}
-	if opt.ToolRevision != "" {
-		d.Properties = &sarifToolProps{Revision: opt.ToolRevision}
+	if opt.ToolRevision != "" || opt.ToolVersion != "" {
+		d.Properties = &sarifToolProps{Revision: opt.ToolRevision, ModuleVersion: opt.ToolVersion}
 	}
 	return d
+}
+
+// numericVersion is the MAJOR.MINOR.PATCH of a semantic version, the
+// numeric form code scanning services show and compare; a build outside
+// a released module is 0.0.0.
+func numericVersion(semver string) string {
+	core, _, _ := strings.Cut(semver, "+")
+	core, _, _ = strings.Cut(core, "-")
+	return core
 }
 
 // isSemver reports whether v is MAJOR.MINOR.PATCH with an optional
@@ -274,6 +287,7 @@ func sortedRules(l List, info func(string) (RuleInfo, bool)) []sarifRule {
 	}
 	rules := make([]sarifRule, 0, len(seen))
 	for _, r := range seen {
+		completeRule(r)
 		rules = append(rules, *r)
 	}
 	sort.Slice(rules, func(i, j int) bool { return rules[i].ID < rules[j].ID })
@@ -301,6 +315,18 @@ func ruleOf(id string, sev Severity, info func(string) (RuleInfo, bool)) *sarifR
 		r.Help = &sarifMessage{Text: ri.Help}
 	}
 	return r
+}
+
+// completeRule gives r the full description and help every rule of the
+// log carries: from its summary, and a general help where the rule has
+// no fix of its own.
+func completeRule(r *sarifRule) {
+	if r.FullDescription == nil {
+		r.FullDescription = &sarifMessage{Text: r.ShortDescription.Text}
+	}
+	if r.Help == nil {
+		r.Help = &sarifMessage{Text: "Each result's message says what is wrong and, where one is known, how to fix it."}
+	}
 }
 
 func sarifLevel(s Severity) string {

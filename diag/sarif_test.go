@@ -202,7 +202,7 @@ func TestSARIFInvocationAndCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := log.Runs[0]
-	if d := run.Tool.Driver; d.Version != "v1.2.3" || d.SemanticVersion != "1.2.3" || d.Properties["revision"] != "abc" {
+	if d := run.Tool.Driver; d.Version != "1.2.3" || d.SemanticVersion != "1.2.3" || d.Properties["revision"] != "abc" || d.Properties["moduleVersion"] != "v1.2.3" {
 		t.Errorf("driver %+v", d)
 	}
 	if len(run.Results) != 2 || len(run.Invocations) != 1 {

@@ -108,6 +108,7 @@ type opMeta struct {
 	pos    token.Pos
 	issuer ThreadID
 	detail string
+	bytes  int
 }
 
 // An operation's Site is the issuing warp and its SiteAt the lane and pc,
@@ -201,7 +202,14 @@ func checkAsyncExit(c *CTA) *Report {
 // loadWord reads the 8 bytes at off of c's shared memory.
 func loadWord(c *CTA, off uint32) uint64 { return binary.LittleEndian.Uint64(c.Shared[off : off+8]) }
 
-func storeWord(c *CTA, off uint32, v uint64) { binary.LittleEndian.PutUint64(c.Shared[off:off+8], v) }
+// storeWord writes the 8 bytes at off of c's shared memory: an mbarrier
+// object's new state, which Launch.Barriers hears of.
+func storeWord(c *CTA, off uint32, v uint64) {
+	binary.LittleEndian.PutUint64(c.Shared[off:off+8], v)
+	if c.cluster.cfg.obs.barrier != nil {
+		c.noteBarrier(off, v)
+	}
+}
 
 // Limits on asynchronous operations per cluster, so that any program runs
 // in bounded memory and time.
@@ -231,10 +239,10 @@ type landFunc func(c *Cluster) *Report
 
 func (f landFunc) land(c *Cluster) *Report { return f(c) }
 
-// issue queues an operation of the given kind, tracked as id, on behalf
-// of lane l of w; ld lands it. detail describes it for the trace (it is
-// called only when tracing).
-func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail func() string) Status {
+// issue queues an operation of the given kind, tracked as id, moving n
+// bytes, on behalf of lane l of w; ld lands it. detail describes it for
+// the trace (it is called only when tracing).
+func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, detail func() string) Status {
 	cl := w.CTA.cluster
 	cs := asyncCluster(cl)
 	if cl.race != nil {
@@ -258,7 +266,7 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, ld lander, detail f
 	}
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
-		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail()}
+		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail(), bytes: n}
 	}
 	cs.event(cl, id, "issued", "")
 	if cs.eager {
@@ -399,6 +407,10 @@ type AsyncEvent struct {
 	Pos     token.Pos // of the issuing instruction
 	Issuer  ThreadID
 	Detail  string // bytes and addresses
+	Bytes   int    // bytes the operation moves (0 for an arrive)
+	// By is the thread whose wait observed the completion ("observed"
+	// events).
+	By ThreadID
 }
 
 // event reports a trace event for operation id.
@@ -410,9 +422,12 @@ func (cs *clusterAsync) event(c *Cluster, id asyncgroup.OpID, what, detail strin
 	if !ok {
 		return
 	}
-	e := AsyncEvent{Cluster: c.Index, Step: c.steps, Op: uint64(id), Event: what, Kind: m.kind, Pos: m.pos, Issuer: m.issuer, Detail: detail}
+	e := AsyncEvent{Cluster: c.Index, Step: c.steps, Op: uint64(id), Event: what, Kind: m.kind, Pos: m.pos, Issuer: m.issuer, Detail: detail, Bytes: m.bytes}
 	if detail == "" {
 		e.Detail = m.detail
+	}
+	if w := c.running; what == "observed" && w != nil {
+		e.By = *w.threadID(lane(w.Exec))
 	}
 	c.cfg.obs.trace(e)
 }

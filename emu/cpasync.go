@@ -182,7 +182,7 @@ func execCpAsync(w *Warp, in *Inst) Status {
 		t := asyncCTA(w.CTA).thread(w, l)
 		t.Add(asyncgroup.NonBulk, id)
 		t.last = w.prog.Insts[w.pc].Pos
-		if w.issue(l, id, "cp.async", cs.newCopy(id, dst.Shared[doff:doff+uint32(size)], src), func() string {
+		if w.issue(l, id, "cp.async", int(size), cs.newCopy(id, dst.Shared[doff:doff+uint32(size)], src), func() string {
 			return fmt.Sprintf("%d bytes (%d from global %#x) to shared offset %#x", size, srcSize, srcA, doff)
 		}) != Continue {
 			return Fault
@@ -336,7 +336,7 @@ func execCpArrive(w *Warp, in *Inst) Status {
 			}
 			return nil
 		})
-		if w.issue(l, id, "cp.async.mbarrier.arrive", land, func() string { return fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior)) }) != Continue {
+		if w.issue(l, id, "cp.async.mbarrier.arrive", 0, land, func() string { return fmt.Sprintf("arrive on the mbarrier at %#x after %d cp.async", off, len(prior)) }) != Continue {
 			return Fault
 		}
 	}

@@ -187,7 +187,7 @@ func execBulkCopy(w *Warp, in *Inst) Status {
 		if redOp != 0 {
 			kind = "cp.reduce.async.bulk"
 		}
-		if w.issue(l, id, kind, landFunc(land), detail) != Continue {
+		if w.issue(l, id, kind, int(n), landFunc(land), detail) != Continue {
 			return Fault
 		}
 	}

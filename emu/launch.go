@@ -52,6 +52,13 @@ type Launch struct {
 	// called from several goroutines when clusters run in parallel; the
 	// events of one cluster arrive in order.
 	Trace func(AsyncEvent)
+	// Waits, when set, receives the spans in which a whole warp waited
+	// (see WaitEvent), under the same rules as Trace.
+	Waits func(WaitEvent)
+	// Barriers, when set, receives the state of an mbarrier object after
+	// each operation that changed it (see BarrierEvent), under the same
+	// rules as Trace.
+	Barriers func(BarrierEvent)
 	// TMEMOf, when set, names the CTA (its %ctaid) whose Tensor Memory
 	// Result.TMEM holds after the run, as the CTA left it (at exit, or
 	// where a sanitizer report stopped the run).
@@ -248,14 +255,16 @@ func allocArg(mem *Memory, i int, a *Arg) *Region {
 // observers is what watches one launch, reached from its clusters through
 // Config.obs.
 type observers struct {
-	trace func(AsyncEvent)
-	tmem  *tmemRequest
-	probe *StoreProbe
-	race  *raceLaunch // --race: the detector's launch-wide state (race.go)
+	trace   func(AsyncEvent)
+	wait    func(WaitEvent)
+	barrier func(BarrierEvent)
+	tmem    *tmemRequest
+	probe   *StoreProbe
+	race    *raceLaunch // --race: the detector's launch-wide state (race.go)
 }
 
 func (l *Launch) observers() *observers {
-	o := &observers{trace: l.Trace, probe: l.Probe}
+	o := &observers{trace: l.Trace, wait: l.Waits, barrier: l.Barriers, probe: l.Probe}
 	if l.TMEMOf != nil {
 		o.tmem = &tmemRequest{cta: *l.TMEMOf}
 	}

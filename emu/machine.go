@@ -210,9 +210,12 @@ type Cluster struct {
 	printf     []byte // device printf output, in emission order
 	printfLost bool   // output beyond maxPrintfBytes was dropped
 
-	race       *race.Cluster // --race: the detector's state (race.go); nil without
-	mon        *Monitor      // nil when nobody watches the launch
-	pubSteps   uint64        // steps and waiting warps last published to mon
+	race    *race.Cluster       // --race: the detector's state (race.go); nil without
+	running *Warp               // the warp being run (for trace events of its waits)
+	waiting map[*Warp]*openWait // waits begun and not ended, when Launch.Waits is set
+
+	mon        *Monitor // nil when nobody watches the launch
+	pubSteps   uint64   // steps and waiting warps last published to mon
 	pubWaiting int
 }
 
@@ -651,6 +654,9 @@ func (w *Warp) start() {
 
 // schedule runs the cluster's warps until all exit or a report stops them.
 func (c *Cluster) schedule() *Report {
+	if c.cfg.obs.wait != nil {
+		defer c.closeWaits()
+	}
 	for {
 		done, progressed, r := c.round()
 		if done || r != nil {
@@ -702,8 +708,13 @@ func (c *Cluster) round() (done, progressed bool, r *Report) {
 		if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
 			budget = int(left)
 		}
+		before := c.steps
+		c.running = w
 		n, st := w.run(budget)
 		c.steps += uint64(n)
+		if c.cfg.obs.wait != nil {
+			c.noteWait(w, before, n, st)
+		}
 		if n > 0 {
 			progressed = true
 		} else {

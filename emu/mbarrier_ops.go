@@ -375,8 +375,16 @@ func (s *ctaAsync) noteWait(w *Warp, in *Inst, c *CTA, off uint32, arg uint64) {
 	w.WaitWhat, w.WaitWhy = "", describeMbWait
 }
 
-// describeMbWait describes the try_wait w is suspended in (Warp.WaitWhy).
+// describeMbWait describes the try_wait w is suspended in (Warp.WaitWhy),
+// with a hint at what keeps the phase from completing.
 func describeMbWait(w *Warp) string {
+	text, o := mbWaitState(w)
+	return text + txHint(o)
+}
+
+// mbWaitState describes the try_wait w is suspended in and the barrier's
+// state.
+func mbWaitState(w *Warp) (string, mbarrier.Object) {
 	m := asyncCTA(w.CTA).waits[w.Index]
 	in, c, off := m.in, m.bar, m.off
 	o, _, _ := asyncCTA(c).bars.Get(uint64(off))
@@ -384,7 +392,7 @@ func describeMbWait(w *Warp) string {
 	if in.Imm&mbParity != 0 {
 		text += fmt.Sprintf(", waiting for the phase of parity %d to complete", m.arg&1)
 	}
-	return text + txHint(o)
+	return text, o
 }
 
 // txHint explains a tx-count that keeps a phase from completing.

@@ -147,7 +147,7 @@ func execRedAsyncRelease(w *Warp, in *Inst) Status {
 		cs := asyncCluster(w.CTA.cluster)
 		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.tracker.Observe(id)
-		if w.issue(l, id, "red.async.release", landFunc(land), func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
+		if w.issue(l, id, "red.async.release", int(n), landFunc(land), func() string { return fmt.Sprintf("%d-byte reduction at global %#x", n, a) }) != Continue {
 			return Fault
 		}
 	}

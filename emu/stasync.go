@@ -251,7 +251,7 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 	if o.red != 0 {
 		kind = "red.async"
 	}
-	return w.issue(l, o.id, kind, o, func() string {
+	return w.issue(l, o.id, kind, int(st.n), o, func() string {
 		return fmt.Sprintf("%d bytes to shared offset %#x of CTA rank %d, complete-tx on the mbarrier at %#x", st.n, st.off, st.dst.Rank, st.barOff)
 	})
 }
@@ -325,7 +325,7 @@ func execStAsyncRelease(w *Warp, in *Inst) Status {
 		cs := asyncCluster(w.CTA.cluster)
 		id := cs.tracker.Issue(w.siteOp(l, in.Opcode, asyncgroup.Range{}, asyncgroup.Range{}))
 		cs.tracker.Observe(id) // nothing waits for it: release/acquire orders it
-		if w.issue(l, id, "st.async.release", landFunc(land), func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
+		if w.issue(l, id, "st.async.release", len(val), landFunc(land), func() string { return fmt.Sprintf("%d bytes to global %#x", len(val), a) }) != Continue {
 			return Fault
 		}
 	}

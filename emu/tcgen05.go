@@ -105,7 +105,9 @@ var tmemPool = sync.Pool{New: func() any { return tmem.New() }}
 func (t *ctaTMEM) memory() *tmem.Memory {
 	if t.mem == nil {
 		t.mem = tmemPool.Get().(*tmem.Memory)
-		t.captured = captureTMEM(t.cta, t.mem)
+		if t.captured = captureTMEM(t.cta, t.mem); t.captured {
+			t.mem.TrackWriters()
+		}
 	}
 	return t.mem
 }
@@ -596,7 +598,7 @@ func execTcRelinquish(w *Warp, in *Inst) Status {
 
 // warpAccess gathers the taddr operand of every thread.
 func warpAccess(w *Warp, in *Inst) *tmem.WarpAccess {
-	acc := &tmem.WarpAccess{Warp: w.Index}
+	acc := &tmem.WarpAccess{Warp: w.Index, Site: w.pc + 1}
 	for l := range acc.Taddr {
 		acc.Taddr[l] = tmem.Addr(uint32(w.R[in.A+int32(l)] + uint64(in.Off)))
 	}

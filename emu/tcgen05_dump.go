@@ -9,8 +9,8 @@ import (
 // TMEMSnapshot is the Tensor Memory of one CTA as it was when the CTA
 // exited or the run stopped (Launch.TMEMOf, `ptxkit run --dump-tmem`).
 type TMEMSnapshot struct {
-	CTA [3]int // %ctaid
-	Mem *tmem.Memory
+	CTA [3]int       // %ctaid
+	Mem *tmem.Memory // tracks writers: a Writer's Site is 1 + the index in Program.Insts of the tcgen05.st
 }
 
 // tmemRequest is a launch's request for the Tensor Memory of one CTA.

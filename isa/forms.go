@@ -392,8 +392,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	}
 	for i, q := range quals {
 		if q == QNone {
-			probs = append(probs, Problem{Rule: "unknown-qualifier", Qual: i, Spec: f.Section,
-				Msg: "unknown qualifier " + names[i] + " on " + f.Name})
+			probs = append(probs, unknownQualProblem(i, names[i], f.Name, f.Section, f.formQuals()))
 			continue
 		}
 		if (q == QSat || q == QApprox || q == QUni || q == QCc || q == QNaN || q == QRelu || q == QSatfinite || q == QSync) && indexQual(quals[:i], q) >= 0 { // ptxas accepts these twice
@@ -953,7 +952,7 @@ var knownOpcodes = Opcodes()
 func nearestOpcode(op string) string {
 	best, bestD := "", 3
 	for _, k := range knownOpcodes {
-		if d := editDistance(op, k, bestD); d < bestD {
+		if d := editDistance(op, k, bestD+1); d <= 2 && closer(op, k, d, best, bestD) {
 			best, bestD = k, d
 		}
 	}

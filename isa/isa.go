@@ -328,8 +328,7 @@ func DecodeQuals(f *Form, in *Instr, names []string, quals []Qual, probs []Probl
 			continue
 		}
 		if q == QNone {
-			probs = append(probs, Problem{Rule: "unknown-qualifier", Qual: i, Spec: in.Section,
-				Msg: "unknown qualifier " + name + " on " + in.Name})
+			probs = append(probs, unknownQualProblem(i, name, in.Name, in.Section, in.allowedQuals()))
 			continue
 		}
 		g := q.Group()

@@ -549,7 +549,9 @@ func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int6
 		return true
 	}
 	holds := witnessHolds(c.prog, &o)
-	c.tallyOutcome(&o, holds)
+	if oc := c.tallyOutcome(&o, holds); oc.Example == nil && c.wantWitness {
+		oc.Example = c.snapshot(perLoc, idx, o)
+	}
 	if holds {
 		c.reached = true
 		c.keepWitness(perLoc, idx, o)
@@ -559,20 +561,25 @@ func (c *checker) observe(perLoc [][]coChoice, idx []int, regs []map[string]int6
 
 func (c *checker) keepWitness(perLoc [][]coChoice, idx []int, o Outcome) {
 	if c.witness == nil && c.wantWitness {
-		x := &Execution{Events: append([]Event(nil), c.ev...), RF: append([]int(nil), c.rf...), Values: append([]int64(nil), c.vals...), Outcome: o}
-		for a, row := range c.sw {
-			for ; row != 0; row &= row - 1 {
-				x.SW = append(x.SW, [2]int{a, trailing(row)})
-			}
-		}
-		for p, i := range idx {
-			x.CO = append(x.CO, perLoc[p][i].edges...)
-		}
-		sort.Slice(x.CO, func(i, j int) bool {
-			return x.CO[i][0] < x.CO[j][0] || x.CO[i][0] == x.CO[j][0] && x.CO[i][1] < x.CO[j][1]
-		})
-		c.witness = x
+		c.witness = c.snapshot(perLoc, idx, o)
 	}
+}
+
+// snapshot copies the execution being recorded.
+func (c *checker) snapshot(perLoc [][]coChoice, idx []int, o Outcome) *Execution {
+	x := &Execution{Events: append([]Event(nil), c.ev...), RF: append([]int(nil), c.rf...), Values: append([]int64(nil), c.vals...), Outcome: o}
+	for a, row := range c.sw {
+		for ; row != 0; row &= row - 1 {
+			x.SW = append(x.SW, [2]int{a, trailing(row)})
+		}
+	}
+	for p, i := range idx {
+		x.CO = append(x.CO, perLoc[p][i].edges...)
+	}
+	sort.Slice(x.CO, func(i, j int) bool {
+		return x.CO[i][0] < x.CO[j][0] || x.CO[i][0] == x.CO[j][0] && x.CO[i][1] < x.CO[j][1]
+	})
+	return x
 }
 
 // condUses reports whether the condition reads location l's final value.

@@ -13,6 +13,9 @@ type OutcomeCount struct {
 	State   string `json:"state"`
 	Count   int    `json:"count"`
 	Witness bool   `json:"witness"` // the state satisfies the witness
+	// Example is the first allowed execution found that ends in the state
+	// (Check keeps one per state).
+	Example *Execution `json:"-"`
 }
 
 // condTerms lists the registers and locations a condition reads, in order
@@ -42,7 +45,9 @@ func condTerms(x Cond, out []Term) []Term {
 	return out
 }
 
-func (c *checker) tallyOutcome(o *Outcome, holds bool) {
+// tallyOutcome counts an execution that ends in o and returns its state's
+// count.
+func (c *checker) tallyOutcome(o *Outcome, holds bool) *OutcomeCount {
 	if c.outcomes == nil {
 		c.outcomes = map[string]*OutcomeCount{}
 		c.terms = condTerms(c.prog.Cond, nil)
@@ -61,6 +66,7 @@ func (c *checker) tallyOutcome(o *Outcome, holds bool) {
 		c.outcomes[k] = oc
 	}
 	oc.Count++
+	return oc
 }
 
 func (c *checker) sortedOutcomes() []OutcomeCount {

@@ -17,10 +17,13 @@ func init() {
 	commands["check"] = command{"parse, resolve and validate PTX files", runCheck}
 }
 
-const checkUsage = `usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] [--ptxas 12.5|13.0] [--strict] [-c] FILE...
+const checkUsage = `usage: ptxkit check [--format=text|json|sarif] [--target sm_XX] [--ptx X.Y] [--ptxas 12.5|13.0] [--strict] [-c]
+                    [--werror] [--disable RULE]... [--max-diagnostics N] [--stdin-name PATH] FILE...
 
 Parses, resolves and validates each PTX FILE ("-": standard input). Text
 diagnostics go to standard error, JSON Lines and SARIF to standard output.
+A comment "// ptxkit:ignore RULE[,RULE]" silences those rules on its line,
+or, alone on a line, on the next one.
 Exit status: 0 no errors, 1 errors, 2 usage or I/O error.`
 
 // runCheck implements "ptxkit check [--format=text|json] [--target sm_XX]
@@ -38,6 +41,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cl.fs.Var(ptxas, "ptxas", "follow this ptxas (12.5 or 13.0) where it and the ISA pages disagree; default: 12.5 up to PTX ISA 8.5, 13.0 after")
 	strict := cl.fs.Bool("strict", false, "report forms ptxas accepts against the ISA pages as errors, not warnings")
 	separate := cl.fs.Bool("c", false, "check separately compiled code (as ptxas -c): declared functions may be defined elsewhere")
+	var filt checkFilter
+	filt.flags(cl.fs)
 	files, status, ok := cl.parse(args, stdout, stderr)
 	if !ok {
 		return status
@@ -46,6 +51,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cl.printUsage(stderr)
 		return exitUsage
 	}
+	filt.checkDisabled(stderr)
 	tuneGC()
 	cfg := check.Config{Target: string(*target), PTX: string(*ptxVersion), Ptxas: ptxas.value, Strict: *strict, Separate: *separate}
 	var (
@@ -55,19 +61,25 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	)
 	for _, name := range files {
 		src, err := readSource(name, stdin)
+		shown := filt.displayFile(name)
 		if err == nil {
-			sources[name] = src
-			err = guardFaults(name, func() { all = append(all, checkFile(name, src, cfg)...) })
+			sources[shown] = src
+			err = guardFaults(name, func() { all = append(all, filt.apply(checkFile(shown, src, cfg), src)...) })
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
 			failures = append(failures, diag.Failure{File: name, Err: err})
 		}
 	}
-	if err := writeDiagnostics(format.value, all, failures, sources, stdout, stderr); err != nil {
+	written, left := all, diag.List(nil)
+	if format.value == "text" {
+		written, left = filt.capText(all)
+	}
+	if err := writeDiagnostics(format.value, written, failures, sources, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "ptxkit check: %v\n", err)
 		return exitUsage
 	}
+	writeLeftOut(stderr, left, len(written))
 	switch {
 	case len(failures) > 0:
 		return exitUsage

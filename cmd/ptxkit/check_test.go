@@ -188,8 +188,11 @@ func TestFmtListAndWrite(t *testing.T) {
 	messy := writeFile(t, "messy.ptx", ".version 8.5\n.entry k ( ) { ret ; }\n")
 	clean := writeFile(t, "clean.ptx", ".version 8.5\n\n.entry k()\n{\n\tret;\n}\n")
 	code, out, errOut := runCmd(t, "", "fmt", "-l", messy, clean)
-	if code != exitOK || out != messy+"\n" || errOut != "" {
+	if code != exitFail || out != messy+"\n" || errOut != "" { // 1: a file needs formatting
 		t.Fatalf("fmt -l: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := runCmd(t, "", "fmt", "-l", clean); code != exitOK || out != "" {
+		t.Fatalf("fmt -l of a formatted file: exit %d, stdout %q", code, out)
 	}
 	code, out, errOut = runCmd(t, "", "fmt", "-w", messy)
 	if code != exitOK || out != "" || errOut != "" {

@@ -20,6 +20,7 @@ func init() {
 // explanation is what `ptxkit explain` knows about one instruction. Each
 // section of the output renders part of it.
 type explanation struct {
+	Strict  bool             // --strict: forms ptxas accepts against the ISA pages are errors
 	Text    string           // the instruction as given
 	Instr   *ast.Instruction // the parsed instruction
 	Form    isa.Form         // its decoded qualifiers (Form.Instr nil when not described)
@@ -76,6 +77,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ptxVersion := new(versionFlag)
 	cl.fs.Var(target, "target", "check the instruction for this target (`sm_XX`, e.g. sm_90a)")
 	cl.fs.Var(ptxVersion, "ptx", "check the instruction for this PTX ISA version (`X.Y`, e.g. 8.5)")
+	strict := cl.fs.Bool("strict", false, "report forms ptxas accepts against the ISA pages as errors, not warnings (as check --strict)")
 	text, status, ok := cl.parse(args, stdout, stderr) // flags before and after the instruction
 	if !ok {
 		return status
@@ -84,7 +86,7 @@ func runExplain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cl.printUsage(stderr)
 		return exitUsage
 	}
-	x := &explanation{Text: strings.TrimSpace(strings.Join(text, " "))}
+	x := &explanation{Text: strings.TrimSpace(strings.Join(text, " ")), Strict: *strict}
 	if *target != "" {
 		x.Target, _ = isa.ParseTarget(string(*target)) // checked by Set
 	}
@@ -168,7 +170,7 @@ func (x *explanation) analyze(target, version string) error {
 	if errs.HasErrors() {
 		return nil
 	}
-	for _, d := range check.Validate(m, check.Config{}) {
+	for _, d := range check.Validate(m, check.Config{Strict: x.Strict}) {
 		if len(in.Operands) == 0 && d.Rule == "operand-count" {
 			continue // a bare opcode ("st.global.v4.u32") explains the form only
 		}

@@ -21,7 +21,8 @@ func init() {
 const fmtUsage = `usage: ptxkit fmt [-l] [-w] FILE...
 
 Prints each PTX FILE ("-": standard input) in canonical form, comments kept.
-Exit status: 0 ok, 1 syntax errors, 2 usage or I/O error.`
+Exit status: 0 ok, 1 syntax errors or (with -l) a file that needs
+formatting, 2 usage or I/O error.`
 
 // runFmt implements "ptxkit fmt [-l] [-w] FILE...": it parses each file and
 // prints its canonical form, comments kept, to stdout, or with -w rewrites the file, or
@@ -71,6 +72,9 @@ func runFmt(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case *list || *write:
 			if changed && *list {
 				fmt.Fprintln(stdout, name)
+				if !*write {
+					status = exitFail // as a CI check: the listed files need formatting
+				}
 			}
 			if changed && *write {
 				err = rewriteFile(name, src)

@@ -14,12 +14,16 @@ func init() {
 	commands["litmus"] = command{"decide memory-model litmus tests under the PTX memory consistency model", runLitmus}
 }
 
-const litmusUsage = `usage: ptxkit litmus [--model ptx-v6.0|ptx-v7.5] [--property safety|termination] [--format=text|json] FILE...
+const litmusUsage = `usage: ptxkit litmus [--model ptx-v6.0|ptx-v7.5] [--property safety|termination] [--format=text|json|dot|svg] [--dot] FILE...
 
 FILE is a litmus test (.litmus, the Dat3M PTX dialect), a mixedproxy test
 (.test; each instance of a template is decided) or a PTX kernel (.ptx) run by
 the threads of --threads, with its condition in a "//@ exists (...)" comment.
 "-" reads standard input as .litmus.
+
+--dot (--format=dot) writes one Graphviz digraph with an execution of every
+allowed outcome of every test (events by thread; po, rf, co, fr and sw
+edges); --format=svg draws it with Graphviz's dot, which must be on PATH.
 
 Exit status: 0 every test was decided and PASSes, 1 a test FAILs or a file
 does not parse or cannot be decided, 2 usage or I/O error.`
@@ -37,9 +41,11 @@ type litmusRecord struct {
 	Executions int               `json:"executions"`
 	Outcomes   []mm.OutcomeCount `json:"outcomes,omitempty"`
 	Expected   string            `json:"expected,omitempty"`
-	Error      string            `json:"-"`
-	result     *mm.Result        `json:"-"`
-	prog       *mm.Program       `json:"-"`
+	// Execution is the witness execution as a graph (when there is one).
+	Execution *mm.ExecGraph `json:"witness_execution,omitempty"`
+	Error     string        `json:"-"`
+	result    *mm.Result    `json:"-"`
+	prog      *mm.Program   `json:"-"`
 }
 
 // litmusErrorRecord is the JSON line of a file or instance that was not
@@ -57,7 +63,9 @@ type litmusOptions struct {
 	model       mm.Model
 	termination bool
 	json        bool
+	graph       string // "dot" or "svg" for a picture, "" otherwise
 	threads     []mm.ThreadSpec
+	drawn       *[]*litmusRecord // the records a picture shows
 }
 
 // runLitmus implements "ptxkit litmus".
@@ -67,6 +75,8 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return code
 	}
 	status := exitOK
+	var drawn []*litmusRecord
+	opt.drawn = &drawn
 	for _, name := range files {
 		src, err := readInput(name, stdin)
 		if err != nil {
@@ -106,6 +116,12 @@ func runLitmus(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if opt.graph != "" {
+		if err := writeLitmusGraph(stdout, drawn, opt); err != nil {
+			fmt.Fprintf(stderr, "ptxkit litmus: %v\n", err)
+			return exitUsage
+		}
+	}
 	return status
 }
 
@@ -124,8 +140,9 @@ func parseLitmusFlags(args []string, stdout, stderr io.Writer) (opt litmusOption
 	cl.fs.Var(model, "model", "memory model: ptx-v6.0 or ptx-v7.5")
 	property := newChoice("safety", "safety", "termination")
 	cl.fs.Var(property, "property", "safety (the test's condition) or termination (spin loops and barriers finish)")
-	format := newChoice("text", "text", "json")
-	cl.fs.Var(format, "format", "output format: text or json")
+	format := newChoice("text", "text", "json", "dot", "svg")
+	cl.fs.Var(format, "format", "output format: text, json, dot (Graphviz) or svg (drawn by Graphviz's dot)")
+	dot := cl.fs.Bool("dot", false, "write the executions as a Graphviz graph (--format=dot)")
 	threads := cl.fs.String("threads", "", "for .ptx kernels: the threads, each CTA[/TID][@CLUSTER] (%ctaid.x, %tid.x, cluster id), e.g. 0,1")
 	files, code, ok = cl.parse(args, stdout, stderr)
 	if !ok {
@@ -138,6 +155,15 @@ func parseLitmusFlags(args []string, stdout, stderr io.Writer) (opt litmusOption
 	}
 	opt.termination = property.value == "termination"
 	opt.json = format.value == "json"
+	switch {
+	case *dot && format.value != "text" && format.value != "dot":
+		cl.failf(stderr, "--dot and --format=%s: choose one", format.value)
+		return opt, nil, exitUsage, false
+	case *dot || format.value == "dot":
+		opt.graph = "dot"
+	case format.value == "svg":
+		opt.graph = "svg"
+	}
 	if *threads != "" {
 		if opt.threads, err = mm.ParseThreadSpecs(*threads); err != nil {
 			cl.failf(stderr, "--threads: %v", err)
@@ -211,10 +237,17 @@ func decide(name string, prog *mm.Program, opt litmusOptions) *litmusRecord {
 		r.Witness = "reachable"
 	}
 	r.Pass, r.Executions, r.Outcomes = res.Pass, res.Executions, res.Outcomes
+	if res.Witness != nil {
+		r.Execution = res.Witness.Graph(prog)
+	}
 	return r
 }
 
 func writeLitmusRecord(stdout, stderr io.Writer, r *litmusRecord, opt litmusOptions) error {
+	if opt.graph != "" && r.Error == "" {
+		*opt.drawn = append(*opt.drawn, r)
+		return nil
+	}
 	if opt.json {
 		var v any = r
 		if r.Error != "" {

@@ -5,7 +5,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sort"
 )
 
@@ -19,10 +18,6 @@ type command struct {
 // commands is filled by the init functions of the files that implement each
 // subcommand (check.go, fmt.go, run.go, explain.go, sass.go).
 var commands = map[string]command{}
-
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
-}
 
 // Exit statuses shared by all subcommands.
 const (

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	_ "embed"
 	"encoding/binary"
 	"flag"
@@ -54,7 +55,12 @@ type runOptions struct {
 	dump      string
 	dumpBytes int
 	noCheck   bool
+	strict    bool
 	trace     bool
+	tmemSVG   string    // --tmem-svg FILE.svg
+	timeline  string    // --timeline FILE.json
+	tl        *timeline // its recorder during the run
+	outs      runOutputs
 	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
 	target    *targetFlag
 	ptx       *versionFlag
@@ -110,8 +116,11 @@ func runFlags(o *runOptions) *commandLine {
 	fs.StringVar(&o.dump, "dump", "hex", "how to print buffers: hex, u8, u16, u32, i32, u64, f32, f64 or none")
 	fs.IntVar(&o.dumpBytes, "dump-bytes", 256, "print at most this many bytes of each buffer (0: all)")
 	fs.BoolVar(&o.noCheck, "no-check", false, "skip validation before emulating")
+	fs.BoolVar(&o.strict, "strict", false, "validate as check --strict: forms ptxas accepts against the ISA pages are errors")
 	fs.BoolVar(&o.trace, "trace", false, "print when each asynchronous operation is issued, lands and has its completion observed")
+	fs.StringVar(&o.timeline, "timeline", "", "write the run's timeline (warps' waits, asynchronous operations, bytes in flight) to FILE.json in the Chrome/Perfetto trace-event format")
 	fs.StringVar(&o.dumpTMEM, "dump-tmem", "", "print the Tensor Memory of CTA X[,Y[,Z]] (its %ctaid) as it was at exit or where the run stopped")
+	fs.StringVar(&o.tmemSVG, "tmem-svg", "", "draw the Tensor Memory of the --dump-tmem CTA (default 0) to FILE.svg: lanes by columns, each cell coloured by the instruction and warp that last wrote it")
 	o.target, o.ptx = targetFlags(fs)
 	o.format = newChoice("text", "text", "json")
 	fs.Var(o.format, "format", "output: text, or json (one object on standard output; docs/emu.md)")
@@ -152,6 +161,7 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer) int {
+	defer o.outs.closeAll()                                         // files a failed run did not write
 	if errs := emu.Prescan(name, src, o.kernel); errs.HasErrors() { // over a limit: refuse before parsing
 		diag.WriteText(stderr, errs)
 		return exitFail
@@ -165,7 +175,7 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 			errs = append(errs, rerrs...)
 		} else {
 			var l diag.List
-			info, l = check.ModuleInfo(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx)}) // resolved once, for both
+			info, l = check.ModuleInfo(m, check.Config{Target: string(*o.target), PTX: string(*o.ptx), Strict: o.strict}) // resolved once, for both
 			errs = append(errs, l...)
 		}
 	}
@@ -229,8 +239,24 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		}
 	}
 	trace.print(stdout)
-	if l.TMEMOf != nil {
+	if o.tl != nil {
+		err := o.tl.write(o.outs.timeline, prog, &l.Config)
+		o.outs.timeline = nil
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+			return exitUsage
+		}
+	}
+	if l.TMEMOf != nil && o.dumpTMEM != "" {
 		printTMEM(stdout, *l.TMEMOf, res.TMEM)
+	}
+	if o.tmemSVG != "" {
+		err := writeTMEMSVG(o.outs.tmem, prog, res.TMEM, *l.TMEMOf)
+		o.outs.tmem = nil
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
+			return exitUsage
+		}
 	}
 	if o.stats {
 		printStats(stdout, &res.Stats)
@@ -258,9 +284,12 @@ func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error)
 	if err := o.checkOutput(); err != nil {
 		return nil, nil, err
 	}
+	if err := o.openOutputs(); err != nil {
+		return nil, nil, err
+	}
 	l := &emu.Launch{Kernel: prog, Config: cfg}
-	if o.dumpTMEM != "" {
-		id, err := parseCTAID(o.dumpTMEM)
+	if o.dumpTMEM != "" || o.tmemSVG != "" {
+		id, err := parseCTAID(cmp.Or(o.dumpTMEM, "0"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -273,6 +302,10 @@ func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error)
 	if o.trace {
 		trace = new(asyncTrace)
 		l.Trace = trace.add
+	}
+	if o.timeline != "" {
+		o.tl = new(timeline)
+		o.tl.attach(l)
 	}
 	return l, trace, l.Check()
 }

@@ -5,6 +5,7 @@ package tmem
 type WarpAccess struct {
 	Warp  int      // warp index in the CTA: linear thread index / 32
 	Taddr [32]Addr // taddr of thread t of the warp
+	Site  int32    // the instruction, as the caller numbers them (0: unknown); see Writer
 }
 
 // Uniform returns a WarpAccess for warp in which every thread passed taddr.
@@ -99,6 +100,7 @@ type PendingStore struct {
 	base   Addr
 	regs   [][]uint32
 	landed bool
+	writer Writer
 }
 
 // PrepareStore checks a tcgen05.st like Store and records its cells as
@@ -114,7 +116,7 @@ func (m *Memory) PrepareStore(acc *WarpAccess, f Form, regs [][]uint32) (*Pendin
 	if err := checkRegs("tcgen05.st", f, regs); err != nil {
 		return nil, err
 	}
-	st := &PendingStore{m: m, f: f, base: base, regs: make([][]uint32, 32)}
+	st := &PendingStore{m: m, f: f, base: base, regs: make([][]uint32, 32), writer: Writer{Site: acc.Site, Warp: int16(acc.Warp)}}
 	l0, c0 := base.Lane(), base.Column()
 	for t := range 32 {
 		st.regs[t] = append([]uint32(nil), regs[t]...)
@@ -138,6 +140,8 @@ func (st *PendingStore) Land() {
 	}
 	st.landed = true
 	m, f := st.m, st.f
+	m.writer = st.writer
+	defer func() { m.writer = Writer{} }()
 	l0, c0 := st.base.Lane(), st.base.Column()
 	for t, regs := range st.regs {
 		for j, v := range regs {

@@ -23,6 +23,35 @@ type Memory struct {
 	pending [][]uint16
 	writers []uint16
 	owner   []int16
+
+	// lastWriter[i] is what last wrote cell i, when TrackWriters asked
+	// for it; writer is the store landing now.
+	lastWriter []Writer
+	writer     Writer
+}
+
+// Writer is what last wrote a cell: the Site of the tcgen05.st's
+// WarpAccess and its warp. The zero Writer is a write of unknown origin
+// (SetCell outside a store).
+type Writer struct {
+	Site int32
+	Warp int16
+}
+
+// TrackWriters makes m remember what last wrote each cell (WriterOf).
+func (m *Memory) TrackWriters() {
+	if m.lastWriter == nil {
+		m.lastWriter = make([]Writer, Lanes*Columns)
+	}
+}
+
+// WriterOf returns what last wrote cell (lane, col); ok is false when m
+// does not track writers.
+func (m *Memory) WriterOf(lane, col int) (w Writer, ok bool) {
+	if m.lastWriter == nil {
+		return Writer{}, false
+	}
+	return m.lastWriter[cellIndex(lane, col)], true
 }
 
 const (
@@ -46,6 +75,7 @@ func (m *Memory) Reset() {
 		m.written[w] = 0
 	}
 	m.dirty = m.dirty[:0]
+	m.lastWriter = nil
 	for t := range m.pending {
 		m.WaitStores(t)
 	}
@@ -64,6 +94,9 @@ func (m *Memory) Cell(lane, col int) uint32 { return m.cells[cellIndex(lane, col
 func (m *Memory) SetCell(lane, col int, v uint32) {
 	i := cellIndex(lane, col)
 	m.cells[i] = v
+	if m.lastWriter != nil {
+		m.lastWriter[i] = m.writer
+	}
 	if w := i / 64; m.written[w] == 0 {
 		m.dirty = append(m.dirty, uint16(w))
 	}

@@ -63,7 +63,7 @@ func analyze(name, src string, cfg check.Config) (a *analysis) {
 		errs = append(errs, l...)
 	}
 	errs.Sort()
-	a.diags = errs
+	a.diags = diag.IgnoredIn([]byte(src)).Without(errs) // "// ptxkit:ignore RULE", as for check
 	a.header()
 	if cfg.Target != "" {
 		a.target = cfg.Target

@@ -63,6 +63,7 @@ type initializeParams struct {
 type initOptions struct {
 	Target string `json:"target"`
 	PTX    string `json:"ptx"`
+	Strict bool   `json:"strict"` // as check --strict
 }
 
 type didOpenParams struct {

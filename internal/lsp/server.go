@@ -262,7 +262,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 			return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
 		}
 	}
-	s.cfg = check.Config{Target: opts.Target, PTX: opts.PTX}
+	s.cfg = check.Config{Target: opts.Target, PTX: opts.PTX, Strict: opts.Strict}
 	if err := s.cfg.Validate(); err != nil {
 		return nil, errorf(codeInvalidParams, "initializationOptions: %v", err)
 	}
