@@ -82,7 +82,7 @@ func runGPUDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return gpuDiff(pos[0], src, &o, gs, stdout, stderr)
 }
 
-// gpuDiff runs the launch o describes on the emulator and on drv and
+// gpuDiff runs the launch o describes on the emulator and on the GPU (gs) and
 // reports, per buffer, whether they agree.
 func gpuDiff(name string, src []byte, o *runOptions, gs *gpuSide, stdout, stderr io.Writer) int {
 	prog, code := decodeChecked(name, src, o.kernel, stderr)
