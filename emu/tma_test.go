@@ -1,0 +1,374 @@
+package emu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/tensormap"
+)
+
+// tmaLoadKernel is a TMA tile load written the way CUTLASS and Triton emit
+// it: thread 0 initializes the mbarrier, arms it with expect_tx and issues
+// the copy; every thread waits on the phase's parity and then copies the
+// raw shared tile (swizzled as it landed) to out. BYTES is the box size,
+// DIMS the rank, COORDS the coordinate registers.
+const tmaLoadKernel = `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry tma_load(
+	.param .align 64 .b8 tmap[128],
+	.param .u64 out,
+	.param .u32 c0, .param .u32 c1, .param .u32 c2,
+	.param .u64 tensor
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<10>;
+	.shared .align 1024 .b8 smem[BYTES];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, smem;
+	setp.eq.u32 %p1, %r1, 0;
+	@!%p1 bra SYNC;
+	mbarrier.init.shared::cta.b64 [%r2], 1;
+	fence.mbarrier_init.release.cluster;
+SYNC:
+	bar.sync 0;
+	@!%p1 bra WAIT;
+	mov.u64 %rd1, tmap;
+	ld.param.u32 %r4, [c0];
+	ld.param.u32 %r5, [c1];
+	ld.param.u32 %r6, [c2];
+	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], BYTES;
+	cp.async.bulk.tensor.DIMSd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {COORDS}], [%r2];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	@!%p2 bra WAIT;
+	ld.param.u64 %rd3, [out];
+	cvta.to.global.u64 %rd3, %rd3;
+	mov.u32 %r7, %r1;
+	shl.b32 %r7, %r7, 2;
+COPY:
+	setp.ge.u32 %p3, %r7, BYTES;
+	@%p3 bra DONE;
+	add.u32 %r8, %r3, %r7;
+	ld.shared.u32 %r9, [%r8];
+	cvt.u64.u32 %rd4, %r7;
+	add.u64 %rd5, %rd3, %rd4;
+	st.global.u32 [%rd5], %r9;
+	add.u32 %r7, %r7, 128;
+	bra COPY;
+DONE:
+	ret;
+}
+`
+
+func tmaLoadSource(rank, bytes int) string {
+	coords := []string{"%r4", "%r5", "%r6"}[:rank]
+	s := strings.ReplaceAll(tmaLoadKernel, "BYTES", fmt.Sprint(bytes))
+	s = strings.Replace(s, "DIMS", fmt.Sprint(rank), 1)
+	return strings.Replace(s, "COORDS", strings.Join(coords, ", "), 1)
+}
+
+// tensorBytes returns a tensor of n bytes whose every 2-byte element holds
+// its own index plus 1 (never zero, so a zero fill is visible).
+func tensorBytes(n int) []byte {
+	b := make([]byte, n)
+	for i := 0; i+1 < n; i += 2 {
+		binary.LittleEndian.PutUint16(b[i:], uint16(i/2+1))
+	}
+	return b
+}
+
+func s32(v int) Arg { return scalar(uint64(uint32(int32(v)))) }
+
+// runTMALoad loads the box of m at coords into shared memory and returns
+// the shared tile's bytes; m describes argument 0's tensor.
+func runTMALoad(t *testing.T, m tensormap.Map, tensor []byte, coords ...int) []byte {
+	t.Helper()
+	bytes := m.BoxBytes()
+	for len(coords) < 3 {
+		coords = append(coords, 0)
+	}
+	src := tmaLoadSource(m.Rank, bytes)
+	p := compile(t, src)
+	args := []Arg{{TensorMap: &m, MapOf: 5}, {IsBuffer: true, Buffer: make([]byte, bytes)},
+		s32(coords[0]), s32(coords[1]), s32(coords[2]), {IsBuffer: true, Buffer: tensor}}
+	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != nil {
+		t.Fatalf("unexpected report: %v", res.Report)
+	}
+	return res.Buffers[1].Data
+}
+
+func map2D(typ tensormap.DataType, w, h, box0, box1 int, sw tensormap.Swizzle) tensormap.Map {
+	es := typ.ElemSize()
+	return tensormap.Map{Type: typ, Rank: 2, Dims: [5]uint64{uint64(w), uint64(h)},
+		Strides: [4]uint64{uint64(w * es)}, Box: [5]uint32{uint32(box0), uint32(box1)},
+		ElemStrides: [5]uint32{1, 1, 1, 1, 1}, Swizzle: sw}
+}
+
+// swizzledPos is where element (x, y) of a box with rows of rowBytes
+// lands, written from the row and 16-byte column (the documented TMA
+// pattern), not from address bits: the column's 16-byte chunk is XORed
+// with the row's index within the pattern's period, a row of 128 bytes
+// counting as one, a row of 64 as half, a row of 32 as a quarter.
+func swizzledPos(sw tensormap.Swizzle, x, y, es, rowBytes int) int {
+	byteX := x * es
+	chunk, within := byteX/16, byteX%16
+	rowsPer128 := 128 / rowBytes
+	line := y / rowsPer128 // 128-byte line of the box
+	switch sw {
+	case tensormap.Swizzle128B:
+		chunk ^= line % 8
+	case tensormap.Swizzle64B:
+		chunk ^= line % 4
+	case tensormap.Swizzle32B:
+		chunk ^= line % 2
+	}
+	return y*rowBytes + chunk*16 + within
+}
+
+func TestTMALoad2DSwizzle(t *testing.T) {
+	const W, H = 96, 40
+	tensor := tensorBytes(W * H * 2)
+	for _, tc := range []struct {
+		sw   tensormap.Swizzle
+		box0 int
+	}{{tensormap.SwizzleNone, 16}, {tensormap.Swizzle32B, 16}, {tensormap.Swizzle64B, 32}, {tensormap.Swizzle128B, 64}} {
+		t.Run(tc.sw.String(), func(t *testing.T) {
+			const box1, cx, cy = 16, 16, 8
+			m := map2D(tensormap.F16, W, H, tc.box0, box1, tc.sw)
+			got := runTMALoad(t, m, tensor, cx, cy)
+			want := make([]byte, len(got))
+			rowBytes := tc.box0 * 2
+			for y := 0; y < box1; y++ {
+				for x := 0; x < tc.box0; x++ {
+					v := uint16((cy+y)*W + cx + x + 1)
+					binary.LittleEndian.PutUint16(want[swizzledPos(tc.sw, x, y, 2, rowBytes):], v)
+				}
+			}
+			if i := firstDiff(got, want); i >= 0 {
+				t.Fatalf("shared tile differs at byte %d: got %#x, want %#x", i, got[i], want[i])
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range a {
+		if i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	if len(b) > len(a) {
+		return len(a)
+	}
+	return -1
+}
+
+// TestTMALoadOOB loads boxes hanging over every edge of the tensor: the
+// elements outside read zero, or NaN with the NaN fill, and the mbarrier
+// is credited with the whole box (else the wait never completes).
+func TestTMALoadOOB(t *testing.T) {
+	const W, H = 40, 24
+	tensor := tensorBytes(W * H * 2)
+	for _, tc := range []struct {
+		cx, cy int
+		fill   tensormap.OOBFill
+	}{{-8, -3, tensormap.FillNone}, {32, 20, tensormap.FillNone}, {-8, 20, tensormap.FillNaNRequestZeroFMA}, {100, 0, tensormap.FillNone}} {
+		t.Run(fmt.Sprintf("%d,%d,fill%d", tc.cx, tc.cy, tc.fill), func(t *testing.T) {
+			m := map2D(tensormap.F16, W, H, 16, 8, tensormap.SwizzleNone)
+			m.Fill = tc.fill
+			got := runTMALoad(t, m, tensor, tc.cx, tc.cy)
+			for y := 0; y < 8; y++ {
+				for x := 0; x < 16; x++ {
+					gx, gy := tc.cx+x, tc.cy+y
+					want := uint16(0)
+					if gx >= 0 && gx < W && gy >= 0 && gy < H {
+						want = uint16(gy*W + gx + 1)
+					} else if tc.fill == tensormap.FillNaNRequestZeroFMA {
+						want = 0x7fff
+					}
+					if g := binary.LittleEndian.Uint16(got[(y*16+x)*2:]); g != want {
+						t.Fatalf("element (%d,%d): got %#x, want %#x", x, y, g, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTMALoad3DElementStrides loads a 3D f32 box with an element stride of
+// 2 in dimension 1.
+func TestTMALoad3DElementStrides(t *testing.T) {
+	const X, Y, Z = 8, 10, 3
+	tensor := make([]byte, X*Y*Z*4)
+	for i := 0; i < X*Y*Z; i++ {
+		binary.LittleEndian.PutUint32(tensor[i*4:], math.Float32bits(float32(i)+0.5))
+	}
+	m := tensormap.Map{Type: tensormap.F32, Rank: 3, Dims: [5]uint64{X, Y, Z}, Strides: [4]uint64{X * 4, X * Y * 4},
+		Box: [5]uint32{4, 6, 2}, ElemStrides: [5]uint32{1, 2, 1, 1, 1}}
+	got := runTMALoad(t, m, tensor, 4, 1, 1)
+	if len(got) != 4*3*2*4 {
+		t.Fatalf("box of %d bytes, want %d", len(got), 4*3*2*4)
+	}
+	i := 0
+	for z := 0; z < 2; z++ {
+		for y := 0; y < 3; y++ {
+			for x := 0; x < 4; x++ {
+				gx, gy, gz := 4+x, 1+2*y, 1+z
+				want := float32(0)
+				if gz < Z {
+					want = float32((gz*Y+gy)*X+gx) + 0.5
+				}
+				if g := math.Float32frombits(binary.LittleEndian.Uint32(got[i*4:])); g != want {
+					t.Fatalf("element (%d,%d,%d): got %v, want %v", x, y, z, g, want)
+				}
+				i++
+			}
+		}
+	}
+}
+
+// tmaStoreKernel fills a shared tile (element i holds i + 1000, u32) and
+// stores it with a TMA store (or reduction) at (c0, c1), completing through
+// a bulk async-group, the way CUTLASS epilogues do.
+const tmaStoreKernel = `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry tma_store(
+	.param .align 64 .b8 tmap[128],
+	.param .u32 c0, .param .u32 c1,
+	.param .u64 tensor
+)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<10>;
+	.shared .align 128 .b8 smem[BYTES];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r3, smem;
+	shl.b32 %r7, %r1, 2;
+FILL:
+	setp.ge.u32 %p3, %r7, BYTES;
+	@%p3 bra FILLED;
+	shr.u32 %r9, %r7, 2;
+	add.u32 %r9, %r9, 1000;
+	add.u32 %r8, %r3, %r7;
+	st.shared.u32 [%r8], %r9;
+	add.u32 %r7, %r7, 128;
+	bra FILL;
+FILLED:
+	fence.proxy.async.shared::cta;
+	bar.sync 0;
+	setp.eq.u32 %p1, %r1, 0;
+	@!%p1 bra DONE;
+	mov.u64 %rd1, tmap;
+	cvta.param.u64 %rd1, %rd1;
+	ld.param.u32 %r4, [c0];
+	ld.param.u32 %r5, [c1];
+	OP [%rd1, {%r4, %r5}], [%r3];
+	cp.async.bulk.commit_group;
+	cp.async.bulk.wait_group.read 0;
+DONE:
+	ret;
+}
+`
+
+func runTMAStore(t *testing.T, op string, m tensormap.Map, tensor []byte, cx, cy int) []byte {
+	t.Helper()
+	src := strings.ReplaceAll(tmaStoreKernel, "BYTES", fmt.Sprint(m.BoxBytes()))
+	src = strings.Replace(src, "OP", op, 1)
+	p := compile(t, src)
+	args := []Arg{{TensorMap: &m, MapOf: 3}, s32(cx), s32(cy), {IsBuffer: true, Buffer: tensor}}
+	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != nil {
+		t.Fatalf("unexpected report: %v", res.Report)
+	}
+	return res.Buffers[3].Data
+}
+
+// TestTMAStore stores a 16x8 u32 box at the tensor's corner: the
+// in-bound part lands, the rest is skipped, bytes outside stay.
+func TestTMAStore(t *testing.T) {
+	const W, H = 20, 12
+	for _, sw := range []tensormap.Swizzle{tensormap.SwizzleNone, tensormap.Swizzle64B} {
+		t.Run(sw.String(), func(t *testing.T) {
+			m := map2D(tensormap.U32, W, H, 16, 8, sw)
+			tensor := make([]byte, W*H*4)
+			for i := range tensor {
+				tensor[i] = 0xee
+			}
+			got := runTMAStore(t, "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group", m, tensor, 12, 6)
+			for y := 0; y < H; y++ {
+				for x := 0; x < W; x++ {
+					want := uint32(0xeeeeeeee)
+					if bx, by := x-12, y-6; bx >= 0 && bx < 16 && by >= 0 && by < 8 {
+						// shared element at byte p holds p/4 + 1000; find p for (bx, by)
+						want = uint32(swizzledPos(sw, bx, by, 4, 64)/4 + 1000)
+					}
+					if g := binary.LittleEndian.Uint32(got[(y*W+x)*4:]); g != want {
+						t.Fatalf("(%d,%d): got %#x, want %#x", x, y, g, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestTMAReduce(t *testing.T) {
+	const W, H = 16, 8
+	m := map2D(tensormap.U32, W, H, 16, 8, tensormap.SwizzleNone)
+	for _, tc := range []struct {
+		op string
+		f  func(old, v uint32) uint32
+	}{
+		{"add", func(o, v uint32) uint32 { return o + v }},
+		{"min", func(o, v uint32) uint32 { return min(o, v) }},
+		{"xor", func(o, v uint32) uint32 { return o ^ v }},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			tensor := make([]byte, W*H*4)
+			for i := 0; i < W*H; i++ {
+				binary.LittleEndian.PutUint32(tensor[i*4:], uint32(i*17))
+			}
+			got := runTMAStore(t, "cp.reduce.async.bulk.tensor.2d.global.shared::cta."+tc.op+".tile.bulk_group", m, tensor, 0, 0)
+			for i := 0; i < W*H; i++ {
+				want := tc.f(uint32(i*17), uint32(i+1000))
+				if g := binary.LittleEndian.Uint32(got[i*4:]); g != want {
+					t.Fatalf("element %d: got %d, want %d", i, g, want)
+				}
+			}
+		})
+	}
+}
+
+func TestTMAReports(t *testing.T) {
+	m := map2D(tensormap.F16, 32, 32, 16, 16, tensormap.SwizzleNone)
+	src := tmaLoadSource(2, m.BoxBytes())
+	p := compile(t, src)
+	// A tensor map whose bytes were never encoded.
+	args := []Arg{{Raw: make([]byte, 128)}, buf(512), s32(0), s32(0), s32(0), buf(512)}
+	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReport(t, res, ruleTensMap, "not an encoded tensor map")
+	// The map describes a buffer too small for it.
+	args = []Arg{{TensorMap: &m, MapOf: 5}, buf(512), s32(0), s32(0), s32(0), buf(512)}
+	if _, err := execute(p, Config{Block: dims(32, 1, 1)}, args); err == nil || !strings.Contains(err.Error(), "spans 2048 bytes") {
+		t.Fatalf("got %v, want a launch error about the tensor's extent", err)
+	}
+}
