@@ -33,6 +33,7 @@ const tmaLoadKernel = `.version 8.0
 	mov.u32 %r1, %tid.x;
 	mov.u32 %r2, bar;
 	mov.u32 %r3, smem;
+	mov.u32 %r10, 0;
 	setp.eq.u32 %p1, %r1, 0;
 	@!%p1 bra SYNC;
 	mbarrier.init.shared::cta.b64 [%r2], 1;
@@ -47,7 +48,7 @@ SYNC:
 	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], BYTES;
 	cp.async.bulk.tensor.DIMSd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {COORDS}], [%r2];
 WAIT:
-	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], 0;
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r10;
 	@!%p2 bra WAIT;
 	ld.param.u64 %rd3, [out];
 	cvta.to.global.u64 %rd3, %rd3;
@@ -257,6 +258,7 @@ const tmaStoreKernel = `.version 8.0
 	.shared .align 128 .b8 smem[BYTES];
 	mov.u32 %r1, %tid.x;
 	mov.u32 %r3, smem;
+	mov.u32 %r10, 0;
 	shl.b32 %r7, %r1, 2;
 FILL:
 	setp.ge.u32 %p3, %r7, BYTES;

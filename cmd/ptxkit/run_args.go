@@ -58,6 +58,8 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 			a.Fill = byte(x)
 		}
 		return a, nil
+	case strings.HasPrefix(v, "tmap:"):
+		return parseTensorMapArg(v[5:], prm)
 	case strings.HasPrefix(v, "hex:"):
 		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
 		if err != nil {
