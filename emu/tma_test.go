@@ -374,3 +374,104 @@ func TestTMAReports(t *testing.T) {
 		t.Fatalf("got %v, want a launch error about the tensor's extent", err)
 	}
 }
+
+// tmaMulticastKernel: a cluster of CTAs each initialize their mbarrier
+// and arm it for one box; after a cluster barrier, rank 0 multicasts the
+// box to the CTAs of the mask; every CTA waits on its own mbarrier and
+// writes its shared tile to out[rank*BYTES:]. CTAs outside the mask do not
+// wait and write nothing.
+const tmaMulticastKernel = `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry tma_mc(
+	.param .align 64 .b8 tmap[128],
+	.param .u64 out,
+	.param .u32 mask,
+	.param .u64 tensor
+)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<24>;
+	.reg .b64 %rd<10>;
+	.reg .b16 %rs<2>;
+	.shared .align 128 .b8 smem[256];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, smem;
+	mov.u32 %r10, 0;
+	mov.u32 %r11, %cluster_ctarank;
+	ld.param.u32 %r12, [mask];
+	shr.u32 %r13, %r12, %r11;
+	and.b32 %r13, %r13, 1;
+	setp.eq.u32 %p4, %r13, 1;
+	setp.eq.u32 %p1, %r1, 0;
+	@!%p1 bra SYNC;
+	mbarrier.init.shared::cta.b64 [%r2], 1;
+	@%p4 mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], 256;
+SYNC:
+	barrier.cluster.arrive.release;
+	barrier.cluster.wait.acquire;
+	setp.eq.u32 %p5, %r11, 0;
+	and.pred %p5, %p5, %p1;
+	@!%p5 bra WAIT;
+	mov.u64 %rd1, tmap;
+	mov.u32 %r4, 8;
+	mov.u32 %r5, 2;
+	cvt.u16.u32 %rs1, %r12;
+	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r3], [%rd1, {%r4, %r5}], [%r2], %rs1;
+WAIT:
+	@!%p4 bra DONE;
+LOOP:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r10;
+	@!%p2 bra LOOP;
+	ld.param.u64 %rd3, [out];
+	mul.wide.u32 %rd6, %r11, 256;
+	add.u64 %rd3, %rd3, %rd6;
+	shl.b32 %r7, %r1, 2;
+	add.u32 %r8, %r3, %r7;
+	ld.shared.u32 %r9, [%r8];
+	cvt.u64.u32 %rd4, %r7;
+	add.u64 %rd5, %rd3, %rd4;
+	st.global.u32 [%rd5], %r9;
+DONE:
+	barrier.cluster.arrive.release;
+	barrier.cluster.wait.acquire;
+	ret;
+}
+`
+
+// TestTMAMulticast multicasts a 16x8 f16 box (256 bytes) to ranks 0, 2
+// and 3 of a cluster of 4: each lands at the same offset of each masked
+// CTA, whose own mbarrier completes; rank 1's memory stays untouched.
+func TestTMAMulticast(t *testing.T) {
+	const W, H = 32, 16
+	p := compile(t, tmaMulticastKernel)
+	m := map2D(tensormap.F16, W, H, 16, 8, tensormap.SwizzleNone)
+	tensor := tensorBytes(W * H * 2)
+	out := make([]byte, 4*256)
+	for i := range out {
+		out[i] = 0xab
+	}
+	args := []Arg{{TensorMap: &m, MapOf: 3}, {IsBuffer: true, Buffer: out}, scalar(0b1101), {IsBuffer: true, Buffer: tensor}}
+	res, err := execute(p, Config{Grid: dims(4, 1, 1), Cluster: dims(4, 1, 1), Block: dims(64, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != nil {
+		t.Fatalf("unexpected report: %v", res.Report)
+	}
+	got := res.Buffers[1].Data
+	for rank := 0; rank < 4; rank++ {
+		for i := 0; i < 128; i++ {
+			x, y := i%16, i/16
+			want := uint16((2+y)*W + 8 + x + 1)
+			if rank == 1 {
+				want = 0xabab
+			}
+			if g := binary.LittleEndian.Uint16(got[rank*256+i*2:]); g != want {
+				t.Fatalf("rank %d element (%d,%d): got %#x, want %#x", rank, x, y, g, want)
+			}
+		}
+	}
+}
