@@ -44,13 +44,60 @@ type tmaOp struct {
 	name      string // opcode as written, for reports
 }
 
-func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
-	op := &tmaOp{name: in.FullOpcode()}
-	for i, r := range []isa.Qual{isa.Q1d, isa.Q2d, isa.Q3d, isa.Q4d, isa.Q5d} {
-		if q.Has(r) {
-			op.rank = i + 1
+// decodeBulkPrefetch lowers cp.async.bulk.prefetch: without .tensor a hint
+// without effect; with it (§9.7.9.25.5.3) the tensor map is read and
+// validated as a copy's would be, and nothing else happens.
+func decodeBulkPrefetch(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := d.quals()
+	if !q.Has(isa.QTensor) {
+		return decodeNoEffect(d, in, out)
+	}
+	if q.Has(isa.QIm2col) {
+		return d.Errorf(in, "the emulator does not implement the im2col mode of %s", in.FullOpcode())
+	}
+	op := &tmaOp{name: in.FullOpcode(), rank: tensorRank(q)}
+	if op.rank == 0 {
+		return d.Errorf(in, "%s needs a dimension (.1d to .5d)", op.name)
+	}
+	want := 1
+	if q.Has(isa.QL2CacheHint) {
+		want++
+	}
+	if len(in.Operands) != want {
+		return d.Errorf(in, "%s takes %d operands, not %d", op.name, want, len(in.Operands))
+	}
+	out.Ext = op
+	out.Exec = execTensorPrefetch
+	return d.tensorOperand(op, in.Operands[0], out)
+}
+
+func execTensorPrefetch(w *Warp, in *Inst) Status {
+	op := in.Ext.(*tmaOp)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		tm, ok := w.tensorMapAt(l, in, op)
+		if !ok {
+			return Fault
+		}
+		if tm.Rank != op.rank {
+			return w.Fault(l, ruleTensMap, specTMA, "%s names %d dimensions but its tensor map has rank %d", op.name, op.rank, tm.Rank)
 		}
 	}
+	return Continue
+}
+
+// tensorRank returns the rank .1d to .5d names, or 0.
+func tensorRank(q Quals) int {
+	for i, r := range []isa.Qual{isa.Q1d, isa.Q2d, isa.Q3d, isa.Q4d, isa.Q5d} {
+		if q.Has(r) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error {
+	op := &tmaOp{name: in.FullOpcode(), rank: tensorRank(q)}
 	if op.rank == 0 {
 		return d.Errorf(in, "%s needs a dimension (.1d to .5d)", op.name)
 	}

@@ -475,3 +475,34 @@ func TestTMAMulticast(t *testing.T) {
 		}
 	}
 }
+
+// TestTMASanitizer: reading the tile before waiting on the mbarrier is a
+// read of an asynchronous copy's destination in flight; a prefetch
+// validates its map.
+func TestTMASanitizer(t *testing.T) {
+	m := map2D(tensormap.F16, 32, 32, 16, 16, tensormap.SwizzleNone)
+	src := strings.Replace(tmaLoadSource(2, m.BoxBytes()), "@!%p2 bra WAIT;", "", 1)
+	src = strings.Replace(src, "mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r10;", "", 1)
+	p := compile(t, src)
+	args := []Arg{{TensorMap: &m, MapOf: 5}, buf(512), s32(0), s32(0), s32(0), buf(2048)}
+	res, err := execute(p, Config{Block: dims(32, 1, 1), Async: AsyncDelayed}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReport(t, res, "async-read-destination", "cp.async.bulk.tensor")
+
+	pf := strings.Replace(tmaLoadSource(2, m.BoxBytes()), "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r4, %r5}], [%r2];",
+		"cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd1, {%r4, %r5}];\n\tmbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], 0;", 1)
+	pf = strings.Replace(pf, "mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], 512;", "", 1)
+	p = compile(t, pf)
+	res, err = execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil || res.Report != nil {
+		t.Fatalf("prefetch with a valid map: %v %v", err, res.Report)
+	}
+	args[0] = Arg{Raw: make([]byte, 128)}
+	res, err = execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReport(t, res, ruleTensMap, "cp.async.bulk.prefetch.tensor", "not an encoded tensor map")
+}
