@@ -385,6 +385,9 @@ func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 		return w.Fault(l, "mbarrier-align", specTMA, "%s mbarrier address %#x is not 8-byte aligned", op.name, mb)
 	}
 	mask := uint16(w.R[in.D2+int32(l)])
+	if n := len(w.CTA.cluster.CTAs); n < 16 && mask>>n != 0 {
+		return w.Fault(l, ruleOutOfBounds, specTMA, "%s: ctaMask %#x names CTAs beyond the cluster's %d", op.name, mask, n)
+	}
 	for r := 0; r < len(w.CTA.cluster.CTAs) && r < 16; r++ {
 		if mask&(1<<r) == 0 {
 			continue
@@ -401,9 +404,6 @@ func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 		if st := w.issueTensorLoad(l, op, box, dst, bar, boff); st != Continue {
 			return st
 		}
-	}
-	if n := len(w.CTA.cluster.CTAs); n < 16 && mask>>n != 0 {
-		return w.Fault(l, ruleOutOfBounds, specTMA, "%s: ctaMask %#x names CTAs beyond the cluster's %d", op.name, mask, n)
 	}
 	return Continue
 }
