@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ptxkit/ptxkit/internal/tensormap"
+	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
 // tmaLoadKernel is a TMA tile load written the way CUTLASS and Triton emit
@@ -21,7 +22,7 @@ const tmaLoadKernel = `.version 8.0
 .visible .entry tma_load(
 	.param .align 64 .b8 tmap[128],
 	.param .u64 out,
-	.param .u32 c0, .param .u32 c1, .param .u32 c2,
+	.param .u32 c0, .param .u32 c1, .param .u32 c2, .param .u32 c3, .param .u32 c4,
 	.param .u64 tensor
 )
 {
@@ -45,6 +46,8 @@ SYNC:
 	ld.param.u32 %r4, [c0];
 	ld.param.u32 %r5, [c1];
 	ld.param.u32 %r6, [c2];
+	ld.param.u32 %r11, [c3];
+	ld.param.u32 %r12, [c4];
 	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], BYTES;
 	cp.async.bulk.tensor.DIMSd.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {COORDS}], [%r2];
 WAIT:
@@ -70,7 +73,7 @@ DONE:
 `
 
 func tmaLoadSource(rank, bytes int) string {
-	coords := []string{"%r4", "%r5", "%r6"}[:rank]
+	coords := []string{"%r4", "%r5", "%r6", "%r11", "%r12"}[:rank]
 	s := strings.ReplaceAll(tmaLoadKernel, "BYTES", fmt.Sprint(bytes))
 	s = strings.Replace(s, "DIMS", fmt.Sprint(rank), 1)
 	return strings.Replace(s, "COORDS", strings.Join(coords, ", "), 1)
@@ -93,13 +96,13 @@ func s32(v int) Arg { return scalar(uint64(uint32(int32(v)))) }
 func runTMALoad(t *testing.T, m tensormap.Map, tensor []byte, coords ...int) []byte {
 	t.Helper()
 	bytes := m.BoxBytes()
-	for len(coords) < 3 {
+	for len(coords) < 5 {
 		coords = append(coords, 0)
 	}
 	src := tmaLoadSource(m.Rank, bytes)
 	p := compile(t, src)
-	args := []Arg{{TensorMap: &m, MapOf: 5}, {IsBuffer: true, Buffer: make([]byte, bytes)},
-		s32(coords[0]), s32(coords[1]), s32(coords[2]), {IsBuffer: true, Buffer: tensor}}
+	args := []Arg{{TensorMap: &m, MapOf: 7}, {IsBuffer: true, Buffer: make([]byte, bytes)},
+		s32(coords[0]), s32(coords[1]), s32(coords[2]), s32(coords[3]), s32(coords[4]), {IsBuffer: true, Buffer: tensor}}
 	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
 	if err != nil {
 		t.Fatal(err)
@@ -362,14 +365,14 @@ func TestTMAReports(t *testing.T) {
 	src := tmaLoadSource(2, m.BoxBytes())
 	p := compile(t, src)
 	// A tensor map whose bytes were never encoded.
-	args := []Arg{{Raw: make([]byte, 128)}, buf(512), s32(0), s32(0), s32(0), buf(512)}
+	args := []Arg{{Raw: make([]byte, 128)}, buf(512), s32(0), s32(0), s32(0), s32(0), s32(0), buf(512)}
 	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantReport(t, res, ruleTensMap, "not an encoded tensor map")
 	// The map describes a buffer too small for it.
-	args = []Arg{{TensorMap: &m, MapOf: 5}, buf(512), s32(0), s32(0), s32(0), buf(512)}
+	args = []Arg{{TensorMap: &m, MapOf: 7}, buf(512), s32(0), s32(0), s32(0), s32(0), s32(0), buf(512)}
 	if _, err := execute(p, Config{Block: dims(32, 1, 1)}, args); err == nil || !strings.Contains(err.Error(), "spans 2048 bytes") {
 		t.Fatalf("got %v, want a launch error about the tensor's extent", err)
 	}
@@ -484,7 +487,7 @@ func TestTMASanitizer(t *testing.T) {
 	src := strings.Replace(tmaLoadSource(2, m.BoxBytes()), "@!%p2 bra WAIT;", "", 1)
 	src = strings.Replace(src, "mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r10;", "", 1)
 	p := compile(t, src)
-	args := []Arg{{TensorMap: &m, MapOf: 5}, buf(512), s32(0), s32(0), s32(0), buf(2048)}
+	args := []Arg{{TensorMap: &m, MapOf: 7}, buf(512), s32(0), s32(0), s32(0), s32(0), s32(0), buf(2048)}
 	res, err := execute(p, Config{Block: dims(32, 1, 1), Async: AsyncDelayed}, args)
 	if err != nil {
 		t.Fatal(err)
@@ -505,4 +508,116 @@ func TestTMASanitizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantReport(t, res, ruleTensMap, "cp.async.bulk.prefetch.tensor", "not an encoded tensor map")
+}
+
+// TestTMALoadRanks loads a box of every rank from 1 to 5 out of a dense
+// u16 tensor with padded rows (dimension 1's stride is 16 bytes more than
+// a row), the box starting at coordinate 1 in every dimension, so that
+// the last element of each dimension falls outside.
+func TestTMALoadRanks(t *testing.T) {
+	for rank := 1; rank <= 5; rank++ {
+		t.Run(fmt.Sprintf("%dd", rank), func(t *testing.T) {
+			dimsOf := []int{24, 3, 4, 2, 3}[:rank]
+			boxOf := []int{24, 3, 4, 2, 3}[:rank]
+			m := tensormap.Map{Type: tensormap.U16, Rank: rank, ElemStrides: [5]uint32{1, 1, 1, 1, 1}}
+			strides := make([]int, rank) // bytes
+			strides[0] = 2
+			size := 0
+			for i := 0; i < rank; i++ {
+				m.Dims[i], m.Box[i] = uint64(dimsOf[i]), uint32(boxOf[i])
+				if i > 0 {
+					strides[i] = strides[i-1] * dimsOf[i-1]
+					if i == 1 {
+						strides[i] += 16
+					}
+					m.Strides[i-1] = uint64(strides[i])
+				}
+				size += (dimsOf[i] - 1) * strides[i]
+			}
+			tensor := tensorBytes(size + 2)
+			coords := []int{1, 1, 1, 1, 1}[:rank]
+			got := runTMALoad(t, m, tensor, coords...)
+			idx := make([]int, rank)
+			for e := 0; e < m.BoxElems(); e++ {
+				want, in, off := uint16(0), true, 0
+				for i := 0; i < rank; i++ {
+					c := coords[i] + idx[i]
+					in = in && c < dimsOf[i]
+					off += c * strides[i]
+				}
+				if in {
+					want = binary.LittleEndian.Uint16(tensor[off:])
+				}
+				if g := binary.LittleEndian.Uint16(got[2*e:]); g != want {
+					t.Fatalf("element %v: got %#x, want %#x", idx, g, want)
+				}
+				for i := 0; i < rank; i++ {
+					if idx[i]++; idx[i] < boxOf[i] {
+						break
+					}
+					idx[i] = 0
+				}
+			}
+		})
+	}
+}
+
+func TestTMAReduceFloat(t *testing.T) {
+	const W, H = 16, 4
+	for _, tc := range []struct {
+		typ tensormap.DataType
+		op  string
+		old func(i int) uint64
+		f   func(old uint64, i int) uint64 // i: the element index; shared holds u32 i+1000 per 4 bytes
+	}{
+		{tensormap.F32, "add", func(i int) uint64 { return uint64(math.Float32bits(float32(i) * 0.25)) },
+			func(o uint64, i int) uint64 {
+				return uint64(math.Float32bits(math.Float32frombits(uint32(o)) + math.Float32frombits(uint32(i+1000))))
+			}},
+		{tensormap.S32, "min", func(i int) uint64 { return uint64(uint32(int32(-i))) },
+			func(o uint64, i int) uint64 { return uint64(uint32(min(int32(uint32(o)), int32(i+1000)))) }},
+		{tensormap.U32, "inc", func(i int) uint64 { return uint64(i * 100) },
+			func(o uint64, i int) uint64 {
+				if o >= uint64(i+1000) {
+					return 0
+				}
+				return o + 1
+			}},
+	} {
+		t.Run(tc.typ.String()+"."+tc.op, func(t *testing.T) {
+			m := map2D(tc.typ, W, H, 16, 4, tensormap.SwizzleNone)
+			tensor := make([]byte, W*H*4)
+			for i := 0; i < W*H; i++ {
+				binary.LittleEndian.PutUint32(tensor[i*4:], uint32(tc.old(i)))
+			}
+			got := runTMAStore(t, "cp.reduce.async.bulk.tensor.2d.global.shared::cta."+tc.op+".tile.bulk_group", m, tensor, 0, 0)
+			for i := 0; i < W*H; i++ {
+				want := uint32(tc.f(tc.old(i), i))
+				if g := binary.LittleEndian.Uint32(got[i*4:]); g != want {
+					t.Fatalf("element %d: got %#x, want %#x", i, g, want)
+				}
+			}
+		})
+	}
+}
+
+func TestTMADecodeErrors(t *testing.T) {
+	for body, want := range map[string]string{
+		"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];":              "needs 2 coordinates",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}];":                     "takes 3 operands, not 2",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1], [%r4];":                     "[tensorMap, {coordinates}]",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%r3], [%rd1, {%r1}], [%r4];": "cta_group::2",
+		"cp.reduce.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%rd1, {%r1}], [%r3];":                                    "needs a reduction operation",
+		"cp.async.bulk.prefetch.tensor.1d.L2.global.im2col [%rd1, {%r1}];":                                                           "im2col",
+	} {
+		src := strings.Replace(mbarrierKernel, "BODY", body, 1)
+		m, errs := parser.ParseString("t.ptx", src)
+		if errs.HasErrors() {
+			t.Fatalf("%s: %v", body, errs)
+		}
+		_, derrs := Decode(m, "")
+		if !derrs.HasErrors() || !strings.Contains(derrs[0].Message, want) {
+			t.Errorf("%s: got %v, want an error containing %q", body, derrs, want)
+		}
+	}
 }
