@@ -268,6 +268,10 @@ func (w *Warp) tensorBoxOf(l int, in *Inst, op *tmaOp) (*tensorBox, bool) {
 		w.Fault(l, ruleTensMap, specTMA, "%s names %d dimensions but its tensor map has rank %d", op.name, op.rank, m.Rank)
 		return nil, false
 	}
+	if ext := m.Extent(); ext == math.MaxUint64 || m.Address+ext < m.Address {
+		w.Fault(l, ruleTensMap, specTMA, "%s: the tensor of the map at %#x extends past the end of the address space", op.name, m.Address)
+		return nil, false
+	}
 	lo, hi, any := m.GlobalBounds(b.coords)
 	if !any {
 		return b, true

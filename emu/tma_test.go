@@ -621,3 +621,35 @@ func TestTMADecodeErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTMAHostileMap: a map whose tensor wraps around the address space,
+// and one describing more than the memory it points at, are reported.
+func TestTMAHostileMap(t *testing.T) {
+	m := map2D(tensormap.F16, 32, 32, 16, 16, tensormap.SwizzleNone)
+	p := compile(t, tmaLoadSource(2, m.BoxBytes()))
+	huge := m
+	huge.Address, huge.Dims[1], huge.Strides[0] = 0x10_0000_0000, 1<<32, 1<<39
+	enc, err := huge.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []Arg{{Raw: enc[:]}, buf(512), s32(0), s32(1 << 30), s32(0), s32(0), s32(0), buf(512)}
+	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReport(t, res, ruleTensMap, "past the end of the address space")
+	small := m
+	small.Address = 0x10_0000_0000 // the first buffer: 512 bytes, the box reaches row 15 of 64-byte rows
+	if enc, err = small.Encode(); err != nil {
+		t.Fatal(err)
+	}
+	args[0], args[3] = Arg{Raw: enc[:]}, s32(0)
+	res, err = execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report == nil || res.Report.Rule != ruleOutOfBounds {
+		t.Fatalf("got %v, want an out-of-bounds report", res.Report)
+	}
+}
