@@ -653,3 +653,103 @@ func TestTMAHostileMap(t *testing.T) {
 		t.Fatalf("got %v, want an out-of-bounds report", res.Report)
 	}
 }
+
+// tmaPipelineKernel walks the tiles of a row of 16x8 u32 boxes with one
+// mbarrier reused phase after phase (parity = iteration & 1), as a
+// single-stage producer/consumer loop does: thread 0 arms and issues, all
+// wait, each thread sums its 4 elements of every tile, and bar.sync
+// protects the tile before it is overwritten.
+const tmaPipelineKernel = `.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry tma_pipe(
+	.param .align 64 .b8 tmap[128],
+	.param .u64 out,
+	.param .u32 tiles,
+	.param .u64 tensor
+)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<32>;
+	.reg .b64 %rd<10>;
+	.shared .align 1024 .b8 smem[512];
+	.shared .align 8 .b64 bar;
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, bar;
+	mov.u32 %r3, smem;
+	ld.param.u32 %r20, [tiles];
+	mov.u64 %rd1, tmap;
+	setp.eq.u32 %p1, %r1, 0;
+	@!%p1 bra START;
+	mbarrier.init.shared::cta.b64 [%r2], 1;
+	fence.mbarrier_init.release.cluster;
+START:
+	bar.sync 0;
+	mov.u32 %r10, 0;
+	mov.u32 %r11, 0;
+	mov.u32 %r12, 0;
+LOOP:
+	setp.ge.u32 %p3, %r10, %r20;
+	@%p3 bra END;
+	@!%p1 bra WAIT;
+	shl.b32 %r4, %r10, 4;
+	mov.u32 %r5, 0;
+	mbarrier.arrive.expect_tx.shared::cta.b64 %rd2, [%r2], 512;
+	cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r4, %r5}], [%r2];
+WAIT:
+	mbarrier.try_wait.parity.shared::cta.b64 %p2, [%r2], %r11;
+	@!%p2 bra WAIT;
+	shl.b32 %r13, %r1, 4;
+	add.u32 %r13, %r3, %r13;
+	ld.shared.v4.u32 {%r14, %r15, %r16, %r17}, [%r13];
+	add.u32 %r12, %r12, %r14;
+	add.u32 %r12, %r12, %r15;
+	add.u32 %r12, %r12, %r16;
+	add.u32 %r12, %r12, %r17;
+	bar.sync 0;
+	xor.b32 %r11, %r11, 1;
+	add.u32 %r10, %r10, 1;
+	bra LOOP;
+END:
+	ld.param.u64 %rd3, [out];
+	mul.wide.u32 %rd4, %r1, 4;
+	add.u64 %rd5, %rd3, %rd4;
+	st.global.u32 [%rd5], %r12;
+	ret;
+}
+`
+
+func TestTMAPipeline(t *testing.T) {
+	const W, H, tiles = 72, 8, 5 // the last tile hangs 8 columns over the edge
+	m := map2D(tensormap.U32, W, H, 16, 8, tensormap.SwizzleNone)
+	tensor := make([]byte, W*H*4)
+	for i := 0; i < W*H; i++ {
+		binary.LittleEndian.PutUint32(tensor[i*4:], uint32(i*i+3))
+	}
+	p := compile(t, tmaPipelineKernel)
+	args := []Arg{{TensorMap: &m, MapOf: 3}, buf(32 * 4), scalar(tiles), {IsBuffer: true, Buffer: tensor}}
+	for _, pol := range []AsyncPolicy{AsyncEager, AsyncDelayed, AsyncRandom} {
+		res, err := execute(p, Config{Block: dims(32, 1, 1), Async: pol, Seed: 7}, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Report != nil {
+			t.Fatalf("%v: unexpected report: %v", pol, res.Report)
+		}
+		got := u32s(res.Buffers[1].Data)
+		for th := 0; th < 32; th++ {
+			var want uint32
+			for k := 0; k < tiles; k++ {
+				for e := th * 4; e < th*4+4; e++ { // element e of the 16x8 box
+					x, y := k*16+e%16, e/16
+					if x < W {
+						want += uint32((y*W+x)*(y*W+x) + 3)
+					}
+				}
+			}
+			if got[th] != want {
+				t.Fatalf("%v: thread %d sum %d, want %d", pol, th, got[th], want)
+			}
+		}
+	}
+}
