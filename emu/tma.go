@@ -277,7 +277,14 @@ func (w *Warp) tensorBoxOf(l int, in *Inst, op *tmaOp) (*tensorBox, bool) {
 		return b, true
 	}
 	b.lo = lo
+	counter := &w.stats.Loaded[SpaceGlobal]
+	if op.store {
+		counter = &w.stats.Stored[SpaceGlobal]
+	}
+	before := *counter
 	b.global = w.asyncGlobalBytes(l, lo, int(hi-lo), 1, op.store)
+	// count the bytes of the box's elements, not of the range around them
+	*counter = before + uint64(m.InBoundElems(b.coords)*m.Type.ElemSize())
 	return b, b.global != nil
 }
 

@@ -302,6 +302,10 @@ func runTMAStore(t *testing.T, op string, m tensormap.Map, tensor []byte, cx, cy
 	if res.Report != nil {
 		t.Fatalf("unexpected report: %v", res.Report)
 	}
+	// the statistics count the box's in-bound elements, not the range around them
+	if got, want := res.Stats.Stored[SpaceGlobal], uint64(m.InBoundElems([5]int64{int64(cx), int64(cy)})*m.Type.ElemSize()); got != want {
+		t.Errorf("%d global bytes stored, want %d", got, want)
+	}
 	return res.Buffers[3].Data
 }
 

@@ -91,3 +91,26 @@ func (m *Map) GlobalBounds(coords [MaxRank]int64) (lo, hi uint64, ok bool) {
 	}
 	return lo, hi + uint64(m.Type.ElemSize()), true
 }
+
+// InBoundElems returns the number of elements of the box at coords that
+// lie inside the tensor.
+func (m *Map) InBoundElems(coords [MaxRank]int64) int {
+	n := 1
+	for i := 0; i < m.Rank; i++ {
+		c, es, rows := coords[i], int64(m.ElemStrides[i]), int64(m.Rows(i))
+		kLo := int64(0)
+		if c < 0 {
+			kLo = (-c + es - 1) / es
+		}
+		top := int64(m.Dims[i]) - 1 - c
+		if top < 0 || kLo >= rows {
+			return 0
+		}
+		kHi := min(rows-1, top/es)
+		if kLo > kHi {
+			return 0
+		}
+		n *= int(kHi - kLo + 1)
+	}
+	return n
+}

@@ -185,6 +185,12 @@ func TestForEach(t *testing.T) {
 	if !ok || lo != 0x1000+28*128 || hi != 0x1000+31*128+60*2 {
 		t.Fatalf("bounds %#x..%#x %v", lo, hi, ok)
 	}
+	if n := m.InBoundElems([5]int64{-4, 28}); n != 60*4 {
+		t.Fatalf("%d elements in bounds, want %d", n, 60*4)
+	}
+	if n := m.InBoundElems([5]int64{64, 0}); n != 0 {
+		t.Fatalf("%d elements in bounds of a box outside", n)
+	}
 	if _, _, ok := m.GlobalBounds([5]int64{64, 0}); ok {
 		t.Fatal("a box wholly outside has bounds")
 	}
