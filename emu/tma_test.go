@@ -757,3 +757,25 @@ func TestTMAPipeline(t *testing.T) {
 		}
 	}
 }
+
+// TestTMAMapOperandForms names the map directly ([tmap, {..}]), the way
+// some compilers write a __grid_constant__ parameter's use.
+func TestTMAMapOperandForms(t *testing.T) {
+	m := map2D(tensormap.U32, 8, 8, 8, 4, tensormap.SwizzleNone)
+	tensor := make([]byte, 8*8*4)
+	for i := 0; i < 64; i++ {
+		binary.LittleEndian.PutUint32(tensor[i*4:], uint32(i+1))
+	}
+	src := strings.Replace(tmaLoadSource(2, m.BoxBytes()), "[%rd1, {", "[tmap, {", 1)
+	p := compile(t, src)
+	args := []Arg{{TensorMap: &m, MapOf: 7}, buf(m.BoxBytes()), s32(0), s32(2), s32(0), s32(0), s32(0), {IsBuffer: true, Buffer: tensor}}
+	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil || res.Report != nil {
+		t.Fatalf("%v %v", err, res.Report)
+	}
+	for i, v := range u32s(res.Buffers[1].Data) {
+		if v != uint32(16+i+1) {
+			t.Fatalf("element %d = %d, want %d", i, v, 16+i+1)
+		}
+	}
+}
