@@ -766,16 +766,21 @@ func TestTMAMapOperandForms(t *testing.T) {
 	for i := 0; i < 64; i++ {
 		binary.LittleEndian.PutUint32(tensor[i*4:], uint32(i+1))
 	}
-	src := strings.Replace(tmaLoadSource(2, m.BoxBytes()), "[%rd1, {", "[tmap, {", 1)
-	p := compile(t, src)
-	args := []Arg{{TensorMap: &m, MapOf: 7}, buf(m.BoxBytes()), s32(0), s32(2), s32(0), s32(0), s32(0), {IsBuffer: true, Buffer: tensor}}
-	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
-	if err != nil || res.Report != nil {
-		t.Fatalf("%v %v", err, res.Report)
-	}
-	for i, v := range u32s(res.Buffers[1].Data) {
-		if v != uint32(16+i+1) {
-			t.Fatalf("element %d = %d, want %d", i, v, 16+i+1)
+	named := strings.Replace(tmaLoadSource(2, m.BoxBytes()), "[%rd1, {", "[tmap, {", 1)
+	// CUTLASS's form: no .tile, with an L2 cache policy operand
+	hinted := strings.Replace(tmaLoadSource(2, m.BoxBytes()), ".global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r4, %r5}], [%r2];",
+		".global.mbarrier::complete_tx::bytes.L2::cache_hint [%r3], [%rd1, {%r4, %r5}], [%r2], %rd2;", 1)
+	for _, src := range []string{named, hinted} {
+		p := compile(t, src)
+		args := []Arg{{TensorMap: &m, MapOf: 7}, buf(m.BoxBytes()), s32(0), s32(2), s32(0), s32(0), s32(0), {IsBuffer: true, Buffer: tensor}}
+		res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+		if err != nil || res.Report != nil {
+			t.Fatalf("%v %v", err, res.Report)
+		}
+		for i, v := range u32s(res.Buffers[1].Data) {
+			if v != uint32(16+i+1) {
+				t.Fatalf("element %d = %d, want %d", i, v, 16+i+1)
+			}
 		}
 	}
 }
