@@ -506,13 +506,24 @@ func reduceTensorElem(op uint64, t tensormap.DataType, g, s []byte) {
 		x, y := floatValue(et, getN(g)), floatValue(et, getN(s))
 		putN(g, et.FromFloat(floatReduce(op, x, y)))
 	case tensormap.F32, tensormap.F32FTZ:
-		x, y := float64(math.Float32frombits(uint32(getN(g)))), float64(math.Float32frombits(uint32(getN(s))))
-		putN(g, uint64(math.Float32bits(float32(floatReduce32(op, x, y)))))
+		ftz := t == tensormap.F32FTZ // subnormal operands and results are zero
+		x, y := f32Operand(getN(g), ftz), f32Operand(getN(s), ftz)
+		putN(g, uint64(math.Float32bits(float32(f32Operand(uint64(math.Float32bits(float32(floatReduce32(op, x, y)))), ftz)))))
 	case tensormap.F64:
 		putN(g, math.Float64bits(floatReduce(op, math.Float64frombits(getN(g)), math.Float64frombits(getN(s)))))
 	default:
 		putN(g, reduce(op, tensorIntType(t), getN(g), getN(s)))
 	}
+}
+
+// f32Operand returns the f32 value of bits b, a subnormal flushed to a
+// zero of its sign when ftz is set.
+func f32Operand(b uint64, ftz bool) float64 {
+	v := math.Float32frombits(uint32(b))
+	if ftz && v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+		return math.Copysign(0, float64(v))
+	}
+	return float64(v)
 }
 
 // floatReduce32 is floatReduce rounded as f32 arithmetic.

@@ -578,6 +578,8 @@ func TestTMAReduceFloat(t *testing.T) {
 			func(o uint64, i int) uint64 {
 				return uint64(math.Float32bits(math.Float32frombits(uint32(o)) + math.Float32frombits(uint32(i+1000))))
 			}},
+		{tensormap.F32FTZ, "add", func(i int) uint64 { return uint64(math.Float32bits(float32(i) * 0.25)) },
+			func(o uint64, i int) uint64 { return o }}, // the shared operands, i+1000 as bits, are subnormal
 		{tensormap.S32, "min", func(i int) uint64 { return uint64(uint32(int32(-i))) },
 			func(o uint64, i int) uint64 { return uint64(uint32(min(int32(uint32(o)), int32(i+1000)))) }},
 		{tensormap.U32, "inc", func(i int) uint64 { return uint64(i * 100) },
