@@ -258,7 +258,7 @@ const tmaStoreKernel = `.version 8.0
 	.reg .pred %p<4>;
 	.reg .b32 %r<24>;
 	.reg .b64 %rd<10>;
-	.shared .align 128 .b8 smem[BYTES];
+	.shared .align 1024 .b8 smem[BYTES];
 	mov.u32 %r1, %tid.x;
 	mov.u32 %r3, smem;
 	mov.u32 %r10, 0;
@@ -309,24 +309,30 @@ func runTMAStore(t *testing.T, op string, m tensormap.Map, tensor []byte, cx, cy
 	return res.Buffers[3].Data
 }
 
-// TestTMAStore stores a 16x8 u32 box at the tensor's corner: the
-// in-bound part lands, the rest is skipped, bytes outside stay.
+// TestTMAStore stores a u32 box as wide as each swizzle span at the
+// tensor's corner: the in-bound part lands, the rest is skipped, bytes
+// outside stay.
 func TestTMAStore(t *testing.T) {
-	const W, H = 20, 12
-	for _, sw := range []tensormap.Swizzle{tensormap.SwizzleNone, tensormap.Swizzle64B} {
+	const W, H = 40, 12
+	for _, tc := range []struct {
+		sw   tensormap.Swizzle
+		box0 int // u32 elements: the swizzle span's width
+	}{{tensormap.SwizzleNone, 16}, {tensormap.Swizzle32B, 8}, {tensormap.Swizzle64B, 16}, {tensormap.Swizzle128B, 32}} {
+		sw, box0 := tc.sw, tc.box0
 		t.Run(sw.String(), func(t *testing.T) {
-			m := map2D(tensormap.U32, W, H, 16, 8, sw)
+			m := map2D(tensormap.U32, W, H, box0, 8, sw)
 			tensor := make([]byte, W*H*4)
 			for i := range tensor {
 				tensor[i] = 0xee
 			}
-			got := runTMAStore(t, "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group", m, tensor, 12, 6)
+			cx := W - box0 + 4 // the box hangs 4 columns and 2 rows over the edges
+			got := runTMAStore(t, "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group", m, tensor, cx, 6)
 			for y := 0; y < H; y++ {
 				for x := 0; x < W; x++ {
 					want := uint32(0xeeeeeeee)
-					if bx, by := x-12, y-6; bx >= 0 && bx < 16 && by >= 0 && by < 8 {
+					if bx, by := x-cx, y-6; bx >= 0 && bx < box0 && by >= 0 && by < 8 {
 						// shared element at byte p holds p/4 + 1000; find p for (bx, by)
-						want = uint32(swizzledPos(sw, bx, by, 4, 64)/4 + 1000)
+						want = uint32(swizzledPos(sw, bx, by, 4, box0*4)/4 + 1000)
 					}
 					if g := binary.LittleEndian.Uint32(got[(y*W+x)*4:]); g != want {
 						t.Fatalf("(%d,%d): got %#x, want %#x", x, y, g, want)
