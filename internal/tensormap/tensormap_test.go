@@ -218,3 +218,19 @@ func TestBoxBytesAndExtent(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestForEachSharedBase: the swizzle follows the absolute shared address,
+// so a 128B-swizzled box placed 128 bytes into a 1024-byte atom starts
+// with the pattern of line 1 (chunk 0 lands in chunk 1).
+func TestForEachSharedBase(t *testing.T) {
+	m := valid()
+	m.Box[1] = 2
+	var got []uint32
+	m.ForEach([5]int64{0, 0}, 128, func(e Elem) { got = append(got, e.Shared) })
+	want := map[int]uint32{0: 16, 8: 0, 63: 96 + 14, 64: 128 + 32, 72: 128 + 48}
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("element %d at shared offset %d, want %d", i, got[i], w)
+		}
+	}
+}
