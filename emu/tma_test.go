@@ -467,14 +467,20 @@ func TestTMAMulticast(t *testing.T) {
 		out[i] = 0xab
 	}
 	args := []Arg{{TensorMap: &m, MapOf: 3}, {IsBuffer: true, Buffer: out}, scalar(0b1101), {IsBuffer: true, Buffer: tensor}}
-	res, err := execute(p, Config{Grid: dims(4, 1, 1), Cluster: dims(4, 1, 1), Block: dims(64, 1, 1)}, args)
-	if err != nil {
-		t.Fatal(err)
+	for _, pol := range []AsyncPolicy{AsyncEager, AsyncDelayed, AsyncRandom} {
+		res, err := execute(p, Config{Grid: dims(4, 1, 1), Cluster: dims(4, 1, 1), Block: dims(64, 1, 1), Async: pol, Seed: 3}, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Report != nil {
+			t.Fatalf("%v: unexpected report: %v", pol, res.Report)
+		}
+		checkMulticast(t, res.Buffers[1].Data, W)
 	}
-	if res.Report != nil {
-		t.Fatalf("unexpected report: %v", res.Report)
-	}
-	got := res.Buffers[1].Data
+}
+
+func checkMulticast(t *testing.T, got []byte, W int) {
+	t.Helper()
 	for rank := 0; rank < 4; rank++ {
 		for i := 0; i < 128; i++ {
 			x, y := i%16, i/16
