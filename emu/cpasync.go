@@ -41,7 +41,10 @@ const (
 
 func decodeCp(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
-	if len(q.List) > 0 && q.List[0] == isa.QReduce && q.Has(isa.QAsync) && q.Has(isa.QBulk) && !q.Has(isa.QTensor) {
+	if len(q.List) > 0 && q.Has(isa.QTensor) && !q.Has(isa.QPrefetch) {
+		return decodeTensorCopy(d, in, q, out)
+	}
+	if len(q.List) > 0 && q.List[0] == isa.QReduce && q.Has(isa.QAsync) && q.Has(isa.QBulk) {
 		out.Imm |= cpBulk
 		return decodeBulkCopy(d, in, q, out)
 	}
@@ -59,7 +62,7 @@ func decodeCp(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return decodeCpWait(d, in, q, out)
 	case q.Has(isa.QMbarrier) && q.Has(isa.QArrive):
 		return decodeCpArrive(d, in, q, out)
-	case q.Has(isa.QTensor), q.Has(isa.QPrefetch), q.Has(isa.QMulticast_Cluster):
+	case q.Has(isa.QPrefetch), q.Has(isa.QMulticast_Cluster):
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	case out.Imm&cpBulk != 0:
 		return decodeBulkCopy(d, in, q, out)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/ptxkit/ptxkit/internal/tensormap"
 )
 
 // Arg is one kernel argument.
@@ -29,6 +31,12 @@ type Arg struct {
 	// Texture, with IsBuffer (the texels), makes the argument a texture or
 	// surface object: the kernel receives its opaque handle (texture.go).
 	Texture *Texture
+	// TensorMap, when set, makes the argument a tensor map (a CUtensorMap
+	// as cuTensorMapEncodeTiled builds it): its 128-byte encoding, with
+	// the address of buffer argument MapOf as its global address, fills
+	// the parameter (docs/tma.md).
+	TensorMap *tensormap.Map
+	MapOf     int
 }
 
 // bufferBytes is the size of the allocation a buffer argument makes.
@@ -143,8 +151,13 @@ func checkArgs(p *Program, args []Arg) error {
 			return fmt.Errorf("%w: parameter %d (%s) is %d bytes wide and cannot hold a buffer address", ErrLaunch, i, prm.Name, prm.Size)
 		case a.Raw != nil && len(a.Raw) > prm.Size:
 			return fmt.Errorf("%w: %d bytes given for parameter %d (%s) of %d bytes", ErrLaunch, len(a.Raw), i, prm.Name, prm.Size)
-		case a.Raw == nil && !a.IsBuffer && prm.Size > 8:
+		case a.Raw == nil && !a.IsBuffer && a.TensorMap == nil && prm.Size > 8:
 			return fmt.Errorf("%w: parameter %d (%s) is an aggregate of %d bytes; pass its bytes (hex:...)", ErrLaunch, i, prm.Name, prm.Size)
+		}
+		if a.TensorMap != nil {
+			if err := checkTensorMapArg(args, i, prm); err != nil {
+				return err
+			}
 		}
 		if !a.IsBuffer {
 			continue
@@ -200,17 +213,28 @@ func (l *Launch) Run() (*Result, error) {
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
 	params := make([]byte, max(p.paramSize, 1))
 	for i := range l.Args {
+		if a := &l.Args[i]; a.IsBuffer {
+			res.Buffers[i] = allocArg(mem, i, a)
+		}
+	}
+	for i := range l.Args {
 		a, prm := &l.Args[i], p.Params[i]
 		v := a.Value
 		if a.IsBuffer {
-			r := allocArg(mem, i, a)
+			r := res.Buffers[i]
 			r.Param = prm.Name
-			res.Buffers[i] = r
 			v = r.Base
 			if a.Texture != nil {
 				mem.textures = append(mem.textures, &texObject{Texture: *a.Texture, region: r})
 				v = uint64(len(mem.textures))
 			}
+		}
+		if a.TensorMap != nil {
+			m := *a.TensorMap
+			m.Address = res.Buffers[a.MapOf].Base
+			b, _ := m.Encode() // checked by checkTensorMapArg
+			copy(params[prm.Offset:], b[:])
+			continue
 		}
 		if a.Raw != nil {
 			copy(params[prm.Offset:], a.Raw)

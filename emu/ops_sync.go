@@ -21,8 +21,9 @@ func init() {
 	for _, op := range []string{"griddepcontrol", "setmaxnreg", "pmevent"} {
 		RegisterOpcode(op, decodeNoEffect)
 	}
-	// cp.async.bulk.prefetch{.tensor}: a hint to fill L2.
-	RegisterVariant("cp", isa.QPrefetch, decodeNoEffect)
+	// cp.async.bulk.prefetch{.tensor}: a hint to fill L2 (the tensor
+	// form's map is validated, tma.go).
+	RegisterVariant("cp", isa.QPrefetch, decodeBulkPrefetch)
 }
 
 // decodeMatch lowers match.any.sync.type d, a, membermask and

@@ -174,6 +174,9 @@ func deviceArgs(p *emu.Program, args []emu.Arg) ([]gpuwire.Arg, error) {
 	out := make([]gpuwire.Arg, len(args))
 	for i, a := range args {
 		prm := p.Params[i]
+		if a.TensorMap != nil {
+			return nil, fmt.Errorf("--arg %d (%s): tensor maps are not passed to the GPU", i, prm.Name)
+		}
 		if !a.IsBuffer && prm.Size > 8 {
 			return nil, fmt.Errorf("--arg %d (%s): parameters of %d bytes are not passed to the GPU", i, prm.Name, prm.Size)
 		}

@@ -60,6 +60,8 @@ func parseArg(v string, prm emu.Param) (emu.Arg, error) {
 		return a, nil
 	case strings.HasPrefix(v, "tex:"), strings.HasPrefix(v, "surf:"):
 		return parseTextureArg(v)
+	case strings.HasPrefix(v, "tmap:"):
+		return parseTensorMapArg(v[5:], prm)
 	case strings.HasPrefix(v, "hex:"):
 		b, err := hex.DecodeString(strings.ReplaceAll(v[4:], "_", ""))
 		if err != nil {
