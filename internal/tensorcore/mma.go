@@ -19,10 +19,13 @@ const (
 // stored by columns (B[j*k+kk], the k elements of column j together), C and
 // D are m×n row-major. In is the format of A and B; Out that of C and D:
 // F32 or F16 for floating-point inputs, F64 for F64. Elements are bit
-// patterns in the low bits of each word.
+// patterns in the low bits of each word. CIn is the format of C when it
+// differs from Out (mma's .f32.f16.f16.f16 and .f16.f16.f16.f32).
 type Problem struct {
 	Kind    Kind
 	In, Out Format
+	BIn     Format // the format of B when it differs from In (e4m3 × e5m2)
+	CIn     Format
 	M, N, K int
 	A, B    []uint64
 	C, D    []uint64
@@ -44,14 +47,25 @@ func (a *Arch) MMA(p *Problem) {
 // decoded once, then every element of D is a dot product over k.
 func (a *Arch) mmaBlocks(p *Problem) {
 	A := decodeAll(p.In, p.A)
-	B := decodeAll(p.In, p.B)
+	B := decodeAll(p.bFormat(), p.B)
 	frac, block := a.fracOf(p.In), a.blockOf(p.In)
+	cin := p.Out
+	if p.CIn != 0 {
+		cin = p.CIn
+	}
 	terms := make([]num, 0, block+1)
 	for i := range p.M {
 		for j := range p.N {
-			p.D[i*p.N+j] = dot(A[i*p.K:(i+1)*p.K], B[j*p.K:(j+1)*p.K], p.C[i*p.N+j], p.Out, frac, block, terms)
+			p.D[i*p.N+j] = dot(A[i*p.K:(i+1)*p.K], B[j*p.K:(j+1)*p.K], decode(cin, p.C[i*p.N+j]), p.Out, frac, block, terms)
 		}
 	}
+}
+
+func (p *Problem) bFormat() Format {
+	if p.BIn != 0 {
+		return p.BIn
+	}
+	return p.In
 }
 
 func decodeAll(f Format, x []uint64) []num {
@@ -62,10 +76,10 @@ func decodeAll(f Format, x []uint64) []num {
 	return out
 }
 
-// dot is c + Σ a[kk]·b[kk] in blocks of block products; c and the result
-// are bit patterns of out.
-func dot(a, b []num, c uint64, out Format, frac, block int, terms []num) uint64 {
-	acc := decode(out, c)
+// dot is c + Σ a[kk]·b[kk] in blocks of block products; the result is a
+// bit pattern of out.
+func dot(a, b []num, c num, out Format, frac, block int, terms []num) uint64 {
+	acc := c
 	for lo := 0; lo < len(a); lo += block {
 		hi := min(lo+block, len(a))
 		terms = append(terms[:0], acc)
@@ -79,10 +93,7 @@ func dot(a, b []num, c uint64, out Format, frac, block int, terms []num) uint64 
 		}
 		return blockSum(terms, frac, out, false)
 	}
-	if len(a) == 0 {
-		return c
-	}
-	return encodeNum(acc, F32)
+	return encodeNum(acc, out) // k == 0: C itself
 }
 
 // product is x·y, exact.
@@ -213,12 +224,12 @@ func mmaF64(p *Problem) {
 // nearest-even.
 func (a *Arch) mmaFP8ViaF16(p *Problem) {
 	half := p.K / 2
-	split := func(src []uint64, rows int, sel int) []uint64 {
+	split := func(f Format, src []uint64, rows int, sel int) []uint64 {
 		out := make([]uint64, 0, rows*half)
 		for r := range rows {
 			for kk := range p.K {
 				if kk/2%2 == sel {
-					out = append(out, encodeNum(decode(p.In, src[r*p.K+kk]), F16))
+					out = append(out, encodeNum(decode(f, src[r*p.K+kk]), F16))
 				}
 			}
 		}
@@ -229,10 +240,10 @@ func (a *Arch) mmaFP8ViaF16(p *Problem) {
 	for s := range 2 {
 		r[s] = make([]uint64, p.M*p.N)
 		a.mmaBlocks(&Problem{Kind: Async, In: F16, Out: F32, M: p.M, N: p.N, K: half,
-			A: split(p.A, p.M, s), B: split(p.B, p.N, s), C: zero, D: r[s]})
+			A: split(p.In, p.A, p.M, s), B: split(p.bFormat(), p.B, p.N, s), C: zero, D: r[s]})
 	}
 	for i := range p.D {
-		d := math.Float32frombits(uint32(p.C[i]))
+		d := math.Float32frombits(uint32(p.C[i])) // FP8 mma.sync accumulates in f32
 		for s := range 2 {
 			d = addF32(d, math.Float32frombits(uint32(r[s][i])))
 		}
