@@ -209,7 +209,7 @@ func (f *wmmaFrag) slot(i int) (reg int32, shift uint) {
 		return f.regs[i], 0
 	}
 	per := 32 / f.el.bits
-	return f.regs[i/per], uint(i%per*f.el.bits)
+	return f.regs[i/per], uint(i % per * f.el.bits)
 }
 
 // place is the (row, column) of element i of lane l.

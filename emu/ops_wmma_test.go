@@ -74,8 +74,8 @@ func putMatrix(vals []uint64, r, c, w int, col bool) []byte {
 func TestWmma(t *testing.T) {
 	type tc struct {
 		shape, at, ct, dt, types string
-		na, nb, nc, nd        int
-		reg                   string
+		na, nb, nc, nd           int
+		reg                      string
 	}
 	cases := []tc{
 		{"m16n16k16", "f16", "f32", "f32", ".f32.f32", 8, 8, 8, 8, "b32"},
