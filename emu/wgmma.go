@@ -91,6 +91,9 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	case tensorcore.TF32, tensorcore.E4M3, tensorcore.E5M2:
 		want = 6
 	}
+	if len(ops) < 4 {
+		return d.Errorf(in, "%s takes d, a, b, scale-d and its immediates", in.FullOpcode())
+	}
 	_, aIsVec := ops[1].(*ast.VectorExpr)
 	if aIsVec && want == 8 {
 		want = 7

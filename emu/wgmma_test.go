@@ -169,3 +169,21 @@ func TestWgmmaRefusesTransposed(t *testing.T) {
 		t.Fatalf("a transposed A was not reported: %v", errs)
 	}
 }
+
+// TestWgmmaMalformed: missing operands are a diagnostic, not a crash.
+func TestWgmmaMalformed(t *testing.T) {
+	for _, body := range []string{
+		"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3};",
+		"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1;",
+		"wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1}, %rd1, %rd2, 1, 1, 1, 0, 0;",
+	} {
+		src := ".version 8.5\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n\t.reg .f32 %f<8>;\n\t.reg .b64 %rd<4>;\n\t" + body + "\n\tret;\n}\n"
+		m, errs := parser.ParseString("t.ptx", src)
+		if errs.HasErrors() {
+			t.Fatal(errs.Err())
+		}
+		if _, errs := Decode(m, ""); !errs.HasErrors() {
+			t.Errorf("%s: no diagnostic", body)
+		}
+	}
+}
