@@ -3,6 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/internal/tensorcore"
@@ -54,6 +55,9 @@ type wgmmaInst struct {
 	transB      bool
 	arch        *tensorcore.Arch
 	fence, wait bool
+	integer     bool    // .s32 accumulators of .s8/.u8 products
+	signed      [2]bool // A, B signed (integer)
+	satfinite   bool
 }
 
 var wgmmaFormats = map[isa.Qual]tensorcore.Format{isa.QF16: tensorcore.F16, isa.QBF16: tensorcore.BF16,
@@ -70,9 +74,13 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	x := &wgmmaInst{aDesc: -1, arch: tensorcore.ForSM(max(d.sm, 90))}
 	var types []tensorcore.Format
+	var ints []isa.Qual
 	for _, v := range q.List {
 		if f, ok := wgmmaFormats[v]; ok {
 			types = append(types, f)
+		}
+		if v == isa.QS8 || v == isa.QU8 || v == isa.QS32 {
+			ints = append(ints, v)
 		}
 		if s := v.String(); strings.HasPrefix(s, ".m64n") {
 			var m int
@@ -81,14 +89,22 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 			}
 		}
 	}
+	if len(ints) == 3 && len(types) == 0 && x.n != 0 {
+		// integers: the element widths of E4M3 stand in for the 8-bit inputs
+		x.integer, x.satfinite = true, q.Has(isa.QSatfinite)
+		x.signed = [2]bool{ints[1] == isa.QS8, ints[2] == isa.QS8}
+		types = []tensorcore.Format{tensorcore.F32, tensorcore.E4M3, tensorcore.E4M3}
+	}
 	if len(types) != 3 || x.n == 0 {
-		return d.Errorf(in, "the emulator implements wgmma.mma_async on f16, bf16, tf32 and FP8 (not %s)", in.FullOpcode())
+		return d.Errorf(in, "the emulator implements wgmma.mma_async on f16, bf16, tf32, FP8, s8 and u8 (not %s)", in.FullOpcode())
 	}
 	x.out, x.in, x.bin = types[0], types[1], types[2]
 	ops := in.Operands
 	want := 8
-	switch x.in {
-	case tensorcore.TF32, tensorcore.E4M3, tensorcore.E5M2:
+	switch {
+	case x.integer:
+		want = 4
+	case x.in == tensorcore.TF32, x.in == tensorcore.E4M3, x.in == tensorcore.E5M2:
 		want = 6
 	}
 	if len(ops) < 4 {
@@ -233,7 +249,7 @@ func execWgmma(w *Warp, in *Inst) Status {
 			B[col*x.k+kk] = v
 		}
 	}
-	negate := func(v uint64, f tensorcore.Format) uint64 { return v ^ 1<<uint(f.Bits()-1) }
+	negate := func(v uint64, f tensorcore.Format) uint64 { return v ^ 1<<uint(f.Bits()-1) } // not for integers (no such operands)
 	if x.negA {
 		for i := range A {
 			A[i] = negate(A[i], x.in)
@@ -255,7 +271,11 @@ func execWgmma(w *Warp, in *Inst) Status {
 			}
 		}
 	}
-	x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: x.in, BIn: x.bin, Out: x.out, M: m, N: x.n, K: x.k, A: A, B: B, C: C, D: D})
+	if x.integer {
+		wgmmaInteger(x, A, B, C, D)
+	} else {
+		x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: x.in, BIn: x.bin, Out: x.out, M: m, N: x.n, K: x.k, A: A, B: B, C: C, D: D})
+	}
 	for l := range 32 {
 		words := make([]uint64, len(x.d))
 		for i := range len(x.d) * per {
@@ -278,4 +298,27 @@ func execWgmma(w *Warp, in *Inst) Status {
 func wgmmaDPlace(l, i int) (row, col int) {
 	g, t := l/4, l%4
 	return g + 8*(i/2%2), 8*(i/4) + 2*t + i%2
+}
+
+// wgmmaInteger is the exact D = A·B + C of the .s32 forms (16 rows), wrapping
+// in 32 bits or clamped with .satfinite.
+func wgmmaInteger(x *wgmmaInst, A, B, C, D []uint64) {
+	ext := func(v uint64, signed bool) int64 {
+		if signed {
+			return int64(int8(v))
+		}
+		return int64(uint8(v))
+	}
+	for i := range 16 {
+		for j := range x.n {
+			s := int64(int32(C[i*x.n+j]))
+			for kk := range x.k {
+				s += ext(A[i*x.k+kk], x.signed[0]) * ext(B[j*x.k+kk], x.signed[1])
+			}
+			if x.satfinite {
+				s = min(max(s, math.MinInt32), math.MaxInt32)
+			}
+			D[i*x.n+j] = uint64(uint32(s))
+		}
+	}
 }

@@ -187,3 +187,48 @@ func TestWgmmaMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestWgmmaInteger: m64n16k32.s32.s8.u8 with scale-d 0 (D = A·B), 128B swizzle.
+func TestWgmmaInteger(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const m, n, k, w = 64, 16, 32, 128
+	A := make([]int, m*k)
+	B := make([]int, n*k)
+	for i := range A {
+		A[i] = r.IntN(256) - 128
+	}
+	for i := range B {
+		B[i] = r.IntN(256)
+	}
+	img := make([]byte, 16384)
+	const boff = 8192
+	place := func(row, b int) int { // 128B swizzle: chunk ^= row%8
+		return (row/8)*8*w + (row%8)*w + ((b/16)^(row%8))*16 + b%16
+	}
+	for row := range m {
+		for kk := range k {
+			img[place(row, kk)] = byte(A[row*k+kk])
+		}
+	}
+	for col := range n {
+		for kk := range k {
+			img[boff+place(col, kk)] = byte(B[col*k+kk])
+		}
+	}
+	src := strings.Replace(wgmmaKernel, "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 1, 1, 1, 0, 0;",
+		"wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 0;", 1)
+	hi := uint64(8*w>>4)<<32 | 1<<62
+	res := launch(t, src, Config{Block: dims(128, 1, 1)}, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n), scalar(hi), scalar(hi), scalar(boff))
+	out := u32s(res.Buffers[1].Data)
+	for i := range m {
+		for j := range n {
+			want := 0
+			for kk := range k {
+				want += A[i*k+kk] * B[j*k+kk]
+			}
+			if got := int32(out[i*n+j]); int(got) != want {
+				t.Fatalf("D[%d][%d] = %d, want %d", i, j, got, want)
+			}
+		}
+	}
+}
