@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/diag"
+	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
 // The tensor-core and tensor-map instructions (mma, mma.sp, wmma,
@@ -588,4 +591,61 @@ func TestTensorFormsRecorded(t *testing.T) {
 		writeTensorVerdicts(t, cases, ptxasTensorVerdicts(t, ptxas, cases))
 	}
 	compareTensorVerdicts(t, cases, readTensorVerdicts(t), true)
+}
+
+// TestTritonStyleTensorCoreModule: a kernel written the way Triton's and
+// CUTLASS's sm_90a output is (wgmma between fence, commit and wait, the
+// scale-d predicate, the descriptors built with and/shr/or, a wmma tile,
+// a tensor-map prefetch and a multimem reduction) checks without a
+// diagnostic.
+func TestTritonStyleTensorCoreModule(t *testing.T) {
+	var d strings.Builder
+	for i := range 64 {
+		if i > 0 {
+			d.WriteString(", ")
+		}
+		fmt.Fprintf(&d, "%%f%d", i)
+	}
+	src := `.version 8.5
+.target sm_90a
+.address_size 64
+.extern .shared .align 1024 .b8 global_smem[];
+.visible .entry matmul_kernel(.param .u64 matmul_kernel_param_0, .param .u64 matmul_kernel_param_1)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<16>;
+	.reg .f32 %f<80>;
+	.reg .b64 %rd<16>;
+	mov.u32 %r1, global_smem;
+	cvt.u64.u32 %rd1, %r1;
+	and.b64 %rd2, %rd1, 262143;
+	shr.u64 %rd3, %rd2, 4;
+	or.b64 %rd4, %rd3, 4611686293305294848;
+	add.s64 %rd5, %rd4, 512;
+	setp.ne.s32 %p1, %r2, 0;
+	wgmma.fence.sync.aligned;
+	wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {` + d.String() + `}, %rd4, %rd5, %p1, 1, 1, 0, 1;
+	wgmma.commit_group.sync.aligned;
+	wgmma.wait_group.sync.aligned 0;
+	wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%r1], 16;
+	ld.param.u64 %rd6, [matmul_kernel_param_0];
+	cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd6, {%r3, %r4}];
+	ld.param.u64 %rd7, [matmul_kernel_param_1];
+	multimem.red.relaxed.sys.global.add.f32 [%rd7], %f0;
+	tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%r1], %rd7;
+	ret;
+}
+`
+	m, errs := parser.ParseString("triton.ptx", src)
+	l := append(errs, Module(m, Config{})...)
+	for _, x := range l {
+		if x.Severity == diag.Error {
+			t.Errorf("%v", x)
+		}
+	}
+	if ptxas := ptxasPath("12.5"); ptxas != "" {
+		if lines := ptxasErrorLines(t, ptxas, t.TempDir(), "sm_90a", src); len(lines) > 0 {
+			t.Errorf("ptxas 12.5 rejects lines %v of the module", lines)
+		}
+	}
 }
