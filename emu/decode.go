@@ -107,6 +107,7 @@ type Decoder struct {
 	inst          int
 	rec           map[*ast.Function]bool // functions in a call cycle
 	isa           isaDecoded             // the instruction being lowered, as isa decodes it
+	sm            int                    // the module's .target sm_XX (0 when it names none)
 }
 
 // Decode lowers kernel (the first .entry when kernel is "") of m, and
@@ -138,6 +139,7 @@ func DecodeResolved(m *ast.Module, info *resolve.Info, kernel string) (*Program,
 		shared:   map[*ast.VarDecl]uint64{},
 		addrOf:   map[*ast.Function]int{},
 		tables:   map[*ast.Label][]*ast.Ident{},
+		sm:       targetSM(m),
 	}
 	entry, entries := entryOf(m, kernel)
 	if entry == nil {

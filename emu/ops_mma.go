@@ -14,9 +14,8 @@ import (
 // mma.sync.aligned.shape.row.col.s32.b1.b1.s32.{and,xor}.popc (.m8n8k128,
 // .m16n8k128, .m16n8k256). The result is exact integer arithmetic
 // (wrapping in 32 bits, or clamped to the s32 range with .satfinite), so
-// it is the hardware's bit for bit. The floating-point shapes are not
-// implemented: the tensor cores' accumulation does not round like IEEE
-// operations, and the emulator has no hardware reference for it yet.
+// it is the hardware's bit for bit. The floating-point shapes are in
+// ops_mmafloat.go.
 
 func init() {
 	RegisterOpcode("mma", decodeMma)
@@ -49,6 +48,9 @@ var mmaIntTypes = map[isa.Qual][2]int{isa.QS8: {8, 1}, isa.QU8: {8, 0}, isa.QS4:
 
 func decodeMma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
+	if isFloatMma(q) {
+		return decodeMmaFloat(d, in, out, q)
+	}
 	mi := &mmaInt{satfinite: q.Has(isa.QSatfinite), xor: q.Has(isa.QXor)}
 	var elems [][2]int
 	for _, n := range q.List {

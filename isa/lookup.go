@@ -1,6 +1,7 @@
 package isa
 
 import (
+	"math/bits"
 	"sort"
 
 	"github.com/ptxkit/ptxkit/internal/word"
@@ -64,18 +65,17 @@ func newStrIndex(keys []string, vals []uint16) *strIndex {
 const maxProbes = 3
 
 // strHash hashes s: a name of up to 8 bytes (nearly all) by its packed
-// word and length, mixed once (internal/word); a longer one by its
-// length and the second, middle, two-thirds and last two bytes.
+// word and length, mixed once (internal/word); a longer one by its first
+// and last eight bytes and its length, so that names that differ anywhere
+// in their first or last eight bytes (the wgmma shapes .m64n8k16 ...
+// .m64n256k16) spread.
 func strHash(s string) uint32 {
 	n := len(s)
 	if n <= 8 {
 		return shortHash(word.Pack(s), n)
 	}
-	h := uint32(n) * 0x9e3779b1
-	h ^= uint32(s[n-1]) * 0x85ebca6b
-	h ^= uint32(s[1])*0xc2b2ae35 + uint32(s[n-2])*0x27d4eb2f
-	h += uint32(s[n/2])*0x165667b1 ^ uint32(s[2*n/3])*0xd3a2646c
-	return h ^ h>>15
+	w := word.Pack(s[:8]) ^ bits.RotateLeft64(word.Pack(s[n-8:]), 29)
+	return uint32(word.Mix(w+uint64(n)*0x9e3779b97f4a7c15) >> 32)
 }
 
 // shortHash is strHash of a name of n <= 8 bytes packed in w.
