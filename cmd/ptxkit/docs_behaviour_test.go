@@ -57,9 +57,9 @@ func TestRunUnsupportedExits3(t *testing.T) {
 {
 	.reg .b64 %rd<2>;
 	.reg .b32 %r<8>;
-	.reg .f32 %f<9>;
+	.reg .f32 %f<17>;
 	ld.param.u64 %rd1, [p];
-	mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6}, {%f5,%f6,%f7,%f8};
+	mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r3,%r4}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};
 	st.global.f32 [%rd1], %f1;
 	ret;
 }
