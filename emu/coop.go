@@ -71,6 +71,7 @@ func runCooperative(p *Program, mem *Memory, cfg *Config) (Stats, *Report, error
 	printed := newPrintLog()
 	for i, wk := range workers {
 		wk.cl.retire()
+		wk.stats.ClusterSteps = wk.cl.steps
 		total.add(&wk.stats)
 		if len(wk.cl.printf) > 0 {
 			printed.add(i, wk.cl.printf)

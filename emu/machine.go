@@ -92,8 +92,12 @@ type Stats struct {
 	Stored      [numSpaces]uint64 // bytes stored per state space
 	Loaded      [numSpaces]uint64
 	CTAs        uint64
-	Wall        time.Duration
-	Printf      []byte // device printf output, clusters in order
+	// ClusterSteps is the longest cluster clock of the launch: the most
+	// steps one cluster ran (the clock of Launch.Trace, Waits and
+	// Barriers events, each cluster's starting at 0).
+	ClusterSteps uint64
+	Wall         time.Duration
+	Printf       []byte // device printf output, clusters in order
 }
 
 func (s *Stats) add(o *Stats) {
@@ -104,6 +108,7 @@ func (s *Stats) add(o *Stats) {
 		s.Loaded[i] += o.Loaded[i]
 	}
 	s.CTAs += o.CTAs
+	s.ClusterSteps = max(s.ClusterSteps, o.ClusterSteps)
 }
 
 // ExtKey names a per-CTA or per-cluster extension state slot.
@@ -491,6 +496,7 @@ func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 				}
 				id := [3]int{i % cdim[0], i / cdim[0] % cdim[1], i / (cdim[0] * cdim[1])}
 				r := wk.runCluster(i, id)
+				wk.stats.ClusterSteps = max(wk.stats.ClusterSteps, wk.cl.steps)
 				spent.Add(wk.cl.steps + uint64(len(wk.cl.warps))*warpStartSteps)
 				if len(wk.cl.printf) > 0 || wk.cl.printfLost {
 					text := wk.cl.printf

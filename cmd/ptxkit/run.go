@@ -17,6 +17,7 @@ import (
 	"github.com/ptxkit/ptxkit/check"
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/emu"
+	"github.com/ptxkit/ptxkit/internal/timeline"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
 )
@@ -57,9 +58,10 @@ type runOptions struct {
 	noCheck   bool
 	strict    bool
 	trace     bool
-	tmemSVG   string    // --tmem-svg FILE.svg
-	timeline  string    // --timeline FILE.json
-	tl        *timeline // its recorder during the run
+	tmemSVG   string             // --tmem-svg FILE.svg
+	timeline  string             // --timeline FILE.json
+	tl        *timeline.Recorder // its recorder during the run
+	tlLaunch  *timeline.Launch   // the run's launch in it
 	outs      runOutputs
 	dumpTMEM  string // %ctaid whose Tensor Memory to print, "" for none
 	target    *targetFlag
@@ -240,7 +242,8 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 	}
 	trace.print(stdout)
 	if o.tl != nil {
-		err := o.tl.write(o.outs.timeline, prog, &l.Config)
+		o.tlLaunch.End(res)
+		err := writeTimeline(o.outs.timeline, o.tl)
 		o.outs.timeline = nil
 		if err != nil {
 			fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
@@ -304,10 +307,20 @@ func (o *runOptions) launch(prog *emu.Program) (*emu.Launch, *asyncTrace, error)
 		l.Trace = trace.add
 	}
 	if o.timeline != "" {
-		o.tl = new(timeline)
-		o.tl.attach(l)
+		o.tl = timeline.New()
+		o.tlLaunch = o.tl.Attach(l, 0)
 	}
 	return l, trace, l.Check()
+}
+
+// writeTimeline writes the trace of rec to f (the --timeline file,
+// created before the run) and closes it.
+func writeTimeline(f io.WriteCloser, rec *timeline.Recorder) error {
+	if err := rec.Write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--timeline: %v", err)
+	}
+	return f.Close()
 }
 
 func (o *runOptions) config() (emu.Config, error) {

@@ -2,35 +2,18 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/timeline/timelinetest"
 )
 
-// parsedTrace is a trace-event file as a viewer reads it.
-type parsedTrace struct {
-	TraceEvents []struct {
-		Name string         `json:"name"`
-		Cat  string         `json:"cat"`
-		Ph   string         `json:"ph"`
-		TS   float64        `json:"ts"`
-		Dur  float64        `json:"dur"`
-		PID  int            `json:"pid"`
-		TID  int            `json:"tid"`
-		ID   string         `json:"id"`
-		BP   string         `json:"bp"`
-		Args map[string]any `json:"args"`
-	} `json:"traceEvents"`
-	DisplayTimeUnit string         `json:"displayTimeUnit"`
-	OtherData       map[string]any `json:"otherData"`
-}
-
 // runTimeline runs ptxkit run with args and --timeline and parses the file.
-func runTimeline(t *testing.T, args ...string) (*parsedTrace, []byte) {
+func runTimeline(t *testing.T, args ...string) (*timelinetest.Trace, []byte) {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "trace.json")
 	var out, errb bytes.Buffer
@@ -41,84 +24,7 @@ func runTimeline(t *testing.T, args ...string) (*parsedTrace, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr parsedTrace
-	if err := json.Unmarshal(raw, &tr); err != nil {
-		t.Fatalf("timeline is not JSON: %v", err)
-	}
-	checkTraceStructure(t, &tr)
-	return &tr, raw
-}
-
-// checkTraceStructure checks what a viewer needs: every track named,
-// complete slices that nest on each track, flow events inside a slice of
-// their track, each async span begun and ended once, counters not
-// negative.
-func checkTraceStructure(t *testing.T, tr *parsedTrace) {
-	t.Helper()
-	type trk struct{ pid, tid int }
-	named := map[trk]bool{}
-	procs := map[int]bool{}
-	type span struct{ lo, hi float64 }
-	slices := map[trk][]span{}
-	open := map[string]int{}
-	for _, e := range tr.TraceEvents {
-		k := trk{e.PID, e.TID}
-		switch e.Ph {
-		case "M":
-			if e.Name == "thread_name" {
-				named[k] = true
-			}
-			if e.Name == "process_name" {
-				procs[e.PID] = true
-			}
-		case "X":
-			if e.Dur <= 0 {
-				t.Errorf("slice %q at %v has duration %v", e.Name, e.TS, e.Dur)
-			}
-			for _, s := range slices[k] {
-				inside := e.TS >= s.lo && e.TS+e.Dur <= s.hi
-				outside := e.TS >= s.hi || e.TS+e.Dur <= s.lo
-				around := e.TS <= s.lo && e.TS+e.Dur >= s.hi
-				if !inside && !outside && !around {
-					t.Errorf("slice %q [%v,%v] overlaps [%v,%v] on track %v without nesting", e.Name, e.TS, e.TS+e.Dur, s.lo, s.hi, k)
-				}
-			}
-			slices[k] = append(slices[k], span{e.TS, e.TS + e.Dur})
-		case "b":
-			open[e.ID]++
-		case "e":
-			open[e.ID]--
-		case "C":
-			for name, v := range e.Args {
-				if f, ok := v.(float64); !ok || f < 0 {
-					t.Errorf("counter %s.%s = %v", e.Name, name, v)
-				}
-			}
-		}
-	}
-	for id, n := range open {
-		if n != 0 {
-			t.Errorf("async span %s: %d begins without an end", id, n)
-		}
-	}
-	for _, e := range tr.TraceEvents {
-		k := trk{e.PID, e.TID}
-		if e.Ph == "X" && !named[k] {
-			t.Errorf("slice %q on unnamed track %v", e.Name, k)
-		}
-		if e.Ph != "M" && !procs[e.PID] {
-			t.Errorf("event %q of unnamed process %d", e.Name, e.PID)
-		}
-		if e.Ph == "s" || e.Ph == "t" || e.Ph == "f" {
-			in := false
-			for _, s := range slices[k] {
-				in = in || (e.TS >= s.lo && e.TS <= s.hi)
-			}
-			if !in {
-				t.Errorf("flow %s %q at %v is in no slice of track %v", e.Ph, e.Name, e.TS, k)
-			}
-		}
-	}
+	return timelinetest.Parse(t, raw), raw
 }
 
 func TestRunTimelineExample(t *testing.T) {
@@ -197,43 +103,6 @@ func TestRunTimelineExample(t *testing.T) {
 	_, again := runTimeline(t)
 	if !bytes.Equal(raw, again) {
 		t.Error("timeline differs between identical runs")
-	}
-}
-
-func TestRunTimelineKernels(t *testing.T) {
-	dir := "../../testdata/emu/"
-	tr, _ := runTimeline(t, dir+"async/cluster_exchange.ptx", "--grid", "2", "--block", "32", "--cluster", "2",
-		"--arg", "buf:256", "--dump", "none", "--async", "random", "--seed", "7")
-	ops, observed := map[string]bool{}, map[string]bool{}
-	for _, e := range tr.TraceEvents {
-		if e.Ph == "b" && e.Name == "st.async" {
-			ops[e.ID] = true
-		}
-		if e.Ph == "f" {
-			observed[e.ID] = true
-		}
-	}
-	if len(ops) != 64 || len(observed) != 64 {
-		t.Errorf("%d st.async operations, %d flows to an observing wait; want 64 each", len(ops), len(observed))
-	}
-	tr, _ = runTimeline(t, dir+"store_bench.ptx", "--grid", "1", "--block", "256", "--arg", "buf:4096", "--arg", "buf:16384", "--arg", "3", "--dump", "none")
-	bars := map[int]int{}
-	for _, e := range tr.TraceEvents {
-		if e.Ph == "X" && e.Name == "wait bar.sync" {
-			bars[e.TID]++
-			if !strings.HasPrefix(e.Args["waits for"].(string), "bar.sync 0 (") {
-				t.Errorf("bar.sync wait says %q", e.Args["waits for"])
-			}
-		}
-	}
-	// Three rounds of two bar.sync: at each, every warp but the last to
-	// arrive waits.
-	total := 0
-	for _, n := range bars {
-		total += n
-	}
-	if len(bars) != 8 || total != 3*2*7 {
-		t.Errorf("bar.sync waits per warp: %v, want 42 over 8 warps", bars)
 	}
 }
 

@@ -1,31 +1,13 @@
-package main
+package timeline
 
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/ptxkit/ptxkit/emu"
 )
-
-// timeline collects what ptxkit run --timeline writes: the asynchronous
-// operations' events and the spans in which warps waited. It writes them
-// as a Chrome/Perfetto trace-event JSON file (docs/timeline.md).
-type timeline struct {
-	mu      sync.Mutex
-	async   []emu.AsyncEvent
-	waits   []emu.WaitEvent
-	bars    []emu.BarrierEvent
-	dropped int // events past maxTimelineEvents
-	capped  bool
-}
-
-// maxTimelineEvents bounds each kind of event a timeline keeps: the first
-// ones in cluster order, as --trace does.
-const maxTimelineEvents = 200000
 
 // landTID is the track of a CTA that shows the landings of the operations
 // its threads issued; warps use their index as track.
@@ -35,52 +17,6 @@ const landTID = 1 << 20
 // time unit (1 ns): a step is 1 µs, and the events of one track within
 // one step share it in the order they happened.
 const stepTicks = 1000
-
-func (t *timeline) addAsync(e emu.AsyncEvent) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.async = append(t.async, e)
-	t.capped = t.capped || e.Op >= emu.MaxTracedAsync
-	if len(t.async) >= 2*maxTimelineEvents {
-		sort.SliceStable(t.async, func(i, j int) bool { return t.async[i].Cluster < t.async[j].Cluster })
-		t.dropped += len(t.async) - maxTimelineEvents
-		t.async = t.async[:maxTimelineEvents:maxTimelineEvents]
-	}
-}
-
-func (t *timeline) addWait(e emu.WaitEvent) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.waits = append(t.waits, e)
-	if len(t.waits) >= 2*maxTimelineEvents {
-		sort.SliceStable(t.waits, func(i, j int) bool { return t.waits[i].Cluster < t.waits[j].Cluster })
-		t.dropped += len(t.waits) - maxTimelineEvents
-		t.waits = t.waits[:maxTimelineEvents:maxTimelineEvents]
-	}
-}
-
-func (t *timeline) addBarrier(e emu.BarrierEvent) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.bars = append(t.bars, e)
-	if len(t.bars) >= 2*maxTimelineEvents {
-		sort.SliceStable(t.bars, func(i, j int) bool { return t.bars[i].Cluster < t.bars[j].Cluster })
-		t.dropped += len(t.bars) - maxTimelineEvents
-		t.bars = t.bars[:maxTimelineEvents:maxTimelineEvents]
-	}
-}
-
-// attach makes l report to t as well as to the observers it has.
-func (t *timeline) attach(l *emu.Launch) {
-	prev := l.Trace
-	l.Trace = func(e emu.AsyncEvent) {
-		if prev != nil {
-			prev(e)
-		}
-		t.addAsync(e)
-	}
-	l.Waits, l.Barriers = t.addWait, t.addBarrier
-}
 
 // traceEvent is one record of the trace-event format.
 type traceEvent struct {
@@ -96,13 +32,6 @@ type traceEvent struct {
 	Args map[string]any `json:"args,omitempty"`
 
 	ticks uint64 // TS in ns, for ordering
-}
-
-// traceFile is the JSON object the timeline writes.
-type traceFile struct {
-	TraceEvents     []traceEvent   `json:"traceEvents"`
-	DisplayTimeUnit string         `json:"displayTimeUnit"`
-	OtherData       map[string]any `json:"otherData"`
 }
 
 // usTime formats ns ticks as microseconds with three decimals.
@@ -128,19 +57,26 @@ type group struct {
 
 // timelineBuilder turns the collected events into trace events.
 type timelineBuilder struct {
-	cfg    *emu.Config
-	events []traceEvent
-	groups []*group
-	index  map[string]*group
-	ctas   map[int][3]int // pid -> %ctaid
-	ranks  map[int][2]int // pid -> cluster, rank
-	tracks map[track]bool
+	cfg     *emu.Config
+	pidBase int    // the pid of the launch's first CTA, less 1
+	start   uint64 // the launch's start, in ticks
+	named   string // what process names add: the launch, when the trace has several
+	meta    []traceEvent
+	events  []traceEvent
+	steps   uint64 // the launch's length in steps
+	dropped int
+	capped  bool
+	groups  []*group
+	index   map[string]*group
+	ctas    map[int][3]int // pid -> %ctaid
+	ranks   map[int][2]int // pid -> cluster, rank
+	tracks  map[track]bool
 }
 
 // pidOf numbers a CTA by its linear %ctaid, from 1.
 func (b *timelineBuilder) pidOf(cluster, rank int, id [3]int) int {
 	g := b.cfg.Grid
-	pid := 1 + id[0] + id[1]*g[0] + id[2]*g[0]*g[1]
+	pid := b.pidBase + 1 + id[0] + id[1]*g[0] + id[2]*g[0]*g[1]
 	b.ctas[pid] = id
 	b.ranks[pid] = [2]int{cluster, rank}
 	return pid
@@ -169,41 +105,56 @@ type opRef struct {
 	line                 int
 }
 
-// write writes the trace of a launch of prog to f (the --timeline file,
-// created before the run) and closes it.
-func (t *timeline) write(f io.WriteCloser, prog *emu.Program, cfg *emu.Config) error {
-	if err := t.encode(f, prog, cfg); err != nil {
-		f.Close()
-		return fmt.Errorf("--timeline: %v", err)
+// build lays out the launch's events: its CTAs are processes from
+// pidBase+1, its clock starts at tick start, and its span is on the
+// launches process. named adds the launch to the CTAs' process names.
+func (rec *Launch) build(pidBase int, start uint64, named bool) *timelineBuilder {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	b := &timelineBuilder{cfg: &rec.cfg, pidBase: pidBase, start: start, dropped: rec.dropped, capped: rec.capped,
+		index: map[string]*group{}, ctas: map[int][3]int{}, ranks: map[int][2]int{}, tracks: map[track]bool{}}
+	if named {
+		b.named = fmt.Sprintf(" · launch %d %s", rec.index+1, rec.kernel)
 	}
-	return f.Close()
-}
-
-// encode writes the trace-event JSON object.
-func (t *timeline) encode(w io.Writer, prog *emu.Program, cfg *emu.Config) error {
-	sort.SliceStable(t.async, func(i, j int) bool { return t.async[i].Cluster < t.async[j].Cluster })
-	sort.SliceStable(t.waits, func(i, j int) bool { return t.waits[i].Cluster < t.waits[j].Cluster })
-	sort.SliceStable(t.bars, func(i, j int) bool { return t.bars[i].Cluster < t.bars[j].Cluster })
-	b := &timelineBuilder{cfg: cfg, index: map[string]*group{}, ctas: map[int][3]int{}, ranks: map[int][2]int{}, tracks: map[track]bool{}}
-	ops := b.asyncGroups(t.async)
+	trim(&rec.async, rec.limit[0], asyncCluster, &b.dropped)
+	trim(&rec.waits, rec.limit[1], waitCluster, &b.dropped)
+	trim(&rec.bars, rec.limit[2], barrierCluster, &b.dropped)
+	rec.dropped = b.dropped
+	ops := b.asyncGroups(rec.async)
 	b.layout()
-	b.opEvents(t.async, ops)
-	b.waitSpans(t.waits)
-	b.barrierCounters(t.bars)
+	b.opEvents(rec.async, ops)
+	b.waitSpans(rec.waits)
+	b.barrierCounters(rec.bars)
 	b.groupSlices()
 	b.metadata()
-	sort.SliceStable(b.events, func(i, j int) bool { return b.events[i].ticks < b.events[j].ticks })
-	file := traceFile{TraceEvents: b.events, DisplayTimeUnit: "ns", OtherData: map[string]any{
-		"kernel": prog.Kernel,
-		"grid":   cfg.Grid, "block": cfg.Block, "cluster": cfg.Cluster,
-		"clock":         "each cluster's clock: 1 us = 1 step (a warp-instruction the cluster executed); clusters start at 0",
-		"droppedEvents": t.dropped,
-	}}
-	if t.capped {
-		file.OtherData["note"] = fmt.Sprintf("operations after the first %d of a cluster are not traced", emu.MaxTracedAsync)
+	b.steps = max(rec.steps, b.lastStep(rec)+1)
+	args := map[string]any{"kernel": rec.kernel, "grid": rec.cfg.Grid, "block": rec.cfg.Block, "cluster": rec.cfg.Cluster,
+		"stream": rec.stream, "steps": b.steps}
+	if !rec.ended {
+		args["unfinished"] = "the launch had not ended when the trace was written"
 	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(file)
+	span := traceEvent{Name: rec.kernel, Cat: "launch", Ph: "X", PID: launchesPID, TID: rec.stream,
+		Dur: usTime(b.steps * stepTicks), ticks: 0, Args: args}
+	b.add(span)
+	// The span comes first among the events of its time.
+	b.events = append(b.events[len(b.events)-1:], b.events[:len(b.events)-1]...)
+	sort.SliceStable(b.events, func(i, j int) bool { return b.events[i].ticks < b.events[j].ticks })
+	return b
+}
+
+// lastStep is the latest step of the launch's events.
+func (b *timelineBuilder) lastStep(rec *Launch) uint64 {
+	var last uint64
+	for _, e := range rec.async {
+		last = max(last, e.Step)
+	}
+	for _, e := range rec.waits {
+		last = max(last, e.End)
+	}
+	for _, e := range rec.bars {
+		last = max(last, e.Step)
+	}
+	return last
 }
 
 // opKey names operation op of cluster c across the launch.
@@ -406,7 +357,7 @@ func (b *timelineBuilder) metadata() {
 	for _, pid := range pids {
 		id, cr := b.ctas[pid], b.ranks[pid]
 		meta = append(meta,
-			traceEvent{Name: "process_name", Ph: "M", PID: pid, Args: map[string]any{"name": fmt.Sprintf("CTA (%d,%d,%d) · cluster %d rank %d", id[0], id[1], id[2], cr[0], cr[1])}},
+			traceEvent{Name: "process_name", Ph: "M", PID: pid, Args: map[string]any{"name": fmt.Sprintf("CTA (%d,%d,%d) · cluster %d rank %d%s", id[0], id[1], id[2], cr[0], cr[1], b.named)}},
 			traceEvent{Name: "process_sort_index", Ph: "M", PID: pid, Args: map[string]any{"sort_index": pid}})
 		for w := 0; w < warps; w++ {
 			meta = append(meta,
@@ -422,11 +373,12 @@ func (b *timelineBuilder) metadata() {
 	for i := range meta {
 		meta[i].TS = "0"
 	}
-	b.events = append(meta, b.events...)
+	b.meta = meta
 }
 
-// add appends e with its timestamp formatted.
+// add appends e, its time moved to the launch's start and formatted.
 func (b *timelineBuilder) add(e traceEvent) {
+	e.ticks += b.start
 	e.TS = usTime(e.ticks)
 	b.events = append(b.events, e)
 }
