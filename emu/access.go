@@ -17,22 +17,29 @@ const (
 // sees them, checking alignment (a multiple of n) and that the whole range
 // lies in one allocation of the right window. It counts n bytes loaded or
 // stored for the statistics. On failure it records a report and returns
-// nil; the handler must then return Fault.
+// nil; the handler must then return Fault. When a keep-going run goes on
+// after the report, it returns scratch bytes instead (see keptNil).
 func (w *Warp) Bytes(l int, sp Space, a uint64, n int, write bool) []byte {
 	if a&uint64(n-1) != 0 {
 		w.Fault(l, ruleMisaligned, specAlign, "misaligned %d-byte %s access at %s address %#x (not a multiple of %d)", n, rw(write), sp, a, n)
-		return nil
+		return w.keptNil(n)
 	}
-	return w.bytesAligned(l, sp, a, n, n, write)
+	if b := w.bytesAligned(l, sp, a, n, n, write); b != nil {
+		return b
+	}
+	return w.keptNil(n)
 }
 
 // BytesAlign is Bytes with an explicit alignment requirement.
 func (w *Warp) BytesAlign(l int, sp Space, a uint64, n, align int, write bool) []byte {
 	if a&uint64(align-1) != 0 {
 		w.Fault(l, ruleMisaligned, specAlign, "misaligned %d-byte %s access at %s address %#x (not a multiple of %d)", n, rw(write), sp, a, align)
-		return nil
+		return w.keptNil(n)
 	}
-	return w.bytesAligned(l, sp, a, n, align, write)
+	if b := w.bytesAligned(l, sp, a, n, align, write); b != nil {
+		return b
+	}
+	return w.keptNil(n)
 }
 
 func rw(write bool) string {

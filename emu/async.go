@@ -55,7 +55,7 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 	c.issueSeq++
 	switch c.cfg.Async {
 	case AsyncEager:
-		return op.Land(c)
+		return c.land(op)
 	case AsyncRandom:
 		op.Due = c.steps + uint64(c.rng.intn(maxAsyncDelay))
 		if len(c.async) == 0 || op.Due < c.nextDue {
@@ -67,7 +67,7 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 		// waits from queueing without bound.
 		oldest := c.async[0]
 		c.async = append(c.async[:0], c.async[1:]...)
-		if r := oldest.Land(c); r != nil {
+		if r := c.land(oldest); r != nil {
 			return r
 		}
 	}
@@ -103,7 +103,7 @@ func (c *Cluster) LandWhere(match func(*AsyncOp) bool) *Report {
 			continue
 		}
 		c.async = append(c.async[:i], c.async[i+1:]...)
-		if r := op.Land(c); r != nil {
+		if r := c.land(op); r != nil {
 			return r
 		}
 	}
@@ -127,7 +127,7 @@ func (c *Cluster) landOne() *Report {
 	}
 	op := c.async[i]
 	c.async = append(c.async[:i], c.async[i+1:]...)
-	return op.Land(c)
+	return c.land(op)
 }
 
 // landDue lands the operations whose random delay has passed. Until the
@@ -145,4 +145,14 @@ func (c *Cluster) landDue() *Report {
 		c.nextDue = min(c.nextDue, op.Due)
 	}
 	return nil
+}
+
+// land lands op; a report a keep-going run goes on after is kept, and the
+// operation's remaining effects do not happen.
+func (c *Cluster) land(op *AsyncOp) *Report {
+	r := op.Land(c)
+	if r != nil && c.report == nil && c.keep(r) {
+		return nil
+	}
+	return r
 }

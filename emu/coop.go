@@ -67,6 +67,13 @@ func runCooperative(p *Program, mem *Memory, cfg *Config) (Stats, *Report, error
 		workers[i].startCluster(i, [3]int{i % cdim[0], i / cdim[0] % cdim[1], i / (cdim[0] * cdim[1])})
 	}
 	rep := coopSchedule(workers, cfg)
+	if cfg.KeepGoing {
+		kept := map[int]*keptSet{}
+		for i, wk := range workers {
+			kept[i] = wk.cl.kept
+		}
+		cfg.obs.kept = mergeKept(kept, nclusters, cfg.MaxReports, rep)
+	}
 	var total Stats
 	printed := newPrintLog()
 	for i, wk := range workers {

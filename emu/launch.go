@@ -79,8 +79,13 @@ type Launch struct {
 
 // Result is the outcome of a launch.
 type Result struct {
-	Stats   Stats
-	Report  *Report   // first sanitizer report, nil for a clean run
+	Stats  Stats
+	Report *Report // first sanitizer report, nil for a clean run
+	// Reports, in a keep-going run (Config.KeepGoing), holds each distinct
+	// problem once in order of first occurrence, Report's first; LeftOut
+	// counts the instances of the problems past Config.MaxReports.
+	Reports []KeptReport
+	LeftOut int
 	Buffers []*Region // per argument: the buffer's allocation, nil for scalars
 	Mem     *Memory
 	// TMEM is the Tensor Memory Launch.TMEMOf asked for; nil when that CTA
@@ -250,6 +255,9 @@ func (l *Launch) Run() (*Result, error) {
 		return nil, err
 	}
 	res.Stats, res.Report = st, rep
+	if k := cfg.obs.kept; k != nil && len(k.list) > 0 {
+		res.Reports, res.LeftOut, res.Report = k.list, k.leftOut, k.list[0].Report
+	}
 	if cfg.obs.tmem != nil {
 		res.TMEM = cfg.obs.tmem.snap
 	}
@@ -285,6 +293,7 @@ type observers struct {
 	tmem    *tmemRequest
 	probe   *StoreProbe
 	race    *raceLaunch // --race: the detector's launch-wide state (race.go)
+	kept    *keptSet    // KeepGoing: the launch's problems, set by run
 }
 
 func (l *Launch) observers() *observers {

@@ -43,6 +43,12 @@ type Config struct {
 	// docs/race.md): a race stops the run with a data-race report.
 	// Clusters then run one at a time.
 	Race bool
+	// KeepGoing keeps a run going after a report that can be continued
+	// from (Continuable): the faulting access is suppressed, and each
+	// distinct problem is kept once with a count (Result.Reports, at most
+	// MaxReports of them; 0: DefaultMaxReports).
+	KeepGoing  bool
+	MaxReports int
 
 	gridWorkspace uint64     // address of the grid workspace of a cooperative launch
 	obs           *observers // what watches the launch (set by normalize)
@@ -201,6 +207,7 @@ type Cluster struct {
 	rng      rng
 	steps    uint64
 	report   *Report
+	kept     *keptSet // KeepGoing: the problems kept; nil otherwise
 	ext      []any
 	async    []*AsyncOp
 	cbPhase  uint32 // barrier.cluster phase
@@ -245,12 +252,13 @@ func (c *Cluster) Rand() uint64 { return c.rng.next() }
 func (c *Cluster) Config() *Config { return c.cfg }
 
 func (c *Cluster) fail(r *Report) {
-	if c.report == nil {
+	if c.report == nil && !c.keep(r) {
 		c.report = r
 	}
 }
 
-// Fail stops the run with report r (the first report wins).
+// Fail stops the run with report r (the first report wins); a keep-going
+// run keeps r and goes on when its rule is Continuable.
 func (c *Cluster) Fail(r *Report) { c.fail(r) }
 
 // rng is splitmix64.
@@ -475,6 +483,7 @@ func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 		statsMu  sync.Mutex
 		total    Stats
 		reports  = map[int]*Report{}
+		kept     = map[int]*keptSet{}
 		reportMu sync.Mutex
 		printed  = newPrintLog()
 	)
@@ -505,6 +514,11 @@ func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 					}
 					printed.add(i, text)
 				}
+				if wk.cl.kept != nil && len(wk.cl.kept.list) > 0 {
+					reportMu.Lock()
+					kept[i] = wk.cl.kept
+					reportMu.Unlock()
+				}
 				if r != nil {
 					reportMu.Lock()
 					reports[i] = r
@@ -526,15 +540,26 @@ func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 	total.Wall = time.Since(start)
 	last := int(failIdx.Load())
 	total.Printf = printed.output(last)
-	if r := reports[last]; r != nil || !cut.Load() {
-		return total, r, nil
+	r := stopReportOf(p, &cfg, mon, reports[last], cut.Load())
+	if cfg.KeepGoing {
+		cfg.obs.kept = mergeKept(kept, last, cfg.MaxReports, r)
+	}
+	return total, r, nil
+}
+
+// stopReportOf is the report that ended a launch: the one of the cluster
+// that stopped it (r), or a launch budget that was spent before every
+// cluster ran (cut), or nil.
+func stopReportOf(p *Program, cfg *Config, mon *Monitor, r *Report, cut bool) *Report {
+	if r != nil || !cut {
+		return r
 	}
 	if mon.stopped() {
-		return total, &Report{Rule: RuleTimeout, File: p.File,
-			Message: fmt.Sprintf("%s; stopped after %d warp-instructions, before the clusters after %d ran", mon.stopReason(), mon.Steps(), mon.ClustersDone())}, nil
+		return &Report{Rule: RuleTimeout, File: p.File,
+			Message: fmt.Sprintf("%s; stopped after %d warp-instructions, before the clusters after %d ran", mon.stopReason(), mon.Steps(), mon.ClustersDone())}
 	}
-	return total, &Report{Rule: RuleMaxSteps, File: p.File,
-		Message: fmt.Sprintf("the launch exceeded %d warp-instructions over all its clusters (--max-launch-steps); the clusters after that did not run", cfg.MaxLaunchSteps)}, nil
+	return &Report{Rule: RuleMaxSteps, File: p.File,
+		Message: fmt.Sprintf("the launch exceeded %d warp-instructions over all its clusters (--max-launch-steps); the clusters after that did not run", cfg.MaxLaunchSteps)}
 }
 
 // worker owns reusable CTA storage for the clusters it runs.
@@ -594,6 +619,9 @@ func (wk *worker) startCluster(index int, id [3]int) {
 		rng: rng{cfg.Seed*0x9e3779b97f4a7c15 + uint64(index)}, ext: make([]any, len(clusterExt)), atomMu: wk.mu, mon: wk.mon}
 	if cfg.Seed == 0 {
 		cl.rng.s = uint64(index)
+	}
+	if cfg.KeepGoing {
+		cl.kept = newKeptSet(cfg.MaxReports)
 	}
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
 	for r, c := range wk.ctas {

@@ -63,10 +63,11 @@ type Warp struct {
 	pollPC    int32      // the last polling load (execPollLoad) and the value it read
 	pollVal   uint64
 
-	prog  *Program
-	stats *Stats
-	cache *Region     // last global region hit
-	probe *StoreProbe // the launch's store probe, or nil (storeprobe.go)
+	prog    *Program
+	stats   *Stats
+	cache   *Region     // last global region hit
+	scratch []byte      // a keep-going run's suppressed accesses (keptNil)
+	probe   *StoreProbe // the launch's store probe, or nil (storeprobe.go)
 
 	// watchGlobal is set while the cluster has asynchronous operations
 	// whose global ranges are guarded (asyncglobal.go); global accesses
@@ -242,7 +243,11 @@ func (w *Warp) run(budget int) (int, Status) {
 				w.reschedule()
 				continue
 			case Fault:
-				return n, Fault
+				if c := w.CTA.cluster; c.report != nil || c.kept == nil {
+					return n, Fault
+				}
+				// a keep-going run kept the report: the instruction
+				// counts as executed and the warp goes on
 			case Yield:
 				budget = n + 1
 			}

@@ -70,17 +70,22 @@ type runOptions struct {
 	format    *choiceFlag // --format: text or json
 	race      bool
 	explore   int
+	keepGoing bool // --keep-going
+	maxReps   int  // --max-reports
 }
 
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
                   [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
-                  [--heap-bytes N] [--race] [--explore N]
+                  [--heap-bytes N] [--race] [--explore N] [--keep-going [--max-reports N]]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
 error, 3 the run stopped early: undefined behaviour, a deadlock, a budget
-spent (--max-steps, --timeout) or something the emulator does not support.`
+spent (--max-steps, --timeout) or something the emulator does not support.
+With --keep-going the run goes on after a report it can continue from (the
+faulting access is suppressed) and reports each distinct problem once, with
+how many times it was hit; exit status 3 still says a report was made.`
 
 // launchShapeFlags defines the flags run and gpu-diff share: the kernel,
 // the launch's shape and its arguments.
@@ -104,6 +109,8 @@ func runFlags(o *runOptions) *commandLine {
 	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.BoolVar(&o.race, "race", false, "detect data races (happens-before, PTX memory model; docs/race.md); clusters run one at a time")
 	fs.IntVar(&o.explore, "explore", 0, "after the run, try N more schedules (--seed+1.. with --async random), stopping at the first report or different result")
+	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a report that can be continued from (the faulting access is suppressed; deadlock, trap, assert, a budget or something unsupported still stop) and report every distinct problem once, with a count (docs/emu.md)")
+	fs.IntVar(&o.maxReps, "max-reports", emu.DefaultMaxReports, "with --keep-going: report at most N distinct problems, counting what is left out")
 	fs.StringVar(&o.out, "out", "", "write each buffer argument's final bytes to DIR/argN.bin")
 	fs.BoolVar(&o.stats, "stats", false, "print instruction counts, bytes stored per space and wall time")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
@@ -211,7 +218,9 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		return o.finishJSON(name, m, prog, l, res, stdout, stderr)
 	}
 	printLaunch(stdout, prog, &l.Config)
-	if res.Report != nil {
+	if len(res.Reports) > 0 {
+		printKept(stdout, stderr, m, res)
+	} else if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
 		if src := reportSource(m, res.Report); src != "" {
 			fmt.Fprintf(stderr, "  source: %s (.loc)\n", src)
@@ -357,6 +366,10 @@ func (o *runOptions) config() (emu.Config, error) {
 	cfg.Monitor = new(emu.Monitor)
 	cfg.Cooperative = o.coop
 	cfg.Race = o.race
+	if o.keepGoing && (o.maxReps < 1 || o.maxReps > maxReportsLimit) {
+		return cfg, fmt.Errorf("--max-reports %d: want a number of reports from 1 to %d", o.maxReps, maxReportsLimit)
+	}
+	cfg.KeepGoing, cfg.MaxReports = o.keepGoing, o.maxReps
 	return cfg, nil
 }
 

@@ -16,13 +16,18 @@ import (
 // program before the run are JSON Lines on standard output instead, as
 // `ptxkit check --format=json` writes them.
 type runRecord struct {
-	File    string       `json:"file"`
-	Kernel  string       `json:"kernel"`
-	Grid    [3]int       `json:"grid"`
-	Block   [3]int       `json:"block"`
-	Cluster [3]int       `json:"cluster"`
-	Status  string       `json:"status"` // "completed" or "stopped"
-	Report  *runReport   `json:"report,omitempty"`
+	File    string     `json:"file"`
+	Kernel  string     `json:"kernel"`
+	Grid    [3]int     `json:"grid"`
+	Block   [3]int     `json:"block"`
+	Cluster [3]int     `json:"cluster"`
+	Status  string     `json:"status"` // "completed" or "stopped"
+	Report  *runReport `json:"report,omitempty"`
+	// Reports, with --keep-going, holds every distinct problem in order
+	// of first occurrence (Report is the first); LeftOut counts the
+	// instances of the problems past --max-reports.
+	Reports []runKept    `json:"reports,omitempty"`
+	LeftOut int          `json:"reports_left_out,omitempty"`
 	Printf  string       `json:"printf,omitempty"`
 	Buffers []runBuffer  `json:"buffers"`
 	Stats   *runStatsRec `json:"stats,omitempty"`
@@ -40,6 +45,12 @@ type runReport struct {
 	Thread  *runThread `json:"thread,omitempty"`
 	Spec    string     `json:"spec,omitempty"`
 	Waits   []string   `json:"waits,omitempty"`
+}
+
+// runKept is one distinct problem of a --keep-going run.
+type runKept struct {
+	runReport
+	Count int `json:"count"` // how many times it was hit
 }
 
 // runThread is the thread a report is about.
@@ -72,11 +83,14 @@ func writeRunJSON(w io.Writer, name string, m *ast.Module, prog *emu.Program, l 
 		Status: "completed", Printf: string(res.Stats.Printf), Buffers: []runBuffer{}}
 	if r := res.Report; r != nil {
 		rec.Status = "stopped"
-		rec.Report = &runReport{Rule: r.Rule, Message: r.Message, File: r.File, Line: int(r.Pos.Line), Col: int(r.Pos.Col),
-			Source: reportSource(m, r), Opcode: r.Opcode, Spec: r.Spec, Waits: r.Waits}
-		if t := r.Thread; t != nil {
-			rec.Report.Thread = &runThread{t.Cluster, t.CTA, t.Thread, t.Rank, t.Warp, t.Lane}
+		rec.Report = jsonReport(m, r)
+	}
+	if len(res.Reports) > 0 {
+		rec.Status = keptStatus(res)
+		for _, k := range res.Reports {
+			rec.Reports = append(rec.Reports, runKept{*jsonReport(m, k.Report), k.Count})
 		}
+		rec.LeftOut = res.LeftOut
 	}
 	for i, b := range res.Buffers {
 		if b != nil {
@@ -88,6 +102,16 @@ func writeRunJSON(w io.Writer, name string, m *ast.Module, prog *emu.Program, l 
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(rec)
+}
+
+// jsonReport is report r as the JSON record carries it.
+func jsonReport(m *ast.Module, r *emu.Report) *runReport {
+	j := &runReport{Rule: r.Rule, Message: r.Message, File: r.File, Line: int(r.Pos.Line), Col: int(r.Pos.Col),
+		Source: reportSource(m, r), Opcode: r.Opcode, Spec: r.Spec, Waits: r.Waits}
+	if t := r.Thread; t != nil {
+		j.Thread = &runThread{t.Cluster, t.CTA, t.Thread, t.Rank, t.Warp, t.Lane}
+	}
+	return j
 }
 
 // writeDiags writes diagnostics that stop the program before the run:
