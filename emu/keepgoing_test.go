@@ -84,6 +84,10 @@ func TestKeepGoingIsBoundedAndDeterministic(t *testing.T) {
 	if got := keptSummary(launchReport(t, threeBugs, cfg, buf(64))); got != want {
 		t.Fatalf("with 4 jobs:\n got %s\nwant %s", got, want)
 	}
+	cfg.Jobs, cfg.Cooperative = 1, true
+	if got := keptSummary(launchReport(t, threeBugs, cfg, buf(64))); got != want {
+		t.Fatalf("cooperative:\n got %s\nwant %s", got, want)
+	}
 }
 
 func TestKeepGoingStopsAtTrap(t *testing.T) {

@@ -29,12 +29,16 @@ func printKept(stdout, stderr io.Writer, m *ast.Module, res *emu.Result) {
 	if res.LeftOut > 0 {
 		fmt.Fprintf(stderr, "\n%d more instances of problems past --max-reports %d were not reported\n", res.LeftOut, len(res.Reports))
 	}
+	n := fmt.Sprintf("%d distinct problems", len(res.Reports))
+	if len(res.Reports) == 1 {
+		n = "1 distinct problem"
+	}
 	last := res.Reports[len(res.Reports)-1]
 	if !emu.Continuable(last.Rule) {
-		fmt.Fprintf(stdout, "%d distinct problems reported (--keep-going); %s\n", len(res.Reports), stopLine(last.Rule))
+		fmt.Fprintf(stdout, "%s reported (--keep-going); %s\n", n, stopLine(last.Rule))
 		return
 	}
-	fmt.Fprintf(stdout, "ran to the end with %d distinct problems reported (--keep-going); the faulting accesses were suppressed\n", len(res.Reports))
+	fmt.Fprintf(stdout, "ran to the end with %s reported (--keep-going); the faulting accesses were suppressed\n", n)
 }
 
 // keptCount says how often a kept problem was hit.

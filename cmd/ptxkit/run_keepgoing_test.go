@@ -130,3 +130,14 @@ func TestRunKeepGoingStops(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// TestRunKeepGoingRace: under --race a divergent barrier and the data race
+// it lets through are both reported.
+func TestRunKeepGoingRace(t *testing.T) {
+	code, out, errs := runCmd(t, "", "run", "../../testdata/race/bar_partial_race.ptx", "--block", "64", "--arg", "buf:256",
+		"--race", "--keep-going", "--dump", "none")
+	if code != exitSanitize || !strings.Contains(out, "2 distinct problems") ||
+		strings.Index(errs, "[barrier-divergent]") < 0 || strings.Index(errs, "[data-race]") < strings.Index(errs, "[barrier-divergent]") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
