@@ -77,7 +77,7 @@ type ctaTMEM struct {
 	scratch  [32][]uint32
 	inflight map[int][]tcPending // by warp: tcgen05.st and tcgen05.mma issued, maybe not landed
 	mmaQueue []*tcMMAOp          // tcgen05.mma issued and not landed, in issue order
-	allocPos map[int]token.Pos            // by column: the tcgen05.alloc of each live allocation
+	allocPos map[int]token.Pos   // by column: the tcgen05.alloc of each live allocation
 }
 
 // tcPending is an asynchronous tcgen05 operation a later tcgen05.commit

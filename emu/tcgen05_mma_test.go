@@ -140,7 +140,7 @@ func tcIdescOf(dtype, atype, btype, m, n int) uint32 {
 func runTcMMA(t *testing.T, kind string, idesc uint32, w, size int, A, B []uint64, cfg Config) []uint32 {
 	t.Helper()
 	const m, n, boff = 128, 64, 16384
-	kb := 2 * tcKBytes // bytes of K over both MMAs
+	kb := 2 * tcKBytes   // bytes of K over both MMAs
 	lbo, sbo := 128, 512 // 4 core matrices of 16 bytes along K per 8 rows
 	kadv := uint64(2 * lbo >> 4)
 	code := map[int]uint64{0: 0, 32: 6, 64: 4, 128: 2}[w]
