@@ -139,6 +139,42 @@ func tcIdescOf(dtype, atype, btype, m, n int) uint32 {
 // by column of D) with swizzle width w, runs tcMMAKernel and returns D.
 func runTcMMA(t *testing.T, kind string, idesc uint32, w, size int, A, B []uint64, cfg Config) []uint32 {
 	t.Helper()
+	return runTcMMAFrom(t, kind, idesc, w, size, A, B, cfg, false)
+}
+
+// tcStageA replaces the A descriptors of tcMMAKernel with A in Tensor
+// Memory: the kernel allocates 128 columns, every thread loads row tid of
+// A (64 bytes, row-major at the start of shared memory) and stores it with
+// tcgen05.st.32x32b.x16 to columns 64-79 of its lane; the MMAs read A from
+// columns 64 and 72.
+func tcStageA(src string) string {
+	const stage = `	mov.u32 %r40, smem;
+	mad.lo.u32 %r41, %r1, 64, %r40;
+	ld.shared.v4.b32 {%r42, %r43, %r44, %r45}, [%r41];
+	ld.shared.v4.b32 {%r46, %r47, %r48, %r49}, [%r41+16];
+	ld.shared.v4.b32 {%r50, %r51, %r52, %r53}, [%r41+32];
+	ld.shared.v4.b32 {%r54, %r55, %r56, %r57}, [%r41+48];
+	shl.b32 %r58, %r7, 21;
+	add.u32 %r59, %r11, %r58;
+	add.u32 %r59, %r59, 64;
+	tcgen05.st.sync.aligned.32x32b.x16.b32 [%r59], {%r42, %r43, %r44, %r45, %r46, %r47, %r48, %r49, %r50, %r51, %r52, %r53, %r54, %r55, %r56, %r57};
+	tcgen05.wait::st.sync.aligned;
+	tcgen05.fence::before_thread_sync;
+	bar.sync 0;
+	tcgen05.fence::after_thread_sync;
+	add.u32 %r30, %r11, 64;
+	add.u32 %r31, %r11, 72;
+	@!%p3 bra WAIT;
+`
+	src = strings.Replace(src, "\t@!%p3 bra WAIT;\n", stage, 1)
+	src = strings.Replace(src, "mov.u32 %r9, 64;", "mov.u32 %r9, 128;", 1)
+	src = strings.Replace(src, "[%r11], %rd8,", "[%r11], [%r30],", 1)
+	return strings.Replace(src, "[%r11], %rd14,", "[%r11], [%r31],", 1)
+}
+
+// runTcMMAFrom is runTcMMA with A in Tensor Memory when aTMEM is set.
+func runTcMMAFrom(t *testing.T, kind string, idesc uint32, w, size int, A, B []uint64, cfg Config, aTMEM bool) []uint32 {
+	t.Helper()
 	const m, n, boff = 128, 64, 16384
 	kb := 2 * tcKBytes   // bytes of K over both MMAs
 	lbo, sbo := 128, 512 // 4 core matrices of 16 bytes along K per 8 rows
@@ -164,7 +200,11 @@ func runTcMMA(t *testing.T, kind string, idesc uint32, w, size int, A, B []uint6
 	ke := kb / size
 	for r := range m {
 		for kk := range ke {
-			put(kMajorByte(r, kk*size, w, lbo, sbo), A[r*ke+kk])
+			if aTMEM {
+				put(r*kb+kk*size, A[r*ke+kk])
+			} else {
+				put(kMajorByte(r, kk*size, w, lbo, sbo), A[r*ke+kk])
+			}
 		}
 	}
 	for c := range n {
@@ -174,7 +214,11 @@ func runTcMMA(t *testing.T, kind string, idesc uint32, w, size int, A, B []uint6
 	}
 	hi := uint64(lbo>>4)<<16 | uint64(sbo>>4)<<32 | 1<<46 | code<<61
 	cfg.Block = dims(128, 1, 1)
-	res := launch(t, fmt.Sprintf(tcMMAKernel, kind, kind), cfg, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n),
+	src := fmt.Sprintf(tcMMAKernel, kind, kind)
+	if aTMEM {
+		src = tcStageA(src)
+	}
+	res := launch(t, src, cfg, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n),
 		scalar(hi), scalar(kadv), scalar(uint64(idesc)), scalar(boff))
 	return u32s(res.Buffers[1].Data)
 }
@@ -440,5 +484,97 @@ func TestTcgen05MMAReports(t *testing.T) {
 				t.Fatalf("report %v, want rule %s with %q", res.Report, c.rule, c.msg)
 			}
 		})
+	}
+}
+
+// TestTcgen05MMAShapes: A from Tensor Memory (f16 and i8), and M = 64,
+// whose rows 16q..16q+15 are lanes 32q..32q+15.
+func TestTcgen05MMAShapes(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct {
+		name  string
+		kind  string
+		size  int
+		m     int
+		aTMEM bool
+	}{
+		{"f16/A in TMEM", "kind::f16", 2, 128, true},
+		{"i8/A in TMEM", "kind::i8", 1, 128, true},
+		{"f16/M64", "kind::f16", 2, 64, false},
+		{"i8/M64/A in TMEM", "kind::i8", 1, 64, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const n = 64
+			k := 2 * tcKBytes / c.size
+			A, B := make([]int, 128*k), make([]int, n*k)
+			Ab, Bb := make([]uint64, len(A)), make([]uint64, len(B))
+			enc := func(v int) uint64 {
+				if c.size == 1 {
+					return uint64(uint8(int8(v)))
+				}
+				return fbits("f16", v)
+			}
+			for i := range A {
+				A[i] = r.IntN(9) - 4
+				Ab[i] = enc(A[i])
+			}
+			for i := range B {
+				B[i] = r.IntN(9) - 4
+				Bb[i] = enc(B[i])
+			}
+			idesc := tcIdescOf(1, 0, 0, c.m, n)
+			if c.size == 1 {
+				idesc = tcIdescOf(2, 1, 1, c.m, n)
+			}
+			out := runTcMMAFrom(t, c.kind, idesc, 128, c.size, Ab, Bb, Config{Async: AsyncRandom, Seed: 5}, c.aTMEM)
+			for i := range c.m {
+				for j := range n {
+					ar := i // A in Tensor Memory has D's rows: row i is in lane tcLane(i), staged from A's row of that number
+					if c.aTMEM {
+						ar = tcLane(c.m, 0, i)
+					}
+					want := 0
+					for kk := range k {
+						want += A[ar*k+kk] * B[j*k+kk]
+					}
+					v := out[tcLane(c.m, 0, i)*n+j]
+					got := int(int32(v))
+					if c.size == 2 {
+						got = int(math.Float32frombits(v))
+					}
+					if got != want {
+						t.Fatalf("D[%d][%d] = %d, want %d", i, j, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestTcgen05MMAAsync: tcgen05.mma is asynchronous. Under the delayed
+// policy a kernel that loads D without waiting on the commit's mbarrier
+// reads Tensor Memory before the MMAs land (zeros); waiting gives D.
+func TestTcgen05MMAAsync(t *testing.T) {
+	const m, n = 128, 64
+	img := make([]byte, 32768)
+	one := uint16(fbits("f16", 1))
+	for i := 0; i < len(img); i += 2 {
+		binary.LittleEndian.PutUint16(img[i:], one)
+	}
+	hi := uint64(8)<<16 | uint64(32)<<32 | 1<<46
+	src := fmt.Sprintf(tcMMAKernel, "kind::f16", "kind::f16")
+	noWait := strings.Replace(src, "\tmbarrier.try_wait.parity.shared::cta.b64 %p6, [%r10], 0;\n\t@!%p6 bra WAIT;\n", "", 1)
+	if noWait == src {
+		t.Fatal("kernel text changed: the wait was not removed")
+	}
+	for _, c := range []struct {
+		src  string
+		want float32
+	}{{src, 32}, {noWait, 0}} {
+		res := launch(t, c.src, Config{Block: dims(128, 1, 1), Async: AsyncDelayed}, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n),
+			scalar(hi), scalar(2*8), scalar(uint64(tcIdescOf(1, 0, 0, m, n))), scalar(16384))
+		if got := math.Float32frombits(u32s(res.Buffers[1].Data)[77]); got != c.want {
+			t.Errorf("D[1][13] = %v, want %v", got, c.want)
+		}
 	}
 }
