@@ -265,10 +265,10 @@ func checkTcRegion(w *Warp, l int, mem *tmem.Memory, what string, m, cols int, a
 	base, c0 := addr.Lane(), addr.Column()
 	switch {
 	case m == 128 && base != 0, m == 64 && base != 0 && base != 16:
-		return w.Fault(l, ruleOutOfBounds, specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s: an M=%d operand starts at lane 0%s",
+		return w.Fault(l, string(tmem.RuleLaneQuarter), specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s: an M=%d operand starts at lane 0%s",
 			what, addr, m, map[bool]string{true: " or 16"}[m == 64])
 	case c0+cols > tmem.Columns:
-		return w.Fault(l, ruleOutOfBounds, specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s spans columns %d-%d, beyond the %d columns",
+		return w.Fault(l, string(tmem.RuleColumnRange), specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s spans columns %d-%d, beyond the %d columns",
 			what, addr, c0, c0+cols-1, tmem.Columns)
 	}
 	for c := c0; c < c0+cols; c++ {
