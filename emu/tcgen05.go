@@ -76,13 +76,13 @@ type ctaTMEM struct {
 	captured bool // mem belongs to a --dump-tmem request and is not recycled
 	scratch  [32][]uint32
 	inflight map[int][]tcPending // by warp: tcgen05.st and tcgen05.mma issued, maybe not landed
-	mmaQueue []*tcMMAOp          // tcgen05.mma issued and not landed, in issue order
+	mmaQueue []*tcQueued         // tcgen05.mma and tcgen05.cp issued and not landed, in issue order
 	allocPos map[int]token.Pos   // by column: the tcgen05.alloc of each live allocation
 }
 
 // tcPending is an asynchronous tcgen05 operation a later tcgen05.commit
 // of the same warp tracks: a tcgen05.st (*tmem.PendingStore) or a
-// tcgen05.mma (*tcMMAOp).
+// tcgen05.mma or tcgen05.cp (*tcQueued).
 type tcPending interface {
 	Land()
 	Landed() bool

@@ -119,25 +119,45 @@ type tcMMAOp struct {
 	aTMEM   tmem.Addr // A's address when A is in Tensor Memory
 	A, B    []uint64
 	enableD bool
-	landed  bool
 }
 
-func (op *tcMMAOp) Landed() bool { return op.landed }
+// tcQueued is an issued tcgen05.mma or tcgen05.cp of a CTA. They land in
+// issue order: the manual orders a thread's tcgen05.cp before its later
+// tcgen05.mma and pipelines a thread's MMAs on the same accumulator.
+type tcQueued struct {
+	ct     *ctaTMEM
+	run    func()
+	landed bool
+}
 
-// Land performs op and every tcgen05.mma of the CTA issued before it that
-// has not landed: MMAs complete in issue order.
-func (op *tcMMAOp) Land() {
+func (op *tcQueued) Landed() bool { return op.landed }
+
+// Land performs op and every queued operation of the CTA issued before it.
+func (op *tcQueued) Land() {
 	if op.landed {
 		return
 	}
 	q := op.ct.mmaQueue
 	for i, p := range q {
-		p.compute()
+		p.landed = true
+		p.run()
 		if p == op {
 			op.ct.mmaQueue = append(q[:0], q[i+1:]...)
 			return
 		}
 	}
+}
+
+// issueQueued queues run as an asynchronous tcgen05 operation of lane l
+// that the warp's next tcgen05.commit tracks.
+func issueQueued(w *Warp, l int, ct *ctaTMEM, kind string, run func()) Status {
+	op := &tcQueued{ct: ct, run: run}
+	ct.mmaQueue = append(ct.mmaQueue, op)
+	ct.track(w.Index, op)
+	return w.IssueFrom(l, &AsyncOp{Kind: kind, Land: func(*Cluster) *Report {
+		op.Land()
+		return nil
+	}})
 }
 
 // tcLane is the Tensor Memory lane of row r of an M-row operand whose
@@ -150,7 +170,6 @@ func tcLane(m, base, r int) int {
 }
 
 func (op *tcMMAOp) compute() {
-	op.landed = true
 	id, mem := op.id, op.ct.memory()
 	base, c0 := op.d.Lane(), op.d.Column()
 	if op.A == nil { // A in Tensor Memory, read now: an earlier MMA may write it
@@ -202,12 +221,7 @@ func execTcMMA(w *Warp, in *Inst) Status {
 		if st != Continue {
 			return st
 		}
-		ct.mmaQueue = append(ct.mmaQueue, op)
-		ct.track(w.Index, op)
-		if st := w.IssueFrom(l, &AsyncOp{Kind: "tcgen05.mma", Land: func(*Cluster) *Report {
-			op.Land()
-			return nil
-		}}); st != Continue {
+		if st := issueQueued(w, l, ct, "tcgen05.mma", op.compute); st != Continue {
 			return st
 		}
 	}
