@@ -221,6 +221,8 @@ func decodeTcgen05(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return decodeTcCommit(d, in, out, x, q)
 	case isa.QMma:
 		return decodeTcMMA(d, in, out, q)
+	case isa.QCp:
+		return decodeTcCp(d, in, out, q)
 	}
 	return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 }

@@ -277,18 +277,19 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 // addr are inside allocated Tensor Memory.
 func checkTcRegion(w *Warp, l int, mem *tmem.Memory, what string, m, cols int, addr tmem.Addr) Status {
 	base, c0 := addr.Lane(), addr.Column()
+	op := w.prog.Insts[w.pc].Opcode
 	switch {
 	case m == 128 && base != 0, m == 64 && base != 0 && base != 16:
-		return w.Fault(l, string(tmem.RuleLaneQuarter), specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s: an M=%d operand starts at lane 0%s",
-			what, addr, m, map[bool]string{true: " or 16"}[m == 64])
+		return w.Fault(l, string(tmem.RuleLaneQuarter), specTcMMA, "%s: %s at Tensor Memory address %s: an M=%d operand starts at lane 0%s",
+			op, what, addr, m, map[bool]string{true: " or 16"}[m == 64])
 	case c0+cols > tmem.Columns:
-		return w.Fault(l, string(tmem.RuleColumnRange), specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s spans columns %d-%d, beyond the %d columns",
-			what, addr, c0, c0+cols-1, tmem.Columns)
+		return w.Fault(l, string(tmem.RuleColumnRange), specTcMMA, "%s: %s at Tensor Memory address %s spans columns %d-%d, beyond the %d columns",
+			op, what, addr, c0, c0+cols-1, tmem.Columns)
 	}
 	for c := c0; c < c0+cols; c++ {
 		if !mem.Alloc.Allocated(c) {
-			return w.Fault(l, string(tmem.RuleUnallocated), specTcMMA, "tcgen05.mma: %s at Tensor Memory address %s uses column %d, which is not allocated",
-				what, addr, c)
+			return w.Fault(l, string(tmem.RuleUnallocated), specTcMMA, "%s: %s at Tensor Memory address %s uses column %d, which is not allocated",
+				op, what, addr, c)
 		}
 	}
 	return Continue
@@ -326,7 +327,7 @@ func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f ten
 		if desc>>61 == 3 || desc>>61 == 5 || desc>>61 == 7 {
 			rule = ruleTcgen05Idesc
 		}
-		w.Fault(l, rule, specTcDesc, "tcgen05.mma: the %s descriptor %#016x %s", what, desc, why)
+		w.Fault(l, rule, specTcDesc, "%s: the %s descriptor %#016x %s", w.prog.Insts[w.pc].Opcode, what, desc, why)
 		return nil, false
 	}
 	// descAddr reads the 2-bit swizzle field of bits 62-63, which the
@@ -351,4 +352,80 @@ func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f ten
 		}
 	}
 	return out, true
+}
+
+// tcCpInst is a decoded tcgen05.cp (Inst.Ext).
+type tcCpInst struct {
+	taddr int32
+	off   int64
+	desc  int32
+}
+
+const specTcCp = "PTX ISA §9.7.16.9.1 (tcgen05.cp)"
+
+// decodeTcCp lowers tcgen05.cp.cta_group::1.128x256b [taddr], s-desc: a
+// copy of a 128-row × 32-byte matrix, described like a tcgen05.mma operand,
+// from shared memory to lanes 0-127, 8 columns of Tensor Memory.
+func decodeTcCp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
+	shape := false
+	for _, n := range q.List[1:] {
+		switch n {
+		case isa.QCta_Group_1:
+		case isa.Q128x256b:
+			shape = true
+		default:
+			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs tcgen05.cp.cta_group::1.128x256b", in.FullOpcode(), n)
+		}
+	}
+	if !shape || !q.Has(isa.QCta_Group_1) {
+		return d.Errorf(in, "the emulator does not implement %s; it runs tcgen05.cp.cta_group::1.128x256b", in.FullOpcode())
+	}
+	if len(in.Operands) != 2 {
+		return d.Errorf(in, "tcgen05.cp takes [taddr], s-desc")
+	}
+	x := &tcCpInst{}
+	var err error
+	if x.taddr, x.off, _, err = d.Addr(in.Operands[0]); err != nil {
+		return err
+	}
+	if x.desc, err = d.Src(in.Operands[1], TB64); err != nil {
+		return err
+	}
+	out.Ext = x
+	out.Exec = execTcCp
+	return nil
+}
+
+// execTcCp reads the source matrix at issue and writes Tensor Memory when
+// the copy lands, in order with the CTA's tcgen05.mma.
+func execTcCp(w *Warp, in *Inst) Status {
+	x := in.Ext.(*tcCpInst)
+	if st := useGroup(w, tmem.CTAGroup1); st != Continue {
+		return st
+	}
+	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		addr := tmem.Addr(uint32(w.R[x.taddr+int32(l)] + uint64(x.off)))
+		if st := checkTcRegion(w, l, ct.memory(), "the destination", 128, 8, addr); st != Continue {
+			return st
+		}
+		src, ok := readDescMatrix(w, l, w.R[x.desc+int32(l)], "source", 128, tcKBytes, tensorcore.E4M3)
+		if !ok {
+			return Fault
+		}
+		run := func() {
+			mem := ct.memory()
+			for r := range 128 {
+				for c := range 8 {
+					v := src[r*32+4*c] | src[r*32+4*c+1]<<8 | src[r*32+4*c+2]<<16 | src[r*32+4*c+3]<<24
+					mem.SetCell(r, addr.Column()+c, uint32(v))
+				}
+			}
+		}
+		if st := issueQueued(w, l, ct, "tcgen05.cp", run); st != Continue {
+			return st
+		}
+	}
+	return Continue
 }

@@ -578,3 +578,47 @@ func TestTcgen05MMAAsync(t *testing.T) {
 		}
 	}
 }
+
+// TestTcgen05Cp: tcgen05.cp.128x256b copies a 128-row × 32-byte matrix,
+// described like an MMA operand (no swizzle and 128-byte swizzle), to
+// lanes 0-127 and 8 columns of Tensor Memory, completed by
+// tcgen05.commit; row r's bytes 4c..4c+3 are cell (r, c).
+func TestTcgen05Cp(t *testing.T) {
+	const m, n = 128, 64
+	r := rand.New(rand.NewPCG(13, 14))
+	src := strings.Replace(fmt.Sprintf(tcMMAKernel, "kind::f16", "kind::f16"),
+		"\ttcgen05.mma.cta_group::1.kind::f16 [%r11], %rd8, %rd12, %r14, %p4;\n", "\ttcgen05.cp.cta_group::1.128x256b [%r11], %rd8;\n", 1)
+	src = strings.Replace(src, "\ttcgen05.mma.cta_group::1.kind::f16 [%r11], %rd14, %rd15, %r14, %p5;\n", "", 1)
+	if !strings.Contains(src, "tcgen05.cp") || strings.Contains(src, "tcgen05.mma") {
+		t.Fatal("kernel text changed: the MMAs were not replaced")
+	}
+	for _, w := range []int{0, 128} {
+		lbo, sbo, code := 128, 256, uint64(0)
+		if w != 0 {
+			lbo, sbo, code = 16, 8*w, 2
+		}
+		rows := make([]byte, m*32)
+		for i := range rows {
+			rows[i] = byte(r.IntN(256))
+		}
+		img := make([]byte, 32768)
+		for row := range m {
+			for b := range 32 {
+				img[kMajorByte(row, b, w, lbo, sbo)] = rows[row*32+b]
+			}
+		}
+		hi := uint64(lbo>>4)<<16 | uint64(sbo>>4)<<32 | 1<<46 | code<<61
+		for _, cfg := range []Config{{}, {Async: AsyncDelayed}} {
+			cfg.Block = dims(128, 1, 1)
+			res := launch(t, src, cfg, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n), scalar(hi), scalar(0), scalar(0), scalar(16384))
+			out := u32s(res.Buffers[1].Data)
+			for row := range m {
+				for c := range 8 {
+					if want := binary.LittleEndian.Uint32(rows[row*32+4*c:]); out[row*n+c] != want {
+						t.Fatalf("swizzle %d: cell (%d, %d) = %#x, want %#x", w, row, c, out[row*n+c], want)
+					}
+				}
+			}
+		}
+	}
+}
