@@ -172,6 +172,9 @@ func tmemExit(c *CTA) *Report {
 	if !ok || t.mem == nil {
 		return nil
 	}
+	if n := len(t.mmaQueue); n > 0 { // land them here, not in a recycled Tensor Memory
+		t.mmaQueue[n-1].Land()
+	}
 	m := t.mem
 	var r *Report
 	if err := m.Alloc.CheckExit(); err != nil {
