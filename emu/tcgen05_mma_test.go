@@ -240,6 +240,7 @@ func TestTcgen05MMAF16(t *testing.T) {
 		{"f32.f16/128B/delayed", 1, 0, 128, Config{Async: AsyncDelayed}},
 		{"f32.bf16/64B/random", 1, 1, 64, Config{Async: AsyncRandom, Seed: 3}},
 		{"f16.f16/32B", 0, 0, 32, Config{}},
+		{"f32.f16/128B/race detector", 1, 0, 128, Config{Race: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
