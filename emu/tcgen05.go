@@ -75,14 +75,23 @@ type ctaTMEM struct {
 	mem      *tmem.Memory
 	captured bool // mem belongs to a --dump-tmem request and is not recycled
 	scratch  [32][]uint32
-	inflight map[int][]*tmem.PendingStore // by warp: tcgen05.st issued, maybe not landed
-	allocPos map[int]token.Pos            // by column: the tcgen05.alloc of each live allocation
+	inflight map[int][]tcPending // by warp: tcgen05.st and tcgen05.mma issued, maybe not landed
+	mmaQueue []*tcQueued         // tcgen05.mma and tcgen05.cp issued and not landed, in issue order
+	allocPos map[int]token.Pos   // by column: the tcgen05.alloc of each live allocation
 }
 
-// track remembers ps as in flight for warp, dropping landed stores.
-func (t *ctaTMEM) track(warp int, ps *tmem.PendingStore) {
+// tcPending is an asynchronous tcgen05 operation a later tcgen05.commit
+// of the same warp tracks: a tcgen05.st (*tmem.PendingStore) or a
+// tcgen05.mma or tcgen05.cp (*tcQueued).
+type tcPending interface {
+	Land()
+	Landed() bool
+}
+
+// track remembers ps as in flight for warp, dropping landed operations.
+func (t *ctaTMEM) track(warp int, ps tcPending) {
 	if t.inflight == nil {
-		t.inflight = map[int][]*tmem.PendingStore{}
+		t.inflight = map[int][]tcPending{}
 	}
 	list := t.inflight[warp][:0]
 	for _, p := range t.inflight[warp] {
@@ -93,9 +102,9 @@ func (t *ctaTMEM) track(warp int, ps *tmem.PendingStore) {
 	t.inflight[warp] = append(list, ps)
 }
 
-// pendingOf returns a copy of warp's in-flight stores.
-func (t *ctaTMEM) pendingOf(warp int) []*tmem.PendingStore {
-	return append([]*tmem.PendingStore(nil), t.inflight[warp]...)
+// pendingOf returns a copy of warp's in-flight operations.
+func (t *ctaTMEM) pendingOf(warp int) []tcPending {
+	return append([]tcPending(nil), t.inflight[warp]...)
 }
 
 // tmemPool recycles the Tensor Memories of exited CTAs: New allocates
@@ -163,6 +172,9 @@ func tmemExit(c *CTA) *Report {
 	if !ok || t.mem == nil {
 		return nil
 	}
+	if n := len(t.mmaQueue); n > 0 { // land them here, not in a recycled Tensor Memory
+		t.mmaQueue[n-1].Land()
+	}
 	m := t.mem
 	var r *Report
 	if err := m.Alloc.CheckExit(); err != nil {
@@ -210,6 +222,10 @@ func decodeTcgen05(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return nil
 	case isa.QCommit:
 		return decodeTcCommit(d, in, out, x, q)
+	case isa.QMma:
+		return decodeTcMMA(d, in, out, q)
+	case isa.QCp:
+		return decodeTcCp(d, in, out, q)
 	}
 	return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 }

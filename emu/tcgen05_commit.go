@@ -5,7 +5,6 @@ import (
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
-	"github.com/ptxkit/ptxkit/emu/tmem"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
@@ -16,7 +15,7 @@ const specTcCommit = "PTX ISA §9.7.16.8.6 (tcgen05.commit: .multicast::cluster 
 // execTcCommit makes the mbarrier track the completion of the executing
 // threads' earlier asynchronous tcgen05 operations (§9.7.16.8.6): for each
 // thread, an asynchronous arrive-on (count 1) that first lands the warp's
-// tcgen05.st issued before the commit. With .multicast::cluster the
+// tcgen05.st and tcgen05.mma issued before the commit. With .multicast::cluster the
 // arrive-on goes to the mbarrier at the same shared-memory offset in every
 // CTA of the cluster whose rank bit is set in the 16-bit ctaMask.
 // tcgen05.commit implies tcgen05.fence::before_thread_sync.
@@ -25,7 +24,7 @@ func execTcCommit(w *Warp, in *Inst) Status {
 	if st := useGroup(w, x.group); st != Continue {
 		return st
 	}
-	var before []*tmem.PendingStore
+	var before []tcPending
 	if t, ok := w.CTA.ext[tmemKey].(*ctaTMEM); ok {
 		before = t.pendingOf(w.Index)
 	}

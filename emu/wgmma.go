@@ -300,25 +300,31 @@ func wgmmaDPlace(l, i int) (row, col int) {
 	return g + 8*(i/2%2), 8*(i/4) + 2*t + i%2
 }
 
-// wgmmaInteger is the exact D = A·B + C of the .s32 forms (16 rows), wrapping
-// in 32 bits or clamped with .satfinite.
+// wgmmaInteger is the exact D = A·B + C of the .s32 forms (16 rows).
 func wgmmaInteger(x *wgmmaInst, A, B, C, D []uint64) {
+	mmaInteger(16, x.n, x.k, x.signed, x.satfinite, A, B, C, D)
+}
+
+// mmaInteger is the exact m×n D = A·B + C of 8-bit integer inputs (signed
+// says which of A and B are s8) with s32 accumulators, wrapping in 32 bits
+// or clamped when saturate is set. A is m×k row-major, B by columns.
+func mmaInteger(m, n, k int, signed [2]bool, saturate bool, A, B, C, D []uint64) {
 	ext := func(v uint64, signed bool) int64 {
 		if signed {
 			return int64(int8(v))
 		}
 		return int64(uint8(v))
 	}
-	for i := range 16 {
-		for j := range x.n {
-			s := int64(int32(C[i*x.n+j]))
-			for kk := range x.k {
-				s += ext(A[i*x.k+kk], x.signed[0]) * ext(B[j*x.k+kk], x.signed[1])
+	for i := range m {
+		for j := range n {
+			s := int64(int32(C[i*n+j]))
+			for kk := range k {
+				s += ext(A[i*k+kk], signed[0]) * ext(B[j*k+kk], signed[1])
 			}
-			if x.satfinite {
+			if saturate {
 				s = min(max(s, math.MinInt32), math.MaxInt32)
 			}
-			D[i*x.n+j] = uint64(uint32(s))
+			D[i*n+j] = uint64(uint32(s))
 		}
 	}
 }

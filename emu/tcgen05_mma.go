@@ -1,0 +1,431 @@
+package emu
+
+// tcgen05.mma (PTX ISA §9.7.16.10.9) with .cta_group::1, dense, without
+// .ws, on .kind::f16 (f16 or bf16 inputs, f16 or f32 accumulators),
+// .kind::tf32 and .kind::i8 (s8/u8, s32 accumulators): D (in Tensor Memory
+// at the address operand) = A × B + (enable-input-d ? D : 0), A from a
+// shared-memory matrix descriptor or from Tensor Memory, B from a
+// descriptor, the shape and types from the 32-bit instruction descriptor
+// (tcgen05_idesc.go). The arithmetic is internal/tensorcore's model for the
+// module's target (Blackwell for sm_100 and later); integers are exact.
+//
+// One thread issues the operation. A and B are read from shared memory
+// when it issues (the manual requires them unchanged until the MMA
+// completes); the accumulator is read and D written when the operation
+// lands, in issue order within the CTA, no later than the tcgen05.commit
+// that tracks it (or the end of the run). A tcgen05.ld after waiting on
+// that commit's mbarrier sees D.
+//
+// Data path (.cta_group::1): for M = 128 row i of D is lane i; for M = 64
+// rows 16q..16q+15 are lanes 32q..32q+15 of each warp quarter q, offset by
+// the address's lane (0 or 16). Column j of D is column c+j of the address
+// (c): one 32-bit cell per element, an f16 D in the low 16 bits. A in
+// Tensor Memory has the same rows; each 32-bit column holds the next 4
+// bytes of K (2 f16/bf16, 1 tf32, 4 8-bit elements), 8 columns in all.
+//
+// Shared-memory descriptors (§9.7.16.4.1) are the wgmma layout (descAddr)
+// with the 3-bit swizzle field of bits 61-63: 0 none, 2 128B, 4 64B, 6 32B.
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/emu/tmem"
+	"github.com/ptxkit/ptxkit/internal/tensorcore"
+	"github.com/ptxkit/ptxkit/isa"
+	"github.com/ptxkit/ptxkit/ptx/ast"
+)
+
+const (
+	specTcMMA  = "PTX ISA §9.7.16.10.9 (tcgen05.mma)"
+	specTcDesc = "PTX ISA §9.7.16.4.1 (tcgen05 shared memory descriptor)"
+	// ruleTcgen05Idesc: an instruction or matrix descriptor with values
+	// the manual does not allow.
+	ruleTcgen05Idesc = "tcgen05-invalid-descriptor"
+)
+
+// tcMMAInst is a decoded tcgen05.mma (Inst.Ext).
+type tcMMAInst struct {
+	kind    tcKind
+	d       int32 // slot of the D address
+	dOff    int64
+	a       int32 // slot of the A descriptor, or of A's Tensor Memory address
+	aOff    int64
+	aTMEM   bool
+	b       int32 // B descriptor
+	idesc   int32
+	enableD int32 // predicate or constant slot
+	arch    *tensorcore.Arch
+}
+
+var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8}
+
+// decodeTcMMA lowers tcgen05.mma.cta_group::1.kind [d], a, b, idesc,
+// enable-input-d, where a is a descriptor register or [a-tmem].
+func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
+	x := &tcMMAInst{arch: tensorcore.ForSM(max(d.sm, 100))}
+	for _, n := range q.List[1:] {
+		switch k, ok := tcMMAKinds[n]; {
+		case ok:
+			x.kind = k
+		case n == isa.QCta_Group_1, n == isa.QCollector_A_Fill, n == isa.QCollector_A_Discard:
+		default:
+			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs dense .cta_group::1 tcgen05.mma of .kind::f16, .kind::tf32 and .kind::i8", in.FullOpcode(), n)
+		}
+	}
+	if x.kind == 0 {
+		return d.Errorf(in, "the emulator does not implement %s; it runs .kind::f16, .kind::tf32 and .kind::i8", in.FullOpcode())
+	}
+	if !q.Has(isa.QCta_Group_1) {
+		return d.Errorf(in, "%s needs .cta_group::1 (the emulator does not implement .cta_group::2)", in.FullOpcode())
+	}
+	ops := in.Operands
+	if len(ops) != 5 {
+		return d.Errorf(in, "the emulator implements %s [d-tmem], a, b-desc, idesc, enable-input-d (got %d operands; disable-output-lane and scale-input-d are not implemented)", in.FullOpcode(), len(ops))
+	}
+	var err error
+	if x.d, x.dOff, _, err = d.Addr(ops[0]); err != nil {
+		return err
+	}
+	if _, ok := ops[1].(*ast.Address); ok {
+		x.aTMEM = true
+		if x.a, x.aOff, _, err = d.Addr(ops[1]); err != nil {
+			return err
+		}
+	} else if x.a, err = d.Src(ops[1], TB64); err != nil {
+		return err
+	}
+	if x.b, err = d.Src(ops[2], TB64); err != nil {
+		return err
+	}
+	if x.idesc, err = d.Src(ops[3], TB32); err != nil {
+		return err
+	}
+	if x.enableD, err = d.Src(ops[4], TPred); err != nil {
+		return err
+	}
+	out.Ext = x
+	out.Exec = execTcMMA
+	return nil
+}
+
+// tcMMAOp is one issued tcgen05.mma: A and B as read at issue, the rest
+// done when it lands.
+type tcMMAOp struct {
+	ct      *ctaTMEM
+	x       *tcMMAInst
+	id      *tcIdesc
+	d       tmem.Addr
+	aTMEM   tmem.Addr // A's address when A is in Tensor Memory
+	A, B    []uint64
+	enableD bool
+}
+
+// tcQueued is an issued tcgen05.mma or tcgen05.cp of a CTA. They land in
+// issue order: the manual orders a thread's tcgen05.cp before its later
+// tcgen05.mma and pipelines a thread's MMAs on the same accumulator.
+type tcQueued struct {
+	ct     *ctaTMEM
+	run    func()
+	landed bool
+}
+
+func (op *tcQueued) Landed() bool { return op.landed }
+
+// Land performs op and every queued operation of the CTA issued before it.
+func (op *tcQueued) Land() {
+	if op.landed {
+		return
+	}
+	q := op.ct.mmaQueue
+	for i, p := range q {
+		p.landed = true
+		p.run()
+		if p == op {
+			op.ct.mmaQueue = append(q[:0], q[i+1:]...)
+			return
+		}
+	}
+}
+
+// issueQueued queues run as an asynchronous tcgen05 operation of lane l
+// that the warp's next tcgen05.commit tracks.
+func issueQueued(w *Warp, l int, ct *ctaTMEM, kind string, run func()) Status {
+	op := &tcQueued{ct: ct, run: run}
+	ct.mmaQueue = append(ct.mmaQueue, op)
+	ct.track(w.Index, op)
+	return w.IssueFrom(l, &AsyncOp{Kind: kind, Land: func(*Cluster) *Report {
+		op.Land()
+		return nil
+	}})
+}
+
+// tcLane is the Tensor Memory lane of row r of an M-row operand whose
+// address has lane base.
+func tcLane(m, base, r int) int {
+	if m == 128 {
+		return r
+	}
+	return base + 32*(r/16) + r%16
+}
+
+func (op *tcMMAOp) compute() {
+	id, mem := op.id, op.ct.memory()
+	base, c0 := op.d.Lane(), op.d.Column()
+	if op.A == nil { // A in Tensor Memory, read now: an earlier MMA may write it
+		op.A = make([]uint64, id.m*id.k)
+		per := 32 / id.a.Bits()
+		for r := range id.m {
+			for kk := range id.k {
+				cell := mem.Cell(tcLane(id.m, op.aTMEM.Lane(), r), op.aTMEM.Column()+kk/per)
+				op.A[r*id.k+kk] = elemOf(uint64(cell), id.a.Bits(), kk%per)
+			}
+		}
+	}
+	C := make([]uint64, id.m*id.n)
+	if op.enableD {
+		for r := range id.m {
+			for j := range id.n {
+				v := uint64(mem.Cell(tcLane(id.m, base, r), c0+j))
+				if id.out == tensorcore.F16 {
+					v &= 0xffff
+				}
+				C[r*id.n+j] = v
+			}
+		}
+	}
+	D := make([]uint64, id.m*id.n)
+	if id.integer {
+		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
+	} else {
+		op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
+			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D})
+	}
+	for r := range id.m {
+		for j := range id.n {
+			mem.SetCell(tcLane(id.m, base, r), c0+j, uint32(D[r*id.n+j]))
+		}
+	}
+}
+
+// execTcMMA issues one tcgen05.mma per executing thread.
+func execTcMMA(w *Warp, in *Inst) Status {
+	x := in.Ext.(*tcMMAInst)
+	if st := useGroup(w, tmem.CTAGroup1); st != Continue {
+		return st
+	}
+	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		op, st := prepareTcMMA(w, in, x, ct, l)
+		if st != Continue {
+			return st
+		}
+		if st := issueQueued(w, l, ct, "tcgen05.mma", op.compute); st != Continue {
+			return st
+		}
+	}
+	return Continue
+}
+
+// prepareTcMMA checks lane l's operands and reads A and B.
+func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp, Status) {
+	reg := func(s int32) uint64 { return w.R[s+int32(l)] }
+	id, err := decodeIdesc(x.kind, uint32(reg(x.idesc)))
+	if err != nil {
+		rule := ruleTcgen05Idesc
+		if err.(*idescError).unsupported {
+			rule = RuleUnsupported
+		}
+		return nil, w.Fault(l, rule, specTcIdesc, "tcgen05.mma%s: %v", x.kind, err)
+	}
+	op := &tcMMAOp{ct: ct, x: x, id: id, d: tmem.Addr(uint32(reg(x.d) + uint64(x.dOff))), enableD: reg(x.enableD) != 0}
+	mem := ct.memory()
+	if st := checkTcRegion(w, l, mem, "D", id.m, id.n, op.d); st != Continue {
+		return nil, st
+	}
+	var ok bool
+	if x.aTMEM {
+		op.aTMEM = tmem.Addr(uint32(reg(x.a) + uint64(x.aOff)))
+		if st := checkTcRegion(w, l, mem, "A", id.m, tcKBytes/4, op.aTMEM); st != Continue {
+			return nil, st
+		}
+	} else if op.A, ok = readDescMatrix(w, l, reg(x.a), "A", id.m, id.k, id.a); !ok {
+		return nil, Fault
+	}
+	if op.B, ok = readDescMatrix(w, l, reg(x.b), "B", id.n, id.k, id.b); !ok {
+		return nil, Fault
+	}
+	neg := func(v []uint64, f tensorcore.Format) {
+		for i := range v {
+			v[i] ^= 1 << uint(f.Bits()-1)
+		}
+	}
+	if id.negA && op.A != nil {
+		neg(op.A, id.a)
+	}
+	if id.negA && op.A == nil {
+		return nil, w.Fault(l, RuleUnsupported, specTcIdesc, "tcgen05.mma: negating A (idesc bit 13) with A in Tensor Memory is not implemented")
+	}
+	if id.negB {
+		neg(op.B, id.b)
+	}
+	return op, Continue
+}
+
+// checkTcRegion checks that the rows × cols cells of an M-row operand at
+// addr are inside allocated Tensor Memory.
+func checkTcRegion(w *Warp, l int, mem *tmem.Memory, what string, m, cols int, addr tmem.Addr) Status {
+	base, c0 := addr.Lane(), addr.Column()
+	op := w.prog.Insts[w.pc].Opcode
+	switch {
+	case m == 128 && base != 0, m == 64 && base != 0 && base != 16:
+		return w.Fault(l, string(tmem.RuleLaneQuarter), specTcMMA, "%s: %s at Tensor Memory address %s: an M=%d operand starts at lane 0%s",
+			op, what, addr, m, map[bool]string{true: " or 16"}[m == 64])
+	case c0+cols > tmem.Columns:
+		return w.Fault(l, string(tmem.RuleColumnRange), specTcMMA, "%s: %s at Tensor Memory address %s spans columns %d-%d, beyond the %d columns",
+			op, what, addr, c0, c0+cols-1, tmem.Columns)
+	}
+	for c := c0; c < c0+cols; c++ {
+		if !mem.Alloc.Allocated(c) {
+			return w.Fault(l, string(tmem.RuleUnallocated), specTcMMA, "%s: %s at Tensor Memory address %s uses column %d, which is not allocated",
+				op, what, addr, c)
+		}
+	}
+	return Continue
+}
+
+// tcDescWidth returns the swizzle width (0: none) of a tcgen05 shared
+// memory descriptor, or why it is not usable.
+func tcDescWidth(desc uint64) (int, string) {
+	switch {
+	case desc>>52&1 != 0:
+		return 0, "uses the absolute leading-dimension mode (bit 52), which the emulator does not implement"
+	case desc>>49&7 != 0:
+		return 0, fmt.Sprintf("has matrix base offset %d (bits 49-51); the emulator implements base offset 0", desc>>49&7)
+	}
+	switch desc >> 61 {
+	case 0:
+		return 0, ""
+	case 2:
+		return 128, ""
+	case 4:
+		return 64, ""
+	case 6:
+		return 32, ""
+	case 1:
+		return 0, "uses 128-byte swizzling with 32-byte atoms (mode 1), which the emulator does not implement"
+	}
+	return 0, fmt.Sprintf("has swizzle mode %d (bits 61-63), which is invalid", desc>>61)
+}
+
+// readDescMatrix reads the rows × k elements of format f of a K-major
+// matrix described by desc from the executing CTA's shared memory.
+func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
+	if _, why := tcDescWidth(desc); why != "" {
+		rule := RuleUnsupported
+		if desc>>61 == 3 || desc>>61 == 5 || desc>>61 == 7 {
+			rule = ruleTcgen05Idesc
+		}
+		w.Fault(l, rule, specTcDesc, "%s: the %s descriptor %#016x %s", w.prog.Insts[w.pc].Opcode, what, desc, why)
+		return nil, false
+	}
+	// descAddr reads the 2-bit swizzle field of bits 62-63, which the
+	// 3-bit tcgen05 codes 2, 4 and 6 fill the same way.
+	size := f.Bits() / 8
+	out := make([]uint64, rows*k)
+	for r := range rows {
+		for kk := range k {
+			a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(w.CTA.Rank+1)<<sharedRankShift
+			b := w.Bytes(l, SpaceShared, a, size, false)
+			if b == nil {
+				return nil, false
+			}
+			switch size {
+			case 4:
+				out[r*k+kk] = uint64(binary.LittleEndian.Uint32(b))
+			case 2:
+				out[r*k+kk] = uint64(binary.LittleEndian.Uint16(b))
+			default:
+				out[r*k+kk] = uint64(b[0])
+			}
+		}
+	}
+	return out, true
+}
+
+// tcCpInst is a decoded tcgen05.cp (Inst.Ext).
+type tcCpInst struct {
+	taddr int32
+	off   int64
+	desc  int32
+}
+
+const specTcCp = "PTX ISA §9.7.16.9.1 (tcgen05.cp)"
+
+// decodeTcCp lowers tcgen05.cp.cta_group::1.128x256b [taddr], s-desc: a
+// copy of a 128-row × 32-byte matrix, described like a tcgen05.mma operand,
+// from shared memory to lanes 0-127, 8 columns of Tensor Memory.
+func decodeTcCp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
+	shape := false
+	for _, n := range q.List[1:] {
+		switch n {
+		case isa.QCta_Group_1:
+		case isa.Q128x256b:
+			shape = true
+		default:
+			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs tcgen05.cp.cta_group::1.128x256b", in.FullOpcode(), n)
+		}
+	}
+	if !shape || !q.Has(isa.QCta_Group_1) {
+		return d.Errorf(in, "the emulator does not implement %s; it runs tcgen05.cp.cta_group::1.128x256b", in.FullOpcode())
+	}
+	if len(in.Operands) != 2 {
+		return d.Errorf(in, "tcgen05.cp takes [taddr], s-desc")
+	}
+	x := &tcCpInst{}
+	var err error
+	if x.taddr, x.off, _, err = d.Addr(in.Operands[0]); err != nil {
+		return err
+	}
+	if x.desc, err = d.Src(in.Operands[1], TB64); err != nil {
+		return err
+	}
+	out.Ext = x
+	out.Exec = execTcCp
+	return nil
+}
+
+// execTcCp reads the source matrix at issue and writes Tensor Memory when
+// the copy lands, in order with the CTA's tcgen05.mma.
+func execTcCp(w *Warp, in *Inst) Status {
+	x := in.Ext.(*tcCpInst)
+	if st := useGroup(w, tmem.CTAGroup1); st != Continue {
+		return st
+	}
+	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		addr := tmem.Addr(uint32(w.R[x.taddr+int32(l)] + uint64(x.off)))
+		if st := checkTcRegion(w, l, ct.memory(), "the destination", 128, 8, addr); st != Continue {
+			return st
+		}
+		src, ok := readDescMatrix(w, l, w.R[x.desc+int32(l)], "source", 128, tcKBytes, tensorcore.E4M3)
+		if !ok {
+			return Fault
+		}
+		run := func() {
+			mem := ct.memory()
+			for r := range 128 {
+				for c := range 8 {
+					v := src[r*32+4*c] | src[r*32+4*c+1]<<8 | src[r*32+4*c+2]<<16 | src[r*32+4*c+3]<<24
+					mem.SetCell(r, addr.Column()+c, uint32(v))
+				}
+			}
+		}
+		if st := issueQueued(w, l, ct, "tcgen05.cp", run); st != Continue {
+			return st
+		}
+	}
+	return Continue
+}
