@@ -17,8 +17,9 @@ type Cluster struct {
 
 	warps    []warp // by rank*warpsPerCTA + warp index
 	perCTAW  int
-	shared   [][]Cell // per rank, allocated on first access
-	tmem     [][]Cell // per rank, Tensor Memory cells (lane*512 + column)
+	shared   [][]Cell  // per rank, allocated on first access
+	tmem     [][]Cell  // per rank, Tensor Memory cells (lane*512 + column)
+	rare     rareStore // the rare entries of the shared and Tensor Memory cells
 	bars     map[int]*Know
 	cbAcc    *Know
 	cbDone   *Know

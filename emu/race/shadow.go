@@ -28,12 +28,55 @@ const maxReads = 3
 // Cell is the shadow of one aligned 4-byte word: its last write, and the
 // reads made since that write (one, or a set once two reads are
 // unordered), each with the bytes of the word it accessed.
+//
+// The cell holds what nearly every word needs, the last write and one
+// read (FastTrack's adaptive representation): the rare parts, the weak
+// write that atomics followed and a set of unordered reads, live in a
+// rare entry of the shadow's rareStore, named by ext (0: none).
 type Cell struct {
 	w     epoch
-	weak  epoch // the last weak write, when strong writes (atomics) followed it
 	r     epoch
-	reads [maxReads]epoch // used when r is not: reads[:nreads]
-	nread uint8
+	ext   uint32 // the cell's rare entry, or 0
+	nread uint8  // reads in the rare entry's set (r is then unused)
+}
+
+// rare is the seldom-used part of a cell.
+type rare struct {
+	weak  epoch // the last weak write, when strong writes (atomics) followed it
+	reads [maxReads]epoch
+}
+
+// rareStore holds the rare entries of a shadow (entry 0 is never used)
+// and the entries freed for reuse.
+type rareStore struct {
+	s    []rare
+	free []uint32
+}
+
+// of returns x's rare entry, giving it one if it has none.
+func (st *rareStore) of(x *Cell) *rare {
+	if x.ext == 0 {
+		if n := len(st.free); n > 0 {
+			x.ext = st.free[n-1]
+			st.free = st.free[:n-1]
+			st.s[x.ext] = rare{}
+		} else {
+			if len(st.s) == 0 {
+				st.s = append(st.s, rare{})
+			}
+			x.ext = uint32(len(st.s))
+			st.s = append(st.s, rare{})
+		}
+	}
+	return &st.s[x.ext]
+}
+
+// release gives x's rare entry back.
+func (st *rareStore) release(x *Cell) {
+	if x.ext != 0 {
+		st.free = append(st.free, x.ext)
+		x.ext = 0
+	}
 }
 
 const pageBits = 8
@@ -44,6 +87,7 @@ type page [1 << pageBits]Cell
 // release locations in it.
 type Global struct {
 	pages map[uint64]*page
+	rare  rareStore
 	last  *page
 	lastN uint64
 	locs  map[uint64]*loc
@@ -127,14 +171,18 @@ func (c *Cluster) morallyStrong(e *epoch, a *actor) bool {
 	return inc(e.scope) && inc(a.scope)
 }
 
-// check applies actor a's access to cell x. It returns the conflicting
-// earlier access, or nil.
-func (c *Cluster) check(x *Cell, a *actor) *epoch {
+// check applies actor a's access to cell x (whose rare entries are in
+// st). It returns the conflicting earlier access, or nil.
+func (c *Cluster) check(x *Cell, st *rareStore, a *actor) *epoch {
 	if w := &x.w; w.mask&a.mask != 0 && !a.knows(w) && !c.morallyStrong(w, a) && !benign(w, a) {
 		return w
 	}
-	if w := &x.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
-		return w
+	var rr *rare
+	if x.ext != 0 {
+		rr = &st.s[x.ext]
+		if w := &rr.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
+			return w
+		}
 	}
 	if a.async && !a.write && x.w.mask&a.mask != 0 && x.w.flags&fAsync == 0 && x.w.cl == a.cl && !c.proxyFenced(&x.w, a) {
 		return &x.w
@@ -146,7 +194,7 @@ func (c *Cluster) check(x *Cell, a *actor) *epoch {
 		return r
 	}
 	for i := range x.nread {
-		if r := &x.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
+		if r := &rr.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
 			return r
 		}
 	}
@@ -187,8 +235,9 @@ func (a *actor) sameEpoch(x *Cell) bool {
 		(e.flags&fRMW != 0) == a.rmw && (e.flags&fWrite != 0) == a.write
 }
 
-// record notes a's access in cell x (after check).
-func (x *Cell) record(a *actor) {
+// record notes a's access in cell x (after check); st holds x's rare
+// entry.
+func (x *Cell) record(st *rareStore, a *actor) {
 	e := epoch{cl: a.cl, slot: a.self, clk: a.clk, pc: a.pc, inst: a.inst, scope: a.scope, flags: fValid, mask: a.mask}
 	if a.async {
 		e.flags |= fAsync
@@ -197,17 +246,7 @@ func (x *Cell) record(a *actor) {
 		e.flags |= fRMW
 	}
 	if a.write {
-		e.flags |= fWrite
-		if x.w.slot == e.slot && x.w.cl == e.cl && x.w.clk == e.clk {
-			e.mask |= x.w.mask // the same thread's earlier bytes of the word
-		}
-		switch {
-		case e.scope == ScopeNone:
-			x.weak = epoch{}
-		case x.w.scope == ScopeNone && x.w.mask != 0:
-			x.weak = x.w // atomics do not order a later thread after it
-		}
-		x.w, x.r, x.nread = e, epoch{}, 0
+		x.recordWrite(st, e)
 		return
 	}
 	if x.r.inst == e.inst && x.r.cl == e.cl && x.r.mask != 0 {
@@ -217,36 +256,61 @@ func (x *Cell) record(a *actor) {
 		return
 	}
 	if x.nread > 0 {
-		if last := &x.reads[x.nread-1]; last.inst == e.inst && last.cl == e.cl {
-			last.mask |= e.mask
-			return
-		}
-		// A read the new one knows of is redundant: a write that
-		// races with it races with the new read too.
-		n := uint8(0)
-		for i := range x.nread {
-			if r := &x.reads[i]; !(a.knows(r) && r.mask&^e.mask == 0) {
-				if n != i {
-					x.reads[n] = *r
-				}
-				n++
-			}
-		}
-		if n < maxReads {
-			x.reads[n] = e
-			n++
-		} else {
-			x.reads[e.inst%maxReads] = e
-		}
-		x.nread = n
+		x.nread = st.s[x.ext].addRead(a, e, x.nread)
 		return
 	}
 	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^e.mask == 0) {
 		x.r = e
 		return
 	}
-	x.reads[0], x.reads[1], x.nread = x.r, e, 2
+	rr := st.of(x)
+	rr.reads[0], rr.reads[1], x.nread = x.r, e, 2
 	x.r = epoch{}
+}
+
+// recordWrite notes write e in x: the reads since the last write are
+// forgotten, and a weak write that an atomic overwrites is kept aside.
+func (x *Cell) recordWrite(st *rareStore, e epoch) {
+	e.flags |= fWrite
+	if x.w.slot == e.slot && x.w.cl == e.cl && x.w.clk == e.clk {
+		e.mask |= x.w.mask // the same thread's earlier bytes of the word
+	}
+	switch {
+	case e.scope == ScopeNone:
+		st.release(x)
+	case x.w.scope == ScopeNone && x.w.mask != 0:
+		st.of(x).weak = x.w // atomics do not order a later thread after it
+	case x.ext != 0 && st.s[x.ext].weak.mask == 0:
+		st.release(x) // no weak write kept, and the reads go
+	}
+	x.w, x.r, x.nread = e, epoch{}, 0
+}
+
+// addRead adds read e by a to the n unordered reads of rr, returning
+// their new number.
+func (rr *rare) addRead(a *actor, e epoch, n uint8) uint8 {
+	if last := &rr.reads[n-1]; last.inst == e.inst && last.cl == e.cl {
+		last.mask |= e.mask
+		return n
+	}
+	// A read the new one knows of is redundant: a write that races
+	// with it races with the new read too.
+	k := uint8(0)
+	for i := range n {
+		if r := &rr.reads[i]; !(a.knows(r) && r.mask&^e.mask == 0) {
+			if k != i {
+				rr.reads[k] = *r
+			}
+			k++
+		}
+	}
+	if k < maxReads {
+		rr.reads[k] = e
+		k++
+	} else {
+		rr.reads[e.inst%maxReads] = e
+	}
+	return k
 }
 
 // proxyFenced reports whether a generic-proxy write e is ordered before
@@ -280,17 +344,17 @@ func (c *Cluster) proxyFenced(e *epoch, a *actor) bool {
 
 // run applies actor a to the words of [off, off+n) (byte addresses;
 // cells[0] shadows the word at base), returning the first race.
-func (c *Cluster) run(cells []Cell, base uint64, off uint64, n int, a *actor) *Race {
+func (c *Cluster) run(cells []Cell, st *rareStore, base uint64, off uint64, n int, a *actor) *Race {
 	for b := off &^ 3; b < off+uint64(n); b += 4 {
 		a.mask = byteMask(b, off, n)
 		x := &cells[(b-base)>>2]
 		if a.sameEpoch(x) {
 			continue
 		}
-		if e := c.check(x, a); e != nil {
+		if e := c.check(x, st, a); e != nil {
 			return c.race(e, a, b, off)
 		}
-		x.record(a)
+		x.record(st, a)
 	}
 	return nil
 }
@@ -320,7 +384,7 @@ func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race
 	if c.shared[rank] == nil {
 		c.shared[rank] = make([]Cell, (size+3)/4)
 	}
-	return c.run(c.shared[rank], 0, uint64(off), n, a)
+	return c.run(c.shared[rank], &c.rare, 0, uint64(off), n, a)
 }
 
 // globalActor applies a to n bytes of global memory at addr, page by page.
@@ -331,7 +395,7 @@ func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
 		p := c.G.page(pw)
 		base := pw << pageBits << 2
 		end := min(addr+uint64(n), base+4<<pageBits)
-		if r := c.run(p[:], base, addr, int(end-addr), a); r != nil {
+		if r := c.run(p[:], &c.G.rare, base, addr, int(end-addr), a); r != nil {
 			r.Offset += int(addr - start)
 			return r
 		}
