@@ -96,13 +96,13 @@ func infoOf(in *Inst) raceInfo {
 	return ri
 }
 
-func (w *Warp) raceInfo() raceInfo {
+func (w *Warp) raceInfo() *raceInfo {
 	rl := w.CTA.cluster.cfg.obs.race
 	ri := &rl.info[w.pc]
 	if !ri.done {
 		*ri = infoOf(&w.prog.Insts[w.pc])
 	}
-	return *ri
+	return ri
 }
 
 // startRace gives a starting cluster its detector state.
@@ -289,7 +289,7 @@ func execFence(w *Warp, in *Inst) Status {
 		}
 		return Continue
 	}
-	ri := w.raceInfo()
+	ri := *w.raceInfo()
 	if strings.Contains(in.Opcode, "mbarrier_init") {
 		ri.sem, ri.scope = race.SemRelease, race.ScopeCluster
 	}

@@ -47,28 +47,41 @@ type rare struct {
 }
 
 // rareStore holds the rare entries of a shadow (entry 0 is never used)
-// and the entries freed for reuse.
+// in chunks that never move, and the entries freed for reuse.
 type rareStore struct {
-	s    []rare
-	free []uint32
+	chunks []*[rareChunk]rare
+	n      uint32 // entries handed out so far, entry 0 included
+	free   []uint32
 }
+
+const rareChunkBits = 8
+
+const rareChunk = 1 << rareChunkBits
+
+// at returns entry i.
+func (st *rareStore) at(i uint32) *rare { return &st.chunks[i>>rareChunkBits][i&(rareChunk-1)] }
 
 // of returns x's rare entry, giving it one if it has none.
 func (st *rareStore) of(x *Cell) *rare {
-	if x.ext == 0 {
-		if n := len(st.free); n > 0 {
-			x.ext = st.free[n-1]
-			st.free = st.free[:n-1]
-			st.s[x.ext] = rare{}
-		} else {
-			if len(st.s) == 0 {
-				st.s = append(st.s, rare{})
-			}
-			x.ext = uint32(len(st.s))
-			st.s = append(st.s, rare{})
-		}
+	if x.ext != 0 {
+		return st.at(x.ext)
 	}
-	return &st.s[x.ext]
+	if n := len(st.free); n > 0 {
+		x.ext = st.free[n-1]
+		st.free = st.free[:n-1]
+		r := st.at(x.ext)
+		*r = rare{}
+		return r
+	}
+	if st.n == 0 {
+		st.n = 1
+	}
+	if int(st.n>>rareChunkBits) == len(st.chunks) {
+		st.chunks = append(st.chunks, new([rareChunk]rare))
+	}
+	x.ext = st.n
+	st.n++
+	return st.at(x.ext)
 }
 
 // release gives x's rare entry back.
@@ -179,7 +192,7 @@ func (c *Cluster) check(x *Cell, st *rareStore, a *actor) *epoch {
 	}
 	var rr *rare
 	if x.ext != 0 {
-		rr = &st.s[x.ext]
+		rr = st.at(x.ext)
 		if w := &rr.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
 			return w
 		}
@@ -256,7 +269,7 @@ func (x *Cell) record(st *rareStore, a *actor) {
 		return
 	}
 	if x.nread > 0 {
-		x.nread = st.s[x.ext].addRead(a, e, x.nread)
+		x.nread = st.at(x.ext).addRead(a, e, x.nread)
 		return
 	}
 	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^e.mask == 0) {
@@ -280,7 +293,7 @@ func (x *Cell) recordWrite(st *rareStore, e epoch) {
 		st.release(x)
 	case x.w.scope == ScopeNone && x.w.mask != 0:
 		st.of(x).weak = x.w // atomics do not order a later thread after it
-	case x.ext != 0 && st.s[x.ext].weak.mask == 0:
+	case x.ext != 0 && st.at(x.ext).weak.mask == 0:
 		st.release(x) // no weak write kept, and the reads go
 	}
 	x.w, x.r, x.nread = e, epoch{}, 0
