@@ -160,10 +160,14 @@ func (a *actor) knows(e *epoch) bool {
 	return a.k.V[e.slot] >= e.clk
 }
 
-func (c *Cluster) threadActor(t Thread, k Kind) actor {
+// threadActor sets a to thread t's access of kind k. (It fills a in
+// place: an actor returned by value and then copied costs a stalled
+// store-to-load forward per lane.)
+func (c *Cluster) threadActor(a *actor, t Thread, k Kind) {
 	w := c.warpOf(t)
-	return actor{cl: c.Index, k: w.k, self: c.slot(t), clk: w.clk[t.Lane], extra: ^uint32(0), rank: int32(t.Rank),
-		scope: k.Scope, pc: k.PC, write: k.Write, rmw: k.RMW, inst: c.begin(t, k.PC)}
+	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
+	a.rank, a.scope, a.async, a.pc, a.write, a.rmw = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW
+	a.inst, a.mask = c.begin(t, k.PC), 0
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

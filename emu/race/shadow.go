@@ -431,13 +431,15 @@ type Kind struct {
 // Shared checks and records an access by thread t to n bytes of rank's
 // shared memory at offset off (size is the CTA's shared memory).
 func (c *Cluster) Shared(t Thread, rank int, off uint32, n, size int, k Kind) *Race {
-	a := c.threadActor(t, k)
+	var a actor
+	c.threadActor(&a, t, k)
 	return c.sharedActor(&a, rank, off, n, size)
 }
 
 // GlobalAccess checks and records an access by thread t to n bytes of
 // global memory at address addr.
 func (c *Cluster) GlobalAccess(t Thread, addr uint64, n int, k Kind) *Race {
-	a := c.threadActor(t, k)
+	var a actor
+	c.threadActor(&a, t, k)
 	return c.globalActor(&a, addr, n)
 }
