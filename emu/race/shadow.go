@@ -107,8 +107,8 @@ type Global struct {
 	Cells int // shadow cells allocated
 }
 
-// MaxGlobalCells bounds the shadow of global memory (about 620 MB of
-// cells, for 16 MiB of global memory touched); beyond it Full reports
+// MaxGlobalCells bounds the shadow of global memory (about 235 MB of
+// cells, for 16 MiB of global memory touched, plus their rare entries); beyond it Full reports
 // true and the emulator stops the run.
 const MaxGlobalCells = 4 << 20
 
@@ -249,68 +249,82 @@ func (a *actor) sameEpoch(x *Cell) bool {
 }
 
 // record notes a's access in cell x (after check); st holds x's rare
-// entry.
+// entry. (Epochs are filled in place: one built on the stack and then
+// copied costs a stalled store-to-load forward per access.)
 func (x *Cell) record(st *rareStore, a *actor) {
-	e := epoch{cl: a.cl, slot: a.self, clk: a.clk, pc: a.pc, inst: a.inst, scope: a.scope, flags: fValid, mask: a.mask}
-	if a.async {
-		e.flags |= fAsync
-	}
-	if a.rmw {
-		e.flags |= fRMW
-	}
 	if a.write {
-		x.recordWrite(st, e)
+		x.recordWrite(st, a)
 		return
 	}
-	if x.r.inst == e.inst && x.r.cl == e.cl && x.r.mask != 0 {
+	if x.r.inst == a.inst && x.r.cl == a.cl && x.r.mask != 0 {
 		// Another lane of the same warp-instruction: one entry stands
 		// for the lanes of a warp, which know the same (docs/race.md).
-		x.r.mask |= e.mask
+		x.r.mask |= a.mask
 		return
 	}
 	if x.nread > 0 {
-		x.nread = st.at(x.ext).addRead(a, e, x.nread)
+		x.nread = st.at(x.ext).addRead(a, x.nread)
 		return
 	}
-	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^e.mask == 0) {
-		x.r = e
+	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^a.mask == 0) {
+		a.fill(&x.r)
 		return
 	}
 	rr := st.of(x)
-	rr.reads[0], rr.reads[1], x.nread = x.r, e, 2
+	rr.reads[0] = x.r
+	a.fill(&rr.reads[1])
+	x.nread = 2
 	x.r = epoch{}
 }
 
-// recordWrite notes write e in x: the reads since the last write are
+// fill sets e to a's access.
+func (a *actor) fill(e *epoch) {
+	f := fValid
+	if a.async {
+		f |= fAsync
+	}
+	if a.rmw {
+		f |= fRMW
+	}
+	if a.write {
+		f |= fWrite
+	}
+	e.cl, e.slot, e.clk, e.pc, e.inst = a.cl, a.self, a.clk, a.pc, a.inst
+	e.scope, e.flags, e.mask = a.scope, f, a.mask
+}
+
+// recordWrite notes a's write in x: the reads since the last write are
 // forgotten, and a weak write that an atomic overwrites is kept aside.
-func (x *Cell) recordWrite(st *rareStore, e epoch) {
-	e.flags |= fWrite
-	if x.w.slot == e.slot && x.w.cl == e.cl && x.w.clk == e.clk {
-		e.mask |= x.w.mask // the same thread's earlier bytes of the word
+func (x *Cell) recordWrite(st *rareStore, a *actor) {
+	mask := a.mask
+	if x.w.slot == a.self && x.w.cl == a.cl && x.w.clk == a.clk {
+		mask |= x.w.mask // the same thread's earlier bytes of the word
 	}
 	switch {
-	case e.scope == ScopeNone:
+	case a.scope == ScopeNone:
 		st.release(x)
 	case x.w.scope == ScopeNone && x.w.mask != 0:
 		st.of(x).weak = x.w // atomics do not order a later thread after it
 	case x.ext != 0 && st.at(x.ext).weak.mask == 0:
 		st.release(x) // no weak write kept, and the reads go
 	}
-	x.w, x.r, x.nread = e, epoch{}, 0
+	a.fill(&x.w)
+	x.w.mask = mask
+	x.r, x.nread = epoch{}, 0
 }
 
-// addRead adds read e by a to the n unordered reads of rr, returning
-// their new number.
-func (rr *rare) addRead(a *actor, e epoch, n uint8) uint8 {
-	if last := &rr.reads[n-1]; last.inst == e.inst && last.cl == e.cl {
-		last.mask |= e.mask
+// addRead adds a's read to the n unordered reads of rr, returning their
+// new number.
+func (rr *rare) addRead(a *actor, n uint8) uint8 {
+	if last := &rr.reads[n-1]; last.inst == a.inst && last.cl == a.cl {
+		last.mask |= a.mask
 		return n
 	}
 	// A read the new one knows of is redundant: a write that races
 	// with it races with the new read too.
 	k := uint8(0)
 	for i := range n {
-		if r := &rr.reads[i]; !(a.knows(r) && r.mask&^e.mask == 0) {
+		if r := &rr.reads[i]; !(a.knows(r) && r.mask&^a.mask == 0) {
 			if k != i {
 				rr.reads[k] = *r
 			}
@@ -318,10 +332,10 @@ func (rr *rare) addRead(a *actor, e epoch, n uint8) uint8 {
 		}
 	}
 	if k < maxReads {
-		rr.reads[k] = e
+		a.fill(&rr.reads[k])
 		k++
 	} else {
-		rr.reads[e.inst%maxReads] = e
+		a.fill(&rr.reads[a.inst%maxReads])
 	}
 	return k
 }
