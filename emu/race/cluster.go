@@ -20,6 +20,7 @@ type Cluster struct {
 	shared   [][]Cell  // per rank, allocated on first access
 	tmem     [][]Cell  // per rank, Tensor Memory cells (lane*512 + column)
 	rare     rareStore // the rare entries of the shared and Tensor Memory cells
+	act      actor     // the actor of the thread access being checked (Shared, GlobalAccess)
 	bars     map[int]*Know
 	cbAcc    *Know
 	cbDone   *Know
@@ -163,7 +164,7 @@ func (a *actor) knows(e *epoch) bool {
 // threadActor sets a to thread t's access of kind k. (It fills a in
 // place: an actor returned by value and then copied costs a stalled
 // store-to-load forward per lane.)
-func (c *Cluster) threadActor(a *actor, t Thread, k Kind) {
+func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
 	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
 	a.rank, a.scope, a.async, a.pc, a.write, a.rmw = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW

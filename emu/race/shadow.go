@@ -445,15 +445,27 @@ type Kind struct {
 // Shared checks and records an access by thread t to n bytes of rank's
 // shared memory at offset off (size is the CTA's shared memory).
 func (c *Cluster) Shared(t Thread, rank int, off uint32, n, size int, k Kind) *Race {
-	var a actor
-	c.threadActor(&a, t, k)
-	return c.sharedActor(&a, rank, off, n, size)
+	return c.CheckShared(t, rank, off, n, size, &k)
+}
+
+// CheckShared is Shared with the kind passed by reference (the emulator's
+// per-lane hook: a Kind passed by value goes through the stack, byte by
+// byte, and is read back in words, which stalls).
+func (c *Cluster) CheckShared(t Thread, rank int, off uint32, n, size int, k *Kind) *Race {
+	a := &c.act
+	c.threadActor(a, t, k)
+	return c.sharedActor(a, rank, off, n, size)
 }
 
 // GlobalAccess checks and records an access by thread t to n bytes of
 // global memory at address addr.
 func (c *Cluster) GlobalAccess(t Thread, addr uint64, n int, k Kind) *Race {
-	var a actor
-	c.threadActor(&a, t, k)
-	return c.globalActor(&a, addr, n)
+	return c.CheckGlobal(t, addr, n, &k)
+}
+
+// CheckGlobal is GlobalAccess with the kind passed by reference.
+func (c *Cluster) CheckGlobal(t Thread, addr uint64, n int, k *Kind) *Race {
+	a := &c.act
+	c.threadActor(a, t, k)
+	return c.globalActor(a, addr, n)
 }
