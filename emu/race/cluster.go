@@ -149,6 +149,9 @@ type actor struct {
 
 func (a *actor) knows(e *epoch) bool {
 	if e.cl != a.cl {
+		if a.k.Foreign == nil {
+			return false
+		}
 		v := a.k.Foreign[e.cl]
 		return v != nil && v[e.slot] >= e.clk
 	}
