@@ -39,6 +39,10 @@ type raceInfo struct {
 	rmw     bool // atom: reads and writes
 	red     bool // red: a read-modify-write without a result
 	relaxed bool // barrier.cluster.arrive/wait.relaxed, mbarrier ....relaxed
+
+	// kinds are the detector's kinds of the instruction's reads ([0]) and
+	// writes ([1]), made once: the per-lane hooks pass them by reference.
+	kinds [2]race.Kind
 }
 
 // infoOf decodes the semantics of instruction in from its opcode.
@@ -96,13 +100,24 @@ func infoOf(in *Inst) raceInfo {
 	return ri
 }
 
-func (w *Warp) raceInfo() raceInfo {
+// kind returns the detector's kind of the instruction's reads or writes.
+func (ri *raceInfo) kind(write bool) *race.Kind {
+	if write {
+		return &ri.kinds[1]
+	}
+	return &ri.kinds[0]
+}
+
+func (w *Warp) raceInfo() *raceInfo {
 	rl := w.CTA.cluster.cfg.obs.race
 	ri := &rl.info[w.pc]
 	if !ri.done {
 		*ri = infoOf(&w.prog.Insts[w.pc])
+		for i, write := range []bool{false, true} {
+			ri.kinds[i] = race.Kind{Write: write || ri.rmw, RMW: ri.rmw || ri.red, Scope: ri.scope, PC: w.pc}
+		}
 	}
-	return *ri
+	return ri
 }
 
 // startRace gives a starting cluster its detector state.
@@ -132,7 +147,7 @@ func (w *Warp) raceShared(l int, c *CTA, off uint32, n int, write bool) bool {
 	}
 	ri := w.raceInfo()
 	t := w.raceThread(l)
-	if r := rc.Shared(t, c.Rank, off, n, len(c.Shared), race.Kind{Write: write || ri.rmw, RMW: ri.rmw || ri.red, Scope: ri.scope, PC: w.pc}); r != nil {
+	if r := rc.CheckShared(t, c.Rank, off, n, len(c.Shared), ri.kind(write)); r != nil {
 		w.raceFault(l, r, c.Rank, uint64(off))
 		return false
 	}
@@ -150,7 +165,7 @@ func (w *Warp) raceGlobal(l int, a uint64, n int, write bool) bool {
 	}
 	ri := w.raceInfo()
 	t := w.raceThread(l)
-	if r := rc.GlobalAccess(t, a, n, race.Kind{Write: write || ri.rmw, RMW: ri.rmw || ri.red, Scope: ri.scope, PC: w.pc}); r != nil {
+	if r := rc.CheckGlobal(t, a, n, ri.kind(write)); r != nil {
 		w.raceFault(l, r, -1, a)
 		return false
 	}
@@ -289,7 +304,7 @@ func execFence(w *Warp, in *Inst) Status {
 		}
 		return Continue
 	}
-	ri := w.raceInfo()
+	ri := *w.raceInfo()
 	if strings.Contains(in.Opcode, "mbarrier_init") {
 		ri.sem, ri.scope = race.SemRelease, race.ScopeCluster
 	}

@@ -17,8 +17,10 @@ type Cluster struct {
 
 	warps    []warp // by rank*warpsPerCTA + warp index
 	perCTAW  int
-	shared   [][]Cell // per rank, allocated on first access
-	tmem     [][]Cell // per rank, Tensor Memory cells (lane*512 + column)
+	shared   [][]Cell  // per rank, allocated on first access
+	tmem     [][]Cell  // per rank, Tensor Memory cells (lane*512 + column)
+	rare     rareStore // the rare entries of the shared and Tensor Memory cells
+	act      actor     // the actor of the thread access being checked (Shared, GlobalAccess)
 	bars     map[int]*Know
 	cbAcc    *Know
 	cbDone   *Know
@@ -147,6 +149,9 @@ type actor struct {
 
 func (a *actor) knows(e *epoch) bool {
 	if e.cl != a.cl {
+		if a.k.Foreign == nil {
+			return false
+		}
 		v := a.k.Foreign[e.cl]
 		return v != nil && v[e.slot] >= e.clk
 	}
@@ -159,10 +164,14 @@ func (a *actor) knows(e *epoch) bool {
 	return a.k.V[e.slot] >= e.clk
 }
 
-func (c *Cluster) threadActor(t Thread, k Kind) actor {
+// threadActor sets a to thread t's access of kind k. (It fills a in
+// place: an actor returned by value and then copied costs a stalled
+// store-to-load forward per lane.)
+func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
-	return actor{cl: c.Index, k: w.k, self: c.slot(t), clk: w.clk[t.Lane], extra: ^uint32(0), rank: int32(t.Rank),
-		scope: k.Scope, pc: k.PC, write: k.Write, rmw: k.RMW, inst: c.begin(t, k.PC)}
+	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
+	a.rank, a.scope, a.async, a.pc, a.write, a.rmw = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW
+	a.inst, a.mask = c.begin(t, k.PC), 0
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

@@ -28,12 +28,68 @@ const maxReads = 3
 // Cell is the shadow of one aligned 4-byte word: its last write, and the
 // reads made since that write (one, or a set once two reads are
 // unordered), each with the bytes of the word it accessed.
+//
+// The cell holds what nearly every word needs, the last write and one
+// read (FastTrack's adaptive representation): the rare parts, the weak
+// write that atomics followed and a set of unordered reads, live in a
+// rare entry of the shadow's rareStore, named by ext (0: none).
 type Cell struct {
 	w     epoch
-	weak  epoch // the last weak write, when strong writes (atomics) followed it
 	r     epoch
-	reads [maxReads]epoch // used when r is not: reads[:nreads]
-	nread uint8
+	ext   uint32 // the cell's rare entry, or 0
+	nread uint8  // reads in the rare entry's set (r is then unused)
+}
+
+// rare is the seldom-used part of a cell.
+type rare struct {
+	weak  epoch // the last weak write, when strong writes (atomics) followed it
+	reads [maxReads]epoch
+}
+
+// rareStore holds the rare entries of a shadow (entry 0 is never used)
+// in chunks that never move, and the entries freed for reuse.
+type rareStore struct {
+	chunks []*[rareChunk]rare
+	n      uint32 // entries handed out so far, entry 0 included
+	free   []uint32
+}
+
+const rareChunkBits = 8
+
+const rareChunk = 1 << rareChunkBits
+
+// at returns entry i.
+func (st *rareStore) at(i uint32) *rare { return &st.chunks[i>>rareChunkBits][i&(rareChunk-1)] }
+
+// of returns x's rare entry, giving it one if it has none.
+func (st *rareStore) of(x *Cell) *rare {
+	if x.ext != 0 {
+		return st.at(x.ext)
+	}
+	if n := len(st.free); n > 0 {
+		x.ext = st.free[n-1]
+		st.free = st.free[:n-1]
+		r := st.at(x.ext)
+		*r = rare{}
+		return r
+	}
+	if st.n == 0 {
+		st.n = 1
+	}
+	if int(st.n>>rareChunkBits) == len(st.chunks) {
+		st.chunks = append(st.chunks, new([rareChunk]rare))
+	}
+	x.ext = st.n
+	st.n++
+	return st.at(x.ext)
+}
+
+// release gives x's rare entry back.
+func (st *rareStore) release(x *Cell) {
+	if x.ext != 0 {
+		st.free = append(st.free, x.ext)
+		x.ext = 0
+	}
 }
 
 const pageBits = 8
@@ -44,14 +100,15 @@ type page [1 << pageBits]Cell
 // release locations in it.
 type Global struct {
 	pages map[uint64]*page
+	rare  rareStore
 	last  *page
 	lastN uint64
 	locs  map[uint64]*loc
 	Cells int // shadow cells allocated
 }
 
-// MaxGlobalCells bounds the shadow of global memory (about 620 MB of
-// cells, for 16 MiB of global memory touched); beyond it Full reports
+// MaxGlobalCells bounds the shadow of global memory (about 235 MB of
+// cells, for 16 MiB of global memory touched, plus their rare entries); beyond it Full reports
 // true and the emulator stops the run.
 const MaxGlobalCells = 4 << 20
 
@@ -127,14 +184,18 @@ func (c *Cluster) morallyStrong(e *epoch, a *actor) bool {
 	return inc(e.scope) && inc(a.scope)
 }
 
-// check applies actor a's access to cell x. It returns the conflicting
-// earlier access, or nil.
-func (c *Cluster) check(x *Cell, a *actor) *epoch {
+// check applies actor a's access to cell x (whose rare entries are in
+// st). It returns the conflicting earlier access, or nil.
+func (c *Cluster) check(x *Cell, st *rareStore, a *actor) *epoch {
 	if w := &x.w; w.mask&a.mask != 0 && !a.knows(w) && !c.morallyStrong(w, a) && !benign(w, a) {
 		return w
 	}
-	if w := &x.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
-		return w
+	var rr *rare
+	if x.ext != 0 {
+		rr = st.at(x.ext)
+		if w := &rr.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
+			return w
+		}
 	}
 	if a.async && !a.write && x.w.mask&a.mask != 0 && x.w.flags&fAsync == 0 && x.w.cl == a.cl && !c.proxyFenced(&x.w, a) {
 		return &x.w
@@ -146,7 +207,7 @@ func (c *Cluster) check(x *Cell, a *actor) *epoch {
 		return r
 	}
 	for i := range x.nread {
-		if r := &x.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
+		if r := &rr.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
 			return r
 		}
 	}
@@ -187,66 +248,96 @@ func (a *actor) sameEpoch(x *Cell) bool {
 		(e.flags&fRMW != 0) == a.rmw && (e.flags&fWrite != 0) == a.write
 }
 
-// record notes a's access in cell x (after check).
-func (x *Cell) record(a *actor) {
-	e := epoch{cl: a.cl, slot: a.self, clk: a.clk, pc: a.pc, inst: a.inst, scope: a.scope, flags: fValid, mask: a.mask}
-	if a.async {
-		e.flags |= fAsync
-	}
-	if a.rmw {
-		e.flags |= fRMW
-	}
+// record notes a's access in cell x (after check); st holds x's rare
+// entry. (Epochs are filled in place: one built on the stack and then
+// copied costs a stalled store-to-load forward per access.)
+func (x *Cell) record(st *rareStore, a *actor) {
 	if a.write {
-		e.flags |= fWrite
-		if x.w.slot == e.slot && x.w.cl == e.cl && x.w.clk == e.clk {
-			e.mask |= x.w.mask // the same thread's earlier bytes of the word
-		}
-		switch {
-		case e.scope == ScopeNone:
-			x.weak = epoch{}
-		case x.w.scope == ScopeNone && x.w.mask != 0:
-			x.weak = x.w // atomics do not order a later thread after it
-		}
-		x.w, x.r, x.nread = e, epoch{}, 0
+		x.recordWrite(st, a)
 		return
 	}
-	if x.r.inst == e.inst && x.r.cl == e.cl && x.r.mask != 0 {
+	if x.r.inst == a.inst && x.r.cl == a.cl && x.r.mask != 0 {
 		// Another lane of the same warp-instruction: one entry stands
 		// for the lanes of a warp, which know the same (docs/race.md).
-		x.r.mask |= e.mask
+		x.r.mask |= a.mask
 		return
 	}
 	if x.nread > 0 {
-		if last := &x.reads[x.nread-1]; last.inst == e.inst && last.cl == e.cl {
-			last.mask |= e.mask
-			return
-		}
-		// A read the new one knows of is redundant: a write that
-		// races with it races with the new read too.
-		n := uint8(0)
-		for i := range x.nread {
-			if r := &x.reads[i]; !(a.knows(r) && r.mask&^e.mask == 0) {
-				if n != i {
-					x.reads[n] = *r
-				}
-				n++
-			}
-		}
-		if n < maxReads {
-			x.reads[n] = e
-			n++
-		} else {
-			x.reads[e.inst%maxReads] = e
-		}
-		x.nread = n
+		x.nread = st.at(x.ext).addRead(a, x.nread)
 		return
 	}
-	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^e.mask == 0) {
-		x.r = e
+	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^a.mask == 0) {
+		a.fill(&x.r)
 		return
 	}
-	x.reads[0], x.reads[1], x.nread = x.r, e, 2
+	rr := st.of(x)
+	rr.reads[0] = x.r
+	a.fill(&rr.reads[1])
+	x.nread = 2
 	x.r = epoch{}
+}
+
+// fill sets e to a's access.
+func (a *actor) fill(e *epoch) {
+	f := fValid
+	if a.async {
+		f |= fAsync
+	}
+	if a.rmw {
+		f |= fRMW
+	}
+	if a.write {
+		f |= fWrite
+	}
+	e.cl, e.slot, e.clk, e.pc, e.inst = a.cl, a.self, a.clk, a.pc, a.inst
+	e.scope, e.flags, e.mask = a.scope, f, a.mask
+}
+
+// recordWrite notes a's write in x: the reads since the last write are
+// forgotten, and a weak write that an atomic overwrites is kept aside.
+func (x *Cell) recordWrite(st *rareStore, a *actor) {
+	mask := a.mask
+	if x.w.slot == a.self && x.w.cl == a.cl && x.w.clk == a.clk {
+		mask |= x.w.mask // the same thread's earlier bytes of the word
+	}
+	switch {
+	case a.scope == ScopeNone:
+		st.release(x)
+	case x.w.scope == ScopeNone && x.w.mask != 0:
+		st.of(x).weak = x.w // atomics do not order a later thread after it
+	case x.ext != 0 && st.at(x.ext).weak.mask == 0:
+		st.release(x) // no weak write kept, and the reads go
+	}
+	a.fill(&x.w)
+	x.w.mask = mask
+	x.r, x.nread = epoch{}, 0
+}
+
+// addRead adds a's read to the n unordered reads of rr, returning their
+// new number.
+func (rr *rare) addRead(a *actor, n uint8) uint8 {
+	if last := &rr.reads[n-1]; last.inst == a.inst && last.cl == a.cl {
+		last.mask |= a.mask
+		return n
+	}
+	// A read the new one knows of is redundant: a write that races
+	// with it races with the new read too.
+	k := uint8(0)
+	for i := range n {
+		if r := &rr.reads[i]; !(a.knows(r) && r.mask&^a.mask == 0) {
+			if k != i {
+				rr.reads[k] = *r
+			}
+			k++
+		}
+	}
+	if k < maxReads {
+		a.fill(&rr.reads[k])
+		k++
+	} else {
+		a.fill(&rr.reads[a.inst%maxReads])
+	}
+	return k
 }
 
 // proxyFenced reports whether a generic-proxy write e is ordered before
@@ -280,17 +371,17 @@ func (c *Cluster) proxyFenced(e *epoch, a *actor) bool {
 
 // run applies actor a to the words of [off, off+n) (byte addresses;
 // cells[0] shadows the word at base), returning the first race.
-func (c *Cluster) run(cells []Cell, base uint64, off uint64, n int, a *actor) *Race {
+func (c *Cluster) run(cells []Cell, st *rareStore, base uint64, off uint64, n int, a *actor) *Race {
 	for b := off &^ 3; b < off+uint64(n); b += 4 {
 		a.mask = byteMask(b, off, n)
 		x := &cells[(b-base)>>2]
 		if a.sameEpoch(x) {
 			continue
 		}
-		if e := c.check(x, a); e != nil {
+		if e := c.check(x, st, a); e != nil {
 			return c.race(e, a, b, off)
 		}
-		x.record(a)
+		x.record(st, a)
 	}
 	return nil
 }
@@ -320,7 +411,7 @@ func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race
 	if c.shared[rank] == nil {
 		c.shared[rank] = make([]Cell, (size+3)/4)
 	}
-	return c.run(c.shared[rank], 0, uint64(off), n, a)
+	return c.run(c.shared[rank], &c.rare, 0, uint64(off), n, a)
 }
 
 // globalActor applies a to n bytes of global memory at addr, page by page.
@@ -331,7 +422,7 @@ func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
 		p := c.G.page(pw)
 		base := pw << pageBits << 2
 		end := min(addr+uint64(n), base+4<<pageBits)
-		if r := c.run(p[:], base, addr, int(end-addr), a); r != nil {
+		if r := c.run(p[:], &c.G.rare, base, addr, int(end-addr), a); r != nil {
 			r.Offset += int(addr - start)
 			return r
 		}
@@ -354,13 +445,27 @@ type Kind struct {
 // Shared checks and records an access by thread t to n bytes of rank's
 // shared memory at offset off (size is the CTA's shared memory).
 func (c *Cluster) Shared(t Thread, rank int, off uint32, n, size int, k Kind) *Race {
-	a := c.threadActor(t, k)
-	return c.sharedActor(&a, rank, off, n, size)
+	return c.CheckShared(t, rank, off, n, size, &k)
+}
+
+// CheckShared is Shared with the kind passed by reference (the emulator's
+// per-lane hook: a Kind passed by value goes through the stack, byte by
+// byte, and is read back in words, which stalls).
+func (c *Cluster) CheckShared(t Thread, rank int, off uint32, n, size int, k *Kind) *Race {
+	a := &c.act
+	c.threadActor(a, t, k)
+	return c.sharedActor(a, rank, off, n, size)
 }
 
 // GlobalAccess checks and records an access by thread t to n bytes of
 // global memory at address addr.
 func (c *Cluster) GlobalAccess(t Thread, addr uint64, n int, k Kind) *Race {
-	a := c.threadActor(t, k)
-	return c.globalActor(&a, addr, n)
+	return c.CheckGlobal(t, addr, n, &k)
+}
+
+// CheckGlobal is GlobalAccess with the kind passed by reference.
+func (c *Cluster) CheckGlobal(t Thread, addr uint64, n int, k *Kind) *Race {
+	a := &c.act
+	c.threadActor(a, t, k)
+	return c.globalActor(a, addr, n)
 }

@@ -45,12 +45,12 @@ func (c *Cluster) TmemAccess(rank, wi, lane0, lanes, col0, cols int, write bool,
 	for l := lane0; l < lane0+lanes && l < 128; l++ {
 		for col := col0; col < col0+cols && col < 512; col++ {
 			x := &cells[l*512+col]
-			if e := c.check(x, &a); e != nil {
+			if e := c.check(x, &c.rare, &a); e != nil {
 				r := c.race(e, &a, 0, 0)
 				r.Offset = l<<16 | col
 				return r
 			}
-			x.record(&a)
+			x.record(&c.rare, &a)
 		}
 	}
 	return nil
