@@ -57,6 +57,12 @@ type Launch struct {
 	// argument. A probed launch runs its clusters one at a time, since the
 	// last store of a parallel run depends on timing.
 	Probe *StoreProbe
+	// Mem, when set, is the memory the launch runs in instead of a fresh
+	// one: a device's allocations and the module variables the caller
+	// installed (Memory.AddVariables). The parameter buffer, buffer
+	// arguments and a cooperative launch's workspace are removed from it
+	// when the launch ends.
+	Mem *Memory
 }
 
 // Result is the outcome of a launch.
@@ -165,7 +171,12 @@ func (l *Launch) Run() (*Result, error) {
 		return nil, err
 	}
 	p := l.Kernel
-	mem := p.newMemory()
+	mem := l.Mem
+	if mem == nil {
+		mem = p.newMemory()
+	} else {
+		defer mem.dropLaunchRegions(mem.global.next)
+	}
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
 	params := make([]byte, max(p.paramSize, 1))
 	for i := range l.Args {
@@ -194,6 +205,20 @@ func (l *Launch) Run() (*Result, error) {
 		res.TMEM = cfg.obs.tmem.snap
 	}
 	return res, nil
+}
+
+// dropLaunchRegions removes from a shared memory what one launch added:
+// its parameter buffer and the regions allocated from next on.
+func (m *Memory) dropLaunchRegions(next uint64) {
+	keep := m.global.regs[:0]
+	for _, r := range m.global.regs {
+		if r != m.Params && (r.Base < next || r.Base >= m.global.next) {
+			keep = append(keep, r)
+		}
+	}
+	clear(m.global.regs[len(keep):])
+	m.global.regs = keep
+	m.Params = nil
 }
 
 // allocArg makes buffer argument i's global allocation.

@@ -56,6 +56,7 @@ const (
 	constWindow     = uint64(0x7C) << windowShift
 	paramWindow     = uint64(0x7B) << windowShift
 	globalBase      = uint64(0x10) << 32
+	constBase       = 0x1000 // first .const address of module variables
 	sharedRankShift = 24
 	sharedOffMask   = 1<<sharedRankShift - 1
 	// maxSharedBytes bounds one CTA's shared memory (static + dynamic):
@@ -168,7 +169,7 @@ func (m *Memory) adoptGlobal(name string, data []byte, align uint64) *Region {
 
 // allocConst allocates n bytes in the constant bank.
 func (m *Memory) allocConst(name string, n int, align uint64) *Region {
-	return m.konst.alloc(name, n, align, SpaceConst, 0x1000)
+	return m.konst.alloc(name, n, align, SpaceConst, constBase)
 }
 
 // setParams installs the kernel parameter buffer; it lies inside the
