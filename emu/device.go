@@ -136,3 +136,8 @@ func (s *regionSet) remove(base uint64) *Region {
 	s.regs = append(s.regs[:i], s.regs[i+1:]...)
 	return r
 }
+
+// ConstWindow is where the generic address space shows the constant bank
+// (a generic address is ConstWindow plus the .const address): the address
+// a driver gives a __constant__ variable.
+const ConstWindow = constWindow
