@@ -185,7 +185,9 @@ func cuMemcpy(dst, src C.ulonglong, n C.size_t) C.int {
 }
 
 //export cuMemcpyAsync
-func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s C.uintptr_t) C.int { return cuMemcpy(dst, src, n) }
+func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s C.uintptr_t) C.int {
+	return cuMemcpy(dst, src, n)
+}
 
 //export cuMemcpyHtoD_v2
 func cuMemcpyHtoD_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t) C.int {
@@ -326,7 +328,9 @@ func memset(dst C.ulonglong, v uint32, size int, width, height, pitch C.size_t) 
 }
 
 //export cuMemsetD8_v2
-func cuMemsetD8_v2(dst C.ulonglong, v C.uchar, n C.size_t) C.int { return memset(dst, uint32(v), 1, n, 1, 0) }
+func cuMemsetD8_v2(dst C.ulonglong, v C.uchar, n C.size_t) C.int {
+	return memset(dst, uint32(v), 1, n, 1, 0)
+}
 
 //export cuMemsetD16_v2
 func cuMemsetD16_v2(dst C.ulonglong, v C.ushort, n C.size_t) C.int {
@@ -334,7 +338,9 @@ func cuMemsetD16_v2(dst C.ulonglong, v C.ushort, n C.size_t) C.int {
 }
 
 //export cuMemsetD32_v2
-func cuMemsetD32_v2(dst C.ulonglong, v C.uint, n C.size_t) C.int { return memset(dst, uint32(v), 4, n, 1, 0) }
+func cuMemsetD32_v2(dst C.ulonglong, v C.uint, n C.size_t) C.int {
+	return memset(dst, uint32(v), 4, n, 1, 0)
+}
 
 //export cuMemsetD8Async
 func cuMemsetD8Async(dst C.ulonglong, v C.uchar, n C.size_t, s C.uintptr_t) C.int {

@@ -78,7 +78,9 @@ func cuModuleLoadDataEx(mod *C.uintptr_t, image unsafe.Pointer, n C.uint, opts, 
 }
 
 //export cuModuleLoadFatBinary
-func cuModuleLoadFatBinary(mod *C.uintptr_t, image unsafe.Pointer) C.int { return loadImage(mod, image) }
+func cuModuleLoadFatBinary(mod *C.uintptr_t, image unsafe.Pointer) C.int {
+	return loadImage(mod, image)
+}
 
 //export cuModuleLoad
 func cuModuleLoad(mod *C.uintptr_t, fname *C.char) C.int {
