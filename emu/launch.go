@@ -177,6 +177,9 @@ func (l *Launch) Run() (*Result, error) {
 	} else {
 		defer mem.dropLaunchRegions(mem.global.next)
 	}
+	if p.usesHeap {
+		mem.ensureHeap()
+	}
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
 	params := make([]byte, max(p.paramSize, 1))
 	for i := range l.Args {

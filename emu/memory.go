@@ -152,6 +152,7 @@ type Memory struct {
 	global regionSet
 	konst  regionSet
 	Params *Region
+	heap   *deviceHeap // malloc's heap, made for the first program that calls it
 }
 
 // emptyMemory returns an empty memory.

@@ -106,6 +106,9 @@ type Program struct {
 	konsts  []*Region // module .const variables
 	nextGlb uint64
 	layout  Layout // where the module variables start
+	// usesHeap is set when the program calls malloc or free: the memory
+	// it runs in then gets the device heap.
+	usesHeap bool
 }
 
 // Param describes one kernel parameter.

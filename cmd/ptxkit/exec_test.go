@@ -138,6 +138,21 @@ func TestExecNvccPrograms(t *testing.T) {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 		}
 	})
+	t.Run("memory", func(t *testing.T) { // managed, zero-copy, new/delete, host functions, cooperative launch
+		bin := nvccBuild(t, nvcc, "testdata/exec/memory.cu", false)
+		code, out, errs := runUnderExec(t, lib, bin)
+		if code != 0 || !strings.Contains(out, "memory PASSED") {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		}
+	})
+	t.Run("assert", func(t *testing.T) {
+		bin := nvccBuild(t, nvcc, "testdata/exec/assert.cu", false)
+		code, out, errs := runUnderExec(t, lib, bin)
+		if code != 0 || !strings.Contains(out, "synchronize: cudaErrorAssert") ||
+			!strings.Contains(errs, "thread: [5,0,0] Assertion `v[threadIdx.x] < 5` failed.") {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		}
+	})
 	t.Run("fault", func(t *testing.T) {
 		bin := nvccBuild(t, nvcc, "testdata/exec/fault.cu", false)
 		code, out, errs := runUnderExec(t, lib, bin)
