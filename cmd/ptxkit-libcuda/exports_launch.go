@@ -74,7 +74,7 @@ func kernelParams(fn cudrv.Handle, params, extra *unsafe.Pointer) ([][]byte, cud
 	return out, cudrv.Success
 }
 
-func launch(f C.uintptr_t, cfg cudrv.LaunchConfig, params, extra *unsafe.Pointer) C.int {
+func launch(f C.uintptr_t, cfg cudrv.LaunchConfig, s C.uintptr_t, params, extra *unsafe.Pointer) C.int {
 	if r := driver().State(); r != cudrv.Success {
 		return res(r)
 	}
@@ -82,19 +82,27 @@ func launch(f C.uintptr_t, cfg cudrv.LaunchConfig, params, extra *unsafe.Pointer
 	if r != cudrv.Success {
 		return res(r)
 	}
+	if captured(s, nodeKernel, func() cudrv.Result {
+		if r := driver().Launch(cudrv.Handle(f), cfg, ps); r != cudrv.Success {
+			return r
+		}
+		return driver().State()
+	}) {
+		return 0
+	}
 	return res(driver().Launch(cudrv.Handle(f), cfg, ps))
 }
 
 //export cuLaunchKernel
 func cuLaunchKernel(f C.uintptr_t, gx, gy, gz, bx, by, bz, smem C.uint, s C.uintptr_t, params, extra *unsafe.Pointer) C.int {
 	cfg := cudrv.LaunchConfig{Grid: [3]int{int(gx), int(gy), int(gz)}, Block: [3]int{int(bx), int(by), int(bz)}, SharedBytes: int(smem)}
-	return launch(f, cfg, params, extra)
+	return launch(f, cfg, s, params, extra)
 }
 
 //export cuLaunchCooperativeKernel
 func cuLaunchCooperativeKernel(f C.uintptr_t, gx, gy, gz, bx, by, bz, smem C.uint, s C.uintptr_t, params *unsafe.Pointer) C.int {
 	cfg := cudrv.LaunchConfig{Grid: [3]int{int(gx), int(gy), int(gz)}, Block: [3]int{int(bx), int(by), int(bz)}, SharedBytes: int(smem), Cooperative: true}
-	return launch(f, cfg, params, nil)
+	return launch(f, cfg, s, params, nil)
 }
 
 // CUlaunchAttributeID values cuLaunchKernelEx honours.
@@ -123,7 +131,7 @@ func cuLaunchKernelEx(config unsafe.Pointer, f C.uintptr_t, params, extra *unsaf
 			cfg.Cluster = [3]int{v(0), v(1), v(2)}
 		}
 	}
-	return launch(f, cfg, params, extra)
+	return launch(f, cfg, *(*C.uintptr_t)(unsafe.Pointer(&c[32])), params, extra)
 }
 
 //export cuOccupancyMaxActiveBlocksPerMultiprocessor
@@ -211,6 +219,9 @@ func cuStreamQuery(s C.uintptr_t) C.int { return cuStreamSynchronize(s) }
 
 //export cuStreamWaitEvent
 func cuStreamWaitEvent(s, e C.uintptr_t, flags C.uint) C.int {
+	if joinCapture(s, e) {
+		return 0
+	}
 	return res(driver().QueryEvent(cudrv.Handle(e)))
 }
 
@@ -219,7 +230,13 @@ func cuStreamAddCallback(s C.uintptr_t, cb, data unsafe.Pointer, flags C.uint) C
 	if cb == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	C.ptxkit_call_stream_cb(cb, s, res(driver().State()), data)
+	run := func() cudrv.Result {
+		C.ptxkit_call_stream_cb(cb, s, res(driver().State()), data)
+		return cudrv.Success
+	}
+	if !captured(s, nodeHost, run) {
+		run()
+	}
 	return 0
 }
 
@@ -231,7 +248,13 @@ func cuLaunchHostFunc(s C.uintptr_t, fn, data unsafe.Pointer) C.int {
 	if r := driver().State(); r != cudrv.Success {
 		return res(r)
 	}
-	C.ptxkit_call_host_fn(fn, data)
+	run := func() cudrv.Result {
+		C.ptxkit_call_host_fn(fn, data)
+		return cudrv.Success
+	}
+	if !captured(s, nodeHost, run) {
+		run()
+	}
 	return 0
 }
 
@@ -276,25 +299,38 @@ func cuStreamGetId(s C.uintptr_t, id *C.ulonglong) C.int {
 //export cuStreamIsCapturing
 func cuStreamIsCapturing(s C.uintptr_t, status *C.int) C.int {
 	if status != nil {
-		*status = 0 // CU_STREAM_CAPTURE_STATUS_NONE
+		*status, _ = captureStatus(s) // CU_STREAM_CAPTURE_STATUS_NONE or _ACTIVE
 	}
 	return 0
 }
 
 //export cuStreamGetCaptureInfo_v2
 func cuStreamGetCaptureInfo_v2(s C.uintptr_t, status *C.int, id *C.ulonglong, graph *C.uintptr_t, deps *unsafe.Pointer, n *C.size_t) C.int {
+	st, g := captureStatus(s)
 	if status != nil {
-		*status = 0
+		*status = st
+	}
+	if id != nil {
+		*id = C.ulonglong(g)
+	}
+	if graph != nil && st != 0 {
+		*graph = g
+	}
+	if deps != nil {
+		*deps = nil
+	}
+	if n != nil {
+		*n = 0
 	}
 	return 0
 }
 
 //export cuStreamGetCaptureInfo_v3
 func cuStreamGetCaptureInfo_v3(s C.uintptr_t, status *C.int, id *C.ulonglong, graph *C.uintptr_t, deps, edges *unsafe.Pointer, n *C.size_t) C.int {
-	if status != nil {
-		*status = 0
+	if edges != nil {
+		*edges = nil
 	}
-	return 0
+	return cuStreamGetCaptureInfo_v2(s, status, id, graph, deps, n)
 }
 
 //export cuThreadExchangeStreamCaptureMode
@@ -313,7 +349,12 @@ func cuEventCreate(e *C.uintptr_t, flags C.uint) C.int {
 func cuEventDestroy_v2(e C.uintptr_t) C.int { return res(driver().DestroyEvent(cudrv.Handle(e))) }
 
 //export cuEventRecord
-func cuEventRecord(e, s C.uintptr_t) C.int { return res(driver().RecordEvent(cudrv.Handle(e))) }
+func cuEventRecord(e, s C.uintptr_t) C.int {
+	if recordEventCapture(e, s) {
+		return 0
+	}
+	return res(driver().RecordEvent(cudrv.Handle(e)))
+}
 
 //export cuEventRecordWithFlags
 func cuEventRecordWithFlags(e, s C.uintptr_t, flags C.uint) C.int { return cuEventRecord(e, s) }

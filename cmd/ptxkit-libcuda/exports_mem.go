@@ -186,7 +186,15 @@ func cuMemcpy(dst, src C.ulonglong, n C.size_t) C.int {
 
 //export cuMemcpyAsync
 func cuMemcpyAsync(dst, src C.ulonglong, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemcpy(dst, src, n)
+	return async(s, nodeMemcpy, func() C.int { return cuMemcpy(dst, src, n) })
+}
+
+// async runs op now, or records it when stream s captures.
+func async(s C.uintptr_t, kind int, op func() C.int) C.int {
+	if captured(s, kind, func() cudrv.Result { return cudrv.Result(op()) }) {
+		return 0
+	}
+	return op()
 }
 
 //export cuMemcpyHtoD_v2
@@ -203,7 +211,7 @@ func cuMemcpyHtoD_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t) C.int {
 
 //export cuMemcpyHtoDAsync_v2
 func cuMemcpyHtoDAsync_v2(dst C.ulonglong, src unsafe.Pointer, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemcpyHtoD_v2(dst, src, n)
+	return async(s, nodeMemcpy, func() C.int { return cuMemcpyHtoD_v2(dst, src, n) })
 }
 
 //export cuMemcpyDtoH_v2
@@ -220,7 +228,7 @@ func cuMemcpyDtoH_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t) C.int {
 
 //export cuMemcpyDtoHAsync_v2
 func cuMemcpyDtoHAsync_v2(dst unsafe.Pointer, src C.ulonglong, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemcpyDtoH_v2(dst, src, n)
+	return async(s, nodeMemcpy, func() C.int { return cuMemcpyDtoH_v2(dst, src, n) })
 }
 
 //export cuMemcpyDtoD_v2
@@ -238,7 +246,7 @@ func cuMemcpyDtoD_v2(dst, src C.ulonglong, n C.size_t) C.int {
 
 //export cuMemcpyDtoDAsync_v2
 func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemcpyDtoD_v2(dst, src, n)
+	return async(s, nodeMemcpy, func() C.int { return cuMemcpyDtoD_v2(dst, src, n) })
 }
 
 // side is one end of a 2-D or 3-D copy.
@@ -308,7 +316,13 @@ func cuMemcpy2D_v2(p unsafe.Pointer) C.int {
 func cuMemcpy2DUnaligned_v2(p unsafe.Pointer) C.int { return cuMemcpy2D_v2(p) }
 
 //export cuMemcpy2DAsync_v2
-func cuMemcpy2DAsync_v2(p unsafe.Pointer, s C.uintptr_t) C.int { return cuMemcpy2D_v2(p) }
+func cuMemcpy2DAsync_v2(p unsafe.Pointer, s C.uintptr_t) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	params := append([]byte(nil), unsafe.Slice((*byte)(p), 128)...)
+	return async(s, nodeMemcpy, func() C.int { return cuMemcpy2D_v2(unsafe.Pointer(&params[0])) })
+}
 
 //export cuMemcpy3D_v2
 func cuMemcpy3D_v2(p unsafe.Pointer) C.int {
@@ -321,7 +335,13 @@ func cuMemcpy3D_v2(p unsafe.Pointer) C.int {
 }
 
 //export cuMemcpy3DAsync_v2
-func cuMemcpy3DAsync_v2(p unsafe.Pointer, s C.uintptr_t) C.int { return cuMemcpy3D_v2(p) }
+func cuMemcpy3DAsync_v2(p unsafe.Pointer, s C.uintptr_t) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	params := append([]byte(nil), unsafe.Slice((*byte)(p), 200)...)
+	return async(s, nodeMemcpy, func() C.int { return cuMemcpy3D_v2(unsafe.Pointer(&params[0])) })
+}
 
 func memset(dst C.ulonglong, v uint32, size int, width, height, pitch C.size_t) C.int {
 	return res(driver().Memset(uint64(dst), v, size, uint64(width), uint64(height), uint64(pitch)))
@@ -344,17 +364,17 @@ func cuMemsetD32_v2(dst C.ulonglong, v C.uint, n C.size_t) C.int {
 
 //export cuMemsetD8Async
 func cuMemsetD8Async(dst C.ulonglong, v C.uchar, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemsetD8_v2(dst, v, n)
+	return async(s, nodeMemset, func() C.int { return cuMemsetD8_v2(dst, v, n) })
 }
 
 //export cuMemsetD16Async
 func cuMemsetD16Async(dst C.ulonglong, v C.ushort, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemsetD16_v2(dst, v, n)
+	return async(s, nodeMemset, func() C.int { return cuMemsetD16_v2(dst, v, n) })
 }
 
 //export cuMemsetD32Async
 func cuMemsetD32Async(dst C.ulonglong, v C.uint, n C.size_t, s C.uintptr_t) C.int {
-	return cuMemsetD32_v2(dst, v, n)
+	return async(s, nodeMemset, func() C.int { return cuMemsetD32_v2(dst, v, n) })
 }
 
 //export cuMemsetD2D8_v2
@@ -374,17 +394,17 @@ func cuMemsetD2D32_v2(dst C.ulonglong, pitch C.size_t, v C.uint, w, h C.size_t) 
 
 //export cuMemsetD2D8Async
 func cuMemsetD2D8Async(dst C.ulonglong, pitch C.size_t, v C.uchar, w, h C.size_t, s C.uintptr_t) C.int {
-	return cuMemsetD2D8_v2(dst, pitch, v, w, h)
+	return async(s, nodeMemset, func() C.int { return cuMemsetD2D8_v2(dst, pitch, v, w, h) })
 }
 
 //export cuMemsetD2D16Async
 func cuMemsetD2D16Async(dst C.ulonglong, pitch C.size_t, v C.ushort, w, h C.size_t, s C.uintptr_t) C.int {
-	return cuMemsetD2D16_v2(dst, pitch, v, w, h)
+	return async(s, nodeMemset, func() C.int { return cuMemsetD2D16_v2(dst, pitch, v, w, h) })
 }
 
 //export cuMemsetD2D32Async
 func cuMemsetD2D32Async(dst C.ulonglong, pitch C.size_t, v C.uint, w, h C.size_t, s C.uintptr_t) C.int {
-	return cuMemsetD2D32_v2(dst, pitch, v, w, h)
+	return async(s, nodeMemset, func() C.int { return cuMemsetD2D32_v2(dst, pitch, v, w, h) })
 }
 
 //export cuMemPrefetchAsync

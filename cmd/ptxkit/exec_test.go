@@ -145,6 +145,13 @@ func TestExecNvccPrograms(t *testing.T) {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 		}
 	})
+	t.Run("graphs", func(t *testing.T) { // stream capture across two streams, a graph built node by node
+		bin := nvccBuild(t, nvcc, "testdata/exec/graphs.cu", false)
+		code, out, errs := runUnderExec(t, lib, bin)
+		if code != 0 || !strings.Contains(out, "graphs PASSED") {
+			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+		}
+	})
 	t.Run("assert", func(t *testing.T) {
 		bin := nvccBuild(t, nvcc, "testdata/exec/assert.cu", false)
 		code, out, errs := runUnderExec(t, lib, bin)
