@@ -1,6 +1,7 @@
 package cudrv
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestLinkTwoPTXModules(t *testing.T) {
 .visible .entry k(.param .u64 p)
 {
 	.reg .b32 %r<3>;
-	.reg .b64 %rd<2>;
+	.reg .b64 %rd<3>;
 	ld.param.u64 %rd1, [p];
 	mov.u32 %r1, %tid.x;
 	{
@@ -35,12 +36,12 @@ func TestLinkTwoPTXModules(t *testing.T) {
 	call.uni (b), twice, (a);
 	ld.param.b32 %r2, [b];
 	}
-	mul.wide.u32 %rd1, %r1, 4;
-	ld.param.u64 %rd0, [p];
+	mul.wide.u32 %rd2, %r1, 4;
+	add.s64 %rd1, %rd1, %rd2;
+	st.global.u32 [%rd1], %r2;
 	ret;
 }
 `
-	main = strings.Replace(main, "\tmul.wide.u32 %rd1, %r1, 4;\n\tld.param.u64 %rd0, [p];\n", "", 1)
 	l := NewLinker()
 	if r, msg := l.Add(InputPTX, []byte(main+"\x00"), "main.ptx", 90); r != Success {
 		t.Fatal(r, msg)
@@ -67,7 +68,14 @@ func TestLinkTwoPTXModules(t *testing.T) {
 	if r != Success {
 		t.Fatal(r)
 	}
-	if r := d.Launch(fn, LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}}, [][]byte{u64(0)}); r != Success || d.State() != Success {
+	p, _ := d.MemAlloc(128)
+	if r := d.Launch(fn, LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}}, [][]byte{u64(p)}); r != Success || d.State() != Success {
 		t.Fatalf("launch of the linked kernel: %v %v", r, d.State())
+	}
+	b, _ := d.Device(p, 128)
+	for i := range 32 {
+		if got := binary.LittleEndian.Uint32(b[4*i:]); got != uint32(2*i) {
+			t.Fatalf("out[%d] = %d, want %d", i, got, 2*i)
+		}
 	}
 }

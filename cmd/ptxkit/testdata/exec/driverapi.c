@@ -19,6 +19,11 @@ CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsi
 CUresult cuCtxSynchronize(void);
 CUresult cuGetErrorName(CUresult, const char **);
 CUresult cuGetProcAddress_v2(const char *, void **, int, unsigned long long, int *);
+typedef void *CUlinkState;
+CUresult cuLinkCreate_v2(unsigned, void *, void **, CUlinkState *);
+CUresult cuLinkAddData_v2(CUlinkState, int, void *, size_t, const char *, unsigned, void *, void **);
+CUresult cuLinkComplete(CUlinkState, void **, size_t *);
+CUresult cuLinkDestroy(CUlinkState);
 
 static const char *ptx =
     ".version 8.5\n.target sm_90\n.address_size 64\n"
@@ -42,8 +47,16 @@ int main(void) {
   CHECK(cuDeviceGetAttribute(&sm, 16, 0));
   CUcontext ctx;
   CHECK(cuCtxCreate_v2(&ctx, 0, 0));
+  /* The module comes through a JIT link, as Numba makes it. */
+  CUlinkState link;
+  void *image;
+  size_t size;
+  CHECK(cuLinkCreate_v2(0, 0, 0, &link));
+  CHECK(cuLinkAddData_v2(link, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, strlen(ptx) + 1, "twice.ptx", 0, 0, 0));
+  CHECK(cuLinkComplete(link, &image, &size));
   CUmodule mod;
-  CHECK(cuModuleLoadData(&mod, ptx));
+  CHECK(cuModuleLoadData(&mod, image));
+  CHECK(cuLinkDestroy(link));
   CUfunction f;
   CHECK(cuModuleGetFunction(&f, mod, "twice"));
   unsigned h[32];
