@@ -200,7 +200,9 @@ func cuDeviceCanAccessPeer(can *C.int, dev, peer C.int) C.int {
 }
 
 //export cuDeviceGetDefaultMemPool
-func cuDeviceGetDefaultMemPool(pool *C.uintptr_t, dev C.int) C.int { return cuDeviceGetMemPool(pool, dev) }
+func cuDeviceGetDefaultMemPool(pool *C.uintptr_t, dev C.int) C.int {
+	return cuDeviceGetMemPool(pool, dev)
+}
 
 //export cuDevicePrimaryCtxRetain
 func cuDevicePrimaryCtxRetain(ctx *C.uintptr_t, dev C.int) C.int {
