@@ -80,17 +80,18 @@ typedef struct {
 static int rt_module_from_wrapper(uintptr_t *mod, const fatbin_wrapper *w) {
 	if (mod == NULL || w == NULL) return 1;
 	if (w->magic != 0x466243B1u) return 200;
-	return ptxkitLoadFatbin(mod, (void *)w->data);
+	if (trace_on()) fprintf(stderr, "ptxkit: fatbinary wrapper version %u, data %p, extra %p\n", w->version, w->data, w->extra);
+	return ptxkitLoadWrapped(mod, (void *)w->data, w->version == 2 ? (void **)w->extra : NULL);
 }
 static int rt_get_module_from_cubin(uintptr_t *mod, const fatbin_wrapper *w) { return rt_module_from_wrapper(mod, w); }
 static int rt_get_primary_context(uintptr_t *ctx, int dev) { return ptxkitPrimaryContext(ctx, dev); }
 static int rt_get_module_ex1(uintptr_t *mod, const fatbin_wrapper *w, void *a3, void *a4, unsigned a5) {
-	(void)a3; (void)a4; (void)a5;
+	if (trace_on()) fprintf(stderr, "ptxkit: runtime interface slot 6: %p %p %u\n", a3, a4, a5);
 	return rt_module_from_wrapper(mod, w);
 }
 static void rt_fn7(size_t a) { (void)a; }
 static int rt_get_module_ex2(const void *fatbin, uintptr_t *mod, void *a3, void *a4, unsigned a5) {
-	(void)a3; (void)a4; (void)a5;
+	if (trace_on()) fprintf(stderr, "ptxkit: runtime interface slot 8: %p %p %u\n", a3, a4, a5);
 	if (mod == NULL || fatbin == NULL) return 1;
 	return ptxkitLoadFatbin(mod, (void *)fatbin);
 }

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"encoding/binary"
+	"fmt"
 	"os"
 	"unsafe"
 
@@ -55,6 +56,12 @@ func loadImage(mod *C.uintptr_t, image unsafe.Pointer) C.int {
 	}
 	if r := driver().State(); r != cudrv.Success {
 		return res(r)
+	}
+	if w := unsafe.Slice((*uint32)(image), 2); w[0] == 0x466243B1 && w[1] == 2 {
+		prelinked := *(**unsafe.Pointer)(unsafe.Add(image, 16))
+		if prelinked != nil && *prelinked != nil {
+			return ptxkitLoadWrapped(mod, *(*unsafe.Pointer)(unsafe.Add(image, 8)), prelinked)
+		}
 	}
 	h, r, detail := driver().LoadModule(imageBytes(image))
 	if r != cudrv.Success {
@@ -139,6 +146,7 @@ func cuModuleGetLoadingMode(mode *C.int) C.int {
 
 //export cuLibraryLoadData
 func cuLibraryLoadData(lib *C.uintptr_t, code unsafe.Pointer, jitOpts, jitVals unsafe.Pointer, nJit C.uint, libOpts, libVals unsafe.Pointer, nLib C.uint) C.int {
+	tracef("cuLibraryLoadData: %d JIT options, %d library options", nJit, nLib)
 	return loadImage(lib, code)
 }
 
@@ -278,3 +286,34 @@ func cuFuncIsLoaded(state *C.int, fn C.uintptr_t) C.int {
 
 //export cuFuncLoad
 func cuFuncLoad(fn C.uintptr_t) C.int { return 0 }
+
+// ptxkitLoadWrapped loads the fatbinary of a registration wrapper. With
+// separate compilation (-rdc, wrapper version 2) the linked fatbinary
+// holds only SASS and prelinked lists the fatbinaries of the compile
+// units (NULL-terminated): their PTX is linked into one module instead.
+//
+//export ptxkitLoadWrapped
+func ptxkitLoadWrapped(mod *C.uintptr_t, fatbin unsafe.Pointer, prelinked *unsafe.Pointer) C.int {
+	if prelinked == nil || *prelinked == nil {
+		return loadImage(mod, fatbin)
+	}
+	l := cudrv.NewLinker()
+	sm := driver().GPU().SM()
+	for i := 0; i < 4096; i++ {
+		p := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(prelinked), i*8))
+		if p == nil {
+			break
+		}
+		if r, msg := l.Add(cudrv.InputFatbin, imageBytes(p), fmt.Sprintf("compile unit %d", i+1), sm); r != cudrv.Success {
+			driver().Logf("linking the compile units: %s", msg)
+			return res(r)
+		}
+	}
+	ptx, r, msg := l.Complete()
+	if r != cudrv.Success {
+		driver().Logf("linking the compile units: %s", msg)
+		return res(r)
+	}
+	ptx = append(ptx, 0)
+	return loadImage(mod, unsafe.Pointer(&ptx[0]))
+}

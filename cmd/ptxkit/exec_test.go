@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -99,75 +100,96 @@ func nvccPath(t *testing.T) string {
 	return ""
 }
 
-// nvccBuild compiles a test program with PTX embedded, with the default
-// static runtime or with -cudart shared.
-func nvccBuild(t *testing.T, nvcc, src string, shared bool) string {
+// nvccProgram is a test program: its sources and extra nvcc flags.
+type nvccProgram struct {
+	name  string
+	srcs  []string
+	flags []string
+}
+
+// nvccBuildAll compiles the programs concurrently (nvcc is most of these
+// tests' time), with PTX embedded, and returns their paths by name.
+func nvccBuildAll(t *testing.T, nvcc string, progs []nvccProgram) map[string]string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), ".cu"))
-	args := []string{"-arch=sm_90", "-gencode", "arch=compute_90,code=compute_90", "-o", bin, src}
-	if shared {
-		args = append(args, "-cudart", "shared")
+	dir := t.TempDir()
+	out := map[string]string{}
+	errs := make([]error, len(progs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, p := range progs {
+		bin := filepath.Join(dir, strings.ReplaceAll(p.name, " ", "_"))
+		out[p.name] = bin
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			args := append([]string{"-arch=sm_90", "-gencode", "arch=compute_90,code=compute_90", "-o", bin}, p.flags...)
+			args = append(args, p.srcs...)
+			if b, err := exec.Command(nvcc, args...).CombinedOutput(); err != nil {
+				errs[i] = fmt.Errorf("nvcc %s: %v\n%s", p.name, err, b)
+			}
+		}()
 	}
-	if out, err := exec.Command(nvcc, args...).CombinedOutput(); err != nil {
-		t.Fatalf("nvcc %s: %v\n%s", src, err, out)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	if shared { // the runtime's folder, for libcudart.so.12
-		libdir := filepath.Join(filepath.Dir(nvcc), "../../x86_64-linux-gnu")
-		t.Setenv("LD_LIBRARY_PATH", libdir)
-	}
-	return bin
+	return out
 }
 
 func TestExecNvccPrograms(t *testing.T) {
 	lib := testLibcuda(t)
 	nvcc := nvccPath(t)
-	for _, shared := range []bool{false, true} {
-		name := map[bool]string{false: "static runtime", true: "shared runtime"}[shared]
-		t.Run(name, func(t *testing.T) {
-			bin := nvccBuild(t, nvcc, "testdata/exec/vectoradd.cu", shared)
-			code, out, errs := runUnderExec(t, lib, bin)
-			if code != 0 || !strings.Contains(out, "Test PASSED") {
-				t.Fatalf("vectorAdd: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	src := func(names ...string) []string {
+		for i, n := range names {
+			names[i] = "testdata/exec/" + n
+		}
+		return names
+	}
+	bins := nvccBuildAll(t, nvcc, []nvccProgram{
+		{"static runtime", src("vectoradd.cu"), nil},
+		{"shared runtime", src("vectoradd.cu"), []string{"-cudart", "shared"}},
+		{"features", src("features.cu"), nil},                                             // streams, events, memset, symbols, dynamic shared memory, printf
+		{"memory", src("memory.cu"), nil},                                                 // managed, zero-copy, new/delete, host functions, cooperative launch
+		{"graphs", src("graphs.cu"), nil},                                                 // stream capture across two streams, a graph built node by node
+		{"separate compilation", src("rdc_main.cu", "rdc_lib.cu"), []string{"-rdc=true"}}, // the compile units' PTX linked at load
+		{"runtime", src("runtime.cu"), nil},                                               // properties, pitched copies, symbols, occupancy, registered memory, reset
+		{"assert", src("assert.cu"), nil},
+		{"fault", src("fault.cu"), nil},
+	})
+	// The shared runtime's folder, for libcudart.so.12.
+	t.Setenv("LD_LIBRARY_PATH", filepath.Join(filepath.Dir(nvcc), "../../x86_64-linux-gnu"))
+	for _, c := range []struct {
+		name      string
+		out, errs []string
+	}{
+		{"static runtime", []string{"Test PASSED"}, nil},
+		{"shared runtime", []string{"Test PASSED"}, nil},
+		{"features", []string{"features PASSED", "block 0 reversed 128 elements"}, nil},
+		{"memory", []string{"memory PASSED"}, nil},
+		{"graphs", []string{"graphs PASSED"}, nil},
+		{"separate compilation", []string{"separate compilation PASSED", "f2 from unit 2"}, nil},
+		{"runtime", []string{"runtime PASSED"}, nil},
+		{"assert", []string{"synchronize: cudaErrorAssert"}, []string{"thread: [5,0,0] Assertion `v[threadIdx.x] < 5` failed."}},
+		{"fault", []string{"launch: cudaSuccess, synchronize: cudaErrorIllegalAddress"}, []string{"out-of-bounds", "CUDA_ERROR_ILLEGAL_ADDRESS"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runUnderExec(t, lib, bins[c.name])
+			ok := code == 0
+			for _, s := range c.out {
+				ok = ok && strings.Contains(out, s)
+			}
+			for _, s := range c.errs {
+				ok = ok && strings.Contains(errs, s)
+			}
+			if !ok {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 			}
 		})
 	}
-	t.Run("features", func(t *testing.T) {
-		bin := nvccBuild(t, nvcc, "testdata/exec/features.cu", false)
-		code, out, errs := runUnderExec(t, lib, bin)
-		if code != 0 || !strings.Contains(out, "features PASSED") || !strings.Contains(out, "block 0 reversed 128 elements") {
-			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-		}
-	})
-	t.Run("memory", func(t *testing.T) { // managed, zero-copy, new/delete, host functions, cooperative launch
-		bin := nvccBuild(t, nvcc, "testdata/exec/memory.cu", false)
-		code, out, errs := runUnderExec(t, lib, bin)
-		if code != 0 || !strings.Contains(out, "memory PASSED") {
-			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-		}
-	})
-	t.Run("graphs", func(t *testing.T) { // stream capture across two streams, a graph built node by node
-		bin := nvccBuild(t, nvcc, "testdata/exec/graphs.cu", false)
-		code, out, errs := runUnderExec(t, lib, bin)
-		if code != 0 || !strings.Contains(out, "graphs PASSED") {
-			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-		}
-	})
-	t.Run("assert", func(t *testing.T) {
-		bin := nvccBuild(t, nvcc, "testdata/exec/assert.cu", false)
-		code, out, errs := runUnderExec(t, lib, bin)
-		if code != 0 || !strings.Contains(out, "synchronize: cudaErrorAssert") ||
-			!strings.Contains(errs, "thread: [5,0,0] Assertion `v[threadIdx.x] < 5` failed.") {
-			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-		}
-	})
-	t.Run("fault", func(t *testing.T) {
-		bin := nvccBuild(t, nvcc, "testdata/exec/fault.cu", false)
-		code, out, errs := runUnderExec(t, lib, bin)
-		if code != 0 || !strings.Contains(out, "launch: cudaSuccess, synchronize: cudaErrorIllegalAddress") ||
-			!strings.Contains(errs, "out-of-bounds") || !strings.Contains(errs, "CUDA_ERROR_ILLEGAL_ADDRESS") {
-			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
-		}
-	})
 }
 
 func TestExecUsage(t *testing.T) {
