@@ -153,6 +153,9 @@ type Memory struct {
 	konst  regionSet
 	Params *Region
 	heap   *deviceHeap // malloc's heap, made for the first program that calls it
+	// textures are the texture and surface objects by handle (texture.go);
+	// they change only between launches.
+	textures map[uint64]*Texture
 }
 
 // emptyMemory returns an empty memory.

@@ -253,7 +253,7 @@ func cuMemcpyDtoDAsync_v2(dst, src C.ulonglong, n C.size_t, s C.uintptr_t) C.int
 type side struct {
 	x, y, z, pitch, height uint64
 	kind                   uint32
-	host, dev              uint64
+	host, dev, array       uint64
 }
 
 func (s *side) base() uint64 {
@@ -268,8 +268,8 @@ func copy3D(src, dst *side, width, height, depth uint64) C.int {
 	if r := driver().State(); r != cudrv.Success {
 		return res(r)
 	}
-	if src.kind == 3 || dst.kind == 3 {
-		return res(cudrv.ErrNotSupported) // CUDA arrays
+	if src.kind == 3 && !arraySide(src, src.array) || dst.kind == 3 && !arraySide(dst, dst.array) {
+		return res(cudrv.ErrInvalidValue)
 	}
 	if src.pitch == 0 {
 		src.pitch = width
@@ -307,8 +307,8 @@ func cuMemcpy2D_v2(p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	src := side{x: u64at(p, 0), y: u64at(p, 8), kind: uint32(u64at(p, 16)), host: u64at(p, 24), dev: u64at(p, 32), pitch: u64at(p, 48)}
-	dst := side{x: u64at(p, 56), y: u64at(p, 64), kind: uint32(u64at(p, 72)), host: u64at(p, 80), dev: u64at(p, 88), pitch: u64at(p, 104)}
+	src := side{x: u64at(p, 0), y: u64at(p, 8), kind: uint32(u64at(p, 16)), host: u64at(p, 24), dev: u64at(p, 32), array: u64at(p, 40), pitch: u64at(p, 48)}
+	dst := side{x: u64at(p, 56), y: u64at(p, 64), kind: uint32(u64at(p, 72)), host: u64at(p, 80), dev: u64at(p, 88), array: u64at(p, 96), pitch: u64at(p, 104)}
 	return copy3D(&src, &dst, u64at(p, 112), u64at(p, 120), 1)
 }
 
@@ -329,8 +329,8 @@ func cuMemcpy3D_v2(p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	src := side{x: u64at(p, 0), y: u64at(p, 8), z: u64at(p, 16), kind: uint32(u64at(p, 32)), host: u64at(p, 40), dev: u64at(p, 48), pitch: u64at(p, 72), height: u64at(p, 80)}
-	dst := side{x: u64at(p, 88), y: u64at(p, 96), z: u64at(p, 104), kind: uint32(u64at(p, 120)), host: u64at(p, 128), dev: u64at(p, 136), pitch: u64at(p, 160), height: u64at(p, 168)}
+	src := side{x: u64at(p, 0), y: u64at(p, 8), z: u64at(p, 16), kind: uint32(u64at(p, 32)), host: u64at(p, 40), dev: u64at(p, 48), array: u64at(p, 56), pitch: u64at(p, 72), height: u64at(p, 80)}
+	dst := side{x: u64at(p, 88), y: u64at(p, 96), z: u64at(p, 104), kind: uint32(u64at(p, 120)), host: u64at(p, 128), dev: u64at(p, 136), array: u64at(p, 144), pitch: u64at(p, 160), height: u64at(p, 168)}
 	return copy3D(&src, &dst, u64at(p, 176), u64at(p, 184), u64at(p, 192))
 }
 

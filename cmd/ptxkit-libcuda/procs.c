@@ -3,6 +3,11 @@
 #include "_cgo_export.h"
 
 const struct ptxkit_proc { const char *name; int version; void *fn; } ptxkit_procs[] = {
+	{"cuArray3DCreate", 0, (void *)cuArray3DCreate_v2},
+	{"cuArray3DGetDescriptor", 0, (void *)cuArray3DGetDescriptor_v2},
+	{"cuArrayCreate", 0, (void *)cuArrayCreate_v2},
+	{"cuArrayDestroy", 0, (void *)cuArrayDestroy},
+	{"cuArrayGetDescriptor", 0, (void *)cuArrayGetDescriptor_v2},
 	{"cuCtxCreate", 0, (void *)cuCtxCreate_v2},
 	{"cuCtxCreate", 11040, (void *)cuCtxCreate_v3},
 	{"cuCtxDestroy", 0, (void *)cuCtxDestroy_v2},
@@ -206,6 +211,10 @@ const struct ptxkit_proc { const char *name; int version; void *fn; } ptxkit_pro
 	{"cuStreamWaitValue64", 0, (void *)cuStreamWaitValue64_v2},
 	{"cuStreamWriteValue32", 0, (void *)cuStreamWriteValue32_v2},
 	{"cuStreamWriteValue64", 0, (void *)cuStreamWriteValue64_v2},
+	{"cuSurfObjectCreate", 0, (void *)cuSurfObjectCreate},
+	{"cuSurfObjectDestroy", 0, (void *)cuSurfObjectDestroy},
+	{"cuTexObjectCreate", 0, (void *)cuTexObjectCreate},
+	{"cuTexObjectDestroy", 0, (void *)cuTexObjectDestroy},
 	{"cuThreadExchangeStreamCaptureMode", 0, (void *)cuThreadExchangeStreamCaptureMode},
 	{"cuGetProcAddress", 0, (void *)cuGetProcAddress},
 	{"cuGetProcAddress", 12000, (void *)cuGetProcAddress_v2},

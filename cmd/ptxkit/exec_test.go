@@ -157,6 +157,7 @@ func TestExecNvccPrograms(t *testing.T) {
 		{"graphs", src("graphs.cu"), nil},                                                 // stream capture across two streams, a graph built node by node
 		{"separate compilation", src("rdc_main.cu", "rdc_lib.cu"), []string{"-rdc=true"}}, // the compile units' PTX linked at load
 		{"runtime", src("runtime.cu"), nil},                                               // properties, pitched copies, symbols, occupancy, registered memory, reset
+		{"texture", src("texture.cu"), nil},                                               // texture objects over arrays, surfaces
 		{"assert", src("assert.cu"), nil},
 		{"fault", src("fault.cu"), nil},
 	})
@@ -173,6 +174,7 @@ func TestExecNvccPrograms(t *testing.T) {
 		{"graphs", []string{"graphs PASSED"}, nil},
 		{"separate compilation", []string{"separate compilation PASSED", "f2 from unit 2"}, nil},
 		{"runtime", []string{"runtime PASSED"}, nil},
+		{"texture", []string{"texture PASSED"}, nil},
 		{"assert", []string{"synchronize: cudaErrorAssert"}, []string{"thread: [5,0,0] Assertion `v[threadIdx.x] < 5` failed."}},
 		{"fault", []string{"launch: cudaSuccess, synchronize: cudaErrorIllegalAddress"}, []string{"out-of-bounds", "CUDA_ERROR_ILLEGAL_ADDRESS"}},
 	} {

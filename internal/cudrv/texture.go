@@ -1,0 +1,143 @@
+package cudrv
+
+import (
+	"fmt"
+
+	"github.com/ptxkit/ptxkit/emu"
+)
+
+// Array is a CUDA array: texels in device memory, rows packed.
+type Array struct {
+	Base                    uint64
+	Width, Height, Depth    int
+	Format, Channels, Flags int
+	Kind, Bits              int
+}
+
+// Bytes returns the size of one element.
+func (a *Array) Bytes() int { return a.Bits / 8 * a.Channels }
+
+// formats maps CUarray_format to texel kind and channel bits.
+var formats = map[int][2]int{
+	0x01: {emu.TexelUnsigned, 8}, 0x02: {emu.TexelUnsigned, 16}, 0x03: {emu.TexelUnsigned, 32},
+	0x08: {emu.TexelSigned, 8}, 0x09: {emu.TexelSigned, 16}, 0x0a: {emu.TexelSigned, 32},
+	0x10: {emu.TexelHalf, 16}, 0x20: {emu.TexelFloat, 32},
+}
+
+// CreateArray is cuArrayCreate and cuArray3DCreate (height and depth 0
+// for missing dimensions).
+func (d *Driver) CreateArray(w, h, depth, format, channels, flags int) (Handle, Result) {
+	f, ok := formats[format]
+	if !ok || w <= 0 || h < 0 || depth < 0 || channels != 1 && channels != 2 && channels != 4 {
+		return 0, ErrInvalidValue
+	}
+	a := &Array{Width: w, Height: h, Depth: depth, Format: format, Channels: channels, Flags: flags, Kind: f[0], Bits: f[1]}
+	n := uint64(w) * uint64(max(h, 1)) * uint64(max(depth, 1)) * uint64(a.Bytes())
+	base, r := d.MemAlloc(n)
+	if r != Success {
+		return 0, r
+	}
+	a.Base = base
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.newHandle(a), Success
+}
+
+// ArrayOf returns an array.
+func (d *Driver) ArrayOf(h Handle) (*Array, Result) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	a, ok := lookup[*Array](d, h)
+	if !ok {
+		return nil, ErrInvalidHandle
+	}
+	return a, Success
+}
+
+// DestroyArray is cuArrayDestroy.
+func (d *Driver) DestroyArray(h Handle) Result {
+	a, r := d.ArrayOf(h)
+	if r != Success {
+		return r
+	}
+	d.MemFree(a.Base)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.destroy(h)
+	return Success
+}
+
+// Resource is what a texture or surface object views (CUDA_RESOURCE_DESC).
+type Resource struct {
+	Type                 int    // 0 array, 2 linear, 3 pitch 2-D
+	Array                Handle // Type 0
+	Ptr                  uint64 // Types 2 and 3
+	Format, Channels     int
+	Size                 uint64 // Type 2: bytes
+	Width, Height, Pitch int    // Type 3
+}
+
+// Sampling is a texture object's CUDA_TEXTURE_DESC.
+type Sampling struct {
+	Address    [3]int
+	Linear     bool
+	Flags      int // CU_TRSF_*
+	Border     [4]float32
+	Normalized bool
+}
+
+// CreateTexture is cuTexObjectCreate and (surface true, no sampling)
+// cuSurfObjectCreate: the object's handle is what kernels receive.
+func (d *Driver) CreateTexture(res Resource, s Sampling, surface bool) (uint64, Result, string) {
+	t := &emu.Texture{Linear: s.Linear, Address: s.Address, Border: s.Border,
+		Normalized: s.Flags&2 != 0, ReadNormalized: s.Flags&1 == 0}
+	switch res.Type {
+	case 0:
+		a, r := d.ArrayOf(res.Array)
+		if r != Success {
+			return 0, r, "not an array"
+		}
+		t.Base, t.Width, t.Height, t.Depth = a.Base, a.Width, max(a.Height, 1), max(a.Depth, 1)
+		t.Kind, t.Bits, t.Channels = a.Kind, a.Bits, a.Channels
+	case 2, 3:
+		f, ok := formats[res.Format]
+		if !ok || res.Channels != 1 && res.Channels != 2 && res.Channels != 4 {
+			return 0, ErrInvalidValue, fmt.Sprintf("texel format %#x with %d channels", res.Format, res.Channels)
+		}
+		t.Kind, t.Bits, t.Channels, t.Base = f[0], f[1], res.Channels, res.Ptr
+		if res.Type == 2 {
+			t.Width, t.Height, t.Depth = int(res.Size)/(f[1]/8*res.Channels), 1, 1
+		} else {
+			t.Width, t.Height, t.Depth, t.Pitch = res.Width, res.Height, 1, res.Pitch
+		}
+	default:
+		return 0, ErrNotSupported, fmt.Sprintf("resource type %d (mipmapped arrays are not supported)", res.Type)
+	}
+	if t.Pitch == 0 {
+		t.Pitch = t.Width * t.Bits / 8 * t.Channels
+	}
+	t.SlicePitch = t.Pitch * t.Height
+	if surface {
+		t.ReadNormalized, t.Linear = false, false
+	}
+	if t.Kind == emu.TexelFloat || t.Kind == emu.TexelHalf {
+		t.ReadNormalized = false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	h := d.newHandle(t)
+	d.mem.SetTexture(uint64(h), t)
+	return uint64(h), Success, ""
+}
+
+// DestroyTexture is cuTexObjectDestroy and cuSurfObjectDestroy.
+func (d *Driver) DestroyTexture(h uint64) Result {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := lookup[*emu.Texture](d, Handle(h)); !ok {
+		return ErrInvalidHandle
+	}
+	d.mem.SetTexture(h, nil)
+	d.destroy(Handle(h))
+	return Success
+}
