@@ -275,6 +275,11 @@ func cuCtxCreate_v3(ctx *C.uintptr_t, params unsafe.Pointer, n C.int, flags C.ui
 	return cuCtxCreate_v2(ctx, flags, dev)
 }
 
+//export cuCtxCreate_v4
+func cuCtxCreate_v4(ctx *C.uintptr_t, params unsafe.Pointer, flags C.uint, dev C.int) C.int {
+	return cuCtxCreate_v2(ctx, flags, dev)
+}
+
 //export cuCtxDestroy_v2
 func cuCtxDestroy_v2(ctx C.uintptr_t) C.int {
 	r := driver().DestroyContext(cudrv.Handle(ctx))

@@ -10,6 +10,7 @@ const struct ptxkit_proc { const char *name; int version; void *fn; } ptxkit_pro
 	{"cuArrayGetDescriptor", 0, (void *)cuArrayGetDescriptor_v2},
 	{"cuCtxCreate", 0, (void *)cuCtxCreate_v2},
 	{"cuCtxCreate", 11040, (void *)cuCtxCreate_v3},
+	{"cuCtxCreate", 12050, (void *)cuCtxCreate_v4},
 	{"cuCtxDestroy", 0, (void *)cuCtxDestroy_v2},
 	{"cuCtxDisablePeerAccess", 0, (void *)cuCtxDisablePeerAccess},
 	{"cuCtxEnablePeerAccess", 0, (void *)cuCtxEnablePeerAccess},

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -44,7 +45,7 @@ func runExec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.device, "device", "sm_90", "the GPU programs see: sm_80 (A100), sm_90 (H100 SXM) or sm_100a (B200)")
-	fs.IntVar(&o.jobs, "jobs", 1, "clusters emulated in parallel per launch")
+	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "clusters emulated in parallel per launch")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
 	fs.StringVar(&o.dumpPTX, "dump-ptx", "", "write each loaded module's PTX to DIR (reports name its lines)")
 	fs.BoolVar(&o.trace, "trace", false, "log the driver's start-up protocol and unknown entry points on standard error")
