@@ -42,6 +42,7 @@ type Texture struct {
 	Channels             int    // 1, 2 or 4
 	Linear               bool   // linear filtering (else point)
 	Address              [3]int
+	Layers               int  // layers of a layered texture (1 otherwise)
 	Normalized           bool // coordinates in [0, 1)
 	ReadNormalized       bool // integer texels read as floats in [0,1] or [-1,1]
 	Border               [4]float32
@@ -67,14 +68,16 @@ const specSurf = "PTX ISA §9.7.11 (suld, sust)"
 
 // texInfo is a decoded tex, suld or sust.
 type texInfo struct {
-	dims   int
-	handle int32    // slot of the object's handle
-	coords [3]int32 // slots of the coordinates
-	vals   []int32  // destination (tex, suld) or source (sust) slots
-	cInt   bool     // integer coordinates
-	dst    Type     // tex result type: f32, s32 or u32
-	size   int      // suld/sust element bytes
-	oob    isa.Qual // .trap, .clamp or .zero
+	dims    int
+	layered bool     // .a1d, .a2d: the first coordinate is the layer
+	layer   int32    // slot of the layer index
+	handle  int32    // slot of the object's handle
+	coords  [3]int32 // slots of the coordinates
+	vals    []int32  // destination (tex, suld) or source (sust) slots
+	cInt    bool     // integer coordinates
+	dst     Type     // tex result type: f32, s32 or u32
+	size    int      // suld/sust element bytes
+	oob     isa.Qual // .trap, .clamp or .zero
 }
 
 func texDims(q *Quals) int {
@@ -85,6 +88,10 @@ func texDims(q *Quals) int {
 		return 2
 	case q.Has(isa.Q3d):
 		return 3
+	case q.Has(isa.QA1d):
+		return -1
+	case q.Has(isa.QA2d):
+		return -2
 	}
 	return 0
 }
@@ -110,6 +117,12 @@ func decodeTexOperands(d *Decoder, in *ast.Instruction, addr ast.Expr, vals ast.
 	if err != nil {
 		return err
 	}
+	if ti.layered {
+		if len(cs) < ti.dims+1 {
+			return d.Errorf(in, "%s.a%dd needs a layer and %d coordinates", in.Opcode, ti.dims, ti.dims)
+		}
+		ti.layer, cs = cs[0], cs[1:]
+	}
 	if len(cs) < ti.dims {
 		return d.Errorf(in, "%s.%dd needs %d coordinates", in.Opcode, ti.dims, ti.dims)
 	}
@@ -131,6 +144,9 @@ func decodeTexOperands(d *Decoder, in *ast.Instruction, addr ast.Expr, vals ast.
 func decodeTex(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
 	ti := &texInfo{dims: texDims(&q)}
+	if ti.dims < 0 {
+		ti.dims, ti.layered = -ti.dims, true
+	}
 	if ti.dims == 0 || q.Vec != 4 || len(q.Types) != 2 || len(in.Operands) != 2 ||
 		q.Has(isa.QBase) || q.Has(isa.QLevel) || q.Has(isa.QGrad) {
 		return d.Errorf(in, "the emulator implements tex.{1d,2d,3d}.v4 with texture objects, not %s", in.FullOpcode())
@@ -150,6 +166,9 @@ func decodeTex(d *Decoder, in *ast.Instruction, out *Inst) error {
 func decodeSurf(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
 	ti := &texInfo{dims: texDims(&q), oob: isa.QTrap}
+	if ti.dims < 0 {
+		ti.dims, ti.layered = -ti.dims, true
+	}
 	if q.Has(isa.QClamp) {
 		ti.oob = isa.QClamp
 	} else if q.Has(isa.QZero) {
@@ -209,9 +228,13 @@ func execTex(w *Warp, in *Inst) Status {
 				c[k] = float64(math.Float32frombits(uint32(v)))
 			}
 		}
+		layer := 0
+		if ti.layered {
+			layer = min(max(int(int32(w.R[int(ti.layer)+l])), 0), t.Layers-1)
+		}
 		var out [4]float64
 		var raw [4]uint32
-		ok := t.sample(w, l, ti, c, &out, &raw)
+		ok := t.sample(w, l, ti, c, layer, &out, &raw)
 		if !ok {
 			return Fault
 		}
@@ -231,7 +254,7 @@ func execTex(w *Warp, in *Inst) Status {
 
 // sample computes tex's four results: floats in out, integer texels in
 // raw (for .s32/.u32 results).
-func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, out *[4]float64, raw *[4]uint32) bool {
+func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, layer int, out *[4]float64, raw *[4]uint32) bool {
 	size := [3]int{t.Width, max(t.Height, 1), max(t.Depth, 1)}
 	if t.Normalized && !ti.cInt {
 		for k := range ti.dims {
@@ -243,7 +266,7 @@ func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, out *[4]floa
 		for k := range ti.dims {
 			idx[k] = int(math.Floor(c[k]))
 		}
-		return t.fetch(w, l, ti.dims, idx, out, raw)
+		return t.fetch(w, l, ti.dims, idx, layer, out, raw)
 	}
 	// Linear filtering between the 2^dims nearest texels, with weights of
 	// 8 fractional bits as the hardware computes them.
@@ -267,7 +290,7 @@ func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, out *[4]floa
 			}
 		}
 		var v [4]float64
-		if !t.fetch(w, l, ti.dims, idx, &v, raw) {
+		if !t.fetch(w, l, ti.dims, idx, layer, &v, raw) {
 			return false
 		}
 		for ch := range 4 {
@@ -279,7 +302,7 @@ func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, out *[4]floa
 
 // fetch reads the texel at idx after addressing, converted to floats in
 // out and kept raw in raw.
-func (t *Texture) fetch(w *Warp, l, dims int, idx [3]int, out *[4]float64, raw *[4]uint32) bool {
+func (t *Texture) fetch(w *Warp, l, dims int, idx [3]int, layer int, out *[4]float64, raw *[4]uint32) bool {
 	size := [3]int{t.Width, max(t.Height, 1), max(t.Depth, 1)}
 	for k := range dims {
 		i, n := idx[k], size[k]
@@ -306,7 +329,7 @@ func (t *Texture) fetch(w *Warp, l, dims int, idx [3]int, out *[4]float64, raw *
 		}
 		idx[k] = i
 	}
-	a := t.Base + uint64(idx[2]*t.SlicePitch+idx[1]*t.Pitch+idx[0]*t.texelBytes())
+	a := t.Base + uint64((idx[2]+layer)*t.SlicePitch+idx[1]*t.Pitch+idx[0]*t.texelBytes())
 	r := w.CTA.cluster.Mem.global.find(a, t.texelBytes())
 	if r == nil {
 		w.Fault(l, ruleOutOfBounds, specTex, "texel (%d,%d,%d) at %#x lies outside the texture's memory", idx[0], idx[1], idx[2], a)
@@ -395,7 +418,21 @@ func (w *Warp) surfAddr(l int, ti *texInfo, t *Texture) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	a := t.Base + uint64(c[2]*t.SlicePitch+c[1]*t.Pitch+c[0])
+	layer := 0
+	if ti.layered {
+		layer = int(int32(w.R[int(ti.layer)+l]))
+		if layer < 0 || layer >= t.Layers {
+			if ti.oob == isa.QZero {
+				return nil, true
+			}
+			if ti.oob != isa.QClamp {
+				w.Fault(l, ruleOutOfBounds, specSurf, "surface layer %d is outside [0, %d]", layer, t.Layers-1)
+				return nil, false
+			}
+			layer = min(max(layer, 0), t.Layers-1)
+		}
+	}
+	a := t.Base + uint64((c[2]+layer)*t.SlicePitch+c[1]*t.Pitch+c[0])
 	r := w.CTA.cluster.Mem.global.find(a, n)
 	if r == nil {
 		w.Fault(l, ruleOutOfBounds, specSurf, "surface access at %#x lies outside the surface's memory", a)

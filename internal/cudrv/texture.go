@@ -98,6 +98,9 @@ func (d *Driver) CreateTexture(res Resource, s Sampling, surface bool) (uint64, 
 			return 0, r, "not an array"
 		}
 		t.Base, t.Width, t.Height, t.Depth = a.Base, a.Width, max(a.Height, 1), max(a.Depth, 1)
+		if a.Flags&1 != 0 { // CUDA_ARRAY3D_LAYERED: depth counts layers
+			t.Depth, t.Layers = 1, max(a.Depth, 1)
+		}
 		t.Kind, t.Bits, t.Channels = a.Kind, a.Bits, a.Channels
 	case 2, 3:
 		f, ok := formats[res.Format]
@@ -113,6 +116,7 @@ func (d *Driver) CreateTexture(res Resource, s Sampling, surface bool) (uint64, 
 	default:
 		return 0, ErrNotSupported, fmt.Sprintf("resource type %d (mipmapped arrays are not supported)", res.Type)
 	}
+	t.Layers = max(t.Layers, 1)
 	if t.Pitch == 0 {
 		t.Pitch = t.Width * t.Bits / 8 * t.Channels
 	}

@@ -23,6 +23,10 @@ __global__ void invert(cudaSurfaceObject_t s, int w, int h) {
   }
 }
 
+__global__ void layers(cudaTextureObject_t t, float *out) {
+  out[threadIdx.x] = tex2DLayered<float>(t, threadIdx.x % 2 + 0.5f, 0.5f, threadIdx.x / 2);
+}
+
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorName(e)); return 1; } } while (0)
 
 int main() {
@@ -92,6 +96,22 @@ int main() {
   CHECK(cudaMemcpy2DFromArray(back, sw * 4, sarr, 0, 0, sw * 4, sh, cudaMemcpyDeviceToHost));
   for (int y = 0; y < sh; y++) for (int x = 0; x < sw; x++)
     if (back[y][x] != -img[y][x]) { printf("surface FAILED at %d,%d: %d\n", x, y, back[y][x]); return 1; }
+  float lt[3][2] = {{1, 2}, {3, 4}, {5, 6}};
+  cudaArray_t larr;
+  CHECK(cudaMalloc3DArray(&larr, &fd, make_cudaExtent(2, 1, 3), cudaArrayLayered));
+  cudaMemcpy3DParms cp = {};
+  cp.srcPtr = make_cudaPitchedPtr(lt, 2 * sizeof(float), 2, 1);
+  cp.dstArray = larr;
+  cp.extent = make_cudaExtent(2, 1, 3);
+  cp.kind = cudaMemcpyHostToDevice;
+  CHECK(cudaMemcpy3D(&cp));
+  rd.res.array.array = larr;
+  cudaTextureDesc ld = {};
+  cudaTextureObject_t layered;
+  CHECK(cudaCreateTextureObject(&layered, &rd, &ld, nullptr));
+  layers<<<1, 6>>>(layered, d);
+  CHECK(cudaMemcpy(h, d, 6 * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 6; i++) if (h[i] != i + 1) { printf("layered FAILED at %d: %g\n", i, h[i]); return 1; }
   CHECK(cudaDestroyTextureObject(point));
   CHECK(cudaDestroySurfaceObject(surf));
   CHECK(cudaFreeArray(arr));
