@@ -155,12 +155,16 @@ func findLibcuda(stderr io.Writer) (string, error) {
 	return lib, buildLibcuda(src, dir, lib, stderr)
 }
 
-// ptxkitSource finds the ptxkit source tree: $PTXKIT_SOURCE, or a folder
-// holding ptxkit's go.mod above the working directory or the executable.
+// ptxkitSource finds the ptxkit source tree: $PTXKIT_SOURCE, the tree
+// this binary was built from (when it is still there), or a folder holding
+// ptxkit's go.mod above the working directory or the executable.
 func ptxkitSource() (string, error) {
 	var starts []string
 	if s := os.Getenv("PTXKIT_SOURCE"); s != "" {
 		starts = append(starts, s)
+	}
+	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) { // not with -trimpath
+		starts = append(starts, filepath.Dir(file))
 	}
 	if wd, err := os.Getwd(); err == nil {
 		starts = append(starts, wd)
