@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include "capi.h"
 #include "_cgo_export.h"
@@ -47,6 +48,21 @@ void ptxkit_call_host_fn(void *fn, void *data) { ((host_fn)fn)(data); }
 void ptxkit_write_stdout(const void *p, size_t n) {
 	fwrite(p, 1, n, stdout);
 	fflush(stdout);
+}
+
+/* ptxkit_map_fixed maps n bytes of zeroed memory at exactly addr, or
+   returns NULL when the range is taken. */
+void *ptxkit_map_fixed(uint64_t addr, size_t n) {
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+	void *p = mmap((void *)(uintptr_t)addr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED) return NULL;
+	if ((uintptr_t)p != addr) { /* a kernel without MAP_FIXED_NOREPLACE placed it elsewhere */
+		munmap(p, n);
+		return NULL;
+	}
+	return p;
 }
 
 /* ---- Private export tables (cuGetExportTable) ----

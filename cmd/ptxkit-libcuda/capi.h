@@ -20,6 +20,7 @@ uint32_t ptxkit_tid(void);
 void ptxkit_call_stream_cb(void *fn, uintptr_t stream, int status, void *data);
 void ptxkit_call_host_fn(void *fn, void *data);
 void ptxkit_write_stdout(const void *p, size_t n);
+void *ptxkit_map_fixed(uint64_t addr, size_t n);
 
 int ptxkit_export_table(const void **table, const unsigned char *uuid);
 int ptxkit_proc_address(const char *name, void **pfn, int version, uint64_t flags, int *status);

@@ -46,7 +46,7 @@ func (stdoutWriter) Write(p []byte) (int, error) {
 // environment.
 func driver() *cudrv.Driver {
 	drvOnce.Do(func() {
-		opt := cudrv.Options{Device: os.Getenv("PTXKIT_DEVICE"), Stdout: stdoutWriter{}, DumpPTX: os.Getenv("PTXKIT_DUMP_PTX")}
+		opt := cudrv.Options{Device: os.Getenv("PTXKIT_DEVICE"), Stdout: stdoutWriter{}, DumpPTX: os.Getenv("PTXKIT_DUMP_PTX"), HostMap: hostMap}
 		opt.Jobs, _ = strconv.Atoi(os.Getenv("PTXKIT_JOBS"))
 		if s, err := strconv.ParseUint(os.Getenv("PTXKIT_SEED"), 10, 64); err == nil {
 			opt.Seed = s
@@ -62,6 +62,35 @@ func driver() *cudrv.Driver {
 		}
 	})
 	return drv
+}
+
+// mappedPages are the host pages hostMap mapped (never unmapped: module
+// variables live as long as the process).
+var (
+	mappedMu    sync.Mutex
+	mappedPages = map[uint64]unsafe.Pointer{}
+)
+
+// hostMap maps host memory at exactly [addr, addr+n), page by page,
+// reusing pages mapped before.
+func hostMap(addr uint64, n int) []byte {
+	mappedMu.Lock()
+	defer mappedMu.Unlock()
+	const page = 4096
+	var first unsafe.Pointer
+	for a := addr; a < addr+uint64(n); a += page {
+		p, ok := mappedPages[a]
+		if !ok {
+			if p = C.ptxkit_map_fixed(C.uint64_t(a), page); p == nil {
+				return nil
+			}
+			mappedPages[a] = p
+		}
+		if a == addr {
+			first = p
+		}
+	}
+	return unsafe.Slice((*byte)(first), n)
 }
 
 func tracef(format string, args ...any) {

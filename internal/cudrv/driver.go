@@ -39,6 +39,12 @@ type Options struct {
 	// refer to.
 	DumpPTX string
 	Seed    uint64
+	// HostMap, when set, maps n bytes of host memory at address addr
+	// (page-aligned ranges) and returns them, or nil when it cannot. The
+	// driver gives __managed__ module variables such memory at their own
+	// device address, so that the host reaches them through the pointer
+	// the runtime hands it, as with unified memory on a GPU.
+	HostMap func(addr uint64, n int) []byte
 }
 
 // Driver is one process's driver state. Its methods are safe for

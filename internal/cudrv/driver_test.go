@@ -231,3 +231,46 @@ func TestEventsAndErrors(t *testing.T) {
 		t.Error("sm_75 accepted")
 	}
 }
+
+func TestManagedVariables(t *testing.T) {
+	var errs bytes.Buffer
+	host := map[uint64][]byte{}
+	d, err := New(Options{Stderr: &errs, Stdout: &bytes.Buffer{}, HostMap: func(addr uint64, n int) []byte {
+		b := make([]byte, n)
+		host[addr] = b
+		return b
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Init(0)
+	src := strings.Replace(testPTX, ".global .align 4 .u32 counter = 7;", ".global .attribute(.managed) .align 4 .u32 counter = 7;", 1)
+	mod, r, detail := d.LoadModule([]byte(src))
+	if r != Success || len(host) != 1 {
+		t.Fatal(r, detail, len(host), errs.String())
+	}
+	addr, _, _ := d.GetGlobal(mod, "counter")
+	var page []byte
+	for base, b := range host {
+		if addr < base || addr >= base+uint64(len(b)) {
+			t.Fatalf("counter at %#x is outside its host page %#x", addr, base)
+		}
+		page = b[addr-base:]
+	}
+	if binary.LittleEndian.Uint32(page) != 7 {
+		t.Fatalf("the initial value did not reach host memory: % x", page[:4])
+	}
+	binary.LittleEndian.PutUint32(page, 1000) // the host writes, the kernel counts on
+	fn, _ := d.GetFunction(mod, "axpy")
+	x, _ := d.MemAlloc(64)
+	params := [][]byte{u64(x), u64(x), binary.LittleEndian.AppendUint32(nil, 16)}
+	if r := d.Launch(fn, LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}}, params); r != Success || d.State() != Success {
+		t.Fatal(r, errs.String())
+	}
+	if got := binary.LittleEndian.Uint32(page); got != 1016 {
+		t.Errorf("counter = %d in host memory, want 1016", got)
+	}
+	if k, _, _, ok := d.Kind(addr); !ok || k != MemUnified {
+		t.Errorf("counter's memory kind %v", k)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/diag"
@@ -94,7 +95,41 @@ func (d *Driver) LoadModule(image []byte) (h Handle, r Result, detail string) {
 			break
 		}
 	}
+	d.mapManaged(mod)
 	return h, Success, ""
+}
+
+// mapManaged gives the module's __managed__ variables (.attribute(.managed))
+// host memory at their device address, keeping their initial bytes.
+// Without Options.HostMap, or when the address range is taken, they stay
+// device-only and the host cannot reach them.
+func (d *Driver) mapManaged(mod *Module) {
+	for _, s := range mod.ast.Stmts {
+		v, ok := s.(*ast.VarDecl)
+		if !ok || v.Name == nil || !slices.Contains(v.Attrs, ".attribute(.managed)") {
+			continue
+		}
+		r := mod.vars[v.Name.Name]
+		if r == nil || r.Space != emu.SpaceGlobal || d.opt.HostMap == nil {
+			continue
+		}
+		installed := d.mem.Lookup(r.Base, max(len(r.Data), 1))
+		if installed == nil {
+			continue
+		}
+		const page = 4096
+		start := installed.Base &^ (page - 1)
+		end := (installed.End() + page - 1) &^ (page - 1)
+		host := d.opt.HostMap(start, int(end-start))
+		if host == nil {
+			d.Logf("__managed__ variable %s: no host memory at %#x; the host cannot reach it", v.Name.Name, installed.Base)
+			continue
+		}
+		data := host[installed.Base-start : installed.Base-start+uint64(len(installed.Data))]
+		copy(data, installed.Data)
+		installed.Data = data
+		d.allocs[installed.Base] = &allocation{region: installed, kind: MemUnified}
+	}
 }
 
 func diagText(l diag.List) string {

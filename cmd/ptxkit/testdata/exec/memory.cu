@@ -1,4 +1,4 @@
-// Managed and zero-copy memory, device new/delete, stream callbacks and a
+// Managed memory (allocated and __managed__ variables), zero-copy memory, device new/delete, stream callbacks and a
 // cooperative launch with a grid-wide sync.
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -41,6 +41,9 @@ __global__ void gridsum(const int *in, int *partial, int *out, int n, unsigned *
     *out = s;
   }
 }
+
+__managed__ int hits = 3;
+__global__ void hit() { atomicAdd(&hits, 1); }
 
 static int called;
 static void CUDART_CB note(void *data) { called += *(int *)data; }
@@ -90,6 +93,12 @@ int main() {
   int got = 0;
   CHECK(cudaMemcpy(&got, sum, sizeof got, cudaMemcpyDeviceToHost));
   if (got != 3 * n * (n - 1) / 2) { printf("grid sync FAILED: %d\n", got); return 1; }
+  hit<<<1, 32>>>();
+  CHECK(cudaDeviceSynchronize());
+  hits += 100;  // the host reaches the __managed__ variable directly
+  hit<<<1, 2>>>();
+  CHECK(cudaDeviceSynchronize());
+  if (hits != 137) { printf("__managed__ FAILED: %d\n", hits); return 1; }
   printf("memory PASSED\n");
   return 0;
 }
