@@ -149,10 +149,11 @@ func (s *regionSet) near(a uint64) string {
 // (buffers and module .global variables), the kernel parameter buffer and
 // the constant bank.
 type Memory struct {
-	global regionSet
-	konst  regionSet
-	Params *Region
-	heap   *deviceHeap // malloc's heap, made for the first program that calls it
+	global   regionSet
+	konst    regionSet
+	Params   *Region
+	heap     *deviceHeap // malloc's heap, made for the first program that calls it
+	heapSize int         // its size (0: HeapBytes)
 	// textures are the texture and surface objects by handle (texture.go);
 	// they change only between launches.
 	textures map[uint64]*Texture

@@ -35,14 +35,36 @@ type deviceHeap struct {
 
 type span struct{ off, n uint64 }
 
+// MaxHeapBytes bounds SetHeapSize (1 GiB).
+const MaxHeapBytes = 1 << 30
+
+// SetHeapSize sets the size of the heap malloc serves (cudaLimitMallocHeapSize);
+// it fails once a kernel that calls malloc has run in m, as the CUDA runtime's does.
+func (m *Memory) SetHeapSize(n int) bool {
+	if m.heap != nil || n < heapAlign || n > MaxHeapBytes {
+		return false
+	}
+	m.heapSize = n
+	return true
+}
+
+// HeapSize returns the size of the heap malloc serves.
+func (m *Memory) HeapSize() int {
+	if m.heapSize == 0 {
+		return HeapBytes
+	}
+	return m.heapSize
+}
+
 // ensureHeap installs the heap region (callers run before clusters start).
 func (m *Memory) ensureHeap() {
 	if m.heap != nil {
 		return
 	}
-	r := &Region{Name: "device heap", Base: heapBase, Data: make([]byte, HeapBytes), Space: SpaceGlobal, ArgIndex: -1}
+	n := m.HeapSize()
+	r := &Region{Name: "device heap", Base: heapBase, Data: make([]byte, n), Space: SpaceGlobal, ArgIndex: -1}
 	m.global.add(r)
-	m.heap = &deviceHeap{region: r, free: []span{{0, HeapBytes}}, used: map[uint64]uint64{}}
+	m.heap = &deviceHeap{region: r, free: []span{{0, uint64(n)}}, used: map[uint64]uint64{}}
 }
 
 func (h *deviceHeap) alloc(n uint64) uint64 {

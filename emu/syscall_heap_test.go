@@ -89,3 +89,22 @@ DONE:
 	res := launchReport(t, src, Config{Grid: dims(1, 1, 1), Block: dims(32, 1, 1)})
 	wantReport(t, res, "assert", "a.cu:12: k: block: [0,0,0], thread: [3,0,0] Assertion `x > 0` failed.")
 }
+
+func TestHeapSize(t *testing.T) {
+	p := compile(t, heapPTX)
+	mem := NewMemory()
+	if mem.SetHeapSize(1<<40) || !mem.SetHeapSize(64<<10) || mem.HeapSize() != 64<<10 {
+		t.Fatal("heap size limits")
+	}
+	out := mem.Alloc("out", 256, 256)
+	l := &Launch{Kernel: p, Mem: mem, Config: Config{Grid: dims(1, 1, 1), Block: dims(64, 1, 1)}, Args: []Arg{scalar(out.Base), scalar(0)}}
+	if res, err := l.Run(); err != nil || res.Report != nil {
+		t.Fatal(err, res.Report)
+	}
+	if len(mem.heap.region.Data) != 64<<10 {
+		t.Errorf("heap of %d bytes", len(mem.heap.region.Data))
+	}
+	if mem.SetHeapSize(1 << 20) {
+		t.Error("the heap size changed after a kernel used the heap")
+	}
+}

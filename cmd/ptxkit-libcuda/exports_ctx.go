@@ -407,10 +407,16 @@ func cuCtxGetId(ctx C.uintptr_t, id *C.ulonglong) C.int {
 // Context limits: CU_LIMIT_STACK_SIZE 0, PRINTF_FIFO_SIZE 1,
 // MALLOC_HEAP_SIZE 2, DEV_RUNTIME_SYNC_DEPTH 3, PENDING_LAUNCH_COUNT 4,
 // MAX_L2_FETCH_GRANULARITY 5, PERSISTING_L2_CACHE_SIZE 6.
+const limitMallocHeap = 2
+
 var limits = map[int]uint64{0: 1024, 1: 1 << 20, 2: 8 << 20, 3: 2, 4: 2048, 5: 64, 6: 0}
 
 //export cuCtxGetLimit
 func cuCtxGetLimit(v *C.size_t, limit C.int) C.int {
+	if limit == limitMallocHeap && v != nil {
+		*v = C.size_t(driver().HeapSize())
+		return 0
+	}
 	x, ok := limits[int(limit)]
 	if v == nil || !ok {
 		return res(cudrv.ErrInvalidValue)
@@ -421,6 +427,9 @@ func cuCtxGetLimit(v *C.size_t, limit C.int) C.int {
 
 //export cuCtxSetLimit
 func cuCtxSetLimit(limit C.int, v C.size_t) C.int {
+	if limit == limitMallocHeap {
+		return res(driver().SetHeapSize(uint64(v)))
+	}
 	if _, ok := limits[int(limit)]; !ok {
 		return res(cudrv.ErrInvalidValue)
 	}

@@ -335,6 +335,24 @@ func (d *Driver) DeleteLocal(h Handle, key uintptr) Result {
 	return Success
 }
 
+// SetHeapSize is cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE): it fails once a
+// kernel that calls malloc has run.
+func (d *Driver) SetHeapSize(n uint64) Result {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if n > emu.MaxHeapBytes || !d.mem.SetHeapSize(int(n)) {
+		return ErrInvalidValue
+	}
+	return Success
+}
+
+// HeapSize is cuCtxGetLimit(CU_LIMIT_MALLOC_HEAP_SIZE).
+func (d *Driver) HeapSize() uint64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return uint64(d.mem.HeapSize())
+}
+
 // Synchronize is cuCtxSynchronize and cuStreamSynchronize: work runs when
 // it is issued, so only a broken context's error remains.
 func (d *Driver) Synchronize() Result { return d.State() }
