@@ -69,7 +69,8 @@ const specSurf = "PTX ISA §9.7.11 (suld, sust)"
 // texInfo is a decoded tex, suld or sust.
 type texInfo struct {
 	dims    int
-	layered bool     // .a1d, .a2d: the first coordinate is the layer
+	layered bool     // .a1d, .a2d, .acube: the first coordinate is the layer
+	cube    bool     // .cube, .acube: the coordinates are a direction
 	layer   int32    // slot of the layer index
 	handle  int32    // slot of the object's handle
 	coords  [3]int32 // slots of the coordinates
@@ -146,6 +147,9 @@ func decodeTex(d *Decoder, in *ast.Instruction, out *Inst) error {
 	ti := &texInfo{dims: texDims(&q)}
 	if ti.dims < 0 {
 		ti.dims, ti.layered = -ti.dims, true
+	}
+	if q.Has(isa.QCube) || q.Has(isa.QAcube) {
+		ti.dims, ti.cube, ti.layered = 3, true, q.Has(isa.QAcube)
 	}
 	if ti.dims == 0 || q.Vec != 4 || len(q.Types) != 2 || len(in.Operands) != 2 ||
 		q.Has(isa.QBase) || q.Has(isa.QLevel) || q.Has(isa.QGrad) {
@@ -230,11 +234,19 @@ func execTex(w *Warp, in *Inst) Status {
 		}
 		layer := 0
 		if ti.layered {
-			layer = min(max(int(int32(w.R[int(ti.layer)+l])), 0), t.Layers-1)
+			layer = int(int32(w.R[int(ti.layer)+l]))
 		}
+		st := ti
+		if ti.cube {
+			var face int
+			face, c = cubeFace(c)
+			layer = layer*6 + face
+			st = &texInfo{dims: 2, dst: ti.dst, cube: true}
+		}
+		layer = min(max(layer, 0), t.Layers-1)
 		var out [4]float64
 		var raw [4]uint32
-		ok := t.sample(w, l, ti, c, layer, &out, &raw)
+		ok := t.sample(w, l, st, c, layer, &out, &raw)
 		if !ok {
 			return Fault
 		}
@@ -256,7 +268,7 @@ func execTex(w *Warp, in *Inst) Status {
 // raw (for .s32/.u32 results).
 func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, layer int, out *[4]float64, raw *[4]uint32) bool {
 	size := [3]int{t.Width, max(t.Height, 1), max(t.Depth, 1)}
-	if t.Normalized && !ti.cInt {
+	if (t.Normalized || ti.cube) && !ti.cInt {
 		for k := range ti.dims {
 			c[k] *= float64(size[k])
 		}
@@ -298,6 +310,42 @@ func (t *Texture) sample(w *Warp, l int, ti *texInfo, c [3]float64, layer int, o
 		}
 	}
 	return true
+}
+
+// cubeFace selects the face a direction points at and the coordinates in
+// [0, 1] on it (CUDA C++ Programming Guide, Cubemap Textures).
+func cubeFace(c [3]float64) (int, [3]float64) {
+	x, y, z := c[0], c[1], c[2]
+	ax, ay, az := math.Abs(x), math.Abs(y), math.Abs(z)
+	var face int
+	var s, t, m float64
+	switch {
+	case ax >= ay && ax >= az:
+		m, t = ax, -y
+		if x >= 0 {
+			face, s = 0, -z
+		} else {
+			face, s = 1, z
+		}
+	case ay >= az:
+		m, s = ay, x
+		if y >= 0 {
+			face, t = 2, z
+		} else {
+			face, t = 3, -z
+		}
+	default:
+		m, t = az, -y
+		if z >= 0 {
+			face, s = 4, x
+		} else {
+			face, s = 5, -x
+		}
+	}
+	if m == 0 {
+		return face, [3]float64{0.5, 0.5, 0}
+	}
+	return face, [3]float64{(s/m + 1) / 2, (t/m + 1) / 2, 0}
 }
 
 // fetch reads the texel at idx after addressing, converted to floats in

@@ -34,8 +34,8 @@ func cuArray3DCreate_v2(arr *C.uintptr_t, desc unsafe.Pointer) C.int {
 		return res(cudrv.ErrInvalidValue)
 	}
 	flags := u32at(desc, 32)
-	if flags&^0x3 != 0 { // CUDA_ARRAY3D_LAYERED and _SURFACE_LDST
-		tracef("cuArray3DCreate: flags %#x (cubemap and texture-gather arrays are not supported)", flags)
+	if flags&^0x7 != 0 { // CUDA_ARRAY3D_LAYERED, _SURFACE_LDST and _CUBEMAP
+		tracef("cuArray3DCreate: flags %#x (texture-gather and sparse arrays are not supported)", flags)
 		return res(cudrv.ErrNotSupported)
 	}
 	h, r := driver().CreateArray(int(u64at(desc, 0)), int(u64at(desc, 8)), int(u64at(desc, 16)), u32at(desc, 24), u32at(desc, 28), flags)

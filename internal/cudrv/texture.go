@@ -98,7 +98,7 @@ func (d *Driver) CreateTexture(res Resource, s Sampling, surface bool) (uint64, 
 			return 0, r, "not an array"
 		}
 		t.Base, t.Width, t.Height, t.Depth = a.Base, a.Width, max(a.Height, 1), max(a.Depth, 1)
-		if a.Flags&1 != 0 { // CUDA_ARRAY3D_LAYERED: depth counts layers
+		if a.Flags&5 != 0 { // CUDA_ARRAY3D_LAYERED, _CUBEMAP: depth counts layers (faces)
 			t.Depth, t.Layers = 1, max(a.Depth, 1)
 		}
 		t.Kind, t.Bits, t.Channels = a.Kind, a.Bits, a.Channels

@@ -27,6 +27,12 @@ __global__ void layers(cudaTextureObject_t t, float *out) {
   out[threadIdx.x] = tex2DLayered<float>(t, threadIdx.x % 2 + 0.5f, 0.5f, threadIdx.x / 2);
 }
 
+__global__ void cube(cudaTextureObject_t t, float *out) {
+  int f = threadIdx.x;
+  float d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  out[f] = texCubemap<float>(t, d[f][0], d[f][1], d[f][2]);
+}
+
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorName(e)); return 1; } } while (0)
 
 int main() {
@@ -112,6 +118,22 @@ int main() {
   layers<<<1, 6>>>(layered, d);
   CHECK(cudaMemcpy(h, d, 6 * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < 6; i++) if (h[i] != i + 1) { printf("layered FAILED at %d: %g\n", i, h[i]); return 1; }
+  float faces[6][2][2];
+  for (int f = 0; f < 6; f++) for (int i = 0; i < 4; i++) faces[f][i / 2][i % 2] = f * 10 + i;
+  cudaArray_t carr;
+  CHECK(cudaMalloc3DArray(&carr, &fd, make_cudaExtent(2, 2, 6), cudaArrayCubemap));
+  cp = {};
+  cp.srcPtr = make_cudaPitchedPtr(faces, 2 * sizeof(float), 2, 2);
+  cp.dstArray = carr;
+  cp.extent = make_cudaExtent(2, 2, 6);
+  cp.kind = cudaMemcpyHostToDevice;
+  CHECK(cudaMemcpy3D(&cp));
+  rd.res.array.array = carr;
+  cudaTextureObject_t cubemap;
+  CHECK(cudaCreateTextureObject(&cubemap, &rd, &ld, nullptr));
+  cube<<<1, 6>>>(cubemap, d);
+  CHECK(cudaMemcpy(h, d, 6 * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int f = 0; f < 6; f++) if (h[f] != f * 10 + 3) { printf("cubemap FAILED at face %d: %g\n", f, h[f]); return 1; }
   CHECK(cudaDestroyTextureObject(point));
   CHECK(cudaDestroySurfaceObject(surf));
   CHECK(cudaFreeArray(arr));
