@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 func init() {
@@ -113,7 +114,10 @@ func execProgram(lib string, o *execOptions, argv []string, stdin io.Reader, std
 			return code
 		}
 		fmt.Fprintf(stderr, "ptxkit exec: %s: %v\n", argv[0], exit)
-		return 128 + 9
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()) // as a shell reports it
+		}
+		return exitUsage
 	}
 	fmt.Fprintf(stderr, "ptxkit exec: %v\n", err)
 	return exitUsage

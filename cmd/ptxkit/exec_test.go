@@ -205,6 +205,23 @@ func TestExecUsage(t *testing.T) {
 		t.Errorf("missing library: %d %q", code, errs.String())
 	}
 	errs.Reset()
+	t.Setenv("PTXKIT_LIBCUDA", "/bin/true") // any existing file named libcuda.so.1 is looked for by name
+	if code := runExec([]string{"/bin/true"}, nil, &out, &errs); code != exitUsage || !strings.Contains(errs.String(), "must be named libcuda.so.1") {
+		t.Errorf("misnamed library: %d %q", code, errs.String())
+	}
+	lib := filepath.Join(t.TempDir(), libcudaName)
+	if err := os.WriteFile(lib, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PTXKIT_LIBCUDA", lib)
+	errs.Reset()
+	if code := runExec([]string{"sh", "-c", "exit 7"}, nil, &out, &errs); code != 7 {
+		t.Errorf("the program's exit status is not passed on: %d %q", code, errs.String())
+	}
+	if code := runExec([]string{"sh", "-c", "kill -TERM $$"}, nil, &out, &errs); code != 128+15 {
+		t.Errorf("a program killed by SIGTERM: %d", code)
+	}
+	errs.Reset()
 	if code := runExec([]string{"--device", "sm_75", "/bin/true"}, nil, &out, &errs); code != exitUsage || !strings.Contains(errs.String(), "sm_75") {
 		t.Errorf("bad device: %d %q", code, errs.String())
 	}
