@@ -8,8 +8,10 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"os"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/ptxkit/ptxkit/internal/cudrv"
@@ -19,8 +21,57 @@ import (
 // linked "cubin" handed back is PTX text, which cuModuleLoadData takes.
 
 type linkState struct {
-	l   *cudrv.Linker
-	out unsafe.Pointer // C copy of the result, freed by cuLinkDestroy
+	l    *cudrv.Linker
+	out  unsafe.Pointer // C copy of the result, freed by cuLinkDestroy
+	opts []C.int
+	vp   *unsafe.Pointer // the caller's option value slots, written back on completion
+}
+
+// CUjit_option values the linker answers.
+const (
+	jitWallTime    = 2
+	jitInfoLog     = 3
+	jitInfoLogSize = 4
+	jitErrorLog    = 5
+	jitErrorSize   = 6
+)
+
+// report writes the documented outputs into the caller's option slots:
+// the wall time (a float overwriting its slot) and the log buffers (their
+// size slots overwritten with the bytes written).
+func (ls *linkState) report(info, errs string, ms float32) {
+	if ls.vp == nil {
+		return
+	}
+	vals := unsafe.Slice(ls.vp, len(ls.opts))
+	size := func(sizeOpt C.int) (int, int) {
+		for i, o := range ls.opts {
+			if o == sizeOpt {
+				return int(uintptr(vals[i])), i
+			}
+		}
+		return 0, -1
+	}
+	write := func(bufOpt, sizeOpt C.int, text string) {
+		n, si := size(sizeOpt)
+		for i, o := range ls.opts {
+			if o == bufOpt && vals[i] != nil && n > 0 {
+				b := unsafe.Slice((*byte)(vals[i]), n)
+				k := copy(b[:n-1], text)
+				b[k] = 0
+				if si >= 0 {
+					*(*uintptr)(unsafe.Pointer(&vals[si])) = uintptr(k + 1)
+				}
+			}
+		}
+	}
+	write(jitInfoLog, jitInfoLogSize, info)
+	write(jitErrorLog, jitErrorSize, errs)
+	for i, o := range ls.opts {
+		if o == jitWallTime {
+			*(*float32)(unsafe.Pointer(&vals[i])) = ms
+		}
+	}
 }
 
 var links = struct {
@@ -37,7 +88,12 @@ func cuLinkCreate_v2(n C.uint, opts, vals unsafe.Pointer, state *C.uintptr_t) C.
 	links.Lock()
 	defer links.Unlock()
 	links.next += 0x10
-	links.m[links.next] = &linkState{l: cudrv.NewLinker()}
+	ls := &linkState{l: cudrv.NewLinker()}
+	if n > 0 && opts != nil && vals != nil {
+		ls.opts = append([]C.int(nil), unsafe.Slice((*C.int)(opts), int(n))...)
+		ls.vp = (*unsafe.Pointer)(vals)
+	}
+	links.m[links.next] = ls
 	*state = links.next
 	return 0
 }
@@ -84,11 +140,14 @@ func cuLinkComplete(state C.uintptr_t, out *unsafe.Pointer, size *C.size_t) C.in
 	if ls == nil || out == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
+	start := time.Now()
 	b, r, msg := ls.l.Complete()
 	if r != cudrv.Success {
 		driver().Logf("cuLinkComplete: %s", msg)
+		ls.report("", msg, 0)
 		return res(r)
 	}
+	ls.report(fmt.Sprintf("ptxkit: linked %d bytes of PTX", len(b)), "", float32(time.Since(start).Seconds()*1000))
 	if ls.out != nil {
 		C.free(ls.out)
 	}

@@ -51,9 +51,13 @@ int main(void) {
   CUlinkState link;
   void *image;
   size_t size;
-  CHECK(cuLinkCreate_v2(0, 0, 0, &link));
+  char log[256] = "";
+  int opts[] = {2 /* CU_JIT_WALL_TIME */, 3 /* CU_JIT_INFO_LOG_BUFFER */, 4 /* _SIZE_BYTES */};
+  void *vals[] = {0, log, (void *)(size_t)sizeof log};
+  CHECK(cuLinkCreate_v2(3, opts, vals, &link));
   CHECK(cuLinkAddData_v2(link, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, strlen(ptx) + 1, "twice.ptx", 0, 0, 0));
   CHECK(cuLinkComplete(link, &image, &size));
+  if (strstr(log, "linked") == NULL || (size_t)vals[2] != strlen(log) + 1) { printf("link log %s\n", log); return 1; }
   CUmodule mod;
   CHECK(cuModuleLoadData(&mod, image));
   CHECK(cuLinkDestroy(link));
