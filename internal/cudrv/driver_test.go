@@ -274,3 +274,35 @@ func TestManagedVariables(t *testing.T) {
 		t.Errorf("counter's memory kind %v", k)
 	}
 }
+
+// Each kind of fault gives the CUDA error a GPU gives.
+func TestFaultResults(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want Result
+	}{
+		{"ld.param.u64 %rd1, [p];\n\tld.global.u32 %r1, [%rd1+1];", ErrMisalignedAddress},
+		{"ld.param.u64 %rd1, [p];\n\tst.global.u32 [%rd1+4096], %r1;", ErrIllegalAddress},
+		{"trap;", ErrLaunchFailed},
+	} {
+		d, errs := newTestDriver(t)
+		src := header + ".visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n\tmov.u32 %r1, 0;\n\t" + c.body + "\n\tret;\n}\n"
+		mod, r, detail := d.LoadModule([]byte(src))
+		if r != Success {
+			t.Fatal(r, detail)
+		}
+		fn, _ := d.GetFunction(mod, "k")
+		p, _ := d.MemAlloc(64)
+		if r := d.Launch(fn, LaunchConfig{Grid: [3]int{1, 1, 1}, Block: [3]int{32, 1, 1}}, [][]byte{u64(p)}); r != Success {
+			t.Fatal(r)
+		}
+		if got := d.Synchronize(); got != c.want {
+			t.Errorf("%q: %v, want %v\n%s", c.body, got, c.want, errs)
+		}
+		if d.PrimaryReset(0); d.Synchronize() != Success {
+			t.Errorf("a device reset does not clear the error")
+		}
+	}
+}
+
+const header = ".version 8.5\n.target sm_90\n.address_size 64\n"
