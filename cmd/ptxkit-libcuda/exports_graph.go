@@ -27,6 +27,9 @@ type graphNode struct {
 
 type graph struct {
 	nodes []C.uintptr_t
+	// override holds an instantiated graph's own node parameters, set by
+	// cuGraphExec*SetParams without changing the graph it came from.
+	override map[C.uintptr_t]func() cudrv.Result
 }
 
 var graphs = struct {
@@ -42,12 +45,16 @@ var graphs = struct {
 
 // CUgraphNodeType values.
 const (
-	nodeKernel = 0
-	nodeMemcpy = 1
-	nodeMemset = 2
-	nodeHost   = 3
-	nodeGraph  = 4
-	nodeEmpty  = 5
+	nodeKernel      = 0
+	nodeMemcpy      = 1
+	nodeMemset      = 2
+	nodeHost        = 3
+	nodeGraph       = 4
+	nodeEmpty       = 5
+	nodeEventWait   = 6
+	nodeEventRecord = 7
+	nodeMemAlloc    = 10
+	nodeMemFree     = 11
 )
 
 func newGraphHandle() C.uintptr_t {
@@ -84,7 +91,9 @@ func runGraph(gr *graph) cudrv.Result {
 	graphs.Lock()
 	var runs []func() cudrv.Result
 	for _, h := range gr.nodes {
-		if n := graphs.node[h]; n != nil && n.run != nil {
+		if run := gr.override[h]; run != nil {
+			runs = append(runs, run)
+		} else if n := graphs.node[h]; n != nil && n.run != nil {
 			runs = append(runs, n.run)
 		}
 	}
@@ -458,4 +467,127 @@ func joinCapture(s, e C.uintptr_t) bool {
 		graphs.capturing[s] = g
 	}
 	return ok
+}
+
+//export cuGraphKernelNodeSetParams_v2
+func cuGraphKernelNodeSetParams_v2(node C.uintptr_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	run, r := kernelNode(p)
+	if r != cudrv.Success {
+		return res(r)
+	}
+	graphs.Lock()
+	defer graphs.Unlock()
+	n, ok := graphs.node[node]
+	if !ok || n.kind != nodeKernel {
+		return res(cudrv.ErrInvalidValue)
+	}
+	n.run = run
+	return 0
+}
+
+// setExecNode gives node of an instantiated graph its own run.
+func setExecNode(e, node C.uintptr_t, kind int, run func() cudrv.Result) C.int {
+	graphs.Lock()
+	defer graphs.Unlock()
+	gr, ok := graphs.exec[e]
+	n, ok2 := graphs.node[node]
+	if !ok || !ok2 || n.kind != kind {
+		return res(cudrv.ErrInvalidValue)
+	}
+	if gr.override == nil {
+		gr.override = map[C.uintptr_t]func() cudrv.Result{}
+	}
+	gr.override[node] = run
+	return 0
+}
+
+//export cuGraphExecKernelNodeSetParams_v2
+func cuGraphExecKernelNodeSetParams_v2(e, node C.uintptr_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	run, r := kernelNode(p)
+	if r != cudrv.Success {
+		return res(r)
+	}
+	return setExecNode(e, node, nodeKernel, run)
+}
+
+//export cuGraphExecHostNodeSetParams
+func cuGraphExecHostNodeSetParams(e, node C.uintptr_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	fn, data := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(unsafe.Add(p, 8))
+	return setExecNode(e, node, nodeHost, func() cudrv.Result {
+		C.ptxkit_call_host_fn(fn, data)
+		return cudrv.Success
+	})
+}
+
+// execUpdate gives an instantiated graph the nodes of graph g as they are
+// now (the topology may differ: nodes run in insertion order).
+func execUpdate(e, g C.uintptr_t) C.int {
+	graphs.Lock()
+	defer graphs.Unlock()
+	gr, ok := graphs.graph[g]
+	ex, ok2 := graphs.exec[e]
+	if !ok || !ok2 {
+		return res(cudrv.ErrInvalidValue)
+	}
+	ex.nodes, ex.override = append([]C.uintptr_t(nil), gr.nodes...), nil
+	return 0
+}
+
+//export cuGraphExecUpdate_v2
+func cuGraphExecUpdate_v2(e, g C.uintptr_t, info unsafe.Pointer) C.int {
+	if info != nil {
+		clear(hostBytes(info, 24)) // CU_GRAPH_EXEC_UPDATE_SUCCESS, no error nodes
+	}
+	return execUpdate(e, g)
+}
+
+//export cuGraphExecUpdate
+func cuGraphExecUpdate(e, g C.uintptr_t, errNode *C.uintptr_t, result *C.int) C.int {
+	if errNode != nil {
+		*errNode = 0
+	}
+	if result != nil {
+		*result = 0
+	}
+	return execUpdate(e, g)
+}
+
+//export cuGraphAddMemAllocNode
+func cuGraphAddMemAllocNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	// CUDA_MEM_ALLOC_NODE_PARAMS: the pool properties (88 bytes), access
+	// descriptors, bytesize at 104 and the returned address at 112. The
+	// memory is allocated once, for the graph's life, as a GPU reserves it.
+	ptr, r := driver().MemAlloc(u64at(p, 104))
+	if r != cudrv.Success {
+		return res(r)
+	}
+	*(*uint64)(unsafe.Add(p, 112)) = ptr
+	return addNodeExport(node, g, deps, n, nodeMemAlloc, nil)
+}
+
+//export cuGraphAddMemFreeNode
+func cuGraphAddMemFreeNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ptr C.ulonglong) C.int {
+	return addNodeExport(node, g, deps, n, nodeMemFree, nil)
+}
+
+//export cuGraphAddEventRecordNode
+func cuGraphAddEventRecordNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ev C.uintptr_t) C.int {
+	return addNodeExport(node, g, deps, n, nodeEventRecord, func() cudrv.Result { return driver().RecordEvent(cudrv.Handle(ev)) })
+}
+
+//export cuGraphAddEventWaitNode
+func cuGraphAddEventWaitNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ev C.uintptr_t) C.int {
+	return addNodeExport(node, g, deps, n, nodeEventWait, nil)
 }

@@ -15,6 +15,7 @@ grep -h '^//export cu' exports_*.go | sed 's,//export ,,' | sort | while read f;
 	case "$f" in
 	cuCtxCreate_v3) ver=11040 ;;
 	cuCtxCreate_v4) ver=12050 ;;
+	cuGraphExecUpdate_v2) ver=12000 ;;
 	cuStreamGetCaptureInfo_v3) ver=12030 ;;
 	cuDeviceGetUuid_v2) ver=11040 ;;
 	esac

@@ -69,6 +69,43 @@ int main() {
   CHECK(cudaStreamSynchronize(s1));
   CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
   if (h[7] != 7 || count != 3) { printf("built graph FAILED: %d, %zu nodes\n", h[7], count); return 1; }
+  // New kernel parameters for the instantiated graph only, then an update
+  // back to the graph's own.
+  int k2 = 40;
+  void *args2[] = {&a, &nn, &k2};
+  kp.kernelParams = args2;
+  CHECK(cudaGraphExecKernelNodeSetParams(exec2, kern, &kp));
+  CHECK(cudaGraphLaunch(exec2, s1));
+  CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
+  if (h[7] != 45) { printf("exec node parameters FAILED: %d\n", h[7]); return 1; }
+  cudaGraphExecUpdateResultInfo info;
+  CHECK(cudaGraphExecUpdate(exec2, g, &info));
+  CHECK(cudaGraphLaunch(exec2, s1));
+  CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
+  if (h[7] != 7) { printf("graph exec update FAILED: %d\n", h[7]); return 1; }
+  // A graph that allocates memory, sets it, and frees it.
+  cudaGraph_t mg;
+  CHECK(cudaGraphCreate(&mg, 0));
+  cudaMemAllocNodeParams ap = {};
+  ap.poolProps.allocType = cudaMemAllocationTypePinned;
+  ap.poolProps.location.type = cudaMemLocationTypeDevice;
+  ap.poolProps.location.id = 0;
+  ap.bytesize = n * sizeof(int);
+  cudaGraphNode_t alloc, set2, freeNode;
+  CHECK(cudaGraphAddMemAllocNode(&alloc, mg, nullptr, 0, &ap));
+  cudaMemsetParams mp2 = {};
+  mp2.dst = ap.dptr; mp2.value = 9; mp2.elementSize = 4; mp2.width = n; mp2.height = 1;
+  CHECK(cudaGraphAddMemsetNode(&set2, mg, &alloc, 1, &mp2));
+  cudaGraphNode_t cp2;
+  CHECK(cudaGraphAddMemcpyNode1D(&cp2, mg, &set2, 1, b, ap.dptr, n * sizeof(int), cudaMemcpyDeviceToDevice));
+  CHECK(cudaGraphAddMemFreeNode(&freeNode, mg, &cp2, 1, ap.dptr));
+  cudaGraphExec_t exec3;
+  CHECK(cudaGraphInstantiate(&exec3, mg, 0));
+  CHECK(cudaGraphLaunch(exec3, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
+  if (h[n - 1] != 9) { printf("memory nodes FAILED: %d\n", h[n - 1]); return 1; }
+  CHECK(cudaGraphExecDestroy(exec3));
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphExecDestroy(exec2));
   CHECK(cudaGraphDestroy(g));
