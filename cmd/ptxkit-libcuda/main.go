@@ -119,8 +119,8 @@ func memAt(a uint64, n uint64) ([]byte, bool) {
 	if b, r := driver().Device(a, n); r == cudrv.Success {
 		return b, true
 	}
-	if a < 4096 {
-		return nil, false
+	if _, _, _, known := driver().Kind(a); known || a < 4096 {
+		return nil, false // runs past a device allocation, or a null pointer
 	}
 	return hostBytes(C.ptxkit_ptr(C.uint64_t(a)), n), true
 }

@@ -76,6 +76,8 @@ int main(void) {
   for (int i = 0; i < 32; i++)
     if (h[i] != 2u * i) { printf("FAILED at %d: %u\n", i, h[i]); return 1; }
   if (cuMemcpyHtoD_v2(d + 64, h, sizeof h) != 1) { printf("a copy past the allocation was accepted\n"); return 1; }
+  CUresult cuMemcpy(CUdeviceptr, CUdeviceptr, size_t);
+  if (cuMemcpy((CUdeviceptr)h, d + 64, sizeof h) != 1) { printf("a unified copy past the allocation was accepted\n"); return 1; }
   void *fn = 0;
   int status = -1;
   if (cuGetProcAddress_v2("cuNoSuchEntryPoint", &fn, 12050, 0, &status) != 500 || fn || status != 1) {
