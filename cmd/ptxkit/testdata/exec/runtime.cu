@@ -1,6 +1,6 @@
 // Runtime calls many samples make: device properties, pitched memory and
 // 2-D copies, symbols, function attributes, occupancy, registered host
-// memory, pointer attributes, warp shuffles, and a device reset.
+// memory, pointer attributes, warp shuffles, a cluster launch, and a device reset.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -19,6 +19,13 @@ __global__ void warpsum(const double *in, double *out) {
   double v = in[threadIdx.x];
   for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);
   if (threadIdx.x % 32 == 0) atomicAdd(out, v);
+}
+
+__global__ void clusterRank(unsigned *out) {
+  unsigned r, n;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+  if (threadIdx.x == 0) out[blockIdx.x] = r * 10 + n;
 }
 
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorName(e)); return 1; } } while (0)
@@ -66,6 +73,21 @@ int main() {
   CHECK(cudaMemcpy(&sum, dsum, sizeof sum, cudaMemcpyDeviceToHost));
   if (sum != 63 * 64 / 2 * 0.25) { printf("FAILED: warp sum %g\n", sum); return 1; }
   CHECK(cudaHostUnregister(in));
+
+  unsigned *ranks, hr[4];
+  CHECK(cudaMalloc(&ranks, sizeof hr));
+  cudaLaunchConfig_t lc = {};
+  lc.gridDim = dim3(4);
+  lc.blockDim = dim3(32);
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = 2;
+  attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
+  lc.attrs = attr;
+  lc.numAttrs = 1;
+  CHECK(cudaLaunchKernelEx(&lc, clusterRank, ranks));
+  CHECK(cudaMemcpy(hr, ranks, sizeof hr, cudaMemcpyDeviceToHost));
+  if (hr[0] != 2 || hr[1] != 12 || hr[3] != 12) { printf("FAILED: cluster ranks %u %u %u %u\n", hr[0], hr[1], hr[2], hr[3]); return 1; }
 
   CHECK(cudaDeviceReset());
   float *again;
