@@ -192,10 +192,13 @@ func cuGraphAddMemcpyNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
+	return addNodeExport(node, g, deps, n, nodeMemcpy, memcpyNode(p))
+}
+
+// memcpyNode copies a CUDA_MEMCPY3D and returns the copy it describes.
+func memcpyNode(p unsafe.Pointer) func() cudrv.Result {
 	params := append([]byte(nil), unsafe.Slice((*byte)(p), 200)...)
-	return addNodeExport(node, g, deps, n, nodeMemcpy, func() cudrv.Result {
-		return cudrv.Result(cuMemcpy3D_v2(unsafe.Pointer(&params[0])))
-	})
+	return func() cudrv.Result { return cudrv.Result(cuMemcpy3D_v2(unsafe.Pointer(&params[0]))) }
 }
 
 //export cuGraphAddMemsetNode
@@ -203,15 +206,23 @@ func cuGraphAddMemsetNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
+	run := memsetNode(p)
+	if run == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	return addNodeExport(node, g, deps, n, nodeMemset, run)
+}
+
+// memsetNode reads a CUDA_MEMSET_NODE_PARAMS and returns the set it
+// describes, or nil for a bad element size.
+func memsetNode(p unsafe.Pointer) func() cudrv.Result {
 	dst, pitch := u64at(p, 0), u64at(p, 8)
 	value, size := uint32(u64at(p, 16)), int(u64at(p, 16)>>32)
 	width, height := u64at(p, 24), u64at(p, 32)
 	if size != 1 && size != 2 && size != 4 {
-		return res(cudrv.ErrInvalidValue)
+		return nil
 	}
-	return addNodeExport(node, g, deps, n, nodeMemset, func() cudrv.Result {
-		return driver().Memset(dst, value, size, width, height, pitch)
-	})
+	return func() cudrv.Result { return driver().Memset(dst, value, size, width, height, pitch) }
 }
 
 //export cuGraphAddHostNode
@@ -590,4 +601,64 @@ func cuGraphAddEventRecordNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr
 //export cuGraphAddEventWaitNode
 func cuGraphAddEventWaitNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ev C.uintptr_t) C.int {
 	return addNodeExport(node, g, deps, n, nodeEventWait, nil)
+}
+
+// setNode replaces the run of a graph's node of the given kind.
+func setNode(node C.uintptr_t, kind int, run func() cudrv.Result) C.int {
+	graphs.Lock()
+	defer graphs.Unlock()
+	n, ok := graphs.node[node]
+	if !ok || n.kind != kind || run == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	n.run = run
+	return 0
+}
+
+//export cuGraphMemcpyNodeSetParams
+func cuGraphMemcpyNodeSetParams(node C.uintptr_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	return setNode(node, nodeMemcpy, memcpyNode(p))
+}
+
+//export cuGraphMemsetNodeSetParams
+func cuGraphMemsetNodeSetParams(node C.uintptr_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	return setNode(node, nodeMemset, memsetNode(p))
+}
+
+//export cuGraphHostNodeSetParams
+func cuGraphHostNodeSetParams(node C.uintptr_t, p unsafe.Pointer) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	fn, data := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(unsafe.Add(p, 8))
+	return setNode(node, nodeHost, func() cudrv.Result {
+		C.ptxkit_call_host_fn(fn, data)
+		return cudrv.Success
+	})
+}
+
+//export cuGraphExecMemcpyNodeSetParams
+func cuGraphExecMemcpyNodeSetParams(e, node C.uintptr_t, p unsafe.Pointer, ctx C.uintptr_t) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	return setExecNode(e, node, nodeMemcpy, memcpyNode(p))
+}
+
+//export cuGraphExecMemsetNodeSetParams
+func cuGraphExecMemsetNodeSetParams(e, node C.uintptr_t, p unsafe.Pointer, ctx C.uintptr_t) C.int {
+	if p == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	run := memsetNode(p)
+	if run == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	return setExecNode(e, node, nodeMemset, run)
 }

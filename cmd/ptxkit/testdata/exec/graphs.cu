@@ -78,6 +78,11 @@ int main() {
   CHECK(cudaGraphLaunch(exec2, s1));
   CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
   if (h[7] != 45) { printf("exec node parameters FAILED: %d\n", h[7]); return 1; }
+  mp.value = 6;  // a new memset value for the instantiated graph
+  CHECK(cudaGraphExecMemsetNodeSetParams(exec2, set, &mp));
+  CHECK(cudaGraphLaunch(exec2, s1));
+  CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
+  if (h[7] != 46) { printf("exec memset parameters FAILED: %d\n", h[7]); return 1; }
   cudaGraphExecUpdateResultInfo info;
   CHECK(cudaGraphExecUpdate(exec2, g, &info));
   CHECK(cudaGraphLaunch(exec2, s1));
