@@ -124,11 +124,23 @@ func Decode(m *ast.Module, kernel string) (*Program, diag.List) {
 // resolve.Module(m)'s result (nil resolves them here). Names that info
 // leaves unresolved are reported as the operands that use them.
 func DecodeResolved(m *ast.Module, info *resolve.Info, kernel string) (*Program, diag.List) {
+	return decodeWith(m, info, kernel, Layout{})
+}
+
+// decodeWith is DecodeResolved with the module variables placed by layout
+// (zero fields: the default bases).
+func decodeWith(m *ast.Module, info *resolve.Info, kernel string, layout Layout) (*Program, diag.List) {
+	if layout.Global == 0 {
+		layout.Global = globalBase
+	}
+	if layout.Const == 0 {
+		layout.Const = constBase
+	}
 	if info == nil {
 		info, _ = resolve.Module(m)
 	}
 	d := &Decoder{
-		prog:     &Program{File: m.Filename},
+		prog:     &Program{File: m.Filename, layout: layout},
 		info:     info,
 		vars:     map[*ast.VarDecl]*symbol{},
 		aliased:  map[*resolve.Symbol]*ast.Function{},
@@ -300,10 +312,10 @@ func (d *Decoder) moduleVars(m *ast.Module) {
 			align := uint64(max(vd.Align, int64(elem)))
 			var r *Region
 			if sp == SpaceGlobal {
-				r = glb.alloc(vd.Name.Name, size, align, SpaceGlobal, globalBase)
+				r = glb.alloc(vd.Name.Name, size, align, SpaceGlobal, d.prog.layout.Global)
 				d.prog.globals = append(d.prog.globals, r)
 			} else {
-				r = cst.alloc(vd.Name.Name, size, align, SpaceConst, 0x1000)
+				r = cst.alloc(vd.Name.Name, size, align, SpaceConst, d.prog.layout.Const)
 				d.prog.konsts = append(d.prog.konsts, r)
 			}
 			d.vars[vd] = &symbol{kind: symVar, space: sp, addr: r.Base, size: size}

@@ -11,10 +11,14 @@ import (
 
 // Device-side malloc and free: calls of the system calls malloc(size) and
 // free(ptr) (PTX ISA §7.3; nvcc emits them for new/delete and malloc/free
-// in device code) allocate from a device heap, a global allocation made
-// for launches of programs that call them. Like CUDA's heap
+// in device code) allocate from a device heap, one global region at
+// heapBase made before the first launch of a program that calls them in a
+// Memory. A fresh memory's heap lives for one launch; a memory shared by
+// launches (Launch.Mem, the CUDA driver's) keeps its heap and the blocks
+// in it from launch to launch, as a CUDA context does. Like CUDA's heap
 // (cudaLimitMallocHeapSize) it is bounded, 8 MiB unless Config.HeapBytes
-// says otherwise; malloc returns 0 when no free span is large enough.
+// (a fresh memory) or Memory.SetHeapSize (a shared one) says otherwise;
+// malloc returns 0 when no free span is large enough.
 // Blocks are 16-byte aligned and placed first fit, lane by lane in lane
 // order, so a launch's addresses depend only on the order warps run in
 // (the seed), as with atomics. free(0) does nothing; free of any other
@@ -25,10 +29,11 @@ import (
 // 0, CUDA's default cudaLimitMallocHeapSize.
 const DefaultHeapBytes = 8 << 20
 
-// maxHeapBytes bounds Config.HeapBytes.
-const maxHeapBytes = 1 << 30
+// MaxHeapBytes bounds Config.HeapBytes and Memory.SetHeapSize.
+const MaxHeapBytes = 1 << 30
 
 const (
+	heapBase    = uint64(0x30) << 32 // where the heap region starts
 	heapAlign   = 16
 	ruleBadFree = "bad-free"
 	specHeap    = "CUDA C++ Programming Guide, Dynamic Global Memory Allocation and Operations"
@@ -43,6 +48,38 @@ type deviceHeap struct {
 	region *Region
 	live   map[uint64]uint64 // block offset -> size
 	free   []heapSpan        // free spans, sorted by offset, never adjacent
+}
+
+// SetHeapSize sets the size of the heap malloc serves in m
+// (cudaLimitMallocHeapSize); it fails once a kernel that calls malloc or
+// free has run in m, as the CUDA runtime's does, and outside
+// [16, MaxHeapBytes].
+func (m *Memory) SetHeapSize(n int) bool {
+	if m.heap != nil || n < heapAlign || n > MaxHeapBytes {
+		return false
+	}
+	m.heapSize = n
+	return true
+}
+
+// HeapSize returns the size of the heap malloc serves in m.
+func (m *Memory) HeapSize() int {
+	if m.heapSize == 0 {
+		return DefaultHeapBytes
+	}
+	return m.heapSize
+}
+
+// ensureHeap installs the heap region when m has none (callers run before
+// clusters start).
+func (m *Memory) ensureHeap() {
+	if m.heap != nil {
+		return
+	}
+	n := m.HeapSize()
+	r := &Region{Name: "device heap", Base: heapBase, Data: make([]byte, n), Space: SpaceGlobal, ArgIndex: -1}
+	m.global.add(r)
+	m.heap = newDeviceHeap(r)
 }
 
 func newDeviceHeap(r *Region) *deviceHeap {
@@ -176,8 +213,8 @@ func (h *deviceHeap) describe(a uint64) string {
 // error when it is out of range.
 func heapBytes(cfg *Config) (int, error) {
 	switch {
-	case cfg.HeapBytes < 0 || cfg.HeapBytes > maxHeapBytes:
-		return 0, fmt.Errorf("%w: a device heap of %d bytes (at most %d)", ErrLaunch, cfg.HeapBytes, maxHeapBytes)
+	case cfg.HeapBytes < 0 || cfg.HeapBytes > MaxHeapBytes:
+		return 0, fmt.Errorf("%w: a device heap of %d bytes (at most %d)", ErrLaunch, cfg.HeapBytes, MaxHeapBytes)
 	case cfg.HeapBytes == 0:
 		return DefaultHeapBytes, nil
 	}

@@ -75,6 +75,12 @@ type Launch struct {
 	// argument. A probed launch runs its clusters one at a time, since the
 	// last store of a parallel run depends on timing.
 	Probe *StoreProbe
+	// Mem, when set, is the memory the launch runs in instead of a fresh
+	// one: a device's allocations and the module variables the caller
+	// installed (Memory.AddVariables). The parameter buffer, buffer
+	// arguments and a cooperative launch's workspace are removed from it
+	// when the launch ends.
+	Mem *Memory
 }
 
 // Result is the outcome of a launch.
@@ -207,13 +213,22 @@ func (l *Launch) Run() (*Result, error) {
 			}
 		}
 	}
-	mem := p.newMemory()
-	if p.usesHeap {
-		n, err := heapBytes(&l.Config)
-		if err != nil {
-			return nil, err
+	heap, err := heapBytes(&l.Config)
+	if err != nil {
+		return nil, err
+	}
+	mem := l.Mem
+	if mem == nil {
+		mem = p.newMemory()
+		mem.heapSize = heap
+	} else {
+		if l.Config.HeapBytes != 0 {
+			return nil, fmt.Errorf("%w: Config.HeapBytes with a shared memory: its device heap's size is Memory.SetHeapSize's", ErrLaunch)
 		}
-		mem.heap = newDeviceHeap(mem.allocGlobal("device heap", n, 256))
+		defer mem.dropLaunchRegions(mem.global.next)
+	}
+	if p.usesHeap {
+		mem.ensureHeap()
 	}
 	res := &Result{Mem: mem, Buffers: make([]*Region, len(l.Args))}
 	params := make([]byte, max(p.paramSize, 1))
@@ -230,8 +245,7 @@ func (l *Launch) Run() (*Result, error) {
 			r.Param = prm.Name
 			v = r.Base
 			if a.Texture != nil {
-				mem.textures = append(mem.textures, &texObject{Texture: *a.Texture, region: r})
-				v = uint64(len(mem.textures))
+				v = mem.addArgTexture(*a.Texture, r)
 			}
 		}
 		if a.TensorMap != nil {
@@ -262,6 +276,24 @@ func (l *Launch) Run() (*Result, error) {
 		res.TMEM = cfg.obs.tmem.snap
 	}
 	return res, nil
+}
+
+// dropLaunchRegions removes from a shared memory what one launch added:
+// its parameter buffer and the regions allocated from next on.
+func (m *Memory) dropLaunchRegions(next uint64) {
+	keep := m.global.regs[:0]
+	for _, r := range m.global.regs {
+		if r != m.Params && (r.Base < next || r.Base >= m.global.next) {
+			keep = append(keep, r)
+		}
+	}
+	clear(m.global.regs[len(keep):])
+	m.global.regs = keep
+	m.Params = nil
+	for _, h := range m.argTextures {
+		m.SetTexture(h, nil)
+	}
+	m.argTextures = nil
 }
 
 // allocArg makes buffer argument i's global allocation.

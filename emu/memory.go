@@ -56,6 +56,7 @@ const (
 	constWindow     = uint64(0x7C) << windowShift
 	paramWindow     = uint64(0x7B) << windowShift
 	globalBase      = uint64(0x10) << 32
+	constBase       = 0x1000 // first .const address of module variables
 	sharedRankShift = 24
 	sharedOffMask   = 1<<sharedRankShift - 1
 	// maxSharedBytes bounds one CTA's shared memory (static + dynamic):
@@ -158,13 +159,16 @@ func (s *regionSet) near(a uint64) string {
 // (buffers and module .global variables), the kernel parameter buffer and
 // the constant bank.
 type Memory struct {
-	global regionSet
-	konst  regionSet
-	Params *Region
-	heap   *deviceHeap // malloc/free, when the program calls them (heap.go)
-	// textures are the texture and surface objects of the launch; handle
-	// h names textures[h-1] (texture.go).
-	textures []*texObject
+	global   regionSet
+	konst    regionSet
+	Params   *Region
+	heap     *deviceHeap // malloc's heap, made for the first program that calls it (heap.go)
+	heapSize int         // its size (0: DefaultHeapBytes)
+	// textures are the texture and surface objects by handle (texture.go);
+	// they change only between launches. argTextures are the handles a
+	// launch made for its arguments.
+	textures    map[uint64]*Texture
+	argTextures []uint64
 }
 
 // emptyMemory returns an empty memory.
@@ -182,7 +186,7 @@ func (m *Memory) adoptGlobal(name string, data []byte, align uint64) *Region {
 
 // allocConst allocates n bytes in the constant bank.
 func (m *Memory) allocConst(name string, n int, align uint64) *Region {
-	return m.konst.alloc(name, n, align, SpaceConst, 0x1000)
+	return m.konst.alloc(name, n, align, SpaceConst, constBase)
 }
 
 // setParams installs the kernel parameter buffer; it lies inside the

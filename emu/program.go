@@ -109,6 +109,7 @@ type Program struct {
 	globals []*Region // module .global variables with their initial bytes
 	konsts  []*Region // module .const variables
 	nextGlb uint64
+	layout  Layout // where the module variables start
 }
 
 // Param describes one kernel parameter.

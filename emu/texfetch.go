@@ -8,30 +8,38 @@ import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
-// texInfo is what a decoded tex, suld or sust needs besides its slots.
+// texInfo is what a decoded tex, tld4, suld or sust needs besides its
+// slots (the handle is in Inst.A).
 type texInfo struct {
-	dims   int     // 1 or 2
-	coords []int32 // coordinate slots
-	vals   []int32 // destination (tex, suld) or source (sust) slots
-	mode   isa.Qual
+	texGeometry
+	layer  int32    // slot of the layer index (layered geometries)
+	coords []int32  // coordinate slots
+	vals   []int32  // destination (tex, tld4, suld) or source (sust) slots
+	mode   isa.Qual // suld/sust: .trap, .clamp or .zero
 }
 
-// decodeTex lowers tex.{1d,2d}.v4.dtype.ctype d, [obj, {c}].
+// decodeTex lowers tex.geom.v4.dtype.ctype d, [obj, {c}].
 func decodeTex(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
-	dims, err := geometry(d, in, q)
+	g, err := geometry(d, in, q, true)
 	if err != nil {
 		return err
 	}
-	if len(q.Types) != 2 || q.Vec != 4 || len(in.Operands) != 2 {
-		return d.Errorf(in, "the emulator implements tex.{1d,2d}.v4.dtype.ctype d, [object, {coordinates}]")
+	if len(q.Types) != 2 || q.Vec != 4 || len(in.Operands) != 2 || q.Has(isa.QBase) || q.Has(isa.QLevel) || q.Has(isa.QGrad) {
+		return d.Errorf(in, "the emulator implements tex.geom.v4.dtype.ctype d, [object, {coordinates}] (no mipmaps), not %s", in.FullOpcode())
 	}
 	out.Type, out.Type2 = q.Types[0], q.Types[1]
-	ti := &texInfo{dims: dims}
+	if out.Type != TF32 && out.Type != TS32 && out.Type != TU32 || out.Type2 != TF32 && out.Type2 != TS32 {
+		return d.Errorf(in, "the emulator implements tex with f32, s32 or u32 results and f32 or s32 coordinates, not %s", in.FullOpcode())
+	}
+	if g.cube && out.Type2 != TF32 {
+		return d.Errorf(in, "cubemap coordinates are f32")
+	}
+	ti := &texInfo{texGeometry: g}
 	if ti.vals, err = d.Vector(in.Operands[0], out.Type, true); err != nil {
 		return err
 	}
-	if out.A, ti.coords, err = texOperands(d, in.Operands[1], out.Type2, dims); err != nil {
+	if out.A, ti.layer, ti.coords, err = texOperands(d, in.Operands[1], out.Type2, g); err != nil {
 		return err
 	}
 	out.Ext = ti
@@ -47,121 +55,135 @@ func execTex(w *Warp, in *Inst) Status {
 		if !ok {
 			return Fault
 		}
-		var c [2]uint64
-		for i := range ti.dims {
-			c[i] = w.R[ti.coords[i]+int32(l)]
+		var c [3]float64
+		for k, s := range ti.coords {
+			if v := w.R[s+int32(l)]; in.Type2 == TF32 {
+				c[k] = float64(math.Float32frombits(uint32(v)))
+			} else {
+				c[k] = float64(int32(v))
+			}
 		}
-		v := t.fetch(ti.dims, in.Type2 == TF32, c)
-		for i, s := range ti.vals {
-			w.R[s+int32(l)] = t.resultBits(in.Type, v[i])
+		layer, dims := 0, ti.dims
+		if ti.layered {
+			layer = int(int32(w.R[ti.layer+int32(l)]))
 		}
-	}
-	return Continue
-}
-
-// decodeTld4 lowers tld4.comp.2d.v4.dtype.f32 d, [obj, {x, y}].
-func decodeTld4(d *Decoder, in *ast.Instruction, out *Inst) error {
-	q := d.quals()
-	if !q.Has(isa.Q2d) || len(q.Types) != 2 || q.Types[1] != TF32 || len(in.Operands) != 2 {
-		return d.Errorf(in, "the emulator implements tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [object, {x, y}]")
-	}
-	out.Type, out.Type2 = q.Types[0], TF32
-	for i, c := range []isa.Qual{isa.QR, isa.QG, isa.QB, isa.QA} {
-		if q.Has(c) {
-			out.Imm = uint64(i)
+		scale := t.NormalizedCoords && in.Type2 == TF32
+		if ti.cube {
+			var face int
+			face, c = cubeFace(c)
+			layer, dims, scale = layer*6+face, 2, true
 		}
-	}
-	ti := &texInfo{dims: 2}
-	var err error
-	if ti.vals, err = d.Vector(in.Operands[0], out.Type, true); err != nil {
-		return err
-	}
-	if out.A, ti.coords, err = texOperands(d, in.Operands[1], TF32, 2); err != nil {
-		return err
-	}
-	out.Ext = ti
-	out.Exec = execTld4
-	return nil
-}
-
-// execTld4 returns channel Imm of the four texels linear filtering would
-// weigh, counter-clockwise from the lower left (PTX ISA §9.7.10.4): (i0,
-// j1), (i1, j1), (i1, j0), (i0, j0), rows growing downward.
-func execTld4(w *Warp, in *Inst) Status {
-	ti := in.Ext.(*texInfo)
-	for m := w.Exec; m != 0; m &= m - 1 {
-		l := lane(m)
-		t, ok := w.textureOf(l, w.R[in.A+int32(l)])
-		if !ok {
+		layer = min(max(layer, 0), t.Layers-1)
+		if scale {
+			size := [3]int{t.Width, t.Height, t.Depth}
+			for k := range dims {
+				c[k] *= float64(size[k])
+			}
+		}
+		var v [4]float64
+		var raw [4]uint32
+		if !t.sample(w, l, dims, in.Type2 == TF32 && in.Type == TF32, c, layer, &v, &raw) {
 			return Fault
 		}
-		i0 := int(math.Floor(t.scaled(w.R[ti.coords[0]+int32(l)], t.Width) - 0.5))
-		j0 := int(math.Floor(t.scaled(w.R[ti.coords[1]+int32(l)], t.Height) - 0.5))
-		for k, at := range [4][2]int{{i0, j0 + 1}, {i0 + 1, j0 + 1}, {i0 + 1, j0}, {i0, j0}} {
-			if k < len(ti.vals) {
-				w.R[ti.vals[k]+int32(l)] = t.resultBits(in.Type, t.texel(2, at)[in.Imm])
+		for k, s := range ti.vals {
+			if in.Type == TF32 {
+				w.R[s+int32(l)] = floatBits(TF32, v[k], RoundNearest)
+			} else {
+				w.R[s+int32(l)] = uint64(raw[k])
 			}
 		}
 	}
 	return Continue
 }
 
-// fetch returns the four channels a texture read at coordinates c (f32
-// bits when float, else texel indices) gives.
-func (t *texObject) fetch(dims int, float bool, c [2]uint64) [4]float64 {
-	size := [2]int{t.Width, t.Height}
-	if !float || t.Filter == TexPoint {
-		var idx [2]int
-		for i := range dims {
-			if float {
-				idx[i] = int(math.Floor(t.scaled(c[i], size[i])))
-			} else {
-				idx[i] = int(int32(c[i]))
-			}
+// sample computes tex's four results at texel coordinates c: floats in
+// out, the integer texels in raw (for .s32/.u32 results). Filtering
+// applies only when filter is set (float coordinates and results).
+func (t *Texture) sample(w *Warp, l, dims int, filter bool, c [3]float64, layer int, out *[4]float64, raw *[4]uint32) bool {
+	if !filter || t.Filter == TexPoint {
+		var idx [3]int
+		for k := range dims {
+			idx[k] = int(math.Floor(clampCoord(c[k])))
 		}
-		return t.texel(dims, idx)
+		return t.fetch(w, l, dims, idx, layer, out, raw)
 	}
-	var base [2]int
-	var wt [2]float64
-	for i := range dims {
-		u := t.scaled(c[i], size[i]) - 0.5
-		f := math.Floor(u)
-		base[i] = int(f)
-		wt[i] = math.Round((u-f)*256) / 256 // the weight in 1.8 fixed point
+	// Linear filtering between the 2^dims nearest texels, with weights of
+	// 8 fractional bits as the hardware computes them.
+	var base [3]int
+	var frac [3]float64
+	for k := range dims {
+		x := clampCoord(c[k]) - 0.5
+		f := math.Floor(x)
+		base[k], frac[k] = int(f), math.Round((x-f)*256)/256
 	}
-	var sum [4]float64
-	for k := range 1 << dims {
-		weight := 1.0
+	*out = [4]float64{}
+	for corner := range 1 << dims {
+		wt := 1.0
 		idx := base
-		for i := range dims {
-			if k>>i&1 == 1 {
-				idx[i]++
-				weight *= wt[i]
+		for k := range dims {
+			if corner>>k&1 == 1 {
+				idx[k]++
+				wt *= frac[k]
 			} else {
-				weight *= 1 - wt[i]
+				wt *= 1 - frac[k]
 			}
 		}
-		if weight == 0 {
+		if wt == 0 {
 			continue
 		}
-		v := t.texel(dims, idx)
-		for ch := range sum {
-			sum[ch] += weight * v[ch]
+		var v [4]float64
+		if !t.fetch(w, l, dims, idx, layer, &v, raw) {
+			return false
+		}
+		for ch := range out {
+			out[ch] += wt * v[ch]
 		}
 	}
-	return sum
+	return true
 }
 
-// scaled returns coordinate bits x in texels, clamping huge values.
-func (t *texObject) scaled(x uint64, n int) float64 {
-	u := float64(math.Float32frombits(uint32(x)))
-	if t.NormalizedCoords {
-		u *= float64(n)
-	}
+// clampCoord bounds a coordinate in texels, NaN reading as 0.
+func clampCoord(u float64) float64 {
 	if math.IsNaN(u) {
 		return 0
 	}
 	return max(min(u, 1<<30), -(1 << 30))
+}
+
+// cubeFace selects the face a direction points at and the coordinates in
+// [0, 1] on it (CUDA C++ Programming Guide, Cubemap Textures).
+func cubeFace(c [3]float64) (int, [3]float64) {
+	x, y, z := c[0], c[1], c[2]
+	ax, ay, az := math.Abs(x), math.Abs(y), math.Abs(z)
+	var face int
+	var s, t, m float64
+	switch {
+	case ax >= ay && ax >= az:
+		m, t = ax, -y
+		if x >= 0 {
+			face, s = 0, -z
+		} else {
+			face, s = 1, z
+		}
+	case ay >= az:
+		m, s = ay, x
+		if y >= 0 {
+			face, t = 2, z
+		} else {
+			face, t = 3, -z
+		}
+	default:
+		m, t = az, -y
+		if z >= 0 {
+			face, s = 4, x
+		} else {
+			face, s = 5, -x
+		}
+	}
+	if m == 0 {
+		return face, [3]float64{0.5, 0.5, 0}
+	}
+	return face, [3]float64{(s/m + 1) / 2, (t/m + 1) / 2, 0}
 }
 
 // address maps texel index j of a dimension of n texels by mode a; ok is
@@ -182,88 +204,157 @@ func address(j, n int, a TexAddress) (int, bool) {
 	return min(max(j, 0), n-1), true
 }
 
-// texel returns the channels of the texel at idx (after addressing),
-// missing channels reading 0 and the fourth 1, border texels all 0.
-func (t *texObject) texel(dims int, idx [2]int) [4]float64 {
-	var out [4]float64
-	size := [2]int{t.Width, t.Height}
-	var at [2]int
-	for i := range dims {
-		j, ok := address(idx[i], size[i], t.Address[i])
+// fetch reads the texel at idx after addressing: its channels as floats
+// in out (missing channels 0, a missing fourth 1) and raw in raw.
+func (t *Texture) fetch(w *Warp, l, dims int, idx [3]int, layer int, out *[4]float64, raw *[4]uint32) bool {
+	size := [3]int{t.Width, t.Height, t.Depth}
+	for k := range dims {
+		i, ok := address(idx[k], size[k], t.Address[k])
 		if !ok {
-			return out
+			for ch := range out {
+				out[ch] = float64(t.Border[ch])
+				raw[ch] = uint32(int32(t.Border[ch]))
+			}
+			return true
 		}
-		at[i] = j
+		idx[k] = i
 	}
-	n := t.Format.Size()
-	off := (at[1]*t.Width + at[0]) * t.texelBytes()
+	n := t.texelBytes()
+	a := t.Base + uint64((idx[2]+layer*t.Depth)*t.SlicePitch+idx[1]*t.Pitch+idx[0]*n)
+	r := w.CTA.cluster.Mem.global.find(a, n)
+	if r == nil {
+		w.Fault(l, ruleOutOfBounds, specTexture, "texel (%d, %d, %d) of layer %d at %#x lies outside the texture's memory", idx[0], idx[1], idx[2], layer, a)
+		return false
+	}
+	b := r.Data[a-r.Base:]
+	*out = [4]float64{0, 0, 0, 1}
+	*raw = [4]uint32{0, 0, 0, 1}
 	for ch := range t.Channels {
-		out[ch] = t.channel(t.region.Data[off+ch*n:])
+		out[ch], raw[ch] = t.channel(b[ch*t.Format.Size():])
 	}
-	if t.Channels < 4 {
-		out[3] = 1
-	}
-	return out
+	return true
 }
 
-// channel reads one channel value from b.
-func (t *texObject) channel(b []byte) float64 {
+// channel reads one channel from b: its value as a float (normalized when
+// the texture reads normalized) and its integer bits.
+func (t *Texture) channel(b []byte) (float64, uint32) {
 	switch t.Format {
 	case TF32:
-		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		u := binary.LittleEndian.Uint32(b)
+		return float64(math.Float32frombits(u)), u
+	case TF16:
+		u := binary.LittleEndian.Uint16(b)
+		return f16ToFloat(u), uint32(u)
 	case TU8:
-		return t.norm(float64(b[0]), 255)
+		return t.norm(float64(b[0]), 255), uint32(b[0])
 	case TS8:
-		return t.norm(float64(int8(b[0])), 127)
+		return t.norm(float64(int8(b[0])), 127), uint32(int32(int8(b[0])))
 	case TU16:
-		return t.norm(float64(binary.LittleEndian.Uint16(b)), 65535)
+		u := binary.LittleEndian.Uint16(b)
+		return t.norm(float64(u), 65535), uint32(u)
 	case TS16:
-		return t.norm(float64(int16(binary.LittleEndian.Uint16(b))), 32767)
+		s := int16(binary.LittleEndian.Uint16(b))
+		return t.norm(float64(s), 32767), uint32(int32(s))
 	case TU32:
-		return float64(binary.LittleEndian.Uint32(b))
+		u := binary.LittleEndian.Uint32(b)
+		return float64(u), u
 	}
-	return float64(int32(binary.LittleEndian.Uint32(b)))
+	u := binary.LittleEndian.Uint32(b)
+	return float64(int32(u)), u
 }
 
-func (t *texObject) norm(v, scale float64) float64 {
+func (t *Texture) norm(v, scale float64) float64 {
 	if !t.NormalizedRead {
 		return v
 	}
 	return max(v/scale, -1)
 }
 
-// resultBits converts a fetched channel to the destination type dt.
-func (t *texObject) resultBits(dt Type, v float64) uint64 {
-	if dt == TF32 {
-		return floatBits(TF32, v, RoundNearest)
+// decodeTld4 lowers tld4.comp.2d.v4.dtype.f32 d, [obj, {x, y}].
+func decodeTld4(d *Decoder, in *ast.Instruction, out *Inst) error {
+	q := d.quals()
+	if !q.Has(isa.Q2d) || len(q.Types) != 2 || q.Types[1] != TF32 || len(in.Operands) != 2 {
+		return d.Errorf(in, "the emulator implements tld4.{r,g,b,a}.2d.v4.dtype.f32 d, [object, {x, y}]")
 	}
-	if dt.Signed() {
-		return uint64(uint32(int32(v)))
+	out.Type, out.Type2 = q.Types[0], TF32
+	for i, c := range []isa.Qual{isa.QR, isa.QG, isa.QB, isa.QA} {
+		if q.Has(c) {
+			out.Imm = uint64(i)
+		}
 	}
-	return uint64(uint32(v))
+	ti := &texInfo{texGeometry: texGeometry{dims: 2}}
+	var err error
+	if ti.vals, err = d.Vector(in.Operands[0], out.Type, true); err != nil {
+		return err
+	}
+	if out.A, _, ti.coords, err = texOperands(d, in.Operands[1], TF32, ti.texGeometry); err != nil {
+		return err
+	}
+	out.Ext = ti
+	out.Exec = execTld4
+	return nil
 }
 
-// decodeSuld lowers suld.b.{1d,2d}{.vN}.bT{.trap,.clamp,.zero} d, [obj, {x, y}].
+// execTld4 returns channel Imm of the four texels linear filtering would
+// weigh, counter-clockwise from the lower left (PTX ISA §9.7.10.4): (i0,
+// j1), (i1, j1), (i1, j0), (i0, j0), rows growing downward.
+func execTld4(w *Warp, in *Inst) Status {
+	ti := in.Ext.(*texInfo)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		t, ok := w.textureOf(l, w.R[in.A+int32(l)])
+		if !ok {
+			return Fault
+		}
+		var ij [2]int
+		for k, n := range []int{t.Width, t.Height} {
+			u := float64(math.Float32frombits(uint32(w.R[ti.coords[k]+int32(l)])))
+			if t.NormalizedCoords {
+				u *= float64(n)
+			}
+			ij[k] = int(math.Floor(clampCoord(u) - 0.5))
+		}
+		i0, j0 := ij[0], ij[1]
+		for k, at := range [4][2]int{{i0, j0 + 1}, {i0 + 1, j0 + 1}, {i0 + 1, j0}, {i0, j0}} {
+			var v [4]float64
+			var raw [4]uint32
+			if !t.fetch(w, l, 2, [3]int{at[0], at[1]}, 0, &v, &raw) {
+				return Fault
+			}
+			if k >= len(ti.vals) {
+				continue
+			}
+			if in.Type == TF32 {
+				w.R[ti.vals[k]+int32(l)] = floatBits(TF32, v[in.Imm], RoundNearest)
+			} else {
+				w.R[ti.vals[k]+int32(l)] = uint64(raw[in.Imm])
+			}
+		}
+	}
+	return Continue
+}
+
+// decodeSuld lowers suld.b.geom{.vN}.bT{.trap,.clamp,.zero} d, [obj, {c}].
 func decodeSuld(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return decodeSurface(d, in, out, false)
 }
 
-// decodeSust lowers sust.b.{1d,2d}{.vN}.bT{.trap,.clamp,.zero} [obj, {x, y}], a.
+// decodeSust lowers sust.b.geom{.vN}.bT{.trap,.clamp,.zero} [obj, {c}], a.
 func decodeSust(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return decodeSurface(d, in, out, true)
 }
 
 func decodeSurface(d *Decoder, in *ast.Instruction, out *Inst, store bool) error {
 	q := d.quals()
-	dims, err := geometry(d, in, q)
+	g, err := geometry(d, in, q, false)
 	if err != nil {
 		return err
 	}
 	if !q.Has(isa.QB) || len(q.Types) != 1 || len(in.Operands) != 2 {
-		return d.Errorf(in, "the emulator implements the unformatted surface accesses %s.b.{1d,2d}{.v2,.v4}.bN{.trap,.clamp,.zero}", in.Opcode)
+		return d.Errorf(in, "the emulator implements the unformatted surface accesses %s.b.{1d,2d,3d,a1d,a2d}{.v2,.v4}.bN{.trap,.clamp,.zero}", in.Opcode)
 	}
 	out.Type, out.Vec = q.Types[0], uint8(max(q.Vec, 1))
-	ti := &texInfo{dims: dims, mode: isa.QTrap}
+	ti := &texInfo{texGeometry: g, mode: isa.QTrap}
 	for _, m := range []isa.Qual{isa.QClamp, isa.QZero} {
 		if q.Has(m) {
 			ti.mode = m
@@ -273,7 +364,7 @@ func decodeSurface(d *Decoder, in *ast.Instruction, out *Inst, store bool) error
 	if store {
 		addr, val = val, addr
 	}
-	if out.A, ti.coords, err = texOperands(d, addr, TS32, dims); err != nil {
+	if out.A, ti.layer, ti.coords, err = texOperands(d, addr, TS32, g); err != nil {
 		return err
 	}
 	if _, vec := val.(*ast.VectorExpr); vec || out.Vec > 1 { // nvcc writes {%r1} for one element
@@ -309,30 +400,40 @@ func (w *Warp) surfaceBytes(l int, in *Inst, ti *texInfo) (b []byte, ok bool) {
 		return nil, false
 	}
 	n := int(in.Vec) * in.Type.Size()
-	x := int(int32(w.R[ti.coords[0]+int32(l)]))
-	y := 0
-	if ti.dims == 2 {
-		y = int(int32(w.R[ti.coords[1]+int32(l)]))
+	var c [4]int // x in bytes, y, z, layer
+	for k, s := range ti.coords {
+		c[k] = int(int32(w.R[s+int32(l)]))
 	}
-	row := t.Width * t.texelBytes()
-	if x%n != 0 {
-		w.Fault(l, ruleMisaligned, specSurface, "%s at byte %d of a row: the access of %d bytes must be aligned to its size", in.Opcode, x, n)
+	if ti.layered {
+		c[3] = int(int32(w.R[ti.layer+int32(l)]))
+	}
+	if c[0]%n != 0 {
+		w.Fault(l, ruleMisaligned, specSurface, "%s at byte %d of a row: the access of %d bytes must be aligned to its size", in.Opcode, c[0], n)
 		return nil, false
 	}
-	if x < 0 || x+n > row || y < 0 || y >= t.Height {
+	hi := [4]int{t.Width*t.texelBytes() - n, t.Height - 1, t.Depth - 1, t.Layers - 1}
+	for k := range c {
+		if c[k] >= 0 && c[k] <= hi[k] {
+			continue
+		}
 		switch ti.mode {
 		case isa.QZero:
 			return nil, true
 		case isa.QClamp:
-			x = min(max(x, 0), row-n)
-			y = min(max(y, 0), t.Height-1)
+			c[k] = min(max(c[k], 0), hi[k])
 		default:
-			w.Fault(l, ruleSurfaceTrap, specSurface, "%s at (byte %d, row %d) of a surface of %d bytes x %d rows", in.Opcode, x, y, row, t.Height)
+			w.Fault(l, ruleSurfaceTrap, specSurface, "%s at (byte %d, row %d, slice %d, layer %d) of a surface of %d bytes x %d rows x %d slices x %d layers",
+				in.Opcode, c[0], c[1], c[2], c[3], t.Width*t.texelBytes(), t.Height, t.Depth, t.Layers)
 			return nil, false
 		}
 	}
-	off := y*row + x
-	return t.region.Data[off : off+n], true
+	a := t.Base + uint64((c[2]+c[3]*t.Depth)*t.SlicePitch+c[1]*t.Pitch+c[0])
+	r := w.CTA.cluster.Mem.global.find(a, n)
+	if r == nil {
+		w.Fault(l, ruleOutOfBounds, specSurface, "%s at %#x lies outside the surface's memory", in.Opcode, a)
+		return nil, false
+	}
+	return r.Data[a-r.Base : a-r.Base+uint64(n)], true
 }
 
 func execSuld(w *Warp, in *Inst) Status {
@@ -415,7 +516,7 @@ func execTxq(w *Warp, in *Inst) Status {
 		case isa.QHeight:
 			v = t.Height
 		case isa.QDepth:
-			v = 1
+			v = t.Depth
 		case isa.QNormalized_Coords:
 			v = int(b2u(t.NormalizedCoords))
 		case isa.QFilter_Mode:

@@ -113,7 +113,7 @@ func TestTextureAddressModes2D(t *testing.T) {
 		{TexLinear, TexClamp, 0.4, 0.25, [4]float32{0.30078125, 10, 20, 30}}, // 0.3 -> 77/256
 	}
 	for _, c := range cases {
-		tex := Texture{Width: 2, Height: 2, Format: TF32, Channels: 4, Filter: c.filter, Address: [2]TexAddress{c.addr, c.addr}, NormalizedCoords: true}
+		tex := Texture{Width: 2, Height: 2, Format: TF32, Channels: 4, Filter: c.filter, Address: [3]TexAddress{c.addr, c.addr}, NormalizedCoords: true}
 		got := runTex(t, tex, texels, "2d", "f32", f32Bytes(c.u, c.v))
 		if got[0] != c.want {
 			t.Errorf("filter %d address %d at (%v, %v): got %v, want %v", c.filter, c.addr, c.u, c.v, got[0], c.want)
@@ -124,7 +124,7 @@ func TestTextureAddressModes2D(t *testing.T) {
 // TestTextureIntegerCoordinates: s32 coordinates address texels directly;
 // 8-bit texels read normalized give v/255.
 func TestTextureIntegerCoordinates(t *testing.T) {
-	tex := Texture{Width: 3, Height: 2, Format: TU8, Channels: 2, Address: [2]TexAddress{TexBorder, TexClamp}, NormalizedRead: true}
+	tex := Texture{Width: 3, Height: 2, Format: TU8, Channels: 2, Address: [3]TexAddress{TexBorder, TexClamp}, NormalizedRead: true}
 	texels := []byte{0, 255, 51, 102, 153, 204, 1, 2, 3, 4, 5, 255}
 	coords := make([]byte, 24)
 	for i, c := range []int32{1, 0, 2, 5, -1, 0} {
@@ -248,4 +248,183 @@ func TestTextureNVCC(t *testing.T) {
 			t.Errorf("surface element %d: %d, want %d", i, got, want)
 		}
 	}
+}
+
+const texPTX = header + `
+.visible .entry k(.param .u64 tex, .param .u64 surf, .param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [tex];
+	ld.param.u64 %rd2, [surf];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %tid.x;
+	cvt.rn.f32.u32 %f1, %r1;
+	mul.f32 %f1, %f1, 0f3F000000;
+	mov.f32 %f2, 0f3F000000;
+	tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%f1, %f2}];
+	mul.wide.u32 %rd4, %r1, 4;
+	add.s64 %rd5, %rd3, %rd4;
+	st.global.f32 [%rd5], %f3;
+	shl.b32 %r2, %r1, 2;
+	mov.u32 %r3, 0;
+	suld.b.2d.b32.trap {%r4}, [%rd2, {%r2, %r3}];
+	add.s32 %r4, %r4, 100;
+	sust.b.2d.b32.trap [%rd2, {%r2, %r3}], {%r4};
+	ret;
+}
+`
+
+// TestTextureAndSurface: objects a driver registers over its allocations
+// (Memory.SetTexture) in a memory shared by launches.
+func TestTextureAndSurface(t *testing.T) {
+	p := compile(t, texPTX)
+	mem := NewMemory()
+	texels := mem.Alloc("texels", 16, 256)
+	for i, v := range []float32{0, 10, 20, 30} {
+		binary.LittleEndian.PutUint32(texels.Data[4*i:], math.Float32bits(v))
+	}
+	surf := mem.Alloc("surface", 32, 256)
+	for i := range 8 {
+		binary.LittleEndian.PutUint32(surf.Data[4*i:], uint32(i))
+	}
+	out := mem.Alloc("out", 32, 256)
+	mem.SetTexture(1, &Texture{Base: texels.Base, Width: 4, Height: 1, Depth: 1, Pitch: 16, Format: TF32, Channels: 1,
+		Filter: TexLinear, Address: [3]TexAddress{TexClamp, TexClamp, TexClamp}})
+	mem.SetTexture(2, &Texture{Base: surf.Base, Width: 8, Height: 1, Depth: 1, Pitch: 32, Format: TS32, Channels: 1})
+	l := &Launch{Kernel: p, Mem: mem, Config: Config{Grid: dims(1, 1, 1), Block: dims(8, 1, 1)},
+		Args: []Arg{scalar(1), scalar(2), scalar(out.Base)}}
+	res, err := l.Run()
+	if err != nil || res.Report != nil {
+		t.Fatal(err, res.Report)
+	}
+	// x = 0, 0.5, 1, ...: linear filtering between texel centres, clamped.
+	want := []float32{0, 0, 5, 10, 15, 20, 25, 30}
+	for i, w := range want {
+		if got := math.Float32frombits(binary.LittleEndian.Uint32(out.Data[4*i:])); got != w {
+			t.Errorf("tex at x=%g: %g, want %g", float32(i)/2, got, w)
+		}
+	}
+	for i := range 8 {
+		if got := binary.LittleEndian.Uint32(surf.Data[4*i:]); got != uint32(i+100) {
+			t.Errorf("surface[%d] = %d", i, got)
+		}
+	}
+	// A surface access past the width with .trap stops the kernel.
+	mem.SetTexture(2, &Texture{Base: surf.Base, Width: 4, Height: 1, Depth: 1, Pitch: 32, Format: TS32, Channels: 1})
+	res, err = l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReport(t, res, ruleSurfaceTrap, "byte 16, row 0")
+	// An unknown object is a report, not a crash.
+	mem.SetTexture(1, nil)
+	res, _ = l.Run()
+	wantReport(t, res, "bad-texture", "not a texture or surface object")
+}
+
+// TestTextureGeometries: the geometries a driver's CUDA arrays give — a
+// 3-D texture (trilinear filtering, txq.depth), a layered 2-D texture
+// (integer results, the layer clamped), a layered 1-D surface (sust.b.a1d,
+// .trap past the layers) and a cubemap (face selection) — registered with
+// Memory.SetTexture.
+func TestTextureGeometries(t *testing.T) {
+	src := header + `
+.visible .entry k(.param .u64 t3, .param .u64 ta, .param .u64 s, .param .u64 tc, .param .u64 out, .param .u32 layer)
+{
+	.reg .b32 %r<12>;
+	.reg .f32 %f<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [t3];
+	ld.param.u64 %rd2, [ta];
+	ld.param.u64 %rd3, [s];
+	ld.param.u64 %rd4, [tc];
+	ld.param.u64 %rd5, [out];
+	ld.param.u32 %r9, [layer];
+	mov.f32 %f1, 0f3F800000;
+	tex.3d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f1, %f1, %f1, %f1}];
+	st.global.f32 [%rd5], %f2;
+	mov.f32 %f6, 0f3FC00000;
+	mov.f32 %f7, 0f3F000000;
+	tex.3d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd1, {%f6, %f7, %f6, %f6}];
+	st.global.f32 [%rd5+4], %f2;
+	txq.depth.b32 %r1, [%rd1];
+	st.global.u32 [%rd5+8], %r1;
+	mov.u32 %r2, 2;
+	mov.u32 %r3, 1;
+	mov.u32 %r4, 0;
+	tex.a2d.v4.u32.s32 {%r5, %r6, %r7, %r8}, [%rd2, {%r2, %r3, %r4, %r4}];
+	st.global.u32 [%rd5+12], %r5;
+	mov.u32 %r2, 7;
+	tex.a2d.v4.u32.s32 {%r5, %r6, %r7, %r8}, [%rd2, {%r2, %r4, %r4, %r4}];
+	st.global.u32 [%rd5+16], %r5;
+	mov.u32 %r10, 4;
+	mov.u32 %r11, 99;
+	sust.b.a1d.b32.trap [%rd3, {%r9, %r10}], {%r11};
+	mov.f32 %f8, 0fBF800000;
+	mov.f32 %f9, 0f3E4CCCCD;
+	mov.f32 %f10, 0f3DCCCCCD;
+	tex.cube.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd4, {%f8, %f9, %f10, %f10}];
+	st.global.f32 [%rd5+20], %f2;
+	mov.f32 %f11, 0fC0400000;
+	mov.f32 %f1, 0f00000000;
+	tex.cube.v4.f32.f32 {%f2, %f3, %f4, %f5}, [%rd4, {%f1, %f1, %f11, %f1}];
+	st.global.f32 [%rd5+24], %f2;
+	ret;
+}
+`
+	p := compile(t, src)
+	mem := NewMemory()
+	put := func(name string, vals []uint32) *Region {
+		r := mem.Alloc(name, 4*len(vals), 256)
+		for i, v := range vals {
+			binary.LittleEndian.PutUint32(r.Data[4*i:], v)
+		}
+		return r
+	}
+	var v3, va, vc []uint32
+	for i := range 8 { // texel (x, y, z) = x + 2y + 4z
+		v3 = append(v3, math.Float32bits(float32(i)))
+	}
+	for l := range 3 { // 2x1 texels per layer: 10*layer + x
+		va = append(va, uint32(10*l), uint32(10*l+1))
+	}
+	for f := range 6 { // one texel per face: the face
+		vc = append(vc, math.Float32bits(float32(f)))
+	}
+	t3, ta, tc := put("t3", v3), put("ta", va), put("tc", vc)
+	surf := put("surf", make([]uint32, 4)) // 2x1 texels, 2 layers
+	out := mem.Alloc("out", 28, 256)
+	mem.SetTexture(1, &Texture{Base: t3.Base, Width: 2, Height: 2, Depth: 2, Format: TF32, Channels: 1, Filter: TexLinear})
+	mem.SetTexture(2, &Texture{Base: ta.Base, Width: 2, Layers: 3, Format: TU32, Channels: 1})
+	mem.SetTexture(3, &Texture{Base: surf.Base, Width: 2, Layers: 2, Format: TU32, Channels: 1})
+	mem.SetTexture(4, &Texture{Base: tc.Base, Width: 1, Height: 1, Layers: 6, Format: TF32, Channels: 1})
+	l := &Launch{Kernel: p, Mem: mem, Config: Config{Grid: dims(1, 1, 1), Block: dims(1, 1, 1)},
+		Args: []Arg{scalar(1), scalar(2), scalar(3), scalar(4), scalar(out.Base), scalar(1)}}
+	res, err := l.Run()
+	if err != nil || res.Report != nil {
+		t.Fatal(err, res.Report)
+	}
+	got := u32s(out.Data)
+	f := func(i int) float32 { return math.Float32frombits(got[i]) }
+	// (1, 1, 1) - 0.5: every texel weighs 1/8; (1.5, 0.5, 1.5): texel (1, 0, 1).
+	if f(0) != 3.5 || f(1) != 5 || got[2] != 2 {
+		t.Errorf("3-D: linear %v, point %v, depth %d; want 3.5, 5, 2", f(0), f(1), got[2])
+	}
+	if got[3] != 21 || got[4] != 20 {
+		t.Errorf("layered: layer 2 x 1 = %d, layer 7 (clamped) x 0 = %d; want 21, 20", got[3], got[4])
+	}
+	if s := u32s(surf.Data); s != nil && s[3] != 99 {
+		t.Errorf("sust.b.a1d to layer 1, byte 4: the surface holds %v", s)
+	}
+	if f(5) != 1 || f(6) != 5 {
+		t.Errorf("cube: direction (-1, 0.2, 0.1) read face %v, (0, 0, -3) face %v; want 1, 5", f(5), f(6))
+	}
+	l.Args[5] = scalar(5)
+	res, err = l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantReport(t, res, ruleSurfaceTrap, "layer 5")
 }

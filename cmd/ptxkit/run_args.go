@@ -217,7 +217,7 @@ func parseTextureArg(v string) (emu.Arg, error) {
 			tex.Filter = map[string]emu.TexFilter{"point": emu.TexPoint, "linear": emu.TexLinear}[opt]
 		case opt == "clamp" || opt == "wrap" || opt == "mirror" || opt == "border":
 			m := map[string]emu.TexAddress{"clamp": emu.TexClamp, "wrap": emu.TexWrap, "mirror": emu.TexMirror, "border": emu.TexBorder}[opt]
-			tex.Address = [2]emu.TexAddress{m, m}
+			tex.Address = [3]emu.TexAddress{m, m, m}
 		case opt == "coords=normalized":
 			tex.NormalizedCoords = true
 		case opt == "read=normalized":
@@ -226,7 +226,7 @@ func parseTextureArg(v string) (emu.Arg, error) {
 			return emu.Arg{}, fmt.Errorf("%s: unknown option %q (file=PATH, fill=BYTE, point, linear, clamp, wrap, mirror, border, coords=normalized, read=normalized)", kind, opt)
 		}
 	}
-	if kind == "surf" && (tex.Filter != emu.TexPoint || tex.NormalizedCoords || tex.NormalizedRead || tex.Address != [2]emu.TexAddress{}) {
+	if kind == "surf" && (tex.Filter != emu.TexPoint || tex.NormalizedCoords || tex.NormalizedRead || tex.Address != [3]emu.TexAddress{}) {
 		return emu.Arg{}, fmt.Errorf("surf: takes only file= or fill=; the access instruction says what happens outside")
 	}
 	return a, nil
