@@ -232,3 +232,7 @@ int cuGetProcAddress(const char *symbol, void **pfn, int version, uint64_t flags
 	if (symbol == NULL || pfn == NULL) return 1;
 	return ptxkit_proc_address(symbol, pfn, version, flags, NULL);
 }
+
+/* At exit (the library is unloaded), the timeline of the launches is
+   written when ptxkit exec --timeline asked for it. */
+__attribute__((destructor)) static void ptxkit_fini(void) { ptxkitWriteTimeline(); }

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"encoding/binary"
+	"sync"
 	"unsafe"
 
 	"github.com/ptxkit/ptxkit/internal/cudrv"
@@ -74,7 +75,30 @@ func kernelParams(fn cudrv.Handle, params, extra *unsafe.Pointer) ([][]byte, cud
 	return out, cudrv.Success
 }
 
+// streamNumbers numbers the streams that launch, for the timeline: 0 for
+// the null stream (0, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD), then 1, 2,
+// ... in the order of their first launch.
+var (
+	streamMu      sync.Mutex
+	streamNumbers = map[C.uintptr_t]int{}
+)
+
+func streamNumber(s C.uintptr_t) int {
+	if s <= 2 {
+		return 0
+	}
+	streamMu.Lock()
+	defer streamMu.Unlock()
+	n, ok := streamNumbers[s]
+	if !ok {
+		n = len(streamNumbers) + 1
+		streamNumbers[s] = n
+	}
+	return n
+}
+
 func launch(f C.uintptr_t, cfg cudrv.LaunchConfig, s C.uintptr_t, params, extra *unsafe.Pointer) C.int {
+	cfg.Stream = streamNumber(s)
 	if r := driver().State(); r != cudrv.Success {
 		return res(r)
 	}

@@ -4,7 +4,9 @@
 // emulator's driver (internal/cudrv). ptxkit exec builds it and puts it
 // first on the program's library path. Its settings come from the
 // environment ptxkit exec sets: PTXKIT_DEVICE (sm_80, sm_90, sm_100a),
-// PTXKIT_JOBS, PTXKIT_SEED, PTXKIT_DUMP_PTX and PTXKIT_TRACE.
+// PTXKIT_JOBS, PTXKIT_SEED, PTXKIT_DUMP_PTX, PTXKIT_TRACE and
+// PTXKIT_TIMELINE (a file that receives the trace-event timeline of every
+// launch when the process exits).
 package main
 
 /*
@@ -21,6 +23,7 @@ import (
 	"unsafe"
 
 	"github.com/ptxkit/ptxkit/internal/cudrv"
+	"github.com/ptxkit/ptxkit/internal/timeline"
 )
 
 func main() {}
@@ -54,6 +57,9 @@ func driver() *cudrv.Driver {
 		if n, err := strconv.ParseUint(os.Getenv("PTXKIT_DEVICE_MEMORY"), 10, 64); err == nil {
 			opt.MemoryLimit = n
 		}
+		if os.Getenv("PTXKIT_TIMELINE") != "" {
+			opt.Timeline = timeline.New()
+		}
 		var err error
 		if drv, err = cudrv.New(opt); err != nil {
 			fmt.Fprintf(os.Stderr, "ptxkit: %v; using sm_90\n", err)
@@ -62,6 +68,31 @@ func driver() *cudrv.Driver {
 		}
 	})
 	return drv
+}
+
+// ptxkitWriteTimeline writes the timeline of the process's launches to
+// $PTXKIT_TIMELINE; capi.c calls it when the library is unloaded at exit.
+//
+//export ptxkitWriteTimeline
+func ptxkitWriteTimeline() {
+	path := os.Getenv("PTXKIT_TIMELINE")
+	if path == "" || drv == nil {
+		return
+	}
+	rec := drv.Timeline()
+	if rec == nil {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = rec.Write(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "ptxkit: --timeline: %v\n", err)
+	}
 }
 
 // mappedPages are the host pages hostMap mapped (never unmapped: module

@@ -34,11 +34,12 @@ The exit status is the program's.`
 
 // execOptions are ptxkit exec's flags.
 type execOptions struct {
-	device  string
-	jobs    int
-	seed    uint64
-	dumpPTX string
-	trace   bool
+	device   string
+	jobs     int
+	seed     uint64
+	dumpPTX  string
+	trace    bool
+	timeline string // --timeline FILE.json
 }
 
 func runExec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -49,6 +50,7 @@ func runExec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "clusters emulated in parallel per launch")
 	fs.Uint64Var(&o.seed, "seed", 0, "warp scheduling seed (0: round-robin)")
 	fs.StringVar(&o.dumpPTX, "dump-ptx", "", "write each loaded module's PTX to DIR (reports name its lines)")
+	fs.StringVar(&o.timeline, "timeline", "", "write the timeline of every launch (warps' waits, asynchronous operations) to FILE.json at exit, in the Chrome/Perfetto trace-event format (docs/timeline.md)")
 	fs.BoolVar(&o.trace, "trace", false, "log the driver's start-up protocol and unknown entry points on standard error")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -102,6 +104,20 @@ func execProgram(lib string, o *execOptions, argv []string, stdin io.Reader, std
 	}
 	if o.trace {
 		env = append(env, "PTXKIT_TRACE=1")
+	}
+	if o.timeline != "" {
+		abs, err := filepath.Abs(o.timeline) // the program may change folder
+		if err == nil {
+			var f *os.File
+			if f, err = os.Create(abs); err == nil { // an unwritable path fails before the run
+				err = f.Close()
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "ptxkit exec: --timeline: %v\n", err)
+			return exitUsage
+		}
+		env = append(env, "PTXKIT_TIMELINE="+abs)
 	}
 	cmd.Env = env
 	err := cmd.Run()
@@ -195,7 +211,7 @@ func ptxkitSource() (string, error) {
 // a changed source builds a new library.
 func sourceKey(src string) (string, error) {
 	h := sha256.New()
-	for _, dir := range []string{"cmd/ptxkit-libcuda", "internal/cudrv", "internal/fatbin", "emu"} {
+	for _, dir := range []string{"cmd/ptxkit-libcuda", "internal/cudrv", "internal/fatbin", "internal/timeline", "emu"} {
 		files, err := filepath.Glob(filepath.Join(src, dir, "*.[goch]*"))
 		if err != nil {
 			return "", err

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/timeline/timelinetest"
 )
 
 // The exec tests build libcuda.so.1 once (cgo, -buildmode=c-shared) and
@@ -191,6 +193,55 @@ func TestExecNvccPrograms(t *testing.T) {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 			}
 		})
+	}
+	t.Run("timeline", func(t *testing.T) { execTimeline(t, lib, bins["memory"], "memory PASSED") })
+}
+
+// execTimeline runs a program of several launches with --timeline and
+// checks the trace: one span per launch on the launches track, named by
+// kernel, in order and not overlapping, and CTA tracks named by their
+// launch.
+func execTimeline(t *testing.T, lib, bin, passed string) {
+	path := filepath.Join(t.TempDir(), "exec.json")
+	code, out, errs := runUnderExec(t, lib, "--timeline", path, bin)
+	if code != 0 || !strings.Contains(out, passed) {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no timeline written: %v", err)
+	}
+	tr := timelinetest.Parse(t, raw)
+	var end float64
+	launches, kernels, ctaTracks := 0, map[string]bool{}, map[string]bool{}
+	for _, e := range tr.TraceEvents {
+		switch {
+		case e.Cat == "launch" && e.Ph == "X":
+			if e.TS < end {
+				t.Errorf("launch %q starts at %v, before the previous launch ended at %v", e.Name, e.TS, end)
+			}
+			end = e.TS + e.Dur
+			launches++
+			kernels[e.Name] = true
+		case e.Name == "process_name":
+			if n, _ := e.Args["name"].(string); strings.Contains(n, "launch ") {
+				ctaTracks[n] = true
+			}
+		}
+	}
+	if launches < 5 || len(kernels) < 2 {
+		t.Errorf("%d launch spans of %d kernels %v, want the program's 5 launches of several kernels", launches, len(kernels), kernels)
+	}
+	// CTAs get tracks where something happened to draw (here the
+	// cooperative launch's grid barrier), named by their launch.
+	if len(ctaTracks) == 0 {
+		t.Errorf("no CTA track names its launch")
+	}
+	for n := range ctaTracks {
+		var i int
+		if _, err := fmt.Sscanf(n[strings.Index(n, "launch ")+len("launch "):], "%d", &i); err != nil || i < 1 || i > launches {
+			t.Errorf("CTA track %q names no launch of the %d", n, launches)
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ptxkit/ptxkit/emu"
+	"github.com/ptxkit/ptxkit/internal/timeline"
 )
 
 // Version is the CUDA version the driver reports (cuDriverGetVersion):
@@ -45,6 +46,10 @@ type Options struct {
 	// device address, so that the host reaches them through the pointer
 	// the runtime hands it, as with unified memory on a GPU.
 	HostMap func(addr uint64, n int) []byte
+	// Timeline, when set, records every launch (ptxkit exec --timeline):
+	// a span per launch on its stream, the warps' waits and asynchronous
+	// operations of each (internal/timeline).
+	Timeline *timeline.Recorder
 }
 
 // Driver is one process's driver state. Its methods are safe for
@@ -107,6 +112,10 @@ func New(opt Options) (*Driver, error) {
 		limit: limit, start: time.Now(),
 	}, nil
 }
+
+// Timeline returns the recorder of the driver's launches, nil when
+// Options.Timeline was not set.
+func (d *Driver) Timeline() *timeline.Recorder { return d.opt.Timeline }
 
 // GPU returns the device the driver presents.
 func (d *Driver) GPU() *GPU { return d.gpu }

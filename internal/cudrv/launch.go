@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ptxkit/ptxkit/emu"
+	"github.com/ptxkit/ptxkit/internal/timeline"
 )
 
 // LaunchConfig is a launch's shape.
@@ -15,6 +16,7 @@ type LaunchConfig struct {
 	Cluster     [3]int // zero: no cluster dimension given
 	SharedBytes int    // dynamic shared memory per CTA
 	Cooperative bool
+	Stream      int // the stream's number on the timeline (0: the null stream)
 }
 
 // Launch is cuLaunchKernel: it runs the kernel to completion on the
@@ -59,7 +61,14 @@ func (d *Driver) Launch(fh Handle, cfg LaunchConfig, params [][]byte) Result {
 	}
 	l.SharedBytes, l.Cooperative = cfg.SharedBytes, cfg.Cooperative
 	l.Jobs, l.Seed = max(d.opt.Jobs, 1), d.opt.Seed
+	var tl *timeline.Launch
+	if d.opt.Timeline != nil {
+		tl = d.opt.Timeline.Attach(l, cfg.Stream)
+	}
 	res, err := l.Run()
+	if tl != nil {
+		tl.End(res)
+	}
 	if err != nil {
 		d.Logf("kernel %s: %v", fn.Name, err)
 		if errors.Is(err, emu.ErrLaunch) && strings.Contains(err.Error(), "cooperative") {
