@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // Source lines from .loc: compilers put ".loc FILE LINE COL" before the
@@ -66,6 +67,21 @@ func (d *Decoder) placeLoc(from int) {
 	for pc := from; pc < len(d.prog.Insts); pc++ {
 		d.prog.src.locs[int32(pc)] = d.loc
 	}
+}
+
+// SourceOf returns the source position (.loc, .file) of the instruction at
+// pos, as "path:line" or "path:line:col", or "" when the module carries no
+// line information for it. Reports name it beside the PTX line.
+func (p *Program) SourceOf(pos token.Pos) string {
+	if pos.Line == 0 || len(p.src.locs) == 0 {
+		return ""
+	}
+	for pc := range p.Insts {
+		if p.Insts[pc].Pos == pos {
+			return p.sourceLine(int32(pc))
+		}
+	}
+	return ""
 }
 
 // sourceLine returns the source position of instruction pc as

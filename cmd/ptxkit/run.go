@@ -215,14 +215,14 @@ func runProgram(name string, src []byte, o *runOptions, stdout, stderr io.Writer
 		return exitUsage
 	}
 	if o.format.value == "json" {
-		return o.finishJSON(name, m, prog, l, res, stdout, stderr)
+		return o.finishJSON(name, prog, l, res, stdout, stderr)
 	}
 	printLaunch(stdout, prog, &l.Config)
 	if len(res.Reports) > 0 {
-		printKept(stdout, stderr, m, res)
+		printKept(stdout, stderr, prog, res)
 	} else if res.Report != nil {
 		fmt.Fprintf(stderr, "%v\n", res.Report)
-		if src := reportSource(m, res.Report); src != "" {
+		if src := prog.SourceOf(res.Report.Pos); src != "" {
 			fmt.Fprintf(stderr, "  source: %s (.loc)\n", src)
 		}
 		if r := res.Report.Rule; r == emu.RuleMaxSteps || r == emu.RuleTimeout {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ptxkit/ptxkit/diag"
 	"github.com/ptxkit/ptxkit/emu"
-	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
 // runRecord is the one JSON object `ptxkit run --format=json` writes on
@@ -78,17 +77,17 @@ type runStatsRec struct {
 }
 
 // writeRunJSON writes the record of a finished run.
-func writeRunJSON(w io.Writer, name string, m *ast.Module, prog *emu.Program, l *emu.Launch, res *emu.Result, stats bool) error {
+func writeRunJSON(w io.Writer, name string, prog *emu.Program, l *emu.Launch, res *emu.Result, stats bool) error {
 	rec := runRecord{File: name, Kernel: prog.Kernel, Grid: l.Grid, Block: l.Block, Cluster: l.Cluster,
 		Status: "completed", Printf: string(res.Stats.Printf), Buffers: []runBuffer{}}
 	if r := res.Report; r != nil {
 		rec.Status = "stopped"
-		rec.Report = jsonReport(m, r)
+		rec.Report = jsonReport(prog, r)
 	}
 	if len(res.Reports) > 0 {
 		rec.Status = keptStatus(res)
 		for _, k := range res.Reports {
-			rec.Reports = append(rec.Reports, runKept{*jsonReport(m, k.Report), k.Count})
+			rec.Reports = append(rec.Reports, runKept{*jsonReport(prog, k.Report), k.Count})
 		}
 		rec.LeftOut = res.LeftOut
 	}
@@ -105,9 +104,9 @@ func writeRunJSON(w io.Writer, name string, m *ast.Module, prog *emu.Program, l 
 }
 
 // jsonReport is report r as the JSON record carries it.
-func jsonReport(m *ast.Module, r *emu.Report) *runReport {
+func jsonReport(prog *emu.Program, r *emu.Report) *runReport {
 	j := &runReport{Rule: r.Rule, Message: r.Message, File: r.File, Line: int(r.Pos.Line), Col: int(r.Pos.Col),
-		Source: reportSource(m, r), Opcode: r.Opcode, Spec: r.Spec, Waits: r.Waits}
+		Source: prog.SourceOf(r.Pos), Opcode: r.Opcode, Spec: r.Spec, Waits: r.Waits}
 	if t := r.Thread; t != nil {
 		j.Thread = &runThread{t.Cluster, t.CTA, t.Thread, t.Rank, t.Warp, t.Lane}
 	}
@@ -127,8 +126,8 @@ func (o *runOptions) writeDiags(stdout, stderr io.Writer, l diag.List) {
 
 // finishJSON ends a run with --format=json: the record on standard
 // output, the buffers written to --out, and the exit status.
-func (o *runOptions) finishJSON(name string, m *ast.Module, prog *emu.Program, l *emu.Launch, res *emu.Result, stdout, stderr io.Writer) int {
-	if err := writeRunJSON(stdout, name, m, prog, l, res, o.stats); err != nil {
+func (o *runOptions) finishJSON(name string, prog *emu.Program, l *emu.Launch, res *emu.Result, stdout, stderr io.Writer) int {
+	if err := writeRunJSON(stdout, name, prog, l, res, o.stats); err != nil {
 		fmt.Fprintf(stderr, "ptxkit run: %v\n", err)
 		return exitUsage
 	}

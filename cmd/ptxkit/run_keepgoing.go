@@ -5,7 +5,6 @@ import (
 	"io"
 
 	"github.com/ptxkit/ptxkit/emu"
-	"github.com/ptxkit/ptxkit/ptx/ast"
 )
 
 // maxReportsLimit bounds --max-reports: the distinct problems a
@@ -15,13 +14,13 @@ const maxReportsLimit = 1 << 20
 // printKept prints the distinct problems of a --keep-going run on stderr,
 // in order of first occurrence, each with its count, and the outcome line
 // on stdout.
-func printKept(stdout, stderr io.Writer, m *ast.Module, res *emu.Result) {
+func printKept(stdout, stderr io.Writer, prog *emu.Program, res *emu.Result) {
 	for i, k := range res.Reports {
 		if i > 0 {
 			fmt.Fprintln(stderr)
 		}
 		fmt.Fprintf(stderr, "%v\n", k.Report)
-		if src := reportSource(m, k.Report); src != "" {
+		if src := prog.SourceOf(k.Report.Pos); src != "" {
 			fmt.Fprintf(stderr, "  source: %s (.loc)\n", src)
 		}
 		fmt.Fprintf(stderr, "  %s\n", keptCount(k))
