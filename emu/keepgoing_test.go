@@ -38,6 +38,41 @@ SKIP:
 }
 `
 
+// threeBugsGrid is threeBugs for a grid whose CTAs may run in parallel
+// (Jobs > 1): only CTA 0 makes the stores that land, so that no two CTAs
+// write the same word (a kernel racing on purpose is a data race of the
+// emulator's own goroutines too); every CTA makes the three problems.
+const threeBugsGrid = `
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<4>;
+	.reg .pred %p<5>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r6, %ctaid.x;
+	setp.eq.u32 %p3, %r6, 0;
+	setp.ge.u32 %p4, %r1, 16;
+	or.pred %p4, %p4, %p3;
+	mul.wide.u32 %rd2, %r1, 4;
+	add.u64 %rd3, %rd1, %rd2;
+	@%p4 st.global.u32 [%rd3], %r1;
+	setp.lt.u32 %p1, %r1, 4;
+	@!%p1 bra SKIP;
+	ld.global.u32 %r2, [%rd1+2];
+	@%p3 st.global.u32 [%rd1+60], %r2;
+SKIP:
+	and.b32 %r3, %r1, 1;
+	setp.eq.u32 %p2, %r3, 0;
+	add.u32 %r5, %r1, 1;
+	@%p2 shfl.sync.idx.b32 %r4, %r1, %r5, 0x1f, 0x55555555;
+	ret;
+}
+`
+
 func keptSummary(res *Result) string {
 	s := ""
 	for _, k := range res.Reports {
@@ -72,8 +107,8 @@ func TestKeepGoingReportsEveryDistinctProblem(t *testing.T) {
 
 func TestKeepGoingIsBoundedAndDeterministic(t *testing.T) {
 	cfg := Config{Grid: [3]int{4, 1, 1}, Block: [3]int{32, 1, 1}, KeepGoing: true, MaxReports: 2}
-	res := launchReport(t, threeBugs, cfg, buf(64))
-	want := "out-of-bounds@14 x64 [16 0 0]; misaligned@17 x16 [0 0 0]; left out 4"
+	res := launchReport(t, threeBugsGrid, cfg, buf(64))
+	want := "out-of-bounds@18 x64 [16 0 0]; misaligned@21 x16 [0 0 0]; left out 4"
 	if got := keptSummary(res); got != want {
 		t.Fatalf("kept reports:\n got %s\nwant %s", got, want)
 	}
@@ -81,11 +116,11 @@ func TestKeepGoingIsBoundedAndDeterministic(t *testing.T) {
 		t.Errorf("first report in CTA %v, want CTA 0", res.Report.Thread.CTA)
 	}
 	cfg.Jobs = 4
-	if got := keptSummary(launchReport(t, threeBugs, cfg, buf(64))); got != want {
+	if got := keptSummary(launchReport(t, threeBugsGrid, cfg, buf(64))); got != want {
 		t.Fatalf("with 4 jobs:\n got %s\nwant %s", got, want)
 	}
 	cfg.Jobs, cfg.Cooperative = 1, true
-	if got := keptSummary(launchReport(t, threeBugs, cfg, buf(64))); got != want {
+	if got := keptSummary(launchReport(t, threeBugsGrid, cfg, buf(64))); got != want {
 		t.Fatalf("cooperative:\n got %s\nwant %s", got, want)
 	}
 }
