@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// The fixtures are nvcc 12.5 output for testdata/vectoradd.cu (built with
+// The fixtures are nvcc 12.5 output for cmd/ptxkit/testdata/exec/vectoradd.cu (built with
 // -arch=sm_90 -gencode arch=compute_90,code=compute_90): the .nv_fatbin
 // section of the static-runtime program and the whole -cudart shared
 // program; vectoradd.sm_90.ptx is cuobjdump -xptx's text of its PTX entry.
