@@ -75,6 +75,8 @@ func TestHostileBufferArgsBoundedTogether(t *testing.T) {
 // TestHostileLaunchLimits checks the launch limits that keep the
 // emulator's time and memory bounded whatever the configuration.
 func TestHostileLaunchLimits(t *testing.T) {
+	defer func(b uint64) { maxLaunchBytes = b }(maxLaunchBytes)
+	maxLaunchBytes = launchBudget(0) // 1 GiB, whatever this machine has
 	trivial := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n"
 	bigLocal := ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.local .b8 a[100000];\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, a;\n\tst.local.u8 [%rd1], 1;\n\tret;\n}\n"
 	cases := []struct {
@@ -331,6 +333,18 @@ func TestHostileLaunchDirectiveValues(t *testing.T) {
 		_, errs = Decode(m, "")
 		if !errs.HasErrors() || errs[0].Pos.Line != 5 || !strings.Contains(errs[0].Message, "is out of range (0 to 2147483647)") {
 			t.Errorf("%s: %v", dir, errs)
+		}
+	}
+}
+
+// TestLaunchBudget checks the bound on the emulator's state per launch:
+// a quarter of the machine's memory, within 1 and 8 GiB.
+func TestLaunchBudget(t *testing.T) {
+	for _, c := range []struct{ total, want uint64 }{
+		{0, 1 << 30}, {2 << 30, 1 << 30}, {24 << 30, 6 << 30}, {1 << 40, 8 << 30},
+	} {
+		if got := launchBudget(c.total); got != c.want {
+			t.Errorf("launchBudget(%d) = %d, want %d", c.total, got, c.want)
 		}
 	}
 }

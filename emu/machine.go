@@ -56,8 +56,17 @@ type Config struct {
 
 // maxLaunchBytes bounds the emulator's own memory for the state of the
 // clusters it emulates at once (registers, local and shared memory, call
-// stacks, Tensor Memory); --jobs is lowered to stay within it.
-const maxLaunchBytes = 1 << 30
+// stacks, Tensor Memory); --jobs is lowered to stay within it. It is a
+// quarter of the machine's memory, at least 1 GiB and at most 8 GiB: a
+// cooperative grid of 264 CTAs of 1,024 threads (what CUDA's occupancy
+// calculator asks for on an H100) holds about 1.4 GiB of registers.
+var maxLaunchBytes = launchBudget(physicalMemory())
+
+// launchBudget is maxLaunchBytes for a machine with total bytes of
+// memory (0: unknown).
+func launchBudget(total uint64) uint64 {
+	return min(max(total/4, 1<<30), 8<<30)
+}
 
 // maxGridCTAs bounds the CTAs of one launch: the emulator runs every CTA,
 // so a larger grid would run for hours even with an empty kernel.

@@ -259,14 +259,56 @@ func decodeRedux(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if out.A, err = d.Src(in.Operands[1], out.Type); err != nil {
 		return err
 	}
+	out.B = -1
+	if len(in.Operands) > 2 {
+		if out.B, err = d.Src(in.Operands[2], TB32); err != nil {
+			return err
+		}
+	}
 	out.Exec = execRedux
 	return nil
 }
 
+// execRedux reduces a over the lanes of each lane's membermask that
+// execute the instruction: lanes of one warp may name different masks
+// (cooperative groups' labeled partitions do), and each group gets its
+// own result.
 func execRedux(w *Warp, in *Inst) Status {
+	done := uint32(0)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := int32(lane(m))
+		if done&(1<<uint(l)) != 0 {
+			continue
+		}
+		members := w.Exec
+		if in.B >= 0 {
+			members &= uint32(w.R[in.B+l])
+		}
+		// The lanes that name the same mask share one result.
+		group := uint32(1) << uint(l)
+		for x := members; x != 0; x &= x - 1 {
+			j := int32(lane(x))
+			if in.B < 0 || uint32(w.R[in.B+j])&w.Exec == members {
+				group |= 1 << uint(j)
+			}
+		}
+		if members == 0 { // l outside its own mask: undefined; l's own value
+			members = 1 << uint(l)
+		}
+		acc := reduxOver(w, in, members)
+		for x := group; x != 0; x &= x - 1 {
+			w.R[in.D+int32(lane(x))] = acc & 0xffffffff
+		}
+		done |= group
+	}
+	return Continue
+}
+
+// reduxOver applies redux's operation to a over the lanes of members.
+func reduxOver(w *Warp, in *Inst, members uint32) uint64 {
 	first := true
 	var acc uint64
-	for m := w.Exec; m != 0; m &= m - 1 {
+	for m := members; m != 0; m &= m - 1 {
 		v := intValue(in.Type, w.R[in.A+int32(lane(m))])
 		if first {
 			acc, first = v, false
@@ -291,10 +333,7 @@ func execRedux(w *Warp, in *Inst) Status {
 			}
 		}
 	}
-	for m := w.Exec; m != 0; m &= m - 1 {
-		w.R[in.D+int32(lane(m))] = acc & 0xffffffff
-	}
-	return Continue
+	return acc
 }
 
 // prmtModes numbers prmt's modes (§9.7.8.7); 0 is the default

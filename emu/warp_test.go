@@ -313,3 +313,35 @@ func newTestWarp(p *Program, pc int, exec uint32) *Warp {
 	c := &CTA{cluster: &Cluster{cfg: cfg, prog: p}}
 	return &Warp{CTA: c, prog: p, R: make([]uint64, p.numSlots*32), pc: int32(pc), Exec: exec}
 }
+
+// TestReduxPerMask: lanes of one converged warp that name different
+// member masks (cooperative groups' labeled_partition) each reduce over
+// their own group only.
+func TestReduxPerMask(t *testing.T) {
+	src := kernel1(`
+	mov.u32 %r1, %laneid;
+	and.b32 %r2, %r1, 1;
+	setp.eq.u32 %p1, %r2, 0;
+	selp.b32 %r3, 0x55555555, 0xaaaaaaaa, %p1;
+	redux.sync.add.u32 %r4, %r1, %r3;
+	redux.sync.max.u32 %r5, %r1, %r3;
+	redux.sync.min.u32 %r6, %r1, %r3;
+	mul.wide.u32 %rd2, %r1, 16;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r4, %r5, %r6, %r3};`, "")
+	res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(32*16))
+	got := u32s(res.Buffers[0].Data)
+	for l := range 32 {
+		var sum, max, min uint32 = 0, 0, 31
+		for j := l & 1; j < 32; j += 2 {
+			sum += uint32(j)
+			max = uint32(j)
+			if uint32(j) < min {
+				min = uint32(j)
+			}
+		}
+		if got[4*l] != sum || got[4*l+1] != max || got[4*l+2] != min {
+			t.Errorf("lane %d: add/max/min %v, want %d %d %d", l, got[4*l:4*l+3], sum, max, min)
+		}
+	}
+}
