@@ -104,6 +104,8 @@ type Decoder struct {
 	addrOf        map[*ast.Function]int       // function -> index in Program.funcTable
 	tables        map[*ast.Label][]*ast.Ident // .branchtargets lists by label
 	nslots        int
+	colors        *regColoring // the slot sharing of the function being lowered (regalloc.go)
+	colorBase     int32        // the first slot of its colors
 	inst          int
 	rec           map[*ast.Function]bool // functions in a call cycle
 	isa           isaDecoded             // the instruction being lowered, as isa decodes it

@@ -119,3 +119,20 @@ func subOpcodes(opcode string) bool {
 	}
 	return len(forms) > 0
 }
+
+// operandForm returns the form whose operands in has, as isa decodes it,
+// or nil when isa has none that fits without a problem. It reports
+// nothing: the register analysis (regalloc.go) asks before lowering.
+func operandForm(in *ast.Instruction) *isa.OpForm {
+	names := make([]string, len(in.Quals))
+	quals := make([]isa.Qual, len(in.Quals))
+	for i, q := range in.Quals {
+		names[i] = q.Name
+		quals[i] = isa.LookupQual(q.Name)
+	}
+	var od isa.OpDecode
+	if probs := isa.DecodeOp(in.Opcode, names, quals, len(in.Operands), &od, nil); len(probs) > 0 {
+		return nil
+	}
+	return od.Form
+}

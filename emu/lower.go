@@ -52,7 +52,15 @@ func (d *Decoder) lowerFunc(fi *funcInfo) {
 		d.errorf(f, "emu-decode", "function %s has no body", f.Name.Name)
 		return
 	}
+	d.colors, d.colorBase = nil, int32(d.nslots)
+	if shareSlots {
+		d.colors = d.colorRegisters(f)
+	}
+	if d.colors != nil {
+		d.nslots += d.colors.colors
+	}
 	d.lowerBlock(f.Body.Stmts)
+	d.colors = nil
 	// Falling off the end returns (or exits the kernel).
 	d.append(Inst{Exec: execRet, Pos: f.Body.End(), Opcode: "ret (end of " + f.Name.Name + ")", Guard: -1})
 }
@@ -166,7 +174,11 @@ func (d *Decoder) declareReg(v *ast.VarDecl) {
 	if t == TB128 {
 		per *= 2
 	}
-	mk := func(s *symbol) {
+	mk := func(s *symbol, elem int32) {
+		if c, ok := d.colors.slotOf(v, elem); ok {
+			*s = symbol{kind: symReg, typ: t, vec: v.Vector, slot: (d.colorBase + c) * 32}
+			return
+		}
 		*s = symbol{kind: symReg, typ: t, vec: v.Vector, slot: d.NewSlot()}
 		for range per - 1 {
 			d.NewSlot()
@@ -174,7 +186,7 @@ func (d *Decoder) declareReg(v *ast.VarDecl) {
 	}
 	if v.Count < 0 {
 		s := new(symbol)
-		mk(s)
+		mk(s, -1)
 		d.vars[v] = s
 		return
 	}
@@ -184,7 +196,7 @@ func (d *Decoder) declareReg(v *ast.VarDecl) {
 	}
 	s := &symbol{kind: symReg, typ: t, vec: v.Vector, elems: make([]symbol, v.Count)}
 	for i := range s.elems {
-		mk(&s.elems[i])
+		mk(&s.elems[i], int32(i))
 	}
 	d.vars[v] = s
 }

@@ -1,0 +1,171 @@
+package emu
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/ptx/parser"
+)
+
+// withoutSharing decodes and runs with one slot per register.
+func withoutSharing(f func()) {
+	shareSlots = false
+	defer func() { shareSlots = true }()
+	f()
+}
+
+// TestSlotSharingSameResults runs every launch of the H100 reference set
+// with and without register slot sharing: the buffers and reports must be
+// the same bytes, and the shared programs must hold fewer slots.
+func TestSlotSharingSameResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the reference set twice (-short)")
+	}
+	dir := gpuRefDir(t)
+	rows, err := os.ReadFile(filepath.Join(dir, "launches.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran, fewer := 0, 0
+	for _, line := range strings.Split(string(rows), "\n") {
+		f := strings.Split(line, "\t")
+		if strings.HasPrefix(line, "#") || len(f) < 9 {
+			continue
+		}
+		cfg, ok := refConfig(f)
+		if !ok {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(dir, f[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, errs := parser.ParseString(f[1], string(src))
+		if errs.HasErrors() {
+			t.Fatalf("%s: %v", f[1], errs.Err())
+		}
+		run := func() (*Program, string) {
+			p, errs := Decode(m, f[2])
+			if errs.HasErrors() {
+				t.Fatalf("%s: %v", f[0], errs.Err())
+			}
+			res, err := execute(p, cfg, refArgs(t, dir, strings.Fields(f[8])))
+			if err != nil {
+				t.Fatalf("%s: %v", f[0], err)
+			}
+			var out bytes.Buffer
+			for _, b := range res.Buffers {
+				if b != nil {
+					out.Write(b.Data)
+				}
+			}
+			fmt.Fprint(&out, res.Report)
+			return p, out.String()
+		}
+		shared, got := run()
+		var alone *Program
+		var want string
+		withoutSharing(func() { alone, want = run() })
+		if got != want {
+			t.Errorf("%s: the results differ with slot sharing", f[0])
+		}
+		if shared.numSlots < alone.numSlots {
+			fewer++
+		}
+		t.Logf("%s: %d slots shared, %d alone", f[0], shared.numSlots, alone.numSlots)
+		ran++
+	}
+	if ran < 10 || fewer < ran/2 {
+		t.Errorf("%d launches ran, %d with fewer slots", ran, fewer)
+	}
+}
+
+// refConfig reads the grid, block, cluster and shared bytes of a row of
+// launches.tsv (cooperative rows are left out).
+func refConfig(f []string) (Config, bool) {
+	var cfg Config
+	for i, d := range []*[3]int{&cfg.Grid, &cfg.Block, &cfg.Cluster} {
+		parts := strings.Split(f[3+i], ",")
+		*d = [3]int{1, 1, 1}
+		for j, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || j > 2 {
+				return cfg, false
+			}
+			d[j] = n
+		}
+	}
+	n, err := strconv.Atoi(f[6])
+	cfg.SharedBytes = n
+	return cfg, err == nil
+}
+
+// refArgs builds the arguments of a row of launches.tsv.
+func refArgs(t *testing.T, dir string, args []string) []Arg {
+	var out []Arg
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "buf:"):
+			n, _ := strconv.Atoi(a[4:])
+			out = append(out, buf(n))
+		case strings.HasPrefix(a, "file:"):
+			b, err := os.ReadFile(filepath.Join(dir, a[5:]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, Arg{IsBuffer: true, Buffer: b})
+		default:
+			n, err := strconv.ParseUint(a, 0, 64)
+			if err != nil {
+				t.Fatalf("argument %q", a)
+			}
+			out = append(out, scalar(n))
+		}
+	}
+	return out
+}
+
+// TestSlotSharingLiveRanges checks the rules that keep shared slots
+// exact: a register read before any write reads zero although other
+// registers come and go around it; a write under a guard keeps the old
+// value for the lanes it skips; a destination of a cross-lane instruction
+// is not a source's slot.
+func TestSlotSharingLiveRanges(t *testing.T) {
+	src := kernel1(`
+	mov.u32 %r1, %laneid;
+	add.u32 %r2, %r1, 7;
+	mul.lo.u32 %r3, %r2, 3;
+	and.b32 %r4, %r1, 1;
+	setp.eq.u32 %p1, %r4, 0;
+	mov.u32 %r5, 100;
+	@%p1 mov.u32 %r5, 200;
+	mov.u32 %r6, 11;
+	add.u32 %r6, %r6, %r3;
+	shfl.sync.bfly.b32 %r7, %r6, 1, 31, -1;
+	mul.wide.u32 %rd2, %r1, 16;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.u32 [%rd3], {%r9, %r5, %r7, %r6};`, "")
+	p := compile(t, src)
+	var alone *Program
+	withoutSharing(func() { alone = compile(t, src) })
+	if p.numSlots >= alone.numSlots {
+		t.Errorf("%d slots shared, %d alone: nothing shared", p.numSlots, alone.numSlots)
+	}
+	res := launch(t, src, Config{Block: dims(32, 1, 1)}, buf(32*16))
+	got := u32s(res.Buffers[0].Data)
+	for l := range 32 {
+		v := func(l int) uint32 { return uint32(11 + (l+7)*3) }
+		want := []uint32{0, 100, v(l ^ 1), v(l)}
+		if l&1 == 0 {
+			want[1] = 200
+		}
+		if fmt.Sprint(got[4*l:4*l+4]) != fmt.Sprint(want) {
+			t.Errorf("lane %d: got %v, want %v", l, got[4*l:4*l+4], want)
+		}
+	}
+}
