@@ -21,6 +21,22 @@ func init() {
 	}
 }
 
+// fillSpecial writes the value of special slot s into its 32 lanes,
+// computing a value that is the same for every lane once.
+func (w *Warp) fillSpecial(s specialSlot, dst *[32]uint64) {
+	switch s.kind {
+	case spTid, spLaneid, spLanemaskEq, spLanemaskLt, spLanemaskLe, spLanemaskGt, spLanemaskGe:
+		for l := range dst {
+			dst[l] = w.special(s, l)
+		}
+		return
+	}
+	v := w.special(s, 0)
+	for l := range dst {
+		dst[l] = v
+	}
+}
+
 // special computes the value of a per-CTA slot for lane l (§10).
 func (w *Warp) special(s specialSlot, l int) uint64 {
 	c := w.CTA
