@@ -864,8 +864,11 @@ func lowerSetp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 		}
 	}
 	out.Exec = execSetp
-	if out.C < 0 && !t.Float() && t.Size() == 4 && out.Cmp <= 6 {
+	switch {
+	case out.C < 0 && !t.Float() && t.Size() == 4 && out.Cmp <= 6:
 		out.Exec = execSetp32
+	case out.C < 0 && t == TF32 && out.Flags&FlagFtz == 0:
+		out.Exec = execSetpF32Lanes
 	}
 	return nil
 }
@@ -1024,6 +1027,9 @@ func decodeCvt(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return d.Errorf(in, "cvt takes two operands")
 	case out.Type.Float() && out.Type.Size() > 2 && out.Type == TF16x2 || out.Type == TBF16x2 || out.Type2 == TF16x2 || out.Type2 == TBF16x2:
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	case cvtIntLanes(out):
+		out.Exec = execCvtIntLanes
+		return nil
 	}
 	out.Exec = execCvt
 	return nil

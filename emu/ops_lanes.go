@@ -184,13 +184,14 @@ func f32Result(v float32) uint64 {
 }
 
 // intLanes reports whether execIntLanes computes in: plain (no .sat, .hi,
-// .wide or carry) sub, shr, shl, min and max of an integer type.
+// .wide or carry) sub, and, or, shr, shl, min, max, div and rem of an
+// integer type.
 func intLanes(in *Inst) bool {
 	if in.Flags&(FlagSat|FlagHi|FlagWide|FlagCC|FlagUseCC) != 0 || in.Type.Float() || in.Type == TPred || in.Type.Bits() == 0 {
 		return false
 	}
 	switch in.Imm {
-	case opSub, opShr, opShl, opMin, opMax:
+	case opSub, opAnd, opOr, opShr, opShl, opMin, opMax, opDiv, opRem:
 		return true
 	}
 	return false
@@ -212,6 +213,14 @@ func execIntLanes(w *Warp, in *Inst) Status {
 	case opSub:
 		for l := range d {
 			d[l] = (a[l] - b[l]) & mask
+		}
+	case opAnd:
+		for l := range d {
+			d[l] = a[l] & b[l] & mask
+		}
+	case opOr:
+		for l := range d {
+			d[l] = (a[l] | b[l]) & mask
 		}
 	case opShl:
 		for l := range d {
@@ -252,8 +261,48 @@ func execIntLanes(w *Warp, in *Inst) Status {
 			}
 			d[l] = v & mask
 		}
+	case opDiv, opRem:
+		divLanes(d, a, b, t, in.Imm == opDiv)
 	}
 	return Continue
+}
+
+// divLanes is intOp's div or rem for 32 lanes: a zero divisor gives all
+// ones, a signed division by -1 the negation (and remainder 0).
+func divLanes(d, a, b *[32]uint64, t Type, div bool) {
+	mask := t.mask()
+	if !t.Signed() {
+		for l := range d {
+			x, y := a[l]&mask, b[l]&mask
+			switch {
+			case y == 0:
+				d[l] = mask
+			case div:
+				d[l] = x / y
+			default:
+				d[l] = x % y
+			}
+		}
+		return
+	}
+	n := t.Bits()
+	for l := range d {
+		x, y := int64(sext(a[l]&mask, n)), int64(sext(b[l]&mask, n))
+		var v uint64
+		switch {
+		case y == 0:
+			v = mask
+		case y == -1 && div:
+			v = uint64(-x)
+		case y == -1:
+			v = 0
+		case div:
+			v = uint64(x / y)
+		default:
+			v = uint64(x % y)
+		}
+		d[l] = v & mask
+	}
 }
 
 // shflLanes is execShfl for a full warp: every lane executes, so no lane
@@ -324,4 +373,96 @@ func shflPick(src *[32]uint64, l, j int, inRange bool) (v, ok uint64) {
 		return src[j&31] & 0xffffffff, 1
 	}
 	return src[l] & 0xffffffff, 0
+}
+
+// cvtIntLanes reports whether in is a conversion execCvtIntLanes computes:
+// between integer types, without .sat.
+func cvtIntLanes(in *Inst) bool {
+	dt, st := in.Type, in.Type2
+	return in.Flags&FlagSat == 0 && !dt.Float() && !st.Float() && dt != TPred && st != TPred &&
+		dt.Bits() > 0 && st.Bits() > 0
+}
+
+// execCvtIntLanes is execCvt (convertExact) for the conversions
+// cvtIntLanes accepts: the source's value, sign-extended when it is
+// signed, truncated to the destination.
+func execCvtIntLanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execCvt(w, in)
+	}
+	d, a := lanes(w.R, in.D), lanes(w.R, in.A)
+	smask, dmask := in.Type2.mask(), in.Type.mask()
+	if in.Type2.Signed() {
+		n := in.Type2.Bits()
+		for l := range d {
+			d[l] = sext(a[l]&smask, n) & dmask
+		}
+		return Continue
+	}
+	for l := range d {
+		d[l] = a[l] & smask & dmask
+	}
+	return Continue
+}
+
+// execSetpF32Lanes is execSetp for setp.cmp.f32 without .ftz or a
+// combining predicate: compare's float comparisons, in binary32 (which
+// orders the values as their exact binary64 conversions do).
+func execSetpF32Lanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execSetp(w, in)
+	}
+	r := w.R
+	a, b := lanes(r, in.A), lanes(r, in.B)
+	var p [32]uint64
+	for l := range p {
+		x, y := math.Float32frombits(uint32(a[l])), math.Float32frombits(uint32(b[l]))
+		p[l] = b2u(compareF32(in.Cmp, x, y))
+	}
+	if in.D >= 0 {
+		*lanes(r, in.D) = p
+	}
+	if in.D2 >= 0 {
+		q := lanes(r, in.D2)
+		for l := range q {
+			q[l] = p[l] ^ 1
+		}
+	}
+	return Continue
+}
+
+// compareF32 is compare for .f32 operands; the u-forms are true on NaN.
+func compareF32(cmp uint8, x, y float32) bool {
+	nan := x != x || y != y
+	switch cmp {
+	case 1:
+		return x == y
+	case 2:
+		return x != y && !nan
+	case 3:
+		return x < y
+	case 4:
+		return x <= y
+	case 5:
+		return x > y
+	case 6:
+		return x >= y
+	case 7:
+		return nan || x == y
+	case 8:
+		return nan || x != y
+	case 9:
+		return nan || x < y
+	case 10:
+		return nan || x <= y
+	case 11:
+		return nan || x > y
+	case 12:
+		return nan || x >= y
+	case 13:
+		return !nan
+	case 14:
+		return nan
+	}
+	return false
 }
