@@ -665,10 +665,7 @@ func (w *Warp) start() {
 		}
 	}
 	for _, s := range p.specials {
-		dst := w.R[s.slot : s.slot+32]
-		for l := range dst {
-			dst[l] = w.special(s, l)
-		}
+		w.fillSpecial(s, lanes(w.R, int32(s.slot)))
 	}
 	w.pc, w.Next = 0, 0
 	w.live = w.Lanes

@@ -124,9 +124,8 @@ func decodeMov(d *Decoder, in *ast.Instruction, out *Inst) error {
 
 func execMov(w *Warp, in *Inst) Status {
 	mask := in.Type.mask()
-	if w.Exec == ^uint32(0) {
-		d := w.R[in.D : in.D+32]
-		a := w.R[in.A : in.A+32]
+	if w.Exec == allLanes {
+		d, a := lanes(w.R, in.D), lanes(w.R, in.A)
 		for l := range d {
 			d[l] = a[l] & mask
 		}
@@ -287,6 +286,8 @@ func widen(t Type) Type {
 func pickBinary(in *Inst) ExecFunc {
 	plain := in.Flags&(FlagSat|FlagHi|FlagWide|FlagCC|FlagUseCC) == 0
 	switch {
+	case f32Lanes(in):
+		return execF32Lanes
 	case in.Type.Float() || in.Type == TPred:
 		return execFloatBinary
 	case plain && in.Imm == opAdd:
@@ -305,14 +306,16 @@ func pickBinary(in *Inst) ExecFunc {
 		return execShrU32
 	case in.Flags&FlagWide != 0 && in.Type.Size() == 4 && in.Imm == opMul:
 		return execMulWide32
+	case intLanes(in):
+		return execIntLanes
 	}
 	return execIntBinary
 }
 
 func execAddInt(w *Warp, in *Inst) Status {
 	mask := in.Type.mask()
-	if w.Exec == ^uint32(0) {
-		d, a, b := w.R[in.D:in.D+32], w.R[in.A:in.A+32], w.R[in.B:in.B+32]
+	if w.Exec == allLanes {
+		d, a, b := lanes(w.R, in.D), lanes(w.R, in.A), lanes(w.R, in.B)
 		for l := range d {
 			d[l] = (a[l] + b[l]) & mask
 		}
@@ -345,7 +348,7 @@ func execMulMadLo32(w *Warp, in *Inst) Status {
 	mad := in.Imm == opMad
 	if d, a, b, ok := full(w, in); ok {
 		if mad {
-			c := w.R[in.C : in.C+32 : in.C+32]
+			c := lanes(w.R, in.C)
 			for l := range d {
 				d[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
 			}
@@ -368,6 +371,10 @@ func execMulMadLo32(w *Warp, in *Inst) Status {
 }
 
 func execMulWide32(w *Warp, in *Inst) Status {
+	if w.Exec == allLanes {
+		mulWide32Lanes(w, in)
+		return Continue
+	}
 	signed := in.Type.Signed()
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(lane(m))
@@ -857,8 +864,11 @@ func lowerSetp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 		}
 	}
 	out.Exec = execSetp
-	if out.C < 0 && !t.Float() && t.Size() == 4 && out.Cmp <= 6 {
+	switch {
+	case out.C < 0 && !t.Float() && t.Size() == 4 && out.Cmp <= 6:
 		out.Exec = execSetp32
+	case out.C < 0 && t == TF32 && out.Flags&FlagFtz == 0:
+		out.Exec = execSetpF32Lanes
 	}
 	return nil
 }
@@ -965,7 +975,7 @@ func decodeSelp(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if out.C, err = d.Src(in.Operands[3], TPred); err != nil {
 		return err
 	}
-	out.Exec = execSelp
+	out.Exec = execSelpLanes
 	return nil
 }
 
@@ -1017,6 +1027,9 @@ func decodeCvt(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return d.Errorf(in, "cvt takes two operands")
 	case out.Type.Float() && out.Type.Size() > 2 && out.Type == TF16x2 || out.Type == TBF16x2 || out.Type2 == TF16x2 || out.Type2 == TBF16x2:
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
+	case cvtIntLanes(out):
+		out.Exec = execCvtIntLanes
+		return nil
 	}
 	out.Exec = execCvt
 	return nil

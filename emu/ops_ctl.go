@@ -21,6 +21,38 @@ func init() {
 	}
 }
 
+// fillSpecial writes the value of special slot s into its 32 lanes,
+// computing a value that is the same for every lane once.
+func (w *Warp) fillSpecial(s specialSlot, dst *[32]uint64) {
+	switch s.kind {
+	case spTid:
+		b := w.CTA.cluster.cfg.Block
+		for l := range dst {
+			t := w.Index*32 + l
+			switch s.comp {
+			case 0:
+				dst[l] = uint64(t % b[0])
+			case 1:
+				dst[l] = uint64(t / b[0] % b[1])
+			case 2:
+				dst[l] = uint64(t / (b[0] * b[1]))
+			default:
+				dst[l] = 0
+			}
+		}
+		return
+	case spLaneid, spLanemaskEq, spLanemaskLt, spLanemaskLe, spLanemaskGt, spLanemaskGe:
+		for l := range dst {
+			dst[l] = w.special(s, l)
+		}
+		return
+	}
+	v := w.special(s, 0)
+	for l := range dst {
+		dst[l] = v
+	}
+}
+
 // special computes the value of a per-CTA slot for lane l (§10).
 func (w *Warp) special(s specialSlot, l int) uint64 {
 	c := w.CTA

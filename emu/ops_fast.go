@@ -209,6 +209,12 @@ func execAnd32(w *Warp, in *Inst) Status {
 }
 
 func execOr32(w *Warp, in *Inst) Status {
+	if d, a, b, ok := full(w, in); ok {
+		for l := range d {
+			d[l] = (a[l] | b[l]) & 0xffffffff
+		}
+		return Continue
+	}
 	r := w.R
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
@@ -267,6 +273,10 @@ func execShrU32(w *Warp, in *Inst) Status {
 
 // execSetpU32 is setp.{eq,ne,lt,le,gt,ge}.u32/.s32 without a combining predicate.
 func execSetp32(w *Warp, in *Inst) Status {
+	if w.Exec == allLanes {
+		setp32Lanes(w, in)
+		return Continue
+	}
 	r := w.R
 	signed := in.Type.Signed()
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -305,10 +315,10 @@ func execSetp32(w *Warp, in *Inst) Status {
 // Full-warp forms: when all 32 lanes execute, operate on whole slot slices
 // (no per-lane mask walk, no bounds checks in the loop).
 
-func full(w *Warp, in *Inst) (d, a, b []uint64, ok bool) {
-	if w.Exec != ^uint32(0) {
+func full(w *Warp, in *Inst) (d, a, b *[32]uint64, ok bool) {
+	if w.Exec != allLanes {
 		return nil, nil, nil, false
 	}
 	r := w.R
-	return r[in.D : in.D+32 : in.D+32], r[in.A : in.A+32 : in.A+32], r[in.B : in.B+32 : in.B+32], true
+	return lanes(r, in.D), lanes(r, in.A), lanes(r, in.B), true
 }

@@ -110,6 +110,9 @@ const (
 // shfl.sync executed by a lane outside its member mask, are reported once
 // every lane has its value.
 func execShfl(w *Warp, in *Inst) Status {
+	if w.Exec == allLanes {
+		return shflLanes(w, in)
+	}
 	var src [32]uint64
 	copy(src[:], w.R[in.A:in.A+32])
 	badLane, badSrc, outside := -1, -1, -1

@@ -218,11 +218,7 @@ func (w *Warp) run(budget int) (int, Status) {
 		in := &insts[w.pc]
 		exec := w.active
 		if in.Guard >= 0 {
-			g := w.R[in.Guard : in.Guard+32]
-			var m uint32
-			for l := range g {
-				m |= uint32(g[l]&1) << uint(l)
-			}
+			m := predMask(lanes(w.R, in.Guard))
 			if in.GuardNeg {
 				m = ^m
 			}

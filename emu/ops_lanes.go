@@ -1,0 +1,468 @@
+package emu
+
+import (
+	"math"
+)
+
+// Converged-warp forms of the commonest compute instructions
+// (docs/emu-warp.md). When every lane of a warp executes an instruction
+// (w.Exec is all ones, which is most of the time), a handler works on the
+// 32 lanes of each operand slot as one array: no walk over the mask, no
+// bounds check per lane, and the operation chosen once per instruction
+// rather than once per lane. Each handler here computes exactly what its
+// general handler computes for every lane, and hands any other mask to
+// that general handler, so a divergent warp runs today's path.
+
+// allLanes is the execution mask of a converged full warp.
+const allLanes = ^uint32(0)
+
+// lanes returns the 32 lanes of slot s.
+func lanes(r []uint64, s int32) *[32]uint64 { return (*[32]uint64)(r[s : s+32]) }
+
+// predMask packs bit 0 of each lane of the predicate slot g.
+func predMask(g *[32]uint64) uint32 {
+	var m uint32
+	for l := 0; l < 32; l += 8 {
+		h := (*[8]uint64)(g[l : l+8])
+		m |= (uint32(h[0]&1) | uint32(h[1]&1)<<1 | uint32(h[2]&1)<<2 | uint32(h[3]&1)<<3 |
+			uint32(h[4]&1)<<4 | uint32(h[5]&1)<<5 | uint32(h[6]&1)<<6 | uint32(h[7]&1)<<7) << uint(l)
+	}
+	return m
+}
+
+// setp32Lanes is execSetp32 for a full warp.
+func setp32Lanes(w *Warp, in *Inst) {
+	r := w.R
+	a, b := lanes(r, in.A), lanes(r, in.B)
+	// A signed comparison of 32-bit values is the unsigned comparison of
+	// the values with their sign bits flipped.
+	var bias uint32
+	if in.Type.Signed() {
+		bias = 1 << 31
+	}
+	var p [32]uint64
+	switch in.Cmp {
+	case 1:
+		for l := range p {
+			p[l] = b2u(uint32(a[l]) == uint32(b[l]))
+		}
+	case 2:
+		for l := range p {
+			p[l] = b2u(uint32(a[l]) != uint32(b[l]))
+		}
+	case 3:
+		for l := range p {
+			p[l] = b2u(uint32(a[l])^bias < uint32(b[l])^bias)
+		}
+	case 4:
+		for l := range p {
+			p[l] = b2u(uint32(a[l])^bias <= uint32(b[l])^bias)
+		}
+	case 5:
+		for l := range p {
+			p[l] = b2u(uint32(a[l])^bias > uint32(b[l])^bias)
+		}
+	case 6:
+		for l := range p {
+			p[l] = b2u(uint32(a[l])^bias >= uint32(b[l])^bias)
+		}
+	}
+	if in.D >= 0 {
+		*lanes(r, in.D) = p
+	}
+	if in.D2 >= 0 {
+		q := lanes(r, in.D2)
+		for l := range q {
+			q[l] = p[l] ^ 1
+		}
+	}
+}
+
+// execSelpLanes is selp (execSelp).
+func execSelpLanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execSelp(w, in)
+	}
+	r := w.R
+	mask := in.Type.mask()
+	d, a, b, c := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B), lanes(r, in.C)
+	for l := range d {
+		sel := -(c[l] & 1) // all ones when the predicate holds
+		d[l] = (a[l]&sel | b[l]&^sel) & mask
+	}
+	return Continue
+}
+
+// mulWide32Lanes is execMulWide32 for a full warp.
+func mulWide32Lanes(w *Warp, in *Inst) {
+	r := w.R
+	d, a, b := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B)
+	if in.Type.Signed() {
+		for l := range d {
+			d[l] = uint64(int64(int32(a[l])) * int64(int32(b[l])))
+		}
+		return
+	}
+	for l := range d {
+		d[l] = uint64(uint32(a[l])) * uint64(uint32(b[l]))
+	}
+}
+
+// f32Lanes reports whether execFloatBinary's work for in is one of the
+// binary32 forms execF32Lanes computes: add, sub, mul and fma/mad of .f32
+// without .ftz, .sat, .relu or any other flag, rounding to nearest.
+func f32Lanes(in *Inst) bool {
+	if in.Type != TF32 || in.Flags != 0 || (in.Round != RoundDefault && in.Round != RoundNearest) {
+		return false
+	}
+	switch in.Imm {
+	case opAdd, opSub, opMul, opMad:
+		return true
+	}
+	return false
+}
+
+// execF32Lanes is execFloatBinary for the instructions f32Lanes accepts.
+// Like floatOpRounded, add, sub and mul without a rounding qualifier
+// compute in binary32, and the other forms compute in binary64 and round
+// once to binary32; a NaN result is the canonical NaN.
+func execF32Lanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execFloatBinary(w, in)
+	}
+	r := w.R
+	d, a, b := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B)
+	f := func(x uint64) float32 { return math.Float32frombits(uint32(x)) }
+	if in.Imm == opMad {
+		c := lanes(r, in.C)
+		for l := range d {
+			d[l] = f32Result(float32(math.FMA(float64(f(a[l])), float64(f(b[l])), float64(f(c[l])))))
+		}
+		return Continue
+	}
+	if in.Round == RoundDefault {
+		switch in.Imm {
+		case opAdd:
+			for l := range d {
+				d[l] = f32Result(f(a[l]) + f(b[l]))
+			}
+		case opSub:
+			for l := range d {
+				d[l] = f32Result(f(a[l]) - f(b[l]))
+			}
+		case opMul:
+			for l := range d {
+				d[l] = f32Result(f(a[l]) * f(b[l]))
+			}
+		}
+		return Continue
+	}
+	switch in.Imm {
+	case opAdd:
+		for l := range d {
+			d[l] = f32Result(float32(float64(f(a[l])) + float64(f(b[l]))))
+		}
+	case opSub:
+		for l := range d {
+			d[l] = f32Result(float32(float64(f(a[l])) - float64(f(b[l]))))
+		}
+	case opMul:
+		for l := range d {
+			d[l] = f32Result(float32(float64(f(a[l])) * float64(f(b[l]))))
+		}
+	}
+	return Continue
+}
+
+// f32Result is the register value of a binary32 result: its bits, or the
+// canonical NaN.
+func f32Result(v float32) uint64 {
+	if v != v {
+		return 0x7fffffff
+	}
+	return uint64(math.Float32bits(v))
+}
+
+// intLanes reports whether execIntLanes computes in: plain (no .sat, .hi,
+// .wide or carry) sub, and, or, shr, shl, min, max, div and rem of an
+// integer type.
+func intLanes(in *Inst) bool {
+	if in.Flags&(FlagSat|FlagHi|FlagWide|FlagCC|FlagUseCC) != 0 || in.Type.Float() || in.Type == TPred || in.Type.Bits() == 0 {
+		return false
+	}
+	switch in.Imm {
+	case opSub, opAnd, opOr, opShr, opShl, opMin, opMax, opDiv, opRem:
+		return true
+	}
+	return false
+}
+
+// execIntLanes is execIntBinary (intOp) for the instructions intLanes
+// accepts.
+func execIntLanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execIntBinary(w, in)
+	}
+	r := w.R
+	d, a, b := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B)
+	t := in.Type
+	n := uint64(t.Bits())
+	mask := t.mask()
+	signed := t.Signed()
+	switch in.Imm {
+	case opSub:
+		for l := range d {
+			d[l] = (a[l] - b[l]) & mask
+		}
+	case opAnd:
+		for l := range d {
+			d[l] = a[l] & b[l] & mask
+		}
+	case opOr:
+		for l := range d {
+			d[l] = (a[l] | b[l]) & mask
+		}
+	case opShl:
+		for l := range d {
+			var v uint64
+			if s := b[l] & 0xffffffff; s < n {
+				v = a[l] << s
+			}
+			d[l] = v & mask
+		}
+	case opShr:
+		if signed {
+			for l := range d {
+				s := min(b[l]&0xffffffff, n-1)
+				d[l] = uint64(int64(sext(a[l]&mask, int(n)))>>s) & mask
+			}
+			break
+		}
+		for l := range d {
+			var v uint64
+			if s := b[l] & 0xffffffff; s < n {
+				v = (a[l] & mask) >> s
+			}
+			d[l] = v
+		}
+	case opMin, opMax:
+		// The smaller (larger) operand; as intOp, b when they are equal
+		// for min and a when they are equal for max.
+		isMin := in.Imm == opMin
+		for l := range d {
+			x, y := intValue(t, a[l]), intValue(t, b[l])
+			less := x < y
+			if signed {
+				less = int64(x) < int64(y)
+			}
+			v := y
+			if less == isMin {
+				v = x
+			}
+			d[l] = v & mask
+		}
+	case opDiv, opRem:
+		divLanes(d, a, b, t, in.Imm == opDiv)
+	}
+	return Continue
+}
+
+// divLanes is intOp's div or rem for 32 lanes: a zero divisor gives all
+// ones, a signed division by -1 the negation (and remainder 0).
+func divLanes(d, a, b *[32]uint64, t Type, div bool) {
+	mask := t.mask()
+	if !t.Signed() {
+		for l := range d {
+			x, y := a[l]&mask, b[l]&mask
+			switch {
+			case y == 0:
+				d[l] = mask
+			case div:
+				d[l] = x / y
+			default:
+				d[l] = x % y
+			}
+		}
+		return
+	}
+	n := t.Bits()
+	for l := range d {
+		x, y := int64(sext(a[l]&mask, n)), int64(sext(b[l]&mask, n))
+		var v uint64
+		switch {
+		case y == 0:
+			v = mask
+		case y == -1 && div:
+			v = uint64(-x)
+		case y == -1:
+			v = 0
+		case div:
+			v = uint64(x / y)
+		default:
+			v = uint64(x % y)
+		}
+		d[l] = v & mask
+	}
+}
+
+// shflLanes is execShfl for a full warp: every lane executes, so no lane
+// reads one that does not; only the member mask of shfl.sync is checked
+// (after every lane has its value, as execShfl does).
+func shflLanes(w *Warp, in *Inst) Status {
+	r := w.R
+	src := *lanes(r, in.A)
+	bs, cs := lanes(r, in.B), lanes(r, in.C)
+	var v, ok [32]uint64
+	switch in.Imm {
+	case shflUp:
+		for l := range v {
+			b, c := int(bs[l]&31), int(cs[l])
+			seg := c >> 8 & 31
+			j := l - b
+			v[l], ok[l] = shflPick(&src, l, j, j >= l&seg|c&31&^seg)
+		}
+	case shflDown:
+		for l := range v {
+			b, c := int(bs[l]&31), int(cs[l])
+			seg := c >> 8 & 31
+			j := l + b
+			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+		}
+	case shflBfly:
+		for l := range v {
+			b, c := int(bs[l]&31), int(cs[l])
+			seg := c >> 8 & 31
+			j := l ^ b
+			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+		}
+	default:
+		for l := range v {
+			b, c := int(bs[l]&31), int(cs[l])
+			seg := c >> 8 & 31
+			j := l&seg | b&^seg
+			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+		}
+	}
+	outside := -1
+	if in.Flags&FlagX != 0 {
+		mm := lanes(r, in.V[0])
+		for l := range mm {
+			if uint32(mm[l])&(1<<uint(l)) == 0 {
+				outside = l
+				break
+			}
+		}
+	}
+	if in.D >= 0 {
+		*lanes(r, in.D) = v
+	}
+	if in.D2 >= 0 {
+		*lanes(r, in.D2) = ok
+	}
+	if outside >= 0 {
+		return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
+			outside, in.Opcode, uint32(r[in.V[0]+int32(outside)]))
+	}
+	return Continue
+}
+
+// shflPick is lane l's result of a shuffle reading lane j when inRange:
+// the 32-bit value and the predicate.
+func shflPick(src *[32]uint64, l, j int, inRange bool) (v, ok uint64) {
+	if inRange {
+		return src[j&31] & 0xffffffff, 1
+	}
+	return src[l] & 0xffffffff, 0
+}
+
+// cvtIntLanes reports whether in is a conversion execCvtIntLanes computes:
+// between integer types, without .sat.
+func cvtIntLanes(in *Inst) bool {
+	dt, st := in.Type, in.Type2
+	return in.Flags&FlagSat == 0 && !dt.Float() && !st.Float() && dt != TPred && st != TPred &&
+		dt.Bits() > 0 && st.Bits() > 0
+}
+
+// execCvtIntLanes is execCvt (convertExact) for the conversions
+// cvtIntLanes accepts: the source's value, sign-extended when it is
+// signed, truncated to the destination.
+func execCvtIntLanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execCvt(w, in)
+	}
+	d, a := lanes(w.R, in.D), lanes(w.R, in.A)
+	smask, dmask := in.Type2.mask(), in.Type.mask()
+	if in.Type2.Signed() {
+		n := in.Type2.Bits()
+		for l := range d {
+			d[l] = sext(a[l]&smask, n) & dmask
+		}
+		return Continue
+	}
+	for l := range d {
+		d[l] = a[l] & smask & dmask
+	}
+	return Continue
+}
+
+// execSetpF32Lanes is execSetp for setp.cmp.f32 without .ftz or a
+// combining predicate: compare's float comparisons, in binary32 (which
+// orders the values as their exact binary64 conversions do).
+func execSetpF32Lanes(w *Warp, in *Inst) Status {
+	if w.Exec != allLanes {
+		return execSetp(w, in)
+	}
+	r := w.R
+	a, b := lanes(r, in.A), lanes(r, in.B)
+	var p [32]uint64
+	for l := range p {
+		x, y := math.Float32frombits(uint32(a[l])), math.Float32frombits(uint32(b[l]))
+		p[l] = b2u(compareF32(in.Cmp, x, y))
+	}
+	if in.D >= 0 {
+		*lanes(r, in.D) = p
+	}
+	if in.D2 >= 0 {
+		q := lanes(r, in.D2)
+		for l := range q {
+			q[l] = p[l] ^ 1
+		}
+	}
+	return Continue
+}
+
+// compareF32 is compare for .f32 operands; the u-forms are true on NaN.
+func compareF32(cmp uint8, x, y float32) bool {
+	nan := x != x || y != y
+	switch cmp {
+	case 1:
+		return x == y
+	case 2:
+		return x != y && !nan
+	case 3:
+		return x < y
+	case 4:
+		return x <= y
+	case 5:
+		return x > y
+	case 6:
+		return x >= y
+	case 7:
+		return nan || x == y
+	case 8:
+		return nan || x != y
+	case 9:
+		return nan || x < y
+	case 10:
+		return nan || x <= y
+	case 11:
+		return nan || x > y
+	case 12:
+		return nan || x >= y
+	case 13:
+		return !nan
+	case 14:
+		return nan
+	}
+	return false
+}
