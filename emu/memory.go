@@ -75,6 +75,7 @@ type Region struct {
 	Space    Space  // SpaceGlobal or SpaceConst
 	ArgIndex int    // index of the kernel argument it backs, or -1
 	Param    string // the kernel parameter it backs ("out"), or ""
+	arena    *arena // the memory Data lies in, for a large allocation (arena.go)
 }
 
 // End returns the address just past the region.
@@ -100,9 +101,12 @@ func (s *regionSet) add(r *Region) {
 	sort.Slice(s.regs, func(i, j int) bool { return s.regs[i].Base < s.regs[j].Base })
 }
 
-// alloc places a new region of n bytes after the existing ones.
+// alloc places a new region of n zeroed bytes after the existing ones.
 func (s *regionSet) alloc(name string, n int, align uint64, sp Space, start uint64) *Region {
-	return s.place(name, make([]byte, n), align, sp, start)
+	data, a := deviceBytes(n)
+	r := s.place(name, data, align, sp, start)
+	r.arena = a
+	return r
 }
 
 // place makes data a new region after the existing ones.

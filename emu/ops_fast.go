@@ -74,6 +74,79 @@ func (f *fastWindow) at(l int32, a, n uint64) []byte {
 	return f.data[off : off+n : off+n]
 }
 
+// span reports whether the n-byte access of every lane in exec, at
+// addr[lane]+disp, is one at would pass: aligned, inside the window, and
+// with no watched granule or race check to consult. The handler then
+// checks the warp once instead of each lane (an OR of the addresses for
+// the alignment, their minimum and maximum for the bounds). When span is
+// false the handler takes the per-lane path, whose faults and reports are
+// unchanged. addr holds the 32 lanes' address slots.
+func (f *fastWindow) span(addr []uint64, exec uint32, disp, n uint64) bool {
+	if f.watched != nil || f.race != nil || len(f.data) == 0 || !warpChecks {
+		return false
+	}
+	or, lo, hi := laneBounds(addr, exec, disp)
+	return or&(n-1) == 0 && f.holds(lo, hi, n)
+}
+
+// holds reports whether [lo, hi+n) lies in the window (lo <= hi).
+func (f *fastWindow) holds(lo, hi, n uint64) bool {
+	size := uint64(len(f.data))
+	return lo >= f.base && hi-f.base < size && size-(hi-f.base) >= n
+}
+
+// laneBounds returns the OR, the minimum and the maximum of addr[lane]+disp
+// over the lanes in exec (not empty).
+func laneBounds(addr []uint64, exec uint32, disp uint64) (or, lo, hi uint64) {
+	lo = ^uint64(0)
+	if exec == ^uint32(0) {
+		for _, a := range addr[:32] {
+			a += disp
+			or |= a
+			lo = min(lo, a)
+			hi = max(hi, a)
+		}
+		return or, lo, hi
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)&31] + disp
+		or |= a
+		lo = min(lo, a)
+		hi = max(hi, a)
+	}
+	return or, lo, hi
+}
+
+// warpWindow returns the window for the warp's n-byte access at
+// addr[lane]+disp and whether every lane may use it unchecked (span). For
+// .global, when the allocation the warp last touched does not hold the
+// lanes' bytes but another one holds them all, that one becomes the
+// warp's window: the per-lane path would have made it so at its first
+// lane, and with nothing to report that lane's check is the lookup alone.
+func (w *Warp) warpWindow(sp Space, write bool, addr []uint64, disp, n uint64) (fastWindow, bool) {
+	win := w.window(sp, write)
+	if win.span(addr, w.Exec, disp, n) {
+		return win, true
+	}
+	if sp != SpaceGlobal || !warpChecks || w.watchGlobal || w.probe != nil || w.CTA.cluster.race != nil {
+		return win, false
+	}
+	or, lo, hi := laneBounds(addr, w.Exec, disp)
+	if or&(n-1) != 0 || hi-lo >= 1<<32 {
+		return win, false
+	}
+	r := w.CTA.cluster.Mem.global.find(lo, int(hi-lo+n))
+	if r == nil || write && r.ReadOnly {
+		return win, false
+	}
+	w.cache = r
+	return fastWindow{base: r.Base, data: r.Data}, true
+}
+
+// warpChecks enables span; the tests turn it off to compare the per-warp
+// path with the per-lane one.
+var warpChecks = true
+
 // slowBytes is the checked path of the fast handlers; it does not count
 // the access (the handler counts all lanes at once).
 func (w *Warp) slowBytes(l int32, sp Space, a uint64, n int, write bool) []byte {
@@ -88,24 +161,48 @@ func (w *Warp) slowBytes(l int32, sp Space, a uint64, n int, write bool) []byte 
 	return b
 }
 
+// lanes returns the 32 slots of register slot base s.
+func lanes(r []uint64, s int32) []uint64 { return r[s : s+32 : s+32] }
+
 // execSt32 stores 4 bytes to .global or .shared.
 func execSt32(w *Warp, in *Inst) Status {
 	r := w.R
-	win := w.window(in.Space, true)
+	addr := lanes(r, in.A)
+	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 4); ok {
+		d, base, v := win.data, win.base-uint64(in.Off), lanes(r, in.B)
+		if w.Exec == ^uint32(0) {
+			for l, a := range addr {
+				binary.LittleEndian.PutUint32(d[a-base:], uint32(v[l]))
+			}
+		} else {
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				binary.LittleEndian.PutUint32(d[addr[l]-base:], uint32(v[l]))
+			}
+		}
+	} else if !w.st32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Stored[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// st32Lanes is execSt32 checking each lane; false after a fault.
+func (w *Warp) st32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 4)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 4, true); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, true)
 		}
 		binary.LittleEndian.PutUint32(b, uint32(r[in.B+l]))
 	}
-	w.stats.Stored[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // execStV4x32 stores a .v4 of 32-bit values to .global or .shared.
@@ -115,14 +212,37 @@ func execStV4x32(w *Warp, in *Inst) Status {
 	if v0 < 0 || v1 < 0 || v2 < 0 || v3 < 0 {
 		return execStVec(w, in)
 	}
-	win := w.window(in.Space, true)
+	addr := lanes(r, in.A)
+	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 16); ok {
+		d, base := win.data, win.base-uint64(in.Off)
+		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
+		for m := w.Exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & 31
+			b := d[addr[l]-base:]
+			_ = b[15]
+			binary.LittleEndian.PutUint32(b[0:], uint32(x[l]))
+			binary.LittleEndian.PutUint32(b[4:], uint32(y[l]))
+			binary.LittleEndian.PutUint32(b[8:], uint32(z[l]))
+			binary.LittleEndian.PutUint32(b[12:], uint32(u[l]))
+		}
+	} else if !w.stV4x32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Stored[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// stV4x32Lanes is execStV4x32 checking each lane; false after a fault.
+func (w *Warp) stV4x32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
+	v0, v1, v2, v3 := in.V[0], in.V[1], in.V[2], in.V[3]
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 16)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 16, true); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, true)
 		}
@@ -132,22 +252,46 @@ func execStV4x32(w *Warp, in *Inst) Status {
 		binary.LittleEndian.PutUint32(b[8:], uint32(r[v2+l]))
 		binary.LittleEndian.PutUint32(b[12:], uint32(r[v3+l]))
 	}
-	w.stats.Stored[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // execLd32 loads 4 bytes (zero- or sign-extended) from .global or .shared.
 func execLd32(w *Warp, in *Inst) Status {
 	r := w.R
+	addr := lanes(r, in.A)
+	win, ok := w.warpWindow(in.Space, false, addr, uint64(in.Off), 4)
+	if ok && in.D >= 0 {
+		// Each lane reads its address before writing its destination, as
+		// on the per-lane path, so a destination that is also the
+		// address register is read first.
+		d, base, dst := win.data, win.base-uint64(in.Off), lanes(r, in.D)
+		signed := in.Type.Signed()
+		for m := w.Exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & 31
+			v := uint64(binary.LittleEndian.Uint32(d[addr[l]-base:]))
+			if signed {
+				v = uint64(int64(int32(v)))
+			}
+			dst[l] = v
+		}
+	} else if !w.ld32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Loaded[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// ld32Lanes is execLd32 checking each lane; false after a fault.
+func (w *Warp) ld32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
 	signed := in.Type.Signed()
-	win := w.window(in.Space, false)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 4)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 4, false); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, false)
 		}
@@ -159,8 +303,7 @@ func execLd32(w *Warp, in *Inst) Status {
 			r[in.D+l] = v
 		}
 	}
-	w.stats.Loaded[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // execLdV4x32 loads a .v4 of unsigned or untyped 32-bit values.
@@ -170,14 +313,37 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 	if v0 < 0 || v1 < 0 || v2 < 0 || v3 < 0 || in.Type.Signed() {
 		return execLdVec(w, in)
 	}
-	win := w.window(in.Space, false)
+	addr := lanes(r, in.A)
+	if win, ok := w.warpWindow(in.Space, false, addr, uint64(in.Off), 16); ok {
+		d, base := win.data, win.base-uint64(in.Off)
+		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
+		for m := w.Exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & 31
+			b := d[addr[l]-base:]
+			_ = b[15]
+			x[l] = uint64(binary.LittleEndian.Uint32(b[0:]))
+			y[l] = uint64(binary.LittleEndian.Uint32(b[4:]))
+			z[l] = uint64(binary.LittleEndian.Uint32(b[8:]))
+			u[l] = uint64(binary.LittleEndian.Uint32(b[12:]))
+		}
+	} else if !w.ldV4x32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Loaded[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// ldV4x32Lanes is execLdV4x32 checking each lane; false after a fault.
+func (w *Warp) ldV4x32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
+	v0, v1, v2, v3 := in.V[0], in.V[1], in.V[2], in.V[3]
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 16)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 16, false); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, false)
 		}
@@ -187,8 +353,7 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 		r[v2+l] = uint64(binary.LittleEndian.Uint32(b[8:]))
 		r[v3+l] = uint64(binary.LittleEndian.Uint32(b[12:]))
 	}
-	w.stats.Loaded[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // Bitwise and shift operations on 32-bit registers.
