@@ -127,7 +127,17 @@ func (s *regionSet) place(name string, data []byte, align uint64, sp Space, star
 
 // find returns the region holding [a, a+n), or nil.
 func (s *regionSet) find(a uint64, n int) *Region {
-	i := sort.Search(len(s.regs), func(i int) bool { return s.regs[i].End() > a })
+	// The first region that ends past a (sort.Search, written out: this
+	// runs for most global accesses that change allocation).
+	i, j := 0, len(s.regs)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.regs[h].End() > a {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
 	if i < len(s.regs) {
 		r := s.regs[i]
 		if a >= r.Base && a+uint64(n) <= r.End() && a+uint64(n) >= a {

@@ -74,21 +74,6 @@ func (f *fastWindow) at(l int32, a, n uint64) []byte {
 	return f.data[off : off+n : off+n]
 }
 
-// span reports whether the n-byte access of every lane in exec, at
-// addr[lane]+disp, is one at would pass: aligned, inside the window, and
-// with no watched granule or race check to consult. The handler then
-// checks the warp once instead of each lane (an OR of the addresses for
-// the alignment, their minimum and maximum for the bounds). When span is
-// false the handler takes the per-lane path, whose faults and reports are
-// unchanged. addr holds the 32 lanes' address slots.
-func (f *fastWindow) span(addr []uint64, exec uint32, disp, n uint64) bool {
-	if f.watched != nil || f.race != nil || len(f.data) == 0 || !warpChecks {
-		return false
-	}
-	or, lo, hi := laneBounds(addr, exec, disp)
-	return or&(n-1) == 0 && f.holds(lo, hi, n)
-}
-
 // holds reports whether [lo, hi+n) lies in the window (lo <= hi).
 func (f *fastWindow) holds(lo, hi, n uint64) bool {
 	size := uint64(len(f.data))
@@ -118,32 +103,57 @@ func laneBounds(addr []uint64, exec uint32, disp uint64) (or, lo, hi uint64) {
 }
 
 // warpWindow returns the window for the warp's n-byte access at
-// addr[lane]+disp and whether every lane may use it unchecked (span). For
-// .global, when the allocation the warp last touched does not hold the
-// lanes' bytes but another one holds them all, that one becomes the
-// warp's window: the per-lane path would have made it so at its first
-// lane, and with nothing to report that lane's check is the lookup alone.
+// addr[lane]+disp and whether every lane may use it unchecked: the
+// addresses are aligned (their OR), lie in the window (their minimum and
+// maximum), and there is no watch, race check or probe to consult. The
+// handler then checks the warp once instead of each lane. Otherwise the
+// window is the per-lane path's, whose faults and reports are unchanged.
 func (w *Warp) warpWindow(sp Space, write bool, addr []uint64, disp, n uint64) (fastWindow, bool) {
-	win := w.window(sp, write)
-	if win.span(addr, w.Exec, disp, n) {
-		return win, true
+	if warpChecks && w.CTA.cluster.race == nil {
+		or, lo, hi := laneBounds(addr, w.Exec, disp)
+		if or&(n-1) == 0 {
+			switch sp {
+			case SpaceShared:
+				if c := w.CTA; c.Watch == nil {
+					f := fastWindow{base: uint64(c.Rank+1) << sharedRankShift, data: c.Shared}
+					if f.holds(lo, hi, n) {
+						return f, true
+					}
+				}
+			case SpaceGlobal:
+				if f, ok := w.globalSpan(write, lo, hi, n); ok {
+					return f, true
+				}
+			}
+		}
 	}
-	if sp != SpaceGlobal || !warpChecks || w.watchGlobal || w.probe != nil || w.CTA.cluster.race != nil {
-		return win, false
+	return w.window(sp, write), false
+}
+
+// globalSpan returns the global allocation that holds [lo, hi+n): the one
+// the warp last touched, or else the one a lookup finds, which becomes the
+// warp's (as the per-lane path makes it at its first lane, whose check,
+// with nothing to report, is that lookup alone). Under an asynchronous
+// operation's watch or a store probe the warp keeps no allocation and the
+// lanes take the checked path.
+func (w *Warp) globalSpan(write bool, lo, hi, n uint64) (fastWindow, bool) {
+	if r := w.cache; r != nil && !(write && r.ReadOnly) {
+		if f := (fastWindow{base: r.Base, data: r.Data}); f.holds(lo, hi, n) {
+			return f, true
+		}
 	}
-	or, lo, hi := laneBounds(addr, w.Exec, disp)
-	if or&(n-1) != 0 || hi-lo >= 1<<32 {
-		return win, false
+	if w.watchGlobal || w.probe != nil || hi-lo >= 1<<32 {
+		return fastWindow{}, false
 	}
 	r := w.CTA.cluster.Mem.global.find(lo, int(hi-lo+n))
 	if r == nil || write && r.ReadOnly {
-		return win, false
+		return fastWindow{}, false
 	}
 	w.cache = r
 	return fastWindow{base: r.Base, data: r.Data}, true
 }
 
-// warpChecks enables span; the tests turn it off to compare the per-warp
+// warpChecks enables warpWindow's check of a whole warp; the tests turn it off to compare the per-warp
 // path with the per-lane one.
 var warpChecks = true
 
