@@ -12,7 +12,7 @@ import (
 // one per 4 KiB page. An arena is placed on a 2 MiB boundary and its
 // pages are advised to be huge (adviseHuge: madvise(MADV_HUGEPAGE) on
 // Linux, nothing elsewhere), so that where the kernel offers transparent
-// huge pages a megabyte costs one fault, not 256. Arenas are ordinary Go
+// huge pages 2 MiB cost one fault, not 512. Arenas are ordinary Go
 // memory: the collector frees them when nothing refers to them, so a
 // buffer a caller keeps after its launch stays valid.
 //

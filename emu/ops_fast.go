@@ -153,8 +153,8 @@ func (w *Warp) globalSpan(write bool, lo, hi, n uint64) (fastWindow, bool) {
 	return fastWindow{base: r.Base, data: r.Data}, true
 }
 
-// warpChecks enables warpWindow's check of a whole warp; the tests turn it off to compare the per-warp
-// path with the per-lane one.
+// warpChecks enables warpWindow's check of a whole warp; the tests turn
+// it off to compare the per-warp path with the per-lane one.
 var warpChecks = true
 
 // slowBytes is the checked path of the fast handlers; it does not count
