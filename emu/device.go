@@ -90,6 +90,24 @@ func (m *Memory) overlaps(s *regionSet, base, end uint64) bool {
 	return false
 }
 
+// Release hands the memory's large global and .const allocations back to
+// the process's pool, so that later launches reuse them (zeroed) instead
+// of faulting fresh pages in. Neither the memory nor the Data of any of
+// its regions may be used after; a memory never released is freed by the
+// collector as usual.
+func (m *Memory) Release() {
+	for _, s := range []*regionSet{&m.global, &m.konst} {
+		for _, r := range s.regs {
+			if r.arena != nil {
+				r.arena.release()
+				r.arena, r.Data = nil, nil
+			}
+		}
+		s.regs = nil
+	}
+	m.Params = nil
+}
+
 // Free removes the global region that starts at base and returns it, or
 // nil when no region starts there.
 func (m *Memory) Free(base uint64) *Region { return m.global.remove(base) }

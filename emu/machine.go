@@ -543,6 +543,7 @@ func run(p *Program, mem *Memory, cfg Config) (Stats, *Report, error) {
 			statsMu.Lock()
 			total.add(&wk.stats)
 			statsMu.Unlock()
+			wk.releaseMemory()
 		}()
 	}
 	wg.Wait()
@@ -581,6 +582,7 @@ type worker struct {
 	ctas  []*CTA
 	cl    Cluster
 	mon   *Monitor
+	arena *arena // the CTAs' shared and local memory, when large (arena.go)
 }
 
 func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
@@ -588,11 +590,10 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 	n := cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2]
 	nt := cfg.Block[0] * cfg.Block[1] * cfg.Block[2]
 	nw := (nt + 31) / 32
+	shared, local, ar := ctaMemory(n, ctaSmemBytes(p, cfg), p.localFrame*nw*32)
+	wk.arena = ar
 	for r := range n {
-		c := &CTA{Rank: r, Shared: make([]byte, ctaSmemBytes(p, cfg)), ext: make([]any, len(ctaExt))}
-		if p.localFrame > 0 {
-			c.local = make([]byte, p.localFrame*nw*32)
-		}
+		c := &CTA{Rank: r, Shared: shared[r], local: local[r], ext: make([]any, len(ctaExt))}
 		for i := range nw {
 			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats, probe: cfg.obs.probe,
 				R: make([]uint64, p.numSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}

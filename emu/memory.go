@@ -75,6 +75,7 @@ type Region struct {
 	Space    Space  // SpaceGlobal or SpaceConst
 	ArgIndex int    // index of the kernel argument it backs, or -1
 	Param    string // the kernel parameter it backs ("out"), or ""
+	arena    *arena // the memory Data lies in, for a large allocation (arena.go)
 }
 
 // End returns the address just past the region.
@@ -100,9 +101,12 @@ func (s *regionSet) add(r *Region) {
 	sort.Slice(s.regs, func(i, j int) bool { return s.regs[i].Base < s.regs[j].Base })
 }
 
-// alloc places a new region of n bytes after the existing ones.
+// alloc places a new region of n zeroed bytes after the existing ones.
 func (s *regionSet) alloc(name string, n int, align uint64, sp Space, start uint64) *Region {
-	return s.place(name, make([]byte, n), align, sp, start)
+	data, a := deviceBytes(n)
+	r := s.place(name, data, align, sp, start)
+	r.arena = a
+	return r
 }
 
 // place makes data a new region after the existing ones.
@@ -123,7 +127,17 @@ func (s *regionSet) place(name string, data []byte, align uint64, sp Space, star
 
 // find returns the region holding [a, a+n), or nil.
 func (s *regionSet) find(a uint64, n int) *Region {
-	i := sort.Search(len(s.regs), func(i int) bool { return s.regs[i].End() > a })
+	// The first region that ends past a (sort.Search, written out: this
+	// runs for most global accesses that change allocation).
+	i, j := 0, len(s.regs)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if s.regs[h].End() > a {
+			j = h
+		} else {
+			i = h + 1
+		}
+	}
 	if i < len(s.regs) {
 		r := s.regs[i]
 		if a >= r.Base && a+uint64(n) <= r.End() && a+uint64(n) >= a {

@@ -74,6 +74,89 @@ func (f *fastWindow) at(l int32, a, n uint64) []byte {
 	return f.data[off : off+n : off+n]
 }
 
+// holds reports whether [lo, hi+n) lies in the window (lo <= hi).
+func (f *fastWindow) holds(lo, hi, n uint64) bool {
+	size := uint64(len(f.data))
+	return lo >= f.base && hi-f.base < size && size-(hi-f.base) >= n
+}
+
+// laneBounds returns the OR, the minimum and the maximum of addr[lane]+disp
+// over the lanes in exec (not empty).
+func laneBounds(addr *[32]uint64, exec uint32, disp uint64) (or, lo, hi uint64) {
+	lo = ^uint64(0)
+	if exec == ^uint32(0) {
+		for _, a := range addr {
+			a += disp
+			or |= a
+			lo = min(lo, a)
+			hi = max(hi, a)
+		}
+		return or, lo, hi
+	}
+	for m := exec; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)&31] + disp
+		or |= a
+		lo = min(lo, a)
+		hi = max(hi, a)
+	}
+	return or, lo, hi
+}
+
+// warpWindow returns the window for the warp's n-byte access at
+// addr[lane]+disp and whether every lane may use it unchecked: the
+// addresses are aligned (their OR), lie in the window (their minimum and
+// maximum), and there is no watch, race check or probe to consult. The
+// handler then checks the warp once instead of each lane. Otherwise the
+// window is the per-lane path's, whose faults and reports are unchanged.
+func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64) (fastWindow, bool) {
+	if warpChecks && w.CTA.cluster.race == nil {
+		or, lo, hi := laneBounds(addr, w.Exec, disp)
+		if or&(n-1) == 0 {
+			switch sp {
+			case SpaceShared:
+				if c := w.CTA; c.Watch == nil {
+					f := fastWindow{base: uint64(c.Rank+1) << sharedRankShift, data: c.Shared}
+					if f.holds(lo, hi, n) {
+						return f, true
+					}
+				}
+			case SpaceGlobal:
+				if f, ok := w.globalSpan(write, lo, hi, n); ok {
+					return f, true
+				}
+			}
+		}
+	}
+	return w.window(sp, write), false
+}
+
+// globalSpan returns the global allocation that holds [lo, hi+n): the one
+// the warp last touched, or else the one a lookup finds, which becomes the
+// warp's (as the per-lane path makes it at its first lane, whose check,
+// with nothing to report, is that lookup alone). Under an asynchronous
+// operation's watch or a store probe the warp keeps no allocation and the
+// lanes take the checked path.
+func (w *Warp) globalSpan(write bool, lo, hi, n uint64) (fastWindow, bool) {
+	if r := w.cache; r != nil && !(write && r.ReadOnly) {
+		if f := (fastWindow{base: r.Base, data: r.Data}); f.holds(lo, hi, n) {
+			return f, true
+		}
+	}
+	if w.watchGlobal || w.probe != nil || hi-lo >= 1<<32 {
+		return fastWindow{}, false
+	}
+	r := w.CTA.cluster.Mem.global.find(lo, int(hi-lo+n))
+	if r == nil || write && r.ReadOnly {
+		return fastWindow{}, false
+	}
+	w.cache = r
+	return fastWindow{base: r.Base, data: r.Data}, true
+}
+
+// warpChecks enables warpWindow's check of a whole warp; the tests turn
+// it off to compare the per-warp path with the per-lane one.
+var warpChecks = true
+
 // slowBytes is the checked path of the fast handlers; it does not count
 // the access (the handler counts all lanes at once).
 func (w *Warp) slowBytes(l int32, sp Space, a uint64, n int, write bool) []byte {
@@ -91,21 +174,42 @@ func (w *Warp) slowBytes(l int32, sp Space, a uint64, n int, write bool) []byte 
 // execSt32 stores 4 bytes to .global or .shared.
 func execSt32(w *Warp, in *Inst) Status {
 	r := w.R
-	win := w.window(in.Space, true)
+	addr := lanes(r, in.A)
+	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 4); ok {
+		d, base, v := win.data, win.base-uint64(in.Off), lanes(r, in.B)
+		if w.Exec == ^uint32(0) {
+			for l, a := range addr {
+				binary.LittleEndian.PutUint32(d[a-base:], uint32(v[l]))
+			}
+		} else {
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				binary.LittleEndian.PutUint32(d[addr[l]-base:], uint32(v[l]))
+			}
+		}
+	} else if !w.st32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Stored[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// st32Lanes is execSt32 checking each lane; false after a fault.
+func (w *Warp) st32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 4)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 4, true); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, true)
 		}
 		binary.LittleEndian.PutUint32(b, uint32(r[in.B+l]))
 	}
-	w.stats.Stored[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // execStV4x32 stores a .v4 of 32-bit values to .global or .shared.
@@ -115,14 +219,37 @@ func execStV4x32(w *Warp, in *Inst) Status {
 	if v0 < 0 || v1 < 0 || v2 < 0 || v3 < 0 {
 		return execStVec(w, in)
 	}
-	win := w.window(in.Space, true)
+	addr := lanes(r, in.A)
+	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 16); ok {
+		d, base := win.data, win.base-uint64(in.Off)
+		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
+		for m := w.Exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & 31
+			b := d[addr[l]-base:]
+			_ = b[15]
+			binary.LittleEndian.PutUint32(b[0:], uint32(x[l]))
+			binary.LittleEndian.PutUint32(b[4:], uint32(y[l]))
+			binary.LittleEndian.PutUint32(b[8:], uint32(z[l]))
+			binary.LittleEndian.PutUint32(b[12:], uint32(u[l]))
+		}
+	} else if !w.stV4x32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Stored[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// stV4x32Lanes is execStV4x32 checking each lane; false after a fault.
+func (w *Warp) stV4x32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
+	v0, v1, v2, v3 := in.V[0], in.V[1], in.V[2], in.V[3]
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 16)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 16, true); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, true)
 		}
@@ -132,22 +259,46 @@ func execStV4x32(w *Warp, in *Inst) Status {
 		binary.LittleEndian.PutUint32(b[8:], uint32(r[v2+l]))
 		binary.LittleEndian.PutUint32(b[12:], uint32(r[v3+l]))
 	}
-	w.stats.Stored[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // execLd32 loads 4 bytes (zero- or sign-extended) from .global or .shared.
 func execLd32(w *Warp, in *Inst) Status {
 	r := w.R
+	addr := lanes(r, in.A)
+	win, ok := w.warpWindow(in.Space, false, addr, uint64(in.Off), 4)
+	if ok && in.D >= 0 {
+		// Each lane reads its address before writing its destination, as
+		// on the per-lane path, so a destination that is also the
+		// address register is read first.
+		d, base, dst := win.data, win.base-uint64(in.Off), lanes(r, in.D)
+		signed := in.Type.Signed()
+		for m := w.Exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & 31
+			v := uint64(binary.LittleEndian.Uint32(d[addr[l]-base:]))
+			if signed {
+				v = uint64(int64(int32(v)))
+			}
+			dst[l] = v
+		}
+	} else if !w.ld32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Loaded[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// ld32Lanes is execLd32 checking each lane; false after a fault.
+func (w *Warp) ld32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
 	signed := in.Type.Signed()
-	win := w.window(in.Space, false)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 4)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 4, false); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, false)
 		}
@@ -159,8 +310,7 @@ func execLd32(w *Warp, in *Inst) Status {
 			r[in.D+l] = v
 		}
 	}
-	w.stats.Loaded[in.Space] += 4 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // execLdV4x32 loads a .v4 of unsigned or untyped 32-bit values.
@@ -170,14 +320,37 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 	if v0 < 0 || v1 < 0 || v2 < 0 || v3 < 0 || in.Type.Signed() {
 		return execLdVec(w, in)
 	}
-	win := w.window(in.Space, false)
+	addr := lanes(r, in.A)
+	if win, ok := w.warpWindow(in.Space, false, addr, uint64(in.Off), 16); ok {
+		d, base := win.data, win.base-uint64(in.Off)
+		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
+		for m := w.Exec; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m) & 31
+			b := d[addr[l]-base:]
+			_ = b[15]
+			x[l] = uint64(binary.LittleEndian.Uint32(b[0:]))
+			y[l] = uint64(binary.LittleEndian.Uint32(b[4:]))
+			z[l] = uint64(binary.LittleEndian.Uint32(b[8:]))
+			u[l] = uint64(binary.LittleEndian.Uint32(b[12:]))
+		}
+	} else if !w.ldV4x32Lanes(in, win) {
+		return Fault
+	}
+	w.stats.Loaded[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
+	return Continue
+}
+
+// ldV4x32Lanes is execLdV4x32 checking each lane; false after a fault.
+func (w *Warp) ldV4x32Lanes(in *Inst, win fastWindow) bool {
+	r := w.R
+	v0, v1, v2, v3 := in.V[0], in.V[1], in.V[2], in.V[3]
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := int32(bits.TrailingZeros32(m))
 		a := r[in.A+l] + uint64(in.Off)
 		b := win.at(l, a, 16)
 		if b == nil {
 			if b = w.slowBytes(l, in.Space, a, 16, false); b == nil {
-				return Fault
+				return false
 			}
 			win = w.window(in.Space, false)
 		}
@@ -187,8 +360,7 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 		r[v2+l] = uint64(binary.LittleEndian.Uint32(b[8:]))
 		r[v3+l] = uint64(binary.LittleEndian.Uint32(b[12:]))
 	}
-	w.stats.Loaded[in.Space] += 16 * uint64(bits.OnesCount32(w.Exec))
-	return Continue
+	return true
 }
 
 // Bitwise and shift operations on 32-bit registers.

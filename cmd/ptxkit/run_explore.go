@@ -49,6 +49,7 @@ func explore(l *emu.Launch, n int, stdout, stderr io.Writer) int {
 				i, n, d, base, l.Async, replay)
 			return exitSanitize
 		}
+		res.Mem.Release() // its large buffers serve the next schedule
 	}
 	fmt.Fprintf(stdout, "explored %d schedules after the first (--seed %d to %d, --async random): no report, the same result\n", n, base+1, base+uint64(n))
 	return exitOK
