@@ -249,15 +249,10 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, d
 		cl.race.Issue(w.raceThread(l), uint64(id), w.pc)
 	}
 	if cs.tracker.Len() > maxOutstandingAsync {
-		return w.Fault(l, ruleAsyncLimit, specAsyncGroup,
-			"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", maxOutstandingAsync)
+		return w.outstandingFault(l)
 	}
-	if len(cl.async) >= maxQueuedAsync {
-		oldest := cl.async[0]
-		if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
-			cl.fail(r)
-			return Fault
-		}
+	if len(cl.async) >= maxQueuedAsync && w.landOldest() != Continue {
+		return Fault
 	}
 	q := cs.newQueued(id, kind, ld)
 	op := &q.AsyncOp
@@ -279,6 +274,23 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, d
 		return Continue
 	}
 	return w.IssueFrom(l, op)
+}
+
+// outstandingFault reports lane l issuing past maxOutstandingAsync.
+func (w *Warp) outstandingFault(l int) Status {
+	return w.Fault(l, ruleAsyncLimit, specAsyncGroup,
+		"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", maxOutstandingAsync)
+}
+
+// landOldest lands the oldest queued operation, to make room in the queue.
+func (w *Warp) landOldest() Status {
+	cl := w.CTA.cluster
+	oldest := cl.async[0]
+	if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
+		cl.fail(r)
+		return Fault
+	}
+	return Continue
 }
 
 // queuedOp is an operation in the core's queue: the AsyncOp, whose Land is

@@ -311,8 +311,19 @@ func execMbWait(w *Warp, in *Inst) Status {
 		return Continue
 	}
 	seen, seenPhases := asyncgroup.BarrierRef{CTA: -1}, uint64(0)
+	// Lanes usually wait on one barrier with one argument. A lane whose
+	// address and argument equal the last lane's that completed its wait
+	// gets that lane's result: nothing between them changes the barrier,
+	// and the observation was made once. The race detector records every
+	// lane.
+	var memo memoWait
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
+		addr, arg := w.R[in.A+int32(l)], w.R[in.B+int32(l)]
+		if memo.ok && memo.addr == addr && memo.arg == arg {
+			w.R[in.D+int32(l)] = memo.result
+			continue
+		}
 		c, off, ok := w.barrierAt(l, in, true)
 		if !ok {
 			return Fault
@@ -350,8 +361,19 @@ func execMbWait(w *Warp, in *Inst) Status {
 				seen, seenPhases = ref, phases
 			}
 		}
+		// A false test_wait under the delayed policy landed operations,
+		// and the next lane's forced landing may land more.
+		reuse := cl.race == nil && (ready || try || cl.cfg.Async != AsyncDelayed)
+		memo = memoWait{ok: reuse, addr: addr, arg: arg, result: w.R[in.D+int32(l)]}
 	}
 	return Continue
+}
+
+// memoWait is the outcome of the last lane of a wait that completed it:
+// its operands and the predicate it wrote.
+type memoWait struct {
+	ok                bool
+	addr, arg, result uint64
 }
 
 // waitMemo is what a suspended try_wait of a warp waits for.

@@ -45,6 +45,8 @@ type Op struct {
 	Signalled bool
 	Barrier   BarrierRef
 	Phase     uint64
+
+	counted [2]bool // Tracker.Counted selected Dst, Src (computed at issue)
 }
 
 // Tracker holds the outstanding asynchronous operations of one launch. An
@@ -94,35 +96,92 @@ type Tracker struct {
 	Counted  func(r Range) bool
 	nCounted int
 
-	// Changed, when set, is told each time a destination (dst) or source
-	// range r becomes guarded once more (d = 1) or once less (d = -1).
+	// Changed, when set, is told each time the bytes of a destination (dst)
+	// or source range r become guarded once more (d = 1) or once less
+	// (d = -1). Adjacent short ranges guarded or released together may be
+	// told as one range covering them (see Hold), so a listener counts
+	// bytes, not ranges.
 	Changed func(r Range, dst bool, d int)
+
+	holding bool
+	pend    pendingRange
+}
+
+// pendingRange is the union of adjacent short ranges whose guard counts
+// change by d together in set, not yet applied (see Hold).
+type pendingRange struct {
+	set *guardSet
+	r   Range
+	d   int
+}
+
+// Hold starts gathering the guard changes of adjacent short ranges (a warp
+// issuing stores to consecutive words), which Release applies as one:
+// per-byte counts are the same either way. Until Release, the Tracker's
+// own answers are exact (a check applies what is pending first), but
+// Changed may not have heard of the pending change yet.
+func (tr *Tracker) Hold() { tr.holding = true }
+
+// Release applies what Hold gathered and tells Changed.
+func (tr *Tracker) Release() {
+	tr.holding = false
+	tr.flush()
+}
+
+// flush applies the pending guard change.
+func (tr *Tracker) flush() {
+	p := &tr.pend
+	if p.set == nil {
+		return
+	}
+	p.set.short.add(p.r, p.d) // a union of short ranges: per-byte counts
+	if tr.Changed != nil {
+		tr.Changed(p.r, p.set == &tr.dsts, p.d)
+	}
+	*p = pendingRange{}
 }
 
 // Watched returns the number of guarded ranges (destinations, and sources
 // not yet read, with multiplicity) selected by Counted.
 func (tr *Tracker) Watched() int { return tr.nCounted }
 
-func (tr *Tracker) addRange(x *guardSet, r Range, d int) {
+// addRange guards r once more (d = 1) or once less (d = -1) in x;
+// counted says whether Counted selects it.
+func (tr *Tracker) addRange(x *guardSet, r Range, counted bool, d int) {
 	if r.Lo >= r.Hi {
 		return
 	}
-	if tr.Counted != nil && tr.Counted(r) {
+	if counted {
 		tr.nCounted += d
 	}
+	if tr.holding && r.Hi-r.Lo <= shortRange {
+		if p := &tr.pend; p.set == x && p.d == d && p.r.Hi == r.Lo {
+			p.r.Hi = r.Hi
+			return
+		}
+		tr.flush()
+		tr.pend = pendingRange{set: x, r: r, d: d}
+		return
+	}
+	tr.flush() // changes apply in order: a release never precedes its guard
 	x.add(r, d)
 	if tr.Changed != nil {
 		tr.Changed(r, x == &tr.dsts, d)
 	}
 }
 
+func (tr *Tracker) counts(r Range) bool {
+	return r.Lo < r.Hi && tr.Counted != nil && tr.Counted(r)
+}
+
 // Issue records a new operation and returns its ID.
 func (tr *Tracker) Issue(op Op) OpID {
 	tr.next++
 	op.ID = tr.next
-	tr.addRange(&tr.dsts, op.Dst, 1)
+	op.counted = [2]bool{tr.counts(op.Dst), tr.counts(op.Src)}
+	tr.addRange(&tr.dsts, op.Dst, op.counted[0], 1)
 	if !op.SourceFree {
-		tr.addRange(&tr.srcs, op.Src, 1)
+		tr.addRange(&tr.srcs, op.Src, op.counted[1], 1)
 	}
 	var p *Op
 	if k := len(tr.spare); k > 0 {
@@ -208,17 +267,21 @@ func (tr *Tracker) Land(id OpID) {
 func (tr *Tracker) FreeSource(id OpID) {
 	if op := tr.Get(id); op != nil && !op.SourceFree {
 		op.SourceFree = true
-		tr.addRange(&tr.srcs, op.Src, -1)
+		tr.addRange(&tr.srcs, op.Src, op.counted[1], -1)
 	}
 }
 
 // Signal records that the completion of id was signalled on barrier b while
 // b had completed phase phases.
 func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
-	op := tr.Get(id)
-	if op == nil {
-		return
+	if op := tr.Get(id); op != nil {
+		tr.SignalOp(op, b, phase)
 	}
+}
+
+// SignalOp is Signal for the outstanding operation op (from Get).
+func (tr *Tracker) SignalOp(op *Op, b BarrierRef, phase uint64) {
+	id := op.ID
 	listed := op.Signalled && op.Barrier == b
 	op.Signalled, op.Barrier, op.Phase = true, b, phase
 	if listed {
@@ -264,14 +327,17 @@ func (tr *Tracker) prune(b BarrierRef, l []OpID) []OpID {
 
 // Observe forgets id: its completion has been observed.
 func (tr *Tracker) Observe(id OpID) {
-	i := tr.index(id)
-	if i < 0 {
-		return
+	if i := tr.index(id); i >= 0 {
+		tr.observeAt(i)
 	}
+}
+
+// observeAt forgets the operation at position i of the issue order.
+func (tr *Tracker) observeAt(i int) {
 	op := tr.ops[i]
-	tr.addRange(&tr.dsts, op.Dst, -1)
+	tr.addRange(&tr.dsts, op.Dst, op.counted[0], -1)
 	if !op.SourceFree {
-		tr.addRange(&tr.srcs, op.Src, -1)
+		tr.addRange(&tr.srcs, op.Src, op.counted[1], -1)
 	}
 	tr.ops[i] = nil
 	tr.holes++
@@ -307,13 +373,21 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 		}
 	}
 	*lp = kept
-	slices.Sort(due)
+	if !slices.IsSorted(due) { // signals usually come in issue order
+		slices.Sort(due)
+	}
 	due = slices.Compact(due)
+	held := tr.holding
+	tr.Hold()
 	for _, id := range due {
+		i := tr.index(id)
 		if seen != nil {
-			seen(tr.Get(id))
+			seen(tr.ops[i])
 		}
-		tr.Observe(id)
+		tr.observeAt(i)
+	}
+	if !held {
+		tr.Release()
 	}
 	tr.due = due[:0]
 	return len(due)
@@ -334,6 +408,7 @@ const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchro
 // CheckRead returns a hazard when bytes r, which a thread reads, are
 // written by an outstanding operation, or nil.
 func (tr *Tracker) CheckRead(r Range) *Hazard {
+	tr.flush()
 	if !tr.dsts.overlaps(r) {
 		return nil
 	}
@@ -348,6 +423,7 @@ func (tr *Tracker) CheckRead(r Range) *Hazard {
 // CheckWrite returns a hazard when bytes r, which a thread writes, are
 // still read or written by an outstanding operation, or nil.
 func (tr *Tracker) CheckWrite(r Range) *Hazard {
+	tr.flush()
 	if !tr.dsts.overlaps(r) && !tr.srcs.overlaps(r) {
 		return nil
 	}
