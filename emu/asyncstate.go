@@ -3,7 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -83,7 +83,6 @@ type clusterAsync struct {
 	cl      *Cluster
 	guards  []*sharedGuards // by CTA rank, filled as used (asyncwatch.go)
 	tracker asyncgroup.Tracker
-	queued  map[asyncgroup.OpID]*queuedOp // issued, not landed (but under AsyncEager)
 	tracing bool
 	eager   bool                       // operations land as they are issued (AsyncEager)
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
@@ -131,12 +130,11 @@ func (w *Warp) siteOp(l int, name string, dst, src asyncgroup.Range) asyncgroup.
 
 func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
-	if s.queued == nil {
+	if s.cl == nil {
 		s.tracker.Describe = describeSite
 		s.tracker.Counted = isGlobalRange
 		s.cl = c
 		s.tracker.Changed = s.guardChanged
-		s.queued = map[asyncgroup.OpID]*queuedOp{}
 		s.tracing = c.cfg.obs.trace != nil
 		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
@@ -256,9 +254,6 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, d
 	}
 	q := cs.newQueued(id, kind, ld)
 	op := &q.AsyncOp
-	if !cs.eager { // an eager operation lands before issue returns
-		cs.queued[id] = q
-	}
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail(), bytes: n}
@@ -319,7 +314,7 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 		q = &queuedOp{cs: cs}
 		q.bound = q.land
 	}
-	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound}
+	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound, q: q}
 	q.id, q.ld = id, ld
 	q.signals = cs.sigID == id
 	q.target, cs.sigID = cs.sigRef, 0
@@ -328,9 +323,7 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 
 func (q *queuedOp) land(c *Cluster) *Report {
 	cs, id, ld := q.cs, q.id, q.ld
-	if !cs.eager {
-		delete(cs.queued, id)
-	}
+	q.AsyncOp.q = nil // landed: no longer queued
 	if c.race != nil {
 		if r := c.raceLand(cs, id); r != nil {
 			return r
@@ -356,34 +349,47 @@ func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) 
 	cs.sigID, cs.sigRef = id, b
 }
 
+// queuedOf returns the operation of cs that op, from the cluster's queue,
+// is, or nil.
+func (cs *clusterAsync) queuedOf(op *AsyncOp) *queuedOp {
+	if q := op.q; q != nil && q.cs == cs {
+		return q
+	}
+	return nil
+}
+
 // signalling returns the queued operations that will signal the mbarrier
 // at offset off of c, in issue order.
 func (cs *clusterAsync) signalling(c *CTA, off uint32) []asyncgroup.OpID {
 	b := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 	var ids []asyncgroup.OpID
-	for id, q := range cs.queued {
-		if q.signals && q.target == b {
-			ids = append(ids, id)
+	for _, op := range cs.cl.async {
+		if q := cs.queuedOf(op); q != nil && q.signals && q.target == b {
+			ids = append(ids, q.id)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	return ids
 }
 
 // landOps lands the queued operations among ids (a wait that forces
 // completion).
 func (c *Cluster) landOps(ids []asyncgroup.OpID) *Report {
-	cs := asyncCluster(c)
-	set := map[*AsyncOp]bool{}
-	for _, id := range ids {
-		if q := cs.queued[id]; q != nil {
-			set[&q.AsyncOp] = true
-		}
-	}
-	if len(set) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
-	return c.LandWhere(func(op *AsyncOp) bool { return set[op] })
+	if !slices.IsSorted(ids) {
+		ids = slices.Sorted(slices.Values(ids))
+	}
+	cs := asyncCluster(c)
+	return c.LandWhere(func(op *AsyncOp) bool {
+		q := cs.queuedOf(op)
+		if q == nil {
+			return false
+		}
+		_, ok := slices.BinarySearch(ids, q.id)
+		return ok
+	})
 }
 
 // observe forgets operation id after a wait observed its completion.
