@@ -101,6 +101,13 @@ type clusterAsync struct {
 	sigRef asyncgroup.BarrierRef
 }
 
+// asyncShortcuts enables the fast paths of the asynchronous instructions
+// (docs/async-fast-paths.md): eager st.async landing without a queue entry,
+// per-warp reuse of an mbarrier operand's resolution and of a wait's
+// outcome, retries of an unchanged wait, gathered guard changes. Each
+// gives the same results as the plain path; tests turn them off to check.
+var asyncShortcuts = true
+
 // opMeta describes an operation for the trace.
 type opMeta struct {
 	kind   string

@@ -310,7 +310,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 		}
 		return Continue
 	}
-	if try && asyncCTA(w.CTA).stillWaiting(w, in) {
+	if try && asyncShortcuts && asyncCTA(w.CTA).stillWaiting(w, in) {
 		w.WaitWhat, w.WaitWhy = "", describeMbWait
 		return Retry
 	}
@@ -367,7 +367,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 		}
 		// A false test_wait under the delayed policy landed operations,
 		// and the next lane's forced landing may land more.
-		reuse := cl.race == nil && (ready || try || cl.cfg.Async != AsyncDelayed)
+		reuse := asyncShortcuts && cl.race == nil && (ready || try || cl.cfg.Async != AsyncDelayed)
 		memo = memoWait{ok: reuse, addr: addr, arg: arg, result: w.R[in.D+int32(l)]}
 	}
 	return Continue

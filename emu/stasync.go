@@ -155,10 +155,12 @@ func execStAsync(w *Warp, in *Inst) Status {
 	cs := asyncCluster(cl)
 	// The lanes' destinations are usually consecutive words: their guards
 	// change together, before any plain access can look at them.
-	cs.tracker.Hold()
-	defer cs.tracker.Release()
-	if cs.eager && cl.race == nil && !cs.tracing {
-		return w.stAsyncEager(cs, in)
+	if asyncShortcuts {
+		cs.tracker.Hold()
+		defer cs.tracker.Release()
+		if cs.eager && cl.race == nil && !cs.tracing {
+			return w.stAsyncEager(cs, in)
+		}
 	}
 	var bar barMemo
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -248,7 +250,7 @@ func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string, memo *barMemo) (
 		return asyncStore{}, false
 	}
 	ba := w.mbarAddr(l, in)
-	if !memo.ok || memo.addr != ba {
+	if !memo.ok || memo.addr != ba || !asyncShortcuts {
 		bar, boff, ok := w.clusterShared(l, in, ba, 8, "mbarrier", spec)
 		if !ok {
 			return asyncStore{}, false
