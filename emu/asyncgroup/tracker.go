@@ -81,8 +81,7 @@ type Tracker struct {
 	// go stale when the operation is observed or signals another barrier,
 	// and are dropped when the list is next walked.
 	signalled map[BarrierRef]*[]OpID
-	lastBar   BarrierRef // the barrier of lastList, the list used last
-	lastList  *[]OpID
+	recent    [4]barList // the lists used last, most recent first
 	due       []OpID // scratch for ObserveBarrier
 
 	// Describe, when set, fills in the Where and Issuer of an operation
@@ -297,8 +296,14 @@ func (tr *Tracker) SignalOp(op *Op, b BarrierRef, phase uint64) {
 // list returns the list of operations signalled on b; with create, one is
 // made if b has none, otherwise nil is returned.
 func (tr *Tracker) list(b BarrierRef, create bool) *[]OpID {
-	if tr.lastList != nil && tr.lastBar == b {
-		return tr.lastList
+	// A few barriers take turns (one per CTA of a pipeline): look at the
+	// lists used last before the map.
+	for i := range tr.recent {
+		if r := tr.recent[i]; r.l != nil && r.b == b {
+			copy(tr.recent[1:i+1], tr.recent[:i])
+			tr.recent[0] = r
+			return r.l
+		}
 	}
 	l := tr.signalled[b]
 	if l == nil {
@@ -311,8 +316,15 @@ func (tr *Tracker) list(b BarrierRef, create bool) *[]OpID {
 		l = new([]OpID)
 		tr.signalled[b] = l
 	}
-	tr.lastBar, tr.lastList = b, l
+	copy(tr.recent[1:], tr.recent[:len(tr.recent)-1])
+	tr.recent[0] = barList{b: b, l: l}
 	return l
+}
+
+// barList is a barrier and its list of signalled operations.
+type barList struct {
+	b BarrierRef
+	l *[]OpID
 }
 
 // prune drops the stale and repeated entries of l, barrier b's list.
