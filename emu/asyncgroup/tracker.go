@@ -82,7 +82,7 @@ type Tracker struct {
 	// and are dropped when the list is next walked.
 	signalled map[BarrierRef]*[]OpID
 	recent    [4]barList // the lists used last, most recent first
-	due       []OpID // scratch for ObserveBarrier
+	due       []OpID     // scratch for ObserveBarrier
 
 	// Describe, when set, fills in the Where and Issuer of an operation
 	// that lacks them, from its Site; reports call it so that issuing an
