@@ -132,8 +132,11 @@ func describeSite(op *asyncgroup.Op) (where, issuer string) {
 // siteOp returns an operation named name issued by lane l of w, which
 // writes dst and reads src.
 func (w *Warp) siteOp(l int, name string, dst, src asyncgroup.Range) asyncgroup.Op {
-	return asyncgroup.Op{Name: name, Site: w, SiteAt: uint64(l)<<32 | uint64(uint32(w.pc)), Dst: dst, Src: src}
+	return asyncgroup.Op{Name: name, Site: w, SiteAt: w.siteAt(l), Dst: dst, Src: src}
 }
+
+// siteAt packs lane l and the pc of w for an operation's SiteAt.
+func (w *Warp) siteAt(l int) uint64 { return uint64(l)<<32 | uint64(uint32(w.pc)) }
 
 func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)

@@ -198,8 +198,8 @@ func (w *Warp) stAsyncEager(cs *clusterAsync, in *Inst) Status {
 			asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 			seen = st.dst
 		}
-		id := cs.tracker.Issue(w.siteOp(l, in.Opcode,
-			asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)}, asyncgroup.Range{}))
+		id := cs.tracker.IssueStore(in.Opcode, w, w.siteAt(l),
+			asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)})
 		if cs.tracker.Len() > maxOutstandingAsync {
 			return w.outstandingFault(l)
 		}

@@ -175,13 +175,36 @@ func (tr *Tracker) counts(r Range) bool {
 
 // Issue records a new operation and returns its ID.
 func (tr *Tracker) Issue(op Op) OpID {
+	p := tr.newOp()
+	*p = op
+	return tr.issue(p)
+}
+
+// IssueStore records a new operation named name that writes dst and reads
+// no memory, issued at site and siteAt, as Issue(Op{...}) does without
+// copying an Op.
+func (tr *Tracker) IssueStore(name string, site any, siteAt uint64, dst Range) OpID {
+	p := tr.newOp()
+	*p = Op{Name: name, Site: site, SiteAt: siteAt, Dst: dst}
+	return tr.issue(p)
+}
+
+// issue records p, filled in but for its ID, as the newest operation.
+func (tr *Tracker) issue(p *Op) OpID {
 	tr.next++
-	op.ID = tr.next
-	op.counted = [2]bool{tr.counts(op.Dst), tr.counts(op.Src)}
-	tr.addRange(&tr.dsts, op.Dst, op.counted[0], 1)
-	if !op.SourceFree {
-		tr.addRange(&tr.srcs, op.Src, op.counted[1], 1)
+	p.ID = tr.next
+	p.counted = [2]bool{tr.counts(p.Dst), tr.counts(p.Src)}
+	tr.addRange(&tr.dsts, p.Dst, p.counted[0], 1)
+	if !p.SourceFree {
+		tr.addRange(&tr.srcs, p.Src, p.counted[1], 1)
 	}
+	tr.ops = append(tr.ops, p)
+	tr.ids = append(tr.ids, p.ID)
+	return p.ID
+}
+
+// newOp returns an unused Op.
+func (tr *Tracker) newOp() *Op {
 	var p *Op
 	if k := len(tr.spare); k > 0 {
 		p = tr.spare[k-1]
@@ -192,10 +215,7 @@ func (tr *Tracker) Issue(op Op) OpID {
 		}
 		p, tr.slab = &tr.slab[0], tr.slab[1:]
 	}
-	*p = op
-	tr.ops = append(tr.ops, p)
-	tr.ids = append(tr.ids, op.ID)
-	return op.ID
+	return p
 }
 
 // index returns the position of id in the issue order, or -1.
