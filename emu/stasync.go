@@ -317,8 +317,11 @@ func (cs *clusterAsync) landData(c *Cluster, id asyncgroup.OpID, in *Inst, st *a
 		return cs.landReport(c, id, ruleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", in.Opcode, st.dst.Rank))
 	}
 	copy(st.dst.Shared[st.off:st.off+uint32(st.n)], data)
-	cs.tracker.Land(id)
-	return cs.completeTx(c, id, in.Opcode, st.dst, st.barOff, uint32(st.n))
+	op := cs.tracker.Get(id)
+	if op != nil {
+		op.Landed = true // Tracker.Land
+	}
+	return cs.completeTxOf(c, id, op, in.Opcode, st.dst, st.barOff, uint32(st.n))
 }
 
 // issueAsyncStore queues o, an asynchronous store or reduction to st.
@@ -341,6 +344,12 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 // completeTx performs the complete-tx of a landed operation on the mbarrier
 // at offset off of c and records the phase it counts toward.
 func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, cta *CTA, off uint32, n uint32) *Report {
+	return cs.completeTxOf(c, id, cs.tracker.Get(id), name, cta, off, n)
+}
+
+// completeTxOf is completeTx given op, the tracker's record of id (nil
+// once observed).
+func (cs *clusterAsync) completeTxOf(c *Cluster, id asyncgroup.OpID, op *asyncgroup.Op, name string, cta *CTA, off uint32, n uint32) *Report {
 	tab := asyncCTA(cta).bars
 	phase, _ := tab.Phases(uint64(off))
 	r, err := tab.CompleteTx(name, uint64(off), loadWord(cta, off), n)
@@ -354,7 +363,9 @@ func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, 
 	}
 	storeWord(cta, off, r.Word)
 	c.raceSignal(id, cta, off, phase)
-	cs.tracker.Signal(id, asyncgroup.BarrierRef{CTA: cta.Rank, Addr: uint64(off)}, phase)
+	if op != nil {
+		cs.tracker.SignalOp(op, asyncgroup.BarrierRef{CTA: cta.Rank, Addr: uint64(off)}, phase)
+	}
 	return nil
 }
 

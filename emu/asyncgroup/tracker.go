@@ -82,7 +82,7 @@ type Tracker struct {
 	// and are dropped when the list is next walked.
 	signalled map[BarrierRef]*[]OpID
 	recent    [4]barList // the lists used last, most recent first
-	due       []OpID     // scratch for ObserveBarrier
+	due       []int      // scratch for ObserveBarrier: positions in ops
 
 	// Describe, when set, fills in the Where and Issuer of an operation
 	// that lacks them, from its Site; reports call it so that issuing an
@@ -361,6 +361,7 @@ func (tr *Tracker) prune(b BarrierRef, l []OpID) []OpID {
 func (tr *Tracker) Observe(id OpID) {
 	if i := tr.index(id); i >= 0 {
 		tr.observeAt(i)
+		tr.settle()
 	}
 }
 
@@ -374,6 +375,10 @@ func (tr *Tracker) observeAt(i int) {
 	tr.ops[i] = nil
 	tr.holes++
 	tr.spare = append(tr.spare, op)
+}
+
+// settle compacts the operations once observed entries are more than half.
+func (tr *Tracker) settle() {
 	if tr.holes >= 32 && tr.holes > len(tr.ops)/2 {
 		tr.compact()
 	}
@@ -394,12 +399,18 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 		return 0
 	}
 	l := *lp
+	// Positions in ops order the operations as IDs do; nothing is
+	// compacted until every due operation is forgotten.
 	due, kept := tr.due[:0], l[:0]
 	for _, id := range l {
-		switch op := tr.Get(id); {
-		case op == nil || !op.Signalled || op.Barrier != b:
+		i := tr.index(id)
+		if i < 0 {
+			continue
+		}
+		switch op := tr.ops[i]; {
+		case !op.Signalled || op.Barrier != b:
 		case op.Phase < phases:
-			due = append(due, id)
+			due = append(due, i)
 		default:
 			kept = append(kept, id)
 		}
@@ -411,8 +422,7 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 	due = slices.Compact(due)
 	held := tr.holding
 	tr.Hold()
-	for _, id := range due {
-		i := tr.index(id)
+	for _, i := range due {
 		if seen != nil {
 			seen(tr.ops[i])
 		}
@@ -421,6 +431,7 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 	if !held {
 		tr.Release()
 	}
+	tr.settle()
 	tr.due = due[:0]
 	return len(due)
 }
