@@ -46,6 +46,7 @@ type AsyncOp struct {
 	Issued uint64 // cluster step at issue
 	Due    uint64 // step at which AsyncRandom lands it
 	seq    uint64
+	q      *queuedOp // the operation of the async state that issued it
 }
 
 // Issue queues op (or, under AsyncEager, lands it at once).

@@ -3,7 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -83,7 +83,6 @@ type clusterAsync struct {
 	cl      *Cluster
 	guards  []*sharedGuards // by CTA rank, filled as used (asyncwatch.go)
 	tracker asyncgroup.Tracker
-	queued  map[asyncgroup.OpID]*queuedOp // issued, not landed (but under AsyncEager)
 	tracing bool
 	eager   bool                       // operations land as they are issued (AsyncEager)
 	meta    map[asyncgroup.OpID]opMeta // operation descriptions, when tracing
@@ -101,6 +100,13 @@ type clusterAsync struct {
 	sigID  asyncgroup.OpID // willSignal's operation, for the next newQueued
 	sigRef asyncgroup.BarrierRef
 }
+
+// asyncShortcuts enables the fast paths of the asynchronous instructions
+// (docs/async-fast-paths.md): eager st.async landing without a queue entry,
+// per-warp reuse of an mbarrier operand's resolution and of a wait's
+// outcome, retries of an unchanged wait, gathered guard changes. Each
+// gives the same results as the plain path; tests turn them off to check.
+var asyncShortcuts = true
 
 // opMeta describes an operation for the trace.
 type opMeta struct {
@@ -126,17 +132,19 @@ func describeSite(op *asyncgroup.Op) (where, issuer string) {
 // siteOp returns an operation named name issued by lane l of w, which
 // writes dst and reads src.
 func (w *Warp) siteOp(l int, name string, dst, src asyncgroup.Range) asyncgroup.Op {
-	return asyncgroup.Op{Name: name, Site: w, SiteAt: uint64(l)<<32 | uint64(uint32(w.pc)), Dst: dst, Src: src}
+	return asyncgroup.Op{Name: name, Site: w, SiteAt: w.siteAt(l), Dst: dst, Src: src}
 }
+
+// siteAt packs lane l and the pc of w for an operation's SiteAt.
+func (w *Warp) siteAt(l int) uint64 { return uint64(l)<<32 | uint64(uint32(w.pc)) }
 
 func asyncCluster(c *Cluster) *clusterAsync {
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
-	if s.queued == nil {
+	if s.cl == nil {
 		s.tracker.Describe = describeSite
 		s.tracker.Counted = isGlobalRange
 		s.cl = c
 		s.tracker.Changed = s.guardChanged
-		s.queued = map[asyncgroup.OpID]*queuedOp{}
 		s.tracing = c.cfg.obs.trace != nil
 		s.eager = c.cfg.Async == AsyncEager
 		s.meta = map[asyncgroup.OpID]opMeta{}
@@ -249,21 +257,13 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, d
 		cl.race.Issue(w.raceThread(l), uint64(id), w.pc)
 	}
 	if cs.tracker.Len() > maxOutstandingAsync {
-		return w.Fault(l, ruleAsyncLimit, specAsyncGroup,
-			"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", maxOutstandingAsync)
+		return w.outstandingFault(l)
 	}
-	if len(cl.async) >= maxQueuedAsync {
-		oldest := cl.async[0]
-		if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
-			cl.fail(r)
-			return Fault
-		}
+	if len(cl.async) >= maxQueuedAsync && w.landOldest() != Continue {
+		return Fault
 	}
 	q := cs.newQueued(id, kind, ld)
 	op := &q.AsyncOp
-	if !cs.eager { // an eager operation lands before issue returns
-		cs.queued[id] = q
-	}
 	cs.armGlobalWatch(cl, id)
 	if cs.tracing && len(cs.meta) < MaxTracedAsync {
 		cs.meta[id] = opMeta{kind: kind, pos: w.prog.Insts[w.pc].Pos, issuer: *w.threadID(l), detail: detail(), bytes: n}
@@ -279,6 +279,23 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, d
 		return Continue
 	}
 	return w.IssueFrom(l, op)
+}
+
+// outstandingFault reports lane l issuing past maxOutstandingAsync.
+func (w *Warp) outstandingFault(l int) Status {
+	return w.Fault(l, ruleAsyncLimit, specAsyncGroup,
+		"more than %d asynchronous operations issued whose completion no wait has observed; wait for them (cp.async.wait_group, mbarrier.try_wait)", maxOutstandingAsync)
+}
+
+// landOldest lands the oldest queued operation, to make room in the queue.
+func (w *Warp) landOldest() Status {
+	cl := w.CTA.cluster
+	oldest := cl.async[0]
+	if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
+		cl.fail(r)
+		return Fault
+	}
+	return Continue
 }
 
 // queuedOp is an operation in the core's queue: the AsyncOp, whose Land is
@@ -307,7 +324,7 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 		q = &queuedOp{cs: cs}
 		q.bound = q.land
 	}
-	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound}
+	q.AsyncOp = AsyncOp{Kind: kind, Land: q.bound, q: q}
 	q.id, q.ld = id, ld
 	q.signals = cs.sigID == id
 	q.target, cs.sigID = cs.sigRef, 0
@@ -316,9 +333,7 @@ func (cs *clusterAsync) newQueued(id asyncgroup.OpID, kind string, ld lander) *q
 
 func (q *queuedOp) land(c *Cluster) *Report {
 	cs, id, ld := q.cs, q.id, q.ld
-	if !cs.eager {
-		delete(cs.queued, id)
-	}
+	q.AsyncOp.q = nil // landed: no longer queued
 	if c.race != nil {
 		if r := c.raceLand(cs, id); r != nil {
 			return r
@@ -344,34 +359,47 @@ func (cs *clusterAsync) willSignal(id asyncgroup.OpID, b asyncgroup.BarrierRef) 
 	cs.sigID, cs.sigRef = id, b
 }
 
+// queuedOf returns the operation of cs that op, from the cluster's queue,
+// is, or nil.
+func (cs *clusterAsync) queuedOf(op *AsyncOp) *queuedOp {
+	if q := op.q; q != nil && q.cs == cs {
+		return q
+	}
+	return nil
+}
+
 // signalling returns the queued operations that will signal the mbarrier
 // at offset off of c, in issue order.
 func (cs *clusterAsync) signalling(c *CTA, off uint32) []asyncgroup.OpID {
 	b := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 	var ids []asyncgroup.OpID
-	for id, q := range cs.queued {
-		if q.signals && q.target == b {
-			ids = append(ids, id)
+	for _, op := range cs.cl.async {
+		if q := cs.queuedOf(op); q != nil && q.signals && q.target == b {
+			ids = append(ids, q.id)
 		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	return ids
 }
 
 // landOps lands the queued operations among ids (a wait that forces
 // completion).
 func (c *Cluster) landOps(ids []asyncgroup.OpID) *Report {
-	cs := asyncCluster(c)
-	set := map[*AsyncOp]bool{}
-	for _, id := range ids {
-		if q := cs.queued[id]; q != nil {
-			set[&q.AsyncOp] = true
-		}
-	}
-	if len(set) == 0 {
+	if len(ids) == 0 {
 		return nil
 	}
-	return c.LandWhere(func(op *AsyncOp) bool { return set[op] })
+	if !slices.IsSorted(ids) {
+		ids = slices.Sorted(slices.Values(ids))
+	}
+	cs := asyncCluster(c)
+	return c.LandWhere(func(op *AsyncOp) bool {
+		q := cs.queuedOf(op)
+		if q == nil {
+			return false
+		}
+		_, ok := slices.BinarySearch(ids, q.id)
+		return ok
+	})
 }
 
 // observe forgets operation id after a wait observed its completion.

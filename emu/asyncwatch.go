@@ -14,7 +14,9 @@ import "github.com/ptxkit/ptxkit/emu/asyncgroup"
 const granuleShift = 4
 
 // sharedGuards counts, per 16-byte granule of a CTA's shared memory, the
-// guarded ranges and live mbarriers that touch it, and keeps the masks.
+// bytes of it that guarded ranges and live mbarriers cover (with
+// multiplicity), and keeps the masks. Counting bytes rather than ranges
+// lets the tracker report adjacent ranges as one (asyncgroup.Tracker.Hold).
 type sharedGuards struct {
 	reads, writes []uint32 // counts per granule
 	readMask      []uint64
@@ -35,10 +37,13 @@ func (g *sharedGuards) add(off, n uint32, reads bool, d int) {
 	if n == 0 {
 		return
 	}
-	for i := off >> granuleShift; i <= (off+n-1)>>granuleShift && int(i) < len(g.writes); i++ {
-		bump(g.writes, g.writeMask, i, d)
+	end := off + n
+	for i := off >> granuleShift; i <= (end-1)>>granuleShift && int(i) < len(g.writes); i++ {
+		lo, hi := max(off, i<<granuleShift), min(end, (i+1)<<granuleShift)
+		k := d * int(hi-lo)
+		bump(g.writes, g.writeMask, i, k)
 		if reads {
-			bump(g.reads, g.readMask, i, d)
+			bump(g.reads, g.readMask, i, k)
 		}
 	}
 }
@@ -56,15 +61,18 @@ func bump(counts []uint32, mask []uint64, i uint32, d int) {
 // source range r is guarded (d = 1) or no longer (d = -1). Ranges in
 // shared memory update the masks of the CTA they lie in.
 func (cs *clusterAsync) guardChanged(r asyncgroup.Range, dst bool, d int) {
-	if genericSpace(r.Lo) != SpaceSharedCluster {
-		return
+	for lo := r.Lo; lo < r.Hi; {
+		if genericSpace(lo) != SpaceSharedCluster {
+			return
+		}
+		a := lo - sharedWindow
+		hi := min(r.Hi, lo+(1<<sharedRankShift-a&sharedOffMask)) // the part in this CTA's window
+		rank := int(a>>sharedRankShift) - 1
+		if rank >= 0 && rank < len(cs.cl.CTAs) {
+			cs.guardsOf(rank).add(uint32(a&sharedOffMask), uint32(hi-lo), dst, d)
+		}
+		lo = hi
 	}
-	a := r.Lo - sharedWindow
-	rank := int(a>>sharedRankShift) - 1
-	if rank < 0 || rank >= len(cs.cl.CTAs) {
-		return
-	}
-	cs.guardsOf(rank).add(uint32(a&sharedOffMask), uint32(r.Hi-r.Lo), dst, d)
 }
 
 // guardsOf returns the watch granules of the CTA of the given rank.

@@ -310,9 +310,24 @@ func execMbWait(w *Warp, in *Inst) Status {
 		}
 		return Continue
 	}
+	if try && asyncShortcuts && asyncCTA(w.CTA).stillWaiting(w, in) {
+		w.WaitWhat, w.WaitWhy = "", describeMbWait
+		return Retry
+	}
 	seen, seenPhases := asyncgroup.BarrierRef{CTA: -1}, uint64(0)
+	// Lanes usually wait on one barrier with one argument. A lane whose
+	// address and argument equal the last lane's that completed its wait
+	// gets that lane's result: nothing between them changes the barrier,
+	// and the observation was made once. The race detector records every
+	// lane.
+	var memo memoWait
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
+		addr, arg := w.R[in.A+int32(l)], w.R[in.B+int32(l)]
+		if memo.ok && memo.addr == addr && memo.arg == arg {
+			w.R[in.D+int32(l)] = memo.result
+			continue
+		}
 		c, off, ok := w.barrierAt(l, in, true)
 		if !ok {
 			return Fault
@@ -334,7 +349,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 			}
 		}
 		if !ready && try {
-			asyncCTA(w.CTA).noteWait(w, in, c, off, w.R[in.B+int32(l)])
+			asyncCTA(w.CTA).noteWait(w, in, c, off, addr, w.R[in.B+int32(l)])
 			return Retry
 		}
 		w.R[in.D+int32(l)] = 0
@@ -350,29 +365,61 @@ func execMbWait(w *Warp, in *Inst) Status {
 				seen, seenPhases = ref, phases
 			}
 		}
+		// A false test_wait under the delayed policy landed operations,
+		// and the next lane's forced landing may land more.
+		reuse := asyncShortcuts && cl.race == nil && (ready || try || cl.cfg.Async != AsyncDelayed)
+		memo = memoWait{ok: reuse, addr: addr, arg: arg, result: w.R[in.D+int32(l)]}
 	}
 	return Continue
 }
 
-// waitMemo is what a suspended try_wait of a warp waits for.
+// memoWait is the outcome of the last lane of a wait that completed it:
+// its operands and the predicate it wrote.
+type memoWait struct {
+	ok                bool
+	addr, arg, result uint64
+}
+
+// waitMemo is what a suspended try_wait of a warp waits for: the barrier,
+// the first lane's operands, and the barrier's table epoch and memory word
+// when that lane saw the phase incomplete.
 type waitMemo struct {
-	in  *Inst
-	bar *CTA
-	off uint32
-	arg uint64
+	in    *Inst
+	bar   *CTA
+	off   uint32
+	arg   uint64
+	addr  uint64
+	tab   *mbarrier.Table
+	epoch uint64
+	word  uint64
 }
 
 // noteWait records what a suspended try_wait of w waits for; a deadlock
 // report describes it (describeMbWait). Waits retry often, so nothing is
 // formatted here: with nothing able to move, the barrier is in the state
 // the last retry saw when the report is built.
-func (s *ctaAsync) noteWait(w *Warp, in *Inst, c *CTA, off uint32, arg uint64) {
+func (s *ctaAsync) noteWait(w *Warp, in *Inst, c *CTA, off uint32, addr, arg uint64) {
 	i := w.Index
 	if i >= len(s.waits) {
 		s.waits = append(s.waits, make([]waitMemo, i+1-len(s.waits))...)
 	}
-	s.waits[i] = waitMemo{in: in, bar: c, off: off, arg: arg}
+	tab := asyncCTA(c).bars
+	s.waits[i] = waitMemo{in: in, bar: c, off: off, arg: arg, addr: addr, tab: tab, epoch: tab.Epoch(), word: loadWord(c, off)}
 	w.WaitWhat, w.WaitWhy = "", describeMbWait
+}
+
+// stillWaiting reports whether try_wait in of w would suspend again as it
+// last did: its first lane names the same barrier with the same argument,
+// and neither the barrier's table nor its memory word changed since.
+// Resolving the address and testing the phase would give the same answer.
+func (s *ctaAsync) stillWaiting(w *Warp, in *Inst) bool {
+	if w.Index >= len(s.waits) || w.Exec == 0 {
+		return false
+	}
+	m := &s.waits[w.Index]
+	l := int32(lane(w.Exec))
+	return m.in == in && m.addr == w.R[in.A+l] && m.arg == w.R[in.B+l] &&
+		m.tab.Epoch() == m.epoch && loadWord(m.bar, m.off) == m.word
 }
 
 // describeMbWait describes the try_wait w is suspended in (Warp.WaitWhy),

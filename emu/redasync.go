@@ -98,9 +98,10 @@ func reduce(op uint64, t Type, old, b uint64) uint64 {
 func execRedAsync(w *Warp, in *Inst) Status {
 	n := in.Type.Size()
 	op := in.Imm >> 8 & 0xff
+	var bar barMemo
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
-		st, ok := w.asyncTarget(l, in, n, specRedAsync)
+		st, ok := w.asyncTarget(l, in, n, specRedAsync, &bar)
 		if !ok {
 			return Fault
 		}

@@ -146,14 +146,28 @@ func (w *Warp) clusterShared(l int, in *Inst, a uint64, n int, what, spec string
 
 func execStAsync(w *Warp, in *Inst) Status {
 	cl := w.CTA.cluster
+	if w.Exec == 0 {
+		return Continue
+	}
+	if len(cl.CTAs) < 2 {
+		return w.Fault(lane(w.Exec), ruleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
+	}
+	cs := asyncCluster(cl)
+	// The lanes' destinations are usually consecutive words: their guards
+	// change together, before any plain access can look at them.
+	if asyncShortcuts {
+		cs.tracker.Hold()
+		defer cs.tracker.Release()
+		if cs.eager && cl.race == nil && !cs.tracing {
+			return w.stAsyncEager(cs, in)
+		}
+	}
+	var bar barMemo
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
-		if len(cl.CTAs) < 2 {
-			return w.Fault(l, ruleStAsyncCluster, specStAsync, "st.async in a cluster of 1 CTA: %%cluster_nctarank must be greater than 1; launch with a cluster of 2 or more CTAs or use st.shared")
-		}
-		o := asyncCluster(cl).newStore(in)
+		o := cs.newStore(in)
 		val := w.storeValue(l, in, o.data[:])
-		st, ok := w.asyncTarget(l, in, len(val), specStAsync)
+		st, ok := w.asyncTarget(l, in, len(val), specStAsync, &bar)
 		if !ok {
 			return Fault
 		}
@@ -162,6 +176,57 @@ func execStAsync(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// stAsyncEager runs st.async under the eager policy, without the race
+// detector or a trace: lane by lane, each store is issued and lands at
+// once, as issueAsyncStore and Cluster.Issue do, but without the queue
+// entry that an eager operation never waits in.
+func (w *Warp) stAsyncEager(cs *clusterAsync, in *Inst) Status {
+	cl := cs.cl
+	var bar barMemo
+	var seen *CTA // the destination CTA whose async state exists
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		var buf [32]byte
+		val := w.storeValue(l, in, buf[:])
+		st, ok := w.asyncTarget(l, in, len(val), specStAsync, &bar)
+		if !ok {
+			return Fault
+		}
+		if st.dst != seen {
+			asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
+			seen = st.dst
+		}
+		id := cs.tracker.IssueStore(in.Opcode, w, w.siteAt(l),
+			asyncgroup.Range{Lo: st.generic, Hi: st.generic + uint64(st.n)})
+		if cs.tracker.Len() > maxOutstandingAsync {
+			return w.outstandingFault(l)
+		}
+		if len(cl.async) >= maxQueuedAsync && w.landOldest() != Continue {
+			return Fault
+		}
+		cs.armGlobalWatch(cl, id)
+		cl.issueSeq++ // as Cluster.Issue counts it
+		r := cs.landData(cl, id, in, &st, val)
+		if r != nil && cl.report == nil && cl.keep(r) {
+			r = nil
+		}
+		if r != nil {
+			cl.fail(r)
+			return Fault
+		}
+	}
+	return Continue
+}
+
+// barMemo is the mbarrier operand of the last lane of an asynchronous
+// store that resolved it: lanes usually name one mbarrier.
+type barMemo struct {
+	ok   bool
+	addr uint64
+	cta  *CTA
+	off  uint32
 }
 
 // asyncStore is the resolved destination and mbarrier of an asynchronous
@@ -176,16 +241,23 @@ type asyncStore struct {
 
 // asyncTarget resolves and checks lane l's destination and mbarrier: both
 // in the shared memory of one CTA of the cluster (§9.7.9.12).
-func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string) (asyncStore, bool) {
+// The resolution of the mbarrier operand depends on its address alone, so
+// a lane naming the one memo holds reuses it.
+func (w *Warp) asyncTarget(l int, in *Inst, n int, spec string, memo *barMemo) (asyncStore, bool) {
 	a := w.R[in.A+int32(l)] + uint64(in.Off)
 	dst, off, ok := w.clusterShared(l, in, a, n, "destination", spec)
 	if !ok {
 		return asyncStore{}, false
 	}
-	bar, boff, ok := w.clusterShared(l, in, w.mbarAddr(l, in), 8, "mbarrier", spec)
-	if !ok {
-		return asyncStore{}, false
+	ba := w.mbarAddr(l, in)
+	if !memo.ok || memo.addr != ba || !asyncShortcuts {
+		bar, boff, ok := w.clusterShared(l, in, ba, 8, "mbarrier", spec)
+		if !ok {
+			return asyncStore{}, false
+		}
+		*memo = barMemo{ok: true, addr: ba, cta: bar, off: boff}
 	}
+	bar, boff := memo.cta, memo.off
 	if bar != dst {
 		w.Fault(l, ruleAsyncSameCTA, spec, "%s destination is in the shared memory of CTA rank %d but its mbarrier is in CTA rank %d; both must belong to the same CTA",
 			in.Opcode, dst.Rank, bar.Rank)
@@ -225,18 +297,31 @@ func (o *asyncStoreOp) recycle() {
 // land applies the data to the destination bytes, then signals complete-tx
 // with the byte count on the mbarrier.
 func (o *asyncStoreOp) land(c *Cluster) *Report {
+	if o.red == 0 {
+		return o.cs.landData(c, o.id, o.in, &o.st, o.data[:o.st.n])
+	}
 	st, name := &o.st, o.in.Opcode
 	if st.dst.exited {
 		return o.cs.landReport(c, o.id, ruleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", name, st.dst.Rank))
 	}
 	dst := st.dst.Shared[st.off : st.off+uint32(st.n)]
-	if o.red != 0 {
-		putN(dst, reduce(o.red, o.in.Type, getN(dst), o.b))
-	} else {
-		copy(dst, o.data[:st.n])
-	}
+	putN(dst, reduce(o.red, o.in.Type, getN(dst), o.b))
 	o.cs.tracker.Land(o.id)
 	return o.cs.completeTx(c, o.id, name, st.dst, st.barOff, uint32(st.n))
+}
+
+// landData lands st.async operation id of in: data goes to the
+// destination, then complete-tx with its byte count.
+func (cs *clusterAsync) landData(c *Cluster, id asyncgroup.OpID, in *Inst, st *asyncStore, data []byte) *Report {
+	if st.dst.exited {
+		return cs.landReport(c, id, ruleRemoteExited, specDSMEM, fmt.Sprintf("%s lands in the shared memory of CTA rank %d, which has exited", in.Opcode, st.dst.Rank))
+	}
+	copy(st.dst.Shared[st.off:st.off+uint32(st.n)], data)
+	op := cs.tracker.Get(id)
+	if op != nil {
+		op.Landed = true // Tracker.Land
+	}
+	return cs.completeTxOf(c, id, op, in.Opcode, st.dst, st.barOff, uint32(st.n))
 }
 
 // issueAsyncStore queues o, an asynchronous store or reduction to st.
@@ -259,6 +344,12 @@ func (w *Warp) issueAsyncStore(l int, o *asyncStoreOp, st asyncStore) Status {
 // completeTx performs the complete-tx of a landed operation on the mbarrier
 // at offset off of c and records the phase it counts toward.
 func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, cta *CTA, off uint32, n uint32) *Report {
+	return cs.completeTxOf(c, id, cs.tracker.Get(id), name, cta, off, n)
+}
+
+// completeTxOf is completeTx given op, the tracker's record of id (nil
+// once observed).
+func (cs *clusterAsync) completeTxOf(c *Cluster, id asyncgroup.OpID, op *asyncgroup.Op, name string, cta *CTA, off uint32, n uint32) *Report {
 	tab := asyncCTA(cta).bars
 	phase, _ := tab.Phases(uint64(off))
 	r, err := tab.CompleteTx(name, uint64(off), loadWord(cta, off), n)
@@ -272,7 +363,9 @@ func (cs *clusterAsync) completeTx(c *Cluster, id asyncgroup.OpID, name string, 
 	}
 	storeWord(cta, off, r.Word)
 	c.raceSignal(id, cta, off, phase)
-	cs.tracker.Signal(id, asyncgroup.BarrierRef{CTA: cta.Rank, Addr: uint64(off)}, phase)
+	if op != nil {
+		cs.tracker.SignalOp(op, asyncgroup.BarrierRef{CTA: cta.Rank, Addr: uint64(off)}, phase)
+	}
 	return nil
 }
 

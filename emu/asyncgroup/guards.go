@@ -13,8 +13,12 @@ import "sync"
 //   - a check of an access of k bytes costs O(k) for the counts plus
 //     O(log m) for the m long ranges.
 //
-// Pages whose counts all return to zero go back to a pool shared by every
-// Tracker, so a steady stream of operations allocates nothing.
+// A page whose counts all return to zero stays in place while it is one
+// of the last few pages to empty (a stream of operations that fills and
+// drains one buffer keeps its page instead of dropping and making it
+// again); older empty pages go back to a pool shared by every Tracker,
+// so a steady stream of operations allocates nothing and the empty pages
+// kept are bounded.
 type guardSet struct {
 	short byteCounts
 	long  rangeIndex
@@ -50,15 +54,22 @@ const (
 // countPage holds, for each byte of one aligned page of addresses, the
 // number of short guarded ranges that contain it, and their sum.
 type countPage struct {
-	n   [countPageBytes]uint32
-	sum int
+	n     [countPageBytes]uint32
+	sum   int
+	key   uint64
+	empty bool // listed in byteCounts.empty
 }
+
+// keptEmptyPages bounds the empty pages a byteCounts keeps.
+const keptEmptyPages = 8
 
 var countPages = sync.Pool{New: func() any { return new(countPage) }}
 
 // byteCounts is a sparse array of per-byte counts, by page.
 type byteCounts struct {
 	pages map[uint64]*countPage
+	live  int          // pages with a non-zero count
+	empty []*countPage // pages that emptied, oldest first; some may be in use again
 
 	// Pages looked up recently, present or not, direct-mapped by key: a
 	// loop's accesses visit a few pages over and over. Making or dropping
@@ -103,24 +114,49 @@ func (b *byteCounts) add(r Range, d int) {
 				b.pages = map[uint64]*countPage{}
 			}
 			p = countPages.Get().(*countPage)
+			p.key = key
 			b.pages[key] = p
 			clear(b.recent[:])
 		}
+		was := p.sum
 		for a := lo; a < end; a++ {
 			p.n[a&(countPageBytes-1)] += uint32(d)
 		}
-		if p.sum += d * int(end-lo); p.sum == 0 {
-			delete(b.pages, key)
-			clear(b.recent[:])
-			countPages.Put(p) // every count is zero again
+		switch p.sum += d * int(end-lo); {
+		case p.sum == 0:
+			b.live--
+			b.emptied(p)
+		case was == 0:
+			b.live++
 		}
 		lo = end
 	}
 }
 
+// emptied keeps page p, whose counts are all zero again, among the
+// recently emptied pages, and drops the oldest of those past
+// keptEmptyPages.
+func (b *byteCounts) emptied(p *countPage) {
+	if !p.empty {
+		p.empty = true
+		b.empty = append(b.empty, p)
+	}
+	if len(b.empty) <= keptEmptyPages {
+		return
+	}
+	old := b.empty[0]
+	b.empty = append(b.empty[:0], b.empty[1:]...)
+	old.empty = false
+	if old.sum == 0 {
+		delete(b.pages, old.key)
+		clear(b.recent[:])
+		countPages.Put(old) // every count is zero again
+	}
+}
+
 // overlaps reports whether some byte of r has a non-zero count.
 func (b *byteCounts) overlaps(r Range) bool {
-	if len(b.pages) == 0 {
+	if b.live == 0 {
 		return false
 	}
 	if (r.Hi-r.Lo)/countPageBytes > uint64(len(b.pages)) {

@@ -45,6 +45,8 @@ type Op struct {
 	Signalled bool
 	Barrier   BarrierRef
 	Phase     uint64
+
+	counted [2]bool // Tracker.Counted selected Dst, Src (computed at issue)
 }
 
 // Tracker holds the outstanding asynchronous operations of one launch. An
@@ -79,9 +81,8 @@ type Tracker struct {
 	// go stale when the operation is observed or signals another barrier,
 	// and are dropped when the list is next walked.
 	signalled map[BarrierRef]*[]OpID
-	lastBar   BarrierRef // the barrier of lastList, the list used last
-	lastList  *[]OpID
-	due       []OpID // scratch for ObserveBarrier
+	recent    [4]barList // the lists used last, most recent first
+	due       []int      // scratch for ObserveBarrier: positions in ops
 
 	// Describe, when set, fills in the Where and Issuer of an operation
 	// that lacks them, from its Site; reports call it so that issuing an
@@ -94,36 +95,116 @@ type Tracker struct {
 	Counted  func(r Range) bool
 	nCounted int
 
-	// Changed, when set, is told each time a destination (dst) or source
-	// range r becomes guarded once more (d = 1) or once less (d = -1).
+	// Changed, when set, is told each time the bytes of a destination (dst)
+	// or source range r become guarded once more (d = 1) or once less
+	// (d = -1). Adjacent short ranges guarded or released together may be
+	// told as one range covering them (see Hold), so a listener counts
+	// bytes, not ranges.
 	Changed func(r Range, dst bool, d int)
+
+	holding bool
+	pend    pendingRange
+}
+
+// pendingRange is the union of adjacent short ranges whose guard counts
+// change by d together in set, not yet applied (see Hold).
+type pendingRange struct {
+	set *guardSet
+	r   Range
+	d   int
+}
+
+// Hold starts gathering the guard changes of adjacent short ranges (a warp
+// issuing stores to consecutive words), which Release applies as one:
+// per-byte counts are the same either way. Until Release, the Tracker's
+// own answers are exact (a check applies what is pending first), but
+// Changed may not have heard of the pending change yet.
+func (tr *Tracker) Hold() { tr.holding = true }
+
+// Release applies what Hold gathered and tells Changed.
+func (tr *Tracker) Release() {
+	tr.holding = false
+	tr.flush()
+}
+
+// flush applies the pending guard change.
+func (tr *Tracker) flush() {
+	p := &tr.pend
+	if p.set == nil {
+		return
+	}
+	p.set.short.add(p.r, p.d) // a union of short ranges: per-byte counts
+	if tr.Changed != nil {
+		tr.Changed(p.r, p.set == &tr.dsts, p.d)
+	}
+	*p = pendingRange{}
 }
 
 // Watched returns the number of guarded ranges (destinations, and sources
 // not yet read, with multiplicity) selected by Counted.
 func (tr *Tracker) Watched() int { return tr.nCounted }
 
-func (tr *Tracker) addRange(x *guardSet, r Range, d int) {
+// addRange guards r once more (d = 1) or once less (d = -1) in x;
+// counted says whether Counted selects it.
+func (tr *Tracker) addRange(x *guardSet, r Range, counted bool, d int) {
 	if r.Lo >= r.Hi {
 		return
 	}
-	if tr.Counted != nil && tr.Counted(r) {
+	if counted {
 		tr.nCounted += d
 	}
+	if tr.holding && r.Hi-r.Lo <= shortRange {
+		if p := &tr.pend; p.set == x && p.d == d && p.r.Hi == r.Lo {
+			p.r.Hi = r.Hi
+			return
+		}
+		tr.flush()
+		tr.pend = pendingRange{set: x, r: r, d: d}
+		return
+	}
+	tr.flush() // changes apply in order: a release never precedes its guard
 	x.add(r, d)
 	if tr.Changed != nil {
 		tr.Changed(r, x == &tr.dsts, d)
 	}
 }
 
+func (tr *Tracker) counts(r Range) bool {
+	return r.Lo < r.Hi && tr.Counted != nil && tr.Counted(r)
+}
+
 // Issue records a new operation and returns its ID.
 func (tr *Tracker) Issue(op Op) OpID {
+	p := tr.newOp()
+	*p = op
+	return tr.issue(p)
+}
+
+// IssueStore records a new operation named name that writes dst and reads
+// no memory, issued at site and siteAt, as Issue(Op{...}) does without
+// copying an Op.
+func (tr *Tracker) IssueStore(name string, site any, siteAt uint64, dst Range) OpID {
+	p := tr.newOp()
+	*p = Op{Name: name, Site: site, SiteAt: siteAt, Dst: dst}
+	return tr.issue(p)
+}
+
+// issue records p, filled in but for its ID, as the newest operation.
+func (tr *Tracker) issue(p *Op) OpID {
 	tr.next++
-	op.ID = tr.next
-	tr.addRange(&tr.dsts, op.Dst, 1)
-	if !op.SourceFree {
-		tr.addRange(&tr.srcs, op.Src, 1)
+	p.ID = tr.next
+	p.counted = [2]bool{tr.counts(p.Dst), tr.counts(p.Src)}
+	tr.addRange(&tr.dsts, p.Dst, p.counted[0], 1)
+	if !p.SourceFree {
+		tr.addRange(&tr.srcs, p.Src, p.counted[1], 1)
 	}
+	tr.ops = append(tr.ops, p)
+	tr.ids = append(tr.ids, p.ID)
+	return p.ID
+}
+
+// newOp returns an unused Op.
+func (tr *Tracker) newOp() *Op {
 	var p *Op
 	if k := len(tr.spare); k > 0 {
 		p = tr.spare[k-1]
@@ -134,10 +215,7 @@ func (tr *Tracker) Issue(op Op) OpID {
 		}
 		p, tr.slab = &tr.slab[0], tr.slab[1:]
 	}
-	*p = op
-	tr.ops = append(tr.ops, p)
-	tr.ids = append(tr.ids, op.ID)
-	return op.ID
+	return p
 }
 
 // index returns the position of id in the issue order, or -1.
@@ -208,17 +286,21 @@ func (tr *Tracker) Land(id OpID) {
 func (tr *Tracker) FreeSource(id OpID) {
 	if op := tr.Get(id); op != nil && !op.SourceFree {
 		op.SourceFree = true
-		tr.addRange(&tr.srcs, op.Src, -1)
+		tr.addRange(&tr.srcs, op.Src, op.counted[1], -1)
 	}
 }
 
 // Signal records that the completion of id was signalled on barrier b while
 // b had completed phase phases.
 func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
-	op := tr.Get(id)
-	if op == nil {
-		return
+	if op := tr.Get(id); op != nil {
+		tr.SignalOp(op, b, phase)
 	}
+}
+
+// SignalOp is Signal for the outstanding operation op (from Get).
+func (tr *Tracker) SignalOp(op *Op, b BarrierRef, phase uint64) {
+	id := op.ID
 	listed := op.Signalled && op.Barrier == b
 	op.Signalled, op.Barrier, op.Phase = true, b, phase
 	if listed {
@@ -234,8 +316,14 @@ func (tr *Tracker) Signal(id OpID, b BarrierRef, phase uint64) {
 // list returns the list of operations signalled on b; with create, one is
 // made if b has none, otherwise nil is returned.
 func (tr *Tracker) list(b BarrierRef, create bool) *[]OpID {
-	if tr.lastList != nil && tr.lastBar == b {
-		return tr.lastList
+	// A few barriers take turns (one per CTA of a pipeline): look at the
+	// lists used last before the map.
+	for i := range tr.recent {
+		if r := tr.recent[i]; r.l != nil && r.b == b {
+			copy(tr.recent[1:i+1], tr.recent[:i])
+			tr.recent[0] = r
+			return r.l
+		}
 	}
 	l := tr.signalled[b]
 	if l == nil {
@@ -248,8 +336,15 @@ func (tr *Tracker) list(b BarrierRef, create bool) *[]OpID {
 		l = new([]OpID)
 		tr.signalled[b] = l
 	}
-	tr.lastBar, tr.lastList = b, l
+	copy(tr.recent[1:], tr.recent[:len(tr.recent)-1])
+	tr.recent[0] = barList{b: b, l: l}
 	return l
+}
+
+// barList is a barrier and its list of signalled operations.
+type barList struct {
+	b BarrierRef
+	l *[]OpID
 }
 
 // prune drops the stale and repeated entries of l, barrier b's list.
@@ -264,18 +359,26 @@ func (tr *Tracker) prune(b BarrierRef, l []OpID) []OpID {
 
 // Observe forgets id: its completion has been observed.
 func (tr *Tracker) Observe(id OpID) {
-	i := tr.index(id)
-	if i < 0 {
-		return
+	if i := tr.index(id); i >= 0 {
+		tr.observeAt(i)
+		tr.settle()
 	}
+}
+
+// observeAt forgets the operation at position i of the issue order.
+func (tr *Tracker) observeAt(i int) {
 	op := tr.ops[i]
-	tr.addRange(&tr.dsts, op.Dst, -1)
+	tr.addRange(&tr.dsts, op.Dst, op.counted[0], -1)
 	if !op.SourceFree {
-		tr.addRange(&tr.srcs, op.Src, -1)
+		tr.addRange(&tr.srcs, op.Src, op.counted[1], -1)
 	}
 	tr.ops[i] = nil
 	tr.holes++
 	tr.spare = append(tr.spare, op)
+}
+
+// settle compacts the operations once observed entries are more than half.
+func (tr *Tracker) settle() {
 	if tr.holes >= 32 && tr.holes > len(tr.ops)/2 {
 		tr.compact()
 	}
@@ -296,25 +399,39 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 		return 0
 	}
 	l := *lp
+	// Positions in ops order the operations as IDs do; nothing is
+	// compacted until every due operation is forgotten.
 	due, kept := tr.due[:0], l[:0]
 	for _, id := range l {
-		switch op := tr.Get(id); {
-		case op == nil || !op.Signalled || op.Barrier != b:
+		i := tr.index(id)
+		if i < 0 {
+			continue
+		}
+		switch op := tr.ops[i]; {
+		case !op.Signalled || op.Barrier != b:
 		case op.Phase < phases:
-			due = append(due, id)
+			due = append(due, i)
 		default:
 			kept = append(kept, id)
 		}
 	}
 	*lp = kept
-	slices.Sort(due)
-	due = slices.Compact(due)
-	for _, id := range due {
-		if seen != nil {
-			seen(tr.Get(id))
-		}
-		tr.Observe(id)
+	if !slices.IsSorted(due) { // signals usually come in issue order
+		slices.Sort(due)
 	}
+	due = slices.Compact(due)
+	held := tr.holding
+	tr.Hold()
+	for _, i := range due {
+		if seen != nil {
+			seen(tr.ops[i])
+		}
+		tr.observeAt(i)
+	}
+	if !held {
+		tr.Release()
+	}
+	tr.settle()
 	tr.due = due[:0]
 	return len(due)
 }
@@ -334,6 +451,7 @@ const completionSpec = "PTX ISA §9.7.9.25.1 (completion mechanisms for asynchro
 // CheckRead returns a hazard when bytes r, which a thread reads, are
 // written by an outstanding operation, or nil.
 func (tr *Tracker) CheckRead(r Range) *Hazard {
+	tr.flush()
 	if !tr.dsts.overlaps(r) {
 		return nil
 	}
@@ -348,6 +466,7 @@ func (tr *Tracker) CheckRead(r Range) *Hazard {
 // CheckWrite returns a hazard when bytes r, which a thread writes, are
 // still read or written by an outstanding operation, or nil.
 func (tr *Tracker) CheckWrite(r Range) *Hazard {
+	tr.flush()
 	if !tr.dsts.overlaps(r) && !tr.srcs.overlaps(r) {
 		return nil
 	}

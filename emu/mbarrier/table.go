@@ -22,7 +22,15 @@ type Table struct {
 	// The entry used last: most operations in a row use one object.
 	lastAddr uint64
 	last     *entry
+
+	epoch uint64 // counts the changes of state
 }
+
+// Epoch returns a number that changes whenever an object of the table
+// changes state (init, inval, an arrival, a tx-count change, a phase): a
+// wait that saw an incomplete phase sees the same while it is unchanged
+// and the object's memory word is too.
+func (t *Table) Epoch() uint64 { return t.epoch }
 
 // entryAt returns the live entry at addr, or nil.
 func (t *Table) entryAt(addr uint64) *entry {
@@ -40,6 +48,7 @@ func (t *Table) entryAt(addr uint64) *entry {
 func (t *Table) drop(addr uint64) {
 	delete(t.live, addr)
 	t.last = nil
+	t.epoch++
 }
 
 type entry struct {
@@ -134,6 +143,7 @@ func (t *Table) Init(addr uint64, count uint32) (Result, error) {
 	}
 	w := o.Encode()
 	t.live[addr] = &entry{word: w}
+	t.epoch++
 	return Result{Word: w, Object: o}, nil
 }
 
@@ -282,6 +292,7 @@ func (t *Table) update(op string, addr, mem uint64, c change) (Result, error) {
 	if completed {
 		e.phases++
 	}
+	t.epoch++
 	return Result{Word: e.word, Object: o, Token: tok, Completed: completed}, nil
 }
 
