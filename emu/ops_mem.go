@@ -261,6 +261,11 @@ func loadValue(t Type, v uint64) uint64 {
 
 func execLd(w *Warp, in *Inst) Status {
 	n := int(in.storeCnt)
+	if in.Space == SpaceParam && in.D >= 0 {
+		if st, ok := ldParamOnce(w, in, n); ok {
+			return st
+		}
+	}
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		a := w.R[in.A+int32(l)] + uint64(in.Off)
@@ -273,6 +278,37 @@ func execLd(w *Warp, in *Inst) Status {
 		}
 	}
 	return Continue
+}
+
+// ldParamOnce loads a kernel parameter once for a warp whose lanes all
+// read the same address outside any call (the common ld.param [name]):
+// the bytes, the counts and a fault (at the lowest lane, where the
+// per-lane loop would stop) are those of the per-lane loop. It reports
+// false, doing nothing, for any other warp and under --race.
+func ldParamOnce(w *Warp, in *Inst, n int) (Status, bool) {
+	if w.CTA.cluster.race != nil {
+		return Continue, false
+	}
+	l0 := lane(w.Exec)
+	a := w.R[in.A+int32(l0)]
+	k := 0
+	for m := w.Exec; m != 0; m &= m - 1 {
+		l := lane(m)
+		if w.depth[l] != 0 || w.R[in.A+int32(l)] != a {
+			return Continue, false
+		}
+		k++
+	}
+	b := w.Bytes(l0, in.Space, a+uint64(in.Off), n, false)
+	if b == nil {
+		return Fault, true
+	}
+	v := loadValue(in.Type, getN(b))
+	w.count(SpaceParam, n*(k-1), false)
+	for m := w.Exec; m != 0; m &= m - 1 {
+		w.R[in.D+int32(lane(m))] = v
+	}
+	return Continue, true
 }
 
 func execLd128(w *Warp, in *Inst) Status {

@@ -169,3 +169,36 @@ func TestSlotSharingLiveRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestLdParamOnce: a warp's kernel-parameter loads of one address read
+// the bytes once and give every lane the value, with the byte counts of
+// one load per lane; a partial warp and a signed narrow type included.
+func TestLdParamOnce(t *testing.T) {
+	src := header + `
+.visible .entry k(.param .u64 out, .param .s8 a, .param .u16 b, .param .u64 c)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [out];
+	mov.u32 %r1, %tid.x;
+	ld.param.s8 %r2, [a];
+	ld.param.u16 %r3, [b];
+	ld.param.u64 %rd2, [c];
+	cvt.u32.u64 %r4, %rd2;
+	mul.wide.u32 %rd3, %r1, 16;
+	add.u64 %rd4, %rd1, %rd3;
+	st.global.v4.u32 [%rd4], {%r2, %r3, %r4, %r1};
+	ret;
+}`
+	res := launch(t, src, Config{Block: dims(40, 1, 1)}, buf(40*16), scalar(0xfe), scalar(0xbeef), scalar(0x1234567887654321))
+	got := u32s(res.Buffers[0].Data)
+	for l := range 40 {
+		want := []uint32{0xfffffffe, 0xbeef, 0x87654321, uint32(l)}
+		if fmt.Sprint(got[4*l:4*l+4]) != fmt.Sprint(want) {
+			t.Fatalf("thread %d: got %#x, want %#x", l, got[4*l:4*l+4], want)
+		}
+	}
+	if n := res.Stats.Loaded[SpaceParam]; n != 40*(8+1+2+8) {
+		t.Errorf("param bytes loaded %d, want %d", n, 40*(8+1+2+8))
+	}
+}
