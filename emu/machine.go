@@ -104,6 +104,8 @@ type Stats struct {
 	ClusterSteps uint64
 	Wall         time.Duration
 	Printf       []byte // device printf output, clusters in order
+	// RaceShadow is the race detector's shadow memory (--race only).
+	RaceShadow race.Memory
 }
 
 func (s *Stats) add(o *Stats) {

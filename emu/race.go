@@ -131,6 +131,7 @@ func (c *Cluster) startRace() {
 		rl.info = make([]raceInfo, len(c.prog.Insts))
 	}
 	nt := c.cfg.Block[0] * c.cfg.Block[1] * c.cfg.Block[2]
+	rl.g.RetireAll() // clusters run one at a time under --race (launch.go)
 	c.race = race.NewCluster(rl.g, int32(c.Index), len(c.CTAs), nt)
 }
 

@@ -437,6 +437,10 @@ func printStats(w io.Writer, s *emu.Stats) {
 		rate = float64(s.ThreadInsts) / secs / 1e6
 	}
 	fmt.Fprintf(w, "wall time: %.3fs (%.1f million thread-instructions/s)\n", secs, rate)
+	if m := s.RaceShadow; m.PeakShadowed > 0 {
+		fmt.Fprintf(w, "race shadow: %d bytes at the peak for %d bytes of memory shadowed (%.2fx); %d records, %d collections\n",
+			m.PeakShadow, m.PeakShadowed, float64(m.PeakShadow)/float64(m.PeakShadowed), m.Records, m.Collections)
+	}
 }
 
 func writeBuffers(dir string, bufs []*emu.Region) error {

@@ -14,14 +14,14 @@ package race
 //     thread synchronisation visible to its later tcgen05 operations, which
 //     otherwise know only what they knew at the warp's previous such fence.
 
-// tmemCells returns the shadow of CTA rank's Tensor Memory: 128 lanes of
-// 512 32-bit columns, one Cell each.
-func (c *Cluster) tmemCells(rank int) []Cell {
+// tmemPages returns the shadow of CTA rank's Tensor Memory: 128 lanes of
+// 512 32-bit columns, word lane*512 + column.
+func (c *Cluster) tmemPages(rank int) []page {
 	if c.tmem == nil {
-		c.tmem = make([][]Cell, len(c.shared))
+		c.tmem = make([][]page, len(c.shared))
 	}
 	if c.tmem[rank] == nil {
-		c.tmem[rank] = make([]Cell, 128*512)
+		c.tmem[rank] = make([]page, 128*512/pageWords)
 	}
 	return c.tmem[rank]
 }
@@ -35,22 +35,33 @@ func (c *Cluster) TmemAccess(rank, wi, lane0, lanes, col0, cols int, write bool,
 	s := c.slot(t)
 	c.agentClk[s]++
 	a := actor{cl: c.Index, k: w.tcView, self: uint32(c.T) + s, clk: c.agentClk[s], extra: s, xclk: w.clk[0],
-		rank: int32(rank), pc: pc, write: write, inst: c.begin(t, pc), mask: 0xf}
+		rank: int32(rank), pc: pc, write: write, inst: c.begin(t, pc)}
 	if write {
 		w.tcSt = a.clk
 	} else {
 		w.tcLd = a.clk
 	}
-	cells := c.tmemCells(rank)
+	return c.tmemRange(&a, rank, lane0, lanes, col0, cols)
+}
+
+// tmemRange applies a to the cells [lane0, lane0+lanes) x [col0,
+// col0+cols) of rank's Tensor Memory; a race's Offset is lane<<16|column.
+func (c *Cluster) tmemRange(a *actor, rank, lane0, lanes, col0, cols int) *Race {
+	ps := c.tmemPages(rank)
 	for l := lane0; l < lane0+lanes && l < 128; l++ {
 		for col := col0; col < col0+cols && col < 512; col++ {
-			x := &cells[l*512+col]
-			if e := c.check(x, &c.rare, &a); e != nil {
-				r := c.race(e, &a, 0, 0)
+			i := l*512 + col
+			p := &ps[i>>pageBits]
+			if p.w == nil {
+				p.w = c.G.newArray(p)
+			}
+			if p.r == nil {
+				p.r = c.G.newArray(p)
+			}
+			if r := c.word(&p.w[i&(pageWords-1)], &p.r[i&(pageWords-1)], a, 0, 0); r != nil {
 				r.Offset = l<<16 | col
 				return r
 			}
-			x.record(&c.rare, &a)
 		}
 	}
 	return nil
