@@ -181,13 +181,36 @@ func (w *Warp) raceGlobal(l int, a uint64, n int, write bool) bool {
 	return true
 }
 
+// sharedVar is a static .shared variable's place in a CTA's shared memory.
+type sharedVar struct {
+	name      string
+	off, size uint64
+}
+
+// sharedVarAt names the static .shared variable whose bytes hold offset
+// off, as " (name+0xN)", whatever variable the address was computed
+// from: a store that runs past one array into the next is reported at
+// the next one's bytes. Dynamic shared memory is " (dynamic shared
+// memory+0xN)".
+func (p *Program) sharedVarAt(off uint64) string {
+	for _, v := range p.sharedVars {
+		if off >= v.off && off < v.off+v.size {
+			return fmt.Sprintf(" (%s+%#x)", v.name, off-v.off)
+		}
+	}
+	if off >= uint64(p.sharedStatic) {
+		return fmt.Sprintf(" (dynamic shared memory+%#x)", off-uint64(p.sharedStatic))
+	}
+	return ""
+}
+
 // raceFault stops the run with the report of race r at shared memory of
 // CTA rank (or global memory when rank < 0) address a.
 func (w *Warp) raceFault(l int, r *race.Race, rank int, a uint64) {
 	cl := w.CTA.cluster
 	where := fmt.Sprintf("global address %#x", a+uint64(r.Offset))
 	if rank >= 0 {
-		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", a+uint64(r.Offset), rank)
+		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", a+uint64(r.Offset), rank) + cl.prog.sharedVarAt(a+uint64(r.Offset))
 		if rank != w.CTA.Rank {
 			where = "distributed " + where
 		}
@@ -428,7 +451,7 @@ func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Repo
 			return nil
 		}
 		r = c.race.OpShared(id, rank, off, n, len(c.CTAs[rank].Shared), k)
-		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", uint64(off)+uint64(rOff(r)), rank)
+		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", uint64(off)+uint64(rOff(r)), rank) + c.prog.sharedVarAt(uint64(off)+uint64(rOff(r)))
 	} else {
 		r = c.race.OpGlobal(id, a, n, k)
 		where = fmt.Sprintf("global address %#x", a+uint64(rOff(r)))

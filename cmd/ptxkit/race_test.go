@@ -221,3 +221,22 @@ func TestRaceReportNamesBoth(t *testing.T) {
 		}
 	}
 }
+
+// TestRaceSharedOverrun: a store that runs one element past shared array
+// a lands on the first bytes of array b; whichever warp stores first, the
+// race is reported on b's bytes (the variable that holds them, not the
+// one the address was computed from).
+func TestRaceSharedOverrun(t *testing.T) {
+	for _, s := range raceSchedules {
+		code, out, errs := runCmd(t, "", "run", filepath.Join("..", "..", "testdata", "race", "shared_overrun_race.ptx"), "--block", "64",
+			"--arg", "buf:256", "--race", "--seed", strconv.Itoa(s.seed), "--async", s.async)
+		if code != exitSanitize {
+			t.Fatalf("seed %d: exit %d\n%s%s", s.seed, code, out, errs)
+		}
+		for _, want := range []string{"data race on shared memory offset 0x80 of CTA rank 0 (b+0x0)", "st.shared.u32", "warp 0 lane 31", "warp 1 lane 0"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("seed %d: the report lacks %q:\n%s", s.seed, want, errs)
+			}
+		}
+	}
+}
