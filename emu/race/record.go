@@ -41,23 +41,23 @@ const (
 	tag      = uint32(1) << 31
 )
 
-// slab is a table of fixed-size entries in chunks that never move, with
-// a bitmap of the entries in use; entry 0 is never handed out.
+// slab is a table of fixed-size entries named by index (entry 0 is never
+// handed out), with a bitmap of the entries in use. It grows by chunks;
+// growing may move the entries, so no pointer to one is kept across a
+// take.
 type slab[T any] struct {
-	chunks []*[slabChunk]T
+	items  []T
 	used   []uint64
 	cursor uint32
 	inUse  int
 	limit  int // entries before the next collection
 }
 
-const slabBits = 8
+const slabChunk = 256
 
-const slabChunk = 1 << slabBits
+func (s *slab[T]) at(i uint32) *T { return &s.items[i] }
 
-func (s *slab[T]) at(i uint32) *T { return &s.chunks[i>>slabBits][i&(slabChunk-1)] }
-
-func (s *slab[T]) cap() uint32 { return uint32(len(s.chunks)) << slabBits }
+func (s *slab[T]) cap() uint32 { return uint32(len(s.items)) }
 
 // take returns a free entry's index, or 0 when the slab is at its limit.
 func (s *slab[T]) take() uint32 {
@@ -76,10 +76,10 @@ func (s *slab[T]) take() uint32 {
 			s.inUse++
 			return i
 		}
-		if len(s.chunks) > 0 && int(n) >= s.limit {
+		if n > 0 && int(n) >= s.limit {
 			return 0
 		}
-		s.chunks = append(s.chunks, new([slabChunk]T))
+		s.items = append(s.items, make([]T, slabChunk)...)
 		s.used = append(s.used, make([]uint64, slabChunk/64)...)
 		if n == 0 {
 			s.used[0] = 1 // entry 0 means none
@@ -96,7 +96,7 @@ func (s *slab[T]) free(i uint32) {
 }
 
 // bytes is the memory the slab holds.
-func (s *slab[T]) bytes(entry int) int { return len(s.chunks)*slabChunk*entry + len(s.used)*8 }
+func (s *slab[T]) bytes(entry int) int { return cap(s.items)*entry + cap(s.used)*8 }
 
 // sweepStart forgets which entries are used, before a marking pass.
 func (s *slab[T]) sweepStart() {
@@ -130,8 +130,8 @@ func (s *slab[T]) sweepEnd(floor int) {
 const minRecords = 1 << 10
 
 // collectFloor is the least limit of the record and vector tables after
-// a collection: one per 32 words shadowed.
-func (g *Global) collectFloor() int { return max(minRecords, g.shadowed/4/32) }
+// a collection: one per 16 words shadowed.
+func (g *Global) collectFloor() int { return max(minRecords, g.shadowed/4/16) }
 
 // newRecord returns a new record's index for actor a, which it fills.
 func (c *Cluster) newRecord(a *actor) uint32 {
