@@ -7,6 +7,7 @@ import (
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/race"
 	"github.com/ptxkit/ptxkit/emu/tmem"
+	"github.com/ptxkit/ptxkit/internal/tensormap"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
@@ -29,6 +30,50 @@ func init() {
 type raceLaunch struct {
 	g    *race.Global
 	info []raceInfo // per pc: the memory semantics of the instruction, decoded on first use
+	// boxes are the boxes of the tensor copies (TMA) in flight: their
+	// global side is checked element by element as they land.
+	boxes map[asyncgroup.OpID]*tensorBox
+}
+
+// raceTensorBox notes the box of tensor copy id (cp.async.bulk.tensor,
+// cp.reduce.async.bulk.tensor) issued by w: as it lands, its global
+// accesses are the box's in-bound elements, not the range around them
+// (the rows of a box are a stride apart, and the bytes between belong
+// to other tiles).
+func (w *Warp) raceTensorBox(id asyncgroup.OpID, b *tensorBox) {
+	rl := w.CTA.cluster.cfg.obs.race
+	if rl == nil {
+		return
+	}
+	if rl.boxes == nil {
+		rl.boxes = map[asyncgroup.OpID]*tensorBox{}
+	}
+	rl.boxes[id] = b
+}
+
+// raceBoxRuns applies k to the in-bound elements of box b for operation
+// id, a run of consecutive elements at a time.
+func (c *Cluster) raceBoxRuns(id uint64, b *tensorBox, k race.Kind) *Report {
+	var rep *Report
+	lo, hi := uint64(0), uint64(0)
+	flush := func() {
+		if rep == nil && hi > lo {
+			rep = c.raceOpRange(id, asyncgroup.Range{Lo: lo, Hi: hi}, k)
+		}
+	}
+	es := uint64(b.m.Type.ElemSize())
+	b.m.ForEach(b.coords, 0, func(e tensormap.Elem) {
+		if !e.InBounds {
+			return
+		}
+		if e.Global != hi {
+			flush()
+			lo = e.Global
+		}
+		hi = e.Global + es
+	})
+	flush()
+	return rep
 }
 
 // raceInfo is what the detector needs of an instruction's qualifiers.
@@ -430,10 +475,30 @@ func (c *Cluster) raceLand(cs *clusterAsync, id asyncgroup.OpID) *Report {
 	case strings.HasPrefix(op.Name, "cp.reduce"):
 		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeGPU, Async: true}
 	}
+	src := race.Kind{Async: proxy}
+	rl := c.cfg.obs.race
+	if b := rl.boxes[id]; b != nil {
+		delete(rl.boxes, id)
+		if b.global == nil {
+			return nil
+		}
+		// A tensor copy: the shared side is the whole box, the global
+		// side its in-bound elements.
+		if genericSpace(op.Dst.Lo) == SpaceSharedCluster {
+			if r := c.raceOpRange(uint64(id), op.Dst, dst); r != nil {
+				return r
+			}
+			return c.raceBoxRuns(uint64(id), b, src)
+		}
+		if r := c.raceBoxRuns(uint64(id), b, dst); r != nil {
+			return r
+		}
+		return c.raceOpRange(uint64(id), op.Src, src)
+	}
 	if r := c.raceOpRange(uint64(id), op.Dst, dst); r != nil {
 		return r
 	}
-	return c.raceOpRange(uint64(id), op.Src, race.Kind{Async: proxy})
+	return c.raceOpRange(uint64(id), op.Src, src)
 }
 
 func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Report {
