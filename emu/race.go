@@ -577,10 +577,40 @@ func (w *Warp) raceTcCommit(l int) func(t *CTA, off uint32, p0 uint64) {
 		return func(*CTA, uint32, uint64) {}
 	}
 	th := w.raceThread(l)
-	s, agent := rc.TmemCommitIssue(th)
+	s, agent, mma := rc.TmemCommitIssue(th)
 	return func(t *CTA, off uint32, p0 uint64) {
 		p1, _ := asyncCTA(t).bars.Phases(uint64(off))
-		rc.TmemCommit(th, race.MbarKey(t.Rank, off), s, agent, p1 != p0)
+		rc.TmemCommit(th, race.MbarKey(t.Rank, off), s, agent, mma, p1 != p0)
+	}
+}
+
+// raceTcMMA returns what landing op does: it computes D and, under
+// --race, writes D's Tensor Memory cells as an asynchronous operation of
+// the issuing warp, ordered for other accesses only through the warp's
+// tcgen05.commit.
+func (w *Warp) raceTcMMA(op *tcMMAOp) func() {
+	rc := w.CTA.cluster.race
+	if rc == nil {
+		return op.compute
+	}
+	rop := rc.TmemIssue(w.CTA.Rank, w.Index, w.pc)
+	return func() {
+		op.compute()
+		cl := w.CTA.cluster
+		if cl.race != rc || cl.report != nil {
+			return
+		}
+		id := op.id
+		base, c0 := op.d.Lane(), op.d.Column()
+		for row := 0; row < id.m; row += 16 { // M=64 rows are two runs of 16 lanes per 32
+			if r := rc.TmemOpWrite(rop, w.CTA.Rank, tcLane(id.m, base, row), 16, c0, id.n); r != nil {
+				rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, w.CTA.Rank))
+				rep.Waits[len(rep.Waits)-1] = "fix: wait on the mbarrier that the MMA's tcgen05.commit signals (and execute tcgen05.fence::after_thread_sync) before touching its D in Tensor Memory; before issuing the MMA, order earlier accesses of D by other warps with tcgen05.fence::before_thread_sync, a barrier and tcgen05.fence::after_thread_sync"
+				rep.Thread = w.threadID(0)
+				cl.fail(rep)
+				return
+			}
+		}
 	}
 }
 

@@ -106,13 +106,14 @@ func (c *Cluster) TmemFence(rank, wi int, before bool) {
 // fence::before_thread_sync, and its arrive-on, once the warp's earlier
 // tcgen05 operations complete, releases them and what the thread knows
 // into the mbarrier key; completed says the arrive-on completed a phase.
-func (c *Cluster) TmemCommit(t Thread, key uint64, s Snap, agentClk uint32, completed bool) {
+func (c *Cluster) TmemCommit(t Thread, key uint64, s Snap, agentClk, mmaClk uint32, completed bool) {
 	m := c.mbarAt(key)
 	if m.acc == nil {
 		m.acc = newKnow(2 * c.T)
 	}
 	joinSnap(m.acc, s)
 	m.acc.point(uint32(c.T)+c.slot(Thread{Rank: t.Rank, Warp: t.Warp}), agentClk)
+	m.acc.point(uint32(c.T)+c.mmaSlot(t.Rank, t.Warp), mmaClk)
 	if completed {
 		m.complete()
 	}
@@ -120,11 +121,43 @@ func (c *Cluster) TmemCommit(t Thread, key uint64, s Snap, agentClk uint32, comp
 
 // TmemCommitIssue returns what a tcgen05.commit by thread t releases when
 // its arrive-on lands: the thread's knowledge and its warp's tcgen05 agent
-// clock.
-func (c *Cluster) TmemCommitIssue(t Thread) (Snap, uint32) {
+// clock, and the clock of its MMAs' agent.
+func (c *Cluster) TmemCommitIssue(t Thread) (s Snap, agent, mma uint32) {
 	w := c.warpOf(t)
-	agent := c.agentClk[c.slot(Thread{Rank: t.Rank, Warp: t.Warp})]
+	agent = c.agentClk[c.slot(Thread{Rank: t.Rank, Warp: t.Warp})]
+	mma = c.agentClk[c.mmaSlot(t.Rank, t.Warp)]
 	w.tcDone = max(w.tcDone, agent)
 	c.TmemFence(t.Rank, t.Warp, true)
-	return c.snap(t), agent
+	return c.snap(t), agent, mma
+}
+
+// TmemOp is an asynchronous tcgen05 operation that writes Tensor Memory
+// when it lands (tcgen05.mma): its agent epoch and what it knew at issue.
+// A warp's tcgen05.mma run on the agent of its last lane (its
+// tcgen05.st/ld on that of lane 0), so that the warp's own tcgen05.ld of
+// an MMA's D is ordered only by waiting on the MMA's tcgen05.commit.
+type TmemOp struct {
+	a actor
+}
+
+// mmaSlot is the thread slot whose agent runs warp (rank, wi)'s MMAs.
+func (c *Cluster) mmaSlot(rank, wi int) uint32 {
+	return c.slot(Thread{Rank: rank, Warp: wi, Lane: min(31, c.PerCTA-wi*32-1)})
+}
+
+// TmemIssue is the issue of a tcgen05.mma by warp (rank, wi) at pc.
+func (c *Cluster) TmemIssue(rank, wi int, pc int32) *TmemOp {
+	t := Thread{Rank: rank, Warp: wi}
+	w := c.warpOf(t)
+	s := c.mmaSlot(rank, wi)
+	c.agentClk[s]++
+	return &TmemOp{a: actor{cl: c.Index, k: w.tcView, self: uint32(c.T) + s, clk: c.agentClk[s], extra: c.slot(t), xclk: w.clk[0],
+		rank: int32(rank), pc: pc, write: true}}
+}
+
+// TmemOpWrite checks and records op's write of the lanes [lane0,
+// lane0+lanes) and columns [col0, col0+cols) of CTA rank's Tensor Memory
+// as it lands.
+func (c *Cluster) TmemOpWrite(op *TmemOp, rank, lane0, lanes, col0, cols int) *Race {
+	return c.tmemRange(&op.a, rank, lane0, lanes, col0, cols)
 }
