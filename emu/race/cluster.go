@@ -45,6 +45,7 @@ type warp struct {
 	shared  bool // k is referenced elsewhere: copy before changing it
 	clk     [32]uint32
 	vec     uint32 // a vector of the clocks in clk that records share (record.go), or 0
+	uni     int8   // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
 	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them
@@ -134,7 +135,7 @@ func joinSnap(acc *Know, s Snap) {
 // tick advances lane l's clock.
 func (w *warp) tick(l int) {
 	w.clk[l]++
-	w.vec = 0
+	w.vec, w.uni = 0, 0
 }
 
 // actor is the access being checked: who makes it, what it knows, and how.

@@ -127,7 +127,7 @@ func (s *slab[T]) sweepEnd(floor int) {
 // collections; the limit also grows with the shadow (collectFloor), so
 // that a collection's walk over the shadow is paid for by the records
 // made since the last one.
-const minRecords = 1 << 10
+const minRecords = 1 << 12
 
 // collectFloor is the least limit of the record and vector tables after
 // a collection: one per 16 words shadowed.
@@ -139,7 +139,13 @@ func (c *Cluster) newRecord(a *actor) uint32 {
 	vec, clk := uint32(0), a.clk
 	if w := a.w; w != nil {
 		clk = w.clk[0]
-		if !uniform(&w.clk) {
+		if w.uni == 0 {
+			w.uni = -1
+			if uniform(&w.clk) {
+				w.uni = 1
+			}
+		}
+		if w.uni < 0 {
 			vec, clk = c.vecOf(w), 0 // before the record: vecOf may collect
 		}
 	}
@@ -212,6 +218,22 @@ func (g *Global) decode(h uint32) epoch {
 		e.clk = g.vecs.at(r.vec)[l]
 	}
 	return e
+}
+
+// knowsH reports whether actor a knows the access of handle h (the
+// clock is looked up only when a could know it).
+func (c *Cluster) knowsH(a *actor, h uint32) bool {
+	g := c.G
+	r := &g.recs.items[h>>laneBits]
+	if r.cl != a.cl && a.k.Foreign == nil {
+		return false
+	}
+	l := h & (1<<laneBits - 1)
+	clk := r.clk
+	if r.vec != 0 {
+		clk = g.vecs.items[r.vec][l]
+	}
+	return a.knowsAt(r.cl, r.slot+l, clk)
 }
 
 // collect marks the records and vectors that the shadow and the live

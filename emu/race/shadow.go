@@ -232,10 +232,10 @@ func (c *Cluster) morallyStrong(e epoch, a *actor) bool {
 // h: a does not know of it, and (when strong may excuse it) they are not
 // morally strong, and the pair is not benign.
 func (c *Cluster) conflicts(h uint32, a *actor, strong bool) bool {
-	e := c.G.decode(h)
-	if a.knows(e) {
+	if c.knowsH(a, h) {
 		return false
 	}
+	e := c.G.decode(h)
 	if strong && c.morallyStrong(e, a) {
 		return false
 	}
@@ -339,7 +339,7 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 			// (docs/race.md).
 			return
 		}
-		if a.knows(g.decode(r)) {
+		if c.knowsH(a, r) {
 			*rp = h
 			return
 		}
@@ -401,7 +401,7 @@ func (c *Cluster) addRead(rr *rare, a *actor, h uint32) {
 	// with it races with the new read too.
 	k := 0
 	for _, x := range rr.reads[:n] {
-		if !a.knows(c.G.decode(x)) {
+		if !c.knowsH(a, x) {
 			rr.reads[k] = x
 			k++
 		}
@@ -588,27 +588,15 @@ func (c *Cluster) sharedPages(rank, size int) []page {
 
 func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race {
 	ps := c.sharedPages(rank, size)
-	return c.pagesActor(a, func(pn uint64) *page {
+	addr, start := uint64(off), uint64(off)
+	for n > 0 {
+		pn := addr >> 2 >> pageBits
 		if pn >= uint64(len(ps)) {
 			return nil
 		}
-		return &ps[pn]
-	}, uint64(off), n)
-}
-
-// pagesActor applies a to n bytes at addr, page by page (pageOf returns
-// page number pn, or nil beyond the space).
-func (c *Cluster) pagesActor(a *actor, pageOf func(pn uint64) *page, addr uint64, n int) *Race {
-	start := addr
-	for n > 0 {
-		pn := addr >> 2 >> pageBits
 		base := pn << pageBits << 2
 		end := min(addr+uint64(n), base+4*pageWords)
-		p := pageOf(pn)
-		if p == nil {
-			return nil
-		}
-		if r := c.run(p, base, addr, int(end-addr), a); r != nil {
+		if r := c.run(&ps[pn], base, addr, int(end-addr), a); r != nil {
 			r.Offset += int(addr - start)
 			return r
 		}
@@ -620,7 +608,19 @@ func (c *Cluster) pagesActor(a *actor, pageOf func(pn uint64) *page, addr uint64
 
 // globalActor applies a to n bytes of global memory at addr, page by page.
 func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
-	return c.pagesActor(a, c.G.page, addr, n)
+	start := addr
+	for n > 0 {
+		pn := addr >> 2 >> pageBits
+		base := pn << pageBits << 2
+		end := min(addr+uint64(n), base+4*pageWords)
+		if r := c.run(c.G.page(pn), base, addr, int(end-addr), a); r != nil {
+			r.Offset += int(addr - start)
+			return r
+		}
+		n -= int(end - addr)
+		addr = end
+	}
+	return nil
 }
 
 // Kind says how a thread accesses memory.
