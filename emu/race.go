@@ -508,7 +508,7 @@ func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Repo
 	}
 	a := rg.Lo
 	var r *race.Race
-	where := ""
+	var where func() string // formatted only for a report
 	if genericSpace(a) == SpaceSharedCluster {
 		s := a - sharedWindow
 		rank, off := int(s>>sharedRankShift)-1, uint32(s&sharedOffMask)
@@ -516,15 +516,18 @@ func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Repo
 			return nil
 		}
 		r = c.race.OpShared(id, rank, off, n, len(c.CTAs[rank].Shared), k)
-		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", uint64(off)+uint64(rOff(r)), rank) + c.prog.sharedVarAt(uint64(off)+uint64(rOff(r)))
+		where = func() string {
+			at := uint64(off) + uint64(rOff(r))
+			return fmt.Sprintf("shared memory offset %#x of CTA rank %d", at, rank) + c.prog.sharedVarAt(at)
+		}
 	} else {
 		r = c.race.OpGlobal(id, a, n, k)
-		where = fmt.Sprintf("global address %#x", a+uint64(rOff(r)))
+		where = func() string { return fmt.Sprintf("global address %#x", a+uint64(rOff(r))) }
 	}
 	if r == nil {
 		return nil
 	}
-	rep := c.raceReport(r, where)
+	rep := c.raceReport(r, where())
 	t := r.Cur.Thread
 	rep.Thread = c.CTAs[t.Rank].Warps[t.Warp].threadID(t.Lane)
 	return rep
