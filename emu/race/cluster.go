@@ -195,8 +195,8 @@ func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 // recordFits reports whether record i (made for an earlier lane of the
 // actor's instance) describes the actor's access too.
 func (c *Cluster) recordFits(i uint32, a *actor) bool {
-	r := c.G.recs.at(i)
-	return r.scope == a.scope && (r.flags&fWrite != 0) == a.write && (r.flags&fRMW != 0) == a.rmw
+	m := &c.G.meta[i]
+	return m.scope == a.scope && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

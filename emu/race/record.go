@@ -17,10 +17,15 @@ import "math/bits"
 // (Global.collect) when their tables fill.
 
 type record struct {
-	cl    int32
-	slot  uint32 // the thread slot of lane 0 of the warp, or the agent slot
-	clk   uint32 // every lane's clock, when vec is 0
-	vec   uint32 // the lanes' clocks (Global.vecs), or 0
+	cl   int32
+	slot uint32 // the thread slot of lane 0 of the warp, or the agent slot
+	clk  uint32 // every lane's clock, when vec is 0
+	vec  uint32 // the lanes' clocks (Global.vecs), or 0
+}
+
+// recMeta is the rest of a record, kept apart (Global.meta, same index)
+// so that the clock checks of the hot path read 16-byte records.
+type recMeta struct {
 	pc    int32
 	inst  uint32 // the warp-instruction instance (Cluster.begin); 0 for operations
 	scope Scope
@@ -165,7 +170,11 @@ func (c *Cluster) newRecord(a *actor) uint32 {
 	if a.write {
 		f |= fWrite
 	}
-	*r = record{cl: a.cl, slot: a.self - a.lane, clk: clk, vec: vec, pc: a.pc, inst: a.inst, scope: a.scope, flags: f}
+	*r = record{cl: a.cl, slot: a.self - a.lane, clk: clk, vec: vec}
+	if n := len(g.recs.items); len(g.meta) < n {
+		g.meta = append(g.meta, make([]recMeta, n-len(g.meta))...)
+	}
+	g.meta[i] = recMeta{pc: a.pc, inst: a.inst, scope: a.scope, flags: f}
 	return i
 }
 
@@ -206,6 +215,7 @@ func (c *Cluster) handle(a *actor) uint32 {
 // epoch is a decoded handle.
 type epoch struct {
 	r    *record
+	m    *recMeta
 	slot uint32
 	clk  uint32
 }
@@ -213,7 +223,7 @@ type epoch struct {
 func (g *Global) decode(h uint32) epoch {
 	r := g.recs.at(h >> laneBits)
 	l := h & (1<<laneBits - 1)
-	e := epoch{r: r, slot: r.slot + l, clk: r.clk}
+	e := epoch{r: r, m: &g.meta[h>>laneBits], slot: r.slot + l, clk: r.clk}
 	if r.vec != 0 {
 		e.clk = g.vecs.at(r.vec)[l]
 	}

@@ -43,6 +43,7 @@ type Global struct {
 	Cells int // words of global memory shadowed
 
 	recs  slab[record]
+	meta  []recMeta // the rest of each record
 	vecs  slab[[32]uint32]
 	rare  slab[rare]
 	split slab[[4]cell]
@@ -104,7 +105,7 @@ const pageStructBytes = 16 + 32
 
 func (g *Global) shadowBytes() int {
 	return g.arrays*4*pageWords + len(g.pages)*pageStructBytes +
-		g.recs.bytes(28) + g.vecs.bytes(128) + g.rare.bytes(16) + g.split.bytes(32)
+		g.recs.bytes(16) + cap(g.meta)*12 + g.vecs.bytes(128) + g.rare.bytes(16) + g.split.bytes(32)
 }
 
 // note updates the peak after the shadow grew.
@@ -200,7 +201,7 @@ func (c *Cluster) access(e epoch) Access {
 	// Another cluster of the launch has the same shape: its slots name
 	// threads the same way.
 	t, agent := c.SlotThread(e.slot)
-	return Access{Cluster: e.r.cl, Thread: t, Agent: agent, PC: e.r.pc, Write: e.r.flags&fWrite != 0, Scope: e.r.scope}
+	return Access{Cluster: e.r.cl, Thread: t, Agent: agent, PC: e.m.pc, Write: e.m.flags&fWrite != 0, Scope: e.m.scope}
 }
 
 func (c *Cluster) rankOf(s uint32) int32 {
@@ -213,7 +214,7 @@ func (c *Cluster) rankOf(s uint32) int32 {
 // morallyStrong reports whether two accesses are both strong and each
 // one's scope includes the other's thread (PTX ISA §8.6).
 func (c *Cluster) morallyStrong(e epoch, a *actor) bool {
-	if e.r.scope == ScopeNone || a.scope == ScopeNone {
+	if e.m.scope == ScopeNone || a.scope == ScopeNone {
 		return false
 	}
 	inc := func(s Scope) bool {
@@ -225,7 +226,7 @@ func (c *Cluster) morallyStrong(e epoch, a *actor) bool {
 		}
 		return true
 	}
-	return inc(e.r.scope) && inc(a.scope)
+	return inc(e.m.scope) && inc(a.scope)
 }
 
 // conflicts reports whether a's access conflicts with the earlier access
@@ -239,7 +240,7 @@ func (c *Cluster) conflicts(h uint32, a *actor, strong bool) bool {
 	if strong && c.morallyStrong(e, a) {
 		return false
 	}
-	return !benign(e.r, a)
+	return !benign(e, a)
 }
 
 // check applies actor a's access to a word (or byte) whose write handle
@@ -257,7 +258,7 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 		}
 	}
 	if a.async && !a.write && w != 0 {
-		if e := c.G.decode(w); e.r.flags&fAsync == 0 && e.r.cl == a.cl && !c.proxyFenced(e, a) {
+		if e := c.G.decode(w); e.m.flags&fAsync == 0 && e.r.cl == a.cl && !c.proxyFenced(e, a) {
 			return w
 		}
 	}
@@ -288,14 +289,15 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 //   - a weak load and a read-modify-write atomic: the load of a
 //     compare-and-swap loop reads a guess that the atom.cas validates
 //     (the CUDA C++ Programming Guide's atomicAdd for double).
-func benign(e *record, a *actor) bool {
-	if e.inst == a.inst && e.inst != 0 && e.cl == a.cl {
+func benign(e epoch, a *actor) bool {
+	m := e.m
+	if m.inst == a.inst && m.inst != 0 && e.r.cl == a.cl {
 		return true
 	}
-	if e.flags&fWrite != 0 && e.flags&fRMW != 0 && !a.write && a.scope == ScopeNone {
+	if m.flags&fWrite != 0 && m.flags&fRMW != 0 && !a.write && a.scope == ScopeNone {
 		return true
 	}
-	return e.flags&fWrite == 0 && e.scope == ScopeNone && a.rmw
+	return m.flags&fWrite == 0 && m.scope == ScopeNone && a.rmw
 }
 
 // sameEpoch reports whether the word already holds an access like a's by
@@ -315,8 +317,8 @@ func (c *Cluster) sameEpoch(w, r uint32, a *actor) bool {
 		return false
 	}
 	e := c.G.decode(h)
-	return e.slot == a.self && e.clk == a.clk && e.r.cl == a.cl && e.r.scope == a.scope &&
-		(e.r.flags&fRMW != 0) == a.rmw && (e.r.flags&fWrite != 0) == a.write
+	return e.slot == a.self && e.clk == a.clk && e.r.cl == a.cl && e.m.scope == a.scope &&
+		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write
 }
 
 // record notes a's access in the word (or byte) whose handles are at wp
@@ -367,7 +369,7 @@ func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 			g.rare.free(r &^ tag)
 		}
 		*rp = 0
-	case old != 0 && g.recs.at(old>>laneBits).scope == ScopeNone:
+	case old != 0 && g.meta[old>>laneBits].scope == ScopeNone:
 		// Atomics do not order a later thread after the weak write.
 		i := r &^ tag
 		if r&tag == 0 {
@@ -571,7 +573,7 @@ func byteMask(b, off uint64, n int) uint8 {
 // starting at off) with the earlier access h.
 func (c *Cluster) race(h uint32, a *actor, at, off uint64) *Race {
 	e := c.G.decode(h)
-	r := &Race{Prev: c.access(e), Proxy: a.async && e.r.flags&fAsync == 0 && a.knows(e), Offset: int(at - off)}
+	r := &Race{Prev: c.access(e), Proxy: a.async && e.m.flags&fAsync == 0 && a.knows(e), Offset: int(at - off)}
 	r.Cur = Access{Cluster: a.cl, PC: a.pc, Write: a.write, Scope: a.scope}
 	r.Cur.Thread, r.Cur.Agent = c.SlotThread(a.self)
 	return r

@@ -39,7 +39,7 @@ func TestShadowCompact(t *testing.T) {
 	if n := unsafe.Sizeof([pageWords]uint32{}); n != 4*pageWords {
 		t.Fatalf("a page array is %d bytes", n)
 	}
-	if n := unsafe.Sizeof(record{}); n > 28 {
+	if n := unsafe.Sizeof(record{}) + unsafe.Sizeof(recMeta{}); n > 28 {
 		t.Fatalf("a record is %d bytes, want at most 28", n)
 	}
 	if n := unsafe.Sizeof(rare{}); n > 16 {
@@ -108,7 +108,7 @@ func TestWeakWriteOutOfLine(t *testing.T) {
 		t.Fatal(r)
 	}
 	i := c.rareOf(0, 0)
-	if i == 0 || c.G.decode(c.G.rare.at(i).weak).r.pc != 1 {
+	if i == 0 || c.G.decode(c.G.rare.at(i).weak).m.pc != 1 {
 		t.Fatalf("weak write not kept: rare %d", i)
 	}
 	if r := c.Shared(Thread{0, 1, 0}, 0, 0, 4, 64, atom); r == nil || r.Prev.PC != 1 {
