@@ -7,6 +7,7 @@ import (
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/race"
 	"github.com/ptxkit/ptxkit/emu/tmem"
+	"github.com/ptxkit/ptxkit/internal/tensorcore"
 	"github.com/ptxkit/ptxkit/internal/tensormap"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/token"
@@ -591,12 +592,15 @@ func (w *Warp) raceTcCommit(l int) func(t *CTA, off uint32, p0 uint64) {
 // --race, writes D's Tensor Memory cells as an asynchronous operation of
 // the issuing warp, ordered for other accesses only through the warp's
 // tcgen05.commit.
-func (w *Warp) raceTcMMA(op *tcMMAOp) func() {
+func (w *Warp) raceTcMMA(op *tcMMAOp, l int) func() {
 	rc := w.CTA.cluster.race
 	if rc == nil {
 		return op.compute
 	}
-	rop := rc.TmemIssue(w.CTA.Rank, w.Index, w.pc)
+	rop := rc.TmemIssue(w.raceThread(l), w.pc)
+	if !w.raceTcOperands(rop, op, l) {
+		return op.compute
+	}
 	return func() {
 		op.compute()
 		cl := w.CTA.cluster
@@ -615,6 +619,37 @@ func (w *Warp) raceTcMMA(op *tcMMAOp) func() {
 			}
 		}
 	}
+}
+
+// raceTcOperands checks the shared-memory operands of lane l's
+// tcgen05.mma (A unless in Tensor Memory, and B, through their
+// descriptors) as reads of the async proxy; false means a race was
+// reported.
+func (w *Warp) raceTcOperands(rop *race.TmemOp, op *tcMMAOp, l int) bool {
+	x, id := op.x, op.id
+	type operand struct {
+		desc    uint64
+		rows, k int
+		f       tensorcore.Format
+	}
+	ops := []operand{{w.R[x.b+int32(l)], id.n, id.k, id.b}}
+	if !x.aTMEM {
+		ops = append(ops, operand{w.R[x.a+int32(l)], id.m, id.k, id.a})
+	}
+	rc, c := w.CTA.cluster.race, w.CTA
+	for _, o := range ops {
+		size := o.f.Bits() / 8
+		for r := range o.rows {
+			for kk := range o.k {
+				off := uint32(descAddr(o.desc, r, kk*size) & sharedOffMask)
+				if rr := rc.TmemOpOperand(rop, c.Rank, off, size, len(c.Shared)); rr != nil {
+					w.raceFault(l, rr, c.Rank, uint64(off))
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // raceTcFence is tcgen05.fence::before_thread_sync or ::after_thread_sync.

@@ -137,7 +137,8 @@ func (c *Cluster) TmemCommitIssue(t Thread) (s Snap, agent, mma uint32) {
 // tcgen05.st/ld on that of lane 0), so that the warp's own tcgen05.ld of
 // an MMA's D is ordered only by waiting on the MMA's tcgen05.commit.
 type TmemOp struct {
-	a actor
+	a  actor
+	rd uint32 // the record of its operand reads, once made
 }
 
 // mmaSlot is the thread slot whose agent runs warp (rank, wi)'s MMAs.
@@ -145,14 +146,26 @@ func (c *Cluster) mmaSlot(rank, wi int) uint32 {
 	return c.slot(Thread{Rank: rank, Warp: wi, Lane: min(31, c.PerCTA-wi*32-1)})
 }
 
-// TmemIssue is the issue of a tcgen05.mma by warp (rank, wi) at pc.
-func (c *Cluster) TmemIssue(rank, wi int, pc int32) *TmemOp {
-	t := Thread{Rank: rank, Warp: wi}
+// TmemIssue is the issue of a tcgen05.mma by thread t at pc.
+func (c *Cluster) TmemIssue(t Thread, pc int32) *TmemOp {
 	w := c.warpOf(t)
-	s := c.mmaSlot(rank, wi)
+	s := c.mmaSlot(t.Rank, t.Warp)
 	c.agentClk[s]++
-	return &TmemOp{a: actor{cl: c.Index, k: w.tcView, self: uint32(c.T) + s, clk: c.agentClk[s], extra: c.slot(t), xclk: w.clk[0],
-		rank: int32(rank), pc: pc, write: true}}
+	return &TmemOp{a: actor{cl: c.Index, k: w.tcView, self: uint32(c.T) + s, clk: c.agentClk[s], extra: c.slot(t), xclk: w.clk[t.Lane],
+		rank: int32(t.Rank), pc: pc, write: true}}
+}
+
+// TmemOpOperand checks and records op's read of n bytes of rank's shared
+// memory at off (an operand that a descriptor names): a read of the
+// async proxy, made with what the issuing thread knew, so generic-proxy
+// writes to it need fence.proxy.async.
+func (c *Cluster) TmemOpOperand(op *TmemOp, rank int, off uint32, n, size int) *Race {
+	a := op.a
+	it, _ := c.SlotThread(a.extra)
+	a.k, a.write, a.async, a.rec = c.warpOf(it).k, false, true, op.rd
+	r := c.sharedActor(&a, rank, off, n, size)
+	op.rd = a.rec
+	return r
 }
 
 // TmemOpWrite checks and records op's write of the lanes [lane0,
