@@ -58,7 +58,7 @@ func (c *Cluster) Issue(op *AsyncOp) *Report {
 	case AsyncEager:
 		return c.land(op)
 	case AsyncRandom:
-		op.Due = c.steps + uint64(c.rng.intn(maxAsyncDelay))
+		op.Due = c.steps + uint64(c.choose(ChoiceDelay, maxAsyncDelay, 0))
 		if len(c.async) == 0 || op.Due < c.nextDue {
 			c.nextDue = op.Due
 		}
@@ -124,7 +124,7 @@ func (c *Cluster) landAll() *Report {
 func (c *Cluster) landOne() *Report {
 	i := 0
 	if c.cfg.Async == AsyncRandom {
-		i = c.rng.intn(len(c.async))
+		i = c.choose(ChoiceLand, len(c.async), 0)
 	}
 	op := c.async[i]
 	c.async = append(c.async[:i], c.async[i+1:]...)

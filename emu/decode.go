@@ -528,6 +528,7 @@ func (d *Decoder) sharedVars(m *ast.Module, r reach) {
 		}
 		off = (off + align - 1) &^ (align - 1)
 		d.shared[v] = off
+		d.prog.sharedVars = append(d.prog.sharedVars, sharedVar{name: v.Name.Name, off: off, size: uint64(size)})
 		off += uint64(size)
 	}
 	var walk func(stmts []ast.Stmt)

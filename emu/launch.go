@@ -269,6 +269,9 @@ func (l *Launch) Run() (*Result, error) {
 		return nil, err
 	}
 	res.Stats, res.Report = st, rep
+	if rl := cfg.obs.race; rl != nil {
+		res.Stats.RaceShadow = rl.g.Memory()
+	}
 	if k := cfg.obs.kept; k != nil && len(k.list) > 0 {
 		res.Reports, res.LeftOut, res.Report = k.list, k.leftOut, k.list[0].Report
 	}

@@ -21,8 +21,10 @@ type Config struct {
 	SharedBytes int    // dynamic shared memory per CTA
 	HeapBytes   int    // device heap of malloc/free (0: DefaultHeapBytes)
 	Seed        uint64 // scheduling seed: 0 runs warps round-robin, others shuffle them
-	Jobs        int    // clusters emulated in parallel (0: 1)
-	MaxSteps    uint64 // warp-instructions per cluster before a max-steps report (0: 1<<32)
+	// Schedule records (or forces) the scheduling choices (schedule.go).
+	Schedule *Schedule
+	Jobs     int    // clusters emulated in parallel (0: 1)
+	MaxSteps uint64 // warp-instructions per cluster before a max-steps report (0: 1<<32)
 	// MaxLaunchSteps bounds the warp-instructions of all clusters together,
 	// each warp started counting as 64 more (0: 1<<32, or MaxSteps when
 	// that is larger); no cluster starts once they are spent.
@@ -113,6 +115,8 @@ type Stats struct {
 	ClusterSteps uint64
 	Wall         time.Duration
 	Printf       []byte // device printf output, clusters in order
+	// RaceShadow is the race detector's shadow memory (--race only).
+	RaceShadow race.Memory
 }
 
 func (s *Stats) add(o *Stats) {
@@ -214,6 +218,7 @@ type Cluster struct {
 	cfg      *Config
 	prog     *Program
 	rng      rng
+	choices  int // scheduling choices made so far (schedule.go)
 	steps    uint64
 	report   *Report
 	kept     *keptSet // KeepGoing: the problems kept; nil otherwise
@@ -726,10 +731,10 @@ func (c *Cluster) round() (done, progressed bool, r *Report) {
 	}
 	warps := c.runq
 	quantum := 1 << 16
-	if c.cfg.Seed != 0 {
+	if c.cfg.Seed != 0 || c.cfg.Schedule != nil {
 		quantum = 0
 		for i := len(warps) - 1; i > 0; i-- {
-			j := c.rng.intn(i + 1)
+			j := c.choose(ChoiceWarpOrder, i+1, i)
 			warps[i], warps[j] = warps[j], warps[i]
 		}
 	}
@@ -744,7 +749,7 @@ func (c *Cluster) round() (done, progressed bool, r *Report) {
 		}
 		budget := quantum
 		if budget == 0 {
-			budget = 1 + c.rng.intn(64)
+			budget = 1 + c.choose(ChoiceSlice, 64, 63)
 		}
 		if left := c.cfg.MaxSteps - c.steps; uint64(budget) > left {
 			budget = int(left)

@@ -304,7 +304,7 @@ func execMbTx(w *Warp, in *Inst) Status {
 func execMbWait(w *Warp, in *Inst) Status {
 	try := in.Imm&0xff == mbTryWait
 	cl := w.CTA.cluster
-	if try && cl.cfg.Async == AsyncRandom && cl.rng.next()%4 == 0 {
+	if try && cl.cfg.Async == AsyncRandom && cl.choose(ChoiceSpurious, 4, 1) == 0 {
 		for m := w.Exec; m != 0; m &= m - 1 {
 			w.R[in.D+int32(lane(m))] = 0
 		}

@@ -89,8 +89,9 @@ type Program struct {
 	localFrame   int // bytes of .local and .param::func memory per thread, the recursion stack included
 	stackBase    int // offset of the stack (recursion, alloca) in the local frame
 	usesAlloca   bool
-	usesHeap     bool // calls malloc or free (heap.go)
-	sharedStatic int  // bytes of static .shared memory per CTA
+	usesHeap     bool        // calls malloc or free (heap.go)
+	sharedStatic int         // bytes of static .shared memory per CTA
+	sharedVars   []sharedVar // the static .shared variables, by offset (race.go names them in reports)
 	sharedAlign  int
 	Params       []Param // kernel parameters in order
 	paramSize    int

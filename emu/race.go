@@ -7,6 +7,8 @@ import (
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/race"
 	"github.com/ptxkit/ptxkit/emu/tmem"
+	"github.com/ptxkit/ptxkit/internal/tensorcore"
+	"github.com/ptxkit/ptxkit/internal/tensormap"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/token"
 )
@@ -29,6 +31,50 @@ func init() {
 type raceLaunch struct {
 	g    *race.Global
 	info []raceInfo // per pc: the memory semantics of the instruction, decoded on first use
+	// boxes are the boxes of the tensor copies (TMA) in flight: their
+	// global side is checked element by element as they land.
+	boxes map[asyncgroup.OpID]*tensorBox
+}
+
+// raceTensorBox notes the box of tensor copy id (cp.async.bulk.tensor,
+// cp.reduce.async.bulk.tensor) issued by w: as it lands, its global
+// accesses are the box's in-bound elements, not the range around them
+// (the rows of a box are a stride apart, and the bytes between belong
+// to other tiles).
+func (w *Warp) raceTensorBox(id asyncgroup.OpID, b *tensorBox) {
+	rl := w.CTA.cluster.cfg.obs.race
+	if rl == nil {
+		return
+	}
+	if rl.boxes == nil {
+		rl.boxes = map[asyncgroup.OpID]*tensorBox{}
+	}
+	rl.boxes[id] = b
+}
+
+// raceBoxRuns applies k to the in-bound elements of box b for operation
+// id, a run of consecutive elements at a time.
+func (c *Cluster) raceBoxRuns(id uint64, b *tensorBox, k race.Kind) *Report {
+	var rep *Report
+	lo, hi := uint64(0), uint64(0)
+	flush := func() {
+		if rep == nil && hi > lo {
+			rep = c.raceOpRange(id, asyncgroup.Range{Lo: lo, Hi: hi}, k)
+		}
+	}
+	es := uint64(b.m.Type.ElemSize())
+	b.m.ForEach(b.coords, 0, func(e tensormap.Elem) {
+		if !e.InBounds {
+			return
+		}
+		if e.Global != hi {
+			flush()
+			lo = e.Global
+		}
+		hi = e.Global + es
+	})
+	flush()
+	return rep
 }
 
 // raceInfo is what the detector needs of an instruction's qualifiers.
@@ -131,6 +177,7 @@ func (c *Cluster) startRace() {
 		rl.info = make([]raceInfo, len(c.prog.Insts))
 	}
 	nt := c.cfg.Block[0] * c.cfg.Block[1] * c.cfg.Block[2]
+	rl.g.RetireAll() // clusters run one at a time under --race (launch.go)
 	c.race = race.NewCluster(rl.g, int32(c.Index), len(c.CTAs), nt)
 }
 
@@ -180,13 +227,36 @@ func (w *Warp) raceGlobal(l int, a uint64, n int, write bool) bool {
 	return true
 }
 
+// sharedVar is a static .shared variable's place in a CTA's shared memory.
+type sharedVar struct {
+	name      string
+	off, size uint64
+}
+
+// sharedVarAt names the static .shared variable whose bytes hold offset
+// off, as " (name+0xN)", whatever variable the address was computed
+// from: a store that runs past one array into the next is reported at
+// the next one's bytes. Dynamic shared memory is " (dynamic shared
+// memory+0xN)".
+func (p *Program) sharedVarAt(off uint64) string {
+	for _, v := range p.sharedVars {
+		if off >= v.off && off < v.off+v.size {
+			return fmt.Sprintf(" (%s+%#x)", v.name, off-v.off)
+		}
+	}
+	if off >= uint64(p.sharedStatic) {
+		return fmt.Sprintf(" (dynamic shared memory+%#x)", off-uint64(p.sharedStatic))
+	}
+	return ""
+}
+
 // raceFault stops the run with the report of race r at shared memory of
 // CTA rank (or global memory when rank < 0) address a.
 func (w *Warp) raceFault(l int, r *race.Race, rank int, a uint64) {
 	cl := w.CTA.cluster
 	where := fmt.Sprintf("global address %#x", a+uint64(r.Offset))
 	if rank >= 0 {
-		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", a+uint64(r.Offset), rank)
+		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", a+uint64(r.Offset), rank) + cl.prog.sharedVarAt(a+uint64(r.Offset))
 		if rank != w.CTA.Rank {
 			where = "distributed " + where
 		}
@@ -406,10 +476,30 @@ func (c *Cluster) raceLand(cs *clusterAsync, id asyncgroup.OpID) *Report {
 	case strings.HasPrefix(op.Name, "cp.reduce"):
 		dst = race.Kind{Write: true, RMW: true, Scope: race.ScopeGPU, Async: true}
 	}
+	src := race.Kind{Async: proxy}
+	rl := c.cfg.obs.race
+	if b := rl.boxes[id]; b != nil {
+		delete(rl.boxes, id)
+		if b.global == nil {
+			return nil
+		}
+		// A tensor copy: the shared side is the whole box, the global
+		// side its in-bound elements.
+		if genericSpace(op.Dst.Lo) == SpaceSharedCluster {
+			if r := c.raceOpRange(uint64(id), op.Dst, dst); r != nil {
+				return r
+			}
+			return c.raceBoxRuns(uint64(id), b, src)
+		}
+		if r := c.raceBoxRuns(uint64(id), b, dst); r != nil {
+			return r
+		}
+		return c.raceOpRange(uint64(id), op.Src, src)
+	}
 	if r := c.raceOpRange(uint64(id), op.Dst, dst); r != nil {
 		return r
 	}
-	return c.raceOpRange(uint64(id), op.Src, race.Kind{Async: proxy})
+	return c.raceOpRange(uint64(id), op.Src, src)
 }
 
 func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Report {
@@ -419,7 +509,7 @@ func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Repo
 	}
 	a := rg.Lo
 	var r *race.Race
-	where := ""
+	var where func() string // formatted only for a report
 	if genericSpace(a) == SpaceSharedCluster {
 		s := a - sharedWindow
 		rank, off := int(s>>sharedRankShift)-1, uint32(s&sharedOffMask)
@@ -427,15 +517,18 @@ func (c *Cluster) raceOpRange(id uint64, rg asyncgroup.Range, k race.Kind) *Repo
 			return nil
 		}
 		r = c.race.OpShared(id, rank, off, n, len(c.CTAs[rank].Shared), k)
-		where = fmt.Sprintf("shared memory offset %#x of CTA rank %d", uint64(off)+uint64(rOff(r)), rank)
+		where = func() string {
+			at := uint64(off) + uint64(rOff(r))
+			return fmt.Sprintf("shared memory offset %#x of CTA rank %d", at, rank) + c.prog.sharedVarAt(at)
+		}
 	} else {
 		r = c.race.OpGlobal(id, a, n, k)
-		where = fmt.Sprintf("global address %#x", a+uint64(rOff(r)))
+		where = func() string { return fmt.Sprintf("global address %#x", a+uint64(rOff(r))) }
 	}
 	if r == nil {
 		return nil
 	}
-	rep := c.raceReport(r, where)
+	rep := c.raceReport(r, where())
 	t := r.Cur.Thread
 	rep.Thread = c.CTAs[t.Rank].Warps[t.Warp].threadID(t.Lane)
 	return rep
@@ -488,11 +581,75 @@ func (w *Warp) raceTcCommit(l int) func(t *CTA, off uint32, p0 uint64) {
 		return func(*CTA, uint32, uint64) {}
 	}
 	th := w.raceThread(l)
-	s, agent := rc.TmemCommitIssue(th)
+	s, agent, mma := rc.TmemCommitIssue(th)
 	return func(t *CTA, off uint32, p0 uint64) {
 		p1, _ := asyncCTA(t).bars.Phases(uint64(off))
-		rc.TmemCommit(th, race.MbarKey(t.Rank, off), s, agent, p1 != p0)
+		rc.TmemCommit(th, race.MbarKey(t.Rank, off), s, agent, mma, p1 != p0)
 	}
+}
+
+// raceTcMMA returns what landing op does: it computes D and, under
+// --race, writes D's Tensor Memory cells as an asynchronous operation of
+// the issuing warp, ordered for other accesses only through the warp's
+// tcgen05.commit.
+func (w *Warp) raceTcMMA(op *tcMMAOp, l int) func() {
+	rc := w.CTA.cluster.race
+	if rc == nil {
+		return op.compute
+	}
+	rop := rc.TmemIssue(w.raceThread(l), w.pc)
+	if !w.raceTcOperands(rop, op, l) {
+		return op.compute
+	}
+	return func() {
+		op.compute()
+		cl := w.CTA.cluster
+		if cl.race != rc || cl.report != nil {
+			return
+		}
+		id := op.id
+		base, c0 := op.d.Lane(), op.d.Column()
+		for row := 0; row < id.m; row += 16 { // M=64 rows are two runs of 16 lanes per 32
+			if r := rc.TmemOpWrite(rop, w.CTA.Rank, tcLane(id.m, base, row), 16, c0, id.n); r != nil {
+				rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, w.CTA.Rank))
+				rep.Waits[len(rep.Waits)-1] = "fix: wait on the mbarrier that the MMA's tcgen05.commit signals (and execute tcgen05.fence::after_thread_sync) before touching its D in Tensor Memory; before issuing the MMA, order earlier accesses of D by other warps with tcgen05.fence::before_thread_sync, a barrier and tcgen05.fence::after_thread_sync"
+				rep.Thread = w.threadID(0)
+				cl.fail(rep)
+				return
+			}
+		}
+	}
+}
+
+// raceTcOperands checks the shared-memory operands of lane l's
+// tcgen05.mma (A unless in Tensor Memory, and B, through their
+// descriptors) as reads of the async proxy; false means a race was
+// reported.
+func (w *Warp) raceTcOperands(rop *race.TmemOp, op *tcMMAOp, l int) bool {
+	x, id := op.x, op.id
+	type operand struct {
+		desc    uint64
+		rows, k int
+		f       tensorcore.Format
+	}
+	ops := []operand{{w.R[x.b+int32(l)], id.n, id.k, id.b}}
+	if !x.aTMEM {
+		ops = append(ops, operand{w.R[x.a+int32(l)], id.m, id.k, id.a})
+	}
+	rc, c := w.CTA.cluster.race, w.CTA
+	for _, o := range ops {
+		size := o.f.Bits() / 8
+		for r := range o.rows {
+			for kk := range o.k {
+				off := uint32(descAddr(o.desc, r, kk*size) & sharedOffMask)
+				if rr := rc.TmemOpOperand(rop, c.Rank, off, size, len(c.Shared)); rr != nil {
+					w.raceFault(l, rr, c.Rank, uint64(off))
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // raceTcFence is tcgen05.fence::before_thread_sync or ::after_thread_sync.

@@ -221,7 +221,7 @@ func execTcMMA(w *Warp, in *Inst) Status {
 		if st != Continue {
 			return st
 		}
-		if st := issueQueued(w, l, ct, "tcgen05.mma", op.compute); st != Continue {
+		if st := issueQueued(w, l, ct, "tcgen05.mma", w.raceTcMMA(op, l)); st != Continue {
 			return st
 		}
 	}

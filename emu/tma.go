@@ -330,6 +330,7 @@ func (w *Warp) issueTensorStore(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 	asyncCTA(w.CTA)
 	cs := asyncCluster(w.CTA.cluster)
 	id := cs.tracker.Issue(w.siteOp(l, op.name, box.rng(), src.rng))
+	w.raceTensorBox(id, box)
 	base := src.off
 	land := func(c *Cluster) *Report {
 		if box.global == nil {
@@ -424,6 +425,7 @@ func (w *Warp) issueTensorLoad(l int, op *tmaOp, box *tensorBox, dst bulkEnd, ba
 	cs := asyncCluster(w.CTA.cluster)
 	asyncCTA(dst.cta)
 	id := cs.tracker.Issue(w.siteOp(l, op.name, dst.rng, box.rng()))
+	w.raceTensorBox(id, box)
 	snap := box.gather(dst.off)
 	fill := oobFill(m)
 	land := func(c *Cluster) *Report {

@@ -164,6 +164,26 @@ func TestRunExplore(t *testing.T) {
 	if code != exitSanitize || !strings.Contains(out, "stored a different result") || !strings.Contains(out, "replay it with --seed") {
 		t.Fatalf("racy kernel without --race: exit %d\n%s%s", code, out, errs)
 	}
+	// The shortest schedule: its flags replay a result different from
+	// the default schedule's.
+	_, flags, ok := strings.Cut(out, "shortest schedule: ")
+	if !ok || !strings.Contains(flags, "--schedule ") {
+		t.Fatalf("no shortest schedule:\n%s", out)
+	}
+	_, flags, _ = strings.Cut(flags, "replay it with ")
+	launchArgs := []string{"run", filepath.Join(dir, "dsmem_reuse_race.ptx"), "--grid", "2", "--block", "32", "--cluster", "2", "--arg", "buf:256"}
+	_, first, _ := runCmd(t, "", launchArgs...)
+	_, replayed, _ := runCmd(t, "", append(launchArgs, strings.Fields(flags)...)...)
+	if first == replayed {
+		t.Fatalf("the shortest schedule (%s) stores what the default schedule stores:\n%s", strings.TrimSpace(flags), replayed)
+	}
+	// Under --race the race shows whatever the order: the shortest
+	// schedule is the in-order one.
+	code, out, errs = runCmd(t, "", "run", filepath.Join(dir, "shared_nobar_race.ptx"), "--block", "64", "--arg", "buf:256", "--seed", "3",
+		"--async", "random", "--explore", "1", "--race")
+	if code != exitSanitize || !strings.Contains(out, "shortest schedule: 0 of ") || !strings.Contains(out, "--schedule neutral") {
+		t.Fatalf("racy kernel with --race from seed 3: exit %d\n%s%s", code, out, errs)
+	}
 	code, out, errs = runCmd(t, "", "run", filepath.Join(dir, "dsmem_reuse_race.ptx"), "--grid", "2", "--block", "32", "--cluster", "2",
 		"--arg", "buf:256", "--explore", "20", "--race")
 	if code != exitSanitize || !strings.Contains(out, "schedule 0 of 20 reported data-race; replay it with --seed 0 --async eager") {
@@ -218,6 +238,25 @@ func TestRaceReportNamesBoth(t *testing.T) {
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("the report lacks %q:\n%s", want, errs)
+		}
+	}
+}
+
+// TestRaceSharedOverrun: a store that runs one element past shared array
+// a lands on the first bytes of array b; whichever warp stores first, the
+// race is reported on b's bytes (the variable that holds them, not the
+// one the address was computed from).
+func TestRaceSharedOverrun(t *testing.T) {
+	for _, s := range raceSchedules {
+		code, out, errs := runCmd(t, "", "run", filepath.Join("..", "..", "testdata", "race", "shared_overrun_race.ptx"), "--block", "64",
+			"--arg", "buf:256", "--race", "--seed", strconv.Itoa(s.seed), "--async", s.async)
+		if code != exitSanitize {
+			t.Fatalf("seed %d: exit %d\n%s%s", s.seed, code, out, errs)
+		}
+		for _, want := range []string{"data race on shared memory offset 0x80 of CTA rank 0 (b+0x0)", "st.shared.u32", "warp 0 lane 31", "warp 1 lane 0"} {
+			if !strings.Contains(errs, want) {
+				t.Errorf("seed %d: the report lacks %q:\n%s", s.seed, want, errs)
+			}
 		}
 	}
 }

@@ -70,6 +70,7 @@ type runOptions struct {
 	format    *choiceFlag // --format: text or json
 	race      bool
 	explore   int
+	schedule  string
 	keepGoing bool // --keep-going
 	maxReps   int  // --max-reports
 }
@@ -77,7 +78,7 @@ type runOptions struct {
 const runUsage = `usage: ptxkit run [FILE.ptx] [--kernel NAME] [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [--cluster X[,Y[,Z]]]
                   [--shared-bytes N] [--arg VALUE]... [--out DIR] [--stats] [--seed N] [--jobs N]
                   [--max-steps N] [--max-launch-steps N] [--timeout D] [--target sm_XX] [--ptx X.Y] [--cooperative]
-                  [--heap-bytes N] [--race] [--explore N] [--keep-going [--max-reports N]]
+                  [--heap-bytes N] [--race] [--explore N] [--schedule LIST] [--keep-going [--max-reports N]]
 
 Emulates one kernel launch and reports what it stored. Without FILE it runs
 a built-in example. Exit status: 0 ok, 1 invalid program, 2 usage or I/O
@@ -108,6 +109,7 @@ func runFlags(o *runOptions) *commandLine {
 	fs.IntVar(&o.heap, "heap-bytes", 0, "device heap of malloc/free in bytes (0: 8 MiB, CUDA's default)")
 	fs.BoolVar(&o.coop, "cooperative", false, "a cooperative launch: every CTA resident at once, with the grid workspace cooperative_groups::grid_group::sync needs")
 	fs.BoolVar(&o.race, "race", false, "detect data races (happens-before, PTX memory model; docs/race.md); clusters run one at a time")
+	fs.StringVar(&o.schedule, "schedule", "", "force the scheduling choices CLUSTER:POS=VALUE,... (as --explore prints a shortest schedule), every other choice in order")
 	fs.IntVar(&o.explore, "explore", 0, "after the run, try N more schedules (--seed+1.. with --async random), stopping at the first report or different result")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "go on after a report that can be continued from (the faulting access is suppressed; deadlock, trap, assert, a budget or something unsupported still stop) and report every distinct problem once, with a count (docs/emu.md)")
 	fs.IntVar(&o.maxReps, "max-reports", emu.DefaultMaxReports, "with --keep-going: report at most N distinct problems, counting what is left out")
@@ -360,6 +362,13 @@ func (o *runOptions) config() (emu.Config, error) {
 		return cfg, fmt.Errorf("--explore %d: want a number of schedules from 0 to %d", o.explore, 1<<20)
 	}
 	cfg.SharedBytes, cfg.HeapBytes, cfg.Seed, cfg.Jobs = o.shared, o.heap, o.seed, o.jobs
+	if o.schedule != "" {
+		force, err := emu.ParseSchedule(o.schedule)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Schedule = &emu.Schedule{Force: force}
+	}
 	cfg.MaxSteps = o.maxSteps.budget(defaultMaxSteps)
 	cfg.MaxLaunchSteps = o.maxLaunch.budget(0) // 0: emu's default
 	cfg.Timeout = time.Duration(o.timeout)
@@ -437,6 +446,10 @@ func printStats(w io.Writer, s *emu.Stats) {
 		rate = float64(s.ThreadInsts) / secs / 1e6
 	}
 	fmt.Fprintf(w, "wall time: %.3fs (%.1f million thread-instructions/s)\n", secs, rate)
+	if m := s.RaceShadow; m.PeakShadowed > 0 {
+		fmt.Fprintf(w, "race shadow: %d bytes at the peak for %d bytes of memory shadowed (%.2fx); %d records, %d collections\n",
+			m.PeakShadow, m.PeakShadowed, float64(m.PeakShadow)/float64(m.PeakShadowed), m.Records, m.Collections)
+	}
 }
 
 func writeBuffers(dir string, bufs []*emu.Region) error {

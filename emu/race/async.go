@@ -10,14 +10,50 @@ type opEpoch struct {
 	agent  uint32
 	clk    uint32
 	pc     int32
+	inst   uint32 // the issuing warp-instruction's instance
 }
 
 // Issue records that thread t issued asynchronous operation op at pc.
 func (c *Cluster) Issue(t Thread, op uint64, pc int32) {
+	inst := c.begin(t, pc)
 	s := c.snap(t)
 	a := s.Slot
 	c.agentClk[a]++
-	c.ops[op] = opEpoch{issuer: s, agent: uint32(c.T) + a, clk: c.agentClk[a], pc: pc}
+	c.ops[op] = opEpoch{issuer: s, agent: uint32(c.T) + a, clk: c.agentClk[a], pc: pc, inst: inst}
+}
+
+// opRec caches the record of the operations one warp-instruction issued
+// (their lanes' agents share it when their clocks agree), per kind of
+// access.
+type opRec struct {
+	inst, clk uint32
+	flags     uint8
+	rec       uint32
+}
+
+const opRecs = 64
+
+// opRecord sets a.rec to a record shared with the other operations of
+// the same warp-instruction when one fits.
+func (c *Cluster) opRecord(a *actor, o *opEpoch) {
+	var f uint8
+	if a.write {
+		f |= fWrite
+	}
+	if a.rmw {
+		f |= fRMW
+	}
+	if a.async {
+		f |= fAsync
+	}
+	f |= uint8(a.scope) << 4
+	e := &c.opRecs[(o.inst*4+uint32(f))%opRecs]
+	if e.rec != 0 && e.inst == o.inst && e.clk == o.clk && e.flags == f {
+		a.rec = e.rec
+		return
+	}
+	a.rec = c.newRecord(a)
+	*e = opRec{inst: o.inst, clk: o.clk, flags: f, rec: a.rec}
 }
 
 // opActor is operation op's agent making an access of kind k (its PC is
@@ -28,8 +64,13 @@ func (c *Cluster) opActor(op uint64, k Kind) (actor, bool) {
 	if !ok {
 		return actor{}, false
 	}
-	return actor{cl: c.Index, k: o.issuer.K, self: o.agent, clk: o.clk, extra: o.issuer.Slot, xclk: o.issuer.Clk,
-		rank: c.rankOf(o.issuer.Slot), async: k.Async, pc: o.pc, write: k.Write, rmw: k.RMW, scope: k.Scope}, true
+	a := actor{cl: c.Index, k: o.issuer.K, self: o.agent, clk: o.clk, extra: o.issuer.Slot, xclk: o.issuer.Clk,
+		rank: c.rankOf(o.issuer.Slot), async: k.Async, pc: o.pc, write: k.Write, rmw: k.RMW, scope: k.Scope,
+	}
+	it, _ := c.SlotThread(o.issuer.Slot)
+	a.lane = uint32(it.Lane)
+	c.opRecord(&a, &o)
+	return a, true
 }
 
 // OpShared checks and records operation op's access to n bytes of rank's

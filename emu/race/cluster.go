@@ -17,10 +17,9 @@ type Cluster struct {
 
 	warps    []warp // by rank*warpsPerCTA + warp index
 	perCTAW  int
-	shared   [][]Cell  // per rank, allocated on first access
-	tmem     [][]Cell  // per rank, Tensor Memory cells (lane*512 + column)
-	rare     rareStore // the rare entries of the shared and Tensor Memory cells
-	act      actor     // the actor of the thread access being checked (Shared, GlobalAccess)
+	shared   [][]page // per rank, allocated on first access
+	tmem     [][]page // per rank, Tensor Memory (word lane*512 + column)
+	act      actor    // the actor of the thread access being checked (Shared, GlobalAccess)
 	bars     map[int]*Know
 	cbAcc    *Know
 	cbDone   *Know
@@ -28,6 +27,7 @@ type Cluster struct {
 	locs     map[uint64]*loc // release locations in shared memory (rank<<32 | offset)
 	agentClk []uint32
 	ops      map[uint64]opEpoch // issued asynchronous operations: their agent epoch
+	opRecs   [opRecs]opRec      // records shared by the operations of one warp-instruction (async.go)
 
 	// Landing is set while an asynchronous operation lands: its memory
 	// accesses are the operation's (OpAccess), not the thread's.
@@ -44,6 +44,8 @@ type warp struct {
 	k       *Know
 	shared  bool // k is referenced elsewhere: copy before changing it
 	clk     [32]uint32
+	vec     uint32 // a vector of the clocks in clk that records share (record.go), or 0
+	uni     int8   // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
 	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them
@@ -64,7 +66,7 @@ func NewCluster(g *Global, index int32, ctas, perCTA int) *Cluster {
 	t := ctas * perCTA
 	nw := (perCTA + 31) / 32
 	c := &Cluster{Index: index, PerCTA: perCTA, T: t, G: g, perCTAW: nw,
-		warps: make([]warp, ctas*nw), shared: make([][]Cell, ctas),
+		warps: make([]warp, ctas*nw), shared: make([][]page, ctas),
 		bars: map[int]*Know{}, mbars: map[uint64]*mbar{}, locs: map[uint64]*loc{},
 		agentClk: make([]uint32, t), ops: map[uint64]opEpoch{}}
 	k0 := newKnow(2 * t)
@@ -75,6 +77,7 @@ func NewCluster(g *Global, index int32, ctas, perCTA int) *Cluster {
 			w.clk[l] = 1
 		}
 	}
+	g.clusters = append(g.clusters, c)
 	return c
 }
 
@@ -119,7 +122,7 @@ func (c *Cluster) snap(t Thread) Snap {
 	w := c.warpOf(t)
 	w.shared = true
 	s := Snap{K: w.k, Slot: c.slot(t), Clk: w.clk[t.Lane]}
-	w.clk[t.Lane]++
+	w.tick(t.Lane)
 	return s
 }
 
@@ -129,7 +132,13 @@ func joinSnap(acc *Know, s Snap) {
 	acc.point(s.Slot, s.Clk)
 }
 
-// view is an actor's clock of slot s: what it knows, or its own clock.
+// tick advances lane l's clock.
+func (w *warp) tick(l int) {
+	w.clk[l]++
+	w.vec, w.uni = 0, 0
+}
+
+// actor is the access being checked: who makes it, what it knows, and how.
 type actor struct {
 	cl    int32
 	k     *Know
@@ -144,24 +153,29 @@ type actor struct {
 	write bool
 	rmw   bool
 	inst  uint32
-	mask  uint8 // bytes of the current word
+	w     *warp  // a thread's warp (nil for an operation's agent)
+	lane  uint32 // the thread's lane (0 for an agent)
+	rec   uint32 // the record of the access's instance, once made (record.go)
 }
 
-func (a *actor) knows(e *epoch) bool {
-	if e.cl != a.cl {
+func (a *actor) knows(e epoch) bool { return a.knowsAt(e.r.cl, e.slot, e.clk) }
+
+// knowsAt reports whether a knows clock clk of slot of cluster cl.
+func (a *actor) knowsAt(cl int32, slot, clk uint32) bool {
+	if cl != a.cl {
 		if a.k.Foreign == nil {
 			return false
 		}
-		v := a.k.Foreign[e.cl]
-		return v != nil && v[e.slot] >= e.clk
+		v := a.k.Foreign[cl]
+		return v != nil && v[slot] >= clk
 	}
-	if e.slot == a.self {
-		return a.clk >= e.clk
+	if slot == a.self {
+		return a.clk >= clk
 	}
-	if e.slot == a.extra && a.xclk >= e.clk {
+	if slot == a.extra && a.xclk >= clk {
 		return true
 	}
-	return a.k.V[e.slot] >= e.clk
+	return a.k.V[slot] >= clk
 }
 
 // threadActor sets a to thread t's access of kind k. (It fills a in
@@ -171,7 +185,18 @@ func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
 	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
 	a.rank, a.scope, a.async, a.pc, a.write, a.rmw = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW
-	a.inst, a.mask = c.begin(t, k.PC), 0
+	inst := c.begin(t, k.PC)
+	if inst != a.inst || a.rec != 0 && !c.recordFits(a.rec, a) {
+		a.rec = 0
+	}
+	a.inst, a.w, a.lane = inst, w, uint32(t.Lane)
+}
+
+// recordFits reports whether record i (made for an earlier lane of the
+// actor's instance) describes the actor's access too.
+func (c *Cluster) recordFits(i uint32, a *actor) bool {
+	m := &c.G.meta[i]
+	return m.scope == a.scope && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

@@ -156,9 +156,8 @@ func TestReadsBounded(t *testing.T) {
 			t.Fatal(r)
 		}
 	}
-	x := &c.shared[0][0]
-	if x.nread > maxReads {
-		t.Fatalf("%d reads kept", x.nread)
+	if n := len(c.readsOf(0, 0)); n > maxReads {
+		t.Fatalf("%d reads kept", n)
 	}
 	if r := c.Shared(Thread{0, 0, 5}, 0, 0, 4, 64, write(9)); r == nil || r.Prev.Write {
 		t.Fatalf("write after unordered reads: %+v", r)

@@ -1,123 +1,78 @@
 package race
 
-// epoch is one access in the shadow: who (cluster, slot), when (the
-// slot's clock), where in the program (pc), and how (strong scope, proxy).
-type epoch struct {
-	cl    int32
-	slot  uint32
-	clk   uint32
-	pc    int32
-	inst  uint32 // the warp-instruction instance (Cluster.begin)
-	scope Scope
-	flags uint8
-	mask  uint8 // the bytes of the word accessed
-}
-
-const (
-	fValid uint8 = 1 << iota
-	fAsync       // made by the async proxy (an asynchronous operation's agent)
-	fWrite
-	fRMW // a read-modify-write (atom, red)
-)
+// The shadow of memory. Each aligned 4-byte word has two 32-bit handles
+// (record.go): its last write, and its last read or (tagged) a rare entry
+// with the weak write that atomics followed and a set of unordered reads.
+// A word accessed in part (a byte, a half-word) is split: its write
+// handle then names four byte cells, each with its own write and read.
+// Shadow pages cover 256 words; a page's write and read arrays are
+// allocated on first need, so memory only read (or only written) costs
+// one array.
 
 // maxReads bounds the unordered reads a cell remembers: beyond it a new
 // read replaces an old one (a race with the forgotten read can then go
 // unreported, never a false one).
 const maxReads = 3
 
-// Cell is the shadow of one aligned 4-byte word: its last write, and the
-// reads made since that write (one, or a set once two reads are
-// unordered), each with the bytes of the word it accessed.
-//
-// The cell holds what nearly every word needs, the last write and one
-// read (FastTrack's adaptive representation): the rare parts, the weak
-// write that atomics followed and a set of unordered reads, live in a
-// rare entry of the shadow's rareStore, named by ext (0: none).
-type Cell struct {
-	w     epoch
-	r     epoch
-	ext   uint32 // the cell's rare entry, or 0
-	nread uint8  // reads in the rare entry's set (r is then unused)
-}
-
-// rare is the seldom-used part of a cell.
+// rare is the seldom-used part of a word's shadow.
 type rare struct {
-	weak  epoch // the last weak write, when strong writes (atomics) followed it
-	reads [maxReads]epoch
+	weak  uint32 // the last weak write, when strong writes (atomics) followed it
+	reads [maxReads]uint32
 }
 
-// rareStore holds the rare entries of a shadow (entry 0 is never used)
-// in chunks that never move, and the entries freed for reuse.
-type rareStore struct {
-	chunks []*[rareChunk]rare
-	n      uint32 // entries handed out so far, entry 0 included
-	free   []uint32
-}
-
-const rareChunkBits = 8
-
-const rareChunk = 1 << rareChunkBits
-
-// at returns entry i.
-func (st *rareStore) at(i uint32) *rare { return &st.chunks[i>>rareChunkBits][i&(rareChunk-1)] }
-
-// of returns x's rare entry, giving it one if it has none.
-func (st *rareStore) of(x *Cell) *rare {
-	if x.ext != 0 {
-		return st.at(x.ext)
-	}
-	if n := len(st.free); n > 0 {
-		x.ext = st.free[n-1]
-		st.free = st.free[:n-1]
-		r := st.at(x.ext)
-		*r = rare{}
-		return r
-	}
-	if st.n == 0 {
-		st.n = 1
-	}
-	if int(st.n>>rareChunkBits) == len(st.chunks) {
-		st.chunks = append(st.chunks, new([rareChunk]rare))
-	}
-	x.ext = st.n
-	st.n++
-	return st.at(x.ext)
-}
-
-// release gives x's rare entry back.
-func (st *rareStore) release(x *Cell) {
-	if x.ext != 0 {
-		st.free = append(st.free, x.ext)
-		x.ext = 0
-	}
-}
+// cell is the shadow of one byte of a split word.
+type cell struct{ w, r uint32 }
 
 const pageBits = 8
 
-type page [1 << pageBits]Cell
+const pageWords = 1 << pageBits
 
-// Global is the shadow of global memory for a whole launch, and the
-// release locations in it.
+// page is the shadow of 256 words (1 KiB).
+type page struct {
+	w, r *[pageWords]uint32
+}
+
+// Global is the shadow of global memory for a whole launch, the release
+// locations in it, and the tables every shadow of the launch shares:
+// records, clock vectors, rare entries and split words.
 type Global struct {
 	pages map[uint64]*page
-	rare  rareStore
 	last  *page
 	lastN uint64
 	locs  map[uint64]*loc
-	Cells int // shadow cells allocated
+	Cells int // words of global memory shadowed
+
+	recs  slab[record]
+	meta  []recMeta // the rest of each record
+	vecs  slab[[32]uint32]
+	rare  slab[rare]
+	split slab[[4]cell]
+
+	clusters []*Cluster // the live clusters, whose shared memory is shadowed
+
+	arrays, shadowed   int // page arrays allocated (spare ones included), and bytes of memory their pages cover
+	spare              []*[pageWords]uint32
+	peak, peakShadowed int
+	Collections        int // collections of records
+	scratchW, scratchR uint32
 }
 
-// MaxGlobalCells bounds the shadow of global memory (about 235 MB of
-// cells, for 16 MiB of global memory touched, plus their rare entries); beyond it Full reports
-// true and the emulator stops the run.
-const MaxGlobalCells = 4 << 20
+// MaxGlobalCells bounds the shadow of global memory (64 MiB of global
+// memory touched, at most 128 MiB of page arrays plus records); beyond
+// it Full reports true and the emulator stops the run.
+const MaxGlobalCells = 16 << 20
 
 // Full reports whether the shadow of global memory reached MaxGlobalCells.
 func (g *Global) Full() bool { return g.Cells >= MaxGlobalCells }
 
 // NewGlobal returns the shadow of global memory for one launch.
 func NewGlobal() *Global {
-	return &Global{pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
+	g := &Global{pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
+	g.recs.limit = minRecords
+	g.vecs.limit = minRecords
+	g.rare.limit = 1<<31 - 1
+	g.split.limit = 1<<31 - 1
+	return g
 }
 
 // page returns shadow page number pn (the words [pn<<pageBits, ...)).
@@ -127,11 +82,101 @@ func (g *Global) page(pn uint64) *page {
 		if p == nil {
 			p = new(page)
 			g.pages[pn] = p
-			g.Cells += len(p)
+			g.Cells += pageWords
 		}
 		g.last, g.lastN = p, pn
 	}
 	return g.last
+}
+
+// Memory is what the shadow holds: Shadow bytes (page arrays and
+// structures, records, clock vectors, rare entries, split words) for
+// Shadowed bytes of memory (the pages touched: global memory, shared
+// memory of the live clusters, Tensor Memory), now and at the peak.
+type Memory struct {
+	Shadow, Shadowed         int
+	PeakShadow, PeakShadowed int
+	Records, Collections     int
+}
+
+// pageStructBytes is a page's own structure, and for global memory its
+// map entry (a pointer key and value and the bucket's share).
+const pageStructBytes = 16 + 32
+
+func (g *Global) shadowBytes() int {
+	return g.arrays*4*pageWords + len(g.pages)*pageStructBytes +
+		g.recs.bytes(16) + cap(g.meta)*12 + g.vecs.bytes(128) + g.rare.bytes(16) + g.split.bytes(32)
+}
+
+// note updates the peak after the shadow grew.
+func (g *Global) note() {
+	if b := g.shadowBytes(); b > g.peak {
+		g.peak, g.peakShadowed = b, g.shadowed
+	}
+}
+
+// Memory reports the shadow's size.
+func (g *Global) Memory() Memory {
+	g.note()
+	return Memory{Shadow: g.shadowBytes(), Shadowed: g.shadowed, PeakShadow: g.peak, PeakShadowed: g.peakShadowed,
+		Records: g.recs.inUse, Collections: g.Collections}
+}
+
+// RetireAll forgets the shadow of shared memory and Tensor Memory of
+// every cluster made so far (they ran to completion).
+func (g *Global) RetireAll() {
+	for _, c := range g.clusters {
+		c.retire()
+	}
+	g.clusters = nil
+}
+
+func (c *Cluster) retire() {
+	g := c.G
+	for _, set := range [][][]page{c.shared, c.tmem} {
+		for _, ps := range set {
+			for i := range ps {
+				g.dropPage(&ps[i])
+			}
+		}
+	}
+	c.shared, c.tmem = nil, nil
+}
+
+// dropPage gives back page p's arrays and the split words and rare
+// entries they name.
+func (g *Global) dropPage(p *page) {
+	if p.w == nil && p.r == nil {
+		return
+	}
+	g.shadowed -= 4 * pageWords
+	if p.w != nil {
+		for _, h := range p.w {
+			if h&tag != 0 {
+				for _, b := range g.split.at(h &^ tag) {
+					if b.r&tag != 0 {
+						g.rare.free(b.r &^ tag)
+					}
+				}
+				g.split.free(h &^ tag)
+			}
+		}
+		g.freeArray(p.w)
+	}
+	if p.r != nil {
+		for _, h := range p.r {
+			if h&tag != 0 {
+				g.rare.free(h &^ tag)
+			}
+		}
+		g.freeArray(p.r)
+	}
+	*p = page{}
+}
+
+func (g *Global) freeArray(a *[pageWords]uint32) {
+	clear(a[:])
+	g.spare = append(g.spare, a)
 }
 
 // Access is one side of a race, as the emulator reports it.
@@ -152,11 +197,11 @@ type Race struct {
 }
 
 // access describes the earlier access e of a race.
-func (c *Cluster) access(e *epoch) Access {
+func (c *Cluster) access(e epoch) Access {
 	// Another cluster of the launch has the same shape: its slots name
 	// threads the same way.
 	t, agent := c.SlotThread(e.slot)
-	return Access{Cluster: e.cl, Thread: t, Agent: agent, PC: e.pc, Write: e.flags&fWrite != 0, Scope: e.scope}
+	return Access{Cluster: e.r.cl, Thread: t, Agent: agent, PC: e.m.pc, Write: e.m.flags&fWrite != 0, Scope: e.m.scope}
 }
 
 func (c *Cluster) rankOf(s uint32) int32 {
@@ -168,50 +213,73 @@ func (c *Cluster) rankOf(s uint32) int32 {
 
 // morallyStrong reports whether two accesses are both strong and each
 // one's scope includes the other's thread (PTX ISA §8.6).
-func (c *Cluster) morallyStrong(e *epoch, a *actor) bool {
-	if e.scope == ScopeNone || a.scope == ScopeNone {
+func (c *Cluster) morallyStrong(e epoch, a *actor) bool {
+	if e.m.scope == ScopeNone || a.scope == ScopeNone {
 		return false
 	}
 	inc := func(s Scope) bool {
 		switch s {
 		case ScopeCTA:
-			return e.cl == a.cl && c.rankOf(e.slot) == a.rank
+			return e.r.cl == a.cl && c.rankOf(e.slot) == a.rank
 		case ScopeCluster:
-			return e.cl == a.cl
+			return e.r.cl == a.cl
 		}
 		return true
 	}
-	return inc(e.scope) && inc(a.scope)
+	return inc(e.m.scope) && inc(a.scope)
 }
 
-// check applies actor a's access to cell x (whose rare entries are in
-// st). It returns the conflicting earlier access, or nil.
-func (c *Cluster) check(x *Cell, st *rareStore, a *actor) *epoch {
-	if w := &x.w; w.mask&a.mask != 0 && !a.knows(w) && !c.morallyStrong(w, a) && !benign(w, a) {
+// conflicts reports whether a's access conflicts with the earlier access
+// h: a does not know of it, and (when strong may excuse it) they are not
+// morally strong, and the pair is not benign.
+func (c *Cluster) conflicts(h uint32, a *actor, strong bool) bool {
+	if c.knowsH(a, h) {
+		return false
+	}
+	e := c.G.decode(h)
+	if strong && c.morallyStrong(e, a) {
+		return false
+	}
+	return !benign(e, a)
+}
+
+// check applies actor a's access to a word (or byte) whose write handle
+// is w and read handle r. It returns the conflicting earlier access's
+// handle, or 0.
+func (c *Cluster) check(w, r uint32, a *actor) uint32 {
+	if w != 0 && c.conflicts(w, a, true) {
 		return w
 	}
 	var rr *rare
-	if x.ext != 0 {
-		rr = st.at(x.ext)
-		if w := &rr.weak; w.mask&a.mask != 0 && !a.knows(w) && !benign(w, a) {
+	if r&tag != 0 {
+		rr = c.G.rare.at(r &^ tag)
+		if rr.weak != 0 && c.conflicts(rr.weak, a, false) {
+			return rr.weak
+		}
+	}
+	if a.async && !a.write && w != 0 {
+		if e := c.G.decode(w); e.m.flags&fAsync == 0 && e.r.cl == a.cl && !c.proxyFenced(e, a) {
 			return w
 		}
 	}
-	if a.async && !a.write && x.w.mask&a.mask != 0 && x.w.flags&fAsync == 0 && x.w.cl == a.cl && !c.proxyFenced(&x.w, a) {
-		return &x.w
-	}
 	if !a.write {
-		return nil
+		return 0
 	}
-	if r := &x.r; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
-		return r
-	}
-	for i := range x.nread {
-		if r := &rr.reads[i]; r.mask&a.mask != 0 && !a.knows(r) && !c.morallyStrong(r, a) && !benign(r, a) {
+	if rr == nil {
+		if r != 0 && c.conflicts(r, a, true) {
 			return r
 		}
+		return 0
 	}
-	return nil
+	for _, h := range rr.reads {
+		if h == 0 {
+			break
+		}
+		if c.conflicts(h, a, true) {
+			return h
+		}
+	}
+	return 0
 }
 
 // benign reports the unordered pairs that are not data races:
@@ -221,137 +289,148 @@ func (c *Cluster) check(x *Cell, st *rareStore, a *actor) *epoch {
 //   - a weak load and a read-modify-write atomic: the load of a
 //     compare-and-swap loop reads a guess that the atom.cas validates
 //     (the CUDA C++ Programming Guide's atomicAdd for double).
-func benign(e *epoch, a *actor) bool {
-	if e.inst == a.inst && e.inst != 0 && e.cl == a.cl {
+func benign(e epoch, a *actor) bool {
+	m := e.m
+	if m.inst == a.inst && m.inst != 0 && e.r.cl == a.cl {
 		return true
 	}
-	if e.flags&fWrite != 0 && e.flags&fRMW != 0 && !a.write && a.scope == ScopeNone {
+	if m.flags&fWrite != 0 && m.flags&fRMW != 0 && !a.write && a.scope == ScopeNone {
 		return true
 	}
-	return e.flags&fWrite == 0 && e.scope == ScopeNone && a.rmw
+	return m.flags&fWrite == 0 && m.scope == ScopeNone && a.rmw
 }
 
-// sameEpoch reports whether x already holds an access like a's by the
-// same thread in the same epoch (FastTrack's fast path): a read whose
-// entry is the last read, or a write that is the last write with no read
-// since. Nothing that could race with a came in between, or the entry
+// sameEpoch reports whether the word already holds an access like a's by
+// the same thread in the same epoch (FastTrack's fast path): a read that
+// is the last read, or a write that is the last write with no read
+// since. Nothing that could race with a came in between, or the handle
 // would have been replaced.
-func (a *actor) sameEpoch(x *Cell) bool {
-	e := &x.r
+func (c *Cluster) sameEpoch(w, r uint32, a *actor) bool {
+	h := r
 	if a.write {
-		if x.r.mask != 0 || x.nread != 0 {
+		if r != 0 {
 			return false
 		}
-		e = &x.w
+		h = w
 	}
-	return e.slot == a.self && e.clk == a.clk && e.cl == a.cl && e.mask&a.mask == a.mask && e.scope == a.scope &&
-		(e.flags&fRMW != 0) == a.rmw && (e.flags&fWrite != 0) == a.write
+	if h == 0 || h&tag != 0 {
+		return false
+	}
+	e := c.G.decode(h)
+	return e.slot == a.self && e.clk == a.clk && e.r.cl == a.cl && e.m.scope == a.scope &&
+		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write
 }
 
-// record notes a's access in cell x (after check); st holds x's rare
-// entry. (Epochs are filled in place: one built on the stack and then
-// copied costs a stalled store-to-load forward per access.)
-func (x *Cell) record(st *rareStore, a *actor) {
+// record notes a's access in the word (or byte) whose handles are at wp
+// and rp, after check.
+func (c *Cluster) record(wp, rp *uint32, a *actor) {
+	h := c.handle(a)
 	if a.write {
-		x.recordWrite(st, a)
+		c.recordWrite(wp, rp, a, h)
 		return
 	}
-	if x.r.inst == a.inst && x.r.cl == a.cl && x.r.mask != 0 {
-		// Another lane of the same warp-instruction: one entry stands
-		// for the lanes of a warp, which know the same (docs/race.md).
-		x.r.mask |= a.mask
-		return
+	g := c.G
+	r := *rp
+	switch {
+	case r == 0:
+		*rp = h
+	case r&tag == 0:
+		if r>>laneBits == a.rec {
+			// Another lane of the same warp-instruction: one handle
+			// stands for the lanes of a warp, which know the same
+			// (docs/race.md).
+			return
+		}
+		if c.knowsH(a, r) {
+			*rp = h
+			return
+		}
+		i := g.rare.take()
+		*g.rare.at(i) = rare{reads: [maxReads]uint32{r, h}}
+		*rp = i | tag
+	default:
+		rr := g.rare.at(r &^ tag)
+		c.addRead(rr, a, h)
+		if rr.weak == 0 && rr.reads[1] == 0 {
+			*rp = rr.reads[0]
+			g.rare.free(r &^ tag)
+		}
 	}
-	if x.nread > 0 {
-		x.nread = st.at(x.ext).addRead(a, x.nread)
-		return
-	}
-	if x.r.mask == 0 || (a.knows(&x.r) && x.r.mask&^a.mask == 0) {
-		a.fill(&x.r)
-		return
-	}
-	rr := st.of(x)
-	rr.reads[0] = x.r
-	a.fill(&rr.reads[1])
-	x.nread = 2
-	x.r = epoch{}
 }
 
-// fill sets e to a's access.
-func (a *actor) fill(e *epoch) {
-	f := fValid
-	if a.async {
-		f |= fAsync
-	}
-	if a.rmw {
-		f |= fRMW
-	}
-	if a.write {
-		f |= fWrite
-	}
-	e.cl, e.slot, e.clk, e.pc, e.inst = a.cl, a.self, a.clk, a.pc, a.inst
-	e.scope, e.flags, e.mask = a.scope, f, a.mask
-}
-
-// recordWrite notes a's write in x: the reads since the last write are
-// forgotten, and a weak write that an atomic overwrites is kept aside.
-func (x *Cell) recordWrite(st *rareStore, a *actor) {
-	mask := a.mask
-	if x.w.slot == a.self && x.w.cl == a.cl && x.w.clk == a.clk {
-		mask |= x.w.mask // the same thread's earlier bytes of the word
-	}
+// recordWrite notes a's write (handle h): the reads since the last write
+// are forgotten, and a weak write that an atomic overwrites is kept aside.
+func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
+	g := c.G
+	old, r := *wp, *rp
 	switch {
 	case a.scope == ScopeNone:
-		st.release(x)
-	case x.w.scope == ScopeNone && x.w.mask != 0:
-		st.of(x).weak = x.w // atomics do not order a later thread after it
-	case x.ext != 0 && st.at(x.ext).weak.mask == 0:
-		st.release(x) // no weak write kept, and the reads go
+		if r&tag != 0 {
+			g.rare.free(r &^ tag)
+		}
+		*rp = 0
+	case old != 0 && g.meta[old>>laneBits].scope == ScopeNone:
+		// Atomics do not order a later thread after the weak write.
+		i := r &^ tag
+		if r&tag == 0 {
+			i = g.rare.take()
+			*rp = i | tag
+		}
+		*g.rare.at(i) = rare{weak: old}
+	case r&tag != 0:
+		if rr := g.rare.at(r &^ tag); rr.weak != 0 {
+			rr.reads = [maxReads]uint32{}
+		} else {
+			g.rare.free(r &^ tag)
+			*rp = 0
+		}
+	default:
+		*rp = 0
 	}
-	a.fill(&x.w)
-	x.w.mask = mask
-	x.r, x.nread = epoch{}, 0
+	*wp = h
 }
 
-// addRead adds a's read to the n unordered reads of rr, returning their
-// new number.
-func (rr *rare) addRead(a *actor, n uint8) uint8 {
-	if last := &rr.reads[n-1]; last.inst == a.inst && last.cl == a.cl {
-		last.mask |= a.mask
-		return n
+// addRead adds a's read (handle h) to the unordered reads of rr.
+func (c *Cluster) addRead(rr *rare, a *actor, h uint32) {
+	n := 0
+	for n < maxReads && rr.reads[n] != 0 {
+		n++
+	}
+	if n > 0 && rr.reads[n-1]>>laneBits == a.rec {
+		return
 	}
 	// A read the new one knows of is redundant: a write that races
 	// with it races with the new read too.
-	k := uint8(0)
-	for i := range n {
-		if r := &rr.reads[i]; !(a.knows(r) && r.mask&^a.mask == 0) {
-			if k != i {
-				rr.reads[k] = *r
-			}
+	k := 0
+	for _, x := range rr.reads[:n] {
+		if !c.knowsH(a, x) {
+			rr.reads[k] = x
 			k++
 		}
 	}
 	if k < maxReads {
-		a.fill(&rr.reads[k])
+		rr.reads[k] = h
 		k++
 	} else {
-		a.fill(&rr.reads[a.inst%maxReads])
+		rr.reads[a.inst%maxReads] = h
 	}
-	return k
+	for j := k; j < maxReads; j++ {
+		rr.reads[j] = 0
+	}
 }
 
 // proxyFenced reports whether a generic-proxy write e is ordered before
 // the async-proxy access of a by a fence.proxy.async: the writing thread
 // fenced after the write, and that fence happened before a (or the
 // issuing thread itself fenced with the write known to it).
-func (c *Cluster) proxyFenced(e *epoch, a *actor) bool {
+func (c *Cluster) proxyFenced(e epoch, a *actor) bool {
 	if int(e.slot) >= c.T {
 		return true
 	}
 	t, _ := c.SlotThread(e.slot)
 	w := c.warpOf(t)
 	for _, f := range w.proxy[t.Lane] {
-		if f > e.clk && a.knows(&epoch{cl: e.cl, slot: e.slot, clk: f}) {
+		if f > e.clk && a.knowsAt(e.r.cl, e.slot, f) {
 			return true
 		}
 	}
@@ -369,21 +448,119 @@ func (c *Cluster) proxyFenced(e *epoch, a *actor) bool {
 	return false
 }
 
-// run applies actor a to the words of [off, off+n) (byte addresses;
-// cells[0] shadows the word at base), returning the first race.
-func (c *Cluster) run(cells []Cell, st *rareStore, base uint64, off uint64, n int, a *actor) *Race {
-	for b := off &^ 3; b < off+uint64(n); b += 4 {
-		a.mask = byteMask(b, off, n)
-		x := &cells[(b-base)>>2]
-		if a.sameEpoch(x) {
-			continue
+// word applies actor a to the word with handles at wp and rp; at is the
+// byte a conflict is reported at.
+func (c *Cluster) word(wp, rp *uint32, a *actor, at, off uint64) *Race {
+	w, r := *wp, *rp
+	if c.sameEpoch(w, r, a) {
+		return nil
+	}
+	if h := c.check(w, r, a); h != 0 {
+		return c.race(h, a, at, off)
+	}
+	c.record(wp, rp, a)
+	return nil
+}
+
+// bytesOf applies a to the bytes in mask of the word with handles at wp
+// and rp (b its first byte), splitting the word first.
+func (c *Cluster) bytesOf(wp, rp *uint32, mask uint8, a *actor, b, off uint64) *Race {
+	g := c.G
+	if *wp&tag == 0 {
+		i := g.split.take()
+		s := g.split.at(i)
+		for k := range s {
+			s[k] = cell{w: *wp, r: c.dupRead(*rp, k)}
 		}
-		if e := c.check(x, st, a); e != nil {
-			return c.race(e, a, b, off)
+		*wp, *rp = i|tag, 0
+	}
+	i := *wp &^ tag
+	s := g.split.at(i)
+	for k := range 4 {
+		if mask>>k&1 != 0 {
+			if r := c.word(&s[k].w, &s[k].r, a, b+uint64(k), off); r != nil {
+				return r
+			}
 		}
-		x.record(st, a)
+	}
+	if mask == 0xf && a.write && c.joinable(s, a) {
+		*wp, *rp = s[0].w, 0 // one thread's write covers the word again
+		g.split.free(i)
 	}
 	return nil
+}
+
+// joinable reports whether after a's whole-word write the bytes of split
+// s hold no read and only writes of a's thread in a's epoch.
+func (c *Cluster) joinable(s *[4]cell, a *actor) bool {
+	for k := range s {
+		if s[k].r != 0 || s[k].w != s[0].w && !c.sameEpoch(s[k].w, 0, a) {
+			return false
+		}
+	}
+	return true
+}
+
+// dupRead returns byte k's copy of a word's read handle r when the word
+// is split: a rare entry is copied for bytes 1-3.
+func (c *Cluster) dupRead(r uint32, k int) uint32 {
+	if r&tag == 0 || k == 0 {
+		return r
+	}
+	g := c.G
+	i := g.rare.take()
+	*g.rare.at(i) = *g.rare.at(r &^ tag)
+	return i | tag
+}
+
+// run applies actor a to the bytes [off, off+n) of page p, whose first
+// byte is at base.
+func (c *Cluster) run(p *page, base, off uint64, n int, a *actor) *Race {
+	g := c.G
+	for b := off &^ 3; b < off+uint64(n); b += 4 {
+		i := (b - base) >> 2
+		wp, rp := &g.scratchW, &g.scratchR
+		if p.w != nil {
+			wp = &p.w[i]
+		}
+		if p.r != nil {
+			rp = &p.r[i]
+		}
+		mask := byteMask(b, off, n)
+		var r *Race
+		if mask == 0xf && *wp&tag == 0 {
+			r = c.word(wp, rp, a, max(b, off), off)
+		} else {
+			r = c.bytesOf(wp, rp, mask, a, b, off)
+		}
+		if g.scratchW != 0 {
+			p.w = g.newArray(p)
+			p.w[i], g.scratchW = g.scratchW, 0
+		}
+		if g.scratchR != 0 {
+			p.r = g.newArray(p)
+			p.r[i], g.scratchR = g.scratchR, 0
+		}
+		if r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// newArray returns a new page array for p (a spare one when there is).
+func (g *Global) newArray(p *page) *[pageWords]uint32 {
+	if p.w == nil && p.r == nil {
+		g.shadowed += 4 * pageWords
+	}
+	if n := len(g.spare); n > 0 {
+		a := g.spare[n-1]
+		g.spare = g.spare[:n-1]
+		return a
+	}
+	g.arrays++
+	g.note()
+	return new([pageWords]uint32)
 }
 
 // byteMask returns the bytes of word b that [off, off+n) covers.
@@ -392,37 +569,53 @@ func byteMask(b, off uint64, n int) uint8 {
 	return uint8((1<<(hi-b) - 1) &^ (1<<(lo-b) - 1))
 }
 
-// race describes the conflict of a's access to word b (of an access
-// starting at off) with the earlier access e.
-func (c *Cluster) race(e *epoch, a *actor, b, off uint64) *Race {
-	r := &Race{Prev: c.access(e), Proxy: a.async && e.flags&fAsync == 0 && a.knows(e)}
-	for i := uint64(0); i < 4; i++ {
-		if (e.mask&a.mask)>>i&1 != 0 {
-			r.Offset = int(b + i - off)
-			break
-		}
-	}
+// race describes the conflict of a's access at byte at (of an access
+// starting at off) with the earlier access h.
+func (c *Cluster) race(h uint32, a *actor, at, off uint64) *Race {
+	e := c.G.decode(h)
+	r := &Race{Prev: c.access(e), Proxy: a.async && e.m.flags&fAsync == 0 && a.knows(e), Offset: int(at - off)}
 	r.Cur = Access{Cluster: a.cl, PC: a.pc, Write: a.write, Scope: a.scope}
 	r.Cur.Thread, r.Cur.Agent = c.SlotThread(a.self)
 	return r
 }
 
-func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race {
+// sharedPages returns the shadow pages of rank's shared memory (size
+// bytes).
+func (c *Cluster) sharedPages(rank, size int) []page {
 	if c.shared[rank] == nil {
-		c.shared[rank] = make([]Cell, (size+3)/4)
+		c.shared[rank] = make([]page, (size+4*pageWords-1)/(4*pageWords))
 	}
-	return c.run(c.shared[rank], &c.rare, 0, uint64(off), n, a)
+	return c.shared[rank]
+}
+
+func (c *Cluster) sharedActor(a *actor, rank int, off uint32, n, size int) *Race {
+	ps := c.sharedPages(rank, size)
+	addr, start := uint64(off), uint64(off)
+	for n > 0 {
+		pn := addr >> 2 >> pageBits
+		if pn >= uint64(len(ps)) {
+			return nil
+		}
+		base := pn << pageBits << 2
+		end := min(addr+uint64(n), base+4*pageWords)
+		if r := c.run(&ps[pn], base, addr, int(end-addr), a); r != nil {
+			r.Offset += int(addr - start)
+			return r
+		}
+		n -= int(end - addr)
+		addr = end
+	}
+	return nil
 }
 
 // globalActor applies a to n bytes of global memory at addr, page by page.
 func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
 	start := addr
 	for n > 0 {
-		pw := addr >> 2 >> pageBits // page number
-		p := c.G.page(pw)
-		base := pw << pageBits << 2
-		end := min(addr+uint64(n), base+4<<pageBits)
-		if r := c.run(p[:], &c.G.rare, base, addr, int(end-addr), a); r != nil {
+		pn := addr >> 2 >> pageBits
+		base := pn << pageBits << 2
+		end := min(addr+uint64(n), base+4*pageWords)
+		if r := c.run(c.G.page(pn), base, addr, int(end-addr), a); r != nil {
 			r.Offset += int(addr - start)
 			return r
 		}

@@ -5,11 +5,45 @@ import (
 	"unsafe"
 )
 
-// TestCellCompact: a word's shadow holds the last write and one read;
-// the weak write and the read set are out of line.
-func TestCellCompact(t *testing.T) {
-	if n := unsafe.Sizeof(Cell{}); n > 56 {
-		t.Fatalf("a Cell is %d bytes, want at most 56", n)
+// readsOf returns the read handles of word i of rank's shared memory.
+func (c *Cluster) readsOf(rank, i int) []uint32 {
+	p := &c.shared[rank][i/pageWords]
+	if p.r == nil || p.r[i%pageWords] == 0 {
+		return nil
+	}
+	r := p.r[i%pageWords]
+	if r&tag == 0 {
+		return []uint32{r}
+	}
+	var out []uint32
+	for _, h := range c.G.rare.at(r &^ tag).reads {
+		if h != 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// rareOf returns word i's rare entry index (0: none).
+func (c *Cluster) rareOf(rank, i int) uint32 {
+	p := &c.shared[rank][i/pageWords]
+	if p.r == nil || p.r[i%pageWords]&tag == 0 {
+		return 0
+	}
+	return p.r[i%pageWords] &^ tag
+}
+
+// TestShadowCompact: a word's shadow is two 32-bit handles, in page
+// arrays of 256 words; a record is at most 28 bytes.
+func TestShadowCompact(t *testing.T) {
+	if n := unsafe.Sizeof([pageWords]uint32{}); n != 4*pageWords {
+		t.Fatalf("a page array is %d bytes", n)
+	}
+	if n := unsafe.Sizeof(record{}) + unsafe.Sizeof(recMeta{}); n > 28 {
+		t.Fatalf("a record is %d bytes, want at most 28", n)
+	}
+	if n := unsafe.Sizeof(rare{}); n > 16 {
+		t.Fatalf("a rare entry is %d bytes, want at most 16", n)
 	}
 }
 
@@ -35,9 +69,8 @@ func TestRareEntryRecycled(t *testing.T) {
 			t.Fatal(r)
 		}
 	}
-	x := &c.shared[0][0]
-	if x.ext == 0 || x.nread != 3 {
-		t.Fatalf("three unordered reads: ext %d, %d reads", x.ext, x.nread)
+	if c.rareOf(0, 0) == 0 || len(c.readsOf(0, 0)) != 3 {
+		t.Fatalf("three unordered reads: rare %d, %d reads", c.rareOf(0, 0), len(c.readsOf(0, 0)))
 	}
 	if r := c.Shared(Thread{0, 3, 0}, 0, 0, 4, 64, write(9)); r == nil || r.Prev.Write || r.Prev.PC > 2 {
 		t.Fatalf("unordered write after reads kept out of line: %+v", r)
@@ -47,18 +80,18 @@ func TestRareEntryRecycled(t *testing.T) {
 	for wi := range 2 {
 		c.Shared(Thread{0, wi, 1}, 0, 0, 4, 64, read(int32(wi)))
 	}
-	ext := c.shared[0][0].ext
+	ext := c.rareOf(0, 0)
 	barrierAll(c, 4)
 	if r := c.Shared(Thread{0, 3, 0}, 0, 0, 4, 64, write(9)); r != nil {
 		t.Fatalf("write after the barrier: %+v", r)
 	}
-	if x := &c.shared[0][0]; x.ext != 0 || x.nread != 0 {
-		t.Fatalf("the write kept the rare entry: ext %d, %d reads", x.ext, x.nread)
+	if c.rareOf(0, 0) != 0 || len(c.readsOf(0, 0)) != 0 {
+		t.Fatalf("the write kept the rare entry: %d, %d reads", c.rareOf(0, 0), len(c.readsOf(0, 0)))
 	}
 	for wi := range 2 {
 		c.Shared(Thread{0, wi, 1}, 0, 4, 4, 64, read(int32(wi)))
 	}
-	if got := c.shared[0][1].ext; got != ext {
+	if got := c.rareOf(0, 1); got != ext {
 		t.Fatalf("rare entry %d not reused (got %d)", ext, got)
 	}
 }
@@ -74,11 +107,62 @@ func TestWeakWriteOutOfLine(t *testing.T) {
 	if r := c.Shared(Thread{0, 0, 0}, 0, 0, 4, 64, atom); r != nil {
 		t.Fatal(r)
 	}
-	x := &c.shared[0][0]
-	if x.ext == 0 || c.rare.at(x.ext).weak.pc != 1 {
-		t.Fatalf("weak write not kept: ext %d", x.ext)
+	i := c.rareOf(0, 0)
+	if i == 0 || c.G.decode(c.G.rare.at(i).weak).m.pc != 1 {
+		t.Fatalf("weak write not kept: rare %d", i)
 	}
 	if r := c.Shared(Thread{0, 1, 0}, 0, 0, 4, 64, atom); r == nil || r.Prev.PC != 1 {
 		t.Fatalf("atomic after an unordered weak write: %+v", r)
+	}
+}
+
+// TestBytesSplit: byte stores by different threads to one word are each
+// remembered (a per-byte split), so an unordered read of the first byte
+// races with its writer even after another thread wrote the second; a
+// later whole-word write by one thread joins the word again.
+func TestBytesSplit(t *testing.T) {
+	c := NewCluster(NewGlobal(), 0, 1, 64)
+	for l := range 2 {
+		if r := c.Shared(Thread{0, 0, l}, 0, uint32(l), 1, 64, write(1)); r != nil {
+			t.Fatal(r)
+		}
+	}
+	if c.shared[0][0].w[0]&tag == 0 {
+		t.Fatal("byte stores did not split the word")
+	}
+	r := c.Shared(Thread{0, 1, 0}, 0, 0, 1, 64, read(2))
+	if r == nil || r.Prev.Thread != (Thread{0, 0, 0}) {
+		t.Fatalf("read of byte 0 after lane 1 wrote byte 1: %+v", r)
+	}
+	c = NewCluster(NewGlobal(), 0, 1, 64)
+	c.Shared(Thread{0, 0, 0}, 0, 0, 1, 64, write(1))
+	c.Shared(Thread{0, 0, 0}, 0, 0, 4, 64, write(3))
+	if h := c.shared[0][0].w[0]; h&tag != 0 {
+		t.Fatal("a whole-word write by one thread left the word split")
+	}
+	if c.G.split.inUse != 0 {
+		t.Fatalf("%d split words in use", c.G.split.inUse)
+	}
+}
+
+// TestRecordsCollected: records no cell names any more are reclaimed, so
+// the record table stays bounded by the shadow, not by the run's length.
+func TestRecordsCollected(t *testing.T) {
+	g := NewGlobal()
+	c := NewCluster(g, 0, 1, 32)
+	for i := range 4 * minRecords {
+		// One thread rewrites 16 words, each instruction a new instance.
+		if r := c.GlobalAccess(Thread{0, 0, 0}, uint64(i%16)*4, 4, write(int32(i%7))); r != nil {
+			t.Fatal(r)
+		}
+		c.Fence(Thread{0, 0, 0}, SemRelease, ScopeCTA) // a new epoch, so no same-epoch skip
+	}
+	if g.Collections == 0 || g.recs.inUse > 2*minRecords {
+		t.Fatalf("%d collections, %d records in use", g.Collections, g.recs.inUse)
+	}
+	// The last writes are still known.
+	c2 := NewCluster(g, 1, 1, 32)
+	if r := c2.GlobalAccess(Thread{0, 0, 0}, 0, 4, read(1)); r == nil || r.Prev.Thread != (Thread{0, 0, 0}) || r.Prev.Cluster != 0 {
+		t.Fatalf("read after the collections: %+v", r)
 	}
 }

@@ -22,7 +22,7 @@ func (c *Cluster) joinLanes(acc *Know, rank, wi int, mask uint32) {
 	for m := mask; m != 0; m &= m - 1 {
 		l := lowBit(m)
 		acc.point(c.slot(Thread{rank, wi, l}), w.clk[l])
-		w.clk[l]++
+		w.tick(l)
 	}
 }
 
@@ -56,7 +56,7 @@ func (c *Cluster) WarpSync(rank, wi int, mask uint32) {
 	for m := mask; m != 0; m &= m - 1 {
 		l := lowBit(m)
 		k.point(c.slot(Thread{rank, wi, l}), w.clk[l])
-		w.clk[l]++
+		w.tick(l)
 	}
 }
 
