@@ -14,8 +14,10 @@ import (
 
 // wgmma.mma_async (PTX ISA §9.7.15.5) on f16, bf16, tf32 and e4m3/e5m2
 // with f32 or f16 accumulators, A from a shared-memory matrix descriptor
-// or from registers, B from a descriptor, K-major (imm-trans 0) in every
-// swizzle mode; and wgmma.fence, commit_group and wait_group.
+// or from registers, B from a descriptor, K-major (imm-trans 0) or, for
+// f16 and bf16 (the only types with imm-trans operands), MN-major
+// (imm-trans 1) in every swizzle mode; and wgmma.fence, commit_group and
+// wait_group.
 //
 // Each warp of the warpgroup owns 16 rows of D (warp w%4 rows 16w..16w+15)
 // and they depend only on those rows of A and on all of B, so each warp
@@ -162,13 +164,16 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 		}
 		p := rest[i-4]
 		if p == &x.negA || p == &x.negB {
+			if v != 1 && v != -1 {
+				return d.Errorf(ops[i], "imm-scale must be 1 or -1, got %d", v)
+			}
 			*p = v == -1
 		} else {
+			if v != 0 && v != 1 {
+				return d.Errorf(ops[i], "imm-trans must be 0 or 1, got %d", v)
+			}
 			*p = v == 1
 		}
-	}
-	if x.transA || x.transB {
-		return d.Errorf(in, "the emulator implements wgmma.mma_async with K-major operands only (imm-trans 0)")
 	}
 	out.Ext = x
 	out.Exec = execWgmma
@@ -192,6 +197,35 @@ func descAddr(desc uint64, r, b int) uint64 {
 	return a ^ (a >> 7 & (chunks - 1) << 4)
 }
 
+// operandAddr is the shared-memory address of the element of row (M or
+// N index) r and k index kk, of eb bytes, of an operand described by desc:
+// K-major (descAddr) or, when trans is set, MN-major. The MN-major
+// canonical layouts (§9.7.15.5.1.2.1.3), with T = 16/eb elements per 16
+// bytes: without swizzle ((T,1,m),(8,k)):((1,T,SBO),(T,LBO)): 16-byte
+// runs of T consecutive rows, 8 values of k 16 bytes apart, the next T
+// rows at SBO and the next 8 values of k at LBO; with a swizzle of W
+// bytes ((T,W/16,m),(8,k)):((1,T,LBO),(W/16·T,SBO)): W-byte runs of
+// W/eb consecutive rows, 8 values of k W bytes apart, the next W/eb rows
+// at LBO and the next 8 values of k at SBO, then the same XOR of 16-byte
+// chunk bits with bits 7 and up as K-major.
+func operandAddr(desc uint64, trans bool, r, kk, eb int) uint64 {
+	if !trans {
+		return descAddr(desc, r, kk*eb)
+	}
+	start := (desc & 0x3fff) << 4
+	lbo := (desc >> 16 & 0x3fff) << 4
+	sbo := (desc >> 32 & 0x3fff) << 4
+	width := map[uint64]uint64{1: 128, 2: 64, 3: 32}[desc>>62]
+	if width == 0 {
+		t := 16 / eb
+		return start + uint64(r/t)*sbo + uint64(r%t*eb) + uint64(kk/8)*lbo + uint64(kk%8)*16
+	}
+	run := int(width) / eb // rows in one W-byte run
+	a := start + uint64(r/run)*lbo + uint64(r%run*eb) + uint64(kk/8)*sbo + uint64(kk%8)*width
+	chunks := width / 16
+	return a ^ (a >> 7 & (chunks - 1) << 4)
+}
+
 func execWgmma(w *Warp, in *Inst) Status {
 	x := in.Ext.(*wgmmaInst)
 	if w.Exec != w.live || w.live != ^uint32(0) {
@@ -204,9 +238,9 @@ func execWgmma(w *Warp, in *Inst) Status {
 	C := make([]uint64, m*x.n)
 	D := make([]uint64, m*x.n)
 	wr := w.Index % 4
-	readElem := func(l int, desc uint64, r, kk int, size int) (uint64, bool) {
+	readElem := func(l int, desc uint64, trans bool, r, kk int, size int) (uint64, bool) {
 		// a descriptor holds an offset in the executing CTA's shared memory
-		a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(w.CTA.Rank+1)<<sharedRankShift
+		a := operandAddr(desc, trans, r, kk, size)&sharedOffMask | uint64(w.CTA.Rank+1)<<sharedRankShift
 		bts := w.Bytes(l, SpaceShared, a, size, false)
 		if bts == nil {
 			return 0, false
@@ -223,7 +257,7 @@ func execWgmma(w *Warp, in *Inst) Status {
 		desc := w.R[x.aDesc]
 		for r := range m {
 			for kk := range x.k {
-				v, ok := readElem(0, desc, 16*wr+r, kk, eb)
+				v, ok := readElem(0, desc, x.transA, 16*wr+r, kk, eb)
 				if !ok {
 					return Fault
 				}
@@ -242,7 +276,7 @@ func execWgmma(w *Warp, in *Inst) Status {
 	desc := w.R[x.bDesc]
 	for col := range x.n {
 		for kk := range x.k {
-			v, ok := readElem(0, desc, col, kk, eb)
+			v, ok := readElem(0, desc, x.transB, col, kk, eb)
 			if !ok {
 				return Fault
 			}

@@ -148,8 +148,8 @@ func TestWgmmaSwizzleModes(t *testing.T) {
 	}
 }
 
-// TestWgmmaRefusesTransposed: MN-major operands are reported at decode.
-func TestWgmmaRefusesTransposed(t *testing.T) {
+// TestWgmmaBadImmediates: an imm-trans other than 0 or 1 is reported at decode.
+func TestWgmmaBadImmediates(t *testing.T) {
 	bad := `.version 8.5
 .target sm_90a
 .address_size 64
@@ -157,7 +157,7 @@ func TestWgmmaRefusesTransposed(t *testing.T) {
 {
 	.reg .f32 %f<8>;
 	.reg .b64 %rd<4>;
-	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1, 1, 1, 1, 0;
+	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1, 1, 1, 2, 0;
 	ret;
 }
 `
@@ -165,8 +165,8 @@ func TestWgmmaRefusesTransposed(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs.Err())
 	}
-	if _, errs := Decode(m, ""); !errs.HasErrors() || !strings.Contains(errs.Err().Error(), "K-major") {
-		t.Fatalf("a transposed A was not reported: %v", errs)
+	if _, errs := Decode(m, ""); !errs.HasErrors() || !strings.Contains(errs.Err().Error(), "imm-trans must be 0 or 1") {
+		t.Fatalf("imm-trans-a 2 was not reported: %v", errs)
 	}
 }
 
