@@ -60,6 +60,9 @@ type wgmmaInst struct {
 	integer     bool    // .s32 accumulators of .s8/.u8 products
 	signed      [2]bool // A, B signed (integer)
 	satfinite   bool
+	shape       string   // shape and types as written (".m64n16k16.f32.f16.f16"), for wgmma_flight.go
+	dNames      []string // the registers of D and of A in registers, for reports
+	aNames      []string
 }
 
 var wgmmaFormats = map[isa.Qual]tensorcore.Format{isa.QF16: tensorcore.F16, isa.QBF16: tensorcore.BF16,
@@ -68,8 +71,22 @@ var wgmmaFormats = map[isa.Qual]tensorcore.Format{isa.QF16: tensorcore.F16, isa.
 func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
 	switch {
-	case q.Has(isa.QFence), q.Has(isa.QCommit_Group), q.Has(isa.QWait_Group):
-		out.Exec = execWgmmaSync
+	case q.Has(isa.QFence):
+		out.Exec = execWgmmaFence
+		return nil
+	case q.Has(isa.QCommit_Group):
+		out.Exec = execWgmmaCommit
+		return nil
+	case q.Has(isa.QWait_Group):
+		if len(in.Operands) != 1 {
+			return d.Errorf(in, "wgmma.wait_group takes one operand, the number of groups left pending")
+		}
+		n, ok := parser.ConstValue(in.Operands[0])
+		if !ok || n < 0 {
+			return d.Errorf(in.Operands[0], "wgmma.wait_group needs a non-negative integer constant")
+		}
+		out.Imm = uint64(n)
+		out.Exec = execWgmmaWait
 		return nil
 	case !q.Has(isa.QMma_Async) || q.Has(isa.QSp):
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
@@ -140,6 +157,15 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	} else if x.aDesc, err = d.Src(ops[1], TB64); err != nil {
 		return err
 	}
+	x.dNames = regNames(ops[0])
+	if aIsVec {
+		x.aNames = regNames(ops[1])
+	}
+	for _, v := range q.List {
+		if s := v.String(); v != isa.QMma_Async && v != isa.QSync && v != isa.QAligned {
+			x.shape += s
+		}
+	}
 	if x.bDesc, err = d.Src(ops[2], TB64); err != nil {
 		return err
 	}
@@ -180,7 +206,17 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return nil
 }
 
-func execWgmmaSync(w *Warp, in *Inst) Status { return Continue }
+func execWgmmaFence(w *Warp, in *Inst) Status { return Continue }
+
+func execWgmmaCommit(w *Warp, in *Inst) Status {
+	wgmmaCommit(w)
+	return Continue
+}
+
+func execWgmmaWait(w *Warp, in *Inst) Status {
+	wgmmaWait(w, int(in.Imm))
+	return Continue
+}
 
 // descAddr is the shared-memory address of the element of row r and k
 // byte b of a K-major matrix described by desc.
@@ -230,6 +266,9 @@ func execWgmma(w *Warp, in *Inst) Status {
 	x := in.Ext.(*wgmmaInst)
 	if w.Exec != w.live || w.live != ^uint32(0) {
 		return w.Fault(lane(w.Exec), RuleUnsupported, specWgmma, "wgmma.mma_async executed by lanes %#08x; all 32 lanes of the warp must execute it", w.Exec)
+	}
+	if st := wgmmaIssue(w, in, x); st != Continue {
+		return st
 	}
 	const m = 16 // this warp's rows
 	eb := x.in.Bits() / 8
@@ -361,4 +400,17 @@ func mmaInteger(m, n, k int, signed [2]bool, saturate bool, A, B, C, D []uint64)
 			D[i*n+j] = uint64(uint32(s))
 		}
 	}
+}
+
+// regNames is the names of the registers of a vector operand.
+func regNames(e ast.Expr) []string {
+	v, ok := e.(*ast.VectorExpr)
+	if !ok {
+		return []string{ast.NameOf(e)}
+	}
+	out := make([]string, len(v.Elems))
+	for i, x := range v.Elems {
+		out[i] = ast.NameOf(x)
+	}
+	return out
 }
