@@ -60,8 +60,9 @@ type wgmmaInst struct {
 	integer     bool    // .s32 accumulators of .s8/.u8 products
 	signed      [2]bool // A, B signed (integer)
 	satfinite   bool
-	shape       string   // shape and types as written (".m64n16k16.f32.f16.f16"), for wgmma_flight.go
-	dNames      []string // the registers of D and of A in registers, for reports
+	sparse      *mmaSparse // .sp: the metadata (wgmma_sparse.go)
+	shape       string     // shape and types as written (".m64n16k16.f32.f16.f16"), for wgmma_flight.go
+	dNames      []string   // the registers of D and of A in registers, for reports
 	aNames      []string
 }
 
@@ -88,7 +89,7 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 		out.Imm = uint64(n)
 		out.Exec = execWgmmaWait
 		return nil
-	case !q.Has(isa.QMma_Async) || q.Has(isa.QSp):
+	case !q.Has(isa.QMma_Async):
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	}
 	x := &wgmmaInst{aDesc: -1, arch: tensorcore.ForSM(max(d.sm, 90))}
@@ -119,6 +120,12 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	x.out, x.in, x.bin = types[0], types[1], types[2]
 	ops := in.Operands
+	if q.Has(isa.QSp) {
+		var err error
+		if ops, err = decodeWgmmaSparse(d, in, x); err != nil {
+			return err
+		}
+	}
 	want := 8
 	switch {
 	case x.integer:
@@ -272,7 +279,11 @@ func execWgmma(w *Warp, in *Inst) Status {
 	}
 	const m = 16 // this warp's rows
 	eb := x.in.Bits() / 8
-	A := make([]uint64, m*x.k)
+	ka := x.k // the columns of A as stored: half of K when A is sparse
+	if x.sparse != nil {
+		ka = x.k / 2
+	}
+	A := make([]uint64, m*ka)
 	B := make([]uint64, x.n*x.k)
 	C := make([]uint64, m*x.n)
 	D := make([]uint64, m*x.n)
@@ -295,12 +306,12 @@ func execWgmma(w *Warp, in *Inst) Status {
 	if x.aDesc >= 0 {
 		desc := w.R[x.aDesc]
 		for r := range m {
-			for kk := range x.k {
+			for kk := range ka {
 				v, ok := readElem(0, desc, x.transA, 16*wr+r, kk, eb)
 				if !ok {
 					return Fault
 				}
-				A[r*x.k+kk] = v
+				A[r*ka+kk] = v
 			}
 		}
 	} else {
@@ -308,7 +319,7 @@ func execWgmma(w *Warp, in *Inst) Status {
 		for l := range 32 {
 			for j := range 4 * e {
 				r, c := mmaFragPlace('a', e, l, j)
-				A[r*x.k+c] = elemOf(w.R[x.a[j/e]+int32(l)], 8*eb, j%e)
+				A[r*ka+c] = elemOf(w.R[x.a[j/e]+int32(l)], 8*eb, j%e)
 			}
 		}
 	}
@@ -344,9 +355,14 @@ func execWgmma(w *Warp, in *Inst) Status {
 			}
 		}
 	}
-	if x.integer {
+	switch {
+	case x.sparse != nil:
+		if st := wgmmaSparse(w, x, A, B, C, D); st != Continue {
+			return st
+		}
+	case x.integer:
 		wgmmaInteger(x, A, B, C, D)
-	} else {
+	default:
 		x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: x.in, BIn: x.bin, Out: x.out, M: m, N: x.n, K: x.k, A: A, B: B, C: C, D: D})
 	}
 	for l := range 32 {
