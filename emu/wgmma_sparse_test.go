@@ -16,6 +16,7 @@ type wgmmaSparseCase struct {
 	k, n    int
 	width   int // swizzle of A and B (0, 32, 64, 128)
 	sel     int
+	aRegs   bool // A from registers (f16/bf16)
 }
 
 func (c wgmmaSparseCase) bytes() int {
@@ -59,11 +60,12 @@ func (c wgmmaSparseCase) hi(rowBytes int) uint64 {
 func TestWgmmaSparse(t *testing.T) {
 	r := rand.New(rand.NewPCG(71, 72))
 	for _, c := range []wgmmaSparseCase{
-		{"f16", "f32", 32, 16, 128, 1}, {"bf16", "f32", 32, 8, 0, 0}, {"f16", "f32", 32, 24, 64, 0},
-		{"tf32", "f32", 16, 16, 0, 1}, {"tf32", "f32", 16, 8, 64, 0},
-		{"e4m3", "f32", 64, 16, 128, 0}, {"s8", "s32", 64, 16, 0, 0},
+		{"f16", "f32", 32, 16, 128, 1, false}, {"bf16", "f32", 32, 8, 0, 0, false}, {"f16", "f32", 32, 24, 64, 0, false},
+		{"tf32", "f32", 16, 16, 0, 1, false}, {"tf32", "f32", 16, 8, 64, 0, false},
+		{"e4m3", "f32", 64, 16, 128, 0, false}, {"s8", "s32", 64, 16, 0, 0, false},
+		{"f16", "f32", 32, 16, 128, 1, true}, {"bf16", "f32", 32, 8, 0, 0, true},
 	} {
-		t.Run(fmt.Sprintf("%s/k%d/n%d/W%d/sel%d", c.ty, c.k, c.n, c.width, c.sel), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/k%d/n%d/W%d/sel%d/aRegs=%v", c.ty, c.k, c.n, c.width, c.sel, c.aRegs), func(t *testing.T) {
 			const m = 64
 			eb := c.bytes()
 			half := c.k / 2
@@ -106,7 +108,7 @@ func TestWgmmaSparse(t *testing.T) {
 				}
 			}
 			img := make([]byte, 16384)
-			const boff, moff = 8192, 12288
+			const boff, moff, roff = 8192, 12288, 13312
 			enc := func(v int) uint64 {
 				if c.integer() {
 					return uint64(uint8(int8(v)))
@@ -128,6 +130,21 @@ func TestWgmmaSparse(t *testing.T) {
 					put(boff+c.kmajor(col, k*eb, c.k*eb), enc(B[col][k]))
 				}
 			}
+			if c.aRegs { // thread's registers r = 0-3: row g + 8(r%2) of its warp, dense columns 4t + 16(r/2) .. +3
+				for tid := range 128 {
+					w, g, tt := tid/32, tid%32/4, tid%4
+					for reg := range 4 {
+						row, first := 16*w+g+8*(reg%2), 4*tt+16*(reg/2)
+						i := 0
+						for _, col := range stored[row] {
+							if col >= first && col < first+4 {
+								put(roff+16*tid+4*reg+2*i, enc(A[row][col]))
+								i++
+							}
+						}
+					}
+				}
+			}
 			per := len(fields[0]) / 4
 			for row := range m {
 				w, rr := row/16, row%16
@@ -145,9 +162,14 @@ func TestWgmmaSparse(t *testing.T) {
 			case c.ty == "f16" || c.ty == "bf16":
 				imm = ", 1, 1, 1, 0, 0"
 			}
+			aOp := "%rd8"
+			if c.aRegs {
+				aOp, imm = "{%r20, %r21, %r22, %r23}", ", 1, 1, 1, 0"
+			}
 			instr := fmt.Sprintf("shl.b32 %%r17, %%r1, 2;\n\tadd.u32 %%r17, %%r17, %%r5;\n\tld.shared.u32 %%r16, [%%r17+%d];\n\t"+
-				"wgmma.mma_async.sp.sync.aligned.m64n%dk%d.%s.%s.%s {D}, %%rd8, %%rd12, %%r16, %d%s;", moff, c.n, c.k, c.dty, ty, ty, c.sel, imm)
-			src := wgmmaTile(c.n, instr)
+				"shl.b32 %%r17, %%r1, 4;\n\tadd.u32 %%r17, %%r17, %%r5;\n\tld.shared.v4.b32 {%%r20, %%r21, %%r22, %%r23}, [%%r17+%d];\n\t"+
+				"wgmma.mma_async.sp.sync.aligned.m64n%dk%d.%s.%s.%s {D}, %s, %%rd12, %%r16, %d%s;", moff, roff, c.n, c.k, c.dty, ty, ty, aOp, c.sel, imm)
+			src := strings.Replace(wgmmaTile(c.n, instr), ".reg .b32 %r<20>;", ".reg .b32 %r<24>;", 1)
 			if c.integer() { // s32 accumulators live in .b32 registers (ptxas refuses .f32 ones)
 				src = strings.ReplaceAll(strings.Replace(src, ".reg .f32 %f<", ".reg .b32 %f<", 1), "st.global.f32", "st.global.b32")
 			}
