@@ -213,7 +213,10 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	return nil
 }
 
-func execWgmmaFence(w *Warp, in *Inst) Status { return Continue }
+func execWgmmaFence(w *Warp, in *Inst) Status {
+	wgmmaFence(w)
+	return Continue
+}
 
 func execWgmmaCommit(w *Warp, in *Inst) Status {
 	wgmmaCommit(w)

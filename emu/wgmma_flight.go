@@ -24,11 +24,25 @@ import (
 // wgmma-in-flight. Reading the same A registers from two operations in
 // flight is not reported (neither writes them).
 //
+// The other half of the contract (§9.7.15.7.1, wgmma.fence): a register
+// access and a later wgmma.mma_async that uses the same register as its
+// accumulator or A fragment must have a wgmma.fence between them (again
+// except a chain of one shape, whose wgmma.mma_async accesses are not
+// counted). Each warp records, per register, the fence epoch and the
+// instruction of its last access by any other instruction; wgmma.fence
+// starts a new epoch, and a wgmma.mma_async whose D or A registers were
+// touched in the current epoch is reported with rule wgmma-fence.
+//
 // The registers an instruction names come from its operands at decode
 // (wgmmaWatch); the check wraps the handlers of a program that contains
 // wgmma.mma_async, so other programs pay nothing.
 
-const ruleWgmmaInFlight = "wgmma-in-flight"
+const (
+	ruleWgmmaInFlight = "wgmma-in-flight"
+	ruleWgmmaFence    = "wgmma-fence"
+)
+
+const specWgmmaFence = "PTX ISA §9.7.15.7.1 (wgmma.fence)"
 
 const specWgmmaWait = "PTX ISA §9.7.15.7.3 (wgmma.wait_group)"
 
@@ -41,7 +55,7 @@ type ctaWgmma struct {
 
 func (c *ctaWgmma) warp(i int) *warpWgmma {
 	for len(c.warps) <= i {
-		c.warps = append(c.warps, &warpWgmma{busy: map[int32]wgmmaUse{}})
+		c.warps = append(c.warps, &warpWgmma{busy: map[int32]wgmmaUse{}, epoch: 1})
 	}
 	return c.warps[i]
 }
@@ -51,6 +65,14 @@ type warpWgmma struct {
 	ops     []wgmmaOp
 	commits int                // wgmma-groups committed so far (numbered from 1)
 	busy    map[int32]wgmmaUse // the registers of ops, by slot
+	epoch   int32              // wgmma.fence instructions executed, plus one
+	touched []regTouch         // by slot/32: the last access by a non-wgmma instruction
+}
+
+// regTouch is the last access to a register: the fence epoch it fell in
+// and the instruction's pc.
+type regTouch struct {
+	epoch, pc int32
 }
 
 // wgmmaOp is one wgmma.mma_async in flight.
@@ -87,6 +109,16 @@ func warpFlight(w *Warp) *warpWgmma {
 // and adds it to them.
 func wgmmaIssue(w *Warp, in *Inst, x *wgmmaInst) Status {
 	ww := warpFlight(w)
+	for i, s := range x.d {
+		if st := ww.unfenced(w, s, nameAt(x.dNames, i), "accumulator"); st != Continue {
+			return st
+		}
+	}
+	for i, s := range x.a {
+		if st := ww.unfenced(w, s, nameAt(x.aNames, i), "A fragment"); st != Continue {
+			return st
+		}
+	}
 	for i, s := range x.d {
 		if u, ok := ww.busy[s]; ok && (!u.acc || ww.shapeOf(u.op) != x.shape) {
 			return wgmmaHazard(w, nameAt(x.dNames, i), u)
@@ -129,6 +161,22 @@ func (ww *warpWgmma) shapeOf(pc int32) string {
 	}
 	return ""
 }
+
+// unfenced reports register slot s, which the wgmma.mma_async at w.pc
+// uses as role, when an instruction touched it after the last wgmma.fence.
+func (ww *warpWgmma) unfenced(w *Warp, s int32, reg, role string) Status {
+	i := int(s >> 5)
+	if i >= len(ww.touched) || ww.touched[i].epoch != ww.epoch {
+		return Continue
+	}
+	at := w.prog.Insts[ww.touched[i].pc].Pos
+	return w.Fault(lane(w.Exec), ruleWgmmaFence, specWgmmaFence,
+		"%s, the %s of this wgmma.mma_async, was accessed at %s after the last wgmma.fence: a wgmma.fence must order that access before the wgmma.mma_async",
+		reg, role, token.Position{File: w.prog.File, Pos: at})
+}
+
+// wgmmaFence starts a new fence epoch.
+func wgmmaFence(w *Warp) { warpFlight(w).epoch++ }
 
 // wgmmaCommit closes the open wgmma-group.
 func wgmmaCommit(w *Warp) {
@@ -256,15 +304,23 @@ func (d *Decoder) watchWgmmaRegs(from int, x *ast.Instruction) {
 	}
 }
 
-// run is the wrapped handler: the check, then the instruction.
+// run is the wrapped handler: the in-flight check, the record of the
+// access for the fence check, then the instruction.
 func (wt *wgmmaWatch) run(w *Warp, in *Inst) Status {
-	if c := w.CTA.Ext(ctaWgmmaKey).(*ctaWgmma); w.Index < len(c.warps) {
-		if ww := c.warps[w.Index]; len(ww.busy) > 0 {
-			for i, s := range wt.slots {
-				if u, ok := ww.busy[s]; ok {
-					return wgmmaHazard(w, wt.names[i], u)
-				}
+	ww := warpFlight(w)
+	if len(ww.busy) > 0 {
+		for i, s := range wt.slots {
+			if u, ok := ww.busy[s]; ok {
+				return wgmmaHazard(w, wt.names[i], u)
 			}
+		}
+	}
+	if ww.touched == nil {
+		ww.touched = make([]regTouch, w.prog.numSlots)
+	}
+	for _, s := range wt.slots {
+		if i := int(s >> 5); i < len(ww.touched) {
+			ww.touched[i] = regTouch{epoch: ww.epoch, pc: w.pc}
 		}
 	}
 	return wt.exec(w, in)

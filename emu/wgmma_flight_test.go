@@ -36,7 +36,8 @@ func runWgmmaFlight(t *testing.T, src string) *Result {
 }
 
 // TestWgmmaInFlight: registers of a wgmma.mma_async touched before the
-// wgmma.wait_group that retires it are reported; the fixed kernels run.
+// wgmma.wait_group that retires it, or touched after the last wgmma.fence
+// before it, are reported; the fixed kernels run.
 func TestWgmmaInFlight(t *testing.T) {
 	bad := []struct {
 		name  string
@@ -73,6 +74,29 @@ func TestWgmmaInFlight(t *testing.T) {
 			wantReport(t, res, ruleWgmmaInFlight, c.frags...)
 		})
 	}
+	// wgmma.fence (§9.7.15.7.1): an access after the last fence to a
+	// register the next wgmma.mma_async uses.
+	unfenced := []struct {
+		name  string
+		edits []string
+		frags []string
+	}{
+		{"accumulator written after the fence", []string{
+			wgmmaMMALine, "mov.f32 %f6, 0f40000000;\n\t" + wgmmaMMALine,
+		}, []string{"%f6, the accumulator", "was accessed at", "after the last wgmma.fence"}},
+		{"A fragment loaded after the fence", []string{
+			wgmmaMMALine, "mov.b32 %r18, 0;\n\t" + wgmmaRegsALine,
+		}, []string{"%r18, the A fragment"}},
+		{"no fence at all", []string{
+			"wgmma.fence.sync.aligned;", "",
+		}, []string{"%f0, the accumulator"}},
+	}
+	for _, c := range unfenced {
+		t.Run(c.name, func(t *testing.T) {
+			res := runWgmmaFlight(t, wgmmaEdit(t, c.edits...))
+			wantReport(t, res, ruleWgmmaFence, c.frags...)
+		})
+	}
 	good := []struct {
 		name  string
 		edits []string
@@ -85,6 +109,12 @@ func TestWgmmaInFlight(t *testing.T) {
 			wgmmaCommitLine, wgmmaCommitLine + "\n\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f8, %f9, %f10, %f11}, %rd8, %rd12, 1, 1, 1, 0, 0;\n\t" +
 				wgmmaCommitLine + "\n\twgmma.wait_group.sync.aligned 1;\n\tmov.f32 %f2, %f3;",
 			".reg .f32 %f<8>;", ".reg .f32 %f<12>;",
+		}},
+		{"fenced again after a late write", []string{
+			wgmmaMMALine, "mov.f32 %f6, 0f40000000;\n\twgmma.fence.sync.aligned;\n\t" + wgmmaMMALine,
+		}},
+		{"wait, write, fence, reuse the accumulator", []string{
+			wgmmaWaitLine, wgmmaWaitLine + "\n\tmov.f32 %f1, 0f00000000;\n\twgmma.fence.sync.aligned;\n\t" + wgmmaMMALine + "\n\t" + wgmmaCommitLine + "\n\t" + wgmmaWaitLine,
 		}},
 		{"A in registers read twice, then rewritten after the wait", []string{
 			wgmmaMMALine, wgmmaRegsALine + "\n\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f8, %f9, %f10, %f11}, {%r16, %r17, %r18, %r19}, %rd12, 1, 1, 1, 0;",

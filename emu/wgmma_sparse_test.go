@@ -168,6 +168,7 @@ func TestWgmmaSparse(t *testing.T) {
 			}
 			instr := fmt.Sprintf("shl.b32 %%r17, %%r1, 2;\n\tadd.u32 %%r17, %%r17, %%r5;\n\tld.shared.u32 %%r16, [%%r17+%d];\n\t"+
 				"shl.b32 %%r17, %%r1, 4;\n\tadd.u32 %%r17, %%r17, %%r5;\n\tld.shared.v4.b32 {%%r20, %%r21, %%r22, %%r23}, [%%r17+%d];\n\t"+
+				"wgmma.fence.sync.aligned;\n\t"+ // orders the loads of A before the wgmma.mma_async that reads them
 				"wgmma.mma_async.sp.sync.aligned.m64n%dk%d.%s.%s.%s {D}, %s, %%rd12, %%r16, %d%s;", moff, roff, c.n, c.k, c.dty, ty, ty, aOp, c.sel, imm)
 			src := strings.Replace(wgmmaTile(c.n, instr), ".reg .b32 %r<20>;", ".reg .b32 %r<24>;", 1)
 			if c.integer() { // s32 accumulators live in .b32 registers (ptxas refuses .f32 ones)
