@@ -217,6 +217,8 @@ func TestWgmmaInteger(t *testing.T) {
 	}
 	src := strings.Replace(wgmmaKernel, "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 1, 1, 1, 0, 0;",
 		"wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 0;", 1)
+	// s32 accumulators live in .b32 registers (ptxas 12.5 refuses .f32 ones)
+	src = strings.ReplaceAll(strings.Replace(src, ".reg .f32 %f<8>;", ".reg .b32 %f<8>;", 1), "st.global.v2.f32", "st.global.v2.b32")
 	hi := uint64(8*w>>4)<<32 | 1<<62
 	res := launch(t, src, Config{Block: dims(128, 1, 1)}, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n), scalar(hi), scalar(hi), scalar(boff))
 	out := u32s(res.Buffers[1].Data)
