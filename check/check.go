@@ -526,7 +526,8 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.reportProbs(in, d.probs)
 	c.formOperands(in, d)
 	c.cvtNarrowingDst(in, d)
-	c.asyncRules(in) // check/async.go: mbarrier, cp.async, red.async
+	c.asyncRules(in)  // check/async.go: mbarrier, cp.async, red.async
+	c.tensorRules(in) // check/tensor.go: wgmma and mma.sp immediates
 	if in.Opcode == "call" {
 		c.callArgs(in) // check/call.go
 	}

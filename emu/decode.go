@@ -110,6 +110,7 @@ type Decoder struct {
 	rec           map[*ast.Function]bool // functions in a call cycle
 	isa           isaDecoded             // the instruction being lowered, as isa decodes it
 	sm            int                    // the module's .target sm_XX (0 when it names none)
+	wgmma         bool                   // the module issues wgmma.mma_async (wgmma_flight.go)
 }
 
 // Decode lowers kernel (the first .entry when kernel is "") of m, and
@@ -154,6 +155,7 @@ func decodeWith(m *ast.Module, info *resolve.Info, kernel string, layout Layout)
 		addrOf:   map[*ast.Function]int{},
 		tables:   map[*ast.Label][]*ast.Ident{},
 		sm:       targetSM(m),
+		wgmma:    hasWgmmaMMA(m),
 	}
 	entry, entries := entryOf(m, kernel)
 	if entry == nil {

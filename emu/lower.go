@@ -118,6 +118,7 @@ func (d *Decoder) lowerBlock(stmts []ast.Stmt) {
 			from := len(d.prog.Insts)
 			d.lowerInst(x)
 			d.placeLoc(from)
+			d.watchWgmmaRegs(from, x)
 			lastLabel = nil
 		case *ast.Block:
 			d.lowerBlock(x.Stmts)

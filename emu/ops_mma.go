@@ -15,7 +15,7 @@ import (
 // .m16n8k128, .m16n8k256). The result is exact integer arithmetic
 // (wrapping in 32 bits, or clamped to the s32 range with .satfinite), so
 // it is the hardware's bit for bit. The floating-point shapes are in
-// ops_mmafloat.go.
+// ops_mmafloat.go, the sparse forms (mma.sp) in ops_mmasparse.go.
 
 func init() {
 	RegisterOpcode("mma", decodeMma)
@@ -48,6 +48,9 @@ var mmaIntTypes = map[isa.Qual][2]int{isa.QS8: {8, 1}, isa.QU8: {8, 0}, isa.QS4:
 
 func decodeMma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
+	if q.Has(isa.QSp) || q.Has(isa.QSp_Ordered_Metadata) {
+		return decodeMmaSparse(d, in, out, q)
+	}
 	if isFloatMma(q) {
 		return decodeMmaFloat(d, in, out, q)
 	}

@@ -10,7 +10,8 @@ import (
 )
 
 // Floating-point warp-level mma.sync (PTX ISA §9.7.14.5.14): the m16n8kK
-// shapes on f16, bf16, tf32, e4m3/e5m2 and f64, and m8n8k4 on f64. The
+// shapes on f16, bf16, tf32, e4m3/e5m2 and f64, and m8n8k4 on f64 (Volta's
+// f16 m8n8k4 is in ops_mma884.go). The
 // warp's fragments are gathered into whole matrices, the arithmetic is
 // internal/tensorcore's model of the module's target architecture, and D
 // is scattered back. The fragment layouts are the manual's figures for
@@ -63,6 +64,9 @@ func decodeMmaFloat(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 		if q.Has(sh.q) {
 			mf.m, mf.n, mf.k = sh.m, sh.n, sh.k
 		}
+	}
+	if mf.m == 8 && mf.in == tensorcore.F16 {
+		return decodeMma884(d, in, out, q, mf)
 	}
 	if mf.m == 8 && mf.in != tensorcore.F64 || q.Has(isa.QSp) || q.Has(isa.QSp_Ordered_Metadata) || len(in.Operands) != 4 || mf.m == 0 {
 		return d.Errorf(in, "the emulator implements floating-point mma on the m16n8k4/k8/k16/k32 shapes and f64 m8n8k4, dense, .row.col (not %s)", in.FullOpcode())

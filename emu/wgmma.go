@@ -14,8 +14,10 @@ import (
 
 // wgmma.mma_async (PTX ISA §9.7.15.5) on f16, bf16, tf32 and e4m3/e5m2
 // with f32 or f16 accumulators, A from a shared-memory matrix descriptor
-// or from registers, B from a descriptor, K-major (imm-trans 0) in every
-// swizzle mode; and wgmma.fence, commit_group and wait_group.
+// or from registers, B from a descriptor, K-major (imm-trans 0) or, for
+// f16 and bf16 (the only types with imm-trans operands), MN-major
+// (imm-trans 1) in every swizzle mode; and wgmma.fence, commit_group and
+// wait_group.
 //
 // Each warp of the warpgroup owns 16 rows of D (warp w%4 rows 16w..16w+15)
 // and they depend only on those rows of A and on all of B, so each warp
@@ -58,6 +60,10 @@ type wgmmaInst struct {
 	integer     bool    // .s32 accumulators of .s8/.u8 products
 	signed      [2]bool // A, B signed (integer)
 	satfinite   bool
+	sparse      *mmaSparse // .sp: the metadata (wgmma_sparse.go)
+	shape       string     // shape and types as written (".m64n16k16.f32.f16.f16"), for wgmma_flight.go
+	dNames      []string   // the registers of D and of A in registers, for reports
+	aNames      []string
 }
 
 var wgmmaFormats = map[isa.Qual]tensorcore.Format{isa.QF16: tensorcore.F16, isa.QBF16: tensorcore.BF16,
@@ -66,10 +72,24 @@ var wgmmaFormats = map[isa.Qual]tensorcore.Format{isa.QF16: tensorcore.F16, isa.
 func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	q := d.quals()
 	switch {
-	case q.Has(isa.QFence), q.Has(isa.QCommit_Group), q.Has(isa.QWait_Group):
-		out.Exec = execWgmmaSync
+	case q.Has(isa.QFence):
+		out.Exec = execWgmmaFence
 		return nil
-	case !q.Has(isa.QMma_Async) || q.Has(isa.QSp):
+	case q.Has(isa.QCommit_Group):
+		out.Exec = execWgmmaCommit
+		return nil
+	case q.Has(isa.QWait_Group):
+		if len(in.Operands) != 1 {
+			return d.Errorf(in, "wgmma.wait_group takes one operand, the number of groups left pending")
+		}
+		n, ok := parser.ConstValue(in.Operands[0])
+		if !ok || n < 0 {
+			return d.Errorf(in.Operands[0], "wgmma.wait_group needs a non-negative integer constant")
+		}
+		out.Imm = uint64(n)
+		out.Exec = execWgmmaWait
+		return nil
+	case !q.Has(isa.QMma_Async):
 		return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 	}
 	x := &wgmmaInst{aDesc: -1, arch: tensorcore.ForSM(max(d.sm, 90))}
@@ -100,6 +120,12 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	x.out, x.in, x.bin = types[0], types[1], types[2]
 	ops := in.Operands
+	if q.Has(isa.QSp) {
+		var err error
+		if ops, err = decodeWgmmaSparse(d, in, x); err != nil {
+			return err
+		}
+	}
 	want := 8
 	switch {
 	case x.integer:
@@ -138,6 +164,15 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	} else if x.aDesc, err = d.Src(ops[1], TB64); err != nil {
 		return err
 	}
+	x.dNames = regNames(ops[0])
+	if aIsVec {
+		x.aNames = regNames(ops[1])
+	}
+	for _, v := range q.List {
+		if s := v.String(); v != isa.QMma_Async && v != isa.QSync && v != isa.QAligned {
+			x.shape += s
+		}
+	}
 	if x.bDesc, err = d.Src(ops[2], TB64); err != nil {
 		return err
 	}
@@ -162,20 +197,36 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 		}
 		p := rest[i-4]
 		if p == &x.negA || p == &x.negB {
+			if v != 1 && v != -1 {
+				return d.Errorf(ops[i], "imm-scale must be 1 or -1, got %d", v)
+			}
 			*p = v == -1
 		} else {
+			if v != 0 && v != 1 {
+				return d.Errorf(ops[i], "imm-trans must be 0 or 1, got %d", v)
+			}
 			*p = v == 1
 		}
-	}
-	if x.transA || x.transB {
-		return d.Errorf(in, "the emulator implements wgmma.mma_async with K-major operands only (imm-trans 0)")
 	}
 	out.Ext = x
 	out.Exec = execWgmma
 	return nil
 }
 
-func execWgmmaSync(w *Warp, in *Inst) Status { return Continue }
+func execWgmmaFence(w *Warp, in *Inst) Status {
+	wgmmaFence(w)
+	return Continue
+}
+
+func execWgmmaCommit(w *Warp, in *Inst) Status {
+	wgmmaCommit(w)
+	return Continue
+}
+
+func execWgmmaWait(w *Warp, in *Inst) Status {
+	wgmmaWait(w, int(in.Imm))
+	return Continue
+}
 
 // descAddr is the shared-memory address of the element of row r and k
 // byte b of a K-major matrix described by desc.
@@ -192,21 +243,57 @@ func descAddr(desc uint64, r, b int) uint64 {
 	return a ^ (a >> 7 & (chunks - 1) << 4)
 }
 
+// operandAddr is the shared-memory address of the element of row (M or
+// N index) r and k index kk, of eb bytes, of an operand described by desc:
+// K-major (descAddr) or, when trans is set, MN-major. The MN-major
+// canonical layouts (§9.7.15.5.1.2.1.3), with T = 16/eb elements per 16
+// bytes: without swizzle ((T,1,m),(8,k)):((1,T,SBO),(T,LBO)): 16-byte
+// runs of T consecutive rows, 8 values of k 16 bytes apart, the next T
+// rows at SBO and the next 8 values of k at LBO; with a swizzle of W
+// bytes ((T,W/16,m),(8,k)):((1,T,LBO),(W/16·T,SBO)): W-byte runs of
+// W/eb consecutive rows, 8 values of k W bytes apart, the next W/eb rows
+// at LBO and the next 8 values of k at SBO, then the same XOR of 16-byte
+// chunk bits with bits 7 and up as K-major.
+func operandAddr(desc uint64, trans bool, r, kk, eb int) uint64 {
+	if !trans {
+		return descAddr(desc, r, kk*eb)
+	}
+	start := (desc & 0x3fff) << 4
+	lbo := (desc >> 16 & 0x3fff) << 4
+	sbo := (desc >> 32 & 0x3fff) << 4
+	width := map[uint64]uint64{1: 128, 2: 64, 3: 32}[desc>>62]
+	if width == 0 {
+		t := 16 / eb
+		return start + uint64(r/t)*sbo + uint64(r%t*eb) + uint64(kk/8)*lbo + uint64(kk%8)*16
+	}
+	run := int(width) / eb // rows in one W-byte run
+	a := start + uint64(r/run)*lbo + uint64(r%run*eb) + uint64(kk/8)*sbo + uint64(kk%8)*width
+	chunks := width / 16
+	return a ^ (a >> 7 & (chunks - 1) << 4)
+}
+
 func execWgmma(w *Warp, in *Inst) Status {
 	x := in.Ext.(*wgmmaInst)
 	if w.Exec != w.live || w.live != ^uint32(0) {
 		return w.Fault(lane(w.Exec), RuleUnsupported, specWgmma, "wgmma.mma_async executed by lanes %#08x; all 32 lanes of the warp must execute it", w.Exec)
 	}
+	if st := wgmmaIssue(w, in, x); st != Continue {
+		return st
+	}
 	const m = 16 // this warp's rows
 	eb := x.in.Bits() / 8
-	A := make([]uint64, m*x.k)
+	ka := x.k // the columns of A as stored: half of K when A is sparse
+	if x.sparse != nil {
+		ka = x.k / 2
+	}
+	A := make([]uint64, m*ka)
 	B := make([]uint64, x.n*x.k)
 	C := make([]uint64, m*x.n)
 	D := make([]uint64, m*x.n)
 	wr := w.Index % 4
-	readElem := func(l int, desc uint64, r, kk int, size int) (uint64, bool) {
+	readElem := func(l int, desc uint64, trans bool, r, kk int, size int) (uint64, bool) {
 		// a descriptor holds an offset in the executing CTA's shared memory
-		a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(w.CTA.Rank+1)<<sharedRankShift
+		a := operandAddr(desc, trans, r, kk, size)&sharedOffMask | uint64(w.CTA.Rank+1)<<sharedRankShift
 		bts := w.Bytes(l, SpaceShared, a, size, false)
 		if bts == nil {
 			return 0, false
@@ -222,12 +309,12 @@ func execWgmma(w *Warp, in *Inst) Status {
 	if x.aDesc >= 0 {
 		desc := w.R[x.aDesc]
 		for r := range m {
-			for kk := range x.k {
-				v, ok := readElem(0, desc, 16*wr+r, kk, eb)
+			for kk := range ka {
+				v, ok := readElem(0, desc, x.transA, 16*wr+r, kk, eb)
 				if !ok {
 					return Fault
 				}
-				A[r*x.k+kk] = v
+				A[r*ka+kk] = v
 			}
 		}
 	} else {
@@ -235,14 +322,14 @@ func execWgmma(w *Warp, in *Inst) Status {
 		for l := range 32 {
 			for j := range 4 * e {
 				r, c := mmaFragPlace('a', e, l, j)
-				A[r*x.k+c] = elemOf(w.R[x.a[j/e]+int32(l)], 8*eb, j%e)
+				A[r*ka+c] = elemOf(w.R[x.a[j/e]+int32(l)], 8*eb, j%e)
 			}
 		}
 	}
 	desc := w.R[x.bDesc]
 	for col := range x.n {
 		for kk := range x.k {
-			v, ok := readElem(0, desc, col, kk, eb)
+			v, ok := readElem(0, desc, x.transB, col, kk, eb)
 			if !ok {
 				return Fault
 			}
@@ -271,9 +358,14 @@ func execWgmma(w *Warp, in *Inst) Status {
 			}
 		}
 	}
-	if x.integer {
+	switch {
+	case x.sparse != nil:
+		if st := wgmmaSparse(w, x, A, B, C, D); st != Continue {
+			return st
+		}
+	case x.integer:
 		wgmmaInteger(x, A, B, C, D)
-	} else {
+	default:
 		x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: x.in, BIn: x.bin, Out: x.out, M: m, N: x.n, K: x.k, A: A, B: B, C: C, D: D})
 	}
 	for l := range 32 {
@@ -327,4 +419,17 @@ func mmaInteger(m, n, k int, signed [2]bool, saturate bool, A, B, C, D []uint64)
 			D[i*n+j] = uint64(uint32(s))
 		}
 	}
+}
+
+// regNames is the names of the registers of a vector operand.
+func regNames(e ast.Expr) []string {
+	v, ok := e.(*ast.VectorExpr)
+	if !ok {
+		return []string{ast.NameOf(e)}
+	}
+	out := make([]string, len(v.Elems))
+	for i, x := range v.Elems {
+		out[i] = ast.NameOf(x)
+	}
+	return out
 }

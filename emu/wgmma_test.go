@@ -148,8 +148,8 @@ func TestWgmmaSwizzleModes(t *testing.T) {
 	}
 }
 
-// TestWgmmaRefusesTransposed: MN-major operands are reported at decode.
-func TestWgmmaRefusesTransposed(t *testing.T) {
+// TestWgmmaBadImmediates: an imm-trans other than 0 or 1 is reported at decode.
+func TestWgmmaBadImmediates(t *testing.T) {
 	bad := `.version 8.5
 .target sm_90a
 .address_size 64
@@ -157,7 +157,7 @@ func TestWgmmaRefusesTransposed(t *testing.T) {
 {
 	.reg .f32 %f<8>;
 	.reg .b64 %rd<4>;
-	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1, 1, 1, 1, 0;
+	wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, 1, 1, 1, 2, 0;
 	ret;
 }
 `
@@ -165,8 +165,8 @@ func TestWgmmaRefusesTransposed(t *testing.T) {
 	if errs.HasErrors() {
 		t.Fatal(errs.Err())
 	}
-	if _, errs := Decode(m, ""); !errs.HasErrors() || !strings.Contains(errs.Err().Error(), "K-major") {
-		t.Fatalf("a transposed A was not reported: %v", errs)
+	if _, errs := Decode(m, ""); !errs.HasErrors() || !strings.Contains(errs.Err().Error(), "imm-trans must be 0 or 1") {
+		t.Fatalf("imm-trans-a 2 was not reported: %v", errs)
 	}
 }
 
@@ -217,6 +217,8 @@ func TestWgmmaInteger(t *testing.T) {
 	}
 	src := strings.Replace(wgmmaKernel, "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 1, 1, 1, 0, 0;",
 		"wgmma.mma_async.sync.aligned.m64n16k32.s32.s8.u8 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 0;", 1)
+	// s32 accumulators live in .b32 registers (ptxas 12.5 refuses .f32 ones)
+	src = strings.ReplaceAll(strings.Replace(src, ".reg .f32 %f<8>;", ".reg .b32 %f<8>;", 1), "st.global.v2.f32", "st.global.v2.b32")
 	hi := uint64(8*w>>4)<<32 | 1<<62
 	res := launch(t, src, Config{Block: dims(128, 1, 1)}, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n), scalar(hi), scalar(hi), scalar(boff))
 	out := u32s(res.Buffers[1].Data)

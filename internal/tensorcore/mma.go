@@ -217,11 +217,12 @@ func mmaF64(p *Problem) {
 }
 
 // mmaFP8ViaF16 is PTX mma.sync on FP8 where ptxas lowers it to f16: the
-// inputs are converted to f16 (exactly), two f16 MMAs with a zero
-// accumulator take the interleaved halves of k (pairs 0-1, 4-5, ... and
-// 2-3, 6-7, ..., the two f16x2 halves of each FP8x4 register), and their
-// binary32 results are added to C one after the other, rounded to
-// nearest-even.
+// inputs are converted to f16 (exactly, F2FP.F16.E4M3/E5M2.UNPACK_B), two
+// f16 MMAs with a zero accumulator (HMMA.16816.F32 ..., RZ) take the
+// interleaved halves of k (pairs 0-1, 4-5, ... and 2-3, 6-7, ..., the two
+// f16x2 halves of each FP8x4 register), the two binary32 results are added
+// together and their sum is added to C (two FADDs, nearest-even): D =
+// C + (r0 + r1), the sequence ptxas 12.5 emits for sm_90.
 func (a *Arch) mmaFP8ViaF16(p *Problem) {
 	half := p.K / 2
 	split := func(f Format, src []uint64, rows int, sel int) []uint64 {
@@ -243,10 +244,8 @@ func (a *Arch) mmaFP8ViaF16(p *Problem) {
 			A: split(p.In, p.A, p.M, s), B: split(p.bFormat(), p.B, p.N, s), C: zero, D: r[s]})
 	}
 	for i := range p.D {
-		d := math.Float32frombits(uint32(p.C[i])) // FP8 mma.sync accumulates in f32
-		for s := range 2 {
-			d = addF32(d, math.Float32frombits(uint32(r[s][i])))
-		}
+		halves := addF32(math.Float32frombits(uint32(r[0][i])), math.Float32frombits(uint32(r[1][i])))
+		d := addF32(math.Float32frombits(uint32(p.C[i])), halves) // FP8 mma.sync accumulates in f32
 		p.D[i] = uint64(math.Float32bits(d))
 	}
 }
