@@ -207,7 +207,7 @@ func SRegNumber(name string) int {
 	if len(name) == 0 || name[0] != '%' {
 		return -1
 	}
-	if i, ok := sregByName.get(name); ok {
+	if i, ok := sregByName.Get(name); ok {
 		return int(i)
 	}
 	return -1
