@@ -739,7 +739,11 @@ func verExpr(s string) string {
 	if !ok {
 		log.Fatalf("bad version %q", s)
 	}
-	return "V(" + maj + ", " + min + ")"
+	// V(maj, min) as a constant (major<<8 | minor, Version's layout): the
+	// compiler lays constants out in the data, where a call of V in a
+	// table of hundreds of forms becomes a store at start-up to every
+	// page of the table.
+	return maj + "<<8 | " + min
 }
 
 // archExpr turns "sm_70", "sm_90a", "sm_100a|sm_101a" or "-" into an Arch.
@@ -750,7 +754,7 @@ func archExpr(s string) string {
 	case "tcgen05":
 		// tcgen05Arch (st.go) spelled out: a literal the linker lays out,
 		// where a reference to the variable is copied at start-up.
-		return "Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: V(8, 8)}"
+		return "Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8}"
 	}
 	var arch []string
 	min := ""
