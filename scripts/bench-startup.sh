@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 rounds=${ROUNDS:-21}
 runs=${RUNS:-20}
 reps=${REPS:-5}
-sizes=${SIZES:-16 64}
+sizes=${SIZES-16 64}
 old_rev=${OLD_REV:-cce2c28}
 
 command -v perf >/dev/null || { echo "bench-startup.sh: perf not found" >&2; exit 1; }
