@@ -47,7 +47,7 @@ func readSource(name string, stdin io.Reader) ([]byte, error) {
 }
 
 // smallSourceBytes is the largest file readSource reads rather than maps.
-const smallSourceBytes = 64 << 10
+const smallSourceBytes = 16 << 10
 
 // readWhole reads the n bytes of the regular file fd; false when the file
 // did not hold exactly n bytes (it changed while being read).
