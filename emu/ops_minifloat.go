@@ -4,6 +4,7 @@ import (
 	"github.com/ptxkit/ptxkit/isa"
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -23,8 +24,10 @@ func init() {
 // value) or e5m2 (IEEE-like; 57344 the largest finite value).
 type fp8Format struct {
 	expBits, manBits, bias int
-	ieee                   bool      // exponent all ones is infinity/NaN
-	values                 []float64 // every finite non-negative value, by code
+	ieee                   bool // exponent all ones is infinity/NaN
+	// values lists every finite non-negative value, by code; built on the
+	// first conversion, not at the start of every ptxkit command.
+	values func() []float64
 }
 
 var (
@@ -34,13 +37,17 @@ var (
 
 func newFP8(e, m int, ieee bool) *fp8Format {
 	f := &fp8Format{expBits: e, manBits: m, bias: 1<<(e-1) - 1, ieee: ieee}
-	for code := 0; code < 0x80; code++ {
-		v := f.decode(uint8(code))
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			break
+	f.values = sync.OnceValue(func() []float64 {
+		var l []float64
+		for code := 0; code < 0x80; code++ {
+			v := f.decode(uint8(code))
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				break
+			}
+			l = append(l, v)
 		}
-		f.values = append(f.values, v)
-	}
+		return l
+	})
 	return f
 }
 
@@ -78,7 +85,7 @@ func (f *fp8Format) encodeSatfinite(x float64, relu bool) uint8 {
 	if math.Signbit(x) {
 		sign, x = 0x80, -x
 	}
-	vs := f.values
+	vs := f.values()
 	i := sort.SearchFloat64s(vs, x) // first value >= x
 	switch {
 	case i == len(vs):

@@ -23,7 +23,7 @@ type NextQual struct {
 // oldest form does (a later PTX ISA version or a newer minimum target).
 func (n *NextQual) Gated() bool {
 	base, arch := n.PTX, n.Arch.Min
-	for _, f := range formsByOpcode[n.Form.Opcode] {
+	for _, f := range Forms(n.Form.Opcode) {
 		base, arch = min(base, f.PTX), min(arch, f.Arch.Min)
 	}
 	return n.PTX > base || n.Arch.Min > arch || len(n.Arch.Arch) > 0 || len(n.Arch.Family) > 0
@@ -48,7 +48,7 @@ func NextQuals(opcode string, written []Qual, v Version, t Target) []NextQual {
 	}
 	cand := append(append(make([]Qual, 0, len(written)+1), written...), QNone)
 	last := len(written)
-	for _, f := range formsByOpcode[opcode] {
+	for _, f := range Forms(opcode) {
 		if last >= capacity(f) || !gatePasses(f, v, t) || !partialFits(f, written, names[:last], &d, &probs) {
 			continue
 		}

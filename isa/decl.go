@@ -76,13 +76,13 @@ const declQualBits = 1<<12 - 1
 // (.shared::cta, .param::entry) is a state space: which sub-spaces a
 // declaration may name is the validator's decision, not the grammar's.
 func DeclWord(s string) (DeclKind, int) {
-	v, ok := declIndex.get(s)
+	v, ok := declIndex.Get(s)
 	if !ok {
 		i := strings.Index(s, "::")
 		if i < 0 {
 			return DeclOther, 0
 		}
-		if v, ok = declIndex.get(s[:i]); !ok || DeclKind(v>>12) != DeclSpace {
+		if v, ok = declIndex.Get(s[:i]); !ok || DeclKind(v>>12) != DeclSpace {
 			return DeclOther, 0
 		}
 		return DeclSpace, 0
@@ -100,7 +100,7 @@ func DeclWord(s string) (DeclKind, int) {
 // .sreg and words that are neither. Declarations are many, and their
 // words few: this index of them is small and stays in cache.
 func DeclQual(s string) Qual {
-	if v, ok := declIndex.get(s); ok {
+	if v, ok := declIndex.Get(s); ok {
 		if k := DeclKind(v >> 12); k == DeclSpace || k == DeclType {
 			return Qual(v & declQualBits)
 		}

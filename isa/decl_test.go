@@ -37,7 +37,7 @@ func TestDeclWord(t *testing.T) {
 			t.Errorf("declaration space %s is not a state space", q)
 		}
 	}
-	if p := declIndex.probes(); p > 4 {
+	if p := declIndex.Probes(); p > 4 {
 		t.Errorf("a declaration word takes %d probes", p)
 	}
 }

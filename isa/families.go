@@ -36,27 +36,22 @@ var familyGates = []FamilyGate{
 	{Prefix: "st.bulk", Section: "PTX ISA 9.7.9.13", PTX: V(8, 6), Arch: SM(100)},
 }
 
-var familyParts = func() [][]string {
-	l := make([][]string, len(familyGates))
-	for i, g := range familyGates {
-		l[i] = strings.Split(g.Prefix, ".")
-	}
-	return l
-}()
-
-// familyByOpcode indexes familyGates by the text before the first dot.
-var familyByOpcode = func() map[string][]int {
-	m := map[string][]int{}
-	for i, g := range familyGates {
-		op, _, _ := strings.Cut(g.Prefix, ".")
-		m[op] = append(m[op], i)
-	}
-	return m
-}()
-
 // HasFamily reports whether some family gate starts with opcode (the text
 // before the first dot), so that callers build the dotted name only then.
-func HasFamily(opcode string) bool { return len(familyByOpcode[opcode]) > 0 }
+func HasFamily(opcode string) bool {
+	for i := range familyGates {
+		if familyOpcodeIs(familyGates[i].Prefix, opcode) {
+			return true
+		}
+	}
+	return false
+}
+
+// familyOpcodeIs reports whether the family prefix p starts with the
+// opcode op (the text before its first dot).
+func familyOpcodeIs(p, op string) bool {
+	return len(p) >= len(op) && p[:len(op)] == op && (len(p) == len(op) || p[len(op)] == '.')
+}
 
 // LookupFamily returns the gate for a dotted instruction name
 // ("mbarrier.try_wait.parity.shared::cta.b64"), or nil.
@@ -80,24 +75,35 @@ func LookupFamily(name string) *FamilyGate {
 func FamilyOf(opcode string, names []string) (*FamilyGate, int) {
 	var best *FamilyGate
 	bestParts := 0
-	for _, i := range familyByOpcode[opcode] {
+	for i := range familyGates {
 		g := &familyGates[i]
-		parts := familyParts[i]
-		if len(parts)-1 > len(names) || len(parts) <= bestParts {
+		if !familyOpcodeIs(g.Prefix, opcode) {
 			continue
 		}
-		ok := true
-		for j, p := range parts[1:] {
-			if len(names[j]) != len(p)+1 || names[j][1:] != p {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			best, bestParts = g, len(parts)
+		if parts, ok := familyMatches(g.Prefix[len(opcode):], names); ok && parts > bestParts {
+			best, bestParts = g, parts
 		}
 	}
 	return best, bestParts
+}
+
+// familyMatches reports whether rest, the dotted parts of a family prefix
+// after its opcode (".try_wait", or "" for the opcode alone), are the
+// first qualifier spellings of names, and how many dotted components the
+// prefix has with its opcode.
+func familyMatches(rest string, names []string) (int, bool) {
+	parts := 1
+	for ; rest != ""; parts++ {
+		end := strings.IndexByte(rest[1:], '.') + 1
+		if end == 0 {
+			end = len(rest)
+		}
+		if parts-1 >= len(names) || names[parts-1] != rest[:end] {
+			return 0, false
+		}
+		rest = rest[end:]
+	}
+	return parts, true
 }
 
 // Check reports the problems of using the family in a module of version v

@@ -183,8 +183,8 @@ func (o *OpForm) Class() string {
 // Title names the instruction of the form as the manual's page does:
 // "st.bulk", "bar.sync", "mbarrier.init", "add".
 func (o *OpForm) Title() string {
-	if _, ok := opDocs[o.Name]; !ok && len(o.Fixed) > 0 {
-		if _, ok := opDocs[o.Name+o.Fixed[0].String()]; ok {
+	if _, ok := opDoc(o.Name); !ok && len(o.Fixed) > 0 {
+		if _, ok := opDoc(o.Name + o.Fixed[0].String()); ok {
 			return o.Name + o.Fixed[0].String()
 		}
 	}
@@ -193,15 +193,25 @@ func (o *OpForm) Title() string {
 
 // Doc returns what the instruction of the form does.
 func (o *OpForm) Doc() string {
-	if d, ok := opDocs[o.Name]; ok {
+	if d, ok := opDoc(o.Name); ok {
 		return d
 	}
 	if len(o.Fixed) > 0 {
-		if d, ok := opDocs[o.Name+o.Fixed[0].String()]; ok {
+		if d, ok := opDoc(o.Name + o.Fixed[0].String()); ok {
 			return d // "st.bulk", "bar.sync", "mbarrier.init"
 		}
 	}
-	return opDocs[o.Opcode]
+	d, _ := opDoc(o.Opcode)
+	return d
+}
+
+// opDoc returns the doc line of key (an instruction name), and false when
+// the data has none.
+func opDoc(key string) (string, bool) {
+	if i, ok := docIndex.Get(key); ok {
+		return opDocText[i], true
+	}
+	return "", false
 }
 
 // OpDecode is an instruction decoded against a form: the form, its type
@@ -267,17 +277,14 @@ func (d *OpDecode) SlotType(i int) Qual {
 	return d.Types[n]
 }
 
-var formsByOpcode = func() map[string][]*OpForm {
-	m := map[string][]*OpForm{}
-	for i := range opForms {
-		f := &opForms[i]
-		m[f.Opcode] = append(m[f.Opcode], f)
+// Forms returns the forms of an opcode (the text before the first dot),
+// in data file order. The table is generated (opcodeForms, formIndex).
+func Forms(opcode string) []*OpForm {
+	if i, ok := formIndex.Get(opcode); ok {
+		return opcodeForms[i]
 	}
-	return m
-}()
-
-// Forms returns the forms of an opcode (the text before the first dot).
-func Forms(opcode string) []*OpForm { return formsByOpcode[opcode] }
+	return nil
+}
 
 // AllForms returns every form, in data file order.
 func AllForms() []*OpForm {
@@ -291,17 +298,14 @@ func AllForms() []*OpForm {
 // KnownOpcode reports whether opcode has a form, a store table or a family
 // gate.
 func KnownOpcode(opcode string) bool {
-	return len(formsByOpcode[opcode]) > 0 || byOpcode[opcode] != nil || HasFamily(opcode)
+	return len(Forms(opcode)) > 0 || byOpcode[opcode] != nil || HasFamily(opcode)
 }
 
 // Opcodes returns every opcode with a form or a table, sorted.
 func Opcodes() []string {
-	var l []string
-	for op := range formsByOpcode {
-		l = append(l, op)
-	}
+	l := append([]string(nil), formOpcodes[:]...)
 	for op := range byOpcode {
-		if formsByOpcode[op] == nil {
+		if Forms(op) == nil {
 			l = append(l, op)
 		}
 	}
@@ -494,22 +498,27 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 	return probs
 }
 
-// ignoresPred lists the instructions on which ptxas 12.5 accepts and
+// ignoresPred reports the instructions on which ptxas 12.5 accepts and
 // ignores a .pred qualifier (measured: add, sub, neg, abs, min, max, fma,
 // cvt, set, setp, ex2, atom, red, sqrt, rcp, rsqrt, sin, cos, lg2, tanh
 // and floating-point mul accept it; mad, and, mov, shl, div, ld and
 // others reject it). It holds for their forms with more to the name
 // (cvt.pack), not for the instructions ptxas names by a qualifier
 // (OpForm.Head): mul.lo, mul.wide and red.async reject it.
-var ignoresPred = map[string]bool{"add": true, "sub": true, "neg": true, "abs": true, "min": true, "max": true,
-	"fma": true, "cvt": true, "set": true, "setp": true, "ex2": true, "atom": true, "red": true, "sqrt": true, "rcp": true,
-	"rsqrt": true, "sin": true, "cos": true, "lg2": true, "tanh": true, "mul": true}
+func ignoresPred(opcode string) bool {
+	switch opcode {
+	case "add", "sub", "neg", "abs", "min", "max", "fma", "cvt", "set", "setp", "ex2", "atom", "red", "sqrt", "rcp",
+		"rsqrt", "sin", "cos", "lg2", "tanh", "mul":
+		return true
+	}
+	return false
+}
 
 // ignoresPredOn reports whether ptxas 12.5 ignores a .pred qualifier on
 // form f: a form of one of ignoresPred, without predicate types and
 // without a qualifier in its name (OpForm.Head).
 func ignoresPredOn(f *OpForm) bool {
-	return f.Head == 0 && ignoresPred[f.Opcode] && !formHasType(f, QPred)
+	return f.Head == 0 && ignoresPred(f.Opcode) && !formHasType(f, QPred)
 }
 
 // headOrder checks the parts of ptxas's name of the instruction that
@@ -715,7 +724,7 @@ func DecodeOp(opcode string, names []string, quals []Qual, nops int, d *OpDecode
 // (cvt to .e4m3x2 is a PTX 7.8 form on sm_90 and a PTX 8.1 form on
 // sm_89).
 func DecodeOpFor(opcode string, names []string, quals []Qual, nops int, v Version, t Target, d *OpDecode, probs []Problem) []Problem {
-	forms := formsByOpcode[opcode]
+	forms := Forms(opcode)
 	if len(forms) == 0 {
 		*d = OpDecode{Quals: quals}
 		return append(probs, unknownOpcode(opcode))
@@ -903,7 +912,7 @@ func cmpProblems(d *OpDecode, probs []Problem) []Problem {
 func MissingChoices(opcode string, names []string, quals []Qual) []Qual {
 	var l []Qual
 	var d OpDecode
-	for _, f := range formsByOpcode[opcode] {
+	for _, f := range Forms(opcode) {
 		probs := decodeForm(f, names, quals, &d, nil)
 		if len(probs) != 1 || probs[0].Rule != "missing-qualifier" {
 			continue
@@ -942,16 +951,13 @@ func unknownOpcode(opcode string) Problem {
 	return p
 }
 
-// knownOpcodes is Opcodes, computed once.
-var knownOpcodes = Opcodes()
-
 // nearestOpcode returns the known opcode closest to op by edit distance,
 // when it is at most 2 edits away. It allocates nothing, and opcodes
 // longer than any known one by more than two bytes cost one comparison
 // of lengths per known opcode.
 func nearestOpcode(op string) string {
 	best, bestD := "", 3
-	for _, k := range knownOpcodes {
+	for _, k := range formOpcodes {
 		if d := editDistance(op, k, bestD+1); d <= 2 && closer(op, k, d, best, bestD) {
 			best, bestD = k, d
 		}

@@ -45,9 +45,15 @@ func LookupFuncDirective(name string) *FuncDirective {
 	return nil
 }
 
-// systemCalls are the functions ptxas provides itself (PTX ISA §7.3,
+// systemCall reports the functions ptxas provides itself (PTX ISA §7.3,
 // System calls): a module declares them .extern and never defines them.
-var systemCalls = map[string]bool{"vprintf": true, "malloc": true, "free": true, "__assertfail": true}
+func systemCall(name string) bool {
+	switch name {
+	case "vprintf", "malloc", "free", "__assertfail":
+		return true
+	}
+	return false
+}
 
 // IsSystemCall reports whether name is one of the system calls.
-func IsSystemCall(name string) bool { return systemCalls[name] }
+func IsSystemCall(name string) bool { return systemCall(name) }

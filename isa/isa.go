@@ -221,7 +221,6 @@ func register(in *Instr) {
 	l := append(byOpcode[in.Opcode], in)
 	sort.SliceStable(l, func(i, j int) bool { return l[i].SubOp != QNone && l[j].SubOp == QNone })
 	byOpcode[in.Opcode] = l
-	indexOpcodes()
 }
 
 // Lookup returns the description of an instruction by full name ("st",

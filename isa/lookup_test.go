@@ -13,7 +13,7 @@ func TestLookupQualAll(t *testing.T) {
 			t.Errorf("LookupQual(%q) = %v, want none", s, got)
 		}
 	}
-	if p := qualIndex.probes(); p > 3 {
+	if p := qualIndex.Probes(); p > 3 {
 		t.Errorf("a qualifier lookup takes up to %d probes", p)
 	}
 }
@@ -44,7 +44,7 @@ func TestDescribed(t *testing.T) {
 			t.Errorf("MayDescribe(%q) = false", op)
 		}
 	}
-	if p := opcodeIndex.probes(); p > 3 {
+	if p := opcodeIndex.Probes(); p > 3 {
 		t.Errorf("an opcode lookup takes up to %d probes", p)
 	}
 }

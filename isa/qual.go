@@ -219,22 +219,22 @@ func (q Qual) String() string {
 	if q >= numQuals {
 		return "?"
 	}
-	return quals[q].name
+	return q.info().name
 }
 
 // Group returns the grammar slot of q.
-func (q Qual) Group() Group { return quals[q].group }
+func (q Qual) Group() Group { return q.info().group }
 
 // Bits returns the width of a type qualifier, the length of a vector
 // qualifier or the repeat factor of a .num qualifier; 0 otherwise.
-func (q Qual) Bits() int { return quals[q].bits }
+func (q Qual) Bits() int { return q.info().bits }
 
 // Kind returns a type's kind: 'b' bit-size, 'u' unsigned, 's' signed, 'f'
 // float, 'x' packed float pair, 'p' predicate; 0 for non-types.
-func (q Qual) Kind() byte { return quals[q].kind }
+func (q Qual) Kind() byte { return q.info().kind }
 
 // Bytes returns the width in bytes of a type qualifier.
-func (q Qual) Bytes() int { return quals[q].bits / 8 }
+func (q Qual) Bytes() int { return q.info().bits / 8 }
 
 // TypeByName maps a register type spelling (".u32") to its Qual; QNone
 // when name is not a type.
@@ -256,10 +256,11 @@ func BitType(bits int) Qual {
 	return QNone
 }
 
-// quals describes every spelling: the store tables' (storeQuals) and the
-// generated ones (genQuals, zforms.go).
-var quals = func() (q [numQuals]qualInfo) {
-	copy(q[:], storeQuals[:])
-	copy(q[numStoreQuals:], genQuals[:])
-	return q
-}()
+// info describes q: from the store tables' spellings (storeQuals) or the
+// generated ones (genQuals, zforms.go), both laid out by the linker.
+func (q Qual) info() *qualInfo {
+	if q < numStoreQuals {
+		return &storeQuals[q]
+	}
+	return &genQuals[q-numStoreQuals]
+}

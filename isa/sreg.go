@@ -72,85 +72,85 @@ type SReg struct {
 // sregSpecs lists the special registers; the numbered families appear
 // once with Index -1 and are expanded by init.
 var sregSpecs = []SReg{
-	{Kind: SRegTid, Name: "%tid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "10.1",
+	{Kind: SRegTid, Name: "%tid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "PTX ISA 10.1",
 		Meaning: "thread identifier within the CTA (x, y, z), from 0 to %ntid-1 in each dimension"},
-	{Kind: SRegNtid, Name: "%ntid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "10.2",
+	{Kind: SRegNtid, Name: "%ntid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "PTX ISA 10.2",
 		Meaning: "number of threads in the CTA in each dimension (the CTA shape)"},
-	{Kind: SRegLaneid, Name: "%laneid", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "10.3",
+	{Kind: SRegLaneid, Name: "%laneid", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "PTX ISA 10.3",
 		Meaning: "lane of the thread within its warp, 0 to WARP_SZ-1"},
-	{Kind: SRegWarpid, Name: "%warpid", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "10.4",
+	{Kind: SRegWarpid, Name: "%warpid", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "PTX ISA 10.4",
 		Meaning: "warp identifier within the CTA; it may change while the thread runs (after preemption), so use it only for profiling"},
-	{Kind: SRegNwarpid, Name: "%nwarpid", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.5",
+	{Kind: SRegNwarpid, Name: "%nwarpid", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.5",
 		Meaning: "maximum number of warp identifiers"},
-	{Kind: SRegCtaid, Name: "%ctaid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "10.6",
+	{Kind: SRegCtaid, Name: "%ctaid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "PTX ISA 10.6",
 		Meaning: "CTA identifier within the grid (x, y, z), from 0 to %nctaid-1 in each dimension"},
-	{Kind: SRegNctaid, Name: "%nctaid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "10.7",
+	{Kind: SRegNctaid, Name: "%nctaid", Type: QU32, Vector: true, PTX: V(1, 0), Arch: SM(10), Section: "PTX ISA 10.7",
 		Meaning: "number of CTAs in the grid in each dimension"},
-	{Kind: SRegSmid, Name: "%smid", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "10.8",
+	{Kind: SRegSmid, Name: "%smid", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "PTX ISA 10.8",
 		Meaning: "identifier of the multiprocessor running the thread; it may change while the thread runs"},
-	{Kind: SRegNsmid, Name: "%nsmid", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.9",
+	{Kind: SRegNsmid, Name: "%nsmid", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.9",
 		Meaning: "maximum number of multiprocessor identifiers (identifiers need not be contiguous)"},
-	{Kind: SRegGridid, Name: "%gridid", Type: QU64, PTX: V(1, 0), Arch: SM(10), Section: "10.10",
+	{Kind: SRegGridid, Name: "%gridid", Type: QU64, PTX: V(1, 0), Arch: SM(10), Section: "PTX ISA 10.10",
 		Meaning: "temporal grid launch number, unique per launch of the program"},
-	{Kind: SRegIsExplicitCluster, Name: "%is_explicit_cluster", Type: QPred, PTX: V(7, 8), Arch: SM(90), Section: "10.11",
+	{Kind: SRegIsExplicitCluster, Name: "%is_explicit_cluster", Type: QPred, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.11",
 		Meaning: "true when the launch gave an explicit cluster shape, false when the cluster is the implicit 1x1x1"},
-	{Kind: SRegClusterid, Name: "%clusterid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "10.12",
+	{Kind: SRegClusterid, Name: "%clusterid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.12",
 		Meaning: "cluster identifier within the grid (x, y, z)"},
-	{Kind: SRegNclusterid, Name: "%nclusterid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "10.13",
+	{Kind: SRegNclusterid, Name: "%nclusterid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.13",
 		Meaning: "number of clusters in the grid in each dimension"},
-	{Kind: SRegClusterCtaid, Name: "%cluster_ctaid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "10.14",
+	{Kind: SRegClusterCtaid, Name: "%cluster_ctaid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.14",
 		Meaning: "CTA identifier within its cluster (x, y, z)"},
-	{Kind: SRegClusterNctaid, Name: "%cluster_nctaid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "10.15",
+	{Kind: SRegClusterNctaid, Name: "%cluster_nctaid", Type: QU32, Vector: true, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.15",
 		Meaning: "number of CTAs in the cluster in each dimension"},
-	{Kind: SRegClusterCtarank, Name: "%cluster_ctarank", Type: QU32, PTX: V(7, 8), Arch: SM(90), Section: "10.16",
+	{Kind: SRegClusterCtarank, Name: "%cluster_ctarank", Type: QU32, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.16",
 		Meaning: "rank of the CTA within its cluster, from 0 to %cluster_nctarank-1 (the rank mapa and .shared::cluster addresses use)"},
-	{Kind: SRegClusterNctarank, Name: "%cluster_nctarank", Type: QU32, PTX: V(7, 8), Arch: SM(90), Section: "10.17",
+	{Kind: SRegClusterNctarank, Name: "%cluster_nctarank", Type: QU32, PTX: V(7, 8), Arch: SM(90), Section: "PTX ISA 10.17",
 		Meaning: "number of CTAs in the cluster"},
-	{Kind: SRegLanemaskEq, Name: "%lanemask_eq", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.18",
+	{Kind: SRegLanemaskEq, Name: "%lanemask_eq", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.18",
 		Meaning: "32-bit mask with only the bit of the thread's lane set"},
-	{Kind: SRegLanemaskLe, Name: "%lanemask_le", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.19",
+	{Kind: SRegLanemaskLe, Name: "%lanemask_le", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.19",
 		Meaning: "32-bit mask with the bits of lanes less than or equal to the thread's lane set"},
-	{Kind: SRegLanemaskLt, Name: "%lanemask_lt", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.20",
+	{Kind: SRegLanemaskLt, Name: "%lanemask_lt", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.20",
 		Meaning: "32-bit mask with the bits of lanes less than the thread's lane set"},
-	{Kind: SRegLanemaskGe, Name: "%lanemask_ge", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.21",
+	{Kind: SRegLanemaskGe, Name: "%lanemask_ge", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.21",
 		Meaning: "32-bit mask with the bits of lanes greater than or equal to the thread's lane set"},
-	{Kind: SRegLanemaskGt, Name: "%lanemask_gt", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "10.22",
+	{Kind: SRegLanemaskGt, Name: "%lanemask_gt", Type: QU32, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.22",
 		Meaning: "32-bit mask with the bits of lanes greater than the thread's lane set"},
-	{Kind: SRegClock, Name: "%clock", Type: QU32, PTX: V(1, 0), Arch: SM(10), Section: "10.23",
+	{Kind: SRegClock, Name: "%clock", Type: QU32, PTX: V(1, 0), Arch: SM(10), Section: "PTX ISA 10.23",
 		Meaning: "32-bit cycle counter of the multiprocessor (wraps silently)"},
-	{Kind: SRegClockHi, Name: "%clock_hi", Type: QU32, PTX: V(5, 0), Arch: SM(20), Section: "10.23",
+	{Kind: SRegClockHi, Name: "%clock_hi", Type: QU32, PTX: V(5, 0), Arch: SM(20), Section: "PTX ISA 10.23",
 		Meaning: "upper 32 bits of %clock64"},
-	{Kind: SRegClock64, Name: "%clock64", Type: QU64, PTX: V(2, 0), Arch: SM(20), Section: "10.24",
+	{Kind: SRegClock64, Name: "%clock64", Type: QU64, PTX: V(2, 0), Arch: SM(20), Section: "PTX ISA 10.24",
 		Meaning: "64-bit cycle counter of the multiprocessor"},
-	{Kind: SRegPM, Index: -1, Name: "%pm", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "10.25",
+	{Kind: SRegPM, Index: -1, Name: "%pm", Type: QU32, PTX: V(1, 3), Arch: SM(10), Section: "PTX ISA 10.25",
 		Meaning: "32-bit performance monitoring counter"},
-	{Kind: SRegPM64, Index: -1, Name: "%pm", Type: QU64, PTX: V(4, 0), Arch: SM(50), Section: "10.26",
+	{Kind: SRegPM64, Index: -1, Name: "%pm", Type: QU64, PTX: V(4, 0), Arch: SM(50), Section: "PTX ISA 10.26",
 		Meaning: "64-bit performance monitoring counter"},
-	{Kind: SRegEnvreg, Index: -1, Name: "%envreg", Type: QB32, PTX: V(2, 1), Arch: SM(20), Section: "10.27",
+	{Kind: SRegEnvreg, Index: -1, Name: "%envreg", Type: QB32, PTX: V(2, 1), Arch: SM(20), Section: "PTX ISA 10.27",
 		Meaning: "driver-defined read-only register describing the launch environment"},
-	{Kind: SRegGlobaltimer, Name: "%globaltimer", Type: QU64, PTX: V(3, 1), Arch: SM(30), Section: "10.28",
+	{Kind: SRegGlobaltimer, Name: "%globaltimer", Type: QU64, PTX: V(3, 1), Arch: SM(30), Section: "PTX ISA 10.28",
 		Meaning: "64-bit global timer in nanoseconds"},
-	{Kind: SRegGlobaltimerLo, Name: "%globaltimer_lo", Type: QU32, PTX: V(3, 1), Arch: SM(30), Section: "10.28",
+	{Kind: SRegGlobaltimerLo, Name: "%globaltimer_lo", Type: QU32, PTX: V(3, 1), Arch: SM(30), Section: "PTX ISA 10.28",
 		Meaning: "lower 32 bits of %globaltimer"},
-	{Kind: SRegGlobaltimerHi, Name: "%globaltimer_hi", Type: QU32, PTX: V(3, 1), Arch: SM(30), Section: "10.28",
+	{Kind: SRegGlobaltimerHi, Name: "%globaltimer_hi", Type: QU32, PTX: V(3, 1), Arch: SM(30), Section: "PTX ISA 10.28",
 		Meaning: "upper 32 bits of %globaltimer"},
-	{Kind: SRegReservedSmemBegin, Name: "%reserved_smem_offset_begin", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "10.29",
+	{Kind: SRegReservedSmemBegin, Name: "%reserved_smem_offset_begin", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "PTX ISA 10.29",
 		Meaning: "offset of the start of the shared memory the system reserves in the CTA's window"},
-	{Kind: SRegReservedSmemEnd, Name: "%reserved_smem_offset_end", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "10.29",
+	{Kind: SRegReservedSmemEnd, Name: "%reserved_smem_offset_end", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "PTX ISA 10.29",
 		Meaning: "offset of the end of the shared memory the system reserves in the CTA's window"},
-	{Kind: SRegReservedSmemCap, Name: "%reserved_smem_offset_cap", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "10.29",
+	{Kind: SRegReservedSmemCap, Name: "%reserved_smem_offset_cap", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "PTX ISA 10.29",
 		Meaning: "size in bytes of the shared memory the system reserves in the CTA's window"},
-	{Kind: SRegReservedSmem0, Name: "%reserved_smem_offset_0", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "10.29",
+	{Kind: SRegReservedSmem0, Name: "%reserved_smem_offset_0", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "PTX ISA 10.29",
 		Meaning: "offset of the first slot of the shared memory the system reserves in the CTA's window"},
-	{Kind: SRegReservedSmem1, Name: "%reserved_smem_offset_1", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "10.29",
+	{Kind: SRegReservedSmem1, Name: "%reserved_smem_offset_1", Type: QB32, PTX: V(7, 6), Arch: SM(80), Section: "PTX ISA 10.29",
 		Meaning: "offset of the second slot of the shared memory the system reserves in the CTA's window"},
-	{Kind: SRegTotalSmemSize, Name: "%total_smem_size", Type: QU32, PTX: V(4, 1), Arch: SM(20), Section: "10.30",
+	{Kind: SRegTotalSmemSize, Name: "%total_smem_size", Type: QU32, PTX: V(4, 1), Arch: SM(20), Section: "PTX ISA 10.30",
 		Meaning: "shared memory of the CTA in bytes: static and dynamic, without the reserved part"},
-	{Kind: SRegAggrSmemSize, Name: "%aggr_smem_size", Type: QU32, PTX: V(8, 1), Arch: SM(90), Section: "10.31",
+	{Kind: SRegAggrSmemSize, Name: "%aggr_smem_size", Type: QU32, PTX: V(8, 1), Arch: SM(90), Section: "PTX ISA 10.31",
 		Meaning: "shared memory of the CTA in bytes including the reserved part"},
-	{Kind: SRegDynamicSmemSize, Name: "%dynamic_smem_size", Type: QU32, PTX: V(4, 1), Arch: SM(20), Section: "10.32",
+	{Kind: SRegDynamicSmemSize, Name: "%dynamic_smem_size", Type: QU32, PTX: V(4, 1), Arch: SM(20), Section: "PTX ISA 10.32",
 		Meaning: "dynamic shared memory of the CTA in bytes, as given at launch"},
-	{Kind: SRegCurrentGraphExec, Name: "%current_graph_exec", Type: QU64, PTX: V(8, 0), Arch: SM(50), Section: "10.33",
+	{Kind: SRegCurrentGraphExec, Name: "%current_graph_exec", Type: QU64, PTX: V(8, 0), Arch: SM(50), Section: "PTX ISA 10.33",
 		Meaning: "handle of the CUDA graph executable running the kernel, or 0"},
 }
 
@@ -163,9 +163,20 @@ var (
 )
 
 func init() {
+	n := 0
+	for _, spec := range sregSpecs {
+		n += max(1, sregCount[spec.Kind])
+	}
+	table := make([]SReg, 0, n) // one allocation for every register
+	sregs = make([]*SReg, 0, n)
+	add := func(r SReg) {
+		r.Number = len(table)
+		table = append(table, r)
+		sregs = append(sregs, &table[len(table)-1])
+	}
 	for _, spec := range sregSpecs {
 		if spec.Index >= 0 {
-			addSReg(spec)
+			add(spec)
 			continue
 		}
 		for i := range sregCount[spec.Kind] {
@@ -175,7 +186,7 @@ func init() {
 			if spec.Kind == SRegPM64 {
 				r.Name += "_64"
 			}
-			addSReg(r)
+			add(r)
 		}
 	}
 	names, pos := make([]string, len(sregs)), make([]uint16, len(sregs))
@@ -183,13 +194,6 @@ func init() {
 		names[i], pos[i] = r.Name, uint16(i)
 	}
 	sregByName = newStrIndex(names, pos)
-}
-
-func addSReg(r SReg) {
-	r.Section = "PTX ISA " + r.Section
-	r.Number = len(sregs)
-	p := &r
-	sregs = append(sregs, p)
 }
 
 // LookupSReg returns the special register called name ("%tid",
@@ -207,7 +211,7 @@ func SRegNumber(name string) int {
 	if len(name) == 0 || name[0] != '%' {
 		return -1
 	}
-	if i, ok := sregByName.get(name); ok {
+	if i, ok := sregByName.Get(name); ok {
 		return int(i)
 	}
 	return -1

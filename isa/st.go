@@ -401,4 +401,5 @@ func init() {
 	register(stInstr)
 	register(stAsyncInstr)
 	register(tcgen05StInstr)
+	indexOpcodes()
 }

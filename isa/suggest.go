@@ -40,7 +40,7 @@ func unknownQualProblem(i int, name, instr, spec string, cands []Qual) Problem {
 	p := Problem{Rule: "unknown-qualifier", Qual: i, Spec: spec, Msg: "unknown qualifier " + name + " on " + instr}
 	s := nearestQual(name, cands)
 	if s == "" {
-		s = nearestQual(name, allQuals)
+		s = nearestQual(name, allQuals())
 	}
 	if s != "" {
 		p.Msg += "; did you mean " + s + "?"
@@ -49,14 +49,14 @@ func unknownQualProblem(i int, name, instr, spec string, cands []Qual) Problem {
 	return p
 }
 
-// allQuals lists every qualifier.
-var allQuals = func() []Qual {
+// allQuals lists every qualifier (on the error path only).
+func allQuals() []Qual {
 	l := make([]Qual, 0, numQuals-1)
 	for q := Qual(1); q < numQuals; q++ {
 		l = append(l, q)
 	}
 	return l
-}()
+}
 
 // allowedQuals lists the qualifiers in may carry.
 func (in *Instr) allowedQuals() []Qual {

@@ -33,7 +33,7 @@ func widenTypeHint(opcode, name string, names []string, quals []Qual, probs []Pr
 // quals[qi], give the instruction a form without errors, in the order of
 // the type constants.
 func typesAt(opcode string, names []string, quals []Qual, qi int) []Qual {
-	forms := formsByOpcode[opcode]
+	forms := Forms(opcode)
 	q2 := append([]Qual(nil), quals...)
 	n2 := append([]string(nil), names...)
 	var l []Qual

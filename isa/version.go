@@ -92,28 +92,36 @@ func family(sm int) int {
 }
 
 // targetSince lists the PTX ISA version that introduced each target
-// (PTX ISA Table 59, DIGEST §9). Keys are target names.
-var targetSince = map[string]Version{
-	"sm_10": V(1, 0), "sm_11": V(1, 0), "sm_12": V(1, 2), "sm_13": V(1, 2),
-	"sm_20": V(2, 0), "sm_21": V(2, 1), "sm_30": V(3, 0), "sm_32": V(4, 0),
-	"sm_35": V(3, 1), "sm_37": V(4, 1), "sm_50": V(4, 0), "sm_52": V(4, 1),
-	"sm_53": V(4, 2), "sm_60": V(5, 0), "sm_61": V(5, 0), "sm_62": V(5, 0),
-	"sm_70": V(6, 0), "sm_72": V(6, 1), "sm_75": V(6, 3), "sm_80": V(7, 0),
-	"sm_86": V(7, 1), "sm_87": V(7, 4), "sm_89": V(7, 8), "sm_90": V(7, 8),
-	"sm_90a": V(8, 0),
-	"sm_100": V(8, 6), "sm_100a": V(8, 6), "sm_101": V(8, 6), "sm_101a": V(8, 6),
-	"sm_120": V(8, 7), "sm_120a": V(8, 7),
-	"sm_100f": V(8, 8), "sm_101f": V(8, 8), "sm_103": V(8, 8), "sm_103a": V(8, 8),
-	"sm_103f": V(8, 8), "sm_120f": V(8, 8), "sm_121": V(8, 8), "sm_121a": V(8, 8),
-	"sm_121f": V(8, 8),
-	"sm_88":   V(9, 0), "sm_110": V(9, 0), "sm_110a": V(9, 0), "sm_110f": V(9, 0),
+// (PTX ISA Table 59, DIGEST §9), by target name. It is searched in order
+// (one lookup per module), and laid out by the linker: no process builds
+// it.
+var targetSince = [...]struct {
+	name         string
+	major, minor uint8 // V(major, minor), as numbers the linker lays out
+}{
+	{"sm_10", 1, 0}, {"sm_11", 1, 0}, {"sm_12", 1, 2}, {"sm_13", 1, 2},
+	{"sm_20", 2, 0}, {"sm_21", 2, 1}, {"sm_30", 3, 0}, {"sm_32", 4, 0},
+	{"sm_35", 3, 1}, {"sm_37", 4, 1}, {"sm_50", 4, 0}, {"sm_52", 4, 1},
+	{"sm_53", 4, 2}, {"sm_60", 5, 0}, {"sm_61", 5, 0}, {"sm_62", 5, 0},
+	{"sm_70", 6, 0}, {"sm_72", 6, 1}, {"sm_75", 6, 3}, {"sm_80", 7, 0},
+	{"sm_86", 7, 1}, {"sm_87", 7, 4}, {"sm_89", 7, 8}, {"sm_90", 7, 8},
+	{"sm_90a", 8, 0}, {"sm_100", 8, 6}, {"sm_100a", 8, 6}, {"sm_101", 8, 6},
+	{"sm_101a", 8, 6}, {"sm_120", 8, 7}, {"sm_120a", 8, 7}, {"sm_100f", 8, 8},
+	{"sm_101f", 8, 8}, {"sm_103", 8, 8}, {"sm_103a", 8, 8}, {"sm_103f", 8, 8},
+	{"sm_120f", 8, 8}, {"sm_121", 8, 8}, {"sm_121a", 8, 8}, {"sm_121f", 8, 8},
+	{"sm_88", 9, 0}, {"sm_110", 9, 0}, {"sm_110a", 9, 0}, {"sm_110f", 9, 0},
 }
 
 // TargetSince returns the PTX ISA version that introduced t, and false when
 // t is not a known target.
 func TargetSince(t Target) (Version, bool) {
-	v, ok := targetSince[t.String()]
-	return v, ok
+	name := t.String()
+	for _, e := range targetSince {
+		if e.name == name {
+			return V(int(e.major), int(e.minor)), true
+		}
+	}
+	return 0, false
 }
 
 // TargetValid reports whether a module declaring .version v may declare

@@ -22,13 +22,19 @@ const (
 	VideoSIMD4              // the 4-way forms (9.7.20.2)
 )
 
-var videoFamilies = map[string]VideoFamily{
-	"vadd": VideoScalar, "vsub": VideoScalar, "vabsdiff": VideoScalar, "vmin": VideoScalar, "vmax": VideoScalar,
-	"vshl": VideoScalar, "vshr": VideoScalar, "vset": VideoScalar, "vmad": VideoMad,
-	"vadd2": VideoSIMD2, "vsub2": VideoSIMD2, "vavrg2": VideoSIMD2, "vabsdiff2": VideoSIMD2,
-	"vmin2": VideoSIMD2, "vmax2": VideoSIMD2, "vset2": VideoSIMD2,
-	"vadd4": VideoSIMD4, "vsub4": VideoSIMD4, "vavrg4": VideoSIMD4, "vabsdiff4": VideoSIMD4,
-	"vmin4": VideoSIMD4, "vmax4": VideoSIMD4, "vset4": VideoSIMD4,
+// videoFamily is VideoFamilyOf for an opcode starting with v.
+func videoFamily(opcode string) VideoFamily {
+	switch opcode {
+	case "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset":
+		return VideoScalar
+	case "vmad":
+		return VideoMad
+	case "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2":
+		return VideoSIMD2
+	case "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4":
+		return VideoSIMD4
+	}
+	return NotVideo
 }
 
 // VideoFamilyOf returns the video family of an opcode, NotVideo for the
@@ -37,7 +43,7 @@ func VideoFamilyOf(opcode string) VideoFamily {
 	if len(opcode) < 4 || opcode[0] != 'v' { // most instructions: no map lookup
 		return NotVideo
 	}
-	return videoFamilies[opcode]
+	return videoFamily(opcode)
 }
 
 // SIMD reports whether the family is one of the SIMD forms.

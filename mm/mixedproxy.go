@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MixedProxyInstance is one test of a mixedproxy (.test) file: the file
@@ -78,12 +79,21 @@ func ParseMixedProxy(src []byte) ([]MixedProxyInstance, error) {
 // maxInstances bounds the instances of one template.
 const maxInstances = 1024
 
-var (
-	mixedThread  = regexp.MustCompile(`^d(\d+)\.b(\d+)\.t(\d+)\s*\{$`)
-	mixedCommand = regexp.MustCompile(`^(permit|assert)\s*(.*)\s+as\s+\w+\s*;?$`)
-	mixedReg     = regexp.MustCompile(`\br\d+\b`)
-	mixedCons    = regexp.MustCompile(`^(.*?)\s*==\s*(-?\d+)$`)
-)
+// mixedSyntax holds the patterns of the mixed-proxy template format.
+type mixedSyntax struct {
+	thread, command, reg, cons *regexp.Regexp
+}
+
+// mixedRes compiles the patterns on the first mixed-proxy file, not at
+// the start of every ptxkit command.
+var mixedRes = sync.OnceValue(func() *mixedSyntax {
+	return &mixedSyntax{
+		thread:  regexp.MustCompile(`^d(\d+)\.b(\d+)\.t(\d+)\s*\{$`),
+		command: regexp.MustCompile(`^(permit|assert)\s*(.*)\s+as\s+\w+\s*;?$`),
+		reg:     regexp.MustCompile(`\br\d+\b`),
+		cons:    regexp.MustCompile(`^(.*?)\s*==\s*(-?\d+)$`),
+	}
+})
 
 func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 	prog := &Program{initRegs: map[string]map[string]int64{}}
@@ -126,8 +136,8 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 			if err := mixedDecl(prog, strings.TrimSuffix(l, ";")); err != nil {
 				return res, errAt(err)
 			}
-		case mixedThread.MatchString(l):
-			m := mixedThread.FindStringSubmatch(l)
+		case mixedRes().thread.MatchString(l):
+			m := mixedRes().thread.FindStringSubmatch(l)
 			gpu, _ := strconv.Atoi(m[1])
 			cta, _ := strconv.Atoi(m[2])
 			if len(prog.Threads) >= maxThreads {
@@ -135,8 +145,8 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 			}
 			cur = len(prog.Threads)
 			prog.Threads = append(prog.Threads, Thread{Name: fmt.Sprintf("P%d", cur), CTA: cta, GPU: gpu, Cluster: -1})
-		case mixedCommand.MatchString(l):
-			m := mixedCommand.FindStringSubmatch(l)
+		case mixedRes().command.MatchString(l):
+			m := mixedRes().command.FindStringSubmatch(l)
 			res.Kind = m[1]
 			cond := m[2]
 			all := cond
@@ -154,7 +164,7 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 			if res.Kind == "assert" {
 				prog.Quant, res.Expected = NotExists, "unreachable"
 			}
-			qualified := mixedReg.ReplaceAllStringFunc(all, func(r string) string {
+			qualified := mixedRes().reg.ReplaceAllStringFunc(all, func(r string) string {
 				if t, ok := regThread[r]; ok {
 					return fmt.Sprintf("P%d:%s", t, r)
 				}
@@ -211,7 +221,7 @@ func mixedDecl(prog *Program, l string) error {
 // and parses it; it returns a load constraint's value, if any.
 func mixedInstr(prog *Program, stmt string) (Instr, string, error) {
 	c := ""
-	if m := mixedCons.FindStringSubmatch(stmt); m != nil && strings.Contains(m[1], "[") {
+	if m := mixedRes().cons.FindStringSubmatch(stmt); m != nil && strings.Contains(m[1], "[") {
 		stmt, c = m[1], m[2]
 	}
 	opcode, rest, _ := strings.Cut(stmt, " ")

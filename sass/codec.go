@@ -243,6 +243,7 @@ func decoded(b bitField, v uint64) uint64 {
 // field, nor knows to be ignored (fields absent on an architecture are
 // ignored there, as nvdisasm does with ?PM before SM86).
 func (f *format) unmodelled(w Word) Word {
+	derived()
 	return Word{w.Lo &^ f.known.Lo, w.Hi &^ f.known.Hi}
 }
 

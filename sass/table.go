@@ -1,5 +1,7 @@
 package sass
 
+import "sync"
+
 // This file is the single description of the store encodings. Each format
 // gives the opcode bits (mask/value) and the bit range of every field; the
 // encoder (Encode) inserts the fields into the value and the decoder
@@ -79,13 +81,18 @@ type format struct {
 	// encoding this table does not model, and Decode reports it.
 	ignore Word
 
-	// Derived by init: the bits of mask, ignore and every field, and the
-	// fields present on each architecture.
+	// Derived by deriveFormats on first use: the bits of mask, ignore and
+	// every field, and the fields present on each architecture.
 	known Word
 	bySM  map[int][]bitField
 }
 
-func init() {
+// derived makes sure the derived parts of every format are filled in: on
+// the first use of the SASS tables, not at the start of every ptxkit
+// command.
+var derived = sync.OnceFunc(deriveFormats)
+
+func deriveFormats() {
 	for i := range formats {
 		f := &formats[i]
 		f.known = Word{f.mask.Lo | f.ignore.Lo, f.mask.Hi | f.ignore.Hi}
@@ -207,6 +214,7 @@ func (f *format) on(arch Arch) bool {
 
 // fieldsOn returns the fields of f that exist on arch.
 func (f *format) fieldsOn(arch Arch) []bitField {
+	derived()
 	if l, ok := f.bySM[arch.SM]; ok {
 		return l
 	}

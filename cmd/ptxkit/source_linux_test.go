@@ -49,3 +49,28 @@ func TestGuardFaultsPassesOtherPanics(t *testing.T) {
 	guardFaults("x", func() { panic("boom") })
 	t.Fatal("guardFaults swallowed a panic")
 }
+
+// TestReadSourceReadsSmallFiles checks that a file of up to
+// smallSourceBytes is read (a copy that truncating the file leaves
+// intact), and that a missing file is reported with its name.
+func TestReadSourceReadsSmallFiles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "small.ptx")
+	want := []byte(".version 8.0\n.target sm_90\n.address_size 64\n")
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readSource(path, nil)
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("readSource(small file) = %q, %v; want %q", got, err, want)
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the bytes of a small file changed with the file: %q", got)
+	}
+	_, err = readSource(filepath.Join(t.TempDir(), "missing.ptx"), nil)
+	if err == nil || !strings.Contains(err.Error(), "open ") || !strings.Contains(err.Error(), "missing.ptx") {
+		t.Fatalf("readSource(missing file) = %v, want an open error naming the file", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/resolve"
@@ -111,7 +112,7 @@ func directiveItems(prefix string) []completionItem {
 // one-line summary.
 func opcodeItems(prefix string) []completionItem {
 	var items []completionItem
-	for _, op := range allOpcodes {
+	for _, op := range allOpcodes() {
 		if strings.HasPrefix(op, prefix) {
 			items = append(items, completionItem{Label: op, Kind: completionKindKeyword, Detail: opcodeSummary(op)})
 		}
@@ -119,8 +120,9 @@ func opcodeItems(prefix string) []completionItem {
 	return items
 }
 
-// allOpcodes is opcodes and isa.Opcodes together, sorted.
-var allOpcodes = func() []string {
+// allOpcodes is opcodes and isa.Opcodes together, sorted, computed on
+// the first completion.
+var allOpcodes = sync.OnceValue(func() []string {
 	seen := map[string]bool{}
 	var l []string
 	for _, op := range append(append([]string(nil), opcodes...), isa.Opcodes()...) {
@@ -131,7 +133,7 @@ var allOpcodes = func() []string {
 	}
 	sort.Strings(l)
 	return l
-}()
+})
 
 // opcodeSummary is what the tables say an opcode does: the store table's
 // summary, the forms' doc line when they all share one page, or the

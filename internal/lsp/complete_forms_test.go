@@ -229,7 +229,7 @@ func TestCompletionOpcodeSummary(t *testing.T) {
 		t.Errorf("ad: %+v", items)
 	}
 	for _, op := range isa.Opcodes() {
-		if !has(allOpcodes, op) {
+		if !has(allOpcodes(), op) {
 			t.Errorf("opcode %s is not offered", op)
 		}
 	}

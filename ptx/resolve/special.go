@@ -1,6 +1,10 @@
 package resolve
 
-import "github.com/ptxkit/ptxkit/isa"
+import (
+	"sync"
+
+	"github.com/ptxkit/ptxkit/isa"
+)
 
 // Special is a predefined, read-only special register (PTX ISA §10
 // "Special Registers"), as the resolver binds it. Its description is
@@ -14,8 +18,10 @@ type Special struct {
 	sym *Symbol // the Symbol shared by all uses
 }
 
-// specials binds every special register of isa's table, in its order.
-var specials = func() []*Special {
+// specials binds every special register of isa's table, in its order; it
+// is built by the first lookup of a special register, not at the start
+// of every command.
+var specials = sync.OnceValue(func() []*Special {
 	l := make([]*Special, len(isa.SRegs()))
 	for i, r := range isa.SRegs() {
 		sp := &Special{SReg: r, Type: r.Type.String(), PTX: r.PTX.String(), Target: r.Arch.Minimal()}
@@ -23,13 +29,13 @@ var specials = func() []*Special {
 		l[i] = sp
 	}
 	return l
-}()
+})
 
 // LookupSpecial returns the special register called name ("%tid",
 // "%cluster_ctarank", "%envreg3"), or nil when name is not one.
 func LookupSpecial(name string) *Special {
 	if i := isa.SRegNumber(name); i >= 0 {
-		return specials[i]
+		return specials()[i]
 	}
 	return nil
 }
