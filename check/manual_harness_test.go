@@ -150,6 +150,12 @@ func exampleDecls(text string, declared map[string]bool) (decls, labels []string
 			}
 			continue
 		}
+		if v, ok := op.(*ast.VectorExpr); ok && in.Opcode == "mov" && i > 0 && len(v.Elems) > 0 {
+			// mov packs or unpacks: each element is a part of the whole.
+			var bits int
+			fmt.Sscanf(typ, ".b%d", &bits)
+			typ = regType(bits / len(v.Elems))
+		}
 		walkOperand(op, typ, add)
 	}
 	for _, n := range order {

@@ -16,7 +16,8 @@ var updateManual = flag.Bool("update-manual", false, "rewrite testdata/manual/mi
 // manualMissingFile lists the qualifier combinations of the manual's syntax
 // blocks that the isa tables lack, one a line: section, combination, and
 // "unknown" (a qualifier the tables do not know at all) or "missing" (known
-// qualifiers in a combination no form takes).
+// qualifiers in a combination no form takes), then, after "\t# ", why
+// (kept by -update-manual).
 const manualMissingFile = "testdata/manual/missing.tsv"
 
 // maxExpansions bounds the combinations of one syntax line.
@@ -285,13 +286,24 @@ func TestManualSyntax(t *testing.T) {
 	t.Logf("%d sections, %d syntax lines, %d qualifier combinations: %d known, %d missing, %d with a qualifier the tables do not know",
 		len(secs), templates, len(combos), counts[""], counts["missing"], counts["unknown"])
 	got := strings.Join(lines, "\n") + "\n"
+	data, err := os.ReadFile(manualMissingFile)
 	if *updateManual {
-		if err := os.WriteFile(manualMissingFile, []byte(got), 0o644); err != nil {
+		why := map[string]string{} // the recorded reasons, kept
+		for _, l := range strings.Split(string(data), "\n") {
+			if k, reason, ok := strings.Cut(l, "\t# "); ok {
+				why[k] = reason
+			}
+		}
+		for i, l := range lines {
+			if r := why[l]; r != "" {
+				lines[i] += "\t# " + r
+			}
+		}
+		if err := os.WriteFile(manualMissingFile, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	data, err := os.ReadFile(manualMissingFile)
 	if err != nil {
 		t.Fatalf("%v (go test -run TestManualSyntax -update-manual writes it)", err)
 	}
@@ -313,6 +325,7 @@ func TestManualSyntax(t *testing.T) {
 func lineSet(s string) map[string]bool {
 	m := map[string]bool{}
 	for _, l := range strings.Split(s, "\n") {
+		l, _, _ = strings.Cut(l, "\t# ") // a recorded reason
 		if l != "" {
 			m[l] = true
 		}
