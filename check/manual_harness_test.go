@@ -257,8 +257,16 @@ func operandTyper(in *ast.Instruction) func(int) string {
 			return ".b64"
 		}
 		q := spec.Fixed
-		if spec.Slot >= 0 && spec.Slot < len(d.Types) {
-			q = d.Types[spec.Slot]
+		if spec.Slot >= 0 && spec.Slot < len(d.Form.Slots) {
+			k := 0 // the slot's place among the type slots
+			for _, sl := range d.Form.Slots[:spec.Slot] {
+				if sl.Kind == isa.SlotType {
+					k++
+				}
+			}
+			if k < len(d.Types) {
+				q = d.Types[k]
+			}
 		}
 		if q == isa.LookupQual(".pred") {
 			return ".pred"

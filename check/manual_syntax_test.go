@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -163,6 +164,9 @@ func expand(s string, sets func(string) []string, limit *int) []string {
 		if vals := sets(p); vals != nil {
 			alts = nil
 			for _, v := range vals {
+				if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, ":") {
+					v = "." + v // ".CmpOp = { eq, ne, ... }"
+				}
 				alts = append(alts, expand(v, sets, limit)...)
 			}
 		}
@@ -210,7 +214,7 @@ func dotted(s string) []string {
 
 // manualCombination is one expanded qualifier combination and its verdict.
 type manualCombination struct {
-	section, spelling, verdict string // verdict: "", "missing" or "unknown"
+	section, spelling, verdict string // verdict: "", "missing", "unknown" or "excluded" (by a rule)
 }
 
 // manualCombinations expands every syntax line of the sections.
@@ -235,7 +239,11 @@ func manualCombinations(secs []*manualSection) (combos []manualCombination, temp
 						continue
 					}
 					seen[sp] = true
-					combos = append(combos, manualCombination{s.section, sp, combinationVerdict(sp)})
+					verdict := "excluded"
+					if s.allows(sp) {
+						verdict = combinationVerdict(sp)
+					}
+					combos = append(combos, manualCombination{s.section, sp, verdict})
 				}
 			}
 		}
@@ -279,12 +287,12 @@ func TestManualSyntax(t *testing.T) {
 	counts := map[string]int{}
 	for _, c := range combos {
 		counts[c.verdict]++
-		if c.verdict != "" {
+		if c.verdict != "" && c.verdict != "excluded" {
 			lines = append(lines, fmt.Sprintf("%s\t%s\t%s", c.section, c.spelling, c.verdict))
 		}
 	}
-	t.Logf("%d sections, %d syntax lines, %d qualifier combinations: %d known, %d missing, %d with a qualifier the tables do not know",
-		len(secs), templates, len(combos), counts[""], counts["missing"], counts["unknown"])
+	t.Logf("%d sections, %d syntax lines, %d qualifier combinations: %d excluded by the sections' rules; %d known, %d missing, %d with a qualifier the tables do not know",
+		len(secs), templates, len(combos), counts["excluded"], counts[""], counts["missing"], counts["unknown"])
 	got := strings.Join(lines, "\n") + "\n"
 	data, err := os.ReadFile(manualMissingFile)
 	if *updateManual {
@@ -331,4 +339,45 @@ func lineSet(s string) map[string]bool {
 		}
 	}
 	return m
+}
+
+// manualRule is a restriction the section's prose puts on its syntax:
+// a spelling with one of if must have one of (excludes: none of) then.
+type manualRule struct {
+	ifs, then []string
+	excludes  bool
+}
+
+// parseManualRule parses "A needs B" or "A excludes B" (comma lists).
+func parseManualRule(s string) (manualRule, error) {
+	f := strings.Fields(s)
+	if len(f) != 3 || f[1] != "needs" && f[1] != "excludes" {
+		return manualRule{}, fmt.Errorf("rule %q: want A needs B or A excludes B", s)
+	}
+	return manualRule{strings.Split(f[0], ","), strings.Split(f[2], ","), f[1] == "excludes"}, nil
+}
+
+// allows reports whether a spelling's qualifiers keep the rule.
+func (r manualRule) allows(names []string) bool {
+	has := func(q string) bool {
+		if last, ok := strings.CutPrefix(q, "last:"); ok {
+			return len(names) > 0 && names[len(names)-1] == last
+		}
+		return slices.Contains(names, q)
+	}
+	if !slices.ContainsFunc(r.ifs, has) {
+		return true
+	}
+	return slices.ContainsFunc(r.then, has) != r.excludes
+}
+
+// allows reports whether a spelling keeps every rule of the section.
+func (s *manualSection) allows(sp string) bool {
+	names := dotted(sp)[1:]
+	for _, r := range s.rules {
+		if !r.allows(names) {
+			return false
+		}
+	}
+	return true
 }
