@@ -224,7 +224,15 @@ func manualCombinations(secs []*manualSection) (combos []manualCombination, temp
 		groups := syntaxGroups(s.syntax)
 		for gi, g := range groups {
 			sets := func(name string) []string {
-				for k := gi; k >= 0; k-- {
+				// the group's own list, else an earlier group's, else a later one's
+				order := []int{gi}
+				for k := gi - 1; k >= 0; k-- {
+					order = append(order, k)
+				}
+				for k := gi + 1; k < len(groups); k++ {
+					order = append(order, k)
+				}
+				for _, k := range order {
 					if v, ok := groups[k].sets[name]; ok {
 						return v
 					}
