@@ -49,12 +49,17 @@ func manualModules(s *manualSection) []*manualModule {
 // a kernel for each example.
 func (m *manualModule) build(s *manualSection) {
 	var b strings.Builder
-	fmt.Fprintf(&b, ".version %s\n.target %s\n.address_size 64\n", m.version, m.target)
+	fmt.Fprintf(&b, ".version %s\n.target %s\n.address_size %d\n", m.version, m.target, s.addressSize)
 	inKernel := func(d string) bool {
 		return strings.HasPrefix(d, ".reg") || strings.HasPrefix(d, ".local") || strings.HasSuffix(d, ":") ||
 			d == "{" || d == "}"
 	}
 	declared := map[string]bool{}
+	for _, p := range s.params {
+		for _, n := range declaredNames(p) {
+			declared[n] = true
+		}
+	}
 	for _, d := range s.decls {
 		if !inKernel(d) {
 			b.WriteString(d + "\n")
@@ -65,7 +70,7 @@ func (m *manualModule) build(s *manualSection) {
 	}
 	for k, i := range m.examples {
 		e := &s.examples[i]
-		fmt.Fprintf(&b, ".visible .entry k%d()\n{\n", k)
+		fmt.Fprintf(&b, ".visible .entry k%d(%s)\n{\n", k, strings.Join(s.params, ", "))
 		var labels []string
 		local := maps.Clone(declared)
 		for _, d := range append(slices.Clone(s.decls), e.context...) {
@@ -150,11 +155,11 @@ func exampleDecls(text string, declared map[string]bool) (decls, labels []string
 			}
 			continue
 		}
-		if v, ok := op.(*ast.VectorExpr); ok && in.Opcode == "mov" && i > 0 && len(v.Elems) > 0 {
+		if v, ok := op.(*ast.VectorExpr); ok && in.Opcode == "mov" && len(v.Elems) > 0 {
 			// mov packs or unpacks: each element is a part of the whole.
 			var bits int
 			fmt.Sscanf(typ, ".b%d", &bits)
-			typ = regType(bits / len(v.Elems))
+			typ = fmt.Sprintf(".b%d", bits/len(v.Elems))
 		}
 		walkOperand(op, typ, add)
 	}

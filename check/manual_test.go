@@ -21,17 +21,20 @@ import (
 
 // manualSection is one section file of testdata/manual.
 type manualSection struct {
-	file     string
-	section  string // "9.7.1.1"
-	title    string // "Integer Arithmetic Instructions: add"
-	notes    string
-	version  string // the .version the examples are checked under
-	target   string // the .target
-	decls    []string
-	rules    []manualRule
-	syntax   []string // the syntax block's lines, comments kept
-	examples []manualExample
-	context  []string // the declarations and labels of the Examples block so far
+	file        string
+	section     string // "9.7.1.1"
+	title       string // "Integer Arithmetic Instructions: add"
+	notes       string
+	version     string // the .version the examples are checked under
+	target      string // the .target
+	addressSize int    // the .address_size
+	decls       []string
+	params      []string // the kernels' parameters
+	unruled     string   // why the prose's rules on the syntax are not transcribed
+	rules       []manualRule
+	syntax      []string // the syntax block's lines, comments kept
+	examples    []manualExample
+	context     []string // the declarations and labels of the Examples block so far
 }
 
 // manualExample is one statement of a section's Examples block.
@@ -86,8 +89,11 @@ func compareSections(a, b string) int {
 //
 //	section N title        the manual's section
 //	notes TEXT             its PTX ISA and target notes, summarized
-//	wrap V T               the .version and .target of its examples
+//	wrap V T [A]           the .version, .target (and .address_size) of its examples
 //	decl PTX               a declaration the examples need (hand-written)
+//	unruled REASON         the prose's rules are not transcribed: the
+//	                       combinations the tables lack are counted, not listed
+//	param PTX              a parameter of the examples' kernels (hand-written)
 //	rule A needs B         a rule of the section's prose: a spelling with a
 //	rule A excludes B      qualifier of list A has one (has none) of list B;
 //	                       "last:.f32" in B is the spelling's last qualifier
@@ -105,7 +111,7 @@ func readManualSection(path string) (*manualSection, error) {
 		return nil, err
 	}
 	defer f.Close()
-	s := &manualSection{file: filepath.Base(path), version: manualVersion, target: manualTarget}
+	s := &manualSection{file: filepath.Base(path), version: manualVersion, target: manualTarget, addressSize: 64}
 	mode := ""
 	var pending manualExample
 	var stmt strings.Builder
@@ -122,11 +128,20 @@ func readManualSection(path string) (*manualSection, error) {
 		case mode == "" && strings.HasPrefix(trim, "notes "):
 			s.notes = strings.TrimPrefix(trim, "notes ")
 		case mode == "" && strings.HasPrefix(trim, "wrap "):
-			if _, err := fmt.Sscan(strings.TrimPrefix(trim, "wrap "), &s.version, &s.target); err != nil {
-				return nil, fmt.Errorf("%s:%d: wrap V T: %v", path, n, err)
+			f := strings.Fields(strings.TrimPrefix(trim, "wrap "))
+			if len(f) < 2 || len(f) > 3 {
+				return nil, fmt.Errorf("%s:%d: want wrap V T [ADDRESS_SIZE]", path, n)
+			}
+			s.version, s.target = f[0], f[1]
+			if len(f) == 3 {
+				fmt.Sscan(f[2], &s.addressSize)
 			}
 		case mode == "" && strings.HasPrefix(trim, "decl "):
 			s.decls = append(s.decls, strings.TrimPrefix(trim, "decl "))
+		case mode == "" && strings.HasPrefix(trim, "unruled "):
+			s.unruled = strings.TrimPrefix(trim, "unruled ")
+		case mode == "" && strings.HasPrefix(trim, "param "):
+			s.params = append(s.params, strings.TrimPrefix(trim, "param "))
 		case mode == "" && strings.HasPrefix(trim, "rule "):
 			r, err := parseManualRule(strings.TrimPrefix(trim, "rule "))
 			if err != nil {
