@@ -391,6 +391,9 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		}
 		return
 	case isa.OpdMem:
+		if a, ok := e.(*ast.Address); ok && a.Unified && f.Opcode != "ld" {
+			c.errorf(a.Pos(), a.End(), "operand-kind", f.Section, "", ".unified follows only the address of ld")
+		}
 		c.formAddress(in, od, e)
 		return
 	case isa.OpdPredDst:
@@ -940,6 +943,8 @@ func vecLen(d *isa.OpDecode) int {
 			return 2
 		case isa.QV4:
 			return 4
+		case isa.QV8:
+			return 8
 		}
 	}
 	return 1

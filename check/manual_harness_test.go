@@ -110,6 +110,10 @@ func declaredNames(d string) []string {
 		if strings.HasPrefix(f, ".") || i == 0 {
 			continue
 		}
+		if j := strings.IndexByte(f, '('); j > 0 { // a function's name
+			names = append(names, f[:j])
+			break
+		}
 		for _, part := range strings.Split(f, ",") {
 			part = strings.TrimSpace(part)
 			if j := strings.IndexAny(part, "[<="); j >= 0 {

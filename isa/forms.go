@@ -823,10 +823,14 @@ func formChecks(d *OpDecode, names []string, probs []Problem) []Problem {
 		probs = cmpProblems(d, probs)
 	}
 	probs = spaceOrder(d, names, probs)
+	maxVec := 128
+	if f.PTX >= V(8, 8) {
+		maxVec = 256 // the 256-bit loads of PTX ISA 8.8 (ld .v8 of 32-bit types)
+	}
 	for i, q := range d.Quals {
-		if n := q.Bits(); q.Group() == GVec && n*d.Types[0].Bits() > 128 {
+		if n := q.Bits(); q.Group() == GVec && n*d.Types[0].Bits() > maxVec {
 			probs = append(probs, Problem{Rule: "vector-size", Qual: i, Spec: f.Section,
-				Msg: names[i] + " of " + d.Types[0].String() + " is " + itoa(n*d.Types[0].Bits()) + " bits; vectors are at most 128 bits",
+				Msg: names[i] + " of " + d.Types[0].String() + " is " + itoa(n*d.Types[0].Bits()) + " bits; vectors are at most " + itoa(maxVec) + " bits",
 				Fix: "use a shorter vector"})
 		}
 		if q == QSat && f.Opcode == "cvt" && !satMeaningful(d.Types[0], d.Types[1]) {
