@@ -51,7 +51,7 @@ func (m *manualModule) build(s *manualSection) {
 	var b strings.Builder
 	fmt.Fprintf(&b, ".version %s\n.target %s\n.address_size %d\n", m.version, m.target, s.addressSize)
 	inKernel := func(d string) bool {
-		return strings.HasPrefix(d, ".reg") || strings.HasPrefix(d, ".local") || strings.HasSuffix(d, ":") ||
+		return strings.HasPrefix(d, ".reg") || strings.HasPrefix(d, ".local") || strings.HasPrefix(d, ".param") || strings.HasSuffix(d, ":") ||
 			d == "{" || d == "}"
 	}
 	declared := map[string]bool{}

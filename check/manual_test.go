@@ -92,7 +92,7 @@ func compareSections(a, b string) int {
 //	wrap V T [A]           the .version, .target (and .address_size) of its examples
 //	decl PTX               a declaration the examples need (hand-written)
 //	unruled REASON         the prose's rules are not transcribed: the
-//	                       combinations the tables lack are counted, not listed
+//	                       syntax's combinations are counted, not judged
 //	param PTX              a parameter of the examples' kernels (hand-written)
 //	rule A needs B         a rule of the section's prose: a spelling with a
 //	rule A excludes B      qualifier of list A has one (has none) of list B;
