@@ -252,11 +252,19 @@ func operandTyper(in *ast.Instruction) func(int) string {
 	if d.Form == nil || hasError(probs) {
 		return func(int) string { return fallback }
 	}
+	specs := d.Form.Operands
+	for len(specs) > len(in.Operands) { // an optional operand left out
+		k := slices.IndexFunc(specs, func(s isa.OperandSpec) bool { return s.Optional })
+		if k < 0 {
+			break
+		}
+		specs = slices.Delete(slices.Clone(specs), k, k+1)
+	}
 	return func(i int) string {
-		if i >= len(d.Form.Operands) {
+		if i >= len(specs) {
 			return fallback
 		}
-		spec := d.Form.Operands[i]
+		spec := specs[i]
 		switch spec.Kind {
 		case isa.OpdPredDst, isa.OpdPredSrc:
 			return ".pred"
