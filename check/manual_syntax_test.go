@@ -52,6 +52,10 @@ func syntaxGroups(lines []string) []*syntaxGroup {
 			}
 			continue
 		}
+		if strings.HasPrefix(st, "@") { // a guard: "@p   bra{.uni}  tgt;"
+			_, st, _ = strings.Cut(st, " ")
+			st = strings.TrimSpace(st)
+		}
 		if st == "" || !(st[0] >= 'a' && st[0] <= 'z') || strings.Contains(st, "=") && !strings.Contains(st, ",") && !strings.Contains(st, "[") {
 			continue
 		}
