@@ -425,6 +425,13 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 	if t == isa.QNone {
 		return
 	}
+	if s.PredOut && f.Opcode == "lop3" && s.Kind == isa.OpdDst {
+		if x, ok := e.(*ast.BinaryExpr); !ok || x.Op != "|" {
+			// ptxas 12.5: "Predicate output expected for instruction 'lop3'"
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write "+printer.String(e)+"|p",
+				"%s with .and or .or writes a predicate: its destination is d|p", f.Name)
+		}
+	}
 	switch x := e.(type) {
 	case *ast.Reg, *ast.Ident:
 		c.formRegister(in, d, s, e, t, bits)

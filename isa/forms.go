@@ -645,14 +645,17 @@ func ignoredProblem(f *OpForm, names []string, i int, probs []Problem) []Problem
 		Msg: names[i] + " means nothing on " + f.Title() + " (ptxas ignores it)", Fix: "remove " + names[i]})
 }
 
-// ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
-// ignores anywhere after the instruction's name (measured on every form
-// ptxas 12.5 knows), as it does a .pred qualifier on some instructions
+// ptxasIgnores reports the testp properties and the tensormap.replace
+// fields .box_dim, .global_dim and .element_stride, which ptxas 12.5
+// accepts and ignores anywhere after the instruction's name (measured on
+// every form ptxas 12.5 knows for the properties; on setp, add, bra and ld
+// for the fields), as it does a .pred qualifier on some instructions
 // (ignoresPredOn) and the qualifiers of OpForm.Ignores
 // (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
 	switch q {
-	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
+	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal,
+		QBox_Dim, QGlobal_Dim, QElement_Stride:
 		return true
 	}
 	return false
