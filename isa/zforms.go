@@ -4,845 +4,851 @@ package isa
 
 // The qualifier spellings of data/instructions.txt that qual.go does not name.
 const (
-	QU16x2                     Qual = numStoreQuals + iota // .u16x2
-	QS16x2                                                 // .s16x2
-	QTf32                                                  // .tf32
-	QE4m3                                                  // .e4m3
-	QE5m2                                                  // .e5m2
-	QE4m3x2                                                // .e4m3x2
-	QE5m2x2                                                // .e5m2x2
-	QE2m1x2                                                // .e2m1x2
-	QE2m3x2                                                // .e2m3x2
-	QE3m2x2                                                // .e3m2x2
-	QUe8m0x2                                               // .ue8m0x2
-	QS4                                                    // .s4
-	QU2                                                    // .u2
-	QS2                                                    // .s2
-	QU4                                                    // .u4
-	QB1                                                    // .b1
-	QF32x2                                                 // .f32x2
-	QB4x16                                                 // .b4x16
-	QB6x16_P32                                             // .b6x16_p32
-	QB4x16_P64                                             // .b4x16_p64
-	QB8x16                                                 // .b8x16
-	QSat                                                   // .sat
-	QLo                                                    // .lo
-	QHi                                                    // .hi
-	QWide                                                  // .wide
-	QRelu                                                  // .relu
-	QShiftamt                                              // .shiftamt
-	QClamp                                                 // .clamp
-	QWrap                                                  // .wrap
-	QCc                                                    // .cc
-	QFinite                                                // .finite
-	QInfinite                                              // .infinite
-	QNumber                                                // .number
-	QNotanumber                                            // .notanumber
-	QNormal                                                // .normal
-	QSubnormal                                             // .subnormal
-	QRn                                                    // .rn
-	QRz                                                    // .rz
-	QRm                                                    // .rm
-	QRp                                                    // .rp
-	QFtz                                                   // .ftz
-	QApprox                                                // .approx
-	QFull                                                  // .full
-	QNaN                                                   // .NaN
-	QXorsign                                               // .xorsign
-	QAbs                                                   // .abs
-	QOob                                                   // .oob
-	QEq                                                    // .eq
-	QNe                                                    // .ne
-	QLt                                                    // .lt
-	QLe                                                    // .le
-	QGt                                                    // .gt
-	QGe                                                    // .ge
-	QLs                                                    // .ls
-	QHs                                                    // .hs
-	QAnd                                                   // .and
-	QOr                                                    // .or
-	QXor                                                   // .xor
-	QEqu                                                   // .equ
-	QNeu                                                   // .neu
-	QLtu                                                   // .ltu
-	QLeu                                                   // .leu
-	QGtu                                                   // .gtu
-	QGeu                                                   // .geu
-	QNum                                                   // .num
-	QNan                                                   // .nan
-	QL                                                     // .l
-	QR                                                     // .r
-	QUp                                                    // .up
-	QDown                                                  // .down
-	QBfly                                                  // .bfly
-	QIdx                                                   // .idx
-	QF4e                                                   // .f4e
-	QB4e                                                   // .b4e
-	QRc8                                                   // .rc8
-	QEcl                                                   // .ecl
-	QEcr                                                   // .ecr
-	QRc16                                                  // .rc16
-	QL2_64B                                                // .L2::64B
-	QL2_128B                                               // .L2::128B
-	QL2_256B                                               // .L2::256B
-	QNc                                                    // .nc
-	QLd_Reduce                                             // .ld_reduce
-	QAdd                                                   // .add
-	QMin                                                   // .min
-	QMax                                                   // .max
-	QAcc_F32                                               // .acc::f32
-	QRed                                                   // .red
-	QL1                                                    // .L1
-	QL2                                                    // .L2
-	QTo                                                    // .to
-	QRni                                                   // .rni
-	QRzi                                                   // .rzi
-	QRmi                                                   // .rmi
-	QRpi                                                   // .rpi
-	QSatfinite                                             // .satfinite
-	QRna                                                   // .rna
-	QPack                                                  // .pack
-	QL2_Evict_Unchanged                                    // .L2::evict_unchanged
-	QFractional                                            // .fractional
-	QRange                                                 // .range
-	QCvt                                                   // .cvt
-	QUni                                                   // .uni
-	QMask                                                  // .mask
-	QInc                                                   // .inc
-	QDec                                                   // .dec
-	QAny                                                   // .any
-	QAll                                                   // .all
-	QArrive                                                // .arrive
-	QPopc                                                  // .popc
-	QWarp                                                  // .warp
-	QWait                                                  // .wait
-	QGl                                                    // .gl
-	QAlias                                                 // .alias
-	QProxy                                                 // .proxy
-	QSc                                                    // .sc
-	QMbarrier_Init                                         // .mbarrier_init
-	QTensormap_Generic                                     // .tensormap::generic
-	QExch                                                  // .exch
-	QCas                                                   // .cas
-	QNoftz                                                 // .noftz
-	QBallot                                                // .ballot
-	QLaunch_Dependents                                     // .launch_dependents
-	QInit                                                  // .init
-	QInval                                                 // .inval
-	QExpect_Tx                                             // .expect_tx
-	QNoComplete                                            // .noComplete
-	QArrive_Drop                                           // .arrive_drop
-	QComplete_Tx                                           // .complete_tx
-	QTest_Wait                                             // .test_wait
-	QParity                                                // .parity
-	QTry_Wait                                              // .try_wait
-	QPending_Count                                         // .pending_count
-	QCommit_Group                                          // .commit_group
-	QWait_Group                                            // .wait_group
-	QWait_All                                              // .wait_all
-	QMbarrier                                              // .mbarrier
-	QNoinc                                                 // .noinc
-	QBulk                                                  // .bulk
-	QMulticast_Cluster                                     // .multicast::cluster
-	QBulk_Group                                            // .bulk_group
-	QCp_Mask                                               // .cp_mask
-	QTensor                                                // .tensor
-	Q1d                                                    // .1d
-	Q2d                                                    // .2d
-	Q3d                                                    // .3d
-	Q4d                                                    // .4d
-	Q5d                                                    // .5d
-	QTile                                                  // .tile
-	QIm2col                                                // .im2col
-	QIm2col_No_Offs                                        // .im2col_no_offs
-	QCta_Group_1                                           // .cta_group::1
-	QCta_Group_2                                           // .cta_group::2
-	QRead                                                  // .read
-	QPrefetch                                              // .prefetch
-	QReduce                                                // .reduce
-	QReplace                                               // .replace
-	QGlobal_Address                                        // .global_address
-	QB1024                                                 // .b1024
-	QRank                                                  // .rank
-	QBox_Dim                                               // .box_dim
-	QGlobal_Dim                                            // .global_dim
-	QElement_Stride                                        // .element_stride
-	QGlobal_Stride                                         // .global_stride
-	QElemtype                                              // .elemtype
-	QInterleave_Layout                                     // .interleave_layout
-	QSwizzle_Mode                                          // .swizzle_mode
-	QFill_Mode                                             // .fill_mode
-	QCp_Fenceproxy                                         // .cp_fenceproxy
-	QM8n8                                                  // .m8n8
-	QTrans                                                 // .trans
-	QM16n16                                                // .m16n16
-	QM8n16                                                 // .m8n16
-	QM16n8                                                 // .m16n8
-	QM8n8k4                                                // .m8n8k4
-	QRow                                                   // .row
-	QCol                                                   // .col
-	QM16n8k8                                               // .m16n8k8
-	QM16n8k16                                              // .m16n8k16
-	QM16n8k4                                               // .m16n8k4
-	QM16n8k32                                              // .m16n8k32
-	QM8n8k16                                               // .m8n8k16
-	QM8n8k32                                               // .m8n8k32
-	QM16n8k64                                              // .m16n8k64
-	QM8n8k128                                              // .m8n8k128
-	QM16n8k128                                             // .m16n8k128
-	QM16n8k256                                             // .m16n8k256
-	QSp                                                    // .sp
-	QSp_Ordered_Metadata                                   // .sp::ordered_metadata
-	QLoad                                                  // .load
-	QA                                                     // .a
-	QB                                                     // .b
-	QM16n16k16                                             // .m16n16k16
-	QM8n32k16                                              // .m8n32k16
-	QM32n8k16                                              // .m32n8k16
-	QC                                                     // .c
-	QM16n16k8                                              // .m16n16k8
-	QStore                                                 // .store
-	QD                                                     // .d
-	QMma                                                   // .mma
-	QMma_Async                                             // .mma_async
-	QM64n8k16                                              // .m64n8k16
-	QM64n16k16                                             // .m64n16k16
-	QM64n24k16                                             // .m64n24k16
-	QM64n32k16                                             // .m64n32k16
-	QM64n40k16                                             // .m64n40k16
-	QM64n48k16                                             // .m64n48k16
-	QM64n56k16                                             // .m64n56k16
-	QM64n64k16                                             // .m64n64k16
-	QM64n72k16                                             // .m64n72k16
-	QM64n80k16                                             // .m64n80k16
-	QM64n88k16                                             // .m64n88k16
-	QM64n96k16                                             // .m64n96k16
-	QM64n104k16                                            // .m64n104k16
-	QM64n112k16                                            // .m64n112k16
-	QM64n120k16                                            // .m64n120k16
-	QM64n128k16                                            // .m64n128k16
-	QM64n136k16                                            // .m64n136k16
-	QM64n144k16                                            // .m64n144k16
-	QM64n152k16                                            // .m64n152k16
-	QM64n160k16                                            // .m64n160k16
-	QM64n168k16                                            // .m64n168k16
-	QM64n176k16                                            // .m64n176k16
-	QM64n184k16                                            // .m64n184k16
-	QM64n192k16                                            // .m64n192k16
-	QM64n200k16                                            // .m64n200k16
-	QM64n208k16                                            // .m64n208k16
-	QM64n216k16                                            // .m64n216k16
-	QM64n224k16                                            // .m64n224k16
-	QM64n232k16                                            // .m64n232k16
-	QM64n240k16                                            // .m64n240k16
-	QM64n248k16                                            // .m64n248k16
-	QM64n256k16                                            // .m64n256k16
-	QM64n8k8                                               // .m64n8k8
-	QM64n16k8                                              // .m64n16k8
-	QM64n24k8                                              // .m64n24k8
-	QM64n32k8                                              // .m64n32k8
-	QM64n40k8                                              // .m64n40k8
-	QM64n48k8                                              // .m64n48k8
-	QM64n56k8                                              // .m64n56k8
-	QM64n64k8                                              // .m64n64k8
-	QM64n72k8                                              // .m64n72k8
-	QM64n80k8                                              // .m64n80k8
-	QM64n88k8                                              // .m64n88k8
-	QM64n96k8                                              // .m64n96k8
-	QM64n104k8                                             // .m64n104k8
-	QM64n112k8                                             // .m64n112k8
-	QM64n120k8                                             // .m64n120k8
-	QM64n128k8                                             // .m64n128k8
-	QM64n136k8                                             // .m64n136k8
-	QM64n144k8                                             // .m64n144k8
-	QM64n152k8                                             // .m64n152k8
-	QM64n160k8                                             // .m64n160k8
-	QM64n168k8                                             // .m64n168k8
-	QM64n176k8                                             // .m64n176k8
-	QM64n184k8                                             // .m64n184k8
-	QM64n192k8                                             // .m64n192k8
-	QM64n200k8                                             // .m64n200k8
-	QM64n208k8                                             // .m64n208k8
-	QM64n216k8                                             // .m64n216k8
-	QM64n224k8                                             // .m64n224k8
-	QM64n232k8                                             // .m64n232k8
-	QM64n240k8                                             // .m64n240k8
-	QM64n248k8                                             // .m64n248k8
-	QM64n256k8                                             // .m64n256k8
-	QM64n8k32                                              // .m64n8k32
-	QM64n16k32                                             // .m64n16k32
-	QM64n24k32                                             // .m64n24k32
-	QM64n32k32                                             // .m64n32k32
-	QM64n40k32                                             // .m64n40k32
-	QM64n48k32                                             // .m64n48k32
-	QM64n56k32                                             // .m64n56k32
-	QM64n64k32                                             // .m64n64k32
-	QM64n72k32                                             // .m64n72k32
-	QM64n80k32                                             // .m64n80k32
-	QM64n88k32                                             // .m64n88k32
-	QM64n96k32                                             // .m64n96k32
-	QM64n104k32                                            // .m64n104k32
-	QM64n112k32                                            // .m64n112k32
-	QM64n120k32                                            // .m64n120k32
-	QM64n128k32                                            // .m64n128k32
-	QM64n136k32                                            // .m64n136k32
-	QM64n144k32                                            // .m64n144k32
-	QM64n152k32                                            // .m64n152k32
-	QM64n160k32                                            // .m64n160k32
-	QM64n168k32                                            // .m64n168k32
-	QM64n176k32                                            // .m64n176k32
-	QM64n184k32                                            // .m64n184k32
-	QM64n192k32                                            // .m64n192k32
-	QM64n200k32                                            // .m64n200k32
-	QM64n208k32                                            // .m64n208k32
-	QM64n216k32                                            // .m64n216k32
-	QM64n224k32                                            // .m64n224k32
-	QM64n232k32                                            // .m64n232k32
-	QM64n240k32                                            // .m64n240k32
-	QM64n248k32                                            // .m64n248k32
-	QM64n256k32                                            // .m64n256k32
-	QM64n8k256                                             // .m64n8k256
-	QM64n16k256                                            // .m64n16k256
-	QM64n24k256                                            // .m64n24k256
-	QM64n32k256                                            // .m64n32k256
-	QM64n48k256                                            // .m64n48k256
-	QM64n64k256                                            // .m64n64k256
-	QM64n80k256                                            // .m64n80k256
-	QM64n96k256                                            // .m64n96k256
-	QM64n112k256                                           // .m64n112k256
-	QM64n128k256                                           // .m64n128k256
-	QM64n144k256                                           // .m64n144k256
-	QM64n160k256                                           // .m64n160k256
-	QM64n176k256                                           // .m64n176k256
-	QM64n192k256                                           // .m64n192k256
-	QM64n208k256                                           // .m64n208k256
-	QM64n224k256                                           // .m64n224k256
-	QM64n240k256                                           // .m64n240k256
-	QM64n256k256                                           // .m64n256k256
-	QM64n8k64                                              // .m64n8k64
-	QM64n16k64                                             // .m64n16k64
-	QM64n24k64                                             // .m64n24k64
-	QM64n32k64                                             // .m64n32k64
-	QM64n40k64                                             // .m64n40k64
-	QM64n48k64                                             // .m64n48k64
-	QM64n56k64                                             // .m64n56k64
-	QM64n64k64                                             // .m64n64k64
-	QM64n72k64                                             // .m64n72k64
-	QM64n80k64                                             // .m64n80k64
-	QM64n88k64                                             // .m64n88k64
-	QM64n96k64                                             // .m64n96k64
-	QM64n104k64                                            // .m64n104k64
-	QM64n112k64                                            // .m64n112k64
-	QM64n120k64                                            // .m64n120k64
-	QM64n128k64                                            // .m64n128k64
-	QM64n136k64                                            // .m64n136k64
-	QM64n144k64                                            // .m64n144k64
-	QM64n152k64                                            // .m64n152k64
-	QM64n160k64                                            // .m64n160k64
-	QM64n168k64                                            // .m64n168k64
-	QM64n176k64                                            // .m64n176k64
-	QM64n184k64                                            // .m64n184k64
-	QM64n192k64                                            // .m64n192k64
-	QM64n200k64                                            // .m64n200k64
-	QM64n208k64                                            // .m64n208k64
-	QM64n216k64                                            // .m64n216k64
-	QM64n224k64                                            // .m64n224k64
-	QM64n232k64                                            // .m64n232k64
-	QM64n240k64                                            // .m64n240k64
-	QM64n248k64                                            // .m64n248k64
-	QM64n256k64                                            // .m64n256k64
-	QFence                                                 // .fence
-	QAlloc                                                 // .alloc
-	QDealloc                                               // .dealloc
-	QRelinquish_Alloc_Permit                               // .relinquish_alloc_permit
-	QLd                                                    // .ld
-	QPack_16b                                              // .pack::16b
-	QWait_Ld                                               // .wait::ld
-	QWait_St                                               // .wait::st
-	QFence_Before_Thread_Sync                              // .fence::before_thread_sync
-	QFence_After_Thread_Sync                               // .fence::after_thread_sync
-	QCommit                                                // .commit
-	QMbarrier_Arrive_One                                   // .mbarrier::arrive::one
-	QKind_F16                                              // .kind::f16
-	QKind_Tf32                                             // .kind::tf32
-	QKind_F8f6f4                                           // .kind::f8f6f4
-	QKind_I8                                               // .kind::i8
-	QKind_Mxf8f6f4                                         // .kind::mxf8f6f4
-	QKind_Mxf4                                             // .kind::mxf4
-	QKind_Mxf4nvf4                                         // .kind::mxf4nvf4
-	QWs                                                    // .ws
-	QCollector_A_Fill                                      // .collector::a::fill
-	QCollector_A_Use                                       // .collector::a::use
-	QCollector_A_Lastuse                                   // .collector::a::lastuse
-	QCollector_A_Discard                                   // .collector::a::discard
-	QBlock_Scale                                           // .block_scale
-	QScale_Vec_1X                                          // .scale_vec::1X
-	QScale_Vec_2X                                          // .scale_vec::2X
-	QScale_Vec_4X                                          // .scale_vec::4X
-	QCp                                                    // .cp
-	Q128x256b                                              // .128x256b
-	Q4x256b                                                // .4x256b
-	Q128x128b                                              // .128x128b
-	Q64x128b                                               // .64x128b
-	QWarpx2_02_13                                          // .warpx2::02_13
-	QWarpx2_01_23                                          // .warpx2::01_23
-	Q32x128b                                               // .32x128b
-	QWarpx4                                                // .warpx4
-	QShift                                                 // .shift
-	QA1d                                                   // .a1d
-	QA2d                                                   // .a2d
-	QCube                                                  // .cube
-	QAcube                                                 // .acube
-	Q2dms                                                  // .2dms
-	QA2dms                                                 // .a2dms
-	QBase                                                  // .base
-	QLevel                                                 // .level
-	QGrad                                                  // .grad
-	QG                                                     // .g
-	QWidth                                                 // .width
-	QHeight                                                // .height
-	QDepth                                                 // .depth
-	QChannel_Data_Type                                     // .channel_data_type
-	QChannel_Order                                         // .channel_order
-	QNormalized_Coords                                     // .normalized_coords
-	QFilter_Mode                                           // .filter_mode
-	QAddr_Mode_0                                           // .addr_mode_0
-	QAddr_Mode_1                                           // .addr_mode_1
-	QAddr_Mode_2                                           // .addr_mode_2
-	QForce_Unnormalized_Coords                             // .force_unnormalized_coords
-	QArray_Size                                            // .array_size
-	QNum_Mipmap_Levels                                     // .num_mipmap_levels
-	QNum_Samples                                           // .num_samples
-	QTrap                                                  // .trap
-	QZero                                                  // .zero
-	QP                                                     // .p
-	QMemory_Layout                                         // .memory_layout
-	QPo                                                    // .po
-	QShr7                                                  // .shr7
-	QShr15                                                 // .shr15
-	QProxy_Async                                           // .proxy.async
+	QU16x2                        Qual = numStoreQuals + iota // .u16x2
+	QS16x2                                                    // .s16x2
+	QTf32                                                     // .tf32
+	QE4m3                                                     // .e4m3
+	QE5m2                                                     // .e5m2
+	QE4m3x2                                                   // .e4m3x2
+	QE5m2x2                                                   // .e5m2x2
+	QE2m1x2                                                   // .e2m1x2
+	QE2m3x2                                                   // .e2m3x2
+	QE3m2x2                                                   // .e3m2x2
+	QUe8m0x2                                                  // .ue8m0x2
+	QS4                                                       // .s4
+	QU2                                                       // .u2
+	QS2                                                       // .s2
+	QU4                                                       // .u4
+	QB1                                                       // .b1
+	QF32x2                                                    // .f32x2
+	QB4x16                                                    // .b4x16
+	QB6x16_P32                                                // .b6x16_p32
+	QB4x16_P64                                                // .b4x16_p64
+	QB8x16                                                    // .b8x16
+	QSat                                                      // .sat
+	QLo                                                       // .lo
+	QHi                                                       // .hi
+	QWide                                                     // .wide
+	QRelu                                                     // .relu
+	QShiftamt                                                 // .shiftamt
+	QClamp                                                    // .clamp
+	QWrap                                                     // .wrap
+	QCc                                                       // .cc
+	QFinite                                                   // .finite
+	QInfinite                                                 // .infinite
+	QNumber                                                   // .number
+	QNotanumber                                               // .notanumber
+	QNormal                                                   // .normal
+	QSubnormal                                                // .subnormal
+	QRn                                                       // .rn
+	QRz                                                       // .rz
+	QRm                                                       // .rm
+	QRp                                                       // .rp
+	QFtz                                                      // .ftz
+	QApprox                                                   // .approx
+	QFull                                                     // .full
+	QNaN                                                      // .NaN
+	QXorsign                                                  // .xorsign
+	QAbs                                                      // .abs
+	QOob                                                      // .oob
+	QEq                                                       // .eq
+	QNe                                                       // .ne
+	QLt                                                       // .lt
+	QLe                                                       // .le
+	QGt                                                       // .gt
+	QGe                                                       // .ge
+	QLs                                                       // .ls
+	QHs                                                       // .hs
+	QAnd                                                      // .and
+	QOr                                                       // .or
+	QXor                                                      // .xor
+	QEqu                                                      // .equ
+	QNeu                                                      // .neu
+	QLtu                                                      // .ltu
+	QLeu                                                      // .leu
+	QGtu                                                      // .gtu
+	QGeu                                                      // .geu
+	QNum                                                      // .num
+	QNan                                                      // .nan
+	QL                                                        // .l
+	QR                                                        // .r
+	QUp                                                       // .up
+	QDown                                                     // .down
+	QBfly                                                     // .bfly
+	QIdx                                                      // .idx
+	QF4e                                                      // .f4e
+	QB4e                                                      // .b4e
+	QRc8                                                      // .rc8
+	QEcl                                                      // .ecl
+	QEcr                                                      // .ecr
+	QRc16                                                     // .rc16
+	QL2_64B                                                   // .L2::64B
+	QL2_128B                                                  // .L2::128B
+	QL2_256B                                                  // .L2::256B
+	QNc                                                       // .nc
+	QLd_Reduce                                                // .ld_reduce
+	QAdd                                                      // .add
+	QMin                                                      // .min
+	QMax                                                      // .max
+	QAcc_F32                                                  // .acc::f32
+	QRed                                                      // .red
+	QL1                                                       // .L1
+	QL2                                                       // .L2
+	QTo                                                       // .to
+	QRni                                                      // .rni
+	QRzi                                                      // .rzi
+	QRmi                                                      // .rmi
+	QRpi                                                      // .rpi
+	QSatfinite                                                // .satfinite
+	QRna                                                      // .rna
+	QPack                                                     // .pack
+	QL2_Evict_Unchanged                                       // .L2::evict_unchanged
+	QFractional                                               // .fractional
+	QRange                                                    // .range
+	QCvt                                                      // .cvt
+	QUni                                                      // .uni
+	QMask                                                     // .mask
+	QInc                                                      // .inc
+	QDec                                                      // .dec
+	QAny                                                      // .any
+	QAll                                                      // .all
+	QArrive                                                   // .arrive
+	QPopc                                                     // .popc
+	QWarp                                                     // .warp
+	QWait                                                     // .wait
+	QGl                                                       // .gl
+	QAlias                                                    // .alias
+	QProxy                                                    // .proxy
+	QSc                                                       // .sc
+	QMbarrier_Init                                            // .mbarrier_init
+	QTensormap_Generic                                        // .tensormap::generic
+	QSync_Restrict_Shared_Cluster                             // .sync_restrict::shared::cluster
+	QSync_Restrict_Shared_Cta                                 // .sync_restrict::shared::cta
+	QAsync_Generic                                            // .async::generic
+	QExch                                                     // .exch
+	QCas                                                      // .cas
+	QNoftz                                                    // .noftz
+	QBallot                                                   // .ballot
+	QLaunch_Dependents                                        // .launch_dependents
+	QInit                                                     // .init
+	QInval                                                    // .inval
+	QExpect_Tx                                                // .expect_tx
+	QNoComplete                                               // .noComplete
+	QArrive_Drop                                              // .arrive_drop
+	QComplete_Tx                                              // .complete_tx
+	QTest_Wait                                                // .test_wait
+	QParity                                                   // .parity
+	QTry_Wait                                                 // .try_wait
+	QPending_Count                                            // .pending_count
+	QCommit_Group                                             // .commit_group
+	QWait_Group                                               // .wait_group
+	QWait_All                                                 // .wait_all
+	QMbarrier                                                 // .mbarrier
+	QNoinc                                                    // .noinc
+	QBulk                                                     // .bulk
+	QMulticast_Cluster                                        // .multicast::cluster
+	QBulk_Group                                               // .bulk_group
+	QCp_Mask                                                  // .cp_mask
+	QTensor                                                   // .tensor
+	Q1d                                                       // .1d
+	Q2d                                                       // .2d
+	Q3d                                                       // .3d
+	Q4d                                                       // .4d
+	Q5d                                                       // .5d
+	QTile                                                     // .tile
+	QIm2col                                                   // .im2col
+	QIm2col_No_Offs                                           // .im2col_no_offs
+	QCta_Group_1                                              // .cta_group::1
+	QCta_Group_2                                              // .cta_group::2
+	QRead                                                     // .read
+	QPrefetch                                                 // .prefetch
+	QReduce                                                   // .reduce
+	QReplace                                                  // .replace
+	QGlobal_Address                                           // .global_address
+	QB1024                                                    // .b1024
+	QRank                                                     // .rank
+	QBox_Dim                                                  // .box_dim
+	QGlobal_Dim                                               // .global_dim
+	QElement_Stride                                           // .element_stride
+	QGlobal_Stride                                            // .global_stride
+	QElemtype                                                 // .elemtype
+	QInterleave_Layout                                        // .interleave_layout
+	QSwizzle_Mode                                             // .swizzle_mode
+	QFill_Mode                                                // .fill_mode
+	QCp_Fenceproxy                                            // .cp_fenceproxy
+	QM8n8                                                     // .m8n8
+	QTrans                                                    // .trans
+	QM16n16                                                   // .m16n16
+	QM8n16                                                    // .m8n16
+	QM16n8                                                    // .m16n8
+	QM8n8k4                                                   // .m8n8k4
+	QRow                                                      // .row
+	QCol                                                      // .col
+	QM16n8k8                                                  // .m16n8k8
+	QM16n8k16                                                 // .m16n8k16
+	QM16n8k4                                                  // .m16n8k4
+	QM16n8k32                                                 // .m16n8k32
+	QM8n8k16                                                  // .m8n8k16
+	QM8n8k32                                                  // .m8n8k32
+	QM16n8k64                                                 // .m16n8k64
+	QM8n8k128                                                 // .m8n8k128
+	QM16n8k128                                                // .m16n8k128
+	QM16n8k256                                                // .m16n8k256
+	QSp                                                       // .sp
+	QSp_Ordered_Metadata                                      // .sp::ordered_metadata
+	QLoad                                                     // .load
+	QA                                                        // .a
+	QB                                                        // .b
+	QM16n16k16                                                // .m16n16k16
+	QM8n32k16                                                 // .m8n32k16
+	QM32n8k16                                                 // .m32n8k16
+	QC                                                        // .c
+	QM16n16k8                                                 // .m16n16k8
+	QStore                                                    // .store
+	QD                                                        // .d
+	QMma                                                      // .mma
+	QMma_Async                                                // .mma_async
+	QM64n8k16                                                 // .m64n8k16
+	QM64n16k16                                                // .m64n16k16
+	QM64n24k16                                                // .m64n24k16
+	QM64n32k16                                                // .m64n32k16
+	QM64n40k16                                                // .m64n40k16
+	QM64n48k16                                                // .m64n48k16
+	QM64n56k16                                                // .m64n56k16
+	QM64n64k16                                                // .m64n64k16
+	QM64n72k16                                                // .m64n72k16
+	QM64n80k16                                                // .m64n80k16
+	QM64n88k16                                                // .m64n88k16
+	QM64n96k16                                                // .m64n96k16
+	QM64n104k16                                               // .m64n104k16
+	QM64n112k16                                               // .m64n112k16
+	QM64n120k16                                               // .m64n120k16
+	QM64n128k16                                               // .m64n128k16
+	QM64n136k16                                               // .m64n136k16
+	QM64n144k16                                               // .m64n144k16
+	QM64n152k16                                               // .m64n152k16
+	QM64n160k16                                               // .m64n160k16
+	QM64n168k16                                               // .m64n168k16
+	QM64n176k16                                               // .m64n176k16
+	QM64n184k16                                               // .m64n184k16
+	QM64n192k16                                               // .m64n192k16
+	QM64n200k16                                               // .m64n200k16
+	QM64n208k16                                               // .m64n208k16
+	QM64n216k16                                               // .m64n216k16
+	QM64n224k16                                               // .m64n224k16
+	QM64n232k16                                               // .m64n232k16
+	QM64n240k16                                               // .m64n240k16
+	QM64n248k16                                               // .m64n248k16
+	QM64n256k16                                               // .m64n256k16
+	QM64n8k8                                                  // .m64n8k8
+	QM64n16k8                                                 // .m64n16k8
+	QM64n24k8                                                 // .m64n24k8
+	QM64n32k8                                                 // .m64n32k8
+	QM64n40k8                                                 // .m64n40k8
+	QM64n48k8                                                 // .m64n48k8
+	QM64n56k8                                                 // .m64n56k8
+	QM64n64k8                                                 // .m64n64k8
+	QM64n72k8                                                 // .m64n72k8
+	QM64n80k8                                                 // .m64n80k8
+	QM64n88k8                                                 // .m64n88k8
+	QM64n96k8                                                 // .m64n96k8
+	QM64n104k8                                                // .m64n104k8
+	QM64n112k8                                                // .m64n112k8
+	QM64n120k8                                                // .m64n120k8
+	QM64n128k8                                                // .m64n128k8
+	QM64n136k8                                                // .m64n136k8
+	QM64n144k8                                                // .m64n144k8
+	QM64n152k8                                                // .m64n152k8
+	QM64n160k8                                                // .m64n160k8
+	QM64n168k8                                                // .m64n168k8
+	QM64n176k8                                                // .m64n176k8
+	QM64n184k8                                                // .m64n184k8
+	QM64n192k8                                                // .m64n192k8
+	QM64n200k8                                                // .m64n200k8
+	QM64n208k8                                                // .m64n208k8
+	QM64n216k8                                                // .m64n216k8
+	QM64n224k8                                                // .m64n224k8
+	QM64n232k8                                                // .m64n232k8
+	QM64n240k8                                                // .m64n240k8
+	QM64n248k8                                                // .m64n248k8
+	QM64n256k8                                                // .m64n256k8
+	QM64n8k32                                                 // .m64n8k32
+	QM64n16k32                                                // .m64n16k32
+	QM64n24k32                                                // .m64n24k32
+	QM64n32k32                                                // .m64n32k32
+	QM64n40k32                                                // .m64n40k32
+	QM64n48k32                                                // .m64n48k32
+	QM64n56k32                                                // .m64n56k32
+	QM64n64k32                                                // .m64n64k32
+	QM64n72k32                                                // .m64n72k32
+	QM64n80k32                                                // .m64n80k32
+	QM64n88k32                                                // .m64n88k32
+	QM64n96k32                                                // .m64n96k32
+	QM64n104k32                                               // .m64n104k32
+	QM64n112k32                                               // .m64n112k32
+	QM64n120k32                                               // .m64n120k32
+	QM64n128k32                                               // .m64n128k32
+	QM64n136k32                                               // .m64n136k32
+	QM64n144k32                                               // .m64n144k32
+	QM64n152k32                                               // .m64n152k32
+	QM64n160k32                                               // .m64n160k32
+	QM64n168k32                                               // .m64n168k32
+	QM64n176k32                                               // .m64n176k32
+	QM64n184k32                                               // .m64n184k32
+	QM64n192k32                                               // .m64n192k32
+	QM64n200k32                                               // .m64n200k32
+	QM64n208k32                                               // .m64n208k32
+	QM64n216k32                                               // .m64n216k32
+	QM64n224k32                                               // .m64n224k32
+	QM64n232k32                                               // .m64n232k32
+	QM64n240k32                                               // .m64n240k32
+	QM64n248k32                                               // .m64n248k32
+	QM64n256k32                                               // .m64n256k32
+	QM64n8k256                                                // .m64n8k256
+	QM64n16k256                                               // .m64n16k256
+	QM64n24k256                                               // .m64n24k256
+	QM64n32k256                                               // .m64n32k256
+	QM64n48k256                                               // .m64n48k256
+	QM64n64k256                                               // .m64n64k256
+	QM64n80k256                                               // .m64n80k256
+	QM64n96k256                                               // .m64n96k256
+	QM64n112k256                                              // .m64n112k256
+	QM64n128k256                                              // .m64n128k256
+	QM64n144k256                                              // .m64n144k256
+	QM64n160k256                                              // .m64n160k256
+	QM64n176k256                                              // .m64n176k256
+	QM64n192k256                                              // .m64n192k256
+	QM64n208k256                                              // .m64n208k256
+	QM64n224k256                                              // .m64n224k256
+	QM64n240k256                                              // .m64n240k256
+	QM64n256k256                                              // .m64n256k256
+	QM64n8k64                                                 // .m64n8k64
+	QM64n16k64                                                // .m64n16k64
+	QM64n24k64                                                // .m64n24k64
+	QM64n32k64                                                // .m64n32k64
+	QM64n40k64                                                // .m64n40k64
+	QM64n48k64                                                // .m64n48k64
+	QM64n56k64                                                // .m64n56k64
+	QM64n64k64                                                // .m64n64k64
+	QM64n72k64                                                // .m64n72k64
+	QM64n80k64                                                // .m64n80k64
+	QM64n88k64                                                // .m64n88k64
+	QM64n96k64                                                // .m64n96k64
+	QM64n104k64                                               // .m64n104k64
+	QM64n112k64                                               // .m64n112k64
+	QM64n120k64                                               // .m64n120k64
+	QM64n128k64                                               // .m64n128k64
+	QM64n136k64                                               // .m64n136k64
+	QM64n144k64                                               // .m64n144k64
+	QM64n152k64                                               // .m64n152k64
+	QM64n160k64                                               // .m64n160k64
+	QM64n168k64                                               // .m64n168k64
+	QM64n176k64                                               // .m64n176k64
+	QM64n184k64                                               // .m64n184k64
+	QM64n192k64                                               // .m64n192k64
+	QM64n200k64                                               // .m64n200k64
+	QM64n208k64                                               // .m64n208k64
+	QM64n216k64                                               // .m64n216k64
+	QM64n224k64                                               // .m64n224k64
+	QM64n232k64                                               // .m64n232k64
+	QM64n240k64                                               // .m64n240k64
+	QM64n248k64                                               // .m64n248k64
+	QM64n256k64                                               // .m64n256k64
+	QFence                                                    // .fence
+	QAlloc                                                    // .alloc
+	QDealloc                                                  // .dealloc
+	QRelinquish_Alloc_Permit                                  // .relinquish_alloc_permit
+	QLd                                                       // .ld
+	QPack_16b                                                 // .pack::16b
+	QWait_Ld                                                  // .wait::ld
+	QWait_St                                                  // .wait::st
+	QFence_Before_Thread_Sync                                 // .fence::before_thread_sync
+	QFence_After_Thread_Sync                                  // .fence::after_thread_sync
+	QCommit                                                   // .commit
+	QMbarrier_Arrive_One                                      // .mbarrier::arrive::one
+	QKind_F16                                                 // .kind::f16
+	QKind_Tf32                                                // .kind::tf32
+	QKind_F8f6f4                                              // .kind::f8f6f4
+	QKind_I8                                                  // .kind::i8
+	QKind_Mxf8f6f4                                            // .kind::mxf8f6f4
+	QKind_Mxf4                                                // .kind::mxf4
+	QKind_Mxf4nvf4                                            // .kind::mxf4nvf4
+	QWs                                                       // .ws
+	QCollector_A_Fill                                         // .collector::a::fill
+	QCollector_A_Use                                          // .collector::a::use
+	QCollector_A_Lastuse                                      // .collector::a::lastuse
+	QCollector_A_Discard                                      // .collector::a::discard
+	QBlock_Scale                                              // .block_scale
+	QScale_Vec_1X                                             // .scale_vec::1X
+	QScale_Vec_2X                                             // .scale_vec::2X
+	QScale_Vec_4X                                             // .scale_vec::4X
+	QCp                                                       // .cp
+	Q128x256b                                                 // .128x256b
+	Q4x256b                                                   // .4x256b
+	Q128x128b                                                 // .128x128b
+	Q64x128b                                                  // .64x128b
+	QWarpx2_02_13                                             // .warpx2::02_13
+	QWarpx2_01_23                                             // .warpx2::01_23
+	Q32x128b                                                  // .32x128b
+	QWarpx4                                                   // .warpx4
+	QShift                                                    // .shift
+	QA1d                                                      // .a1d
+	QA2d                                                      // .a2d
+	QCube                                                     // .cube
+	QAcube                                                    // .acube
+	Q2dms                                                     // .2dms
+	QA2dms                                                    // .a2dms
+	QBase                                                     // .base
+	QLevel                                                    // .level
+	QGrad                                                     // .grad
+	QG                                                        // .g
+	QWidth                                                    // .width
+	QHeight                                                   // .height
+	QDepth                                                    // .depth
+	QChannel_Data_Type                                        // .channel_data_type
+	QChannel_Order                                            // .channel_order
+	QNormalized_Coords                                        // .normalized_coords
+	QFilter_Mode                                              // .filter_mode
+	QAddr_Mode_0                                              // .addr_mode_0
+	QAddr_Mode_1                                              // .addr_mode_1
+	QAddr_Mode_2                                              // .addr_mode_2
+	QForce_Unnormalized_Coords                                // .force_unnormalized_coords
+	QArray_Size                                               // .array_size
+	QNum_Mipmap_Levels                                        // .num_mipmap_levels
+	QNum_Samples                                              // .num_samples
+	QTrap                                                     // .trap
+	QZero                                                     // .zero
+	QP                                                        // .p
+	QMemory_Layout                                            // .memory_layout
+	QPo                                                       // .po
+	QShr7                                                     // .shr7
+	QShr15                                                    // .shr15
+	QProxy_Async                                              // .proxy.async
 
 	numQuals
 )
 
 var genQuals = [numQuals - numStoreQuals]qualInfo{
-	QU16x2 - numStoreQuals:                     {".u16x2", GType, 32, 'x'},
-	QS16x2 - numStoreQuals:                     {".s16x2", GType, 32, 'x'},
-	QTf32 - numStoreQuals:                      {".tf32", GType, 32, 'f'},
-	QE4m3 - numStoreQuals:                      {".e4m3", GType, 8, 'f'},
-	QE5m2 - numStoreQuals:                      {".e5m2", GType, 8, 'f'},
-	QE4m3x2 - numStoreQuals:                    {".e4m3x2", GType, 16, 'x'},
-	QE5m2x2 - numStoreQuals:                    {".e5m2x2", GType, 16, 'x'},
-	QE2m1x2 - numStoreQuals:                    {".e2m1x2", GType, 8, 'x'},
-	QE2m3x2 - numStoreQuals:                    {".e2m3x2", GType, 16, 'x'},
-	QE3m2x2 - numStoreQuals:                    {".e3m2x2", GType, 16, 'x'},
-	QUe8m0x2 - numStoreQuals:                   {".ue8m0x2", GType, 16, 'x'},
-	QS4 - numStoreQuals:                        {".s4", GType, 4, 's'},
-	QU2 - numStoreQuals:                        {".u2", GType, 2, 'u'},
-	QS2 - numStoreQuals:                        {".s2", GType, 2, 's'},
-	QU4 - numStoreQuals:                        {".u4", GType, 4, 'u'},
-	QB1 - numStoreQuals:                        {".b1", GType, 1, 'b'},
-	QF32x2 - numStoreQuals:                     {".f32x2", GType, 64, 'x'},
-	QB4x16 - numStoreQuals:                     {".b4x16", GType, 64, 'b'},
-	QB6x16_P32 - numStoreQuals:                 {".b6x16_p32", GType, 128, 'b'},
-	QB4x16_P64 - numStoreQuals:                 {".b4x16_p64", GType, 128, 'b'},
-	QB8x16 - numStoreQuals:                     {".b8x16", GType, 128, 'b'},
-	QSat - numStoreQuals:                       {".sat", GMod, 0, 0},
-	QLo - numStoreQuals:                        {".lo", GMod, 0, 0},
-	QHi - numStoreQuals:                        {".hi", GMod, 0, 0},
-	QWide - numStoreQuals:                      {".wide", GMod, 0, 0},
-	QRelu - numStoreQuals:                      {".relu", GMod, 0, 0},
-	QShiftamt - numStoreQuals:                  {".shiftamt", GMod, 0, 0},
-	QClamp - numStoreQuals:                     {".clamp", GMod, 0, 0},
-	QWrap - numStoreQuals:                      {".wrap", GMod, 0, 0},
-	QCc - numStoreQuals:                        {".cc", GMod, 0, 0},
-	QFinite - numStoreQuals:                    {".finite", GMod, 0, 0},
-	QInfinite - numStoreQuals:                  {".infinite", GMod, 0, 0},
-	QNumber - numStoreQuals:                    {".number", GMod, 0, 0},
-	QNotanumber - numStoreQuals:                {".notanumber", GMod, 0, 0},
-	QNormal - numStoreQuals:                    {".normal", GMod, 0, 0},
-	QSubnormal - numStoreQuals:                 {".subnormal", GMod, 0, 0},
-	QRn - numStoreQuals:                        {".rn", GMod, 0, 0},
-	QRz - numStoreQuals:                        {".rz", GMod, 0, 0},
-	QRm - numStoreQuals:                        {".rm", GMod, 0, 0},
-	QRp - numStoreQuals:                        {".rp", GMod, 0, 0},
-	QFtz - numStoreQuals:                       {".ftz", GMod, 0, 0},
-	QApprox - numStoreQuals:                    {".approx", GMod, 0, 0},
-	QFull - numStoreQuals:                      {".full", GMod, 0, 0},
-	QNaN - numStoreQuals:                       {".NaN", GMod, 0, 0},
-	QXorsign - numStoreQuals:                   {".xorsign", GMod, 0, 0},
-	QAbs - numStoreQuals:                       {".abs", GMod, 0, 0},
-	QOob - numStoreQuals:                       {".oob", GMod, 0, 0},
-	QEq - numStoreQuals:                        {".eq", GMod, 0, 0},
-	QNe - numStoreQuals:                        {".ne", GMod, 0, 0},
-	QLt - numStoreQuals:                        {".lt", GMod, 0, 0},
-	QLe - numStoreQuals:                        {".le", GMod, 0, 0},
-	QGt - numStoreQuals:                        {".gt", GMod, 0, 0},
-	QGe - numStoreQuals:                        {".ge", GMod, 0, 0},
-	QLs - numStoreQuals:                        {".ls", GMod, 0, 0},
-	QHs - numStoreQuals:                        {".hs", GMod, 0, 0},
-	QAnd - numStoreQuals:                       {".and", GMod, 0, 0},
-	QOr - numStoreQuals:                        {".or", GMod, 0, 0},
-	QXor - numStoreQuals:                       {".xor", GMod, 0, 0},
-	QEqu - numStoreQuals:                       {".equ", GMod, 0, 0},
-	QNeu - numStoreQuals:                       {".neu", GMod, 0, 0},
-	QLtu - numStoreQuals:                       {".ltu", GMod, 0, 0},
-	QLeu - numStoreQuals:                       {".leu", GMod, 0, 0},
-	QGtu - numStoreQuals:                       {".gtu", GMod, 0, 0},
-	QGeu - numStoreQuals:                       {".geu", GMod, 0, 0},
-	QNum - numStoreQuals:                       {".num", GMod, 0, 0},
-	QNan - numStoreQuals:                       {".nan", GMod, 0, 0},
-	QL - numStoreQuals:                         {".l", GMod, 0, 0},
-	QR - numStoreQuals:                         {".r", GMod, 0, 0},
-	QUp - numStoreQuals:                        {".up", GMod, 0, 0},
-	QDown - numStoreQuals:                      {".down", GMod, 0, 0},
-	QBfly - numStoreQuals:                      {".bfly", GMod, 0, 0},
-	QIdx - numStoreQuals:                       {".idx", GMod, 0, 0},
-	QF4e - numStoreQuals:                       {".f4e", GMod, 0, 0},
-	QB4e - numStoreQuals:                       {".b4e", GMod, 0, 0},
-	QRc8 - numStoreQuals:                       {".rc8", GMod, 0, 0},
-	QEcl - numStoreQuals:                       {".ecl", GMod, 0, 0},
-	QEcr - numStoreQuals:                       {".ecr", GMod, 0, 0},
-	QRc16 - numStoreQuals:                      {".rc16", GMod, 0, 0},
-	QL2_64B - numStoreQuals:                    {".L2::64B", GMod, 0, 0},
-	QL2_128B - numStoreQuals:                   {".L2::128B", GMod, 0, 0},
-	QL2_256B - numStoreQuals:                   {".L2::256B", GMod, 0, 0},
-	QNc - numStoreQuals:                        {".nc", GMod, 0, 0},
-	QLd_Reduce - numStoreQuals:                 {".ld_reduce", GMod, 0, 0},
-	QAdd - numStoreQuals:                       {".add", GMod, 0, 0},
-	QMin - numStoreQuals:                       {".min", GMod, 0, 0},
-	QMax - numStoreQuals:                       {".max", GMod, 0, 0},
-	QAcc_F32 - numStoreQuals:                   {".acc::f32", GMod, 0, 0},
-	QRed - numStoreQuals:                       {".red", GMod, 0, 0},
-	QL1 - numStoreQuals:                        {".L1", GMod, 0, 0},
-	QL2 - numStoreQuals:                        {".L2", GMod, 0, 0},
-	QTo - numStoreQuals:                        {".to", GMod, 0, 0},
-	QRni - numStoreQuals:                       {".rni", GMod, 0, 0},
-	QRzi - numStoreQuals:                       {".rzi", GMod, 0, 0},
-	QRmi - numStoreQuals:                       {".rmi", GMod, 0, 0},
-	QRpi - numStoreQuals:                       {".rpi", GMod, 0, 0},
-	QSatfinite - numStoreQuals:                 {".satfinite", GMod, 0, 0},
-	QRna - numStoreQuals:                       {".rna", GMod, 0, 0},
-	QPack - numStoreQuals:                      {".pack", GMod, 0, 0},
-	QL2_Evict_Unchanged - numStoreQuals:        {".L2::evict_unchanged", GMod, 0, 0},
-	QFractional - numStoreQuals:                {".fractional", GMod, 0, 0},
-	QRange - numStoreQuals:                     {".range", GMod, 0, 0},
-	QCvt - numStoreQuals:                       {".cvt", GMod, 0, 0},
-	QUni - numStoreQuals:                       {".uni", GMod, 0, 0},
-	QMask - numStoreQuals:                      {".mask", GMod, 0, 0},
-	QInc - numStoreQuals:                       {".inc", GMod, 0, 0},
-	QDec - numStoreQuals:                       {".dec", GMod, 0, 0},
-	QAny - numStoreQuals:                       {".any", GMod, 0, 0},
-	QAll - numStoreQuals:                       {".all", GMod, 0, 0},
-	QArrive - numStoreQuals:                    {".arrive", GMod, 0, 0},
-	QPopc - numStoreQuals:                      {".popc", GMod, 0, 0},
-	QWarp - numStoreQuals:                      {".warp", GMod, 0, 0},
-	QWait - numStoreQuals:                      {".wait", GMod, 0, 0},
-	QGl - numStoreQuals:                        {".gl", GMod, 0, 0},
-	QAlias - numStoreQuals:                     {".alias", GMod, 0, 0},
-	QProxy - numStoreQuals:                     {".proxy", GMod, 0, 0},
-	QSc - numStoreQuals:                        {".sc", GMod, 0, 0},
-	QMbarrier_Init - numStoreQuals:             {".mbarrier_init", GMod, 0, 0},
-	QTensormap_Generic - numStoreQuals:         {".tensormap::generic", GMod, 0, 0},
-	QExch - numStoreQuals:                      {".exch", GMod, 0, 0},
-	QCas - numStoreQuals:                       {".cas", GMod, 0, 0},
-	QNoftz - numStoreQuals:                     {".noftz", GMod, 0, 0},
-	QBallot - numStoreQuals:                    {".ballot", GMod, 0, 0},
-	QLaunch_Dependents - numStoreQuals:         {".launch_dependents", GMod, 0, 0},
-	QInit - numStoreQuals:                      {".init", GMod, 0, 0},
-	QInval - numStoreQuals:                     {".inval", GMod, 0, 0},
-	QExpect_Tx - numStoreQuals:                 {".expect_tx", GMod, 0, 0},
-	QNoComplete - numStoreQuals:                {".noComplete", GMod, 0, 0},
-	QArrive_Drop - numStoreQuals:               {".arrive_drop", GMod, 0, 0},
-	QComplete_Tx - numStoreQuals:               {".complete_tx", GMod, 0, 0},
-	QTest_Wait - numStoreQuals:                 {".test_wait", GMod, 0, 0},
-	QParity - numStoreQuals:                    {".parity", GMod, 0, 0},
-	QTry_Wait - numStoreQuals:                  {".try_wait", GMod, 0, 0},
-	QPending_Count - numStoreQuals:             {".pending_count", GMod, 0, 0},
-	QCommit_Group - numStoreQuals:              {".commit_group", GMod, 0, 0},
-	QWait_Group - numStoreQuals:                {".wait_group", GMod, 0, 0},
-	QWait_All - numStoreQuals:                  {".wait_all", GMod, 0, 0},
-	QMbarrier - numStoreQuals:                  {".mbarrier", GMod, 0, 0},
-	QNoinc - numStoreQuals:                     {".noinc", GMod, 0, 0},
-	QBulk - numStoreQuals:                      {".bulk", GMod, 0, 0},
-	QMulticast_Cluster - numStoreQuals:         {".multicast::cluster", GMod, 0, 0},
-	QBulk_Group - numStoreQuals:                {".bulk_group", GMod, 0, 0},
-	QCp_Mask - numStoreQuals:                   {".cp_mask", GMod, 0, 0},
-	QTensor - numStoreQuals:                    {".tensor", GMod, 0, 0},
-	Q1d - numStoreQuals:                        {".1d", GMod, 0, 0},
-	Q2d - numStoreQuals:                        {".2d", GMod, 0, 0},
-	Q3d - numStoreQuals:                        {".3d", GMod, 0, 0},
-	Q4d - numStoreQuals:                        {".4d", GMod, 0, 0},
-	Q5d - numStoreQuals:                        {".5d", GMod, 0, 0},
-	QTile - numStoreQuals:                      {".tile", GMod, 0, 0},
-	QIm2col - numStoreQuals:                    {".im2col", GMod, 0, 0},
-	QIm2col_No_Offs - numStoreQuals:            {".im2col_no_offs", GMod, 0, 0},
-	QCta_Group_1 - numStoreQuals:               {".cta_group::1", GMod, 0, 0},
-	QCta_Group_2 - numStoreQuals:               {".cta_group::2", GMod, 0, 0},
-	QRead - numStoreQuals:                      {".read", GMod, 0, 0},
-	QPrefetch - numStoreQuals:                  {".prefetch", GMod, 0, 0},
-	QReduce - numStoreQuals:                    {".reduce", GMod, 0, 0},
-	QReplace - numStoreQuals:                   {".replace", GMod, 0, 0},
-	QGlobal_Address - numStoreQuals:            {".global_address", GMod, 0, 0},
-	QB1024 - numStoreQuals:                     {".b1024", GMod, 0, 0},
-	QRank - numStoreQuals:                      {".rank", GMod, 0, 0},
-	QBox_Dim - numStoreQuals:                   {".box_dim", GMod, 0, 0},
-	QGlobal_Dim - numStoreQuals:                {".global_dim", GMod, 0, 0},
-	QElement_Stride - numStoreQuals:            {".element_stride", GMod, 0, 0},
-	QGlobal_Stride - numStoreQuals:             {".global_stride", GMod, 0, 0},
-	QElemtype - numStoreQuals:                  {".elemtype", GMod, 0, 0},
-	QInterleave_Layout - numStoreQuals:         {".interleave_layout", GMod, 0, 0},
-	QSwizzle_Mode - numStoreQuals:              {".swizzle_mode", GMod, 0, 0},
-	QFill_Mode - numStoreQuals:                 {".fill_mode", GMod, 0, 0},
-	QCp_Fenceproxy - numStoreQuals:             {".cp_fenceproxy", GMod, 0, 0},
-	QM8n8 - numStoreQuals:                      {".m8n8", GMod, 0, 0},
-	QTrans - numStoreQuals:                     {".trans", GMod, 0, 0},
-	QM16n16 - numStoreQuals:                    {".m16n16", GMod, 0, 0},
-	QM8n16 - numStoreQuals:                     {".m8n16", GMod, 0, 0},
-	QM16n8 - numStoreQuals:                     {".m16n8", GMod, 0, 0},
-	QM8n8k4 - numStoreQuals:                    {".m8n8k4", GMod, 0, 0},
-	QRow - numStoreQuals:                       {".row", GMod, 0, 0},
-	QCol - numStoreQuals:                       {".col", GMod, 0, 0},
-	QM16n8k8 - numStoreQuals:                   {".m16n8k8", GMod, 0, 0},
-	QM16n8k16 - numStoreQuals:                  {".m16n8k16", GMod, 0, 0},
-	QM16n8k4 - numStoreQuals:                   {".m16n8k4", GMod, 0, 0},
-	QM16n8k32 - numStoreQuals:                  {".m16n8k32", GMod, 0, 0},
-	QM8n8k16 - numStoreQuals:                   {".m8n8k16", GMod, 0, 0},
-	QM8n8k32 - numStoreQuals:                   {".m8n8k32", GMod, 0, 0},
-	QM16n8k64 - numStoreQuals:                  {".m16n8k64", GMod, 0, 0},
-	QM8n8k128 - numStoreQuals:                  {".m8n8k128", GMod, 0, 0},
-	QM16n8k128 - numStoreQuals:                 {".m16n8k128", GMod, 0, 0},
-	QM16n8k256 - numStoreQuals:                 {".m16n8k256", GMod, 0, 0},
-	QSp - numStoreQuals:                        {".sp", GMod, 0, 0},
-	QSp_Ordered_Metadata - numStoreQuals:       {".sp::ordered_metadata", GMod, 0, 0},
-	QLoad - numStoreQuals:                      {".load", GMod, 0, 0},
-	QA - numStoreQuals:                         {".a", GMod, 0, 0},
-	QB - numStoreQuals:                         {".b", GMod, 0, 0},
-	QM16n16k16 - numStoreQuals:                 {".m16n16k16", GMod, 0, 0},
-	QM8n32k16 - numStoreQuals:                  {".m8n32k16", GMod, 0, 0},
-	QM32n8k16 - numStoreQuals:                  {".m32n8k16", GMod, 0, 0},
-	QC - numStoreQuals:                         {".c", GMod, 0, 0},
-	QM16n16k8 - numStoreQuals:                  {".m16n16k8", GMod, 0, 0},
-	QStore - numStoreQuals:                     {".store", GMod, 0, 0},
-	QD - numStoreQuals:                         {".d", GMod, 0, 0},
-	QMma - numStoreQuals:                       {".mma", GMod, 0, 0},
-	QMma_Async - numStoreQuals:                 {".mma_async", GMod, 0, 0},
-	QM64n8k16 - numStoreQuals:                  {".m64n8k16", GMod, 0, 0},
-	QM64n16k16 - numStoreQuals:                 {".m64n16k16", GMod, 0, 0},
-	QM64n24k16 - numStoreQuals:                 {".m64n24k16", GMod, 0, 0},
-	QM64n32k16 - numStoreQuals:                 {".m64n32k16", GMod, 0, 0},
-	QM64n40k16 - numStoreQuals:                 {".m64n40k16", GMod, 0, 0},
-	QM64n48k16 - numStoreQuals:                 {".m64n48k16", GMod, 0, 0},
-	QM64n56k16 - numStoreQuals:                 {".m64n56k16", GMod, 0, 0},
-	QM64n64k16 - numStoreQuals:                 {".m64n64k16", GMod, 0, 0},
-	QM64n72k16 - numStoreQuals:                 {".m64n72k16", GMod, 0, 0},
-	QM64n80k16 - numStoreQuals:                 {".m64n80k16", GMod, 0, 0},
-	QM64n88k16 - numStoreQuals:                 {".m64n88k16", GMod, 0, 0},
-	QM64n96k16 - numStoreQuals:                 {".m64n96k16", GMod, 0, 0},
-	QM64n104k16 - numStoreQuals:                {".m64n104k16", GMod, 0, 0},
-	QM64n112k16 - numStoreQuals:                {".m64n112k16", GMod, 0, 0},
-	QM64n120k16 - numStoreQuals:                {".m64n120k16", GMod, 0, 0},
-	QM64n128k16 - numStoreQuals:                {".m64n128k16", GMod, 0, 0},
-	QM64n136k16 - numStoreQuals:                {".m64n136k16", GMod, 0, 0},
-	QM64n144k16 - numStoreQuals:                {".m64n144k16", GMod, 0, 0},
-	QM64n152k16 - numStoreQuals:                {".m64n152k16", GMod, 0, 0},
-	QM64n160k16 - numStoreQuals:                {".m64n160k16", GMod, 0, 0},
-	QM64n168k16 - numStoreQuals:                {".m64n168k16", GMod, 0, 0},
-	QM64n176k16 - numStoreQuals:                {".m64n176k16", GMod, 0, 0},
-	QM64n184k16 - numStoreQuals:                {".m64n184k16", GMod, 0, 0},
-	QM64n192k16 - numStoreQuals:                {".m64n192k16", GMod, 0, 0},
-	QM64n200k16 - numStoreQuals:                {".m64n200k16", GMod, 0, 0},
-	QM64n208k16 - numStoreQuals:                {".m64n208k16", GMod, 0, 0},
-	QM64n216k16 - numStoreQuals:                {".m64n216k16", GMod, 0, 0},
-	QM64n224k16 - numStoreQuals:                {".m64n224k16", GMod, 0, 0},
-	QM64n232k16 - numStoreQuals:                {".m64n232k16", GMod, 0, 0},
-	QM64n240k16 - numStoreQuals:                {".m64n240k16", GMod, 0, 0},
-	QM64n248k16 - numStoreQuals:                {".m64n248k16", GMod, 0, 0},
-	QM64n256k16 - numStoreQuals:                {".m64n256k16", GMod, 0, 0},
-	QM64n8k8 - numStoreQuals:                   {".m64n8k8", GMod, 0, 0},
-	QM64n16k8 - numStoreQuals:                  {".m64n16k8", GMod, 0, 0},
-	QM64n24k8 - numStoreQuals:                  {".m64n24k8", GMod, 0, 0},
-	QM64n32k8 - numStoreQuals:                  {".m64n32k8", GMod, 0, 0},
-	QM64n40k8 - numStoreQuals:                  {".m64n40k8", GMod, 0, 0},
-	QM64n48k8 - numStoreQuals:                  {".m64n48k8", GMod, 0, 0},
-	QM64n56k8 - numStoreQuals:                  {".m64n56k8", GMod, 0, 0},
-	QM64n64k8 - numStoreQuals:                  {".m64n64k8", GMod, 0, 0},
-	QM64n72k8 - numStoreQuals:                  {".m64n72k8", GMod, 0, 0},
-	QM64n80k8 - numStoreQuals:                  {".m64n80k8", GMod, 0, 0},
-	QM64n88k8 - numStoreQuals:                  {".m64n88k8", GMod, 0, 0},
-	QM64n96k8 - numStoreQuals:                  {".m64n96k8", GMod, 0, 0},
-	QM64n104k8 - numStoreQuals:                 {".m64n104k8", GMod, 0, 0},
-	QM64n112k8 - numStoreQuals:                 {".m64n112k8", GMod, 0, 0},
-	QM64n120k8 - numStoreQuals:                 {".m64n120k8", GMod, 0, 0},
-	QM64n128k8 - numStoreQuals:                 {".m64n128k8", GMod, 0, 0},
-	QM64n136k8 - numStoreQuals:                 {".m64n136k8", GMod, 0, 0},
-	QM64n144k8 - numStoreQuals:                 {".m64n144k8", GMod, 0, 0},
-	QM64n152k8 - numStoreQuals:                 {".m64n152k8", GMod, 0, 0},
-	QM64n160k8 - numStoreQuals:                 {".m64n160k8", GMod, 0, 0},
-	QM64n168k8 - numStoreQuals:                 {".m64n168k8", GMod, 0, 0},
-	QM64n176k8 - numStoreQuals:                 {".m64n176k8", GMod, 0, 0},
-	QM64n184k8 - numStoreQuals:                 {".m64n184k8", GMod, 0, 0},
-	QM64n192k8 - numStoreQuals:                 {".m64n192k8", GMod, 0, 0},
-	QM64n200k8 - numStoreQuals:                 {".m64n200k8", GMod, 0, 0},
-	QM64n208k8 - numStoreQuals:                 {".m64n208k8", GMod, 0, 0},
-	QM64n216k8 - numStoreQuals:                 {".m64n216k8", GMod, 0, 0},
-	QM64n224k8 - numStoreQuals:                 {".m64n224k8", GMod, 0, 0},
-	QM64n232k8 - numStoreQuals:                 {".m64n232k8", GMod, 0, 0},
-	QM64n240k8 - numStoreQuals:                 {".m64n240k8", GMod, 0, 0},
-	QM64n248k8 - numStoreQuals:                 {".m64n248k8", GMod, 0, 0},
-	QM64n256k8 - numStoreQuals:                 {".m64n256k8", GMod, 0, 0},
-	QM64n8k32 - numStoreQuals:                  {".m64n8k32", GMod, 0, 0},
-	QM64n16k32 - numStoreQuals:                 {".m64n16k32", GMod, 0, 0},
-	QM64n24k32 - numStoreQuals:                 {".m64n24k32", GMod, 0, 0},
-	QM64n32k32 - numStoreQuals:                 {".m64n32k32", GMod, 0, 0},
-	QM64n40k32 - numStoreQuals:                 {".m64n40k32", GMod, 0, 0},
-	QM64n48k32 - numStoreQuals:                 {".m64n48k32", GMod, 0, 0},
-	QM64n56k32 - numStoreQuals:                 {".m64n56k32", GMod, 0, 0},
-	QM64n64k32 - numStoreQuals:                 {".m64n64k32", GMod, 0, 0},
-	QM64n72k32 - numStoreQuals:                 {".m64n72k32", GMod, 0, 0},
-	QM64n80k32 - numStoreQuals:                 {".m64n80k32", GMod, 0, 0},
-	QM64n88k32 - numStoreQuals:                 {".m64n88k32", GMod, 0, 0},
-	QM64n96k32 - numStoreQuals:                 {".m64n96k32", GMod, 0, 0},
-	QM64n104k32 - numStoreQuals:                {".m64n104k32", GMod, 0, 0},
-	QM64n112k32 - numStoreQuals:                {".m64n112k32", GMod, 0, 0},
-	QM64n120k32 - numStoreQuals:                {".m64n120k32", GMod, 0, 0},
-	QM64n128k32 - numStoreQuals:                {".m64n128k32", GMod, 0, 0},
-	QM64n136k32 - numStoreQuals:                {".m64n136k32", GMod, 0, 0},
-	QM64n144k32 - numStoreQuals:                {".m64n144k32", GMod, 0, 0},
-	QM64n152k32 - numStoreQuals:                {".m64n152k32", GMod, 0, 0},
-	QM64n160k32 - numStoreQuals:                {".m64n160k32", GMod, 0, 0},
-	QM64n168k32 - numStoreQuals:                {".m64n168k32", GMod, 0, 0},
-	QM64n176k32 - numStoreQuals:                {".m64n176k32", GMod, 0, 0},
-	QM64n184k32 - numStoreQuals:                {".m64n184k32", GMod, 0, 0},
-	QM64n192k32 - numStoreQuals:                {".m64n192k32", GMod, 0, 0},
-	QM64n200k32 - numStoreQuals:                {".m64n200k32", GMod, 0, 0},
-	QM64n208k32 - numStoreQuals:                {".m64n208k32", GMod, 0, 0},
-	QM64n216k32 - numStoreQuals:                {".m64n216k32", GMod, 0, 0},
-	QM64n224k32 - numStoreQuals:                {".m64n224k32", GMod, 0, 0},
-	QM64n232k32 - numStoreQuals:                {".m64n232k32", GMod, 0, 0},
-	QM64n240k32 - numStoreQuals:                {".m64n240k32", GMod, 0, 0},
-	QM64n248k32 - numStoreQuals:                {".m64n248k32", GMod, 0, 0},
-	QM64n256k32 - numStoreQuals:                {".m64n256k32", GMod, 0, 0},
-	QM64n8k256 - numStoreQuals:                 {".m64n8k256", GMod, 0, 0},
-	QM64n16k256 - numStoreQuals:                {".m64n16k256", GMod, 0, 0},
-	QM64n24k256 - numStoreQuals:                {".m64n24k256", GMod, 0, 0},
-	QM64n32k256 - numStoreQuals:                {".m64n32k256", GMod, 0, 0},
-	QM64n48k256 - numStoreQuals:                {".m64n48k256", GMod, 0, 0},
-	QM64n64k256 - numStoreQuals:                {".m64n64k256", GMod, 0, 0},
-	QM64n80k256 - numStoreQuals:                {".m64n80k256", GMod, 0, 0},
-	QM64n96k256 - numStoreQuals:                {".m64n96k256", GMod, 0, 0},
-	QM64n112k256 - numStoreQuals:               {".m64n112k256", GMod, 0, 0},
-	QM64n128k256 - numStoreQuals:               {".m64n128k256", GMod, 0, 0},
-	QM64n144k256 - numStoreQuals:               {".m64n144k256", GMod, 0, 0},
-	QM64n160k256 - numStoreQuals:               {".m64n160k256", GMod, 0, 0},
-	QM64n176k256 - numStoreQuals:               {".m64n176k256", GMod, 0, 0},
-	QM64n192k256 - numStoreQuals:               {".m64n192k256", GMod, 0, 0},
-	QM64n208k256 - numStoreQuals:               {".m64n208k256", GMod, 0, 0},
-	QM64n224k256 - numStoreQuals:               {".m64n224k256", GMod, 0, 0},
-	QM64n240k256 - numStoreQuals:               {".m64n240k256", GMod, 0, 0},
-	QM64n256k256 - numStoreQuals:               {".m64n256k256", GMod, 0, 0},
-	QM64n8k64 - numStoreQuals:                  {".m64n8k64", GMod, 0, 0},
-	QM64n16k64 - numStoreQuals:                 {".m64n16k64", GMod, 0, 0},
-	QM64n24k64 - numStoreQuals:                 {".m64n24k64", GMod, 0, 0},
-	QM64n32k64 - numStoreQuals:                 {".m64n32k64", GMod, 0, 0},
-	QM64n40k64 - numStoreQuals:                 {".m64n40k64", GMod, 0, 0},
-	QM64n48k64 - numStoreQuals:                 {".m64n48k64", GMod, 0, 0},
-	QM64n56k64 - numStoreQuals:                 {".m64n56k64", GMod, 0, 0},
-	QM64n64k64 - numStoreQuals:                 {".m64n64k64", GMod, 0, 0},
-	QM64n72k64 - numStoreQuals:                 {".m64n72k64", GMod, 0, 0},
-	QM64n80k64 - numStoreQuals:                 {".m64n80k64", GMod, 0, 0},
-	QM64n88k64 - numStoreQuals:                 {".m64n88k64", GMod, 0, 0},
-	QM64n96k64 - numStoreQuals:                 {".m64n96k64", GMod, 0, 0},
-	QM64n104k64 - numStoreQuals:                {".m64n104k64", GMod, 0, 0},
-	QM64n112k64 - numStoreQuals:                {".m64n112k64", GMod, 0, 0},
-	QM64n120k64 - numStoreQuals:                {".m64n120k64", GMod, 0, 0},
-	QM64n128k64 - numStoreQuals:                {".m64n128k64", GMod, 0, 0},
-	QM64n136k64 - numStoreQuals:                {".m64n136k64", GMod, 0, 0},
-	QM64n144k64 - numStoreQuals:                {".m64n144k64", GMod, 0, 0},
-	QM64n152k64 - numStoreQuals:                {".m64n152k64", GMod, 0, 0},
-	QM64n160k64 - numStoreQuals:                {".m64n160k64", GMod, 0, 0},
-	QM64n168k64 - numStoreQuals:                {".m64n168k64", GMod, 0, 0},
-	QM64n176k64 - numStoreQuals:                {".m64n176k64", GMod, 0, 0},
-	QM64n184k64 - numStoreQuals:                {".m64n184k64", GMod, 0, 0},
-	QM64n192k64 - numStoreQuals:                {".m64n192k64", GMod, 0, 0},
-	QM64n200k64 - numStoreQuals:                {".m64n200k64", GMod, 0, 0},
-	QM64n208k64 - numStoreQuals:                {".m64n208k64", GMod, 0, 0},
-	QM64n216k64 - numStoreQuals:                {".m64n216k64", GMod, 0, 0},
-	QM64n224k64 - numStoreQuals:                {".m64n224k64", GMod, 0, 0},
-	QM64n232k64 - numStoreQuals:                {".m64n232k64", GMod, 0, 0},
-	QM64n240k64 - numStoreQuals:                {".m64n240k64", GMod, 0, 0},
-	QM64n248k64 - numStoreQuals:                {".m64n248k64", GMod, 0, 0},
-	QM64n256k64 - numStoreQuals:                {".m64n256k64", GMod, 0, 0},
-	QFence - numStoreQuals:                     {".fence", GMod, 0, 0},
-	QAlloc - numStoreQuals:                     {".alloc", GMod, 0, 0},
-	QDealloc - numStoreQuals:                   {".dealloc", GMod, 0, 0},
-	QRelinquish_Alloc_Permit - numStoreQuals:   {".relinquish_alloc_permit", GMod, 0, 0},
-	QLd - numStoreQuals:                        {".ld", GMod, 0, 0},
-	QPack_16b - numStoreQuals:                  {".pack::16b", GMod, 0, 0},
-	QWait_Ld - numStoreQuals:                   {".wait::ld", GMod, 0, 0},
-	QWait_St - numStoreQuals:                   {".wait::st", GMod, 0, 0},
-	QFence_Before_Thread_Sync - numStoreQuals:  {".fence::before_thread_sync", GMod, 0, 0},
-	QFence_After_Thread_Sync - numStoreQuals:   {".fence::after_thread_sync", GMod, 0, 0},
-	QCommit - numStoreQuals:                    {".commit", GMod, 0, 0},
-	QMbarrier_Arrive_One - numStoreQuals:       {".mbarrier::arrive::one", GMod, 0, 0},
-	QKind_F16 - numStoreQuals:                  {".kind::f16", GMod, 0, 0},
-	QKind_Tf32 - numStoreQuals:                 {".kind::tf32", GMod, 0, 0},
-	QKind_F8f6f4 - numStoreQuals:               {".kind::f8f6f4", GMod, 0, 0},
-	QKind_I8 - numStoreQuals:                   {".kind::i8", GMod, 0, 0},
-	QKind_Mxf8f6f4 - numStoreQuals:             {".kind::mxf8f6f4", GMod, 0, 0},
-	QKind_Mxf4 - numStoreQuals:                 {".kind::mxf4", GMod, 0, 0},
-	QKind_Mxf4nvf4 - numStoreQuals:             {".kind::mxf4nvf4", GMod, 0, 0},
-	QWs - numStoreQuals:                        {".ws", GMod, 0, 0},
-	QCollector_A_Fill - numStoreQuals:          {".collector::a::fill", GMod, 0, 0},
-	QCollector_A_Use - numStoreQuals:           {".collector::a::use", GMod, 0, 0},
-	QCollector_A_Lastuse - numStoreQuals:       {".collector::a::lastuse", GMod, 0, 0},
-	QCollector_A_Discard - numStoreQuals:       {".collector::a::discard", GMod, 0, 0},
-	QBlock_Scale - numStoreQuals:               {".block_scale", GMod, 0, 0},
-	QScale_Vec_1X - numStoreQuals:              {".scale_vec::1X", GMod, 0, 0},
-	QScale_Vec_2X - numStoreQuals:              {".scale_vec::2X", GMod, 0, 0},
-	QScale_Vec_4X - numStoreQuals:              {".scale_vec::4X", GMod, 0, 0},
-	QCp - numStoreQuals:                        {".cp", GMod, 0, 0},
-	Q128x256b - numStoreQuals:                  {".128x256b", GMod, 0, 0},
-	Q4x256b - numStoreQuals:                    {".4x256b", GMod, 0, 0},
-	Q128x128b - numStoreQuals:                  {".128x128b", GMod, 0, 0},
-	Q64x128b - numStoreQuals:                   {".64x128b", GMod, 0, 0},
-	QWarpx2_02_13 - numStoreQuals:              {".warpx2::02_13", GMod, 0, 0},
-	QWarpx2_01_23 - numStoreQuals:              {".warpx2::01_23", GMod, 0, 0},
-	Q32x128b - numStoreQuals:                   {".32x128b", GMod, 0, 0},
-	QWarpx4 - numStoreQuals:                    {".warpx4", GMod, 0, 0},
-	QShift - numStoreQuals:                     {".shift", GMod, 0, 0},
-	QA1d - numStoreQuals:                       {".a1d", GMod, 0, 0},
-	QA2d - numStoreQuals:                       {".a2d", GMod, 0, 0},
-	QCube - numStoreQuals:                      {".cube", GMod, 0, 0},
-	QAcube - numStoreQuals:                     {".acube", GMod, 0, 0},
-	Q2dms - numStoreQuals:                      {".2dms", GMod, 0, 0},
-	QA2dms - numStoreQuals:                     {".a2dms", GMod, 0, 0},
-	QBase - numStoreQuals:                      {".base", GMod, 0, 0},
-	QLevel - numStoreQuals:                     {".level", GMod, 0, 0},
-	QGrad - numStoreQuals:                      {".grad", GMod, 0, 0},
-	QG - numStoreQuals:                         {".g", GMod, 0, 0},
-	QWidth - numStoreQuals:                     {".width", GMod, 0, 0},
-	QHeight - numStoreQuals:                    {".height", GMod, 0, 0},
-	QDepth - numStoreQuals:                     {".depth", GMod, 0, 0},
-	QChannel_Data_Type - numStoreQuals:         {".channel_data_type", GMod, 0, 0},
-	QChannel_Order - numStoreQuals:             {".channel_order", GMod, 0, 0},
-	QNormalized_Coords - numStoreQuals:         {".normalized_coords", GMod, 0, 0},
-	QFilter_Mode - numStoreQuals:               {".filter_mode", GMod, 0, 0},
-	QAddr_Mode_0 - numStoreQuals:               {".addr_mode_0", GMod, 0, 0},
-	QAddr_Mode_1 - numStoreQuals:               {".addr_mode_1", GMod, 0, 0},
-	QAddr_Mode_2 - numStoreQuals:               {".addr_mode_2", GMod, 0, 0},
-	QForce_Unnormalized_Coords - numStoreQuals: {".force_unnormalized_coords", GMod, 0, 0},
-	QArray_Size - numStoreQuals:                {".array_size", GMod, 0, 0},
-	QNum_Mipmap_Levels - numStoreQuals:         {".num_mipmap_levels", GMod, 0, 0},
-	QNum_Samples - numStoreQuals:               {".num_samples", GMod, 0, 0},
-	QTrap - numStoreQuals:                      {".trap", GMod, 0, 0},
-	QZero - numStoreQuals:                      {".zero", GMod, 0, 0},
-	QP - numStoreQuals:                         {".p", GMod, 0, 0},
-	QMemory_Layout - numStoreQuals:             {".memory_layout", GMod, 0, 0},
-	QPo - numStoreQuals:                        {".po", GMod, 0, 0},
-	QShr7 - numStoreQuals:                      {".shr7", GMod, 0, 0},
-	QShr15 - numStoreQuals:                     {".shr15", GMod, 0, 0},
-	QProxy_Async - numStoreQuals:               {".proxy.async", GMod, 0, 0},
+	QU16x2 - numStoreQuals:                        {".u16x2", GType, 32, 'x'},
+	QS16x2 - numStoreQuals:                        {".s16x2", GType, 32, 'x'},
+	QTf32 - numStoreQuals:                         {".tf32", GType, 32, 'f'},
+	QE4m3 - numStoreQuals:                         {".e4m3", GType, 8, 'f'},
+	QE5m2 - numStoreQuals:                         {".e5m2", GType, 8, 'f'},
+	QE4m3x2 - numStoreQuals:                       {".e4m3x2", GType, 16, 'x'},
+	QE5m2x2 - numStoreQuals:                       {".e5m2x2", GType, 16, 'x'},
+	QE2m1x2 - numStoreQuals:                       {".e2m1x2", GType, 8, 'x'},
+	QE2m3x2 - numStoreQuals:                       {".e2m3x2", GType, 16, 'x'},
+	QE3m2x2 - numStoreQuals:                       {".e3m2x2", GType, 16, 'x'},
+	QUe8m0x2 - numStoreQuals:                      {".ue8m0x2", GType, 16, 'x'},
+	QS4 - numStoreQuals:                           {".s4", GType, 4, 's'},
+	QU2 - numStoreQuals:                           {".u2", GType, 2, 'u'},
+	QS2 - numStoreQuals:                           {".s2", GType, 2, 's'},
+	QU4 - numStoreQuals:                           {".u4", GType, 4, 'u'},
+	QB1 - numStoreQuals:                           {".b1", GType, 1, 'b'},
+	QF32x2 - numStoreQuals:                        {".f32x2", GType, 64, 'x'},
+	QB4x16 - numStoreQuals:                        {".b4x16", GType, 64, 'b'},
+	QB6x16_P32 - numStoreQuals:                    {".b6x16_p32", GType, 128, 'b'},
+	QB4x16_P64 - numStoreQuals:                    {".b4x16_p64", GType, 128, 'b'},
+	QB8x16 - numStoreQuals:                        {".b8x16", GType, 128, 'b'},
+	QSat - numStoreQuals:                          {".sat", GMod, 0, 0},
+	QLo - numStoreQuals:                           {".lo", GMod, 0, 0},
+	QHi - numStoreQuals:                           {".hi", GMod, 0, 0},
+	QWide - numStoreQuals:                         {".wide", GMod, 0, 0},
+	QRelu - numStoreQuals:                         {".relu", GMod, 0, 0},
+	QShiftamt - numStoreQuals:                     {".shiftamt", GMod, 0, 0},
+	QClamp - numStoreQuals:                        {".clamp", GMod, 0, 0},
+	QWrap - numStoreQuals:                         {".wrap", GMod, 0, 0},
+	QCc - numStoreQuals:                           {".cc", GMod, 0, 0},
+	QFinite - numStoreQuals:                       {".finite", GMod, 0, 0},
+	QInfinite - numStoreQuals:                     {".infinite", GMod, 0, 0},
+	QNumber - numStoreQuals:                       {".number", GMod, 0, 0},
+	QNotanumber - numStoreQuals:                   {".notanumber", GMod, 0, 0},
+	QNormal - numStoreQuals:                       {".normal", GMod, 0, 0},
+	QSubnormal - numStoreQuals:                    {".subnormal", GMod, 0, 0},
+	QRn - numStoreQuals:                           {".rn", GMod, 0, 0},
+	QRz - numStoreQuals:                           {".rz", GMod, 0, 0},
+	QRm - numStoreQuals:                           {".rm", GMod, 0, 0},
+	QRp - numStoreQuals:                           {".rp", GMod, 0, 0},
+	QFtz - numStoreQuals:                          {".ftz", GMod, 0, 0},
+	QApprox - numStoreQuals:                       {".approx", GMod, 0, 0},
+	QFull - numStoreQuals:                         {".full", GMod, 0, 0},
+	QNaN - numStoreQuals:                          {".NaN", GMod, 0, 0},
+	QXorsign - numStoreQuals:                      {".xorsign", GMod, 0, 0},
+	QAbs - numStoreQuals:                          {".abs", GMod, 0, 0},
+	QOob - numStoreQuals:                          {".oob", GMod, 0, 0},
+	QEq - numStoreQuals:                           {".eq", GMod, 0, 0},
+	QNe - numStoreQuals:                           {".ne", GMod, 0, 0},
+	QLt - numStoreQuals:                           {".lt", GMod, 0, 0},
+	QLe - numStoreQuals:                           {".le", GMod, 0, 0},
+	QGt - numStoreQuals:                           {".gt", GMod, 0, 0},
+	QGe - numStoreQuals:                           {".ge", GMod, 0, 0},
+	QLs - numStoreQuals:                           {".ls", GMod, 0, 0},
+	QHs - numStoreQuals:                           {".hs", GMod, 0, 0},
+	QAnd - numStoreQuals:                          {".and", GMod, 0, 0},
+	QOr - numStoreQuals:                           {".or", GMod, 0, 0},
+	QXor - numStoreQuals:                          {".xor", GMod, 0, 0},
+	QEqu - numStoreQuals:                          {".equ", GMod, 0, 0},
+	QNeu - numStoreQuals:                          {".neu", GMod, 0, 0},
+	QLtu - numStoreQuals:                          {".ltu", GMod, 0, 0},
+	QLeu - numStoreQuals:                          {".leu", GMod, 0, 0},
+	QGtu - numStoreQuals:                          {".gtu", GMod, 0, 0},
+	QGeu - numStoreQuals:                          {".geu", GMod, 0, 0},
+	QNum - numStoreQuals:                          {".num", GMod, 0, 0},
+	QNan - numStoreQuals:                          {".nan", GMod, 0, 0},
+	QL - numStoreQuals:                            {".l", GMod, 0, 0},
+	QR - numStoreQuals:                            {".r", GMod, 0, 0},
+	QUp - numStoreQuals:                           {".up", GMod, 0, 0},
+	QDown - numStoreQuals:                         {".down", GMod, 0, 0},
+	QBfly - numStoreQuals:                         {".bfly", GMod, 0, 0},
+	QIdx - numStoreQuals:                          {".idx", GMod, 0, 0},
+	QF4e - numStoreQuals:                          {".f4e", GMod, 0, 0},
+	QB4e - numStoreQuals:                          {".b4e", GMod, 0, 0},
+	QRc8 - numStoreQuals:                          {".rc8", GMod, 0, 0},
+	QEcl - numStoreQuals:                          {".ecl", GMod, 0, 0},
+	QEcr - numStoreQuals:                          {".ecr", GMod, 0, 0},
+	QRc16 - numStoreQuals:                         {".rc16", GMod, 0, 0},
+	QL2_64B - numStoreQuals:                       {".L2::64B", GMod, 0, 0},
+	QL2_128B - numStoreQuals:                      {".L2::128B", GMod, 0, 0},
+	QL2_256B - numStoreQuals:                      {".L2::256B", GMod, 0, 0},
+	QNc - numStoreQuals:                           {".nc", GMod, 0, 0},
+	QLd_Reduce - numStoreQuals:                    {".ld_reduce", GMod, 0, 0},
+	QAdd - numStoreQuals:                          {".add", GMod, 0, 0},
+	QMin - numStoreQuals:                          {".min", GMod, 0, 0},
+	QMax - numStoreQuals:                          {".max", GMod, 0, 0},
+	QAcc_F32 - numStoreQuals:                      {".acc::f32", GMod, 0, 0},
+	QRed - numStoreQuals:                          {".red", GMod, 0, 0},
+	QL1 - numStoreQuals:                           {".L1", GMod, 0, 0},
+	QL2 - numStoreQuals:                           {".L2", GMod, 0, 0},
+	QTo - numStoreQuals:                           {".to", GMod, 0, 0},
+	QRni - numStoreQuals:                          {".rni", GMod, 0, 0},
+	QRzi - numStoreQuals:                          {".rzi", GMod, 0, 0},
+	QRmi - numStoreQuals:                          {".rmi", GMod, 0, 0},
+	QRpi - numStoreQuals:                          {".rpi", GMod, 0, 0},
+	QSatfinite - numStoreQuals:                    {".satfinite", GMod, 0, 0},
+	QRna - numStoreQuals:                          {".rna", GMod, 0, 0},
+	QPack - numStoreQuals:                         {".pack", GMod, 0, 0},
+	QL2_Evict_Unchanged - numStoreQuals:           {".L2::evict_unchanged", GMod, 0, 0},
+	QFractional - numStoreQuals:                   {".fractional", GMod, 0, 0},
+	QRange - numStoreQuals:                        {".range", GMod, 0, 0},
+	QCvt - numStoreQuals:                          {".cvt", GMod, 0, 0},
+	QUni - numStoreQuals:                          {".uni", GMod, 0, 0},
+	QMask - numStoreQuals:                         {".mask", GMod, 0, 0},
+	QInc - numStoreQuals:                          {".inc", GMod, 0, 0},
+	QDec - numStoreQuals:                          {".dec", GMod, 0, 0},
+	QAny - numStoreQuals:                          {".any", GMod, 0, 0},
+	QAll - numStoreQuals:                          {".all", GMod, 0, 0},
+	QArrive - numStoreQuals:                       {".arrive", GMod, 0, 0},
+	QPopc - numStoreQuals:                         {".popc", GMod, 0, 0},
+	QWarp - numStoreQuals:                         {".warp", GMod, 0, 0},
+	QWait - numStoreQuals:                         {".wait", GMod, 0, 0},
+	QGl - numStoreQuals:                           {".gl", GMod, 0, 0},
+	QAlias - numStoreQuals:                        {".alias", GMod, 0, 0},
+	QProxy - numStoreQuals:                        {".proxy", GMod, 0, 0},
+	QSc - numStoreQuals:                           {".sc", GMod, 0, 0},
+	QMbarrier_Init - numStoreQuals:                {".mbarrier_init", GMod, 0, 0},
+	QTensormap_Generic - numStoreQuals:            {".tensormap::generic", GMod, 0, 0},
+	QSync_Restrict_Shared_Cluster - numStoreQuals: {".sync_restrict::shared::cluster", GMod, 0, 0},
+	QSync_Restrict_Shared_Cta - numStoreQuals:     {".sync_restrict::shared::cta", GMod, 0, 0},
+	QAsync_Generic - numStoreQuals:                {".async::generic", GMod, 0, 0},
+	QExch - numStoreQuals:                         {".exch", GMod, 0, 0},
+	QCas - numStoreQuals:                          {".cas", GMod, 0, 0},
+	QNoftz - numStoreQuals:                        {".noftz", GMod, 0, 0},
+	QBallot - numStoreQuals:                       {".ballot", GMod, 0, 0},
+	QLaunch_Dependents - numStoreQuals:            {".launch_dependents", GMod, 0, 0},
+	QInit - numStoreQuals:                         {".init", GMod, 0, 0},
+	QInval - numStoreQuals:                        {".inval", GMod, 0, 0},
+	QExpect_Tx - numStoreQuals:                    {".expect_tx", GMod, 0, 0},
+	QNoComplete - numStoreQuals:                   {".noComplete", GMod, 0, 0},
+	QArrive_Drop - numStoreQuals:                  {".arrive_drop", GMod, 0, 0},
+	QComplete_Tx - numStoreQuals:                  {".complete_tx", GMod, 0, 0},
+	QTest_Wait - numStoreQuals:                    {".test_wait", GMod, 0, 0},
+	QParity - numStoreQuals:                       {".parity", GMod, 0, 0},
+	QTry_Wait - numStoreQuals:                     {".try_wait", GMod, 0, 0},
+	QPending_Count - numStoreQuals:                {".pending_count", GMod, 0, 0},
+	QCommit_Group - numStoreQuals:                 {".commit_group", GMod, 0, 0},
+	QWait_Group - numStoreQuals:                   {".wait_group", GMod, 0, 0},
+	QWait_All - numStoreQuals:                     {".wait_all", GMod, 0, 0},
+	QMbarrier - numStoreQuals:                     {".mbarrier", GMod, 0, 0},
+	QNoinc - numStoreQuals:                        {".noinc", GMod, 0, 0},
+	QBulk - numStoreQuals:                         {".bulk", GMod, 0, 0},
+	QMulticast_Cluster - numStoreQuals:            {".multicast::cluster", GMod, 0, 0},
+	QBulk_Group - numStoreQuals:                   {".bulk_group", GMod, 0, 0},
+	QCp_Mask - numStoreQuals:                      {".cp_mask", GMod, 0, 0},
+	QTensor - numStoreQuals:                       {".tensor", GMod, 0, 0},
+	Q1d - numStoreQuals:                           {".1d", GMod, 0, 0},
+	Q2d - numStoreQuals:                           {".2d", GMod, 0, 0},
+	Q3d - numStoreQuals:                           {".3d", GMod, 0, 0},
+	Q4d - numStoreQuals:                           {".4d", GMod, 0, 0},
+	Q5d - numStoreQuals:                           {".5d", GMod, 0, 0},
+	QTile - numStoreQuals:                         {".tile", GMod, 0, 0},
+	QIm2col - numStoreQuals:                       {".im2col", GMod, 0, 0},
+	QIm2col_No_Offs - numStoreQuals:               {".im2col_no_offs", GMod, 0, 0},
+	QCta_Group_1 - numStoreQuals:                  {".cta_group::1", GMod, 0, 0},
+	QCta_Group_2 - numStoreQuals:                  {".cta_group::2", GMod, 0, 0},
+	QRead - numStoreQuals:                         {".read", GMod, 0, 0},
+	QPrefetch - numStoreQuals:                     {".prefetch", GMod, 0, 0},
+	QReduce - numStoreQuals:                       {".reduce", GMod, 0, 0},
+	QReplace - numStoreQuals:                      {".replace", GMod, 0, 0},
+	QGlobal_Address - numStoreQuals:               {".global_address", GMod, 0, 0},
+	QB1024 - numStoreQuals:                        {".b1024", GMod, 0, 0},
+	QRank - numStoreQuals:                         {".rank", GMod, 0, 0},
+	QBox_Dim - numStoreQuals:                      {".box_dim", GMod, 0, 0},
+	QGlobal_Dim - numStoreQuals:                   {".global_dim", GMod, 0, 0},
+	QElement_Stride - numStoreQuals:               {".element_stride", GMod, 0, 0},
+	QGlobal_Stride - numStoreQuals:                {".global_stride", GMod, 0, 0},
+	QElemtype - numStoreQuals:                     {".elemtype", GMod, 0, 0},
+	QInterleave_Layout - numStoreQuals:            {".interleave_layout", GMod, 0, 0},
+	QSwizzle_Mode - numStoreQuals:                 {".swizzle_mode", GMod, 0, 0},
+	QFill_Mode - numStoreQuals:                    {".fill_mode", GMod, 0, 0},
+	QCp_Fenceproxy - numStoreQuals:                {".cp_fenceproxy", GMod, 0, 0},
+	QM8n8 - numStoreQuals:                         {".m8n8", GMod, 0, 0},
+	QTrans - numStoreQuals:                        {".trans", GMod, 0, 0},
+	QM16n16 - numStoreQuals:                       {".m16n16", GMod, 0, 0},
+	QM8n16 - numStoreQuals:                        {".m8n16", GMod, 0, 0},
+	QM16n8 - numStoreQuals:                        {".m16n8", GMod, 0, 0},
+	QM8n8k4 - numStoreQuals:                       {".m8n8k4", GMod, 0, 0},
+	QRow - numStoreQuals:                          {".row", GMod, 0, 0},
+	QCol - numStoreQuals:                          {".col", GMod, 0, 0},
+	QM16n8k8 - numStoreQuals:                      {".m16n8k8", GMod, 0, 0},
+	QM16n8k16 - numStoreQuals:                     {".m16n8k16", GMod, 0, 0},
+	QM16n8k4 - numStoreQuals:                      {".m16n8k4", GMod, 0, 0},
+	QM16n8k32 - numStoreQuals:                     {".m16n8k32", GMod, 0, 0},
+	QM8n8k16 - numStoreQuals:                      {".m8n8k16", GMod, 0, 0},
+	QM8n8k32 - numStoreQuals:                      {".m8n8k32", GMod, 0, 0},
+	QM16n8k64 - numStoreQuals:                     {".m16n8k64", GMod, 0, 0},
+	QM8n8k128 - numStoreQuals:                     {".m8n8k128", GMod, 0, 0},
+	QM16n8k128 - numStoreQuals:                    {".m16n8k128", GMod, 0, 0},
+	QM16n8k256 - numStoreQuals:                    {".m16n8k256", GMod, 0, 0},
+	QSp - numStoreQuals:                           {".sp", GMod, 0, 0},
+	QSp_Ordered_Metadata - numStoreQuals:          {".sp::ordered_metadata", GMod, 0, 0},
+	QLoad - numStoreQuals:                         {".load", GMod, 0, 0},
+	QA - numStoreQuals:                            {".a", GMod, 0, 0},
+	QB - numStoreQuals:                            {".b", GMod, 0, 0},
+	QM16n16k16 - numStoreQuals:                    {".m16n16k16", GMod, 0, 0},
+	QM8n32k16 - numStoreQuals:                     {".m8n32k16", GMod, 0, 0},
+	QM32n8k16 - numStoreQuals:                     {".m32n8k16", GMod, 0, 0},
+	QC - numStoreQuals:                            {".c", GMod, 0, 0},
+	QM16n16k8 - numStoreQuals:                     {".m16n16k8", GMod, 0, 0},
+	QStore - numStoreQuals:                        {".store", GMod, 0, 0},
+	QD - numStoreQuals:                            {".d", GMod, 0, 0},
+	QMma - numStoreQuals:                          {".mma", GMod, 0, 0},
+	QMma_Async - numStoreQuals:                    {".mma_async", GMod, 0, 0},
+	QM64n8k16 - numStoreQuals:                     {".m64n8k16", GMod, 0, 0},
+	QM64n16k16 - numStoreQuals:                    {".m64n16k16", GMod, 0, 0},
+	QM64n24k16 - numStoreQuals:                    {".m64n24k16", GMod, 0, 0},
+	QM64n32k16 - numStoreQuals:                    {".m64n32k16", GMod, 0, 0},
+	QM64n40k16 - numStoreQuals:                    {".m64n40k16", GMod, 0, 0},
+	QM64n48k16 - numStoreQuals:                    {".m64n48k16", GMod, 0, 0},
+	QM64n56k16 - numStoreQuals:                    {".m64n56k16", GMod, 0, 0},
+	QM64n64k16 - numStoreQuals:                    {".m64n64k16", GMod, 0, 0},
+	QM64n72k16 - numStoreQuals:                    {".m64n72k16", GMod, 0, 0},
+	QM64n80k16 - numStoreQuals:                    {".m64n80k16", GMod, 0, 0},
+	QM64n88k16 - numStoreQuals:                    {".m64n88k16", GMod, 0, 0},
+	QM64n96k16 - numStoreQuals:                    {".m64n96k16", GMod, 0, 0},
+	QM64n104k16 - numStoreQuals:                   {".m64n104k16", GMod, 0, 0},
+	QM64n112k16 - numStoreQuals:                   {".m64n112k16", GMod, 0, 0},
+	QM64n120k16 - numStoreQuals:                   {".m64n120k16", GMod, 0, 0},
+	QM64n128k16 - numStoreQuals:                   {".m64n128k16", GMod, 0, 0},
+	QM64n136k16 - numStoreQuals:                   {".m64n136k16", GMod, 0, 0},
+	QM64n144k16 - numStoreQuals:                   {".m64n144k16", GMod, 0, 0},
+	QM64n152k16 - numStoreQuals:                   {".m64n152k16", GMod, 0, 0},
+	QM64n160k16 - numStoreQuals:                   {".m64n160k16", GMod, 0, 0},
+	QM64n168k16 - numStoreQuals:                   {".m64n168k16", GMod, 0, 0},
+	QM64n176k16 - numStoreQuals:                   {".m64n176k16", GMod, 0, 0},
+	QM64n184k16 - numStoreQuals:                   {".m64n184k16", GMod, 0, 0},
+	QM64n192k16 - numStoreQuals:                   {".m64n192k16", GMod, 0, 0},
+	QM64n200k16 - numStoreQuals:                   {".m64n200k16", GMod, 0, 0},
+	QM64n208k16 - numStoreQuals:                   {".m64n208k16", GMod, 0, 0},
+	QM64n216k16 - numStoreQuals:                   {".m64n216k16", GMod, 0, 0},
+	QM64n224k16 - numStoreQuals:                   {".m64n224k16", GMod, 0, 0},
+	QM64n232k16 - numStoreQuals:                   {".m64n232k16", GMod, 0, 0},
+	QM64n240k16 - numStoreQuals:                   {".m64n240k16", GMod, 0, 0},
+	QM64n248k16 - numStoreQuals:                   {".m64n248k16", GMod, 0, 0},
+	QM64n256k16 - numStoreQuals:                   {".m64n256k16", GMod, 0, 0},
+	QM64n8k8 - numStoreQuals:                      {".m64n8k8", GMod, 0, 0},
+	QM64n16k8 - numStoreQuals:                     {".m64n16k8", GMod, 0, 0},
+	QM64n24k8 - numStoreQuals:                     {".m64n24k8", GMod, 0, 0},
+	QM64n32k8 - numStoreQuals:                     {".m64n32k8", GMod, 0, 0},
+	QM64n40k8 - numStoreQuals:                     {".m64n40k8", GMod, 0, 0},
+	QM64n48k8 - numStoreQuals:                     {".m64n48k8", GMod, 0, 0},
+	QM64n56k8 - numStoreQuals:                     {".m64n56k8", GMod, 0, 0},
+	QM64n64k8 - numStoreQuals:                     {".m64n64k8", GMod, 0, 0},
+	QM64n72k8 - numStoreQuals:                     {".m64n72k8", GMod, 0, 0},
+	QM64n80k8 - numStoreQuals:                     {".m64n80k8", GMod, 0, 0},
+	QM64n88k8 - numStoreQuals:                     {".m64n88k8", GMod, 0, 0},
+	QM64n96k8 - numStoreQuals:                     {".m64n96k8", GMod, 0, 0},
+	QM64n104k8 - numStoreQuals:                    {".m64n104k8", GMod, 0, 0},
+	QM64n112k8 - numStoreQuals:                    {".m64n112k8", GMod, 0, 0},
+	QM64n120k8 - numStoreQuals:                    {".m64n120k8", GMod, 0, 0},
+	QM64n128k8 - numStoreQuals:                    {".m64n128k8", GMod, 0, 0},
+	QM64n136k8 - numStoreQuals:                    {".m64n136k8", GMod, 0, 0},
+	QM64n144k8 - numStoreQuals:                    {".m64n144k8", GMod, 0, 0},
+	QM64n152k8 - numStoreQuals:                    {".m64n152k8", GMod, 0, 0},
+	QM64n160k8 - numStoreQuals:                    {".m64n160k8", GMod, 0, 0},
+	QM64n168k8 - numStoreQuals:                    {".m64n168k8", GMod, 0, 0},
+	QM64n176k8 - numStoreQuals:                    {".m64n176k8", GMod, 0, 0},
+	QM64n184k8 - numStoreQuals:                    {".m64n184k8", GMod, 0, 0},
+	QM64n192k8 - numStoreQuals:                    {".m64n192k8", GMod, 0, 0},
+	QM64n200k8 - numStoreQuals:                    {".m64n200k8", GMod, 0, 0},
+	QM64n208k8 - numStoreQuals:                    {".m64n208k8", GMod, 0, 0},
+	QM64n216k8 - numStoreQuals:                    {".m64n216k8", GMod, 0, 0},
+	QM64n224k8 - numStoreQuals:                    {".m64n224k8", GMod, 0, 0},
+	QM64n232k8 - numStoreQuals:                    {".m64n232k8", GMod, 0, 0},
+	QM64n240k8 - numStoreQuals:                    {".m64n240k8", GMod, 0, 0},
+	QM64n248k8 - numStoreQuals:                    {".m64n248k8", GMod, 0, 0},
+	QM64n256k8 - numStoreQuals:                    {".m64n256k8", GMod, 0, 0},
+	QM64n8k32 - numStoreQuals:                     {".m64n8k32", GMod, 0, 0},
+	QM64n16k32 - numStoreQuals:                    {".m64n16k32", GMod, 0, 0},
+	QM64n24k32 - numStoreQuals:                    {".m64n24k32", GMod, 0, 0},
+	QM64n32k32 - numStoreQuals:                    {".m64n32k32", GMod, 0, 0},
+	QM64n40k32 - numStoreQuals:                    {".m64n40k32", GMod, 0, 0},
+	QM64n48k32 - numStoreQuals:                    {".m64n48k32", GMod, 0, 0},
+	QM64n56k32 - numStoreQuals:                    {".m64n56k32", GMod, 0, 0},
+	QM64n64k32 - numStoreQuals:                    {".m64n64k32", GMod, 0, 0},
+	QM64n72k32 - numStoreQuals:                    {".m64n72k32", GMod, 0, 0},
+	QM64n80k32 - numStoreQuals:                    {".m64n80k32", GMod, 0, 0},
+	QM64n88k32 - numStoreQuals:                    {".m64n88k32", GMod, 0, 0},
+	QM64n96k32 - numStoreQuals:                    {".m64n96k32", GMod, 0, 0},
+	QM64n104k32 - numStoreQuals:                   {".m64n104k32", GMod, 0, 0},
+	QM64n112k32 - numStoreQuals:                   {".m64n112k32", GMod, 0, 0},
+	QM64n120k32 - numStoreQuals:                   {".m64n120k32", GMod, 0, 0},
+	QM64n128k32 - numStoreQuals:                   {".m64n128k32", GMod, 0, 0},
+	QM64n136k32 - numStoreQuals:                   {".m64n136k32", GMod, 0, 0},
+	QM64n144k32 - numStoreQuals:                   {".m64n144k32", GMod, 0, 0},
+	QM64n152k32 - numStoreQuals:                   {".m64n152k32", GMod, 0, 0},
+	QM64n160k32 - numStoreQuals:                   {".m64n160k32", GMod, 0, 0},
+	QM64n168k32 - numStoreQuals:                   {".m64n168k32", GMod, 0, 0},
+	QM64n176k32 - numStoreQuals:                   {".m64n176k32", GMod, 0, 0},
+	QM64n184k32 - numStoreQuals:                   {".m64n184k32", GMod, 0, 0},
+	QM64n192k32 - numStoreQuals:                   {".m64n192k32", GMod, 0, 0},
+	QM64n200k32 - numStoreQuals:                   {".m64n200k32", GMod, 0, 0},
+	QM64n208k32 - numStoreQuals:                   {".m64n208k32", GMod, 0, 0},
+	QM64n216k32 - numStoreQuals:                   {".m64n216k32", GMod, 0, 0},
+	QM64n224k32 - numStoreQuals:                   {".m64n224k32", GMod, 0, 0},
+	QM64n232k32 - numStoreQuals:                   {".m64n232k32", GMod, 0, 0},
+	QM64n240k32 - numStoreQuals:                   {".m64n240k32", GMod, 0, 0},
+	QM64n248k32 - numStoreQuals:                   {".m64n248k32", GMod, 0, 0},
+	QM64n256k32 - numStoreQuals:                   {".m64n256k32", GMod, 0, 0},
+	QM64n8k256 - numStoreQuals:                    {".m64n8k256", GMod, 0, 0},
+	QM64n16k256 - numStoreQuals:                   {".m64n16k256", GMod, 0, 0},
+	QM64n24k256 - numStoreQuals:                   {".m64n24k256", GMod, 0, 0},
+	QM64n32k256 - numStoreQuals:                   {".m64n32k256", GMod, 0, 0},
+	QM64n48k256 - numStoreQuals:                   {".m64n48k256", GMod, 0, 0},
+	QM64n64k256 - numStoreQuals:                   {".m64n64k256", GMod, 0, 0},
+	QM64n80k256 - numStoreQuals:                   {".m64n80k256", GMod, 0, 0},
+	QM64n96k256 - numStoreQuals:                   {".m64n96k256", GMod, 0, 0},
+	QM64n112k256 - numStoreQuals:                  {".m64n112k256", GMod, 0, 0},
+	QM64n128k256 - numStoreQuals:                  {".m64n128k256", GMod, 0, 0},
+	QM64n144k256 - numStoreQuals:                  {".m64n144k256", GMod, 0, 0},
+	QM64n160k256 - numStoreQuals:                  {".m64n160k256", GMod, 0, 0},
+	QM64n176k256 - numStoreQuals:                  {".m64n176k256", GMod, 0, 0},
+	QM64n192k256 - numStoreQuals:                  {".m64n192k256", GMod, 0, 0},
+	QM64n208k256 - numStoreQuals:                  {".m64n208k256", GMod, 0, 0},
+	QM64n224k256 - numStoreQuals:                  {".m64n224k256", GMod, 0, 0},
+	QM64n240k256 - numStoreQuals:                  {".m64n240k256", GMod, 0, 0},
+	QM64n256k256 - numStoreQuals:                  {".m64n256k256", GMod, 0, 0},
+	QM64n8k64 - numStoreQuals:                     {".m64n8k64", GMod, 0, 0},
+	QM64n16k64 - numStoreQuals:                    {".m64n16k64", GMod, 0, 0},
+	QM64n24k64 - numStoreQuals:                    {".m64n24k64", GMod, 0, 0},
+	QM64n32k64 - numStoreQuals:                    {".m64n32k64", GMod, 0, 0},
+	QM64n40k64 - numStoreQuals:                    {".m64n40k64", GMod, 0, 0},
+	QM64n48k64 - numStoreQuals:                    {".m64n48k64", GMod, 0, 0},
+	QM64n56k64 - numStoreQuals:                    {".m64n56k64", GMod, 0, 0},
+	QM64n64k64 - numStoreQuals:                    {".m64n64k64", GMod, 0, 0},
+	QM64n72k64 - numStoreQuals:                    {".m64n72k64", GMod, 0, 0},
+	QM64n80k64 - numStoreQuals:                    {".m64n80k64", GMod, 0, 0},
+	QM64n88k64 - numStoreQuals:                    {".m64n88k64", GMod, 0, 0},
+	QM64n96k64 - numStoreQuals:                    {".m64n96k64", GMod, 0, 0},
+	QM64n104k64 - numStoreQuals:                   {".m64n104k64", GMod, 0, 0},
+	QM64n112k64 - numStoreQuals:                   {".m64n112k64", GMod, 0, 0},
+	QM64n120k64 - numStoreQuals:                   {".m64n120k64", GMod, 0, 0},
+	QM64n128k64 - numStoreQuals:                   {".m64n128k64", GMod, 0, 0},
+	QM64n136k64 - numStoreQuals:                   {".m64n136k64", GMod, 0, 0},
+	QM64n144k64 - numStoreQuals:                   {".m64n144k64", GMod, 0, 0},
+	QM64n152k64 - numStoreQuals:                   {".m64n152k64", GMod, 0, 0},
+	QM64n160k64 - numStoreQuals:                   {".m64n160k64", GMod, 0, 0},
+	QM64n168k64 - numStoreQuals:                   {".m64n168k64", GMod, 0, 0},
+	QM64n176k64 - numStoreQuals:                   {".m64n176k64", GMod, 0, 0},
+	QM64n184k64 - numStoreQuals:                   {".m64n184k64", GMod, 0, 0},
+	QM64n192k64 - numStoreQuals:                   {".m64n192k64", GMod, 0, 0},
+	QM64n200k64 - numStoreQuals:                   {".m64n200k64", GMod, 0, 0},
+	QM64n208k64 - numStoreQuals:                   {".m64n208k64", GMod, 0, 0},
+	QM64n216k64 - numStoreQuals:                   {".m64n216k64", GMod, 0, 0},
+	QM64n224k64 - numStoreQuals:                   {".m64n224k64", GMod, 0, 0},
+	QM64n232k64 - numStoreQuals:                   {".m64n232k64", GMod, 0, 0},
+	QM64n240k64 - numStoreQuals:                   {".m64n240k64", GMod, 0, 0},
+	QM64n248k64 - numStoreQuals:                   {".m64n248k64", GMod, 0, 0},
+	QM64n256k64 - numStoreQuals:                   {".m64n256k64", GMod, 0, 0},
+	QFence - numStoreQuals:                        {".fence", GMod, 0, 0},
+	QAlloc - numStoreQuals:                        {".alloc", GMod, 0, 0},
+	QDealloc - numStoreQuals:                      {".dealloc", GMod, 0, 0},
+	QRelinquish_Alloc_Permit - numStoreQuals:      {".relinquish_alloc_permit", GMod, 0, 0},
+	QLd - numStoreQuals:                           {".ld", GMod, 0, 0},
+	QPack_16b - numStoreQuals:                     {".pack::16b", GMod, 0, 0},
+	QWait_Ld - numStoreQuals:                      {".wait::ld", GMod, 0, 0},
+	QWait_St - numStoreQuals:                      {".wait::st", GMod, 0, 0},
+	QFence_Before_Thread_Sync - numStoreQuals:     {".fence::before_thread_sync", GMod, 0, 0},
+	QFence_After_Thread_Sync - numStoreQuals:      {".fence::after_thread_sync", GMod, 0, 0},
+	QCommit - numStoreQuals:                       {".commit", GMod, 0, 0},
+	QMbarrier_Arrive_One - numStoreQuals:          {".mbarrier::arrive::one", GMod, 0, 0},
+	QKind_F16 - numStoreQuals:                     {".kind::f16", GMod, 0, 0},
+	QKind_Tf32 - numStoreQuals:                    {".kind::tf32", GMod, 0, 0},
+	QKind_F8f6f4 - numStoreQuals:                  {".kind::f8f6f4", GMod, 0, 0},
+	QKind_I8 - numStoreQuals:                      {".kind::i8", GMod, 0, 0},
+	QKind_Mxf8f6f4 - numStoreQuals:                {".kind::mxf8f6f4", GMod, 0, 0},
+	QKind_Mxf4 - numStoreQuals:                    {".kind::mxf4", GMod, 0, 0},
+	QKind_Mxf4nvf4 - numStoreQuals:                {".kind::mxf4nvf4", GMod, 0, 0},
+	QWs - numStoreQuals:                           {".ws", GMod, 0, 0},
+	QCollector_A_Fill - numStoreQuals:             {".collector::a::fill", GMod, 0, 0},
+	QCollector_A_Use - numStoreQuals:              {".collector::a::use", GMod, 0, 0},
+	QCollector_A_Lastuse - numStoreQuals:          {".collector::a::lastuse", GMod, 0, 0},
+	QCollector_A_Discard - numStoreQuals:          {".collector::a::discard", GMod, 0, 0},
+	QBlock_Scale - numStoreQuals:                  {".block_scale", GMod, 0, 0},
+	QScale_Vec_1X - numStoreQuals:                 {".scale_vec::1X", GMod, 0, 0},
+	QScale_Vec_2X - numStoreQuals:                 {".scale_vec::2X", GMod, 0, 0},
+	QScale_Vec_4X - numStoreQuals:                 {".scale_vec::4X", GMod, 0, 0},
+	QCp - numStoreQuals:                           {".cp", GMod, 0, 0},
+	Q128x256b - numStoreQuals:                     {".128x256b", GMod, 0, 0},
+	Q4x256b - numStoreQuals:                       {".4x256b", GMod, 0, 0},
+	Q128x128b - numStoreQuals:                     {".128x128b", GMod, 0, 0},
+	Q64x128b - numStoreQuals:                      {".64x128b", GMod, 0, 0},
+	QWarpx2_02_13 - numStoreQuals:                 {".warpx2::02_13", GMod, 0, 0},
+	QWarpx2_01_23 - numStoreQuals:                 {".warpx2::01_23", GMod, 0, 0},
+	Q32x128b - numStoreQuals:                      {".32x128b", GMod, 0, 0},
+	QWarpx4 - numStoreQuals:                       {".warpx4", GMod, 0, 0},
+	QShift - numStoreQuals:                        {".shift", GMod, 0, 0},
+	QA1d - numStoreQuals:                          {".a1d", GMod, 0, 0},
+	QA2d - numStoreQuals:                          {".a2d", GMod, 0, 0},
+	QCube - numStoreQuals:                         {".cube", GMod, 0, 0},
+	QAcube - numStoreQuals:                        {".acube", GMod, 0, 0},
+	Q2dms - numStoreQuals:                         {".2dms", GMod, 0, 0},
+	QA2dms - numStoreQuals:                        {".a2dms", GMod, 0, 0},
+	QBase - numStoreQuals:                         {".base", GMod, 0, 0},
+	QLevel - numStoreQuals:                        {".level", GMod, 0, 0},
+	QGrad - numStoreQuals:                         {".grad", GMod, 0, 0},
+	QG - numStoreQuals:                            {".g", GMod, 0, 0},
+	QWidth - numStoreQuals:                        {".width", GMod, 0, 0},
+	QHeight - numStoreQuals:                       {".height", GMod, 0, 0},
+	QDepth - numStoreQuals:                        {".depth", GMod, 0, 0},
+	QChannel_Data_Type - numStoreQuals:            {".channel_data_type", GMod, 0, 0},
+	QChannel_Order - numStoreQuals:                {".channel_order", GMod, 0, 0},
+	QNormalized_Coords - numStoreQuals:            {".normalized_coords", GMod, 0, 0},
+	QFilter_Mode - numStoreQuals:                  {".filter_mode", GMod, 0, 0},
+	QAddr_Mode_0 - numStoreQuals:                  {".addr_mode_0", GMod, 0, 0},
+	QAddr_Mode_1 - numStoreQuals:                  {".addr_mode_1", GMod, 0, 0},
+	QAddr_Mode_2 - numStoreQuals:                  {".addr_mode_2", GMod, 0, 0},
+	QForce_Unnormalized_Coords - numStoreQuals:    {".force_unnormalized_coords", GMod, 0, 0},
+	QArray_Size - numStoreQuals:                   {".array_size", GMod, 0, 0},
+	QNum_Mipmap_Levels - numStoreQuals:            {".num_mipmap_levels", GMod, 0, 0},
+	QNum_Samples - numStoreQuals:                  {".num_samples", GMod, 0, 0},
+	QTrap - numStoreQuals:                         {".trap", GMod, 0, 0},
+	QZero - numStoreQuals:                         {".zero", GMod, 0, 0},
+	QP - numStoreQuals:                            {".p", GMod, 0, 0},
+	QMemory_Layout - numStoreQuals:                {".memory_layout", GMod, 0, 0},
+	QPo - numStoreQuals:                           {".po", GMod, 0, 0},
+	QShr7 - numStoreQuals:                         {".shr7", GMod, 0, 0},
+	QShr15 - numStoreQuals:                        {".shr15", GMod, 0, 0},
+	QProxy_Async - numStoreQuals:                  {".proxy.async", GMod, 0, 0},
 }
 
 // opForms are the forms of data/instructions.txt, in file order.
@@ -2508,1318 +2514,1340 @@ var opForms = [...]OpForm{
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "atom", Opcode: "atom", Line: 568, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
+	{Name: "fence", Opcode: "fence", Line: 565, Section: "PTX ISA 9.7.13.4", PTX: V(8, 6), Arch: SM(90),
+		Order: []int8{0, 1},
+		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QAcquire, QRelease}}, {Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
+	},
+	{Name: "fence", Opcode: "fence", Line: 566, Section: "PTX ISA 9.7.13.4", PTX: V(8, 6), Arch: SM(90),
+		Fixed: []Qual{QAcquire, QSync_Restrict_Shared_Cluster, QCluster},
+		Order: []int8{-1, -2, -3},
+	},
+	{Name: "fence", Opcode: "fence", Line: 567, Section: "PTX ISA 9.7.13.4", PTX: V(8, 6), Arch: SM(90),
+		Fixed: []Qual{QRelease, QSync_Restrict_Shared_Cta, QCluster},
+		Order: []int8{-1, -2, -3},
+	},
+	{Name: "fence", Opcode: "fence", Line: 568, Section: "PTX ISA 9.7.13.4", PTX: V(8, 6), Arch: SM(90),
+		Fixed: []Qual{QProxy, QAsync_Generic, QAcquire, QSync_Restrict_Shared_Cluster, QCluster},
+		Order: []int8{-1, -2, -3, -4, -5},
+		Head:  1,
+	},
+	{Name: "fence", Opcode: "fence", Line: 569, Section: "PTX ISA 9.7.13.4", PTX: V(8, 6), Arch: SM(90),
+		Fixed: []Qual{QProxy, QAsync_Generic, QRelease, QSync_Restrict_Shared_Cta, QCluster},
+		Order: []int8{-1, -2, -3, -4, -5},
+		Head:  1,
+	},
+	{Name: "atom", Opcode: "atom", Line: 574, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "a", Kind: OpdReg, Fixed: QB32, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 569, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 575, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 570, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 576, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Fixed:    []Qual{QAdd},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 571, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 577, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 572, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 578, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 573, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 579, Section: "PTX ISA 9.7.13.5", PTX: V(1, 1), Arch: SM(11),
 		Fixed:    []Qual{QCas},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 574, Section: "PTX ISA 9.7.13.5", PTX: V(6, 3), Arch: SM(70),
+	{Name: "atom", Opcode: "atom", Line: 580, Section: "PTX ISA 9.7.13.5", PTX: V(6, 3), Arch: SM(70),
 		Fixed:    []Qual{QCas},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 575, Section: "PTX ISA 9.7.13.5", PTX: V(6, 2), Arch: SM(60),
+	{Name: "atom", Opcode: "atom", Line: 581, Section: "PTX ISA 9.7.13.5", PTX: V(6, 2), Arch: SM(60),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 576, Section: "PTX ISA 9.7.13.5", PTX: V(6, 3), Arch: SM(70),
+	{Name: "atom", Opcode: "atom", Line: 582, Section: "PTX ISA 9.7.13.5", PTX: V(6, 3), Arch: SM(70),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 577, Section: "PTX ISA 9.7.13.5", PTX: V(7, 8), Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 583, Section: "PTX ISA 9.7.13.5", PTX: V(7, 8), Arch: SM(90),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 581, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 587, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 582, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 588, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 583, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 589, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 584, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 590, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 585, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 591, Section: "PTX ISA 9.7.13.5", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 586, Section: "PTX ISA 9.7.13.5", PTX: V(7, 8), Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 592, Section: "PTX ISA 9.7.13.5", PTX: V(7, 8), Arch: SM(90),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 589, Section: "PTX ISA 9.7.13.5", PTX: V(8, 1), Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 595, Section: "PTX ISA 9.7.13.5", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QGlobal, QAdd},
 		Order:    []int8{0, 1, -1, -2, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOne, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 590, Section: "PTX ISA 9.7.13.5", PTX: V(8, 1), Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 596, Section: "PTX ISA 9.7.13.5", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QGlobal, QNoftz},
 		Order:    []int8{0, 1, -1, 2, -2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOne, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QBF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 5}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 5}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 591, Section: "PTX ISA 9.7.13.5", PTX: V(8, 1), Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 597, Section: "PTX ISA 9.7.13.5", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QGlobal, QNoftz},
 		Order:    []int8{0, 1, -1, 2, -2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOne, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QF16x2, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 5}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 5}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 592, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 598, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 593, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 599, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
 		Fixed:    []Qual{QAdd},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 594, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 600, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 595, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 601, Section: "PTX ISA 9.7.13.6", PTX: V(1, 1), Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 596, Section: "PTX ISA 9.7.13.6", PTX: V(6, 2), Arch: SM(60),
+	{Name: "red", Opcode: "red", Line: 602, Section: "PTX ISA 9.7.13.6", PTX: V(6, 2), Arch: SM(60),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 597, Section: "PTX ISA 9.7.13.6", PTX: V(6, 3), Arch: SM(70),
+	{Name: "red", Opcode: "red", Line: 603, Section: "PTX ISA 9.7.13.6", PTX: V(6, 3), Arch: SM(70),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 598, Section: "PTX ISA 9.7.13.6", PTX: V(7, 8), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 604, Section: "PTX ISA 9.7.13.6", PTX: V(7, 8), Arch: SM(90),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 599, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 605, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 600, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 606, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 601, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 607, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 602, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 608, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 603, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 609, Section: "PTX ISA 9.7.13.6", PTX: V(7, 4), Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 604, Section: "PTX ISA 9.7.13.6", PTX: V(7, 8), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 610, Section: "PTX ISA 9.7.13.6", PTX: V(7, 8), Arch: SM(90),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 607, Section: "PTX ISA 9.7.13.6", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 613, Section: "PTX ISA 9.7.13.6", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QGlobal, QAdd},
 		Order:    []int8{0, 1, -1, -2, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOne, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 608, Section: "PTX ISA 9.7.13.6", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 614, Section: "PTX ISA 9.7.13.6", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QGlobal, QNoftz},
 		Order:    []int8{0, 1, -1, 2, -2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOne, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QBF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 5}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 609, Section: "PTX ISA 9.7.13.6", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 615, Section: "PTX ISA 9.7.13.6", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QGlobal, QNoftz},
 		Order:    []int8{0, 1, -1, 2, -2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOne, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QF16x2, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 5}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 611, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 617, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx},
 		Order:    []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "red", Opcode: "red", Line: 612, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 618, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx},
 		Order:    []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "red", Opcode: "red", Line: 613, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 619, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx, QAdd},
 		Order:    []int8{-1, -2, -3, 0, -4, -5, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "red", Opcode: "red", Line: 614, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 620, Section: "PTX ISA 9.7.13.7", PTX: V(8, 1), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx},
 		Order:    []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "vote", Opcode: "vote", Line: 616, Section: "PTX ISA 9.7.13.8", PTX: V(6, 0), Arch: SM(30),
+	{Name: "vote", Opcode: "vote", Line: 622, Section: "PTX ISA 9.7.13.8", PTX: V(6, 0), Arch: SM(30),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAll, QAny, QUni}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 1}, {Name: "c", Kind: OpdPredSrc, Slot: 1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 		Expanded: [2]int{70, 89},
 	},
-	{Name: "vote", Opcode: "vote", Line: 617, Section: "PTX ISA 9.7.13.8", PTX: V(6, 0), Arch: SM(90),
+	{Name: "vote", Opcode: "vote", Line: 623, Section: "PTX ISA 9.7.13.8", PTX: V(6, 0), Arch: SM(90),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: 0}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vote", Opcode: "vote", Line: 618, Section: "PTX ISA 9.7.13.8", PTX: V(6, 0), Arch: SM(30),
+	{Name: "vote", Opcode: "vote", Line: 624, Section: "PTX ISA 9.7.13.8", PTX: V(6, 0), Arch: SM(30),
 		Fixed:    []Qual{QSync, QBallot},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: -1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vote", Opcode: "vote", Line: 622, Section: "PTX ISA 9.7.13.8", PTX: V(1, 2), Arch: SM(12),
+	{Name: "vote", Opcode: "vote", Line: 628, Section: "PTX ISA 9.7.13.8", PTX: V(1, 2), Arch: SM(12),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAll, QAny, QUni}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 1}, {Name: "c", Kind: OpdPredSrc, Slot: 1}},
 		Until:    V(6, 4), UntilSM: 70,
 	},
-	{Name: "vote", Opcode: "vote", Line: 623, Section: "PTX ISA 9.7.13.8", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vote", Opcode: "vote", Line: 629, Section: "PTX ISA 9.7.13.8", PTX: V(2, 0), Arch: SM(20),
 		Fixed:    []Qual{QBallot},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Until:    V(6, 4), UntilSM: 70,
 	},
-	{Name: "match", Opcode: "match", Line: 625, Section: "PTX ISA 9.7.13.9", PTX: V(6, 0), Arch: SM(70),
+	{Name: "match", Opcode: "match", Line: 631, Section: "PTX ISA 9.7.13.9", PTX: V(6, 0), Arch: SM(70),
 		Fixed:    []Qual{QSync, QAny},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "match", Opcode: "match", Line: 626, Section: "PTX ISA 9.7.13.9", PTX: V(6, 0), Arch: SM(70),
+	{Name: "match", Opcode: "match", Line: 632, Section: "PTX ISA 9.7.13.9", PTX: V(6, 0), Arch: SM(70),
 		Fixed:    []Qual{QSync, QAll},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1, PredOut: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "activemask", Opcode: "activemask", Line: 628, Section: "PTX ISA 9.7.13.10", PTX: V(6, 2), Arch: SM(30),
+	{Name: "activemask", Opcode: "activemask", Line: 634, Section: "PTX ISA 9.7.13.10", PTX: V(6, 2), Arch: SM(30),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}},
 	},
-	{Name: "redux", Opcode: "redux", Line: 630, Section: "PTX ISA 9.7.13.11", PTX: V(7, 0), Arch: SM(80),
+	{Name: "redux", Opcode: "redux", Line: 636, Section: "PTX ISA 9.7.13.11", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1, NoHalf: true}, {Name: "a", Kind: OpdSrc, Slot: 1, NoHalf: true}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "redux", Opcode: "redux", Line: 631, Section: "PTX ISA 9.7.13.11", PTX: V(7, 0), Arch: SM(80),
+	{Name: "redux", Opcode: "redux", Line: 637, Section: "PTX ISA 9.7.13.11", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "redux", Opcode: "redux", Line: 632, Section: "PTX ISA 9.7.13.11", PTX: V(8, 6), Arch: Arch{Arch: []int{100}},
+	{Name: "redux", Opcode: "redux", Line: 638, Section: "PTX ISA 9.7.13.11", PTX: V(8, 6), Arch: Arch{Arch: []int{100}},
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QAbs}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "griddepcontrol", Opcode: "griddepcontrol", Line: 634, Section: "PTX ISA 9.7.13.12", PTX: V(7, 8), Arch: SM(90),
+	{Name: "griddepcontrol", Opcode: "griddepcontrol", Line: 640, Section: "PTX ISA 9.7.13.12", PTX: V(7, 8), Arch: SM(90),
 		Order: []int8{0},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QLaunch_Dependents, QWait}}},
 	},
-	{Name: "elect", Opcode: "elect", Line: 636, Section: "PTX ISA 9.7.13.13", PTX: V(8, 0), Arch: SM(90),
+	{Name: "elect", Opcode: "elect", Line: 642, Section: "PTX ISA 9.7.13.13", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1, PredOut: true}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.init", Opcode: "mbarrier", Line: 638, Section: "PTX ISA 9.7.13.15.9", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mbarrier.init", Opcode: "mbarrier", Line: 644, Section: "PTX ISA 9.7.13.15.9", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QInit},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.inval", Opcode: "mbarrier", Line: 640, Section: "PTX ISA 9.7.13.15.10", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mbarrier.inval", Opcode: "mbarrier", Line: 646, Section: "PTX ISA 9.7.13.15.10", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QInval},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 	},
-	{Name: "mbarrier.arrive", Opcode: "mbarrier", Line: 644, Section: "PTX ISA 9.7.13.15.13", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mbarrier.arrive", Opcode: "mbarrier", Line: 650, Section: "PTX ISA 9.7.13.15.13", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QArrive},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelease, QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster, QExpect_Tx, QNoComplete}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB64, Slot: -1, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.arrive_drop", Opcode: "mbarrier", Line: 646, Section: "PTX ISA 9.7.13.15.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mbarrier.arrive_drop", Opcode: "mbarrier", Line: 652, Section: "PTX ISA 9.7.13.15.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QArrive_Drop},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelease, QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster, QExpect_Tx, QNoComplete}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB64, Slot: -1, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.expect_tx", Opcode: "mbarrier", Line: 648, Section: "PTX ISA 9.7.13.15.11", PTX: V(8, 0), Arch: SM(90),
+	{Name: "mbarrier.expect_tx", Opcode: "mbarrier", Line: 654, Section: "PTX ISA 9.7.13.15.11", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QExpect_Tx},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.complete_tx", Opcode: "mbarrier", Line: 650, Section: "PTX ISA 9.7.13.15.12", PTX: V(8, 0), Arch: SM(90),
+	{Name: "mbarrier.complete_tx", Opcode: "mbarrier", Line: 656, Section: "PTX ISA 9.7.13.15.12", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QComplete_Tx},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.test_wait", Opcode: "mbarrier", Line: 652, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mbarrier.test_wait", Opcode: "mbarrier", Line: 658, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QTest_Wait},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "mbarrier.test_wait.parity", Opcode: "mbarrier", Line: 655, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mbarrier.test_wait.parity", Opcode: "mbarrier", Line: 661, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 1), Arch: SM(80),
 		Fixed:    []Qual{QTest_Wait, QParity},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 2}},
 	},
-	{Name: "mbarrier.try_wait", Opcode: "mbarrier", Line: 657, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 8), Arch: SM(90),
+	{Name: "mbarrier.try_wait", Opcode: "mbarrier", Line: 663, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 8), Arch: SM(90),
 		Fixed:    []Qual{QTry_Wait},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.try_wait.parity", Opcode: "mbarrier", Line: 658, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 8), Arch: SM(90),
+	{Name: "mbarrier.try_wait.parity", Opcode: "mbarrier", Line: 664, Section: "PTX ISA 9.7.13.15.16", PTX: V(7, 8), Arch: SM(90),
 		Fixed:    []Qual{QTry_Wait, QParity},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 2}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.pending_count", Opcode: "mbarrier", Line: 660, Section: "PTX ISA 9.7.13.15.17", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mbarrier.pending_count", Opcode: "mbarrier", Line: 666, Section: "PTX ISA 9.7.13.15.17", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QPending_Count},
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "cp", Opcode: "cp", Line: 664, Section: "PTX ISA 9.7.9.25.3.1", PTX: V(7, 0), Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 670, Section: "PTX ISA 9.7.9.25.3.1", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QAsync, QGlobal},
 		Order:       []int8{-1, 0, 1, -2, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QCa, QCg}}, {Kind: SlotOne, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotAny, Values: []Qual{QL2_64B, QL2_128B, QL2_256B, QL2CacheHint}}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "cp", Opcode: "cp", Line: 666, Section: "PTX ISA 9.7.9.25.3.2", PTX: V(7, 0), Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 672, Section: "PTX ISA 9.7.9.25.3.2", PTX: V(7, 0), Arch: SM(80),
 		Fixed: []Qual{QAsync, QCommit_Group},
 		Order: []int8{-1, -2},
 		Head:  2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 668, Section: "PTX ISA 9.7.9.25.3.3", PTX: V(7, 0), Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 674, Section: "PTX ISA 9.7.9.25.3.3", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QAsync, QWait_Group},
 		Order:    []int8{-1, -2},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 669, Section: "PTX ISA 9.7.9.25.3.3", PTX: V(7, 0), Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 675, Section: "PTX ISA 9.7.9.25.3.3", PTX: V(7, 0), Arch: SM(80),
 		Fixed: []Qual{QAsync, QWait_All},
 		Order: []int8{-1, -2},
 		Head:  2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 671, Section: "PTX ISA 9.7.9.25.3.4", PTX: V(7, 0), Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 677, Section: "PTX ISA 9.7.9.25.3.4", PTX: V(7, 0), Arch: SM(80),
 		Fixed:    []Qual{QAsync, QMbarrier, QArrive},
 		Order:    []int8{-1, -2, -3, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QNoinc}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 673, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 679, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx},
 		Order:    []int8{-1, -2, -3, -4, -5, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 674, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 680, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx, QMulticast_Cluster},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "c", Kind: OpdSrc, Fixed: QU16, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 675, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 681, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx, QL2CacheHint},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 676, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 682, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx, QMulticast_Cluster, QL2CacheHint},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, -7, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "c", Kind: OpdSrc, Fixed: QU16, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 677, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 683, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QSharedCta, QCompleteTx},
 		Order:    []int8{-1, -2, -3, -4, -5, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 678, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 684, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QGlobal, QSharedCta, QBulk_Group},
 		Order:    []int8{-1, -2, -3, -4, -5, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 679, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 685, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QGlobal, QSharedCta, QBulk_Group, QL2CacheHint},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 680, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 6), Arch: SM(100),
+	{Name: "cp", Opcode: "cp", Line: 686, Section: "PTX ISA 9.7.9.25.4.1", PTX: V(8, 6), Arch: SM(100),
 		Fixed:    []Qual{QAsync, QBulk, QGlobal, QSharedCta, QBulk_Group, QCp_Mask},
 		Order:    []int8{-1, -2, -3, -4, -5, -6},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU16, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 682, Section: "PTX ISA 9.7.9.25.5.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 688, Section: "PTX ISA 9.7.9.25.5.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QTensor},
 		Order:       []int8{-1, -2, -3, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, Q4d, Q5d, QSharedCluster, QSharedCta, QGlobal, QTile, QIm2col, QIm2col_No_Offs, QCompleteTx, QBulk_Group, QMulticast_Cluster, QL2CacheHint, QCta_Group_1, QCta_Group_2}}},
 		AnyOperands: true, Head: 3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 684, Section: "PTX ISA 9.7.9.25.6.1", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 690, Section: "PTX ISA 9.7.9.25.6.1", PTX: V(8, 0), Arch: SM(90),
 		Fixed: []Qual{QAsync, QBulk, QCommit_Group},
 		Order: []int8{-1, -2, -3},
 		Head:  3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 686, Section: "PTX ISA 9.7.9.25.6.2", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 692, Section: "PTX ISA 9.7.9.25.6.2", PTX: V(8, 0), Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QWait_Group},
 		Order:    []int8{-1, -2, -3, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRead}}},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 688, Section: "PTX ISA 9.7.9.25.4.3", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 694, Section: "PTX ISA 9.7.9.25.4.3", PTX: V(8, 0), Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QPrefetch, QL2, QGlobal},
 		Order:       []int8{-1, -2, -3, -4, -5, 0},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QL2CacheHint}}},
 		AnyOperands: true, Head: 3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 690, Section: "PTX ISA 9.7.9.25.4.2", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 696, Section: "PTX ISA 9.7.9.25.4.2", PTX: V(8, 0), Arch: SM(90),
 		Fixed:       []Qual{QReduce, QAsync, QBulk},
 		Order:       []int8{-1, -2, -3, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QSharedCluster, QSharedCta, QGlobal, QCompleteTx, QBulk_Group, QAdd, QMin, QMax, QInc, QDec, QAnd, QOr, QXor, QNoftz, QL2CacheHint, QU32, QS32, QU64, QS64, QB32, QB64, QF32, QF64, QF16, QBF16}}},
 		AnyOperands: true, Head: 3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 692, Section: "PTX ISA 9.7.9.25.5.3", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 698, Section: "PTX ISA 9.7.9.25.5.3", PTX: V(8, 0), Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QPrefetch, QTensor, QL2, QGlobal},
 		Order:       []int8{-1, -2, -3, -4, 0, -5, -6, 1, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d, Q4d, Q5d}}, {Kind: SlotOpt, Values: []Qual{QTile}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "cp", Opcode: "cp", Line: 693, Section: "PTX ISA 9.7.9.25.5.3", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 699, Section: "PTX ISA 9.7.9.25.5.3", PTX: V(8, 0), Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QPrefetch, QTensor, QL2, QGlobal, QIm2col},
 		Order:       []int8{-1, -2, -3, -4, 0, -5, -6, -7, 1},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{Q3d, Q4d, Q5d}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "cp", Opcode: "cp", Line: 695, Section: "PTX ISA 9.7.9.25.5.2", PTX: V(8, 0), Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 701, Section: "PTX ISA 9.7.9.25.5.2", PTX: V(8, 0), Arch: SM(90),
 		Fixed:       []Qual{QReduce, QAsync, QBulk, QTensor},
 		Order:       []int8{-1, -2, -3, -4, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, Q4d, Q5d, QSharedCta, QGlobal, QTile, QIm2col_No_Offs, QBulk_Group, QAdd, QMin, QMax, QInc, QDec, QAnd, QOr, QXor, QL2CacheHint}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 697, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 703, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QGlobal_Address, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 698, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 704, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QRank, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 699, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 705, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QB1024},
 		Order:    []int8{-1, -2, 0, 1, -3, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QBox_Dim, QGlobal_Dim, QElement_Stride}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 700, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 706, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QGlobal_Stride, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 701, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 707, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QElemtype, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 13}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 702, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 708, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QInterleave_Layout, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 3}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 703, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 709, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QSwizzle_Mode, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 4}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 704, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 710, Section: "PTX ISA 9.7.9.26", PTX: V(8, 3), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QFill_Mode, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 2}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 706, Section: "PTX ISA 9.7.13.4.2", PTX: V(8, 3), Arch: SM(90),
+	{Name: "tensormap", Opcode: "tensormap", Line: 712, Section: "PTX ISA 9.7.13.4.2", PTX: V(8, 3), Arch: SM(90),
 		Fixed:    []Qual{QCp_Fenceproxy, QGlobal, QSharedCta, QTensormap_Generic, QRelease, QSync, QAligned},
 		Order:    []int8{-1, -2, -3, -4, -5, 0, -6, -7},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "st", Opcode: "st", Line: 708, Section: "PTX ISA 9.7.9.13", PTX: V(8, 6), Arch: SM(100),
+	{Name: "st", Opcode: "st", Line: 714, Section: "PTX ISA 9.7.9.13", PTX: V(8, 6), Arch: SM(100),
 		Fixed:    []Qual{QBulk},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak}}, {Kind: SlotOpt, Values: []Qual{QSharedCta}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}},
 	},
-	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 723, Section: "PTX ISA 9.7.14.5.15", PTX: V(6, 5), Arch: SM(75),
+	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 729, Section: "PTX ISA 9.7.14.5.15", PTX: V(6, 5), Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QTrans}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 724, Section: "PTX ISA 9.7.14.5.15", PTX: V(8, 6), Arch: Arch{Arch: []int{100, 101, 120}},
+	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 730, Section: "PTX ISA 9.7.14.5.15", PTX: V(8, 6), Arch: Arch{Arch: []int{100, 101, 120}},
 		Fixed:       []Qual{QSync, QAligned},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n16, QM8n16}}, {Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QTrans}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotAny, Values: []Qual{QB8, QB8x16, QB6x16_P32, QB4x16_P64}}},
 		AnyOperands: true,
 	},
-	{Name: "stmatrix", Opcode: "stmatrix", Line: 726, Section: "PTX ISA 9.7.14.5.16", PTX: V(7, 8), Arch: SM(90),
+	{Name: "stmatrix", Opcode: "stmatrix", Line: 732, Section: "PTX ISA 9.7.14.5.16", PTX: V(7, 8), Arch: SM(90),
 		Fixed:       []Qual{QSync, QAligned, QM8n8},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QTrans}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "stmatrix", Opcode: "stmatrix", Line: 727, Section: "PTX ISA 9.7.14.5.16", PTX: V(8, 6), Arch: Arch{Arch: []int{100, 101, 120}},
+	{Name: "stmatrix", Opcode: "stmatrix", Line: 733, Section: "PTX ISA 9.7.14.5.16", PTX: V(8, 6), Arch: Arch{Arch: []int{100, 101, 120}},
 		Fixed:       []Qual{QSync, QAligned, QM16n8, QTrans},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB8}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "mma", Opcode: "mma", Line: 729, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 4), Arch: SM(70),
+	{Name: "mma", Opcode: "mma", Line: 735, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 4), Arch: SM(70),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k4},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 730, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 4), Arch: SM(70),
+	{Name: "mma", Opcode: "mma", Line: 736, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 4), Arch: SM(70),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k4},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 731, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 737, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k8, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 732, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 738, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k8, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 733, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 739, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k16, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 734, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 740, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k16, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 735, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 741, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k8, QM16n8k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 736, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 742, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k4, QM16n8k8}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 737, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 743, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k4, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 738, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 8), Arch: SM(90),
+	{Name: "mma", Opcode: "mma", Line: 744, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 8), Arch: SM(90),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k4, QM16n8k8, QM16n8k16}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 739, Section: "PTX ISA 9.7.14.5.14", PTX: V(8, 4), Arch: SM(89),
+	{Name: "mma", Opcode: "mma", Line: 745, Section: "PTX ISA 9.7.14.5.14", PTX: V(8, 4), Arch: SM(89),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k32, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 740, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 746, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k16, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 741, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 747, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 742, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 748, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k32, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 743, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 749, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k32, QM16n8k64}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 744, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 750, Section: "PTX ISA 9.7.14.5.14", PTX: V(6, 5), Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k128, QRow, QCol, QXor, QPopc},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, -6, -7},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 745, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 751, Section: "PTX ISA 9.7.14.5.14", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol, QPopc},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4, 5, -5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM8n8k128, QM16n8k128, QM16n8k256}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOne, Values: []Qual{QXor, QAnd}}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 746, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 752, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 747, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 753, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 748, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 754, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 749, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 755, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k8, QM16n8k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 750, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 756, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k32, QM16n8k64}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 751, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 757, Section: "PTX ISA 9.7.14.6.3", PTX: V(7, 1), Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k64, QM16n8k128}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 752, Section: "PTX ISA 9.7.14.6.3", PTX: V(8, 4), Arch: SM(89),
+	{Name: "mma", Opcode: "mma", Line: 758, Section: "PTX ISA 9.7.14.6.3", PTX: V(8, 4), Arch: SM(89),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k64, QRow, QCol},
 		Order:       []int8{0, -1, -2, -3, -4, -5, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 754, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 0), Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 760, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 0), Arch: SM(70),
 		Fixed:       []Qual{QLoad, QSync},
 		Order:       []int8{-1, 0, -2, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 755, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 0), Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 761, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 0), Arch: SM(70),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 756, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 762, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(72),
 		Fixed:       []Qual{QLoad, QSync},
 		Order:       []int8{-1, 0, -2, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 757, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 763, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(72),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 758, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 764, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QLoad, QSync},
 		Order:       []int8{-1, 0, -2, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 759, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 765, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QLoad, QSync, QM16n16k8},
 		Order:       []int8{-1, 0, -2, 1, 2, -3, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 760, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 766, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QLoad, QC, QSync, QM16n16k8},
 		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 761, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 767, Section: "PTX ISA 9.7.14.4.3", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QLoad, QSync, QM8n8k4},
 		Order:       []int8{-1, 0, -2, 1, 2, -3, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB, QC}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 762, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 768, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QLoad, QA, QSync, QRow},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k32}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 763, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 769, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QLoad, QB, QSync, QCol},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k32}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 764, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 770, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QLoad, QA, QSync, QRow},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB1}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 765, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 771, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QLoad, QB, QSync, QCol},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB1}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 766, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 772, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 768, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 774, Section: "PTX ISA 9.7.14.4.3", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
-		AnyOperands: true,
-	},
-	{Name: "wmma", Opcode: "wmma", Line: 769, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 3), Arch: SM(75),
-		Fixed:       []Qual{QStore, QD, QSync},
-		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
-		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
-		AnyOperands: true,
-	},
-	{Name: "wmma", Opcode: "wmma", Line: 770, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
-		Fixed:       []Qual{QMma, QSync},
-		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7, 8},
-		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k8, QM8n8k32, QM8n8k128}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
-		AnyOperands: true,
-	},
-	{Name: "wmma", Opcode: "wmma", Line: 771, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 0), Arch: SM(70),
-		Fixed:       []Qual{QStore, QD, QSync},
-		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
-		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "T"}},
-		AnyOperands: true,
-	},
-	{Name: "wmma", Opcode: "wmma", Line: 772, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 3), Arch: SM(72),
-		Fixed:       []Qual{QStore, QD, QSync},
-		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
-		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
-		AnyOperands: true,
-	},
-	{Name: "wmma", Opcode: "wmma", Line: 773, Section: "PTX ISA 9.7.14.4.4", PTX: V(7, 0), Arch: SM(80),
-		Fixed:       []Qual{QStore, QD, QSync, QM16n16k8},
-		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
-		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
-		AnyOperands: true,
-	},
-	{Name: "wmma", Opcode: "wmma", Line: 774, Section: "PTX ISA 9.7.14.4.4", PTX: V(7, 0), Arch: SM(80),
-		Fixed:       []Qual{QStore, QD, QSync, QM8n8k4},
-		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
-		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		AnyOperands: true,
 	},
 	{Name: "wmma", Opcode: "wmma", Line: 775, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QStore, QD, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
+		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
+		AnyOperands: true,
+	},
+	{Name: "wmma", Opcode: "wmma", Line: 776, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
+		Fixed:       []Qual{QMma, QSync},
+		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7, 8},
+		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k8, QM8n8k32, QM8n8k128}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
+		AnyOperands: true,
+	},
+	{Name: "wmma", Opcode: "wmma", Line: 777, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 0), Arch: SM(70),
+		Fixed:       []Qual{QStore, QD, QSync},
+		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
+		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "T"}},
+		AnyOperands: true,
+	},
+	{Name: "wmma", Opcode: "wmma", Line: 778, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 3), Arch: SM(72),
+		Fixed:       []Qual{QStore, QD, QSync},
+		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
+		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
+		AnyOperands: true,
+	},
+	{Name: "wmma", Opcode: "wmma", Line: 779, Section: "PTX ISA 9.7.14.4.4", PTX: V(7, 0), Arch: SM(80),
+		Fixed:       []Qual{QStore, QD, QSync, QM16n16k8},
+		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
+		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
+		AnyOperands: true,
+	},
+	{Name: "wmma", Opcode: "wmma", Line: 780, Section: "PTX ISA 9.7.14.4.4", PTX: V(7, 0), Arch: SM(80),
+		Fixed:       []Qual{QStore, QD, QSync, QM8n8k4},
+		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
+		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
+		AnyOperands: true,
+	},
+	{Name: "wmma", Opcode: "wmma", Line: 781, Section: "PTX ISA 9.7.14.4.4", PTX: V(6, 3), Arch: SM(75),
+		Fixed:       []Qual{QStore, QD, QSync},
+		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 776, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 0), Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 782, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 0), Arch: SM(70),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 777, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 783, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(72),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7, 8},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 778, Section: "PTX ISA 9.7.14.4.5", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 784, Section: "PTX ISA 9.7.14.4.5", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 779, Section: "PTX ISA 9.7.14.4.5", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 785, Section: "PTX ISA 9.7.14.4.5", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QMma, QSync, QM16n16k8},
 		Order:       []int8{-1, -2, 0, 1, 2, -3, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 780, Section: "PTX ISA 9.7.14.4.5", PTX: V(7, 0), Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 786, Section: "PTX ISA 9.7.14.4.5", PTX: V(7, 0), Arch: SM(80),
 		Fixed:       []Qual{QMma, QSync, QM8n8k4},
 		Order:       []int8{-1, -2, 0, 1, 2, -3, 3, 4, 5, 6, 7},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "C"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 781, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 787, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QAligned, QRow, QCol, QM8n8k32},
 		Order:       []int8{-1, -2, -3, -4, -5, -6, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 782, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 788, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QRow, QCol, QM8n8k32},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 783, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 789, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QAligned, QRow, QCol, QM8n8k128, QPopc},
 		Order:       []int8{-1, -2, -3, -4, -5, -6, 0, 1, 2, 3, 4, -7},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOne, Values: []Qual{QXor, QAnd}}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 784, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 790, Section: "PTX ISA 9.7.14.4.5", PTX: V(6, 3), Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QRow, QCol, QM8n8k128, QPopc},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4, -6},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOne, Values: []Qual{QXor, QAnd}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "movmatrix", Opcode: "movmatrix", Line: 786, Section: "PTX ISA 9.7.14.5.17", PTX: V(7, 8), Arch: SM(75),
+	{Name: "movmatrix", Opcode: "movmatrix", Line: 792, Section: "PTX ISA 9.7.14.5.17", PTX: V(7, 8), Arch: SM(75),
 		Fixed:    []Qual{QSync, QAligned, QM8n8, QTrans},
 		Order:    []int8{-1, -2, -3, -4, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1, PredOK: true}, {Name: "a", Kind: OpdReg, Fixed: QB32, Slot: -1, PredOK: true}},
 		Ignores:  []Qual{QBF16, QBF16x2, QTf32, QS4, QU4, QS2, QU2, QB1, QRow, QCol},
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 790, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 796, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k16, QM64n16k16, QM64n24k16, QM64n32k16, QM64n40k16, QM64n48k16, QM64n56k16, QM64n64k16, QM64n72k16, QM64n80k16, QM64n88k16, QM64n96k16, QM64n104k16, QM64n112k16, QM64n120k16, QM64n128k16, QM64n136k16, QM64n144k16, QM64n152k16, QM64n160k16, QM64n168k16, QM64n176k16, QM64n184k16, QM64n192k16, QM64n200k16, QM64n208k16, QM64n216k16, QM64n224k16, QM64n232k16, QM64n240k16, QM64n248k16, QM64n256k16}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 791, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 797, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k16, QM64n16k16, QM64n24k16, QM64n32k16, QM64n40k16, QM64n48k16, QM64n56k16, QM64n64k16, QM64n72k16, QM64n80k16, QM64n88k16, QM64n96k16, QM64n104k16, QM64n112k16, QM64n120k16, QM64n128k16, QM64n136k16, QM64n144k16, QM64n152k16, QM64n160k16, QM64n168k16, QM64n176k16, QM64n184k16, QM64n192k16, QM64n200k16, QM64n208k16, QM64n216k16, QM64n224k16, QM64n232k16, QM64n240k16, QM64n248k16, QM64n256k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 792, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 798, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k8, QM64n16k8, QM64n24k8, QM64n32k8, QM64n40k8, QM64n48k8, QM64n56k8, QM64n64k8, QM64n72k8, QM64n80k8, QM64n88k8, QM64n96k8, QM64n104k8, QM64n112k8, QM64n120k8, QM64n128k8, QM64n136k8, QM64n144k8, QM64n152k8, QM64n160k8, QM64n168k8, QM64n176k8, QM64n184k8, QM64n192k8, QM64n200k8, QM64n208k8, QM64n216k8, QM64n224k8, QM64n232k8, QM64n240k8, QM64n248k8, QM64n256k8}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 793, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 799, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n40k32, QM64n48k32, QM64n56k32, QM64n64k32, QM64n72k32, QM64n80k32, QM64n88k32, QM64n96k32, QM64n104k32, QM64n112k32, QM64n120k32, QM64n128k32, QM64n136k32, QM64n144k32, QM64n152k32, QM64n160k32, QM64n168k32, QM64n176k32, QM64n184k32, QM64n192k32, QM64n200k32, QM64n208k32, QM64n216k32, QM64n224k32, QM64n232k32, QM64n240k32, QM64n248k32, QM64n256k32}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 794, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 800, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n48k32, QM64n64k32, QM64n80k32, QM64n96k32, QM64n112k32, QM64n128k32, QM64n144k32, QM64n160k32, QM64n176k32, QM64n192k32, QM64n208k32, QM64n224k32, QM64n240k32, QM64n256k32}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 795, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 801, Section: "PTX ISA 9.7.15.5.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned, QAnd, QPopc},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, -4, -5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k256, QM64n16k256, QM64n24k256, QM64n32k256, QM64n48k256, QM64n64k256, QM64n80k256, QM64n96k256, QM64n112k256, QM64n128k256, QM64n144k256, QM64n160k256, QM64n176k256, QM64n192k256, QM64n208k256, QM64n224k256, QM64n240k256, QM64n256k256}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 796, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 802, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n40k32, QM64n48k32, QM64n56k32, QM64n64k32, QM64n72k32, QM64n80k32, QM64n88k32, QM64n96k32, QM64n104k32, QM64n112k32, QM64n120k32, QM64n128k32, QM64n136k32, QM64n144k32, QM64n152k32, QM64n160k32, QM64n168k32, QM64n176k32, QM64n184k32, QM64n192k32, QM64n200k32, QM64n208k32, QM64n216k32, QM64n224k32, QM64n232k32, QM64n240k32, QM64n248k32, QM64n256k32}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 797, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 803, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n40k32, QM64n48k32, QM64n56k32, QM64n64k32, QM64n72k32, QM64n80k32, QM64n88k32, QM64n96k32, QM64n104k32, QM64n112k32, QM64n120k32, QM64n128k32, QM64n136k32, QM64n144k32, QM64n152k32, QM64n160k32, QM64n168k32, QM64n176k32, QM64n184k32, QM64n192k32, QM64n200k32, QM64n208k32, QM64n216k32, QM64n224k32, QM64n232k32, QM64n240k32, QM64n248k32, QM64n256k32}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 798, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 804, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k16, QM64n16k16, QM64n24k16, QM64n32k16, QM64n40k16, QM64n48k16, QM64n56k16, QM64n64k16, QM64n72k16, QM64n80k16, QM64n88k16, QM64n96k16, QM64n104k16, QM64n112k16, QM64n120k16, QM64n128k16, QM64n136k16, QM64n144k16, QM64n152k16, QM64n160k16, QM64n168k16, QM64n176k16, QM64n184k16, QM64n192k16, QM64n200k16, QM64n208k16, QM64n216k16, QM64n224k16, QM64n232k16, QM64n240k16, QM64n248k16, QM64n256k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 799, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 805, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k64, QM64n16k64, QM64n24k64, QM64n32k64, QM64n40k64, QM64n48k64, QM64n56k64, QM64n64k64, QM64n72k64, QM64n80k64, QM64n88k64, QM64n96k64, QM64n104k64, QM64n112k64, QM64n120k64, QM64n128k64, QM64n136k64, QM64n144k64, QM64n152k64, QM64n160k64, QM64n168k64, QM64n176k64, QM64n184k64, QM64n192k64, QM64n200k64, QM64n208k64, QM64n216k64, QM64n224k64, QM64n232k64, QM64n240k64, QM64n248k64, QM64n256k64}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 800, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 806, Section: "PTX ISA 9.7.15.6.2", PTX: V(8, 2), Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k64, QM64n16k64, QM64n24k64, QM64n32k64, QM64n48k64, QM64n64k64, QM64n80k64, QM64n96k64, QM64n112k64, QM64n128k64, QM64n144k64, QM64n160k64, QM64n176k64, QM64n192k64, QM64n208k64, QM64n224k64, QM64n240k64, QM64n256k64}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 802, Section: "PTX ISA 9.7.15.7.1", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 808, Section: "PTX ISA 9.7.15.7.1", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed: []Qual{QFence, QSync},
 		Order: []int8{-1, -2, 0},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Head:  1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 804, Section: "PTX ISA 9.7.15.7.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 810, Section: "PTX ISA 9.7.15.7.2", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed: []Qual{QCommit_Group, QSync},
 		Order: []int8{-1, -2, 0},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Head:  1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 806, Section: "PTX ISA 9.7.15.7.3", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 812, Section: "PTX ISA 9.7.15.7.3", PTX: V(8, 0), Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QWait_Group, QSync},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 810, Section: "PTX ISA 9.7.16.7.1", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 816, Section: "PTX ISA 9.7.16.7.1", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:    []Qual{QAlloc, QSync, QAligned},
 		Order:    []int8{-1, 0, 1, -2, -3, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta_Group_1}}, {Kind: SlotOpt, Values: []Qual{QCta_Group_2}}, {Kind: SlotOpt, Values: []Qual{QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 812, Section: "PTX ISA 9.7.16.7.1", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 818, Section: "PTX ISA 9.7.16.7.1", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:    []Qual{QDealloc, QSync, QAligned},
 		Order:    []int8{-1, 0, 1, -2, -3, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta_Group_1}}, {Kind: SlotOpt, Values: []Qual{QCta_Group_2}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QB32, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 814, Section: "PTX ISA 9.7.16.7.1", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 820, Section: "PTX ISA 9.7.16.7.1", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed: []Qual{QRelinquish_Alloc_Permit, QSync, QAligned},
 		Order: []int8{-1, 0, 1, -2, -3},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QCta_Group_1}}, {Kind: SlotOpt, Values: []Qual{QCta_Group_2}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 816, Section: "PTX ISA 9.7.16.8.3", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 822, Section: "PTX ISA 9.7.16.8.3", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:       []Qual{QLd, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q16x64b, Q16x128b, Q16x256b, Q32x32b, Q16x32bx2, QX1, QX2, QX4, QX8, QX16, QX32, QX64, QX128, QPack_16b, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 818, Section: "PTX ISA 9.7.16.8.5", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 824, Section: "PTX ISA 9.7.16.8.5", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed: []Qual{QWait, QSync},
 		Order: []int8{-1, 0, -2, 1},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QWait_Ld, QWait_St}}, {Kind: SlotOpt, Values: []Qual{QAligned}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 819, Section: "PTX ISA 9.7.16.8.5", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 825, Section: "PTX ISA 9.7.16.8.5", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed: []Qual{QSync, QAligned},
 		Order: []int8{0, -1, -2},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QWait_Ld, QWait_St}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 821, Section: "PTX ISA 9.7.16.6.4", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 827, Section: "PTX ISA 9.7.16.6.4", PTX: V(8, 6), Arch: tcgen05Arch,
 		Order: []int8{0},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QFence_Before_Thread_Sync, QFence_After_Thread_Sync}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 823, Section: "PTX ISA 9.7.16.11.1", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 829, Section: "PTX ISA 9.7.16.11.1", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:       []Qual{QCommit},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, QMbarrier_Arrive_One, QSharedCluster, QMulticast_Cluster, QB64}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 825, Section: "PTX ISA 9.7.16.10.9", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 831, Section: "PTX ISA 9.7.16.10.9", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:       []Qual{QMma},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, QKind_F16, QKind_Tf32, QKind_F8f6f4, QKind_I8, QKind_Mxf8f6f4, QKind_Mxf4, QKind_Mxf4nvf4, QSp, QWs, QCollector_A_Fill, QCollector_A_Use, QCollector_A_Lastuse, QCollector_A_Discard, QBlock_Scale, QScale_Vec_1X, QScale_Vec_2X, QScale_Vec_4X}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 827, Section: "PTX ISA 9.7.16.9.1", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 833, Section: "PTX ISA 9.7.16.9.1", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:       []Qual{QCp},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, Q128x256b, Q4x256b, Q128x128b, Q64x128b, QWarpx2_02_13, QWarpx2_01_23, Q32x128b, QWarpx4, QB8x16, QB6x16_P32, QB4x16_P64}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 829, Section: "PTX ISA 9.7.16.9.2", PTX: V(8, 6), Arch: tcgen05Arch,
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 835, Section: "PTX ISA 9.7.16.9.2", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:    []Qual{QShift, QDown},
 		Order:    []int8{-1, 0, -2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QCta_Group_1, QCta_Group_2}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 	},
-	{Name: "stacksave", Opcode: "stacksave", Line: 833, Section: "PTX ISA 9.7.17.1", PTX: V(7, 3), Arch: SM(52),
+	{Name: "stacksave", Opcode: "stacksave", Line: 839, Section: "PTX ISA 9.7.17.1", PTX: V(7, 3), Arch: SM(52),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}},
 	},
-	{Name: "stackrestore", Opcode: "stackrestore", Line: 835, Section: "PTX ISA 9.7.17.2", PTX: V(7, 3), Arch: SM(52),
+	{Name: "stackrestore", Opcode: "stackrestore", Line: 841, Section: "PTX ISA 9.7.17.2", PTX: V(7, 3), Arch: SM(52),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "alloca", Opcode: "alloca", Line: 837, Section: "PTX ISA 9.7.17.3", PTX: V(7, 3), Arch: SM(52),
+	{Name: "alloca", Opcode: "alloca", Line: 843, Section: "PTX ISA 9.7.17.3", PTX: V(7, 3), Arch: SM(52),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "n", Kind: OpdImm, Slot: -1, Optional: true}},
 	},
-	{Name: "tex", Opcode: "tex", Line: 841, Section: "PTX ISA 9.7.10.3", PTX: V(1, 0), Arch: SM(10),
+	{Name: "tex", Opcode: "tex", Line: 847, Section: "PTX ISA 9.7.10.3", PTX: V(1, 0), Arch: SM(10),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, QA1d, QA2d, QCube, QAcube, Q2dms, QA2dms, QBase, QLevel, QGrad, QV4, QV2, QS32, QU32, QF32, QF16, QF16x2}}},
 		AnyOperands: true,
 	},
-	{Name: "tld4", Opcode: "tld4", Line: 843, Section: "PTX ISA 9.7.10.4", PTX: V(2, 2), Arch: SM(20),
+	{Name: "tld4", Opcode: "tld4", Line: 849, Section: "PTX ISA 9.7.10.4", PTX: V(2, 2), Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QR, QG, QB, QA, Q2d, QA2d, QCube, QAcube, QV4, QS32, QU32, QF32}}},
 		AnyOperands: true,
 	},
-	{Name: "txq", Opcode: "txq", Line: 845, Section: "PTX ISA 9.7.10.5", PTX: V(1, 5), Arch: SM(10),
+	{Name: "txq", Opcode: "txq", Line: 851, Section: "PTX ISA 9.7.10.5", PTX: V(1, 5), Arch: SM(10),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QLevel, QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QNormalized_Coords, QFilter_Mode, QAddr_Mode_0, QAddr_Mode_1, QAddr_Mode_2, QForce_Unnormalized_Coords, QArray_Size, QNum_Mipmap_Levels, QNum_Samples, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "suld", Opcode: "suld", Line: 847, Section: "PTX ISA 9.7.11.1", PTX: V(1, 5), Arch: SM(20),
+	{Name: "suld", Opcode: "suld", Line: 853, Section: "PTX ISA 9.7.11.1", PTX: V(1, 5), Arch: SM(20),
 		Fixed:       []Qual{QB},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, QA1d, QA2d, QV2, QV4, QB8, QB16, QB32, QB64, QTrap, QClamp, QZero, QCa, QCg, QCs, QCv}}},
 		AnyOperands: true,
 	},
-	{Name: "sust", Opcode: "sust", Line: 849, Section: "PTX ISA 9.7.11.2", PTX: V(1, 5), Arch: SM(20),
+	{Name: "sust", Opcode: "sust", Line: 855, Section: "PTX ISA 9.7.11.2", PTX: V(1, 5), Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QB, QP, Q1d, Q2d, Q3d, QA1d, QA2d, QV2, QV4, QB8, QB16, QB32, QB64, QTrap, QClamp, QZero, QWb, QCg, QCs, QWt}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 851, Section: "PTX ISA 9.7.11.3", PTX: V(1, 5), Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 857, Section: "PTX ISA 9.7.11.3", PTX: V(1, 5), Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QB, QP, Q1d, Q2d, Q3d, QAdd, QMin, QMax, QAnd, QOr, QU32, QU64, QS32, QB32, QB64, QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "suq", Opcode: "suq", Line: 853, Section: "PTX ISA 9.7.11.4", PTX: V(1, 5), Arch: SM(20),
+	{Name: "suq", Opcode: "suq", Line: 859, Section: "PTX ISA 9.7.11.4", PTX: V(1, 5), Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QArray_Size, QMemory_Layout, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "vadd", Opcode: "vadd", Line: 860, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vadd", Opcode: "vadd", Line: 866, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vadd", Opcode: "vadd", Line: 861, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vadd", Opcode: "vadd", Line: 867, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vsub", Opcode: "vsub", Line: 863, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vsub", Opcode: "vsub", Line: 869, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vsub", Opcode: "vsub", Line: 864, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vsub", Opcode: "vsub", Line: 870, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 866, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 872, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 867, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 873, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmin", Opcode: "vmin", Line: 869, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 875, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmin", Opcode: "vmin", Line: 870, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 876, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 872, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vmax", Opcode: "vmax", Line: 878, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 873, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vmax", Opcode: "vmax", Line: 879, Section: "PTX ISA 9.7.19.1", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 875, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 881, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 876, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 882, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 878, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 884, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 879, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 885, Section: "PTX ISA 9.7.19.2", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmad", Opcode: "vmad", Line: 881, Section: "PTX ISA 9.7.19.3", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vmad", Opcode: "vmad", Line: 887, Section: "PTX ISA 9.7.19.3", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QPo}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOpt, Values: []Qual{QShr7, QShr15}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 883, Section: "PTX ISA 9.7.19.4", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 889, Section: "PTX ISA 9.7.19.4", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 884, Section: "PTX ISA 9.7.19.4", PTX: V(2, 0), Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 890, Section: "PTX ISA 9.7.19.4", PTX: V(2, 0), Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd2", Opcode: "vadd2", Line: 886, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vadd2", Opcode: "vadd2", Line: 892, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub2", Opcode: "vsub2", Line: 888, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vsub2", Opcode: "vsub2", Line: 894, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg2", Opcode: "vavrg2", Line: 890, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vavrg2", Opcode: "vavrg2", Line: 896, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 892, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 898, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin2", Opcode: "vmin2", Line: 894, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vmin2", Opcode: "vmin2", Line: 900, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax2", Opcode: "vmax2", Line: 896, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vmax2", Opcode: "vmax2", Line: 902, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset2", Opcode: "vset2", Line: 898, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vset2", Opcode: "vset2", Line: 904, Section: "PTX ISA 9.7.20.1", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd4", Opcode: "vadd4", Line: 900, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vadd4", Opcode: "vadd4", Line: 906, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub4", Opcode: "vsub4", Line: 902, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vsub4", Opcode: "vsub4", Line: 908, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg4", Opcode: "vavrg4", Line: 904, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vavrg4", Opcode: "vavrg4", Line: 910, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 906, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 912, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin4", Opcode: "vmin4", Line: 908, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vmin4", Opcode: "vmin4", Line: 914, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax4", Opcode: "vmax4", Line: 910, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vmax4", Opcode: "vmax4", Line: 916, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset4", Opcode: "vset4", Line: 912, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
+	{Name: "vset4", Opcode: "vset4", Line: 918, Section: "PTX ISA 9.7.20.2", PTX: V(3, 0), Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
