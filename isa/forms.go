@@ -400,7 +400,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
 			probs = ignoredProblem(f, names, i, probs)
 			continue
 		}
@@ -654,11 +654,16 @@ func ignoredProblem(f *OpForm, names []string, i int, probs []Problem) []Problem
 // (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
 	switch q {
-	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal,
-		QBox_Dim, QGlobal_Dim, QElement_Stride:
+	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
 		return true
 	}
-	return false
+	return tensormapField(q)
+}
+
+// tensormapField reports the tensormap.replace fields ptxas 12.5 ignores
+// on the other instructions.
+func tensormapField(q Qual) bool {
+	return q == QBox_Dim || q == QGlobal_Dim || q == QElement_Stride
 }
 
 func nthTypeSlot(f *OpForm, n int) (int, bool) {
