@@ -426,7 +426,11 @@ func dropRepeated(probs []isa.Problem, n, m int) []isa.Problem {
 func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, quals []isa.Qual, gated bool) {
 	n := len(d.probs)
 	d.opRejected = false
-	d.probs = isa.DecodeOpFor(in.Opcode, names, quals, -1, c.version, c.target, &d.op, d.probs)
+	nops := -1
+	if c.nops > 0 {
+		nops = c.nops
+	}
+	d.probs = isa.DecodeOpFor(in.Opcode, names, quals, nops, c.version, c.target, &d.op, d.probs)
 	for _, p := range d.probs[n:] {
 		d.opRejected = d.opRejected || !p.Warning
 	}
@@ -454,4 +458,21 @@ func (c *checker) decodeOp(d *decoded, in *ast.Instruction, names []string, qual
 			d.opTypes = append(d.opTypes, opType{t, bits})
 		}
 	}
+}
+
+// operandsFit reports whether an instruction of n operands fits form f
+// (or there is no form to fit).
+func operandsFit(f *isa.OpForm, n int) bool {
+	return f == nil || f.AnyOperands || n >= f.MinOperands() && n <= len(f.Operands)
+}
+
+// decodeCounted decodes in again choosing among the forms by its operand
+// count too: the cached decoding is by the qualifiers alone, and an opcode
+// may have forms that differ only in their operands (min.f32 with two or,
+// from PTX ISA 8.8, three sources). Rare, so not cached.
+func (c *checker) decodeCounted(in *ast.Instruction) *decoded {
+	c.nops = len(in.Operands)
+	c.decodeInto(&c.counted, in)
+	c.nops = 0
+	return &c.counted
 }

@@ -243,6 +243,8 @@ type checker struct {
 
 	cache   decodeCache // decoded qualifier sequences; see cache.go
 	scratch decoded     // for sequences too long to cache
+	counted decoded     // decodeCounted's, uncached
+	nops    int         // the operand count decodeOp chooses forms by (-1 or 0: any)
 	names   []string
 }
 
@@ -506,6 +508,9 @@ func (c *checker) instruction(in *ast.Instruction) {
 		c.guardSpecial(in.Guard)
 	}
 	d := c.decode(in)
+	if d.desc == nil && !operandsFit(d.op.Form, len(in.Operands)) {
+		d = c.decodeCounted(in)
+	}
 	if d.video != isa.NotVideo || c.res.HasSelector() {
 		c.videoOperands(in, d) // check/video.go: operand selectors
 	}

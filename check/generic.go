@@ -391,6 +391,9 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		}
 		return
 	case isa.OpdMem:
+		if a, ok := e.(*ast.Address); ok && a.Unified && f.Opcode != "ld" {
+			c.errorf(a.Pos(), a.End(), "operand-kind", f.Section, "", ".unified follows only the address of ld")
+		}
 		c.formAddress(in, od, e)
 		return
 	case isa.OpdPredDst:
@@ -421,6 +424,13 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 	t, bits := want.t, want.bits
 	if t == isa.QNone {
 		return
+	}
+	if s.PredOut && f.Opcode == "lop3" && s.Kind == isa.OpdDst {
+		if x, ok := e.(*ast.BinaryExpr); !ok || x.Op != "|" {
+			// ptxas 12.5: "Predicate output expected for instruction 'lop3'"
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write "+printer.String(e)+"|p",
+				"%s with .and or .or writes a predicate: its destination is d|p", f.Name)
+		}
 	}
 	switch x := e.(type) {
 	case *ast.Reg, *ast.Ident:
@@ -940,6 +950,8 @@ func vecLen(d *isa.OpDecode) int {
 			return 2
 		case isa.QV4:
 			return 4
+		case isa.QV8:
+			return 8
 		}
 	}
 	return 1

@@ -404,7 +404,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
 			probs = ignoredProblem(f, names, i, probs)
 			continue
 		}
@@ -654,9 +654,11 @@ func ignoredProblem(f *OpForm, names []string, i int, probs []Problem) []Problem
 		Msg: names[i] + " means nothing on " + f.Title() + " (ptxas ignores it)", Fix: "remove " + names[i]})
 }
 
-// ptxasIgnores reports the testp properties, which ptxas 12.5 accepts and
-// ignores anywhere after the instruction's name (measured on every form
-// ptxas 12.5 knows), as it does a .pred qualifier on some instructions
+// ptxasIgnores reports the testp properties and the tensormap.replace
+// fields .box_dim, .global_dim and .element_stride, which ptxas 12.5
+// accepts and ignores anywhere after the instruction's name (measured on
+// every form ptxas 12.5 knows for the properties; on setp, add, bra and ld
+// for the fields), as it does a .pred qualifier on some instructions
 // (ignoresPredOn) and the qualifiers of OpForm.Ignores
 // (docs/ptxas-differences.md).
 func ptxasIgnores(q Qual) bool {
@@ -664,7 +666,13 @@ func ptxasIgnores(q Qual) bool {
 	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
 		return true
 	}
-	return false
+	return tensormapField(q)
+}
+
+// tensormapField reports the tensormap.replace fields ptxas 12.5 ignores
+// on the other instructions.
+func tensormapField(q Qual) bool {
+	return q == QBox_Dim || q == QGlobal_Dim || q == QElement_Stride
 }
 
 func nthTypeSlot(f *OpForm, n int) (int, bool) {
@@ -832,10 +840,14 @@ func formChecks(d *OpDecode, names []string, probs []Problem) []Problem {
 		probs = cmpProblems(d, probs)
 	}
 	probs = spaceOrder(d, names, probs)
+	maxVec := 128
+	if f.PTX >= V(8, 8) {
+		maxVec = 256 // the 256-bit loads of PTX ISA 8.8 (ld .v8 of 32-bit types)
+	}
 	for i, q := range d.Quals {
-		if n := q.Bits(); q.Group() == GVec && n*d.Types[0].Bits() > 128 {
+		if n := q.Bits(); q.Group() == GVec && n*d.Types[0].Bits() > maxVec {
 			probs = append(probs, Problem{Rule: "vector-size", Qual: i, Spec: f.Section,
-				Msg: names[i] + " of " + d.Types[0].String() + " is " + itoa(n*d.Types[0].Bits()) + " bits; vectors are at most 128 bits",
+				Msg: names[i] + " of " + d.Types[0].String() + " is " + itoa(n*d.Types[0].Bits()) + " bits; vectors are at most " + itoa(maxVec) + " bits",
 				Fix: "use a shorter vector"})
 		}
 		if q == QSat && f.Opcode == "cvt" && !satMeaningful(d.Types[0], d.Types[1]) {

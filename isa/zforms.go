@@ -6,843 +6,853 @@ import "github.com/ptxkit/ptxkit/isa/internal/strindex"
 
 // The qualifier spellings of data/instructions.txt that qual.go does not name.
 const (
-	QU16x2                     Qual = numStoreQuals + iota // .u16x2
-	QS16x2                                                 // .s16x2
-	QTf32                                                  // .tf32
-	QE4m3                                                  // .e4m3
-	QE5m2                                                  // .e5m2
-	QE4m3x2                                                // .e4m3x2
-	QE5m2x2                                                // .e5m2x2
-	QE2m1x2                                                // .e2m1x2
-	QE2m3x2                                                // .e2m3x2
-	QE3m2x2                                                // .e3m2x2
-	QUe8m0x2                                               // .ue8m0x2
-	QS4                                                    // .s4
-	QU2                                                    // .u2
-	QS2                                                    // .s2
-	QU4                                                    // .u4
-	QB1                                                    // .b1
-	QF32x2                                                 // .f32x2
-	QB4x16                                                 // .b4x16
-	QB6x16_P32                                             // .b6x16_p32
-	QB4x16_P64                                             // .b4x16_p64
-	QB8x16                                                 // .b8x16
-	QSat                                                   // .sat
-	QLo                                                    // .lo
-	QHi                                                    // .hi
-	QWide                                                  // .wide
-	QRelu                                                  // .relu
-	QShiftamt                                              // .shiftamt
-	QClamp                                                 // .clamp
-	QWrap                                                  // .wrap
-	QCc                                                    // .cc
-	QFinite                                                // .finite
-	QInfinite                                              // .infinite
-	QNumber                                                // .number
-	QNotanumber                                            // .notanumber
-	QNormal                                                // .normal
-	QSubnormal                                             // .subnormal
-	QRn                                                    // .rn
-	QRz                                                    // .rz
-	QRm                                                    // .rm
-	QRp                                                    // .rp
-	QFtz                                                   // .ftz
-	QApprox                                                // .approx
-	QFull                                                  // .full
-	QNaN                                                   // .NaN
-	QXorsign                                               // .xorsign
-	QAbs                                                   // .abs
-	QEq                                                    // .eq
-	QNe                                                    // .ne
-	QLt                                                    // .lt
-	QLe                                                    // .le
-	QGt                                                    // .gt
-	QGe                                                    // .ge
-	QLs                                                    // .ls
-	QHs                                                    // .hs
-	QAnd                                                   // .and
-	QOr                                                    // .or
-	QXor                                                   // .xor
-	QEqu                                                   // .equ
-	QNeu                                                   // .neu
-	QLtu                                                   // .ltu
-	QLeu                                                   // .leu
-	QGtu                                                   // .gtu
-	QGeu                                                   // .geu
-	QNum                                                   // .num
-	QNan                                                   // .nan
-	QL                                                     // .l
-	QR                                                     // .r
-	QUp                                                    // .up
-	QDown                                                  // .down
-	QBfly                                                  // .bfly
-	QIdx                                                   // .idx
-	QF4e                                                   // .f4e
-	QB4e                                                   // .b4e
-	QRc8                                                   // .rc8
-	QEcl                                                   // .ecl
-	QEcr                                                   // .ecr
-	QRc16                                                  // .rc16
-	QL2_64B                                                // .L2::64B
-	QL2_128B                                               // .L2::128B
-	QL2_256B                                               // .L2::256B
-	QNc                                                    // .nc
-	QLd_Reduce                                             // .ld_reduce
-	QAdd                                                   // .add
-	QMin                                                   // .min
-	QMax                                                   // .max
-	QAcc_F32                                               // .acc::f32
-	QRed                                                   // .red
-	QL1                                                    // .L1
-	QL2                                                    // .L2
-	QTo                                                    // .to
-	QRni                                                   // .rni
-	QRzi                                                   // .rzi
-	QRmi                                                   // .rmi
-	QRpi                                                   // .rpi
-	QSatfinite                                             // .satfinite
-	QRna                                                   // .rna
-	QPack                                                  // .pack
-	QL2_Evict_Unchanged                                    // .L2::evict_unchanged
-	QFractional                                            // .fractional
-	QRange                                                 // .range
-	QCvt                                                   // .cvt
-	QUni                                                   // .uni
-	QMask                                                  // .mask
-	QInc                                                   // .inc
-	QDec                                                   // .dec
-	QAny                                                   // .any
-	QAll                                                   // .all
-	QArrive                                                // .arrive
-	QPopc                                                  // .popc
-	QWarp                                                  // .warp
-	QWait                                                  // .wait
-	QGl                                                    // .gl
-	QAlias                                                 // .alias
-	QProxy                                                 // .proxy
-	QSc                                                    // .sc
-	QMbarrier_Init                                         // .mbarrier_init
-	QTensormap_Generic                                     // .tensormap::generic
-	QExch                                                  // .exch
-	QCas                                                   // .cas
-	QNoftz                                                 // .noftz
-	QBallot                                                // .ballot
-	QLaunch_Dependents                                     // .launch_dependents
-	QInit                                                  // .init
-	QInval                                                 // .inval
-	QExpect_Tx                                             // .expect_tx
-	QNoComplete                                            // .noComplete
-	QArrive_Drop                                           // .arrive_drop
-	QComplete_Tx                                           // .complete_tx
-	QTest_Wait                                             // .test_wait
-	QParity                                                // .parity
-	QTry_Wait                                              // .try_wait
-	QPending_Count                                         // .pending_count
-	QCommit_Group                                          // .commit_group
-	QWait_Group                                            // .wait_group
-	QWait_All                                              // .wait_all
-	QMbarrier                                              // .mbarrier
-	QNoinc                                                 // .noinc
-	QBulk                                                  // .bulk
-	QMulticast_Cluster                                     // .multicast::cluster
-	QBulk_Group                                            // .bulk_group
-	QCp_Mask                                               // .cp_mask
-	QTensor                                                // .tensor
-	Q1d                                                    // .1d
-	Q2d                                                    // .2d
-	Q3d                                                    // .3d
-	Q4d                                                    // .4d
-	Q5d                                                    // .5d
-	QTile                                                  // .tile
-	QIm2col                                                // .im2col
-	QIm2col_No_Offs                                        // .im2col_no_offs
-	QCta_Group_1                                           // .cta_group::1
-	QCta_Group_2                                           // .cta_group::2
-	QRead                                                  // .read
-	QPrefetch                                              // .prefetch
-	QReduce                                                // .reduce
-	QReplace                                               // .replace
-	QGlobal_Address                                        // .global_address
-	QB1024                                                 // .b1024
-	QRank                                                  // .rank
-	QBox_Dim                                               // .box_dim
-	QGlobal_Dim                                            // .global_dim
-	QElement_Stride                                        // .element_stride
-	QGlobal_Stride                                         // .global_stride
-	QElemtype                                              // .elemtype
-	QInterleave_Layout                                     // .interleave_layout
-	QSwizzle_Mode                                          // .swizzle_mode
-	QFill_Mode                                             // .fill_mode
-	QCp_Fenceproxy                                         // .cp_fenceproxy
-	QM8n8                                                  // .m8n8
-	QTrans                                                 // .trans
-	QM16n16                                                // .m16n16
-	QM8n16                                                 // .m8n16
-	QM16n8                                                 // .m16n8
-	QM8n8k4                                                // .m8n8k4
-	QRow                                                   // .row
-	QCol                                                   // .col
-	QM16n8k8                                               // .m16n8k8
-	QM16n8k16                                              // .m16n8k16
-	QM16n8k4                                               // .m16n8k4
-	QM16n8k32                                              // .m16n8k32
-	QM8n8k16                                               // .m8n8k16
-	QM8n8k32                                               // .m8n8k32
-	QM16n8k64                                              // .m16n8k64
-	QM8n8k128                                              // .m8n8k128
-	QM16n8k128                                             // .m16n8k128
-	QM16n8k256                                             // .m16n8k256
-	QSp                                                    // .sp
-	QSp_Ordered_Metadata                                   // .sp::ordered_metadata
-	QLoad                                                  // .load
-	QA                                                     // .a
-	QB                                                     // .b
-	QM16n16k16                                             // .m16n16k16
-	QM8n32k16                                              // .m8n32k16
-	QM32n8k16                                              // .m32n8k16
-	QC                                                     // .c
-	QM16n16k8                                              // .m16n16k8
-	QStore                                                 // .store
-	QD                                                     // .d
-	QMma                                                   // .mma
-	QMma_Async                                             // .mma_async
-	QM64n8k16                                              // .m64n8k16
-	QM64n16k16                                             // .m64n16k16
-	QM64n24k16                                             // .m64n24k16
-	QM64n32k16                                             // .m64n32k16
-	QM64n40k16                                             // .m64n40k16
-	QM64n48k16                                             // .m64n48k16
-	QM64n56k16                                             // .m64n56k16
-	QM64n64k16                                             // .m64n64k16
-	QM64n72k16                                             // .m64n72k16
-	QM64n80k16                                             // .m64n80k16
-	QM64n88k16                                             // .m64n88k16
-	QM64n96k16                                             // .m64n96k16
-	QM64n104k16                                            // .m64n104k16
-	QM64n112k16                                            // .m64n112k16
-	QM64n120k16                                            // .m64n120k16
-	QM64n128k16                                            // .m64n128k16
-	QM64n136k16                                            // .m64n136k16
-	QM64n144k16                                            // .m64n144k16
-	QM64n152k16                                            // .m64n152k16
-	QM64n160k16                                            // .m64n160k16
-	QM64n168k16                                            // .m64n168k16
-	QM64n176k16                                            // .m64n176k16
-	QM64n184k16                                            // .m64n184k16
-	QM64n192k16                                            // .m64n192k16
-	QM64n200k16                                            // .m64n200k16
-	QM64n208k16                                            // .m64n208k16
-	QM64n216k16                                            // .m64n216k16
-	QM64n224k16                                            // .m64n224k16
-	QM64n232k16                                            // .m64n232k16
-	QM64n240k16                                            // .m64n240k16
-	QM64n248k16                                            // .m64n248k16
-	QM64n256k16                                            // .m64n256k16
-	QM64n8k8                                               // .m64n8k8
-	QM64n16k8                                              // .m64n16k8
-	QM64n24k8                                              // .m64n24k8
-	QM64n32k8                                              // .m64n32k8
-	QM64n40k8                                              // .m64n40k8
-	QM64n48k8                                              // .m64n48k8
-	QM64n56k8                                              // .m64n56k8
-	QM64n64k8                                              // .m64n64k8
-	QM64n72k8                                              // .m64n72k8
-	QM64n80k8                                              // .m64n80k8
-	QM64n88k8                                              // .m64n88k8
-	QM64n96k8                                              // .m64n96k8
-	QM64n104k8                                             // .m64n104k8
-	QM64n112k8                                             // .m64n112k8
-	QM64n120k8                                             // .m64n120k8
-	QM64n128k8                                             // .m64n128k8
-	QM64n136k8                                             // .m64n136k8
-	QM64n144k8                                             // .m64n144k8
-	QM64n152k8                                             // .m64n152k8
-	QM64n160k8                                             // .m64n160k8
-	QM64n168k8                                             // .m64n168k8
-	QM64n176k8                                             // .m64n176k8
-	QM64n184k8                                             // .m64n184k8
-	QM64n192k8                                             // .m64n192k8
-	QM64n200k8                                             // .m64n200k8
-	QM64n208k8                                             // .m64n208k8
-	QM64n216k8                                             // .m64n216k8
-	QM64n224k8                                             // .m64n224k8
-	QM64n232k8                                             // .m64n232k8
-	QM64n240k8                                             // .m64n240k8
-	QM64n248k8                                             // .m64n248k8
-	QM64n256k8                                             // .m64n256k8
-	QM64n8k32                                              // .m64n8k32
-	QM64n16k32                                             // .m64n16k32
-	QM64n24k32                                             // .m64n24k32
-	QM64n32k32                                             // .m64n32k32
-	QM64n40k32                                             // .m64n40k32
-	QM64n48k32                                             // .m64n48k32
-	QM64n56k32                                             // .m64n56k32
-	QM64n64k32                                             // .m64n64k32
-	QM64n72k32                                             // .m64n72k32
-	QM64n80k32                                             // .m64n80k32
-	QM64n88k32                                             // .m64n88k32
-	QM64n96k32                                             // .m64n96k32
-	QM64n104k32                                            // .m64n104k32
-	QM64n112k32                                            // .m64n112k32
-	QM64n120k32                                            // .m64n120k32
-	QM64n128k32                                            // .m64n128k32
-	QM64n136k32                                            // .m64n136k32
-	QM64n144k32                                            // .m64n144k32
-	QM64n152k32                                            // .m64n152k32
-	QM64n160k32                                            // .m64n160k32
-	QM64n168k32                                            // .m64n168k32
-	QM64n176k32                                            // .m64n176k32
-	QM64n184k32                                            // .m64n184k32
-	QM64n192k32                                            // .m64n192k32
-	QM64n200k32                                            // .m64n200k32
-	QM64n208k32                                            // .m64n208k32
-	QM64n216k32                                            // .m64n216k32
-	QM64n224k32                                            // .m64n224k32
-	QM64n232k32                                            // .m64n232k32
-	QM64n240k32                                            // .m64n240k32
-	QM64n248k32                                            // .m64n248k32
-	QM64n256k32                                            // .m64n256k32
-	QM64n8k256                                             // .m64n8k256
-	QM64n16k256                                            // .m64n16k256
-	QM64n24k256                                            // .m64n24k256
-	QM64n32k256                                            // .m64n32k256
-	QM64n48k256                                            // .m64n48k256
-	QM64n64k256                                            // .m64n64k256
-	QM64n80k256                                            // .m64n80k256
-	QM64n96k256                                            // .m64n96k256
-	QM64n112k256                                           // .m64n112k256
-	QM64n128k256                                           // .m64n128k256
-	QM64n144k256                                           // .m64n144k256
-	QM64n160k256                                           // .m64n160k256
-	QM64n176k256                                           // .m64n176k256
-	QM64n192k256                                           // .m64n192k256
-	QM64n208k256                                           // .m64n208k256
-	QM64n224k256                                           // .m64n224k256
-	QM64n240k256                                           // .m64n240k256
-	QM64n256k256                                           // .m64n256k256
-	QM64n8k64                                              // .m64n8k64
-	QM64n16k64                                             // .m64n16k64
-	QM64n24k64                                             // .m64n24k64
-	QM64n32k64                                             // .m64n32k64
-	QM64n40k64                                             // .m64n40k64
-	QM64n48k64                                             // .m64n48k64
-	QM64n56k64                                             // .m64n56k64
-	QM64n64k64                                             // .m64n64k64
-	QM64n72k64                                             // .m64n72k64
-	QM64n80k64                                             // .m64n80k64
-	QM64n88k64                                             // .m64n88k64
-	QM64n96k64                                             // .m64n96k64
-	QM64n104k64                                            // .m64n104k64
-	QM64n112k64                                            // .m64n112k64
-	QM64n120k64                                            // .m64n120k64
-	QM64n128k64                                            // .m64n128k64
-	QM64n136k64                                            // .m64n136k64
-	QM64n144k64                                            // .m64n144k64
-	QM64n152k64                                            // .m64n152k64
-	QM64n160k64                                            // .m64n160k64
-	QM64n168k64                                            // .m64n168k64
-	QM64n176k64                                            // .m64n176k64
-	QM64n184k64                                            // .m64n184k64
-	QM64n192k64                                            // .m64n192k64
-	QM64n200k64                                            // .m64n200k64
-	QM64n208k64                                            // .m64n208k64
-	QM64n216k64                                            // .m64n216k64
-	QM64n224k64                                            // .m64n224k64
-	QM64n232k64                                            // .m64n232k64
-	QM64n240k64                                            // .m64n240k64
-	QM64n248k64                                            // .m64n248k64
-	QM64n256k64                                            // .m64n256k64
-	QFence                                                 // .fence
-	QAlloc                                                 // .alloc
-	QDealloc                                               // .dealloc
-	QRelinquish_Alloc_Permit                               // .relinquish_alloc_permit
-	QLd                                                    // .ld
-	QPack_16b                                              // .pack::16b
-	QWait_Ld                                               // .wait::ld
-	QWait_St                                               // .wait::st
-	QFence_Before_Thread_Sync                              // .fence::before_thread_sync
-	QFence_After_Thread_Sync                               // .fence::after_thread_sync
-	QCommit                                                // .commit
-	QMbarrier_Arrive_One                                   // .mbarrier::arrive::one
-	QKind_F16                                              // .kind::f16
-	QKind_Tf32                                             // .kind::tf32
-	QKind_F8f6f4                                           // .kind::f8f6f4
-	QKind_I8                                               // .kind::i8
-	QKind_Mxf8f6f4                                         // .kind::mxf8f6f4
-	QKind_Mxf4                                             // .kind::mxf4
-	QKind_Mxf4nvf4                                         // .kind::mxf4nvf4
-	QWs                                                    // .ws
-	QCollector_A_Fill                                      // .collector::a::fill
-	QCollector_A_Use                                       // .collector::a::use
-	QCollector_A_Lastuse                                   // .collector::a::lastuse
-	QCollector_A_Discard                                   // .collector::a::discard
-	QBlock_Scale                                           // .block_scale
-	QScale_Vec_1X                                          // .scale_vec::1X
-	QScale_Vec_2X                                          // .scale_vec::2X
-	QScale_Vec_4X                                          // .scale_vec::4X
-	QCp                                                    // .cp
-	Q128x256b                                              // .128x256b
-	Q4x256b                                                // .4x256b
-	Q128x128b                                              // .128x128b
-	Q64x128b                                               // .64x128b
-	QWarpx2_02_13                                          // .warpx2::02_13
-	QWarpx2_01_23                                          // .warpx2::01_23
-	Q32x128b                                               // .32x128b
-	QWarpx4                                                // .warpx4
-	QShift                                                 // .shift
-	QA1d                                                   // .a1d
-	QA2d                                                   // .a2d
-	QCube                                                  // .cube
-	QAcube                                                 // .acube
-	Q2dms                                                  // .2dms
-	QA2dms                                                 // .a2dms
-	QBase                                                  // .base
-	QLevel                                                 // .level
-	QGrad                                                  // .grad
-	QG                                                     // .g
-	QWidth                                                 // .width
-	QHeight                                                // .height
-	QDepth                                                 // .depth
-	QChannel_Data_Type                                     // .channel_data_type
-	QChannel_Order                                         // .channel_order
-	QNormalized_Coords                                     // .normalized_coords
-	QFilter_Mode                                           // .filter_mode
-	QAddr_Mode_0                                           // .addr_mode_0
-	QAddr_Mode_1                                           // .addr_mode_1
-	QAddr_Mode_2                                           // .addr_mode_2
-	QForce_Unnormalized_Coords                             // .force_unnormalized_coords
-	QArray_Size                                            // .array_size
-	QNum_Mipmap_Levels                                     // .num_mipmap_levels
-	QNum_Samples                                           // .num_samples
-	QTrap                                                  // .trap
-	QZero                                                  // .zero
-	QP                                                     // .p
-	QMemory_Layout                                         // .memory_layout
-	QPo                                                    // .po
-	QShr7                                                  // .shr7
-	QShr15                                                 // .shr15
-	QProxy_Async                                           // .proxy.async
+	QU16x2                        Qual = numStoreQuals + iota // .u16x2
+	QS16x2                                                    // .s16x2
+	QTf32                                                     // .tf32
+	QE4m3                                                     // .e4m3
+	QE5m2                                                     // .e5m2
+	QE4m3x2                                                   // .e4m3x2
+	QE5m2x2                                                   // .e5m2x2
+	QE2m1x2                                                   // .e2m1x2
+	QE2m3x2                                                   // .e2m3x2
+	QE3m2x2                                                   // .e3m2x2
+	QUe8m0x2                                                  // .ue8m0x2
+	QS4                                                       // .s4
+	QU2                                                       // .u2
+	QS2                                                       // .s2
+	QU4                                                       // .u4
+	QB1                                                       // .b1
+	QF32x2                                                    // .f32x2
+	QB4x16                                                    // .b4x16
+	QB6x16_P32                                                // .b6x16_p32
+	QB4x16_P64                                                // .b4x16_p64
+	QB8x16                                                    // .b8x16
+	QSat                                                      // .sat
+	QLo                                                       // .lo
+	QHi                                                       // .hi
+	QWide                                                     // .wide
+	QRelu                                                     // .relu
+	QShiftamt                                                 // .shiftamt
+	QClamp                                                    // .clamp
+	QWrap                                                     // .wrap
+	QCc                                                       // .cc
+	QFinite                                                   // .finite
+	QInfinite                                                 // .infinite
+	QNumber                                                   // .number
+	QNotanumber                                               // .notanumber
+	QNormal                                                   // .normal
+	QSubnormal                                                // .subnormal
+	QRn                                                       // .rn
+	QRz                                                       // .rz
+	QRm                                                       // .rm
+	QRp                                                       // .rp
+	QFtz                                                      // .ftz
+	QApprox                                                   // .approx
+	QFull                                                     // .full
+	QNaN                                                      // .NaN
+	QXorsign                                                  // .xorsign
+	QAbs                                                      // .abs
+	QOob                                                      // .oob
+	QEq                                                       // .eq
+	QNe                                                       // .ne
+	QLt                                                       // .lt
+	QLe                                                       // .le
+	QGt                                                       // .gt
+	QGe                                                       // .ge
+	QLs                                                       // .ls
+	QHs                                                       // .hs
+	QAnd                                                      // .and
+	QOr                                                       // .or
+	QXor                                                      // .xor
+	QEqu                                                      // .equ
+	QNeu                                                      // .neu
+	QLtu                                                      // .ltu
+	QLeu                                                      // .leu
+	QGtu                                                      // .gtu
+	QGeu                                                      // .geu
+	QNum                                                      // .num
+	QNan                                                      // .nan
+	QL                                                        // .l
+	QR                                                        // .r
+	QUp                                                       // .up
+	QDown                                                     // .down
+	QBfly                                                     // .bfly
+	QIdx                                                      // .idx
+	QF4e                                                      // .f4e
+	QB4e                                                      // .b4e
+	QRc8                                                      // .rc8
+	QEcl                                                      // .ecl
+	QEcr                                                      // .ecr
+	QRc16                                                     // .rc16
+	QL2_64B                                                   // .L2::64B
+	QL2_128B                                                  // .L2::128B
+	QL2_256B                                                  // .L2::256B
+	QNc                                                       // .nc
+	QLd_Reduce                                                // .ld_reduce
+	QAdd                                                      // .add
+	QMin                                                      // .min
+	QMax                                                      // .max
+	QAcc_F32                                                  // .acc::f32
+	QRed                                                      // .red
+	QL1                                                       // .L1
+	QL2                                                       // .L2
+	QTensormap                                                // .tensormap
+	QTo                                                       // .to
+	QRni                                                      // .rni
+	QRzi                                                      // .rzi
+	QRmi                                                      // .rmi
+	QRpi                                                      // .rpi
+	QSatfinite                                                // .satfinite
+	QRna                                                      // .rna
+	QPack                                                     // .pack
+	QL2_Evict_Unchanged                                       // .L2::evict_unchanged
+	QFractional                                               // .fractional
+	QRange                                                    // .range
+	QCvt                                                      // .cvt
+	QUni                                                      // .uni
+	QMask                                                     // .mask
+	QInc                                                      // .inc
+	QDec                                                      // .dec
+	QAny                                                      // .any
+	QAll                                                      // .all
+	QArrive                                                   // .arrive
+	QPopc                                                     // .popc
+	QWarp                                                     // .warp
+	QWait                                                     // .wait
+	QGl                                                       // .gl
+	QAlias                                                    // .alias
+	QProxy                                                    // .proxy
+	QSc                                                       // .sc
+	QMbarrier_Init                                            // .mbarrier_init
+	QTensormap_Generic                                        // .tensormap::generic
+	QSync_Restrict_Shared_Cluster                             // .sync_restrict::shared::cluster
+	QSync_Restrict_Shared_Cta                                 // .sync_restrict::shared::cta
+	QAsync_Generic                                            // .async::generic
+	QExch                                                     // .exch
+	QCas                                                      // .cas
+	QNoftz                                                    // .noftz
+	QBallot                                                   // .ballot
+	QLaunch_Dependents                                        // .launch_dependents
+	QInit                                                     // .init
+	QInval                                                    // .inval
+	QExpect_Tx                                                // .expect_tx
+	QNoComplete                                               // .noComplete
+	QArrive_Drop                                              // .arrive_drop
+	QComplete_Tx                                              // .complete_tx
+	QTest_Wait                                                // .test_wait
+	QParity                                                   // .parity
+	QTry_Wait                                                 // .try_wait
+	QPending_Count                                            // .pending_count
+	QCommit_Group                                             // .commit_group
+	QWait_Group                                               // .wait_group
+	QWait_All                                                 // .wait_all
+	QMbarrier                                                 // .mbarrier
+	QNoinc                                                    // .noinc
+	QBulk                                                     // .bulk
+	QMulticast_Cluster                                        // .multicast::cluster
+	QBulk_Group                                               // .bulk_group
+	QCp_Mask                                                  // .cp_mask
+	QTensor                                                   // .tensor
+	Q1d                                                       // .1d
+	Q2d                                                       // .2d
+	Q3d                                                       // .3d
+	Q4d                                                       // .4d
+	Q5d                                                       // .5d
+	QTile                                                     // .tile
+	QIm2col                                                   // .im2col
+	QIm2col_No_Offs                                           // .im2col_no_offs
+	QCta_Group_1                                              // .cta_group::1
+	QCta_Group_2                                              // .cta_group::2
+	QRead                                                     // .read
+	QPrefetch                                                 // .prefetch
+	QReduce                                                   // .reduce
+	QReplace                                                  // .replace
+	QGlobal_Address                                           // .global_address
+	QB1024                                                    // .b1024
+	QRank                                                     // .rank
+	QBox_Dim                                                  // .box_dim
+	QGlobal_Dim                                               // .global_dim
+	QElement_Stride                                           // .element_stride
+	QGlobal_Stride                                            // .global_stride
+	QElemtype                                                 // .elemtype
+	QInterleave_Layout                                        // .interleave_layout
+	QSwizzle_Mode                                             // .swizzle_mode
+	QFill_Mode                                                // .fill_mode
+	QCp_Fenceproxy                                            // .cp_fenceproxy
+	QM8n8                                                     // .m8n8
+	QTrans                                                    // .trans
+	QM16n16                                                   // .m16n16
+	QM8n16                                                    // .m8n16
+	QM16n8                                                    // .m16n8
+	QM8n8k4                                                   // .m8n8k4
+	QRow                                                      // .row
+	QCol                                                      // .col
+	QM16n8k8                                                  // .m16n8k8
+	QM16n8k16                                                 // .m16n8k16
+	QM16n8k4                                                  // .m16n8k4
+	QM16n8k32                                                 // .m16n8k32
+	QM8n8k16                                                  // .m8n8k16
+	QM8n8k32                                                  // .m8n8k32
+	QM16n8k64                                                 // .m16n8k64
+	QM8n8k128                                                 // .m8n8k128
+	QM16n8k128                                                // .m16n8k128
+	QM16n8k256                                                // .m16n8k256
+	QSp                                                       // .sp
+	QSp_Ordered_Metadata                                      // .sp::ordered_metadata
+	QLoad                                                     // .load
+	QA                                                        // .a
+	QB                                                        // .b
+	QM16n16k16                                                // .m16n16k16
+	QM8n32k16                                                 // .m8n32k16
+	QM32n8k16                                                 // .m32n8k16
+	QC                                                        // .c
+	QM16n16k8                                                 // .m16n16k8
+	QStore                                                    // .store
+	QD                                                        // .d
+	QMma                                                      // .mma
+	QMma_Async                                                // .mma_async
+	QM64n8k16                                                 // .m64n8k16
+	QM64n16k16                                                // .m64n16k16
+	QM64n24k16                                                // .m64n24k16
+	QM64n32k16                                                // .m64n32k16
+	QM64n40k16                                                // .m64n40k16
+	QM64n48k16                                                // .m64n48k16
+	QM64n56k16                                                // .m64n56k16
+	QM64n64k16                                                // .m64n64k16
+	QM64n72k16                                                // .m64n72k16
+	QM64n80k16                                                // .m64n80k16
+	QM64n88k16                                                // .m64n88k16
+	QM64n96k16                                                // .m64n96k16
+	QM64n104k16                                               // .m64n104k16
+	QM64n112k16                                               // .m64n112k16
+	QM64n120k16                                               // .m64n120k16
+	QM64n128k16                                               // .m64n128k16
+	QM64n136k16                                               // .m64n136k16
+	QM64n144k16                                               // .m64n144k16
+	QM64n152k16                                               // .m64n152k16
+	QM64n160k16                                               // .m64n160k16
+	QM64n168k16                                               // .m64n168k16
+	QM64n176k16                                               // .m64n176k16
+	QM64n184k16                                               // .m64n184k16
+	QM64n192k16                                               // .m64n192k16
+	QM64n200k16                                               // .m64n200k16
+	QM64n208k16                                               // .m64n208k16
+	QM64n216k16                                               // .m64n216k16
+	QM64n224k16                                               // .m64n224k16
+	QM64n232k16                                               // .m64n232k16
+	QM64n240k16                                               // .m64n240k16
+	QM64n248k16                                               // .m64n248k16
+	QM64n256k16                                               // .m64n256k16
+	QM64n8k8                                                  // .m64n8k8
+	QM64n16k8                                                 // .m64n16k8
+	QM64n24k8                                                 // .m64n24k8
+	QM64n32k8                                                 // .m64n32k8
+	QM64n40k8                                                 // .m64n40k8
+	QM64n48k8                                                 // .m64n48k8
+	QM64n56k8                                                 // .m64n56k8
+	QM64n64k8                                                 // .m64n64k8
+	QM64n72k8                                                 // .m64n72k8
+	QM64n80k8                                                 // .m64n80k8
+	QM64n88k8                                                 // .m64n88k8
+	QM64n96k8                                                 // .m64n96k8
+	QM64n104k8                                                // .m64n104k8
+	QM64n112k8                                                // .m64n112k8
+	QM64n120k8                                                // .m64n120k8
+	QM64n128k8                                                // .m64n128k8
+	QM64n136k8                                                // .m64n136k8
+	QM64n144k8                                                // .m64n144k8
+	QM64n152k8                                                // .m64n152k8
+	QM64n160k8                                                // .m64n160k8
+	QM64n168k8                                                // .m64n168k8
+	QM64n176k8                                                // .m64n176k8
+	QM64n184k8                                                // .m64n184k8
+	QM64n192k8                                                // .m64n192k8
+	QM64n200k8                                                // .m64n200k8
+	QM64n208k8                                                // .m64n208k8
+	QM64n216k8                                                // .m64n216k8
+	QM64n224k8                                                // .m64n224k8
+	QM64n232k8                                                // .m64n232k8
+	QM64n240k8                                                // .m64n240k8
+	QM64n248k8                                                // .m64n248k8
+	QM64n256k8                                                // .m64n256k8
+	QM64n8k32                                                 // .m64n8k32
+	QM64n16k32                                                // .m64n16k32
+	QM64n24k32                                                // .m64n24k32
+	QM64n32k32                                                // .m64n32k32
+	QM64n40k32                                                // .m64n40k32
+	QM64n48k32                                                // .m64n48k32
+	QM64n56k32                                                // .m64n56k32
+	QM64n64k32                                                // .m64n64k32
+	QM64n72k32                                                // .m64n72k32
+	QM64n80k32                                                // .m64n80k32
+	QM64n88k32                                                // .m64n88k32
+	QM64n96k32                                                // .m64n96k32
+	QM64n104k32                                               // .m64n104k32
+	QM64n112k32                                               // .m64n112k32
+	QM64n120k32                                               // .m64n120k32
+	QM64n128k32                                               // .m64n128k32
+	QM64n136k32                                               // .m64n136k32
+	QM64n144k32                                               // .m64n144k32
+	QM64n152k32                                               // .m64n152k32
+	QM64n160k32                                               // .m64n160k32
+	QM64n168k32                                               // .m64n168k32
+	QM64n176k32                                               // .m64n176k32
+	QM64n184k32                                               // .m64n184k32
+	QM64n192k32                                               // .m64n192k32
+	QM64n200k32                                               // .m64n200k32
+	QM64n208k32                                               // .m64n208k32
+	QM64n216k32                                               // .m64n216k32
+	QM64n224k32                                               // .m64n224k32
+	QM64n232k32                                               // .m64n232k32
+	QM64n240k32                                               // .m64n240k32
+	QM64n248k32                                               // .m64n248k32
+	QM64n256k32                                               // .m64n256k32
+	QM64n8k256                                                // .m64n8k256
+	QM64n16k256                                               // .m64n16k256
+	QM64n24k256                                               // .m64n24k256
+	QM64n32k256                                               // .m64n32k256
+	QM64n48k256                                               // .m64n48k256
+	QM64n64k256                                               // .m64n64k256
+	QM64n80k256                                               // .m64n80k256
+	QM64n96k256                                               // .m64n96k256
+	QM64n112k256                                              // .m64n112k256
+	QM64n128k256                                              // .m64n128k256
+	QM64n144k256                                              // .m64n144k256
+	QM64n160k256                                              // .m64n160k256
+	QM64n176k256                                              // .m64n176k256
+	QM64n192k256                                              // .m64n192k256
+	QM64n208k256                                              // .m64n208k256
+	QM64n224k256                                              // .m64n224k256
+	QM64n240k256                                              // .m64n240k256
+	QM64n256k256                                              // .m64n256k256
+	QM64n8k64                                                 // .m64n8k64
+	QM64n16k64                                                // .m64n16k64
+	QM64n24k64                                                // .m64n24k64
+	QM64n32k64                                                // .m64n32k64
+	QM64n40k64                                                // .m64n40k64
+	QM64n48k64                                                // .m64n48k64
+	QM64n56k64                                                // .m64n56k64
+	QM64n64k64                                                // .m64n64k64
+	QM64n72k64                                                // .m64n72k64
+	QM64n80k64                                                // .m64n80k64
+	QM64n88k64                                                // .m64n88k64
+	QM64n96k64                                                // .m64n96k64
+	QM64n104k64                                               // .m64n104k64
+	QM64n112k64                                               // .m64n112k64
+	QM64n120k64                                               // .m64n120k64
+	QM64n128k64                                               // .m64n128k64
+	QM64n136k64                                               // .m64n136k64
+	QM64n144k64                                               // .m64n144k64
+	QM64n152k64                                               // .m64n152k64
+	QM64n160k64                                               // .m64n160k64
+	QM64n168k64                                               // .m64n168k64
+	QM64n176k64                                               // .m64n176k64
+	QM64n184k64                                               // .m64n184k64
+	QM64n192k64                                               // .m64n192k64
+	QM64n200k64                                               // .m64n200k64
+	QM64n208k64                                               // .m64n208k64
+	QM64n216k64                                               // .m64n216k64
+	QM64n224k64                                               // .m64n224k64
+	QM64n232k64                                               // .m64n232k64
+	QM64n240k64                                               // .m64n240k64
+	QM64n248k64                                               // .m64n248k64
+	QM64n256k64                                               // .m64n256k64
+	QFence                                                    // .fence
+	QAlloc                                                    // .alloc
+	QDealloc                                                  // .dealloc
+	QRelinquish_Alloc_Permit                                  // .relinquish_alloc_permit
+	QLd                                                       // .ld
+	QPack_16b                                                 // .pack::16b
+	QWait_Ld                                                  // .wait::ld
+	QWait_St                                                  // .wait::st
+	QFence_Before_Thread_Sync                                 // .fence::before_thread_sync
+	QFence_After_Thread_Sync                                  // .fence::after_thread_sync
+	QCommit                                                   // .commit
+	QMbarrier_Arrive_One                                      // .mbarrier::arrive::one
+	QKind_F16                                                 // .kind::f16
+	QKind_Tf32                                                // .kind::tf32
+	QKind_F8f6f4                                              // .kind::f8f6f4
+	QKind_I8                                                  // .kind::i8
+	QKind_Mxf8f6f4                                            // .kind::mxf8f6f4
+	QKind_Mxf4                                                // .kind::mxf4
+	QKind_Mxf4nvf4                                            // .kind::mxf4nvf4
+	QWs                                                       // .ws
+	QCollector_A_Fill                                         // .collector::a::fill
+	QCollector_A_Use                                          // .collector::a::use
+	QCollector_A_Lastuse                                      // .collector::a::lastuse
+	QCollector_A_Discard                                      // .collector::a::discard
+	QBlock_Scale                                              // .block_scale
+	QScale_Vec_1X                                             // .scale_vec::1X
+	QScale_Vec_2X                                             // .scale_vec::2X
+	QScale_Vec_4X                                             // .scale_vec::4X
+	QCp                                                       // .cp
+	Q128x256b                                                 // .128x256b
+	Q4x256b                                                   // .4x256b
+	Q128x128b                                                 // .128x128b
+	Q64x128b                                                  // .64x128b
+	QWarpx2_02_13                                             // .warpx2::02_13
+	QWarpx2_01_23                                             // .warpx2::01_23
+	Q32x128b                                                  // .32x128b
+	QWarpx4                                                   // .warpx4
+	QShift                                                    // .shift
+	QA1d                                                      // .a1d
+	QA2d                                                      // .a2d
+	QCube                                                     // .cube
+	QAcube                                                    // .acube
+	Q2dms                                                     // .2dms
+	QA2dms                                                    // .a2dms
+	QBase                                                     // .base
+	QLevel                                                    // .level
+	QGrad                                                     // .grad
+	QG                                                        // .g
+	QWidth                                                    // .width
+	QHeight                                                   // .height
+	QDepth                                                    // .depth
+	QChannel_Data_Type                                        // .channel_data_type
+	QChannel_Order                                            // .channel_order
+	QNormalized_Coords                                        // .normalized_coords
+	QFilter_Mode                                              // .filter_mode
+	QAddr_Mode_0                                              // .addr_mode_0
+	QAddr_Mode_1                                              // .addr_mode_1
+	QAddr_Mode_2                                              // .addr_mode_2
+	QForce_Unnormalized_Coords                                // .force_unnormalized_coords
+	QArray_Size                                               // .array_size
+	QNum_Mipmap_Levels                                        // .num_mipmap_levels
+	QNum_Samples                                              // .num_samples
+	QTrap                                                     // .trap
+	QZero                                                     // .zero
+	QP                                                        // .p
+	QMemory_Layout                                            // .memory_layout
+	QPo                                                       // .po
+	QShr7                                                     // .shr7
+	QShr15                                                    // .shr15
+	QProxy_Async                                              // .proxy.async
 
 	numQuals
 )
 
 var genQuals = [numQuals - numStoreQuals]qualInfo{
-	QU16x2 - numStoreQuals:                     {".u16x2", GType, 32, 'x'},
-	QS16x2 - numStoreQuals:                     {".s16x2", GType, 32, 'x'},
-	QTf32 - numStoreQuals:                      {".tf32", GType, 32, 'f'},
-	QE4m3 - numStoreQuals:                      {".e4m3", GType, 8, 'f'},
-	QE5m2 - numStoreQuals:                      {".e5m2", GType, 8, 'f'},
-	QE4m3x2 - numStoreQuals:                    {".e4m3x2", GType, 16, 'x'},
-	QE5m2x2 - numStoreQuals:                    {".e5m2x2", GType, 16, 'x'},
-	QE2m1x2 - numStoreQuals:                    {".e2m1x2", GType, 8, 'x'},
-	QE2m3x2 - numStoreQuals:                    {".e2m3x2", GType, 16, 'x'},
-	QE3m2x2 - numStoreQuals:                    {".e3m2x2", GType, 16, 'x'},
-	QUe8m0x2 - numStoreQuals:                   {".ue8m0x2", GType, 16, 'x'},
-	QS4 - numStoreQuals:                        {".s4", GType, 4, 's'},
-	QU2 - numStoreQuals:                        {".u2", GType, 2, 'u'},
-	QS2 - numStoreQuals:                        {".s2", GType, 2, 's'},
-	QU4 - numStoreQuals:                        {".u4", GType, 4, 'u'},
-	QB1 - numStoreQuals:                        {".b1", GType, 1, 'b'},
-	QF32x2 - numStoreQuals:                     {".f32x2", GType, 64, 'x'},
-	QB4x16 - numStoreQuals:                     {".b4x16", GType, 64, 'b'},
-	QB6x16_P32 - numStoreQuals:                 {".b6x16_p32", GType, 128, 'b'},
-	QB4x16_P64 - numStoreQuals:                 {".b4x16_p64", GType, 128, 'b'},
-	QB8x16 - numStoreQuals:                     {".b8x16", GType, 128, 'b'},
-	QSat - numStoreQuals:                       {".sat", GMod, 0, 0},
-	QLo - numStoreQuals:                        {".lo", GMod, 0, 0},
-	QHi - numStoreQuals:                        {".hi", GMod, 0, 0},
-	QWide - numStoreQuals:                      {".wide", GMod, 0, 0},
-	QRelu - numStoreQuals:                      {".relu", GMod, 0, 0},
-	QShiftamt - numStoreQuals:                  {".shiftamt", GMod, 0, 0},
-	QClamp - numStoreQuals:                     {".clamp", GMod, 0, 0},
-	QWrap - numStoreQuals:                      {".wrap", GMod, 0, 0},
-	QCc - numStoreQuals:                        {".cc", GMod, 0, 0},
-	QFinite - numStoreQuals:                    {".finite", GMod, 0, 0},
-	QInfinite - numStoreQuals:                  {".infinite", GMod, 0, 0},
-	QNumber - numStoreQuals:                    {".number", GMod, 0, 0},
-	QNotanumber - numStoreQuals:                {".notanumber", GMod, 0, 0},
-	QNormal - numStoreQuals:                    {".normal", GMod, 0, 0},
-	QSubnormal - numStoreQuals:                 {".subnormal", GMod, 0, 0},
-	QRn - numStoreQuals:                        {".rn", GMod, 0, 0},
-	QRz - numStoreQuals:                        {".rz", GMod, 0, 0},
-	QRm - numStoreQuals:                        {".rm", GMod, 0, 0},
-	QRp - numStoreQuals:                        {".rp", GMod, 0, 0},
-	QFtz - numStoreQuals:                       {".ftz", GMod, 0, 0},
-	QApprox - numStoreQuals:                    {".approx", GMod, 0, 0},
-	QFull - numStoreQuals:                      {".full", GMod, 0, 0},
-	QNaN - numStoreQuals:                       {".NaN", GMod, 0, 0},
-	QXorsign - numStoreQuals:                   {".xorsign", GMod, 0, 0},
-	QAbs - numStoreQuals:                       {".abs", GMod, 0, 0},
-	QEq - numStoreQuals:                        {".eq", GMod, 0, 0},
-	QNe - numStoreQuals:                        {".ne", GMod, 0, 0},
-	QLt - numStoreQuals:                        {".lt", GMod, 0, 0},
-	QLe - numStoreQuals:                        {".le", GMod, 0, 0},
-	QGt - numStoreQuals:                        {".gt", GMod, 0, 0},
-	QGe - numStoreQuals:                        {".ge", GMod, 0, 0},
-	QLs - numStoreQuals:                        {".ls", GMod, 0, 0},
-	QHs - numStoreQuals:                        {".hs", GMod, 0, 0},
-	QAnd - numStoreQuals:                       {".and", GMod, 0, 0},
-	QOr - numStoreQuals:                        {".or", GMod, 0, 0},
-	QXor - numStoreQuals:                       {".xor", GMod, 0, 0},
-	QEqu - numStoreQuals:                       {".equ", GMod, 0, 0},
-	QNeu - numStoreQuals:                       {".neu", GMod, 0, 0},
-	QLtu - numStoreQuals:                       {".ltu", GMod, 0, 0},
-	QLeu - numStoreQuals:                       {".leu", GMod, 0, 0},
-	QGtu - numStoreQuals:                       {".gtu", GMod, 0, 0},
-	QGeu - numStoreQuals:                       {".geu", GMod, 0, 0},
-	QNum - numStoreQuals:                       {".num", GMod, 0, 0},
-	QNan - numStoreQuals:                       {".nan", GMod, 0, 0},
-	QL - numStoreQuals:                         {".l", GMod, 0, 0},
-	QR - numStoreQuals:                         {".r", GMod, 0, 0},
-	QUp - numStoreQuals:                        {".up", GMod, 0, 0},
-	QDown - numStoreQuals:                      {".down", GMod, 0, 0},
-	QBfly - numStoreQuals:                      {".bfly", GMod, 0, 0},
-	QIdx - numStoreQuals:                       {".idx", GMod, 0, 0},
-	QF4e - numStoreQuals:                       {".f4e", GMod, 0, 0},
-	QB4e - numStoreQuals:                       {".b4e", GMod, 0, 0},
-	QRc8 - numStoreQuals:                       {".rc8", GMod, 0, 0},
-	QEcl - numStoreQuals:                       {".ecl", GMod, 0, 0},
-	QEcr - numStoreQuals:                       {".ecr", GMod, 0, 0},
-	QRc16 - numStoreQuals:                      {".rc16", GMod, 0, 0},
-	QL2_64B - numStoreQuals:                    {".L2::64B", GMod, 0, 0},
-	QL2_128B - numStoreQuals:                   {".L2::128B", GMod, 0, 0},
-	QL2_256B - numStoreQuals:                   {".L2::256B", GMod, 0, 0},
-	QNc - numStoreQuals:                        {".nc", GMod, 0, 0},
-	QLd_Reduce - numStoreQuals:                 {".ld_reduce", GMod, 0, 0},
-	QAdd - numStoreQuals:                       {".add", GMod, 0, 0},
-	QMin - numStoreQuals:                       {".min", GMod, 0, 0},
-	QMax - numStoreQuals:                       {".max", GMod, 0, 0},
-	QAcc_F32 - numStoreQuals:                   {".acc::f32", GMod, 0, 0},
-	QRed - numStoreQuals:                       {".red", GMod, 0, 0},
-	QL1 - numStoreQuals:                        {".L1", GMod, 0, 0},
-	QL2 - numStoreQuals:                        {".L2", GMod, 0, 0},
-	QTo - numStoreQuals:                        {".to", GMod, 0, 0},
-	QRni - numStoreQuals:                       {".rni", GMod, 0, 0},
-	QRzi - numStoreQuals:                       {".rzi", GMod, 0, 0},
-	QRmi - numStoreQuals:                       {".rmi", GMod, 0, 0},
-	QRpi - numStoreQuals:                       {".rpi", GMod, 0, 0},
-	QSatfinite - numStoreQuals:                 {".satfinite", GMod, 0, 0},
-	QRna - numStoreQuals:                       {".rna", GMod, 0, 0},
-	QPack - numStoreQuals:                      {".pack", GMod, 0, 0},
-	QL2_Evict_Unchanged - numStoreQuals:        {".L2::evict_unchanged", GMod, 0, 0},
-	QFractional - numStoreQuals:                {".fractional", GMod, 0, 0},
-	QRange - numStoreQuals:                     {".range", GMod, 0, 0},
-	QCvt - numStoreQuals:                       {".cvt", GMod, 0, 0},
-	QUni - numStoreQuals:                       {".uni", GMod, 0, 0},
-	QMask - numStoreQuals:                      {".mask", GMod, 0, 0},
-	QInc - numStoreQuals:                       {".inc", GMod, 0, 0},
-	QDec - numStoreQuals:                       {".dec", GMod, 0, 0},
-	QAny - numStoreQuals:                       {".any", GMod, 0, 0},
-	QAll - numStoreQuals:                       {".all", GMod, 0, 0},
-	QArrive - numStoreQuals:                    {".arrive", GMod, 0, 0},
-	QPopc - numStoreQuals:                      {".popc", GMod, 0, 0},
-	QWarp - numStoreQuals:                      {".warp", GMod, 0, 0},
-	QWait - numStoreQuals:                      {".wait", GMod, 0, 0},
-	QGl - numStoreQuals:                        {".gl", GMod, 0, 0},
-	QAlias - numStoreQuals:                     {".alias", GMod, 0, 0},
-	QProxy - numStoreQuals:                     {".proxy", GMod, 0, 0},
-	QSc - numStoreQuals:                        {".sc", GMod, 0, 0},
-	QMbarrier_Init - numStoreQuals:             {".mbarrier_init", GMod, 0, 0},
-	QTensormap_Generic - numStoreQuals:         {".tensormap::generic", GMod, 0, 0},
-	QExch - numStoreQuals:                      {".exch", GMod, 0, 0},
-	QCas - numStoreQuals:                       {".cas", GMod, 0, 0},
-	QNoftz - numStoreQuals:                     {".noftz", GMod, 0, 0},
-	QBallot - numStoreQuals:                    {".ballot", GMod, 0, 0},
-	QLaunch_Dependents - numStoreQuals:         {".launch_dependents", GMod, 0, 0},
-	QInit - numStoreQuals:                      {".init", GMod, 0, 0},
-	QInval - numStoreQuals:                     {".inval", GMod, 0, 0},
-	QExpect_Tx - numStoreQuals:                 {".expect_tx", GMod, 0, 0},
-	QNoComplete - numStoreQuals:                {".noComplete", GMod, 0, 0},
-	QArrive_Drop - numStoreQuals:               {".arrive_drop", GMod, 0, 0},
-	QComplete_Tx - numStoreQuals:               {".complete_tx", GMod, 0, 0},
-	QTest_Wait - numStoreQuals:                 {".test_wait", GMod, 0, 0},
-	QParity - numStoreQuals:                    {".parity", GMod, 0, 0},
-	QTry_Wait - numStoreQuals:                  {".try_wait", GMod, 0, 0},
-	QPending_Count - numStoreQuals:             {".pending_count", GMod, 0, 0},
-	QCommit_Group - numStoreQuals:              {".commit_group", GMod, 0, 0},
-	QWait_Group - numStoreQuals:                {".wait_group", GMod, 0, 0},
-	QWait_All - numStoreQuals:                  {".wait_all", GMod, 0, 0},
-	QMbarrier - numStoreQuals:                  {".mbarrier", GMod, 0, 0},
-	QNoinc - numStoreQuals:                     {".noinc", GMod, 0, 0},
-	QBulk - numStoreQuals:                      {".bulk", GMod, 0, 0},
-	QMulticast_Cluster - numStoreQuals:         {".multicast::cluster", GMod, 0, 0},
-	QBulk_Group - numStoreQuals:                {".bulk_group", GMod, 0, 0},
-	QCp_Mask - numStoreQuals:                   {".cp_mask", GMod, 0, 0},
-	QTensor - numStoreQuals:                    {".tensor", GMod, 0, 0},
-	Q1d - numStoreQuals:                        {".1d", GMod, 0, 0},
-	Q2d - numStoreQuals:                        {".2d", GMod, 0, 0},
-	Q3d - numStoreQuals:                        {".3d", GMod, 0, 0},
-	Q4d - numStoreQuals:                        {".4d", GMod, 0, 0},
-	Q5d - numStoreQuals:                        {".5d", GMod, 0, 0},
-	QTile - numStoreQuals:                      {".tile", GMod, 0, 0},
-	QIm2col - numStoreQuals:                    {".im2col", GMod, 0, 0},
-	QIm2col_No_Offs - numStoreQuals:            {".im2col_no_offs", GMod, 0, 0},
-	QCta_Group_1 - numStoreQuals:               {".cta_group::1", GMod, 0, 0},
-	QCta_Group_2 - numStoreQuals:               {".cta_group::2", GMod, 0, 0},
-	QRead - numStoreQuals:                      {".read", GMod, 0, 0},
-	QPrefetch - numStoreQuals:                  {".prefetch", GMod, 0, 0},
-	QReduce - numStoreQuals:                    {".reduce", GMod, 0, 0},
-	QReplace - numStoreQuals:                   {".replace", GMod, 0, 0},
-	QGlobal_Address - numStoreQuals:            {".global_address", GMod, 0, 0},
-	QB1024 - numStoreQuals:                     {".b1024", GMod, 0, 0},
-	QRank - numStoreQuals:                      {".rank", GMod, 0, 0},
-	QBox_Dim - numStoreQuals:                   {".box_dim", GMod, 0, 0},
-	QGlobal_Dim - numStoreQuals:                {".global_dim", GMod, 0, 0},
-	QElement_Stride - numStoreQuals:            {".element_stride", GMod, 0, 0},
-	QGlobal_Stride - numStoreQuals:             {".global_stride", GMod, 0, 0},
-	QElemtype - numStoreQuals:                  {".elemtype", GMod, 0, 0},
-	QInterleave_Layout - numStoreQuals:         {".interleave_layout", GMod, 0, 0},
-	QSwizzle_Mode - numStoreQuals:              {".swizzle_mode", GMod, 0, 0},
-	QFill_Mode - numStoreQuals:                 {".fill_mode", GMod, 0, 0},
-	QCp_Fenceproxy - numStoreQuals:             {".cp_fenceproxy", GMod, 0, 0},
-	QM8n8 - numStoreQuals:                      {".m8n8", GMod, 0, 0},
-	QTrans - numStoreQuals:                     {".trans", GMod, 0, 0},
-	QM16n16 - numStoreQuals:                    {".m16n16", GMod, 0, 0},
-	QM8n16 - numStoreQuals:                     {".m8n16", GMod, 0, 0},
-	QM16n8 - numStoreQuals:                     {".m16n8", GMod, 0, 0},
-	QM8n8k4 - numStoreQuals:                    {".m8n8k4", GMod, 0, 0},
-	QRow - numStoreQuals:                       {".row", GMod, 0, 0},
-	QCol - numStoreQuals:                       {".col", GMod, 0, 0},
-	QM16n8k8 - numStoreQuals:                   {".m16n8k8", GMod, 0, 0},
-	QM16n8k16 - numStoreQuals:                  {".m16n8k16", GMod, 0, 0},
-	QM16n8k4 - numStoreQuals:                   {".m16n8k4", GMod, 0, 0},
-	QM16n8k32 - numStoreQuals:                  {".m16n8k32", GMod, 0, 0},
-	QM8n8k16 - numStoreQuals:                   {".m8n8k16", GMod, 0, 0},
-	QM8n8k32 - numStoreQuals:                   {".m8n8k32", GMod, 0, 0},
-	QM16n8k64 - numStoreQuals:                  {".m16n8k64", GMod, 0, 0},
-	QM8n8k128 - numStoreQuals:                  {".m8n8k128", GMod, 0, 0},
-	QM16n8k128 - numStoreQuals:                 {".m16n8k128", GMod, 0, 0},
-	QM16n8k256 - numStoreQuals:                 {".m16n8k256", GMod, 0, 0},
-	QSp - numStoreQuals:                        {".sp", GMod, 0, 0},
-	QSp_Ordered_Metadata - numStoreQuals:       {".sp::ordered_metadata", GMod, 0, 0},
-	QLoad - numStoreQuals:                      {".load", GMod, 0, 0},
-	QA - numStoreQuals:                         {".a", GMod, 0, 0},
-	QB - numStoreQuals:                         {".b", GMod, 0, 0},
-	QM16n16k16 - numStoreQuals:                 {".m16n16k16", GMod, 0, 0},
-	QM8n32k16 - numStoreQuals:                  {".m8n32k16", GMod, 0, 0},
-	QM32n8k16 - numStoreQuals:                  {".m32n8k16", GMod, 0, 0},
-	QC - numStoreQuals:                         {".c", GMod, 0, 0},
-	QM16n16k8 - numStoreQuals:                  {".m16n16k8", GMod, 0, 0},
-	QStore - numStoreQuals:                     {".store", GMod, 0, 0},
-	QD - numStoreQuals:                         {".d", GMod, 0, 0},
-	QMma - numStoreQuals:                       {".mma", GMod, 0, 0},
-	QMma_Async - numStoreQuals:                 {".mma_async", GMod, 0, 0},
-	QM64n8k16 - numStoreQuals:                  {".m64n8k16", GMod, 0, 0},
-	QM64n16k16 - numStoreQuals:                 {".m64n16k16", GMod, 0, 0},
-	QM64n24k16 - numStoreQuals:                 {".m64n24k16", GMod, 0, 0},
-	QM64n32k16 - numStoreQuals:                 {".m64n32k16", GMod, 0, 0},
-	QM64n40k16 - numStoreQuals:                 {".m64n40k16", GMod, 0, 0},
-	QM64n48k16 - numStoreQuals:                 {".m64n48k16", GMod, 0, 0},
-	QM64n56k16 - numStoreQuals:                 {".m64n56k16", GMod, 0, 0},
-	QM64n64k16 - numStoreQuals:                 {".m64n64k16", GMod, 0, 0},
-	QM64n72k16 - numStoreQuals:                 {".m64n72k16", GMod, 0, 0},
-	QM64n80k16 - numStoreQuals:                 {".m64n80k16", GMod, 0, 0},
-	QM64n88k16 - numStoreQuals:                 {".m64n88k16", GMod, 0, 0},
-	QM64n96k16 - numStoreQuals:                 {".m64n96k16", GMod, 0, 0},
-	QM64n104k16 - numStoreQuals:                {".m64n104k16", GMod, 0, 0},
-	QM64n112k16 - numStoreQuals:                {".m64n112k16", GMod, 0, 0},
-	QM64n120k16 - numStoreQuals:                {".m64n120k16", GMod, 0, 0},
-	QM64n128k16 - numStoreQuals:                {".m64n128k16", GMod, 0, 0},
-	QM64n136k16 - numStoreQuals:                {".m64n136k16", GMod, 0, 0},
-	QM64n144k16 - numStoreQuals:                {".m64n144k16", GMod, 0, 0},
-	QM64n152k16 - numStoreQuals:                {".m64n152k16", GMod, 0, 0},
-	QM64n160k16 - numStoreQuals:                {".m64n160k16", GMod, 0, 0},
-	QM64n168k16 - numStoreQuals:                {".m64n168k16", GMod, 0, 0},
-	QM64n176k16 - numStoreQuals:                {".m64n176k16", GMod, 0, 0},
-	QM64n184k16 - numStoreQuals:                {".m64n184k16", GMod, 0, 0},
-	QM64n192k16 - numStoreQuals:                {".m64n192k16", GMod, 0, 0},
-	QM64n200k16 - numStoreQuals:                {".m64n200k16", GMod, 0, 0},
-	QM64n208k16 - numStoreQuals:                {".m64n208k16", GMod, 0, 0},
-	QM64n216k16 - numStoreQuals:                {".m64n216k16", GMod, 0, 0},
-	QM64n224k16 - numStoreQuals:                {".m64n224k16", GMod, 0, 0},
-	QM64n232k16 - numStoreQuals:                {".m64n232k16", GMod, 0, 0},
-	QM64n240k16 - numStoreQuals:                {".m64n240k16", GMod, 0, 0},
-	QM64n248k16 - numStoreQuals:                {".m64n248k16", GMod, 0, 0},
-	QM64n256k16 - numStoreQuals:                {".m64n256k16", GMod, 0, 0},
-	QM64n8k8 - numStoreQuals:                   {".m64n8k8", GMod, 0, 0},
-	QM64n16k8 - numStoreQuals:                  {".m64n16k8", GMod, 0, 0},
-	QM64n24k8 - numStoreQuals:                  {".m64n24k8", GMod, 0, 0},
-	QM64n32k8 - numStoreQuals:                  {".m64n32k8", GMod, 0, 0},
-	QM64n40k8 - numStoreQuals:                  {".m64n40k8", GMod, 0, 0},
-	QM64n48k8 - numStoreQuals:                  {".m64n48k8", GMod, 0, 0},
-	QM64n56k8 - numStoreQuals:                  {".m64n56k8", GMod, 0, 0},
-	QM64n64k8 - numStoreQuals:                  {".m64n64k8", GMod, 0, 0},
-	QM64n72k8 - numStoreQuals:                  {".m64n72k8", GMod, 0, 0},
-	QM64n80k8 - numStoreQuals:                  {".m64n80k8", GMod, 0, 0},
-	QM64n88k8 - numStoreQuals:                  {".m64n88k8", GMod, 0, 0},
-	QM64n96k8 - numStoreQuals:                  {".m64n96k8", GMod, 0, 0},
-	QM64n104k8 - numStoreQuals:                 {".m64n104k8", GMod, 0, 0},
-	QM64n112k8 - numStoreQuals:                 {".m64n112k8", GMod, 0, 0},
-	QM64n120k8 - numStoreQuals:                 {".m64n120k8", GMod, 0, 0},
-	QM64n128k8 - numStoreQuals:                 {".m64n128k8", GMod, 0, 0},
-	QM64n136k8 - numStoreQuals:                 {".m64n136k8", GMod, 0, 0},
-	QM64n144k8 - numStoreQuals:                 {".m64n144k8", GMod, 0, 0},
-	QM64n152k8 - numStoreQuals:                 {".m64n152k8", GMod, 0, 0},
-	QM64n160k8 - numStoreQuals:                 {".m64n160k8", GMod, 0, 0},
-	QM64n168k8 - numStoreQuals:                 {".m64n168k8", GMod, 0, 0},
-	QM64n176k8 - numStoreQuals:                 {".m64n176k8", GMod, 0, 0},
-	QM64n184k8 - numStoreQuals:                 {".m64n184k8", GMod, 0, 0},
-	QM64n192k8 - numStoreQuals:                 {".m64n192k8", GMod, 0, 0},
-	QM64n200k8 - numStoreQuals:                 {".m64n200k8", GMod, 0, 0},
-	QM64n208k8 - numStoreQuals:                 {".m64n208k8", GMod, 0, 0},
-	QM64n216k8 - numStoreQuals:                 {".m64n216k8", GMod, 0, 0},
-	QM64n224k8 - numStoreQuals:                 {".m64n224k8", GMod, 0, 0},
-	QM64n232k8 - numStoreQuals:                 {".m64n232k8", GMod, 0, 0},
-	QM64n240k8 - numStoreQuals:                 {".m64n240k8", GMod, 0, 0},
-	QM64n248k8 - numStoreQuals:                 {".m64n248k8", GMod, 0, 0},
-	QM64n256k8 - numStoreQuals:                 {".m64n256k8", GMod, 0, 0},
-	QM64n8k32 - numStoreQuals:                  {".m64n8k32", GMod, 0, 0},
-	QM64n16k32 - numStoreQuals:                 {".m64n16k32", GMod, 0, 0},
-	QM64n24k32 - numStoreQuals:                 {".m64n24k32", GMod, 0, 0},
-	QM64n32k32 - numStoreQuals:                 {".m64n32k32", GMod, 0, 0},
-	QM64n40k32 - numStoreQuals:                 {".m64n40k32", GMod, 0, 0},
-	QM64n48k32 - numStoreQuals:                 {".m64n48k32", GMod, 0, 0},
-	QM64n56k32 - numStoreQuals:                 {".m64n56k32", GMod, 0, 0},
-	QM64n64k32 - numStoreQuals:                 {".m64n64k32", GMod, 0, 0},
-	QM64n72k32 - numStoreQuals:                 {".m64n72k32", GMod, 0, 0},
-	QM64n80k32 - numStoreQuals:                 {".m64n80k32", GMod, 0, 0},
-	QM64n88k32 - numStoreQuals:                 {".m64n88k32", GMod, 0, 0},
-	QM64n96k32 - numStoreQuals:                 {".m64n96k32", GMod, 0, 0},
-	QM64n104k32 - numStoreQuals:                {".m64n104k32", GMod, 0, 0},
-	QM64n112k32 - numStoreQuals:                {".m64n112k32", GMod, 0, 0},
-	QM64n120k32 - numStoreQuals:                {".m64n120k32", GMod, 0, 0},
-	QM64n128k32 - numStoreQuals:                {".m64n128k32", GMod, 0, 0},
-	QM64n136k32 - numStoreQuals:                {".m64n136k32", GMod, 0, 0},
-	QM64n144k32 - numStoreQuals:                {".m64n144k32", GMod, 0, 0},
-	QM64n152k32 - numStoreQuals:                {".m64n152k32", GMod, 0, 0},
-	QM64n160k32 - numStoreQuals:                {".m64n160k32", GMod, 0, 0},
-	QM64n168k32 - numStoreQuals:                {".m64n168k32", GMod, 0, 0},
-	QM64n176k32 - numStoreQuals:                {".m64n176k32", GMod, 0, 0},
-	QM64n184k32 - numStoreQuals:                {".m64n184k32", GMod, 0, 0},
-	QM64n192k32 - numStoreQuals:                {".m64n192k32", GMod, 0, 0},
-	QM64n200k32 - numStoreQuals:                {".m64n200k32", GMod, 0, 0},
-	QM64n208k32 - numStoreQuals:                {".m64n208k32", GMod, 0, 0},
-	QM64n216k32 - numStoreQuals:                {".m64n216k32", GMod, 0, 0},
-	QM64n224k32 - numStoreQuals:                {".m64n224k32", GMod, 0, 0},
-	QM64n232k32 - numStoreQuals:                {".m64n232k32", GMod, 0, 0},
-	QM64n240k32 - numStoreQuals:                {".m64n240k32", GMod, 0, 0},
-	QM64n248k32 - numStoreQuals:                {".m64n248k32", GMod, 0, 0},
-	QM64n256k32 - numStoreQuals:                {".m64n256k32", GMod, 0, 0},
-	QM64n8k256 - numStoreQuals:                 {".m64n8k256", GMod, 0, 0},
-	QM64n16k256 - numStoreQuals:                {".m64n16k256", GMod, 0, 0},
-	QM64n24k256 - numStoreQuals:                {".m64n24k256", GMod, 0, 0},
-	QM64n32k256 - numStoreQuals:                {".m64n32k256", GMod, 0, 0},
-	QM64n48k256 - numStoreQuals:                {".m64n48k256", GMod, 0, 0},
-	QM64n64k256 - numStoreQuals:                {".m64n64k256", GMod, 0, 0},
-	QM64n80k256 - numStoreQuals:                {".m64n80k256", GMod, 0, 0},
-	QM64n96k256 - numStoreQuals:                {".m64n96k256", GMod, 0, 0},
-	QM64n112k256 - numStoreQuals:               {".m64n112k256", GMod, 0, 0},
-	QM64n128k256 - numStoreQuals:               {".m64n128k256", GMod, 0, 0},
-	QM64n144k256 - numStoreQuals:               {".m64n144k256", GMod, 0, 0},
-	QM64n160k256 - numStoreQuals:               {".m64n160k256", GMod, 0, 0},
-	QM64n176k256 - numStoreQuals:               {".m64n176k256", GMod, 0, 0},
-	QM64n192k256 - numStoreQuals:               {".m64n192k256", GMod, 0, 0},
-	QM64n208k256 - numStoreQuals:               {".m64n208k256", GMod, 0, 0},
-	QM64n224k256 - numStoreQuals:               {".m64n224k256", GMod, 0, 0},
-	QM64n240k256 - numStoreQuals:               {".m64n240k256", GMod, 0, 0},
-	QM64n256k256 - numStoreQuals:               {".m64n256k256", GMod, 0, 0},
-	QM64n8k64 - numStoreQuals:                  {".m64n8k64", GMod, 0, 0},
-	QM64n16k64 - numStoreQuals:                 {".m64n16k64", GMod, 0, 0},
-	QM64n24k64 - numStoreQuals:                 {".m64n24k64", GMod, 0, 0},
-	QM64n32k64 - numStoreQuals:                 {".m64n32k64", GMod, 0, 0},
-	QM64n40k64 - numStoreQuals:                 {".m64n40k64", GMod, 0, 0},
-	QM64n48k64 - numStoreQuals:                 {".m64n48k64", GMod, 0, 0},
-	QM64n56k64 - numStoreQuals:                 {".m64n56k64", GMod, 0, 0},
-	QM64n64k64 - numStoreQuals:                 {".m64n64k64", GMod, 0, 0},
-	QM64n72k64 - numStoreQuals:                 {".m64n72k64", GMod, 0, 0},
-	QM64n80k64 - numStoreQuals:                 {".m64n80k64", GMod, 0, 0},
-	QM64n88k64 - numStoreQuals:                 {".m64n88k64", GMod, 0, 0},
-	QM64n96k64 - numStoreQuals:                 {".m64n96k64", GMod, 0, 0},
-	QM64n104k64 - numStoreQuals:                {".m64n104k64", GMod, 0, 0},
-	QM64n112k64 - numStoreQuals:                {".m64n112k64", GMod, 0, 0},
-	QM64n120k64 - numStoreQuals:                {".m64n120k64", GMod, 0, 0},
-	QM64n128k64 - numStoreQuals:                {".m64n128k64", GMod, 0, 0},
-	QM64n136k64 - numStoreQuals:                {".m64n136k64", GMod, 0, 0},
-	QM64n144k64 - numStoreQuals:                {".m64n144k64", GMod, 0, 0},
-	QM64n152k64 - numStoreQuals:                {".m64n152k64", GMod, 0, 0},
-	QM64n160k64 - numStoreQuals:                {".m64n160k64", GMod, 0, 0},
-	QM64n168k64 - numStoreQuals:                {".m64n168k64", GMod, 0, 0},
-	QM64n176k64 - numStoreQuals:                {".m64n176k64", GMod, 0, 0},
-	QM64n184k64 - numStoreQuals:                {".m64n184k64", GMod, 0, 0},
-	QM64n192k64 - numStoreQuals:                {".m64n192k64", GMod, 0, 0},
-	QM64n200k64 - numStoreQuals:                {".m64n200k64", GMod, 0, 0},
-	QM64n208k64 - numStoreQuals:                {".m64n208k64", GMod, 0, 0},
-	QM64n216k64 - numStoreQuals:                {".m64n216k64", GMod, 0, 0},
-	QM64n224k64 - numStoreQuals:                {".m64n224k64", GMod, 0, 0},
-	QM64n232k64 - numStoreQuals:                {".m64n232k64", GMod, 0, 0},
-	QM64n240k64 - numStoreQuals:                {".m64n240k64", GMod, 0, 0},
-	QM64n248k64 - numStoreQuals:                {".m64n248k64", GMod, 0, 0},
-	QM64n256k64 - numStoreQuals:                {".m64n256k64", GMod, 0, 0},
-	QFence - numStoreQuals:                     {".fence", GMod, 0, 0},
-	QAlloc - numStoreQuals:                     {".alloc", GMod, 0, 0},
-	QDealloc - numStoreQuals:                   {".dealloc", GMod, 0, 0},
-	QRelinquish_Alloc_Permit - numStoreQuals:   {".relinquish_alloc_permit", GMod, 0, 0},
-	QLd - numStoreQuals:                        {".ld", GMod, 0, 0},
-	QPack_16b - numStoreQuals:                  {".pack::16b", GMod, 0, 0},
-	QWait_Ld - numStoreQuals:                   {".wait::ld", GMod, 0, 0},
-	QWait_St - numStoreQuals:                   {".wait::st", GMod, 0, 0},
-	QFence_Before_Thread_Sync - numStoreQuals:  {".fence::before_thread_sync", GMod, 0, 0},
-	QFence_After_Thread_Sync - numStoreQuals:   {".fence::after_thread_sync", GMod, 0, 0},
-	QCommit - numStoreQuals:                    {".commit", GMod, 0, 0},
-	QMbarrier_Arrive_One - numStoreQuals:       {".mbarrier::arrive::one", GMod, 0, 0},
-	QKind_F16 - numStoreQuals:                  {".kind::f16", GMod, 0, 0},
-	QKind_Tf32 - numStoreQuals:                 {".kind::tf32", GMod, 0, 0},
-	QKind_F8f6f4 - numStoreQuals:               {".kind::f8f6f4", GMod, 0, 0},
-	QKind_I8 - numStoreQuals:                   {".kind::i8", GMod, 0, 0},
-	QKind_Mxf8f6f4 - numStoreQuals:             {".kind::mxf8f6f4", GMod, 0, 0},
-	QKind_Mxf4 - numStoreQuals:                 {".kind::mxf4", GMod, 0, 0},
-	QKind_Mxf4nvf4 - numStoreQuals:             {".kind::mxf4nvf4", GMod, 0, 0},
-	QWs - numStoreQuals:                        {".ws", GMod, 0, 0},
-	QCollector_A_Fill - numStoreQuals:          {".collector::a::fill", GMod, 0, 0},
-	QCollector_A_Use - numStoreQuals:           {".collector::a::use", GMod, 0, 0},
-	QCollector_A_Lastuse - numStoreQuals:       {".collector::a::lastuse", GMod, 0, 0},
-	QCollector_A_Discard - numStoreQuals:       {".collector::a::discard", GMod, 0, 0},
-	QBlock_Scale - numStoreQuals:               {".block_scale", GMod, 0, 0},
-	QScale_Vec_1X - numStoreQuals:              {".scale_vec::1X", GMod, 0, 0},
-	QScale_Vec_2X - numStoreQuals:              {".scale_vec::2X", GMod, 0, 0},
-	QScale_Vec_4X - numStoreQuals:              {".scale_vec::4X", GMod, 0, 0},
-	QCp - numStoreQuals:                        {".cp", GMod, 0, 0},
-	Q128x256b - numStoreQuals:                  {".128x256b", GMod, 0, 0},
-	Q4x256b - numStoreQuals:                    {".4x256b", GMod, 0, 0},
-	Q128x128b - numStoreQuals:                  {".128x128b", GMod, 0, 0},
-	Q64x128b - numStoreQuals:                   {".64x128b", GMod, 0, 0},
-	QWarpx2_02_13 - numStoreQuals:              {".warpx2::02_13", GMod, 0, 0},
-	QWarpx2_01_23 - numStoreQuals:              {".warpx2::01_23", GMod, 0, 0},
-	Q32x128b - numStoreQuals:                   {".32x128b", GMod, 0, 0},
-	QWarpx4 - numStoreQuals:                    {".warpx4", GMod, 0, 0},
-	QShift - numStoreQuals:                     {".shift", GMod, 0, 0},
-	QA1d - numStoreQuals:                       {".a1d", GMod, 0, 0},
-	QA2d - numStoreQuals:                       {".a2d", GMod, 0, 0},
-	QCube - numStoreQuals:                      {".cube", GMod, 0, 0},
-	QAcube - numStoreQuals:                     {".acube", GMod, 0, 0},
-	Q2dms - numStoreQuals:                      {".2dms", GMod, 0, 0},
-	QA2dms - numStoreQuals:                     {".a2dms", GMod, 0, 0},
-	QBase - numStoreQuals:                      {".base", GMod, 0, 0},
-	QLevel - numStoreQuals:                     {".level", GMod, 0, 0},
-	QGrad - numStoreQuals:                      {".grad", GMod, 0, 0},
-	QG - numStoreQuals:                         {".g", GMod, 0, 0},
-	QWidth - numStoreQuals:                     {".width", GMod, 0, 0},
-	QHeight - numStoreQuals:                    {".height", GMod, 0, 0},
-	QDepth - numStoreQuals:                     {".depth", GMod, 0, 0},
-	QChannel_Data_Type - numStoreQuals:         {".channel_data_type", GMod, 0, 0},
-	QChannel_Order - numStoreQuals:             {".channel_order", GMod, 0, 0},
-	QNormalized_Coords - numStoreQuals:         {".normalized_coords", GMod, 0, 0},
-	QFilter_Mode - numStoreQuals:               {".filter_mode", GMod, 0, 0},
-	QAddr_Mode_0 - numStoreQuals:               {".addr_mode_0", GMod, 0, 0},
-	QAddr_Mode_1 - numStoreQuals:               {".addr_mode_1", GMod, 0, 0},
-	QAddr_Mode_2 - numStoreQuals:               {".addr_mode_2", GMod, 0, 0},
-	QForce_Unnormalized_Coords - numStoreQuals: {".force_unnormalized_coords", GMod, 0, 0},
-	QArray_Size - numStoreQuals:                {".array_size", GMod, 0, 0},
-	QNum_Mipmap_Levels - numStoreQuals:         {".num_mipmap_levels", GMod, 0, 0},
-	QNum_Samples - numStoreQuals:               {".num_samples", GMod, 0, 0},
-	QTrap - numStoreQuals:                      {".trap", GMod, 0, 0},
-	QZero - numStoreQuals:                      {".zero", GMod, 0, 0},
-	QP - numStoreQuals:                         {".p", GMod, 0, 0},
-	QMemory_Layout - numStoreQuals:             {".memory_layout", GMod, 0, 0},
-	QPo - numStoreQuals:                        {".po", GMod, 0, 0},
-	QShr7 - numStoreQuals:                      {".shr7", GMod, 0, 0},
-	QShr15 - numStoreQuals:                     {".shr15", GMod, 0, 0},
-	QProxy_Async - numStoreQuals:               {".proxy.async", GMod, 0, 0},
+	QU16x2 - numStoreQuals:                        {".u16x2", GType, 32, 'x'},
+	QS16x2 - numStoreQuals:                        {".s16x2", GType, 32, 'x'},
+	QTf32 - numStoreQuals:                         {".tf32", GType, 32, 'f'},
+	QE4m3 - numStoreQuals:                         {".e4m3", GType, 8, 'f'},
+	QE5m2 - numStoreQuals:                         {".e5m2", GType, 8, 'f'},
+	QE4m3x2 - numStoreQuals:                       {".e4m3x2", GType, 16, 'x'},
+	QE5m2x2 - numStoreQuals:                       {".e5m2x2", GType, 16, 'x'},
+	QE2m1x2 - numStoreQuals:                       {".e2m1x2", GType, 8, 'x'},
+	QE2m3x2 - numStoreQuals:                       {".e2m3x2", GType, 16, 'x'},
+	QE3m2x2 - numStoreQuals:                       {".e3m2x2", GType, 16, 'x'},
+	QUe8m0x2 - numStoreQuals:                      {".ue8m0x2", GType, 16, 'x'},
+	QS4 - numStoreQuals:                           {".s4", GType, 4, 's'},
+	QU2 - numStoreQuals:                           {".u2", GType, 2, 'u'},
+	QS2 - numStoreQuals:                           {".s2", GType, 2, 's'},
+	QU4 - numStoreQuals:                           {".u4", GType, 4, 'u'},
+	QB1 - numStoreQuals:                           {".b1", GType, 1, 'b'},
+	QF32x2 - numStoreQuals:                        {".f32x2", GType, 64, 'x'},
+	QB4x16 - numStoreQuals:                        {".b4x16", GType, 64, 'b'},
+	QB6x16_P32 - numStoreQuals:                    {".b6x16_p32", GType, 128, 'b'},
+	QB4x16_P64 - numStoreQuals:                    {".b4x16_p64", GType, 128, 'b'},
+	QB8x16 - numStoreQuals:                        {".b8x16", GType, 128, 'b'},
+	QSat - numStoreQuals:                          {".sat", GMod, 0, 0},
+	QLo - numStoreQuals:                           {".lo", GMod, 0, 0},
+	QHi - numStoreQuals:                           {".hi", GMod, 0, 0},
+	QWide - numStoreQuals:                         {".wide", GMod, 0, 0},
+	QRelu - numStoreQuals:                         {".relu", GMod, 0, 0},
+	QShiftamt - numStoreQuals:                     {".shiftamt", GMod, 0, 0},
+	QClamp - numStoreQuals:                        {".clamp", GMod, 0, 0},
+	QWrap - numStoreQuals:                         {".wrap", GMod, 0, 0},
+	QCc - numStoreQuals:                           {".cc", GMod, 0, 0},
+	QFinite - numStoreQuals:                       {".finite", GMod, 0, 0},
+	QInfinite - numStoreQuals:                     {".infinite", GMod, 0, 0},
+	QNumber - numStoreQuals:                       {".number", GMod, 0, 0},
+	QNotanumber - numStoreQuals:                   {".notanumber", GMod, 0, 0},
+	QNormal - numStoreQuals:                       {".normal", GMod, 0, 0},
+	QSubnormal - numStoreQuals:                    {".subnormal", GMod, 0, 0},
+	QRn - numStoreQuals:                           {".rn", GMod, 0, 0},
+	QRz - numStoreQuals:                           {".rz", GMod, 0, 0},
+	QRm - numStoreQuals:                           {".rm", GMod, 0, 0},
+	QRp - numStoreQuals:                           {".rp", GMod, 0, 0},
+	QFtz - numStoreQuals:                          {".ftz", GMod, 0, 0},
+	QApprox - numStoreQuals:                       {".approx", GMod, 0, 0},
+	QFull - numStoreQuals:                         {".full", GMod, 0, 0},
+	QNaN - numStoreQuals:                          {".NaN", GMod, 0, 0},
+	QXorsign - numStoreQuals:                      {".xorsign", GMod, 0, 0},
+	QAbs - numStoreQuals:                          {".abs", GMod, 0, 0},
+	QOob - numStoreQuals:                          {".oob", GMod, 0, 0},
+	QEq - numStoreQuals:                           {".eq", GMod, 0, 0},
+	QNe - numStoreQuals:                           {".ne", GMod, 0, 0},
+	QLt - numStoreQuals:                           {".lt", GMod, 0, 0},
+	QLe - numStoreQuals:                           {".le", GMod, 0, 0},
+	QGt - numStoreQuals:                           {".gt", GMod, 0, 0},
+	QGe - numStoreQuals:                           {".ge", GMod, 0, 0},
+	QLs - numStoreQuals:                           {".ls", GMod, 0, 0},
+	QHs - numStoreQuals:                           {".hs", GMod, 0, 0},
+	QAnd - numStoreQuals:                          {".and", GMod, 0, 0},
+	QOr - numStoreQuals:                           {".or", GMod, 0, 0},
+	QXor - numStoreQuals:                          {".xor", GMod, 0, 0},
+	QEqu - numStoreQuals:                          {".equ", GMod, 0, 0},
+	QNeu - numStoreQuals:                          {".neu", GMod, 0, 0},
+	QLtu - numStoreQuals:                          {".ltu", GMod, 0, 0},
+	QLeu - numStoreQuals:                          {".leu", GMod, 0, 0},
+	QGtu - numStoreQuals:                          {".gtu", GMod, 0, 0},
+	QGeu - numStoreQuals:                          {".geu", GMod, 0, 0},
+	QNum - numStoreQuals:                          {".num", GMod, 0, 0},
+	QNan - numStoreQuals:                          {".nan", GMod, 0, 0},
+	QL - numStoreQuals:                            {".l", GMod, 0, 0},
+	QR - numStoreQuals:                            {".r", GMod, 0, 0},
+	QUp - numStoreQuals:                           {".up", GMod, 0, 0},
+	QDown - numStoreQuals:                         {".down", GMod, 0, 0},
+	QBfly - numStoreQuals:                         {".bfly", GMod, 0, 0},
+	QIdx - numStoreQuals:                          {".idx", GMod, 0, 0},
+	QF4e - numStoreQuals:                          {".f4e", GMod, 0, 0},
+	QB4e - numStoreQuals:                          {".b4e", GMod, 0, 0},
+	QRc8 - numStoreQuals:                          {".rc8", GMod, 0, 0},
+	QEcl - numStoreQuals:                          {".ecl", GMod, 0, 0},
+	QEcr - numStoreQuals:                          {".ecr", GMod, 0, 0},
+	QRc16 - numStoreQuals:                         {".rc16", GMod, 0, 0},
+	QL2_64B - numStoreQuals:                       {".L2::64B", GMod, 0, 0},
+	QL2_128B - numStoreQuals:                      {".L2::128B", GMod, 0, 0},
+	QL2_256B - numStoreQuals:                      {".L2::256B", GMod, 0, 0},
+	QNc - numStoreQuals:                           {".nc", GMod, 0, 0},
+	QLd_Reduce - numStoreQuals:                    {".ld_reduce", GMod, 0, 0},
+	QAdd - numStoreQuals:                          {".add", GMod, 0, 0},
+	QMin - numStoreQuals:                          {".min", GMod, 0, 0},
+	QMax - numStoreQuals:                          {".max", GMod, 0, 0},
+	QAcc_F32 - numStoreQuals:                      {".acc::f32", GMod, 0, 0},
+	QRed - numStoreQuals:                          {".red", GMod, 0, 0},
+	QL1 - numStoreQuals:                           {".L1", GMod, 0, 0},
+	QL2 - numStoreQuals:                           {".L2", GMod, 0, 0},
+	QTensormap - numStoreQuals:                    {".tensormap", GMod, 0, 0},
+	QTo - numStoreQuals:                           {".to", GMod, 0, 0},
+	QRni - numStoreQuals:                          {".rni", GMod, 0, 0},
+	QRzi - numStoreQuals:                          {".rzi", GMod, 0, 0},
+	QRmi - numStoreQuals:                          {".rmi", GMod, 0, 0},
+	QRpi - numStoreQuals:                          {".rpi", GMod, 0, 0},
+	QSatfinite - numStoreQuals:                    {".satfinite", GMod, 0, 0},
+	QRna - numStoreQuals:                          {".rna", GMod, 0, 0},
+	QPack - numStoreQuals:                         {".pack", GMod, 0, 0},
+	QL2_Evict_Unchanged - numStoreQuals:           {".L2::evict_unchanged", GMod, 0, 0},
+	QFractional - numStoreQuals:                   {".fractional", GMod, 0, 0},
+	QRange - numStoreQuals:                        {".range", GMod, 0, 0},
+	QCvt - numStoreQuals:                          {".cvt", GMod, 0, 0},
+	QUni - numStoreQuals:                          {".uni", GMod, 0, 0},
+	QMask - numStoreQuals:                         {".mask", GMod, 0, 0},
+	QInc - numStoreQuals:                          {".inc", GMod, 0, 0},
+	QDec - numStoreQuals:                          {".dec", GMod, 0, 0},
+	QAny - numStoreQuals:                          {".any", GMod, 0, 0},
+	QAll - numStoreQuals:                          {".all", GMod, 0, 0},
+	QArrive - numStoreQuals:                       {".arrive", GMod, 0, 0},
+	QPopc - numStoreQuals:                         {".popc", GMod, 0, 0},
+	QWarp - numStoreQuals:                         {".warp", GMod, 0, 0},
+	QWait - numStoreQuals:                         {".wait", GMod, 0, 0},
+	QGl - numStoreQuals:                           {".gl", GMod, 0, 0},
+	QAlias - numStoreQuals:                        {".alias", GMod, 0, 0},
+	QProxy - numStoreQuals:                        {".proxy", GMod, 0, 0},
+	QSc - numStoreQuals:                           {".sc", GMod, 0, 0},
+	QMbarrier_Init - numStoreQuals:                {".mbarrier_init", GMod, 0, 0},
+	QTensormap_Generic - numStoreQuals:            {".tensormap::generic", GMod, 0, 0},
+	QSync_Restrict_Shared_Cluster - numStoreQuals: {".sync_restrict::shared::cluster", GMod, 0, 0},
+	QSync_Restrict_Shared_Cta - numStoreQuals:     {".sync_restrict::shared::cta", GMod, 0, 0},
+	QAsync_Generic - numStoreQuals:                {".async::generic", GMod, 0, 0},
+	QExch - numStoreQuals:                         {".exch", GMod, 0, 0},
+	QCas - numStoreQuals:                          {".cas", GMod, 0, 0},
+	QNoftz - numStoreQuals:                        {".noftz", GMod, 0, 0},
+	QBallot - numStoreQuals:                       {".ballot", GMod, 0, 0},
+	QLaunch_Dependents - numStoreQuals:            {".launch_dependents", GMod, 0, 0},
+	QInit - numStoreQuals:                         {".init", GMod, 0, 0},
+	QInval - numStoreQuals:                        {".inval", GMod, 0, 0},
+	QExpect_Tx - numStoreQuals:                    {".expect_tx", GMod, 0, 0},
+	QNoComplete - numStoreQuals:                   {".noComplete", GMod, 0, 0},
+	QArrive_Drop - numStoreQuals:                  {".arrive_drop", GMod, 0, 0},
+	QComplete_Tx - numStoreQuals:                  {".complete_tx", GMod, 0, 0},
+	QTest_Wait - numStoreQuals:                    {".test_wait", GMod, 0, 0},
+	QParity - numStoreQuals:                       {".parity", GMod, 0, 0},
+	QTry_Wait - numStoreQuals:                     {".try_wait", GMod, 0, 0},
+	QPending_Count - numStoreQuals:                {".pending_count", GMod, 0, 0},
+	QCommit_Group - numStoreQuals:                 {".commit_group", GMod, 0, 0},
+	QWait_Group - numStoreQuals:                   {".wait_group", GMod, 0, 0},
+	QWait_All - numStoreQuals:                     {".wait_all", GMod, 0, 0},
+	QMbarrier - numStoreQuals:                     {".mbarrier", GMod, 0, 0},
+	QNoinc - numStoreQuals:                        {".noinc", GMod, 0, 0},
+	QBulk - numStoreQuals:                         {".bulk", GMod, 0, 0},
+	QMulticast_Cluster - numStoreQuals:            {".multicast::cluster", GMod, 0, 0},
+	QBulk_Group - numStoreQuals:                   {".bulk_group", GMod, 0, 0},
+	QCp_Mask - numStoreQuals:                      {".cp_mask", GMod, 0, 0},
+	QTensor - numStoreQuals:                       {".tensor", GMod, 0, 0},
+	Q1d - numStoreQuals:                           {".1d", GMod, 0, 0},
+	Q2d - numStoreQuals:                           {".2d", GMod, 0, 0},
+	Q3d - numStoreQuals:                           {".3d", GMod, 0, 0},
+	Q4d - numStoreQuals:                           {".4d", GMod, 0, 0},
+	Q5d - numStoreQuals:                           {".5d", GMod, 0, 0},
+	QTile - numStoreQuals:                         {".tile", GMod, 0, 0},
+	QIm2col - numStoreQuals:                       {".im2col", GMod, 0, 0},
+	QIm2col_No_Offs - numStoreQuals:               {".im2col_no_offs", GMod, 0, 0},
+	QCta_Group_1 - numStoreQuals:                  {".cta_group::1", GMod, 0, 0},
+	QCta_Group_2 - numStoreQuals:                  {".cta_group::2", GMod, 0, 0},
+	QRead - numStoreQuals:                         {".read", GMod, 0, 0},
+	QPrefetch - numStoreQuals:                     {".prefetch", GMod, 0, 0},
+	QReduce - numStoreQuals:                       {".reduce", GMod, 0, 0},
+	QReplace - numStoreQuals:                      {".replace", GMod, 0, 0},
+	QGlobal_Address - numStoreQuals:               {".global_address", GMod, 0, 0},
+	QB1024 - numStoreQuals:                        {".b1024", GMod, 0, 0},
+	QRank - numStoreQuals:                         {".rank", GMod, 0, 0},
+	QBox_Dim - numStoreQuals:                      {".box_dim", GMod, 0, 0},
+	QGlobal_Dim - numStoreQuals:                   {".global_dim", GMod, 0, 0},
+	QElement_Stride - numStoreQuals:               {".element_stride", GMod, 0, 0},
+	QGlobal_Stride - numStoreQuals:                {".global_stride", GMod, 0, 0},
+	QElemtype - numStoreQuals:                     {".elemtype", GMod, 0, 0},
+	QInterleave_Layout - numStoreQuals:            {".interleave_layout", GMod, 0, 0},
+	QSwizzle_Mode - numStoreQuals:                 {".swizzle_mode", GMod, 0, 0},
+	QFill_Mode - numStoreQuals:                    {".fill_mode", GMod, 0, 0},
+	QCp_Fenceproxy - numStoreQuals:                {".cp_fenceproxy", GMod, 0, 0},
+	QM8n8 - numStoreQuals:                         {".m8n8", GMod, 0, 0},
+	QTrans - numStoreQuals:                        {".trans", GMod, 0, 0},
+	QM16n16 - numStoreQuals:                       {".m16n16", GMod, 0, 0},
+	QM8n16 - numStoreQuals:                        {".m8n16", GMod, 0, 0},
+	QM16n8 - numStoreQuals:                        {".m16n8", GMod, 0, 0},
+	QM8n8k4 - numStoreQuals:                       {".m8n8k4", GMod, 0, 0},
+	QRow - numStoreQuals:                          {".row", GMod, 0, 0},
+	QCol - numStoreQuals:                          {".col", GMod, 0, 0},
+	QM16n8k8 - numStoreQuals:                      {".m16n8k8", GMod, 0, 0},
+	QM16n8k16 - numStoreQuals:                     {".m16n8k16", GMod, 0, 0},
+	QM16n8k4 - numStoreQuals:                      {".m16n8k4", GMod, 0, 0},
+	QM16n8k32 - numStoreQuals:                     {".m16n8k32", GMod, 0, 0},
+	QM8n8k16 - numStoreQuals:                      {".m8n8k16", GMod, 0, 0},
+	QM8n8k32 - numStoreQuals:                      {".m8n8k32", GMod, 0, 0},
+	QM16n8k64 - numStoreQuals:                     {".m16n8k64", GMod, 0, 0},
+	QM8n8k128 - numStoreQuals:                     {".m8n8k128", GMod, 0, 0},
+	QM16n8k128 - numStoreQuals:                    {".m16n8k128", GMod, 0, 0},
+	QM16n8k256 - numStoreQuals:                    {".m16n8k256", GMod, 0, 0},
+	QSp - numStoreQuals:                           {".sp", GMod, 0, 0},
+	QSp_Ordered_Metadata - numStoreQuals:          {".sp::ordered_metadata", GMod, 0, 0},
+	QLoad - numStoreQuals:                         {".load", GMod, 0, 0},
+	QA - numStoreQuals:                            {".a", GMod, 0, 0},
+	QB - numStoreQuals:                            {".b", GMod, 0, 0},
+	QM16n16k16 - numStoreQuals:                    {".m16n16k16", GMod, 0, 0},
+	QM8n32k16 - numStoreQuals:                     {".m8n32k16", GMod, 0, 0},
+	QM32n8k16 - numStoreQuals:                     {".m32n8k16", GMod, 0, 0},
+	QC - numStoreQuals:                            {".c", GMod, 0, 0},
+	QM16n16k8 - numStoreQuals:                     {".m16n16k8", GMod, 0, 0},
+	QStore - numStoreQuals:                        {".store", GMod, 0, 0},
+	QD - numStoreQuals:                            {".d", GMod, 0, 0},
+	QMma - numStoreQuals:                          {".mma", GMod, 0, 0},
+	QMma_Async - numStoreQuals:                    {".mma_async", GMod, 0, 0},
+	QM64n8k16 - numStoreQuals:                     {".m64n8k16", GMod, 0, 0},
+	QM64n16k16 - numStoreQuals:                    {".m64n16k16", GMod, 0, 0},
+	QM64n24k16 - numStoreQuals:                    {".m64n24k16", GMod, 0, 0},
+	QM64n32k16 - numStoreQuals:                    {".m64n32k16", GMod, 0, 0},
+	QM64n40k16 - numStoreQuals:                    {".m64n40k16", GMod, 0, 0},
+	QM64n48k16 - numStoreQuals:                    {".m64n48k16", GMod, 0, 0},
+	QM64n56k16 - numStoreQuals:                    {".m64n56k16", GMod, 0, 0},
+	QM64n64k16 - numStoreQuals:                    {".m64n64k16", GMod, 0, 0},
+	QM64n72k16 - numStoreQuals:                    {".m64n72k16", GMod, 0, 0},
+	QM64n80k16 - numStoreQuals:                    {".m64n80k16", GMod, 0, 0},
+	QM64n88k16 - numStoreQuals:                    {".m64n88k16", GMod, 0, 0},
+	QM64n96k16 - numStoreQuals:                    {".m64n96k16", GMod, 0, 0},
+	QM64n104k16 - numStoreQuals:                   {".m64n104k16", GMod, 0, 0},
+	QM64n112k16 - numStoreQuals:                   {".m64n112k16", GMod, 0, 0},
+	QM64n120k16 - numStoreQuals:                   {".m64n120k16", GMod, 0, 0},
+	QM64n128k16 - numStoreQuals:                   {".m64n128k16", GMod, 0, 0},
+	QM64n136k16 - numStoreQuals:                   {".m64n136k16", GMod, 0, 0},
+	QM64n144k16 - numStoreQuals:                   {".m64n144k16", GMod, 0, 0},
+	QM64n152k16 - numStoreQuals:                   {".m64n152k16", GMod, 0, 0},
+	QM64n160k16 - numStoreQuals:                   {".m64n160k16", GMod, 0, 0},
+	QM64n168k16 - numStoreQuals:                   {".m64n168k16", GMod, 0, 0},
+	QM64n176k16 - numStoreQuals:                   {".m64n176k16", GMod, 0, 0},
+	QM64n184k16 - numStoreQuals:                   {".m64n184k16", GMod, 0, 0},
+	QM64n192k16 - numStoreQuals:                   {".m64n192k16", GMod, 0, 0},
+	QM64n200k16 - numStoreQuals:                   {".m64n200k16", GMod, 0, 0},
+	QM64n208k16 - numStoreQuals:                   {".m64n208k16", GMod, 0, 0},
+	QM64n216k16 - numStoreQuals:                   {".m64n216k16", GMod, 0, 0},
+	QM64n224k16 - numStoreQuals:                   {".m64n224k16", GMod, 0, 0},
+	QM64n232k16 - numStoreQuals:                   {".m64n232k16", GMod, 0, 0},
+	QM64n240k16 - numStoreQuals:                   {".m64n240k16", GMod, 0, 0},
+	QM64n248k16 - numStoreQuals:                   {".m64n248k16", GMod, 0, 0},
+	QM64n256k16 - numStoreQuals:                   {".m64n256k16", GMod, 0, 0},
+	QM64n8k8 - numStoreQuals:                      {".m64n8k8", GMod, 0, 0},
+	QM64n16k8 - numStoreQuals:                     {".m64n16k8", GMod, 0, 0},
+	QM64n24k8 - numStoreQuals:                     {".m64n24k8", GMod, 0, 0},
+	QM64n32k8 - numStoreQuals:                     {".m64n32k8", GMod, 0, 0},
+	QM64n40k8 - numStoreQuals:                     {".m64n40k8", GMod, 0, 0},
+	QM64n48k8 - numStoreQuals:                     {".m64n48k8", GMod, 0, 0},
+	QM64n56k8 - numStoreQuals:                     {".m64n56k8", GMod, 0, 0},
+	QM64n64k8 - numStoreQuals:                     {".m64n64k8", GMod, 0, 0},
+	QM64n72k8 - numStoreQuals:                     {".m64n72k8", GMod, 0, 0},
+	QM64n80k8 - numStoreQuals:                     {".m64n80k8", GMod, 0, 0},
+	QM64n88k8 - numStoreQuals:                     {".m64n88k8", GMod, 0, 0},
+	QM64n96k8 - numStoreQuals:                     {".m64n96k8", GMod, 0, 0},
+	QM64n104k8 - numStoreQuals:                    {".m64n104k8", GMod, 0, 0},
+	QM64n112k8 - numStoreQuals:                    {".m64n112k8", GMod, 0, 0},
+	QM64n120k8 - numStoreQuals:                    {".m64n120k8", GMod, 0, 0},
+	QM64n128k8 - numStoreQuals:                    {".m64n128k8", GMod, 0, 0},
+	QM64n136k8 - numStoreQuals:                    {".m64n136k8", GMod, 0, 0},
+	QM64n144k8 - numStoreQuals:                    {".m64n144k8", GMod, 0, 0},
+	QM64n152k8 - numStoreQuals:                    {".m64n152k8", GMod, 0, 0},
+	QM64n160k8 - numStoreQuals:                    {".m64n160k8", GMod, 0, 0},
+	QM64n168k8 - numStoreQuals:                    {".m64n168k8", GMod, 0, 0},
+	QM64n176k8 - numStoreQuals:                    {".m64n176k8", GMod, 0, 0},
+	QM64n184k8 - numStoreQuals:                    {".m64n184k8", GMod, 0, 0},
+	QM64n192k8 - numStoreQuals:                    {".m64n192k8", GMod, 0, 0},
+	QM64n200k8 - numStoreQuals:                    {".m64n200k8", GMod, 0, 0},
+	QM64n208k8 - numStoreQuals:                    {".m64n208k8", GMod, 0, 0},
+	QM64n216k8 - numStoreQuals:                    {".m64n216k8", GMod, 0, 0},
+	QM64n224k8 - numStoreQuals:                    {".m64n224k8", GMod, 0, 0},
+	QM64n232k8 - numStoreQuals:                    {".m64n232k8", GMod, 0, 0},
+	QM64n240k8 - numStoreQuals:                    {".m64n240k8", GMod, 0, 0},
+	QM64n248k8 - numStoreQuals:                    {".m64n248k8", GMod, 0, 0},
+	QM64n256k8 - numStoreQuals:                    {".m64n256k8", GMod, 0, 0},
+	QM64n8k32 - numStoreQuals:                     {".m64n8k32", GMod, 0, 0},
+	QM64n16k32 - numStoreQuals:                    {".m64n16k32", GMod, 0, 0},
+	QM64n24k32 - numStoreQuals:                    {".m64n24k32", GMod, 0, 0},
+	QM64n32k32 - numStoreQuals:                    {".m64n32k32", GMod, 0, 0},
+	QM64n40k32 - numStoreQuals:                    {".m64n40k32", GMod, 0, 0},
+	QM64n48k32 - numStoreQuals:                    {".m64n48k32", GMod, 0, 0},
+	QM64n56k32 - numStoreQuals:                    {".m64n56k32", GMod, 0, 0},
+	QM64n64k32 - numStoreQuals:                    {".m64n64k32", GMod, 0, 0},
+	QM64n72k32 - numStoreQuals:                    {".m64n72k32", GMod, 0, 0},
+	QM64n80k32 - numStoreQuals:                    {".m64n80k32", GMod, 0, 0},
+	QM64n88k32 - numStoreQuals:                    {".m64n88k32", GMod, 0, 0},
+	QM64n96k32 - numStoreQuals:                    {".m64n96k32", GMod, 0, 0},
+	QM64n104k32 - numStoreQuals:                   {".m64n104k32", GMod, 0, 0},
+	QM64n112k32 - numStoreQuals:                   {".m64n112k32", GMod, 0, 0},
+	QM64n120k32 - numStoreQuals:                   {".m64n120k32", GMod, 0, 0},
+	QM64n128k32 - numStoreQuals:                   {".m64n128k32", GMod, 0, 0},
+	QM64n136k32 - numStoreQuals:                   {".m64n136k32", GMod, 0, 0},
+	QM64n144k32 - numStoreQuals:                   {".m64n144k32", GMod, 0, 0},
+	QM64n152k32 - numStoreQuals:                   {".m64n152k32", GMod, 0, 0},
+	QM64n160k32 - numStoreQuals:                   {".m64n160k32", GMod, 0, 0},
+	QM64n168k32 - numStoreQuals:                   {".m64n168k32", GMod, 0, 0},
+	QM64n176k32 - numStoreQuals:                   {".m64n176k32", GMod, 0, 0},
+	QM64n184k32 - numStoreQuals:                   {".m64n184k32", GMod, 0, 0},
+	QM64n192k32 - numStoreQuals:                   {".m64n192k32", GMod, 0, 0},
+	QM64n200k32 - numStoreQuals:                   {".m64n200k32", GMod, 0, 0},
+	QM64n208k32 - numStoreQuals:                   {".m64n208k32", GMod, 0, 0},
+	QM64n216k32 - numStoreQuals:                   {".m64n216k32", GMod, 0, 0},
+	QM64n224k32 - numStoreQuals:                   {".m64n224k32", GMod, 0, 0},
+	QM64n232k32 - numStoreQuals:                   {".m64n232k32", GMod, 0, 0},
+	QM64n240k32 - numStoreQuals:                   {".m64n240k32", GMod, 0, 0},
+	QM64n248k32 - numStoreQuals:                   {".m64n248k32", GMod, 0, 0},
+	QM64n256k32 - numStoreQuals:                   {".m64n256k32", GMod, 0, 0},
+	QM64n8k256 - numStoreQuals:                    {".m64n8k256", GMod, 0, 0},
+	QM64n16k256 - numStoreQuals:                   {".m64n16k256", GMod, 0, 0},
+	QM64n24k256 - numStoreQuals:                   {".m64n24k256", GMod, 0, 0},
+	QM64n32k256 - numStoreQuals:                   {".m64n32k256", GMod, 0, 0},
+	QM64n48k256 - numStoreQuals:                   {".m64n48k256", GMod, 0, 0},
+	QM64n64k256 - numStoreQuals:                   {".m64n64k256", GMod, 0, 0},
+	QM64n80k256 - numStoreQuals:                   {".m64n80k256", GMod, 0, 0},
+	QM64n96k256 - numStoreQuals:                   {".m64n96k256", GMod, 0, 0},
+	QM64n112k256 - numStoreQuals:                  {".m64n112k256", GMod, 0, 0},
+	QM64n128k256 - numStoreQuals:                  {".m64n128k256", GMod, 0, 0},
+	QM64n144k256 - numStoreQuals:                  {".m64n144k256", GMod, 0, 0},
+	QM64n160k256 - numStoreQuals:                  {".m64n160k256", GMod, 0, 0},
+	QM64n176k256 - numStoreQuals:                  {".m64n176k256", GMod, 0, 0},
+	QM64n192k256 - numStoreQuals:                  {".m64n192k256", GMod, 0, 0},
+	QM64n208k256 - numStoreQuals:                  {".m64n208k256", GMod, 0, 0},
+	QM64n224k256 - numStoreQuals:                  {".m64n224k256", GMod, 0, 0},
+	QM64n240k256 - numStoreQuals:                  {".m64n240k256", GMod, 0, 0},
+	QM64n256k256 - numStoreQuals:                  {".m64n256k256", GMod, 0, 0},
+	QM64n8k64 - numStoreQuals:                     {".m64n8k64", GMod, 0, 0},
+	QM64n16k64 - numStoreQuals:                    {".m64n16k64", GMod, 0, 0},
+	QM64n24k64 - numStoreQuals:                    {".m64n24k64", GMod, 0, 0},
+	QM64n32k64 - numStoreQuals:                    {".m64n32k64", GMod, 0, 0},
+	QM64n40k64 - numStoreQuals:                    {".m64n40k64", GMod, 0, 0},
+	QM64n48k64 - numStoreQuals:                    {".m64n48k64", GMod, 0, 0},
+	QM64n56k64 - numStoreQuals:                    {".m64n56k64", GMod, 0, 0},
+	QM64n64k64 - numStoreQuals:                    {".m64n64k64", GMod, 0, 0},
+	QM64n72k64 - numStoreQuals:                    {".m64n72k64", GMod, 0, 0},
+	QM64n80k64 - numStoreQuals:                    {".m64n80k64", GMod, 0, 0},
+	QM64n88k64 - numStoreQuals:                    {".m64n88k64", GMod, 0, 0},
+	QM64n96k64 - numStoreQuals:                    {".m64n96k64", GMod, 0, 0},
+	QM64n104k64 - numStoreQuals:                   {".m64n104k64", GMod, 0, 0},
+	QM64n112k64 - numStoreQuals:                   {".m64n112k64", GMod, 0, 0},
+	QM64n120k64 - numStoreQuals:                   {".m64n120k64", GMod, 0, 0},
+	QM64n128k64 - numStoreQuals:                   {".m64n128k64", GMod, 0, 0},
+	QM64n136k64 - numStoreQuals:                   {".m64n136k64", GMod, 0, 0},
+	QM64n144k64 - numStoreQuals:                   {".m64n144k64", GMod, 0, 0},
+	QM64n152k64 - numStoreQuals:                   {".m64n152k64", GMod, 0, 0},
+	QM64n160k64 - numStoreQuals:                   {".m64n160k64", GMod, 0, 0},
+	QM64n168k64 - numStoreQuals:                   {".m64n168k64", GMod, 0, 0},
+	QM64n176k64 - numStoreQuals:                   {".m64n176k64", GMod, 0, 0},
+	QM64n184k64 - numStoreQuals:                   {".m64n184k64", GMod, 0, 0},
+	QM64n192k64 - numStoreQuals:                   {".m64n192k64", GMod, 0, 0},
+	QM64n200k64 - numStoreQuals:                   {".m64n200k64", GMod, 0, 0},
+	QM64n208k64 - numStoreQuals:                   {".m64n208k64", GMod, 0, 0},
+	QM64n216k64 - numStoreQuals:                   {".m64n216k64", GMod, 0, 0},
+	QM64n224k64 - numStoreQuals:                   {".m64n224k64", GMod, 0, 0},
+	QM64n232k64 - numStoreQuals:                   {".m64n232k64", GMod, 0, 0},
+	QM64n240k64 - numStoreQuals:                   {".m64n240k64", GMod, 0, 0},
+	QM64n248k64 - numStoreQuals:                   {".m64n248k64", GMod, 0, 0},
+	QM64n256k64 - numStoreQuals:                   {".m64n256k64", GMod, 0, 0},
+	QFence - numStoreQuals:                        {".fence", GMod, 0, 0},
+	QAlloc - numStoreQuals:                        {".alloc", GMod, 0, 0},
+	QDealloc - numStoreQuals:                      {".dealloc", GMod, 0, 0},
+	QRelinquish_Alloc_Permit - numStoreQuals:      {".relinquish_alloc_permit", GMod, 0, 0},
+	QLd - numStoreQuals:                           {".ld", GMod, 0, 0},
+	QPack_16b - numStoreQuals:                     {".pack::16b", GMod, 0, 0},
+	QWait_Ld - numStoreQuals:                      {".wait::ld", GMod, 0, 0},
+	QWait_St - numStoreQuals:                      {".wait::st", GMod, 0, 0},
+	QFence_Before_Thread_Sync - numStoreQuals:     {".fence::before_thread_sync", GMod, 0, 0},
+	QFence_After_Thread_Sync - numStoreQuals:      {".fence::after_thread_sync", GMod, 0, 0},
+	QCommit - numStoreQuals:                       {".commit", GMod, 0, 0},
+	QMbarrier_Arrive_One - numStoreQuals:          {".mbarrier::arrive::one", GMod, 0, 0},
+	QKind_F16 - numStoreQuals:                     {".kind::f16", GMod, 0, 0},
+	QKind_Tf32 - numStoreQuals:                    {".kind::tf32", GMod, 0, 0},
+	QKind_F8f6f4 - numStoreQuals:                  {".kind::f8f6f4", GMod, 0, 0},
+	QKind_I8 - numStoreQuals:                      {".kind::i8", GMod, 0, 0},
+	QKind_Mxf8f6f4 - numStoreQuals:                {".kind::mxf8f6f4", GMod, 0, 0},
+	QKind_Mxf4 - numStoreQuals:                    {".kind::mxf4", GMod, 0, 0},
+	QKind_Mxf4nvf4 - numStoreQuals:                {".kind::mxf4nvf4", GMod, 0, 0},
+	QWs - numStoreQuals:                           {".ws", GMod, 0, 0},
+	QCollector_A_Fill - numStoreQuals:             {".collector::a::fill", GMod, 0, 0},
+	QCollector_A_Use - numStoreQuals:              {".collector::a::use", GMod, 0, 0},
+	QCollector_A_Lastuse - numStoreQuals:          {".collector::a::lastuse", GMod, 0, 0},
+	QCollector_A_Discard - numStoreQuals:          {".collector::a::discard", GMod, 0, 0},
+	QBlock_Scale - numStoreQuals:                  {".block_scale", GMod, 0, 0},
+	QScale_Vec_1X - numStoreQuals:                 {".scale_vec::1X", GMod, 0, 0},
+	QScale_Vec_2X - numStoreQuals:                 {".scale_vec::2X", GMod, 0, 0},
+	QScale_Vec_4X - numStoreQuals:                 {".scale_vec::4X", GMod, 0, 0},
+	QCp - numStoreQuals:                           {".cp", GMod, 0, 0},
+	Q128x256b - numStoreQuals:                     {".128x256b", GMod, 0, 0},
+	Q4x256b - numStoreQuals:                       {".4x256b", GMod, 0, 0},
+	Q128x128b - numStoreQuals:                     {".128x128b", GMod, 0, 0},
+	Q64x128b - numStoreQuals:                      {".64x128b", GMod, 0, 0},
+	QWarpx2_02_13 - numStoreQuals:                 {".warpx2::02_13", GMod, 0, 0},
+	QWarpx2_01_23 - numStoreQuals:                 {".warpx2::01_23", GMod, 0, 0},
+	Q32x128b - numStoreQuals:                      {".32x128b", GMod, 0, 0},
+	QWarpx4 - numStoreQuals:                       {".warpx4", GMod, 0, 0},
+	QShift - numStoreQuals:                        {".shift", GMod, 0, 0},
+	QA1d - numStoreQuals:                          {".a1d", GMod, 0, 0},
+	QA2d - numStoreQuals:                          {".a2d", GMod, 0, 0},
+	QCube - numStoreQuals:                         {".cube", GMod, 0, 0},
+	QAcube - numStoreQuals:                        {".acube", GMod, 0, 0},
+	Q2dms - numStoreQuals:                         {".2dms", GMod, 0, 0},
+	QA2dms - numStoreQuals:                        {".a2dms", GMod, 0, 0},
+	QBase - numStoreQuals:                         {".base", GMod, 0, 0},
+	QLevel - numStoreQuals:                        {".level", GMod, 0, 0},
+	QGrad - numStoreQuals:                         {".grad", GMod, 0, 0},
+	QG - numStoreQuals:                            {".g", GMod, 0, 0},
+	QWidth - numStoreQuals:                        {".width", GMod, 0, 0},
+	QHeight - numStoreQuals:                       {".height", GMod, 0, 0},
+	QDepth - numStoreQuals:                        {".depth", GMod, 0, 0},
+	QChannel_Data_Type - numStoreQuals:            {".channel_data_type", GMod, 0, 0},
+	QChannel_Order - numStoreQuals:                {".channel_order", GMod, 0, 0},
+	QNormalized_Coords - numStoreQuals:            {".normalized_coords", GMod, 0, 0},
+	QFilter_Mode - numStoreQuals:                  {".filter_mode", GMod, 0, 0},
+	QAddr_Mode_0 - numStoreQuals:                  {".addr_mode_0", GMod, 0, 0},
+	QAddr_Mode_1 - numStoreQuals:                  {".addr_mode_1", GMod, 0, 0},
+	QAddr_Mode_2 - numStoreQuals:                  {".addr_mode_2", GMod, 0, 0},
+	QForce_Unnormalized_Coords - numStoreQuals:    {".force_unnormalized_coords", GMod, 0, 0},
+	QArray_Size - numStoreQuals:                   {".array_size", GMod, 0, 0},
+	QNum_Mipmap_Levels - numStoreQuals:            {".num_mipmap_levels", GMod, 0, 0},
+	QNum_Samples - numStoreQuals:                  {".num_samples", GMod, 0, 0},
+	QTrap - numStoreQuals:                         {".trap", GMod, 0, 0},
+	QZero - numStoreQuals:                         {".zero", GMod, 0, 0},
+	QP - numStoreQuals:                            {".p", GMod, 0, 0},
+	QMemory_Layout - numStoreQuals:                {".memory_layout", GMod, 0, 0},
+	QPo - numStoreQuals:                           {".po", GMod, 0, 0},
+	QShr7 - numStoreQuals:                         {".shr7", GMod, 0, 0},
+	QShr15 - numStoreQuals:                        {".shr15", GMod, 0, 0},
+	QProxy_Async - numStoreQuals:                  {".proxy.async", GMod, 0, 0},
 }
 
 // opForms are the forms of data/instructions.txt, in file order.
@@ -1165,2526 +1175,2648 @@ var opForms = [...]OpForm{
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "mad", Opcode: "mad", Line: 241, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 4, Arch: SM(20),
+	{Name: "add", Opcode: "add", Line: 243, Section: "PTX ISA 9.7.5.1", PTX: 8<<8 | 6, Arch: SM(100),
+		Order:    []int8{0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}, Default: QRn}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QBF16}, Name: "A"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 2}},
+	},
+	{Name: "sub", Opcode: "sub", Line: 244, Section: "PTX ISA 9.7.5.2", PTX: 8<<8 | 6, Arch: SM(100),
+		Order:    []int8{0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}, Default: QRn}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QBF16}, Name: "A"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 2}},
+	},
+	{Name: "fma", Opcode: "fma", Line: 245, Section: "PTX ISA 9.7.5.3", PTX: 8<<8 | 6, Arch: SM(100),
+		Order:    []int8{0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QBF16}, Name: "A"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 2}},
+	},
+	{Name: "mad", Opcode: "mad", Line: 246, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 4, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
 	},
-	{Name: "mad", Opcode: "mad", Line: 242, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "mad", Opcode: "mad", Line: 247, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "mad", Opcode: "mad", Line: 246, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "mad", Opcode: "mad", Line: 251, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 2}},
 		Until:    3<<8 | 2, UntilSM: 20,
 	},
-	{Name: "mad", Opcode: "mad", Line: 247, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "mad", Opcode: "mad", Line: 252, Section: "PTX ISA 9.7.3.7", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 		Until:    1<<8 | 4, UntilSM: 0,
 	},
-	{Name: "div", Opcode: "div", Line: 248, Section: "PTX ISA 9.7.3.8", PTX: 1<<8 | 4, Arch: SM(10),
+	{Name: "div", Opcode: "div", Line: 253, Section: "PTX ISA 9.7.3.8", PTX: 1<<8 | 4, Arch: SM(10),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "div.full", Opcode: "div", Line: 249, Section: "PTX ISA 9.7.3.8", PTX: 1<<8 | 4, Arch: SM(10),
+	{Name: "div.full", Opcode: "div", Line: 254, Section: "PTX ISA 9.7.3.8", PTX: 1<<8 | 4, Arch: SM(10),
 		Fixed:    []Qual{QFull},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "div", Opcode: "div", Line: 250, Section: "PTX ISA 9.7.3.8", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "div", Opcode: "div", Line: 255, Section: "PTX ISA 9.7.3.8", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "div", Opcode: "div", Line: 251, Section: "PTX ISA 9.7.3.8", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "div", Opcode: "div", Line: 256, Section: "PTX ISA 9.7.3.8", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "abs", Opcode: "abs", Line: 252, Section: "PTX ISA 9.7.3.9", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "abs", Opcode: "abs", Line: 257, Section: "PTX ISA 9.7.3.9", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "abs", Opcode: "abs", Line: 253, Section: "PTX ISA 9.7.3.9", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "abs", Opcode: "abs", Line: 258, Section: "PTX ISA 9.7.3.9", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "neg", Opcode: "neg", Line: 254, Section: "PTX ISA 9.7.3.10", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "neg", Opcode: "neg", Line: 259, Section: "PTX ISA 9.7.3.10", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "neg", Opcode: "neg", Line: 255, Section: "PTX ISA 9.7.3.10", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "neg", Opcode: "neg", Line: 260, Section: "PTX ISA 9.7.3.10", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "min", Opcode: "min", Line: 256, Section: "PTX ISA 9.7.3.11", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "min", Opcode: "min", Line: 261, Section: "PTX ISA 9.7.3.11", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "min", Opcode: "min", Line: 257, Section: "PTX ISA 9.7.3.11", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "min", Opcode: "min", Line: 262, Section: "PTX ISA 9.7.3.11", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QNaN},
 		Order:    []int8{0, -1, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "min", Opcode: "min", Line: 258, Section: "PTX ISA 9.7.3.11", PTX: 7<<8 | 2, Arch: SM(86),
+	{Name: "min", Opcode: "min", Line: 263, Section: "PTX ISA 9.7.3.11", PTX: 7<<8 | 2, Arch: SM(86),
 		Fixed:    []Qual{QXorsign, QAbs},
 		Order:    []int8{0, 1, -1, -2, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "min", Opcode: "min", Line: 259, Section: "PTX ISA 9.7.3.11", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "min", Opcode: "min", Line: 264, Section: "PTX ISA 9.7.3.11", PTX: 8<<8 | 8, Arch: SM(100),
+		Order:    []int8{0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotOpt, Values: []Qual{QAbs}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
+	},
+	{Name: "min", Opcode: "min", Line: 265, Section: "PTX ISA 9.7.3.11", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "max", Opcode: "max", Line: 260, Section: "PTX ISA 9.7.3.12", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "max", Opcode: "max", Line: 266, Section: "PTX ISA 9.7.3.12", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "max", Opcode: "max", Line: 261, Section: "PTX ISA 9.7.3.12", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "max", Opcode: "max", Line: 267, Section: "PTX ISA 9.7.3.12", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QNaN},
 		Order:    []int8{0, -1, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "max", Opcode: "max", Line: 262, Section: "PTX ISA 9.7.3.12", PTX: 7<<8 | 2, Arch: SM(86),
+	{Name: "max", Opcode: "max", Line: 268, Section: "PTX ISA 9.7.3.12", PTX: 7<<8 | 2, Arch: SM(86),
 		Fixed:    []Qual{QXorsign, QAbs},
 		Order:    []int8{0, 1, -1, -2, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "max", Opcode: "max", Line: 263, Section: "PTX ISA 9.7.3.12", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "max", Opcode: "max", Line: 269, Section: "PTX ISA 9.7.3.12", PTX: 8<<8 | 8, Arch: SM(100),
+		Order:    []int8{0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotOpt, Values: []Qual{QAbs}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
+	},
+	{Name: "max", Opcode: "max", Line: 270, Section: "PTX ISA 9.7.3.12", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "rcp", Opcode: "rcp", Line: 265, Section: "PTX ISA 9.7.3.13", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "rcp", Opcode: "rcp", Line: 272, Section: "PTX ISA 9.7.3.13", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QApprox, QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "rcp", Opcode: "rcp", Line: 266, Section: "PTX ISA 9.7.3.13", PTX: 1<<8 | 4, Arch: SM(10),
+	{Name: "rcp", Opcode: "rcp", Line: 273, Section: "PTX ISA 9.7.3.13", PTX: 1<<8 | 4, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "rcp", Opcode: "rcp", Line: 267, Section: "PTX ISA 9.7.3.14", PTX: 2<<8 | 1, Arch: SM(20),
+	{Name: "rcp", Opcode: "rcp", Line: 274, Section: "PTX ISA 9.7.3.14", PTX: 2<<8 | 1, Arch: SM(20),
 		Fixed:    []Qual{QApprox, QFtz},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "sqrt", Opcode: "sqrt", Line: 269, Section: "PTX ISA 9.7.3.15", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "sqrt", Opcode: "sqrt", Line: 276, Section: "PTX ISA 9.7.3.15", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QApprox, QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "sqrt", Opcode: "sqrt", Line: 270, Section: "PTX ISA 9.7.3.15", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "sqrt", Opcode: "sqrt", Line: 277, Section: "PTX ISA 9.7.3.15", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "rsqrt", Opcode: "rsqrt", Line: 272, Section: "PTX ISA 9.7.3.16", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "rsqrt", Opcode: "rsqrt", Line: 279, Section: "PTX ISA 9.7.3.16", PTX: 1<<8 | 0, Arch: SM(10),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "sin", Opcode: "sin", Line: 274, Section: "PTX ISA 9.7.3.18", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "sin", Opcode: "sin", Line: 281, Section: "PTX ISA 9.7.3.18", PTX: 1<<8 | 0, Arch: SM(10),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "cos", Opcode: "cos", Line: 276, Section: "PTX ISA 9.7.3.19", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cos", Opcode: "cos", Line: 283, Section: "PTX ISA 9.7.3.19", PTX: 1<<8 | 0, Arch: SM(10),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "lg2", Opcode: "lg2", Line: 278, Section: "PTX ISA 9.7.3.20", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "lg2", Opcode: "lg2", Line: 285, Section: "PTX ISA 9.7.3.20", PTX: 1<<8 | 0, Arch: SM(10),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "ex2", Opcode: "ex2", Line: 280, Section: "PTX ISA 9.7.3.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "ex2", Opcode: "ex2", Line: 287, Section: "PTX ISA 9.7.3.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "tanh", Opcode: "tanh", Line: 282, Section: "PTX ISA 9.7.3.22", PTX: 7<<8 | 0, Arch: SM(75),
+	{Name: "tanh", Opcode: "tanh", Line: 289, Section: "PTX ISA 9.7.3.22", PTX: 7<<8 | 0, Arch: SM(75),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "add", Opcode: "add", Line: 285, Section: "PTX ISA 9.7.4.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "add", Opcode: "add", Line: 292, Section: "PTX ISA 9.7.4.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 	},
-	{Name: "add", Opcode: "add", Line: 286, Section: "PTX ISA 9.7.4.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "add", Opcode: "add", Line: 293, Section: "PTX ISA 9.7.4.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "sub", Opcode: "sub", Line: 287, Section: "PTX ISA 9.7.4.2", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "sub", Opcode: "sub", Line: 294, Section: "PTX ISA 9.7.4.2", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 	},
-	{Name: "sub", Opcode: "sub", Line: 288, Section: "PTX ISA 9.7.4.2", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "sub", Opcode: "sub", Line: 295, Section: "PTX ISA 9.7.4.2", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "mul", Opcode: "mul", Line: 289, Section: "PTX ISA 9.7.4.3", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "mul", Opcode: "mul", Line: 296, Section: "PTX ISA 9.7.4.3", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 	},
-	{Name: "mul", Opcode: "mul", Line: 290, Section: "PTX ISA 9.7.4.3", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "mul", Opcode: "mul", Line: 297, Section: "PTX ISA 9.7.4.3", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "fma", Opcode: "fma", Line: 291, Section: "PTX ISA 9.7.4.4", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "fma", Opcode: "fma", Line: 298, Section: "PTX ISA 9.7.4.4", PTX: 4<<8 | 2, Arch: SM(53),
 		Fixed:    []Qual{QRn},
 		Order:    []int8{-1, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "fma", Opcode: "fma", Line: 292, Section: "PTX ISA 9.7.4.4", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "fma", Opcode: "fma", Line: 299, Section: "PTX ISA 9.7.4.4", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QRn, QRelu},
 		Order:    []int8{-1, 0, -2, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "fma", Opcode: "fma", Line: 293, Section: "PTX ISA 9.7.4.4", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "fma", Opcode: "fma", Line: 300, Section: "PTX ISA 9.7.4.4", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QRn},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "neg", Opcode: "neg", Line: 294, Section: "PTX ISA 9.7.4.5", PTX: 6<<8 | 0, Arch: SM(53),
+	{Name: "fma", Opcode: "fma", Line: 301, Section: "PTX ISA 9.7.4.4", PTX: 8<<8 | 1, Arch: SM(90),
+		Fixed:    []Qual{QRn, QOob},
+		Order:    []int8{-1, -2, 0, 1},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 1}},
+	},
+	{Name: "fma", Opcode: "fma", Line: 302, Section: "PTX ISA 9.7.4.4", PTX: 8<<8 | 1, Arch: SM(90),
+		Fixed:    []Qual{QRn, QOob},
+		Order:    []int8{-1, -2, 0, 1},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 1}},
+	},
+	{Name: "neg", Opcode: "neg", Line: 303, Section: "PTX ISA 9.7.4.5", PTX: 6<<8 | 0, Arch: SM(53),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "neg", Opcode: "neg", Line: 295, Section: "PTX ISA 9.7.4.5", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "neg", Opcode: "neg", Line: 304, Section: "PTX ISA 9.7.4.5", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "abs", Opcode: "abs", Line: 296, Section: "PTX ISA 9.7.4.6", PTX: 6<<8 | 5, Arch: SM(53),
+	{Name: "abs", Opcode: "abs", Line: 305, Section: "PTX ISA 9.7.4.6", PTX: 6<<8 | 5, Arch: SM(53),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "abs", Opcode: "abs", Line: 297, Section: "PTX ISA 9.7.4.6", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "abs", Opcode: "abs", Line: 306, Section: "PTX ISA 9.7.4.6", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "min", Opcode: "min", Line: 298, Section: "PTX ISA 9.7.4.7", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "min", Opcode: "min", Line: 307, Section: "PTX ISA 9.7.4.7", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "min", Opcode: "min", Line: 299, Section: "PTX ISA 9.7.4.7", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "min", Opcode: "min", Line: 308, Section: "PTX ISA 9.7.4.7", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "max", Opcode: "max", Line: 300, Section: "PTX ISA 9.7.4.8", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "min", Opcode: "min", Line: 309, Section: "PTX ISA 9.7.4.7", PTX: 7<<8 | 2, Arch: SM(86),
+		Fixed:    []Qual{QXorsign, QAbs},
+		Order:    []int8{0, 1, -1, -2, 2},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
+	},
+	{Name: "min", Opcode: "min", Line: 310, Section: "PTX ISA 9.7.4.7", PTX: 7<<8 | 2, Arch: SM(86),
+		Fixed:    []Qual{QXorsign, QAbs},
+		Order:    []int8{0, -1, -2, 1},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
+	},
+	{Name: "max", Opcode: "max", Line: 311, Section: "PTX ISA 9.7.4.8", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "max", Opcode: "max", Line: 301, Section: "PTX ISA 9.7.4.8", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "max", Opcode: "max", Line: 312, Section: "PTX ISA 9.7.4.8", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "tanh", Opcode: "tanh", Line: 302, Section: "PTX ISA 9.7.4.9", PTX: 7<<8 | 0, Arch: SM(75),
+	{Name: "max", Opcode: "max", Line: 313, Section: "PTX ISA 9.7.4.8", PTX: 7<<8 | 2, Arch: SM(86),
+		Fixed:    []Qual{QXorsign, QAbs},
+		Order:    []int8{0, 1, -1, -2, 2},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
+	},
+	{Name: "max", Opcode: "max", Line: 314, Section: "PTX ISA 9.7.4.8", PTX: 7<<8 | 2, Arch: SM(86),
+		Fixed:    []Qual{QXorsign, QAbs},
+		Order:    []int8{0, -1, -2, 1},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
+	},
+	{Name: "tanh", Opcode: "tanh", Line: 315, Section: "PTX ISA 9.7.4.9", PTX: 7<<8 | 0, Arch: SM(75),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "tanh", Opcode: "tanh", Line: 303, Section: "PTX ISA 9.7.4.9", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "tanh", Opcode: "tanh", Line: 316, Section: "PTX ISA 9.7.4.9", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "ex2", Opcode: "ex2", Line: 304, Section: "PTX ISA 9.7.4.10", PTX: 7<<8 | 0, Arch: SM(75),
+	{Name: "ex2", Opcode: "ex2", Line: 317, Section: "PTX ISA 9.7.4.10", PTX: 7<<8 | 0, Arch: SM(75),
 		Fixed:    []Qual{QApprox},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "ex2", Opcode: "ex2", Line: 305, Section: "PTX ISA 9.7.4.10", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "ex2", Opcode: "ex2", Line: 318, Section: "PTX ISA 9.7.4.10", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QApprox, QFtz},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "set", Opcode: "set", Line: 309, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "set", Opcode: "set", Line: 322, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpInt,
 	},
-	{Name: "set", Opcode: "set", Line: 310, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "set", Opcode: "set", Line: 323, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpInt,
 	},
-	{Name: "set", Opcode: "set", Line: 311, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "set", Opcode: "set", Line: 324, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 312, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "set", Opcode: "set", Line: 325, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 313, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "set", Opcode: "set", Line: 326, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 314, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "set", Opcode: "set", Line: 327, Section: "PTX ISA 9.7.6.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 316, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "setp", Opcode: "setp", Line: 329, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 		Cmp:      CmpInt,
 	},
-	{Name: "setp", Opcode: "setp", Line: 317, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "setp", Opcode: "setp", Line: 330, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpInt,
 	},
-	{Name: "setp", Opcode: "setp", Line: 318, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "setp", Opcode: "setp", Line: 331, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 319, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "setp", Opcode: "setp", Line: 332, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 320, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "setp", Opcode: "setp", Line: 333, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 321, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "setp", Opcode: "setp", Line: 334, Section: "PTX ISA 9.7.6.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "selp", Opcode: "selp", Line: 323, Section: "PTX ISA 9.7.6.3", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "selp", Opcode: "selp", Line: 336, Section: "PTX ISA 9.7.6.3", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 	},
-	{Name: "slct", Opcode: "slct", Line: 325, Section: "PTX ISA 9.7.6.4", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "slct", Opcode: "slct", Line: 338, Section: "PTX ISA 9.7.6.4", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64, QF32, QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}, {Name: "c", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "slct", Opcode: "slct", Line: 326, Section: "PTX ISA 9.7.6.4", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "slct", Opcode: "slct", Line: 339, Section: "PTX ISA 9.7.6.4", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64, QF32, QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 2}},
 	},
-	{Name: "set", Opcode: "set", Line: 338, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 351, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpInt,
 	},
-	{Name: "set", Opcode: "set", Line: 339, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 352, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpInt,
 	},
-	{Name: "set", Opcode: "set", Line: 340, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 353, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 341, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 354, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 342, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 355, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 343, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 356, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 344, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 357, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QU16, QS16, QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 345, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 358, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QU16, QS16, QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 346, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 359, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 347, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 360, Section: "PTX ISA 9.7.7.1", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 348, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 361, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 349, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
+	{Name: "set", Opcode: "set", Line: 362, Section: "PTX ISA 9.7.7.1", PTX: 6<<8 | 5, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 350, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 363, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpInt,
 	},
-	{Name: "set", Opcode: "set", Line: 351, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 364, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QLo, QLs, QHi, QHs}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpInt,
 	},
-	{Name: "set", Opcode: "set", Line: 352, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 365, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QBF16, QF32, QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 353, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 366, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QBF16, QF32, QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 354, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 367, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QU16, QS16, QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 355, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 368, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QU16, QS16, QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 356, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 369, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2, PredOK: true}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 357, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 370, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 358, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 371, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1, PredOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2, PredOK: true}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "set", Opcode: "set", Line: 359, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "set", Opcode: "set", Line: 372, Section: "PTX ISA 9.7.7.1", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1, PredOK: true}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 362, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "setp", Opcode: "setp", Line: 375, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 363, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "setp", Opcode: "setp", Line: 376, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 364, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "setp", Opcode: "setp", Line: 377, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 365, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
+	{Name: "setp", Opcode: "setp", Line: 378, Section: "PTX ISA 9.7.7.2", PTX: 4<<8 | 2, Arch: SM(53),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 366, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "setp", Opcode: "setp", Line: 379, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 367, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "setp", Opcode: "setp", Line: 380, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 368, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "setp", Opcode: "setp", Line: 381, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1, PredOK: true}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "setp", Opcode: "setp", Line: 369, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "setp", Opcode: "setp", Line: 382, Section: "PTX ISA 9.7.7.2", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe, QEqu, QNeu, QLtu, QLeu, QGtu, QGeu, QNum, QNan}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1, Pair: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Cmp:      CmpFloat,
 	},
-	{Name: "and", Opcode: "and", Line: 373, Section: "PTX ISA 9.7.8.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "and", Opcode: "and", Line: 386, Section: "PTX ISA 9.7.8.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred, QB16, QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "or", Opcode: "or", Line: 375, Section: "PTX ISA 9.7.8.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "or", Opcode: "or", Line: 388, Section: "PTX ISA 9.7.8.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred, QB16, QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "xor", Opcode: "xor", Line: 377, Section: "PTX ISA 9.7.8.3", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "xor", Opcode: "xor", Line: 390, Section: "PTX ISA 9.7.8.3", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred, QB16, QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "not", Opcode: "not", Line: 379, Section: "PTX ISA 9.7.8.4", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "not", Opcode: "not", Line: 392, Section: "PTX ISA 9.7.8.4", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred, QB16, QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "cnot", Opcode: "cnot", Line: 381, Section: "PTX ISA 9.7.8.5", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cnot", Opcode: "cnot", Line: 394, Section: "PTX ISA 9.7.8.5", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16, QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "lop3", Opcode: "lop3", Line: 383, Section: "PTX ISA 9.7.8.6", PTX: 4<<8 | 3, Arch: SM(50),
+	{Name: "lop3", Opcode: "lop3", Line: 396, Section: "PTX ISA 9.7.8.6", PTX: 4<<8 | 3, Arch: SM(50),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}, {Name: "c", Kind: OpdSrc, Slot: 0}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 256}},
 	},
-	{Name: "shf", Opcode: "shf", Line: 385, Section: "PTX ISA 9.7.8.7", PTX: 3<<8 | 1, Arch: SM(32),
+	{Name: "lop3", Opcode: "lop3", Line: 397, Section: "PTX ISA 9.7.8.6", PTX: 8<<8 | 2, Arch: SM(70),
+		Order:    []int8{0, 1},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QOr, QAnd}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1, PredOut: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 256}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
+	},
+	{Name: "shf", Opcode: "shf", Line: 399, Section: "PTX ISA 9.7.8.7", PTX: 3<<8 | 1, Arch: SM(32),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QL, QR}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "shl", Opcode: "shl", Line: 387, Section: "PTX ISA 9.7.8.8", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "shl", Opcode: "shl", Line: 401, Section: "PTX ISA 9.7.8.8", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16, QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "shr", Opcode: "shr", Line: 389, Section: "PTX ISA 9.7.8.9", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "shr", Opcode: "shr", Line: 403, Section: "PTX ISA 9.7.8.9", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mov", Opcode: "mov", Line: 393, Section: "PTX ISA 9.7.9.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "mov", Opcode: "mov", Line: 407, Section: "PTX ISA 9.7.9.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred, QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdMovSrc, Slot: 0}},
 		SRegOK:   true,
 	},
-	{Name: "mov", Opcode: "mov", Line: 394, Section: "PTX ISA 9.7.9.1", PTX: 8<<8 | 3, Arch: SM(70),
+	{Name: "mov", Opcode: "mov", Line: 408, Section: "PTX ISA 9.7.9.1", PTX: 8<<8 | 3, Arch: SM(70),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB128}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdMovSrc, Slot: 0}},
 		SRegOK:   true,
 	},
-	{Name: "mov", Opcode: "mov", Line: 395, Section: "PTX ISA 9.7.9.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "mov", Opcode: "mov", Line: 409, Section: "PTX ISA 9.7.9.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QB16, QB32, QB64, QU16, QU32, QU64, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdMovSrc, Slot: 1}},
 		SRegOK:   true,
 	},
-	{Name: "shfl", Opcode: "shfl", Line: 397, Section: "PTX ISA 9.7.9.6", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "shfl", Opcode: "shfl", Line: 411, Section: "PTX ISA 9.7.9.6", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QUp, QDown, QBfly, QIdx}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1, PredOut: true}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Fixed: QB32, Slot: -1}, {Name: "c", Kind: OpdSrc, Fixed: QB32, Slot: -1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "prmt", Opcode: "prmt", Line: 399, Section: "PTX ISA 9.7.9.7", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "prmt", Opcode: "prmt", Line: 413, Section: "PTX ISA 9.7.9.7", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}, {Kind: SlotOpt, Values: []Qual{QF4e, QB4e, QRc8, QEcl, QEcr, QRc16}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 0}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "ld", Opcode: "ld", Line: 401, Section: "PTX ISA 9.7.9.8", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "ld", Opcode: "ld", Line: 415, Section: "PTX ISA 9.7.9.8", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4, 5, 6, 7},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QVolatile, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster, QLocal, QParam, QParamEntry, QParamFunc, QConst}}, {Kind: SlotOpt, Values: []Qual{QCa, QCg, QCs, QLu, QCv, QL1EvictNormal, QL1EvictUnchanged, QL1EvictFirst, QL1EvictLast, QL1NoAllocate}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOpt, Values: []Qual{QL2_64B, QL2_128B, QL2_256B}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QB8, QB16, QB32, QB64, QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 7}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "ld", Opcode: "ld", Line: 402, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 3, Arch: SM(70),
+	{Name: "ld", Opcode: "ld", Line: 416, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 3, Arch: SM(70),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QVolatile, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster, QLocal, QParam, QParamEntry, QParamFunc, QConst}}, {Kind: SlotOpt, Values: []Qual{QV2}}, {Kind: SlotType, Values: []Qual{QB128}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "ld", Opcode: "ld", Line: 404, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 4, Arch: SM(70),
+	{Name: "ld", Opcode: "ld", Line: 418, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 4, Arch: SM(70),
 		Fixed:    []Qual{QSys},
 		Order:    []int8{0, -1, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QVolatile, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster, QLocal, QParam, QParamEntry, QParamFunc, QConst}}, {Kind: SlotOpt, Values: []Qual{QV2}}, {Kind: SlotType, Values: []Qual{QB128}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "ld", Opcode: "ld", Line: 406, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 4, Arch: SM(70),
+	{Name: "ld", Opcode: "ld", Line: 420, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 4, Arch: SM(70),
 		Fixed:    []Qual{QSys},
 		Order:    []int8{0, -1, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster, QLocal}}, {Kind: SlotOpt, Values: []Qual{QV2}}, {Kind: SlotType, Values: []Qual{QB128}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "ld", Opcode: "ld", Line: 407, Section: "PTX ISA 9.7.9.9", PTX: 3<<8 | 1, Arch: SM(32),
+	{Name: "ld", Opcode: "ld", Line: 421, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 2, Arch: SM(70),
+		Fixed:    []Qual{QMmio, QRelaxed, QSys},
+		Order:    []int8{-1, -2, -3, 0, 1},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QB8, QB16, QB32, QB64, QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "m", Kind: OpdMem, Slot: -1}},
+		Mode:     ModeRelaxed, Addr64: true,
+	},
+	{Name: "ld", Opcode: "ld", Line: 424, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 8, Arch: SM(100),
+		Fixed:    []Qual{QV8},
+		Order:    []int8{0, 1, 2, 3, 4, 5, 6, -1, 7},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOpt, Values: []Qual{QL1EvictNormal, QL1EvictUnchanged, QL1EvictFirst, QL1EvictLast, QL1NoAllocate}}, {Kind: SlotOpt, Values: []Qual{QL2EvictNormal, QL2EvictFirst, QL2EvictLast}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOpt, Values: []Qual{QL2_64B, QL2_128B, QL2_256B}}, {Kind: SlotType, Values: []Qual{QB32, QU32, QS32, QF32}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 7}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
+		Mode:     ModeRelaxed, Addr64: true,
+	},
+	{Name: "ld", Opcode: "ld", Line: 425, Section: "PTX ISA 9.7.9.8", PTX: 8<<8 | 8, Arch: SM(100),
+		Fixed:    []Qual{QV4},
+		Order:    []int8{0, 1, 2, 3, 4, 5, 6, -1, 7},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOpt, Values: []Qual{QL1EvictNormal, QL1EvictUnchanged, QL1EvictFirst, QL1EvictLast, QL1NoAllocate}}, {Kind: SlotOne, Values: []Qual{QL2EvictNormal, QL2EvictFirst, QL2EvictLast}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOpt, Values: []Qual{QL2_64B, QL2_128B, QL2_256B}}, {Kind: SlotType, Values: []Qual{QB64, QU64, QS64, QF64}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 7}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
+		Mode:     ModeRelaxed, Addr64: true,
+	},
+	{Name: "ld", Opcode: "ld", Line: 426, Section: "PTX ISA 9.7.9.9", PTX: 3<<8 | 1, Arch: SM(32),
 		Fixed:    []Qual{QGlobal, QNc},
 		Order:    []int8{-1, -2, 0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCa, QCg, QCs, QL1EvictNormal, QL1EvictUnchanged, QL1EvictFirst, QL1EvictLast, QL1NoAllocate}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}, {Kind: SlotOpt, Values: []Qual{QL2_64B, QL2_128B, QL2_256B}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QB8, QB16, QB32, QB64, QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1, Optional: true}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "ldu", Opcode: "ldu", Line: 409, Section: "PTX ISA 9.7.9.10", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "ldu", Opcode: "ldu", Line: 428, Section: "PTX ISA 9.7.9.10", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4}}, {Kind: SlotType, Values: []Qual{QB8, QB16, QB32, QB64, QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "ldu", Opcode: "ldu", Line: 410, Section: "PTX ISA 9.7.9.10", PTX: 8<<8 | 3, Arch: SM(70),
+	{Name: "ldu", Opcode: "ldu", Line: 429, Section: "PTX ISA 9.7.9.10", PTX: 8<<8 | 3, Arch: SM(70),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QB128}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Mode:     ModeRelaxed, Addr64: true,
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 412, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 431, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QLd_Reduce, QAdd},
 		Order:    []int8{-1, 0, 1, 2, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QU32, QU64, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 413, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 432, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QLd_Reduce},
 		Order:    []int8{-1, 0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QU64, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 414, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 433, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QLd_Reduce},
 		Order:    []int8{-1, 0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 415, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 434, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:       []Qual{QLd_Reduce, QAdd},
 		Order:       []int8{-1, 0, 1, 2, -2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOpt, Values: []Qual{QAcc_F32}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2, QBF16, QBF16x2, QF32, QF64}, Name: "T"}},
 		AnyOperands: true, Head: 1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 416, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 435, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:       []Qual{QLd_Reduce},
 		Order:       []int8{-1, 0, 1, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QAcquire}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QAcc_F32}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2, QBF16, QBF16x2}, Name: "T"}},
 		AnyOperands: true, Head: 1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 418, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 437, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QSt},
 		Order:    []int8{-1, 0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QB32, QB64, QU32, QU64, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 419, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 438, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:       []Qual{QSt},
 		Order:       []int8{-1, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QWeak, QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2, QBF16, QBF16x2, QF32, QF64}, Name: "T"}},
 		AnyOperands: true, Head: 1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 421, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 440, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QRed, QAdd},
 		Order:    []int8{-1, 0, 1, 2, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QU32, QU64, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 422, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 441, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QRed},
 		Order:    []int8{-1, 0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QU64, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 423, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 442, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QRed},
 		Order:    []int8{-1, 0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Head:     1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 424, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 443, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:       []Qual{QRed, QAdd},
 		Order:       []int8{-1, 0, 1, 2, -2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2, QBF16, QBF16x2, QF32, QF64}, Name: "T"}},
 		AnyOperands: true, Head: 1, Ignores: []Qual{QPred},
 	},
-	{Name: "multimem", Opcode: "multimem", Line: 425, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "multimem", Opcode: "multimem", Line: 444, Section: "PTX ISA 9.7.9.14", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:       []Qual{QRed},
 		Order:       []int8{-1, 0, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QV2, QV4, QV8}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2, QBF16, QBF16x2}, Name: "T"}},
 		AnyOperands: true, Head: 1, Ignores: []Qual{QPred},
 	},
-	{Name: "prefetch", Opcode: "prefetch", Line: 427, Section: "PTX ISA 9.7.9.15", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "prefetch", Opcode: "prefetch", Line: 446, Section: "PTX ISA 9.7.9.15", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QLocal}}, {Kind: SlotOne, Values: []Qual{QL1, QL2}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "prefetch", Opcode: "prefetch", Line: 428, Section: "PTX ISA 9.7.9.15", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "prefetch", Opcode: "prefetch", Line: 447, Section: "PTX ISA 9.7.9.15", PTX: 7<<8 | 4, Arch: SM(80),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QL2EvictLast, QL2EvictNormal}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "prefetchu", Opcode: "prefetchu", Line: 430, Section: "PTX ISA 9.7.9.15", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "prefetchu", Opcode: "prefetchu", Line: 449, Section: "PTX ISA 9.7.9.15", PTX: 2<<8 | 0, Arch: SM(20),
 		Fixed:    []Qual{QL1},
 		Order:    []int8{-1},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "isspacep", Opcode: "isspacep", Line: 432, Section: "PTX ISA 9.7.9.19", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "prefetch", Opcode: "prefetch", Line: 450, Section: "PTX ISA 9.7.9.15", PTX: 8<<8 | 0, Arch: SM(90),
+		Fixed:    []Qual{QTensormap},
+		Order:    []int8{0, -1},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QConst, QParam}}},
+		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
+		Addr64:   true,
+	},
+	{Name: "isspacep", Opcode: "isspacep", Line: 452, Section: "PTX ISA 9.7.9.19", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QConst, QGlobal, QLocal, QShared, QSharedCta, QSharedCluster, QParam, QParamEntry}}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "cvta", Opcode: "cvta", Line: 434, Section: "PTX ISA 9.7.9.20", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "cvta", Opcode: "cvta", Line: 454, Section: "PTX ISA 9.7.9.20", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QConst, QGlobal, QLocal, QShared, QSharedCta, QSharedCluster, QParam, QParamEntry}}, {Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdMovSrc, Slot: 1}},
 	},
-	{Name: "cvta.to", Opcode: "cvta", Line: 435, Section: "PTX ISA 9.7.9.20", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "cvta.to", Opcode: "cvta", Line: 455, Section: "PTX ISA 9.7.9.20", PTX: 2<<8 | 0, Arch: SM(20),
 		Fixed:    []Qual{QTo},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QConst, QGlobal, QLocal, QShared, QSharedCta, QSharedCluster, QParam, QParamEntry}}, {Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 437, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 457, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 438, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 458, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRni, QRzi, QRmi, QRpi}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 439, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 459, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRni, QRzi, QRmi, QRpi}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64, QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 440, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 460, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 441, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 461, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF64, QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 442, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 462, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRni, QRzi, QRmi, QRpi}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 443, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 463, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRni, QRzi, QRmi, QRpi}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 444, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 464, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRni, QRzi, QRmi, QRpi}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 445, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 465, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 446, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 466, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 4}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 447, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 467, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 448, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 468, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 449, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 469, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 450, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "cvt", Opcode: "cvt", Line: 470, Section: "PTX ISA 9.7.9.21", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 451, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 471, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz}}, {Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QBF16, QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 452, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 472, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(80),
 		Fixed:    []Qual{QSatfinite},
 		Order:    []int8{0, 1, -1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz}}, {Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 453, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(70),
+	{Name: "cvt", Opcode: "cvt", Line: 473, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(70),
 		Fixed:    []Qual{QSatfinite},
 		Order:    []int8{0, 1, -1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz}}, {Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 454, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 474, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 455, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 475, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QRna},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QTf32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 456, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 476, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(80),
 		Fixed:    []Qual{QRna, QSatfinite},
 		Order:    []int8{-1, -2, 0, 1},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QTf32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 457, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 477, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz}}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 458, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 478, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 0, Arch: SM(80),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz}}, {Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QF16x2, QBF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 459, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 479, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(80),
 		Fixed:    []Qual{QSatfinite},
 		Order:    []int8{0, 1, -1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz}}, {Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QF16x2, QBF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 460, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 480, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QRn, QSatfinite},
 		Order:    []int8{-1, -2, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QE4m3x2, QE5m2x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 461, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(89),
+	{Name: "cvt", Opcode: "cvt", Line: 481, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(89),
 		Fixed:    []Qual{QRn, QSatfinite},
 		Order:    []int8{-1, -2, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QE4m3x2, QE5m2x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}, {Name: "b", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 462, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 482, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QRn, QSatfinite},
 		Order:    []int8{-1, -2, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QE4m3x2, QE5m2x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 463, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(89),
+	{Name: "cvt", Opcode: "cvt", Line: 483, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(89),
 		Fixed:    []Qual{QRn, QSatfinite},
 		Order:    []int8{-1, -2, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QE4m3x2, QE5m2x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB16, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 464, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 484, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QRn},
 		Order:    []int8{-1, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3x2, QE5m2x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Fixed: QB16, Slot: -1}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 465, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(89),
+	{Name: "cvt", Opcode: "cvt", Line: 485, Section: "PTX ISA 9.7.9.21", PTX: 8<<8 | 1, Arch: SM(89),
 		Fixed:    []Qual{QRn},
 		Order:    []int8{-1, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelu}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3x2, QE5m2x2}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Fixed: QB16, Slot: -1}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 466, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 486, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRni, QRzi, QRmi, QRpi}}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 467, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "cvt", Opcode: "cvt", Line: 487, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 1, Arch: SM(80),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotOpt, Values: []Qual{QFtz}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Slot: 3}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 468, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 488, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 469, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 489, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 470, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 490, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 471, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 491, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt", Opcode: "cvt", Line: 472, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "cvt", Opcode: "cvt", Line: 492, Section: "PTX ISA 9.7.9.21", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU8, QU16, QU32, QU64, QS8, QS16, QS32, QS64, QF32, QF64}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt, SRegOK: true,
 	},
-	{Name: "cvt.pack", Opcode: "cvt", Line: 474, Section: "PTX ISA 9.7.9.22", PTX: 6<<8 | 5, Arch: SM(72),
+	{Name: "cvt.pack", Opcode: "cvt", Line: 494, Section: "PTX ISA 9.7.9.22", PTX: 6<<8 | 5, Arch: SM(72),
 		Fixed:    []Qual{QPack, QSat},
 		Order:    []int8{-2, 0, 1},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU16, QS16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "S"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}},
 		Mode:     ModeCvt,
 	},
-	{Name: "cvt.pack", Opcode: "cvt", Line: 475, Section: "PTX ISA 9.7.9.22", PTX: 6<<8 | 5, Arch: SM(72),
+	{Name: "cvt.pack", Opcode: "cvt", Line: 495, Section: "PTX ISA 9.7.9.22", PTX: 6<<8 | 5, Arch: SM(72),
 		Fixed:    []Qual{QPack, QSat},
 		Order:    []int8{-2, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU8, QS8}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "S"}, {Kind: SlotType, Values: []Qual{QB32}, Name: "C"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt,
 	},
-	{Name: "cvt.pack", Opcode: "cvt", Line: 476, Section: "PTX ISA 9.7.9.22", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "cvt.pack", Opcode: "cvt", Line: 496, Section: "PTX ISA 9.7.9.22", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:    []Qual{QPack, QSat},
 		Order:    []int8{-2, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU4, QS4, QU2, QS2}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "S"}, {Kind: SlotType, Values: []Qual{QB32}, Name: "C"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Slot: 2}},
 		Mode:     ModeCvt,
 	},
-	{Name: "createpolicy.fractional", Opcode: "createpolicy", Line: 478, Section: "PTX ISA 9.7.9.18", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "createpolicy.fractional", Opcode: "createpolicy", Line: 498, Section: "PTX ISA 9.7.9.18", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QFractional},
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QL2EvictLast, QL2EvictNormal, QL2EvictFirst, QL2_Evict_Unchanged}}, {Kind: SlotOpt, Values: []Qual{QL2_Evict_Unchanged, QL2EvictFirst}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU64, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QF32, Slot: -1, Optional: true}},
 	},
-	{Name: "createpolicy.range", Opcode: "createpolicy", Line: 479, Section: "PTX ISA 9.7.9.18", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "createpolicy.range", Opcode: "createpolicy", Line: 499, Section: "PTX ISA 9.7.9.18", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QRange},
 		Order:    []int8{0, 1, 2, 3},
-		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QL2EvictLast, QL2EvictFirst, QL2_Evict_Unchanged}}, {Kind: SlotOpt, Values: []Qual{QL2_Evict_Unchanged, QL2EvictFirst}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
+		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QL2EvictLast, QL2EvictNormal, QL2EvictFirst, QL2_Evict_Unchanged}}, {Kind: SlotOpt, Values: []Qual{QL2_Evict_Unchanged, QL2EvictFirst}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU64, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "createpolicy.cvt", Opcode: "createpolicy", Line: 480, Section: "PTX ISA 9.7.9.18", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "createpolicy.cvt", Opcode: "createpolicy", Line: 500, Section: "PTX ISA 9.7.9.18", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QCvt, QL2},
 		Order:    []int8{-2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU64, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "mapa", Opcode: "mapa", Line: 482, Section: "PTX ISA 9.7.9.23", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "mapa", Opcode: "mapa", Line: 502, Section: "PTX ISA 9.7.9.23", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QU64, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdMovSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "getctarank", Opcode: "getctarank", Line: 484, Section: "PTX ISA 9.7.9.24", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "getctarank", Opcode: "getctarank", Line: 504, Section: "PTX ISA 9.7.9.24", PTX: 7<<8 | 8, Arch: SM(90),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QU64, QS32, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdMovSrc, Slot: 1}},
 	},
-	{Name: "bra", Opcode: "bra", Line: 488, Section: "PTX ISA 9.7.12.2", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "bra", Opcode: "bra", Line: 508, Section: "PTX ISA 9.7.12.2", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QUni}}},
 		Operands: []OperandSpec{{Name: "l", Kind: OpdLabel, Slot: -1}},
 	},
-	{Name: "brx", Opcode: "brx", Line: 490, Section: "PTX ISA 9.7.12.3", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "brx", Opcode: "brx", Line: 510, Section: "PTX ISA 9.7.12.3", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QIdx},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QUni}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "l", Kind: OpdLabel, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "call", Opcode: "call", Line: 492, Section: "PTX ISA 9.7.12.4", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "call", Opcode: "call", Line: 512, Section: "PTX ISA 9.7.12.4", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QUni}}},
 		AnyOperands: true,
 	},
-	{Name: "ret", Opcode: "ret", Line: 494, Section: "PTX ISA 9.7.12.5", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "ret", Opcode: "ret", Line: 514, Section: "PTX ISA 9.7.12.5", PTX: 1<<8 | 0, Arch: SM(10),
 		Order: []int8{0},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QUni}}},
 	},
-	{Name: "exit", Opcode: "exit", Line: 496, Section: "PTX ISA 9.7.12.6", PTX: 1<<8 | 0, Arch: SM(10)},
-	{Name: "trap", Opcode: "trap", Line: 498, Section: "PTX ISA 9.7.21.1", PTX: 1<<8 | 0, Arch: SM(10)},
-	{Name: "brkpt", Opcode: "brkpt", Line: 500, Section: "PTX ISA 9.7.21.2", PTX: 1<<8 | 0, Arch: SM(11)},
-	{Name: "nanosleep", Opcode: "nanosleep", Line: 502, Section: "PTX ISA 9.7.21.4", PTX: 6<<8 | 2, Arch: SM(70),
+	{Name: "exit", Opcode: "exit", Line: 516, Section: "PTX ISA 9.7.12.6", PTX: 1<<8 | 0, Arch: SM(10)},
+	{Name: "trap", Opcode: "trap", Line: 518, Section: "PTX ISA 9.7.21.1", PTX: 1<<8 | 0, Arch: SM(10)},
+	{Name: "brkpt", Opcode: "brkpt", Line: 520, Section: "PTX ISA 9.7.21.2", PTX: 1<<8 | 0, Arch: SM(11)},
+	{Name: "nanosleep", Opcode: "nanosleep", Line: 522, Section: "PTX ISA 9.7.21.4", PTX: 6<<8 | 2, Arch: SM(70),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Slot: 0, NoHalf: true}},
 	},
-	{Name: "pmevent", Opcode: "pmevent", Line: 504, Section: "PTX ISA 9.7.21.3", PTX: 1<<8 | 4, Arch: SM(10),
+	{Name: "pmevent", Opcode: "pmevent", Line: 524, Section: "PTX ISA 9.7.21.3", PTX: 1<<8 | 4, Arch: SM(10),
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 	},
-	{Name: "pmevent", Opcode: "pmevent", Line: 505, Section: "PTX ISA 9.7.21.3", PTX: 1<<8 | 4, Arch: SM(10),
+	{Name: "pmevent", Opcode: "pmevent", Line: 525, Section: "PTX ISA 9.7.21.3", PTX: 1<<8 | 4, Arch: SM(10),
 		Fixed:    []Qual{QMask},
 		Order:    []int8{-1},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "setmaxnreg", Opcode: "setmaxnreg", Line: 507, Section: "PTX ISA 9.7.21.5", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90, 100, 101}},
+	{Name: "setmaxnreg", Opcode: "setmaxnreg", Line: 527, Section: "PTX ISA 9.7.21.5", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90, 100, 101}},
 		Fixed:    []Qual{QSync, QAligned},
 		Order:    []int8{0, -1, -2, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "bar", Opcode: "bar", Line: 513, Section: "PTX ISA 9.7.13.1", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "bar", Opcode: "bar", Line: 533, Section: "PTX ISA 9.7.13.1", PTX: 1<<8 | 0, Arch: SM(10),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAny, QAll}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 		Ignores:  []Qual{QAny, QAll},
 	},
-	{Name: "bar.arrive", Opcode: "bar", Line: 514, Section: "PTX ISA 9.7.13.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "bar.arrive", Opcode: "bar", Line: 534, Section: "PTX ISA 9.7.13.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Fixed:    []Qual{QArrive},
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAny}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 		Ignores:  []Qual{QAny},
 	},
-	{Name: "bar.red", Opcode: "bar", Line: 515, Section: "PTX ISA 9.7.13.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "bar.red", Opcode: "bar", Line: 535, Section: "PTX ISA 9.7.13.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Fixed:    []Qual{QRed},
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAnd, QOr}}, {Kind: SlotOpt, Values: []Qual{QAny}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Ignores:  []Qual{QAny},
 	},
-	{Name: "bar.red", Opcode: "bar", Line: 516, Section: "PTX ISA 9.7.13.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "bar.red", Opcode: "bar", Line: 536, Section: "PTX ISA 9.7.13.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Fixed:    []Qual{QRed, QPopc},
 		Order:    []int8{-2, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAny}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Ignores:  []Qual{QAny},
 	},
-	{Name: "bar.cta", Opcode: "bar", Line: 517, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "bar.cta", Opcode: "bar", Line: 537, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QSync},
 		Order:    []int8{-2},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "bar.cta.arrive", Opcode: "bar", Line: 518, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "bar.cta.arrive", Opcode: "bar", Line: 538, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QArrive},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "bar.cta.red", Opcode: "bar", Line: 519, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "bar.cta.red", Opcode: "bar", Line: 539, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QRed},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAnd, QOr}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 	},
-	{Name: "bar.cta.red", Opcode: "bar", Line: 520, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "bar.cta.red", Opcode: "bar", Line: 540, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QRed, QPopc},
 		Order:    []int8{-3, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 	},
-	{Name: "barrier", Opcode: "barrier", Line: 522, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "barrier", Opcode: "barrier", Line: 542, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "barrier.arrive", Opcode: "barrier", Line: 523, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "barrier.arrive", Opcode: "barrier", Line: 543, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QArrive},
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "barrier.red", Opcode: "barrier", Line: 524, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "barrier.red", Opcode: "barrier", Line: 544, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QRed},
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Expanded: [2]int{70, 89},
 	},
-	{Name: "barrier.red", Opcode: "barrier", Line: 525, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "barrier.red", Opcode: "barrier", Line: 545, Section: "PTX ISA 9.7.13.1", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QRed, QPopc},
 		Order:    []int8{0, -2, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 	},
-	{Name: "barrier.cta", Opcode: "barrier", Line: 526, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "barrier.cta", Opcode: "barrier", Line: 546, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QSync},
 		Order:    []int8{-2, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "barrier.cta.arrive", Opcode: "barrier", Line: 527, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "barrier.cta.arrive", Opcode: "barrier", Line: 547, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QArrive},
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "barrier.cta.red", Opcode: "barrier", Line: 528, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "barrier.cta.red", Opcode: "barrier", Line: 548, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QRed},
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 2}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Expanded: [2]int{70, 89},
 	},
-	{Name: "barrier.cta.red", Opcode: "barrier", Line: 529, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
+	{Name: "barrier.cta.red", Opcode: "barrier", Line: 549, Section: "PTX ISA 9.7.13.1", PTX: 7<<8 | 8, Arch: SM(30),
 		Fixed:    []Qual{QCta, QRed, QPopc},
 		Order:    []int8{0, -3, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 16}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 	},
-	{Name: "bar.warp.sync", Opcode: "bar", Line: 531, Section: "PTX ISA 9.7.13.2", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "bar.warp.sync", Opcode: "bar", Line: 551, Section: "PTX ISA 9.7.13.2", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QWarp, QSync},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "barrier.cluster.arrive", Opcode: "barrier", Line: 533, Section: "PTX ISA 9.7.13.3", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "barrier.cluster.arrive", Opcode: "barrier", Line: 553, Section: "PTX ISA 9.7.13.3", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed: []Qual{QCluster, QArrive},
 		Order: []int8{0, 1},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QRelease, QRelaxed}}, {Kind: SlotOpt, Values: []Qual{QAligned}}},
 	},
-	{Name: "barrier.cluster.wait", Opcode: "barrier", Line: 534, Section: "PTX ISA 9.7.13.3", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "barrier.cluster.wait", Opcode: "barrier", Line: 554, Section: "PTX ISA 9.7.13.3", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed: []Qual{QCluster, QWait},
 		Order: []int8{0, 1},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QAcquire}}, {Kind: SlotOpt, Values: []Qual{QAligned}}},
 	},
-	{Name: "membar", Opcode: "membar", Line: 536, Section: "PTX ISA 9.7.13.4", PTX: 1<<8 | 4, Arch: SM(10),
+	{Name: "membar", Opcode: "membar", Line: 556, Section: "PTX ISA 9.7.13.4", PTX: 1<<8 | 4, Arch: SM(10),
 		Order: []int8{0},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QCta, QGl, QSys}}},
 	},
-	{Name: "membar.proxy", Opcode: "membar", Line: 537, Section: "PTX ISA 9.7.13.4", PTX: 7<<8 | 5, Arch: SM(60),
+	{Name: "membar.proxy", Opcode: "membar", Line: 557, Section: "PTX ISA 9.7.13.4", PTX: 7<<8 | 5, Arch: SM(60),
 		Fixed: []Qual{QProxy, QAlias},
 		Order: []int8{-2},
 	},
-	{Name: "fence", Opcode: "fence", Line: 539, Section: "PTX ISA 9.7.13.4", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "fence", Opcode: "fence", Line: 559, Section: "PTX ISA 9.7.13.4", PTX: 6<<8 | 0, Arch: SM(70),
 		Order: []int8{0, 1},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QSc, QAcqRel}, Default: QSc}, {Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 	},
-	{Name: "fence", Opcode: "fence", Line: 540, Section: "PTX ISA 9.7.13.4", PTX: 7<<8 | 5, Arch: SM(70),
+	{Name: "fence", Opcode: "fence", Line: 560, Section: "PTX ISA 9.7.13.4", PTX: 7<<8 | 5, Arch: SM(70),
 		Fixed: []Qual{QProxy, QAlias},
 		Order: []int8{-1, -2},
 		Head:  1,
 	},
-	{Name: "fence", Opcode: "fence", Line: 541, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "fence", Opcode: "fence", Line: 561, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed: []Qual{QProxy, QAsync},
 		Order: []int8{-1, -2, 0},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta, QSharedCluster}}},
 		Head:  1,
 	},
-	{Name: "fence", Opcode: "fence", Line: 542, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "fence", Opcode: "fence", Line: 562, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed: []Qual{QMbarrier_Init, QRelease, QCluster},
 		Order: []int8{-1, -2, -3},
 	},
-	{Name: "fence", Opcode: "fence", Line: 543, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 3, Arch: SM(90),
+	{Name: "fence", Opcode: "fence", Line: 563, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 3, Arch: SM(90),
 		Fixed: []Qual{QProxy, QTensormap_Generic, QRelease},
 		Order: []int8{-1, -2, -3, 0, 1},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}},
 		Head:  1,
 	},
-	{Name: "fence", Opcode: "fence", Line: 544, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 3, Arch: SM(90),
+	{Name: "fence", Opcode: "fence", Line: 564, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 3, Arch: SM(90),
 		Fixed:    []Qual{QProxy, QTensormap_Generic, QAcquire},
 		Order:    []int8{-1, -2, -3, 0},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "atom", Opcode: "atom", Line: 549, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "fence", Opcode: "fence", Line: 566, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 6, Arch: SM(90),
+		Order: []int8{0, 1},
+		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QAcquire, QRelease}}, {Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
+	},
+	{Name: "fence", Opcode: "fence", Line: 567, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 6, Arch: SM(90),
+		Fixed: []Qual{QAcquire, QSync_Restrict_Shared_Cluster, QCluster},
+		Order: []int8{-1, -2, -3},
+	},
+	{Name: "fence", Opcode: "fence", Line: 568, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 6, Arch: SM(90),
+		Fixed: []Qual{QRelease, QSync_Restrict_Shared_Cta, QCluster},
+		Order: []int8{-1, -2, -3},
+	},
+	{Name: "fence", Opcode: "fence", Line: 569, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 6, Arch: SM(90),
+		Fixed: []Qual{QProxy, QAsync_Generic, QAcquire, QSync_Restrict_Shared_Cluster, QCluster},
+		Order: []int8{-1, -2, -3, -4, -5},
+		Head:  1,
+	},
+	{Name: "fence", Opcode: "fence", Line: 570, Section: "PTX ISA 9.7.13.4", PTX: 8<<8 | 6, Arch: SM(90),
+		Fixed: []Qual{QProxy, QAsync_Generic, QRelease, QSync_Restrict_Shared_Cta, QCluster},
+		Order: []int8{-1, -2, -3, -4, -5},
+		Head:  1,
+	},
+	{Name: "atom", Opcode: "atom", Line: 575, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "a", Kind: OpdReg, Fixed: QB32, Slot: -1, Optional: true}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 550, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 576, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 551, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 577, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
 		Fixed:    []Qual{QAdd},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 552, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 578, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 553, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 579, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 554, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "atom", Opcode: "atom", Line: 580, Section: "PTX ISA 9.7.13.5", PTX: 1<<8 | 1, Arch: SM(11),
 		Fixed:    []Qual{QCas},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 555, Section: "PTX ISA 9.7.13.5", PTX: 6<<8 | 3, Arch: SM(70),
+	{Name: "atom", Opcode: "atom", Line: 581, Section: "PTX ISA 9.7.13.5", PTX: 6<<8 | 3, Arch: SM(70),
 		Fixed:    []Qual{QCas},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "c", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 556, Section: "PTX ISA 9.7.13.5", PTX: 6<<8 | 2, Arch: SM(60),
+	{Name: "atom", Opcode: "atom", Line: 582, Section: "PTX ISA 9.7.13.5", PTX: 6<<8 | 2, Arch: SM(60),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 557, Section: "PTX ISA 9.7.13.5", PTX: 6<<8 | 3, Arch: SM(70),
+	{Name: "atom", Opcode: "atom", Line: 583, Section: "PTX ISA 9.7.13.5", PTX: 6<<8 | 3, Arch: SM(70),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 558, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 584, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 562, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 588, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor, QExch}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 563, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 589, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 564, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 590, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 565, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 591, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 4, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 566, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "atom", Opcode: "atom", Line: 592, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "atom", Opcode: "atom", Line: 567, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "atom", Opcode: "atom", Line: 593, Section: "PTX ISA 9.7.13.5", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QAcquire, QRelease, QAcqRel}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 569, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 595, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 570, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 596, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
 		Fixed:    []Qual{QAdd},
 		Order:    []int8{0, 1, 2, -1, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 571, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 597, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 572, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
+	{Name: "red", Opcode: "red", Line: 598, Section: "PTX ISA 9.7.13.6", PTX: 1<<8 | 1, Arch: SM(11),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 573, Section: "PTX ISA 9.7.13.6", PTX: 6<<8 | 2, Arch: SM(60),
+	{Name: "red", Opcode: "red", Line: 599, Section: "PTX ISA 9.7.13.6", PTX: 6<<8 | 2, Arch: SM(60),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 574, Section: "PTX ISA 9.7.13.6", PTX: 6<<8 | 3, Arch: SM(70),
+	{Name: "red", Opcode: "red", Line: 600, Section: "PTX ISA 9.7.13.6", PTX: 6<<8 | 3, Arch: SM(70),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 575, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 601, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 576, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 602, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 577, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 603, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd},
 		Order:    []int8{0, 1, 2, -1, -2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QF32, QF64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 578, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 604, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 579, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 605, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint},
 		Order:    []int8{0, 1, 2, -1, 3, 4},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64, QS64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 4}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 580, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
+	{Name: "red", Opcode: "red", Line: 606, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 4, Arch: SM(80),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QF16, QF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 581, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 607, Section: "PTX ISA 9.7.13.6", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QL2CacheHint, QAdd, QNoftz},
 		Order:    []int8{0, 1, 2, -1, -2, -3, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRelaxed, QRelease}}, {Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}, {Kind: SlotOpt, Values: []Qual{QGlobal}}, {Kind: SlotType, Values: []Qual{QBF16, QBF16x2}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 3}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Addr64:   true,
 	},
-	{Name: "red", Opcode: "red", Line: 583, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 610, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx},
 		Order:    []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QInc, QDec}}, {Kind: SlotType, Values: []Qual{QU32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "red", Opcode: "red", Line: 584, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 611, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx},
 		Order:    []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "red", Opcode: "red", Line: 585, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 612, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx, QAdd},
 		Order:    []int8{-1, -2, -3, 0, -4, -5, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotType, Values: []Qual{QU32, QS32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "red", Opcode: "red", Line: 586, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
+	{Name: "red", Opcode: "red", Line: 613, Section: "PTX ISA 9.7.13.7", PTX: 8<<8 | 1, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QRelaxed, QCluster, QCompleteTx},
 		Order:    []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QSharedCluster}}, {Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "vote", Opcode: "vote", Line: 588, Section: "PTX ISA 9.7.13.8", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "vote", Opcode: "vote", Line: 615, Section: "PTX ISA 9.7.13.8", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAll, QAny, QUni}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 1}, {Name: "c", Kind: OpdPredSrc, Slot: 1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 		Expanded: [2]int{70, 89},
 	},
-	{Name: "vote", Opcode: "vote", Line: 589, Section: "PTX ISA 9.7.13.8", PTX: 6<<8 | 0, Arch: SM(90),
+	{Name: "vote", Opcode: "vote", Line: 616, Section: "PTX ISA 9.7.13.8", PTX: 6<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: 0}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vote", Opcode: "vote", Line: 590, Section: "PTX ISA 9.7.13.8", PTX: 6<<8 | 0, Arch: SM(30),
+	{Name: "vote", Opcode: "vote", Line: 617, Section: "PTX ISA 9.7.13.8", PTX: 6<<8 | 0, Arch: SM(30),
 		Fixed:    []Qual{QSync, QBallot},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: -1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vote", Opcode: "vote", Line: 594, Section: "PTX ISA 9.7.13.8", PTX: 1<<8 | 2, Arch: SM(12),
+	{Name: "vote", Opcode: "vote", Line: 621, Section: "PTX ISA 9.7.13.8", PTX: 1<<8 | 2, Arch: SM(12),
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAll, QAny, QUni}}, {Kind: SlotType, Values: []Qual{QPred}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: 1}, {Name: "c", Kind: OpdPredSrc, Slot: 1}},
 		Until:    6<<8 | 4, UntilSM: 70,
 	},
-	{Name: "vote", Opcode: "vote", Line: 595, Section: "PTX ISA 9.7.13.8", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vote", Opcode: "vote", Line: 622, Section: "PTX ISA 9.7.13.8", PTX: 2<<8 | 0, Arch: SM(20),
 		Fixed:    []Qual{QBallot},
 		Order:    []int8{-1, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "c", Kind: OpdPredSrc, Slot: -1}},
 		Until:    6<<8 | 4, UntilSM: 70,
 	},
-	{Name: "match", Opcode: "match", Line: 597, Section: "PTX ISA 9.7.13.9", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "match", Opcode: "match", Line: 624, Section: "PTX ISA 9.7.13.9", PTX: 6<<8 | 0, Arch: SM(70),
 		Fixed:    []Qual{QSync, QAny},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "match", Opcode: "match", Line: 598, Section: "PTX ISA 9.7.13.9", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "match", Opcode: "match", Line: 625, Section: "PTX ISA 9.7.13.9", PTX: 6<<8 | 0, Arch: SM(70),
 		Fixed:    []Qual{QSync, QAll},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32, QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1, PredOut: true, SinkOK: true}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "activemask", Opcode: "activemask", Line: 600, Section: "PTX ISA 9.7.13.10", PTX: 6<<8 | 2, Arch: SM(30),
+	{Name: "activemask", Opcode: "activemask", Line: 627, Section: "PTX ISA 9.7.13.10", PTX: 6<<8 | 2, Arch: SM(30),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}},
 	},
-	{Name: "redux", Opcode: "redux", Line: 602, Section: "PTX ISA 9.7.13.11", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "redux", Opcode: "redux", Line: 629, Section: "PTX ISA 9.7.13.11", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 1, NoHalf: true}, {Name: "a", Kind: OpdSrc, Slot: 1, NoHalf: true}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "redux", Opcode: "redux", Line: 603, Section: "PTX ISA 9.7.13.11", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "redux", Opcode: "redux", Line: 630, Section: "PTX ISA 9.7.13.11", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QAnd, QOr, QXor}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "griddepcontrol", Opcode: "griddepcontrol", Line: 605, Section: "PTX ISA 9.7.13.12", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "redux", Opcode: "redux", Line: 631, Section: "PTX ISA 9.7.13.11", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100}},
+		Fixed:    []Qual{QSync},
+		Order:    []int8{-1, 0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotOpt, Values: []Qual{QAbs}}, {Kind: SlotOpt, Values: []Qual{QNaN}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 3}, {Name: "a", Kind: OpdSrc, Slot: 3}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
+	},
+	{Name: "griddepcontrol", Opcode: "griddepcontrol", Line: 633, Section: "PTX ISA 9.7.13.12", PTX: 7<<8 | 8, Arch: SM(90),
 		Order: []int8{0},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QLaunch_Dependents, QWait}}},
 	},
-	{Name: "elect", Opcode: "elect", Line: 607, Section: "PTX ISA 9.7.13.13", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "elect", Opcode: "elect", Line: 635, Section: "PTX ISA 9.7.13.13", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QSync},
 		Order:    []int8{-1},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1, PredOut: true}, {Name: "mask", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.init", Opcode: "mbarrier", Line: 609, Section: "PTX ISA 9.7.13.15.9", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mbarrier.init", Opcode: "mbarrier", Line: 637, Section: "PTX ISA 9.7.13.15.9", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QInit},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.inval", Opcode: "mbarrier", Line: 611, Section: "PTX ISA 9.7.13.15.10", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mbarrier.inval", Opcode: "mbarrier", Line: 639, Section: "PTX ISA 9.7.13.15.10", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QInval},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 	},
-	{Name: "mbarrier.arrive", Opcode: "mbarrier", Line: 615, Section: "PTX ISA 9.7.13.15.13", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mbarrier.arrive", Opcode: "mbarrier", Line: 643, Section: "PTX ISA 9.7.13.15.13", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QArrive},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelease, QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster, QExpect_Tx, QNoComplete}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB64, Slot: -1, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.arrive_drop", Opcode: "mbarrier", Line: 617, Section: "PTX ISA 9.7.13.15.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mbarrier.arrive_drop", Opcode: "mbarrier", Line: 645, Section: "PTX ISA 9.7.13.15.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QArrive_Drop},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelease, QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster, QExpect_Tx, QNoComplete}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB64, Slot: -1, SinkOK: true}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.expect_tx", Opcode: "mbarrier", Line: 619, Section: "PTX ISA 9.7.13.15.11", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "mbarrier.expect_tx", Opcode: "mbarrier", Line: 647, Section: "PTX ISA 9.7.13.15.11", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QExpect_Tx},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.complete_tx", Opcode: "mbarrier", Line: 621, Section: "PTX ISA 9.7.13.15.12", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "mbarrier.complete_tx", Opcode: "mbarrier", Line: 649, Section: "PTX ISA 9.7.13.15.12", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QComplete_Tx},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QRelaxed, QCta, QCluster, QShared, QSharedCta, QSharedCluster}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "mbarrier.test_wait", Opcode: "mbarrier", Line: 623, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mbarrier.test_wait", Opcode: "mbarrier", Line: 651, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QTest_Wait},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "mbarrier.test_wait.parity", Opcode: "mbarrier", Line: 626, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mbarrier.test_wait.parity", Opcode: "mbarrier", Line: 654, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:    []Qual{QTest_Wait, QParity},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 2}},
 	},
-	{Name: "mbarrier.try_wait", Opcode: "mbarrier", Line: 628, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "mbarrier.try_wait", Opcode: "mbarrier", Line: 656, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QTry_Wait},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.try_wait.parity", Opcode: "mbarrier", Line: 629, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "mbarrier.try_wait.parity", Opcode: "mbarrier", Line: 657, Section: "PTX ISA 9.7.13.15.16", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:    []Qual{QTry_Wait, QParity},
 		Order:    []int8{0, 1},
 		Slots:    []Slot{{Kind: SlotAny, Values: []Qual{QAcquire, QRelaxed, QCta, QCluster, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1, Limit: 2}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "mbarrier.pending_count", Opcode: "mbarrier", Line: 631, Section: "PTX ISA 9.7.13.15.17", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mbarrier.pending_count", Opcode: "mbarrier", Line: 659, Section: "PTX ISA 9.7.13.15.17", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QPending_Count},
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "cp", Opcode: "cp", Line: 635, Section: "PTX ISA 9.7.9.25.3.1", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 663, Section: "PTX ISA 9.7.9.25.3.1", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QAsync, QGlobal},
 		Order:       []int8{-1, 0, 1, -2, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QCa, QCg}}, {Kind: SlotOne, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotAny, Values: []Qual{QL2_64B, QL2_128B, QL2_256B, QL2CacheHint}}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "cp", Opcode: "cp", Line: 637, Section: "PTX ISA 9.7.9.25.3.2", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 665, Section: "PTX ISA 9.7.9.25.3.2", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed: []Qual{QAsync, QCommit_Group},
 		Order: []int8{-1, -2},
 		Head:  2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 639, Section: "PTX ISA 9.7.9.25.3.3", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 667, Section: "PTX ISA 9.7.9.25.3.3", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QAsync, QWait_Group},
 		Order:    []int8{-1, -2},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 640, Section: "PTX ISA 9.7.9.25.3.3", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 668, Section: "PTX ISA 9.7.9.25.3.3", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed: []Qual{QAsync, QWait_All},
 		Order: []int8{-1, -2},
 		Head:  2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 642, Section: "PTX ISA 9.7.9.25.3.4", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "cp", Opcode: "cp", Line: 670, Section: "PTX ISA 9.7.9.25.3.4", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:    []Qual{QAsync, QMbarrier, QArrive},
 		Order:    []int8{-1, -2, -3, 0, 1, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QNoinc}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 644, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 672, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx},
 		Order:    []int8{-1, -2, -3, -4, -5, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 645, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 673, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx, QMulticast_Cluster},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "c", Kind: OpdSrc, Fixed: QU16, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 646, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 674, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx, QL2CacheHint},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 647, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 675, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QGlobal, QCompleteTx, QMulticast_Cluster, QL2CacheHint},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, -7, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "c", Kind: OpdSrc, Fixed: QU16, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 648, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 676, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QSharedCluster, QSharedCta, QCompleteTx},
 		Order:    []int8{-1, -2, -3, -4, -5, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 649, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 677, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QGlobal, QSharedCta, QBulk_Group},
 		Order:    []int8{-1, -2, -3, -4, -5, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 650, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 678, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QGlobal, QSharedCta, QBulk_Group, QL2CacheHint},
 		Order:    []int8{-1, -2, -3, -4, -5, -6, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "pol", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 651, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 6, Arch: SM(100),
+	{Name: "cp", Opcode: "cp", Line: 679, Section: "PTX ISA 9.7.9.25.4.1", PTX: 8<<8 | 6, Arch: SM(100),
 		Fixed:    []Qual{QAsync, QBulk, QGlobal, QSharedCta, QBulk_Group, QCp_Mask},
 		Order:    []int8{-1, -2, -3, -4, -5, -6},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU16, Slot: -1}},
 		Head:     2,
 	},
-	{Name: "cp", Opcode: "cp", Line: 653, Section: "PTX ISA 9.7.9.25.5.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 681, Section: "PTX ISA 9.7.9.25.5.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QTensor},
 		Order:       []int8{-1, -2, -3, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, Q4d, Q5d, QSharedCluster, QSharedCta, QGlobal, QTile, QIm2col, QIm2col_No_Offs, QCompleteTx, QBulk_Group, QMulticast_Cluster, QL2CacheHint, QCta_Group_1, QCta_Group_2}}},
 		AnyOperands: true, Head: 3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 655, Section: "PTX ISA 9.7.9.25.6.1", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 683, Section: "PTX ISA 9.7.9.25.6.1", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed: []Qual{QAsync, QBulk, QCommit_Group},
 		Order: []int8{-1, -2, -3},
 		Head:  3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 657, Section: "PTX ISA 9.7.9.25.6.2", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 685, Section: "PTX ISA 9.7.9.25.6.2", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:    []Qual{QAsync, QBulk, QWait_Group},
 		Order:    []int8{-1, -2, -3, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QRead}}},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 659, Section: "PTX ISA 9.7.9.25.4.3", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 687, Section: "PTX ISA 9.7.9.25.4.3", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QPrefetch, QL2, QGlobal},
 		Order:       []int8{-1, -2, -3, -4, -5, 0},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QL2CacheHint}}},
 		AnyOperands: true, Head: 3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 661, Section: "PTX ISA 9.7.9.25.4.2", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 689, Section: "PTX ISA 9.7.9.25.4.2", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:       []Qual{QReduce, QAsync, QBulk},
 		Order:       []int8{-1, -2, -3, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QSharedCluster, QSharedCta, QGlobal, QCompleteTx, QBulk_Group, QAdd, QMin, QMax, QInc, QDec, QAnd, QOr, QXor, QNoftz, QL2CacheHint, QU32, QS32, QU64, QS64, QB32, QB64, QF32, QF64, QF16, QBF16}}},
 		AnyOperands: true, Head: 3,
 	},
-	{Name: "cp", Opcode: "cp", Line: 663, Section: "PTX ISA 9.7.9.25.5.3", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 691, Section: "PTX ISA 9.7.9.25.5.3", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QPrefetch, QTensor, QL2, QGlobal},
 		Order:       []int8{-1, -2, -3, -4, 0, -5, -6, 1, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d, Q4d, Q5d}}, {Kind: SlotOpt, Values: []Qual{QTile}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "cp", Opcode: "cp", Line: 664, Section: "PTX ISA 9.7.9.25.5.3", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 692, Section: "PTX ISA 9.7.9.25.5.3", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:       []Qual{QAsync, QBulk, QPrefetch, QTensor, QL2, QGlobal, QIm2col},
 		Order:       []int8{-1, -2, -3, -4, 0, -5, -6, -7, 1},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{Q3d, Q4d, Q5d}}, {Kind: SlotOpt, Values: []Qual{QL2CacheHint}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "cp", Opcode: "cp", Line: 666, Section: "PTX ISA 9.7.9.25.5.2", PTX: 8<<8 | 0, Arch: SM(90),
+	{Name: "cp", Opcode: "cp", Line: 694, Section: "PTX ISA 9.7.9.25.5.2", PTX: 8<<8 | 0, Arch: SM(90),
 		Fixed:       []Qual{QReduce, QAsync, QBulk, QTensor},
 		Order:       []int8{-1, -2, -3, -4, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, Q4d, Q5d, QSharedCta, QGlobal, QTile, QIm2col_No_Offs, QBulk_Group, QAdd, QMin, QMax, QInc, QDec, QAnd, QOr, QXor, QL2CacheHint}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 668, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 696, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QGlobal_Address, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 669, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 697, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QRank, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 670, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 698, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QB1024},
 		Order:    []int8{-1, -2, 0, 1, -3, 2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QBox_Dim, QGlobal_Dim, QElement_Stride}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 2}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 671, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 699, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QGlobal_Stride, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 1}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 672, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 700, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QElemtype, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 13}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 673, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 701, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QInterleave_Layout, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 3}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 674, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 702, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QSwizzle_Mode, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 4}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 675, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
+	{Name: "tensormap", Opcode: "tensormap", Line: 703, Section: "PTX ISA 9.7.9.26", PTX: 8<<8 | 3, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QReplace, QTile, QFill_Mode, QB1024},
 		Order:    []int8{-1, -2, -3, 0, -4, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QGlobal, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1, Limit: 2}},
 		Head:     1,
 	},
-	{Name: "tensormap", Opcode: "tensormap", Line: 677, Section: "PTX ISA 9.7.13.4.2", PTX: 8<<8 | 3, Arch: SM(90),
+	{Name: "tensormap", Opcode: "tensormap", Line: 705, Section: "PTX ISA 9.7.13.4.2", PTX: 8<<8 | 3, Arch: SM(90),
 		Fixed:    []Qual{QCp_Fenceproxy, QGlobal, QSharedCta, QTensormap_Generic, QRelease, QSync, QAligned},
 		Order:    []int8{-1, -2, -3, -4, -5, 0, -6, -7},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QCta, QCluster, QGpu, QSys}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "st", Opcode: "st", Line: 679, Section: "PTX ISA 9.7.9.13", PTX: 8<<8 | 6, Arch: SM(100),
+	{Name: "st", Opcode: "st", Line: 707, Section: "PTX ISA 9.7.9.13", PTX: 8<<8 | 6, Arch: SM(100),
 		Fixed:    []Qual{QBulk},
 		Order:    []int8{-1, 0, 1},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QWeak}}, {Kind: SlotOpt, Values: []Qual{QSharedCta}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}, {Name: "n", Kind: OpdImm, Slot: -1}},
 	},
-	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 694, Section: "PTX ISA 9.7.14.5.15", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 722, Section: "PTX ISA 9.7.14.5.15", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QTrans}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 695, Section: "PTX ISA 9.7.14.5.15", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 120}},
+	{Name: "ldmatrix", Opcode: "ldmatrix", Line: 723, Section: "PTX ISA 9.7.14.5.15", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 120}},
 		Fixed:       []Qual{QSync, QAligned},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n16, QM8n16}}, {Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QTrans}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotAny, Values: []Qual{QB8, QB8x16, QB6x16_P32, QB4x16_P64}}},
 		AnyOperands: true,
 	},
-	{Name: "stmatrix", Opcode: "stmatrix", Line: 697, Section: "PTX ISA 9.7.14.5.16", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "stmatrix", Opcode: "stmatrix", Line: 725, Section: "PTX ISA 9.7.14.5.16", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:       []Qual{QSync, QAligned, QM8n8},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QTrans}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "stmatrix", Opcode: "stmatrix", Line: 698, Section: "PTX ISA 9.7.14.5.16", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 120}},
+	{Name: "stmatrix", Opcode: "stmatrix", Line: 726, Section: "PTX ISA 9.7.14.5.16", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 120}},
 		Fixed:       []Qual{QSync, QAligned, QM16n8, QTrans},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QX1, QX2, QX4}}, {Kind: SlotOpt, Values: []Qual{QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB8}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "mma", Opcode: "mma", Line: 700, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 4, Arch: SM(70),
+	{Name: "mma", Opcode: "mma", Line: 728, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 4, Arch: SM(70),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k4},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 701, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 4, Arch: SM(70),
+	{Name: "mma", Opcode: "mma", Line: 729, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 4, Arch: SM(70),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k4},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 702, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 730, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k8, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 703, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 731, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k8, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 704, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 732, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k16, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 705, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 733, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k16, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 706, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 734, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k8, QM16n8k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 707, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 735, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k4, QM16n8k8}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 708, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 736, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k4, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 709, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 8, Arch: SM(90),
+	{Name: "mma", Opcode: "mma", Line: 737, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 8, Arch: SM(90),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k4, QM16n8k8, QM16n8k16}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 710, Section: "PTX ISA 9.7.14.5.14", PTX: 8<<8 | 4, Arch: SM(89),
+	{Name: "mma", Opcode: "mma", Line: 738, Section: "PTX ISA 9.7.14.5.14", PTX: 8<<8 | 4, Arch: SM(89),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k32, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 711, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 739, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k16, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 712, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 740, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 713, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 741, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k32, QRow, QCol},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 714, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 742, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM16n8k32, QM16n8k64}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 715, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
+	{Name: "mma", Opcode: "mma", Line: 743, Section: "PTX ISA 9.7.14.5.14", PTX: 6<<8 | 5, Arch: SM(75),
 		Fixed:       []Qual{QSync, QAligned, QM8n8k128, QRow, QCol, QXor, QPopc},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, -6, -7},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 716, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 744, Section: "PTX ISA 9.7.14.5.14", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol, QPopc},
 		Order:       []int8{-1, -2, 0, -3, -4, 1, 2, 3, 4, 5, -5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM8n8k128, QM16n8k128, QM16n8k256}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOne, Values: []Qual{QXor, QAnd}}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "mma", Opcode: "mma", Line: 717, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 745, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 718, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 746, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 719, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 747, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k16, QM16n8k32}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 720, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 748, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k8, QM16n8k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 721, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 749, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k32, QM16n8k64}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 722, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
+	{Name: "mma", Opcode: "mma", Line: 750, Section: "PTX ISA 9.7.14.6.3", PTX: 7<<8 | 1, Arch: SM(80),
 		Fixed:       []Qual{QSync, QAligned, QRow, QCol},
 		Order:       []int8{0, -1, -2, 1, -3, -4, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotOne, Values: []Qual{QM16n8k64, QM16n8k128}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "mma", Opcode: "mma", Line: 723, Section: "PTX ISA 9.7.14.6.3", PTX: 8<<8 | 4, Arch: SM(89),
+	{Name: "mma", Opcode: "mma", Line: 751, Section: "PTX ISA 9.7.14.6.3", PTX: 8<<8 | 4, Arch: SM(89),
 		Fixed:       []Qual{QSync, QAligned, QM16n8k64, QRow, QCol},
 		Order:       []int8{0, -1, -2, -3, -4, -5, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QSp, QSp_Ordered_Metadata}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true, Head: 6,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 725, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 753, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 0, Arch: SM(70),
 		Fixed:       []Qual{QLoad, QSync},
 		Order:       []int8{-1, 0, -2, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 726, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 754, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 0, Arch: SM(70),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 727, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 755, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(72),
 		Fixed:       []Qual{QLoad, QSync},
 		Order:       []int8{-1, 0, -2, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 728, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 756, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(72),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 729, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 757, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QLoad, QSync},
 		Order:       []int8{-1, 0, -2, 1, 2, 3, 4, 5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 730, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 758, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QLoad, QSync, QM16n16k8},
 		Order:       []int8{-1, 0, -2, 1, 2, -3, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 731, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 759, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QLoad, QC, QSync, QM16n16k8},
 		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 732, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 760, Section: "PTX ISA 9.7.14.4.3", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QLoad, QSync, QM8n8k4},
 		Order:       []int8{-1, 0, -2, 1, 2, -3, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QA, QB, QC}}, {Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 733, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 761, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QLoad, QA, QSync, QRow},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k32}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 734, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 762, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QLoad, QB, QSync, QCol},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k32}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 735, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 763, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QLoad, QA, QSync, QRow},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB1}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 736, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 764, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QLoad, QB, QSync, QCol},
 		Order:       []int8{-1, -2, -3, 0, -4, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QB1}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 737, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 765, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 739, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 767, Section: "PTX ISA 9.7.14.4.3", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QLoad, QC, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 740, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 768, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QStore, QD, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 741, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 769, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7, 8},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k8, QM8n8k32, QM8n8k128}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 742, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 770, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 0, Arch: SM(70),
 		Fixed:       []Qual{QStore, QD, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 743, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 3, Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 771, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 3, Arch: SM(72),
 		Fixed:       []Qual{QStore, QD, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 744, Section: "PTX ISA 9.7.14.4.4", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 772, Section: "PTX ISA 9.7.14.4.4", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QStore, QD, QSync, QM16n16k8},
 		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 745, Section: "PTX ISA 9.7.14.4.4", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 773, Section: "PTX ISA 9.7.14.4.4", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QStore, QD, QSync, QM8n8k4},
 		Order:       []int8{-1, -2, -3, 0, 1, -4, 2, 3},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 746, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 774, Section: "PTX ISA 9.7.14.4.4", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QStore, QD, QSync},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM8n8k32, QM8n8k128}}, {Kind: SlotOpt, Values: []Qual{QGlobal, QShared, QSharedCta}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "T"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 747, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 0, Arch: SM(70),
+	{Name: "wmma", Opcode: "wmma", Line: 775, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 0, Arch: SM(70),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 748, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(72),
+	{Name: "wmma", Opcode: "wmma", Line: 776, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(72),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7, 8},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 749, Section: "PTX ISA 9.7.14.4.5", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 777, Section: "PTX ISA 9.7.14.4.5", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QMma, QSync},
 		Order:       []int8{-1, -2, 0, 1, 2, 3, 4, 5, 6, 7},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QM16n16k16, QM8n32k16, QM32n8k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 750, Section: "PTX ISA 9.7.14.4.5", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 778, Section: "PTX ISA 9.7.14.4.5", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QMma, QSync, QM16n16k8},
 		Order:       []int8{-1, -2, 0, 1, 2, -3, 3, 4, 5, 6},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF32}, Name: "C"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 751, Section: "PTX ISA 9.7.14.4.5", PTX: 7<<8 | 0, Arch: SM(80),
+	{Name: "wmma", Opcode: "wmma", Line: 779, Section: "PTX ISA 9.7.14.4.5", PTX: 7<<8 | 0, Arch: SM(80),
 		Fixed:       []Qual{QMma, QSync, QM8n8k4},
 		Order:       []int8{-1, -2, 0, 1, 2, -3, 3, 4, 5, 6, 7},
 		Slots:       []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOne, Values: []Qual{QRow, QCol}}, {Kind: SlotOpt, Values: []Qual{QRn, QRz, QRm, QRp}}, {Kind: SlotType, Values: []Qual{QF64}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "B"}, {Kind: SlotType, Values: []Qual{QF64}, Name: "C"}},
 		AnyOperands: true,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 752, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 780, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QAligned, QRow, QCol, QM8n8k32},
 		Order:       []int8{-1, -2, -3, -4, -5, -6, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 753, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 781, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QRow, QCol, QM8n8k32},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS4, QU4}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 754, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 782, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QAligned, QRow, QCol, QM8n8k128, QPopc},
 		Order:       []int8{-1, -2, -3, -4, -5, -6, 0, 1, 2, 3, 4, -7},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOne, Values: []Qual{QXor, QAnd}}},
 		AnyOperands: true, Head: 5,
 	},
-	{Name: "wmma", Opcode: "wmma", Line: 755, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
+	{Name: "wmma", Opcode: "wmma", Line: 783, Section: "PTX ISA 9.7.14.4.5", PTX: 6<<8 | 3, Arch: SM(75),
 		Fixed:       []Qual{QMma, QSync, QRow, QCol, QM8n8k128, QPopc},
 		Order:       []int8{-1, -2, -3, -4, -5, 0, 1, 2, 3, 4, -6},
 		Slots:       []Slot{{Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}, {Kind: SlotType, Values: []Qual{QS32}, Name: "C"}, {Kind: SlotOne, Values: []Qual{QXor, QAnd}}},
 		AnyOperands: true, Head: 4,
 	},
-	{Name: "movmatrix", Opcode: "movmatrix", Line: 757, Section: "PTX ISA 9.7.14.5.17", PTX: 7<<8 | 8, Arch: SM(75),
+	{Name: "movmatrix", Opcode: "movmatrix", Line: 785, Section: "PTX ISA 9.7.14.5.17", PTX: 7<<8 | 8, Arch: SM(75),
 		Fixed:    []Qual{QSync, QAligned, QM8n8, QTrans},
 		Order:    []int8{-1, -2, -3, -4, 0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QB16}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1, PredOK: true}, {Name: "a", Kind: OpdReg, Fixed: QB32, Slot: -1, PredOK: true}},
 		Ignores:  []Qual{QBF16, QBF16x2, QTf32, QS4, QU4, QS2, QU2, QB1, QRow, QCol},
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 761, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 789, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k16, QM64n16k16, QM64n24k16, QM64n32k16, QM64n40k16, QM64n48k16, QM64n56k16, QM64n64k16, QM64n72k16, QM64n80k16, QM64n88k16, QM64n96k16, QM64n104k16, QM64n112k16, QM64n120k16, QM64n128k16, QM64n136k16, QM64n144k16, QM64n152k16, QM64n160k16, QM64n168k16, QM64n176k16, QM64n184k16, QM64n192k16, QM64n200k16, QM64n208k16, QM64n216k16, QM64n224k16, QM64n232k16, QM64n240k16, QM64n248k16, QM64n256k16}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 762, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 790, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k16, QM64n16k16, QM64n24k16, QM64n32k16, QM64n40k16, QM64n48k16, QM64n56k16, QM64n64k16, QM64n72k16, QM64n80k16, QM64n88k16, QM64n96k16, QM64n104k16, QM64n112k16, QM64n120k16, QM64n128k16, QM64n136k16, QM64n144k16, QM64n152k16, QM64n160k16, QM64n168k16, QM64n176k16, QM64n184k16, QM64n192k16, QM64n200k16, QM64n208k16, QM64n216k16, QM64n224k16, QM64n232k16, QM64n240k16, QM64n248k16, QM64n256k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 763, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 791, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k8, QM64n16k8, QM64n24k8, QM64n32k8, QM64n40k8, QM64n48k8, QM64n56k8, QM64n64k8, QM64n72k8, QM64n80k8, QM64n88k8, QM64n96k8, QM64n104k8, QM64n112k8, QM64n120k8, QM64n128k8, QM64n136k8, QM64n144k8, QM64n152k8, QM64n160k8, QM64n168k8, QM64n176k8, QM64n184k8, QM64n192k8, QM64n200k8, QM64n208k8, QM64n216k8, QM64n224k8, QM64n232k8, QM64n240k8, QM64n248k8, QM64n256k8}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 764, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 792, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n40k32, QM64n48k32, QM64n56k32, QM64n64k32, QM64n72k32, QM64n80k32, QM64n88k32, QM64n96k32, QM64n104k32, QM64n112k32, QM64n120k32, QM64n128k32, QM64n136k32, QM64n144k32, QM64n152k32, QM64n160k32, QM64n168k32, QM64n176k32, QM64n184k32, QM64n192k32, QM64n200k32, QM64n208k32, QM64n216k32, QM64n224k32, QM64n232k32, QM64n240k32, QM64n248k32, QM64n256k32}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 765, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 793, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n48k32, QM64n64k32, QM64n80k32, QM64n96k32, QM64n112k32, QM64n128k32, QM64n144k32, QM64n160k32, QM64n176k32, QM64n192k32, QM64n208k32, QM64n224k32, QM64n240k32, QM64n256k32}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 766, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 794, Section: "PTX ISA 9.7.15.5.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSync, QAligned, QAnd, QPopc},
 		Order:       []int8{-1, -2, -3, 0, 1, 2, 3, -4, -5},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k256, QM64n16k256, QM64n24k256, QM64n32k256, QM64n48k256, QM64n64k256, QM64n80k256, QM64n96k256, QM64n112k256, QM64n128k256, QM64n144k256, QM64n160k256, QM64n176k256, QM64n192k256, QM64n208k256, QM64n224k256, QM64n240k256, QM64n256k256}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "A"}, {Kind: SlotType, Values: []Qual{QB1}, Name: "B"}},
 		AnyOperands: true, Head: 1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 767, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 795, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n40k32, QM64n48k32, QM64n56k32, QM64n64k32, QM64n72k32, QM64n80k32, QM64n88k32, QM64n96k32, QM64n104k32, QM64n112k32, QM64n120k32, QM64n128k32, QM64n136k32, QM64n144k32, QM64n152k32, QM64n160k32, QM64n168k32, QM64n176k32, QM64n184k32, QM64n192k32, QM64n200k32, QM64n208k32, QM64n216k32, QM64n224k32, QM64n232k32, QM64n240k32, QM64n248k32, QM64n256k32}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QF16}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 768, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 796, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k32, QM64n16k32, QM64n24k32, QM64n32k32, QM64n40k32, QM64n48k32, QM64n56k32, QM64n64k32, QM64n72k32, QM64n80k32, QM64n88k32, QM64n96k32, QM64n104k32, QM64n112k32, QM64n120k32, QM64n128k32, QM64n136k32, QM64n144k32, QM64n152k32, QM64n160k32, QM64n168k32, QM64n176k32, QM64n184k32, QM64n192k32, QM64n200k32, QM64n208k32, QM64n216k32, QM64n224k32, QM64n232k32, QM64n240k32, QM64n248k32, QM64n256k32}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "A"}, {Kind: SlotType, Values: []Qual{QBF16}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 769, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 797, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k16, QM64n16k16, QM64n24k16, QM64n32k16, QM64n40k16, QM64n48k16, QM64n56k16, QM64n64k16, QM64n72k16, QM64n80k16, QM64n88k16, QM64n96k16, QM64n104k16, QM64n112k16, QM64n120k16, QM64n128k16, QM64n136k16, QM64n144k16, QM64n152k16, QM64n160k16, QM64n168k16, QM64n176k16, QM64n184k16, QM64n192k16, QM64n200k16, QM64n208k16, QM64n216k16, QM64n224k16, QM64n232k16, QM64n240k16, QM64n248k16, QM64n256k16}}, {Kind: SlotType, Values: []Qual{QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QTf32}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 770, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 798, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k64, QM64n16k64, QM64n24k64, QM64n32k64, QM64n40k64, QM64n48k64, QM64n56k64, QM64n64k64, QM64n72k64, QM64n80k64, QM64n88k64, QM64n96k64, QM64n104k64, QM64n112k64, QM64n120k64, QM64n128k64, QM64n136k64, QM64n144k64, QM64n152k64, QM64n160k64, QM64n168k64, QM64n176k64, QM64n184k64, QM64n192k64, QM64n200k64, QM64n208k64, QM64n216k64, QM64n224k64, QM64n232k64, QM64n240k64, QM64n248k64, QM64n256k64}}, {Kind: SlotType, Values: []Qual{QF16, QF32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "A"}, {Kind: SlotType, Values: []Qual{QE4m3, QE5m2}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 771, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 799, Section: "PTX ISA 9.7.15.6.2", PTX: 8<<8 | 2, Arch: Arch{Arch: []int{90}},
 		Fixed:       []Qual{QMma_Async, QSp, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, -4, 0, 1, 2, 3, 4},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QM64n8k64, QM64n16k64, QM64n24k64, QM64n32k64, QM64n48k64, QM64n64k64, QM64n80k64, QM64n96k64, QM64n112k64, QM64n128k64, QM64n144k64, QM64n160k64, QM64n176k64, QM64n192k64, QM64n208k64, QM64n224k64, QM64n240k64, QM64n256k64}}, {Kind: SlotOpt, Values: []Qual{QSatfinite}}, {Kind: SlotType, Values: []Qual{QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "A"}, {Kind: SlotType, Values: []Qual{QS8, QU8}, Name: "B"}},
 		AnyOperands: true, Head: 2,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 773, Section: "PTX ISA 9.7.15.7.1", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 801, Section: "PTX ISA 9.7.15.7.1", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed: []Qual{QFence, QSync},
 		Order: []int8{-1, -2, 0},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Head:  1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 775, Section: "PTX ISA 9.7.15.7.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 803, Section: "PTX ISA 9.7.15.7.2", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed: []Qual{QCommit_Group, QSync},
 		Order: []int8{-1, -2, 0},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Head:  1,
 	},
-	{Name: "wgmma", Opcode: "wgmma", Line: 777, Section: "PTX ISA 9.7.15.7.3", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
+	{Name: "wgmma", Opcode: "wgmma", Line: 805, Section: "PTX ISA 9.7.15.7.3", PTX: 8<<8 | 0, Arch: Arch{Arch: []int{90}},
 		Fixed:    []Qual{QWait_Group, QSync},
 		Order:    []int8{-1, -2, 0},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QAligned}}},
 		Operands: []OperandSpec{{Name: "n", Kind: OpdImm, Slot: -1}},
 		Head:     1,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 781, Section: "PTX ISA 9.7.16.7.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 809, Section: "PTX ISA 9.7.16.7.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:    []Qual{QAlloc, QSync, QAligned},
 		Order:    []int8{-1, 0, 1, -2, -3, 2, 3},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta_Group_1}}, {Kind: SlotOpt, Values: []Qual{QCta_Group_2}}, {Kind: SlotOpt, Values: []Qual{QSharedCta}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 783, Section: "PTX ISA 9.7.16.7.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 811, Section: "PTX ISA 9.7.16.7.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:    []Qual{QDealloc, QSync, QAligned},
 		Order:    []int8{-1, 0, 1, -2, -3, 2},
 		Slots:    []Slot{{Kind: SlotOpt, Values: []Qual{QCta_Group_1}}, {Kind: SlotOpt, Values: []Qual{QCta_Group_2}}, {Kind: SlotType, Values: []Qual{QB32}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdSrc, Fixed: QB32, Slot: -1}, {Name: "b", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 785, Section: "PTX ISA 9.7.16.7.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 813, Section: "PTX ISA 9.7.16.7.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed: []Qual{QRelinquish_Alloc_Permit, QSync, QAligned},
 		Order: []int8{-1, 0, 1, -2, -3},
 		Slots: []Slot{{Kind: SlotOpt, Values: []Qual{QCta_Group_1}}, {Kind: SlotOpt, Values: []Qual{QCta_Group_2}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 787, Section: "PTX ISA 9.7.16.8.3", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 815, Section: "PTX ISA 9.7.16.8.3", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:       []Qual{QLd, QSync, QAligned},
 		Order:       []int8{-1, -2, -3, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q16x64b, Q16x128b, Q16x256b, Q32x32b, Q16x32bx2, QX1, QX2, QX4, QX8, QX16, QX32, QX64, QX128, QPack_16b, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 789, Section: "PTX ISA 9.7.16.8.5", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 817, Section: "PTX ISA 9.7.16.8.5", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed: []Qual{QWait, QSync},
 		Order: []int8{-1, 0, -2, 1},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QWait_Ld, QWait_St}}, {Kind: SlotOpt, Values: []Qual{QAligned}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 790, Section: "PTX ISA 9.7.16.8.5", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 818, Section: "PTX ISA 9.7.16.8.5", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed: []Qual{QSync, QAligned},
 		Order: []int8{0, -1, -2},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QWait_Ld, QWait_St}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 792, Section: "PTX ISA 9.7.16.6.4", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 820, Section: "PTX ISA 9.7.16.6.4", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Order: []int8{0},
 		Slots: []Slot{{Kind: SlotOne, Values: []Qual{QFence_Before_Thread_Sync, QFence_After_Thread_Sync}}},
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 794, Section: "PTX ISA 9.7.16.11.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 822, Section: "PTX ISA 9.7.16.11.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:       []Qual{QCommit},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, QMbarrier_Arrive_One, QSharedCluster, QMulticast_Cluster, QB64}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 796, Section: "PTX ISA 9.7.16.10.9", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 824, Section: "PTX ISA 9.7.16.10.9", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:       []Qual{QMma},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, QKind_F16, QKind_Tf32, QKind_F8f6f4, QKind_I8, QKind_Mxf8f6f4, QKind_Mxf4, QKind_Mxf4nvf4, QSp, QWs, QCollector_A_Fill, QCollector_A_Use, QCollector_A_Lastuse, QCollector_A_Discard, QBlock_Scale, QScale_Vec_1X, QScale_Vec_2X, QScale_Vec_4X}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 798, Section: "PTX ISA 9.7.16.9.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 826, Section: "PTX ISA 9.7.16.9.1", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:       []Qual{QCp},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, Q128x256b, Q4x256b, Q128x128b, Q64x128b, QWarpx2_02_13, QWarpx2_01_23, Q32x128b, QWarpx4, QB8x16, QB6x16_P32, QB4x16_P64}}},
 		AnyOperands: true,
 	},
-	{Name: "tcgen05", Opcode: "tcgen05", Line: 800, Section: "PTX ISA 9.7.16.9.2", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
+	{Name: "tcgen05", Opcode: "tcgen05", Line: 828, Section: "PTX ISA 9.7.16.9.2", PTX: 8<<8 | 6, Arch: Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8},
 		Fixed:    []Qual{QShift, QDown},
 		Order:    []int8{-1, 0, -2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QCta_Group_1, QCta_Group_2}}},
 		Operands: []OperandSpec{{Name: "m", Kind: OpdMem, Slot: -1}},
 	},
-	{Name: "stacksave", Opcode: "stacksave", Line: 804, Section: "PTX ISA 9.7.17.1", PTX: 7<<8 | 3, Arch: SM(52),
+	{Name: "stacksave", Opcode: "stacksave", Line: 832, Section: "PTX ISA 9.7.17.1", PTX: 7<<8 | 3, Arch: SM(52),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}},
 	},
-	{Name: "stackrestore", Opcode: "stackrestore", Line: 806, Section: "PTX ISA 9.7.17.2", PTX: 7<<8 | 3, Arch: SM(52),
+	{Name: "stackrestore", Opcode: "stackrestore", Line: 834, Section: "PTX ISA 9.7.17.2", PTX: 7<<8 | 3, Arch: SM(52),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "a", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "alloca", Opcode: "alloca", Line: 808, Section: "PTX ISA 9.7.17.3", PTX: 7<<8 | 3, Arch: SM(52),
+	{Name: "alloca", Opcode: "alloca", Line: 836, Section: "PTX ISA 9.7.17.3", PTX: 7<<8 | 3, Arch: SM(52),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QU64}, Name: "T"}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "n", Kind: OpdImm, Slot: -1, Optional: true}},
 	},
-	{Name: "tex", Opcode: "tex", Line: 812, Section: "PTX ISA 9.7.10.3", PTX: 1<<8 | 0, Arch: SM(10),
+	{Name: "tex", Opcode: "tex", Line: 840, Section: "PTX ISA 9.7.10.3", PTX: 1<<8 | 0, Arch: SM(10),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, QA1d, QA2d, QCube, QAcube, Q2dms, QA2dms, QBase, QLevel, QGrad, QV4, QV2, QS32, QU32, QF32, QF16, QF16x2}}},
 		AnyOperands: true,
 	},
-	{Name: "tld4", Opcode: "tld4", Line: 814, Section: "PTX ISA 9.7.10.4", PTX: 2<<8 | 2, Arch: SM(20),
+	{Name: "tld4", Opcode: "tld4", Line: 842, Section: "PTX ISA 9.7.10.4", PTX: 2<<8 | 2, Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QR, QG, QB, QA, Q2d, QA2d, QCube, QAcube, QV4, QS32, QU32, QF32}}},
 		AnyOperands: true,
 	},
-	{Name: "txq", Opcode: "txq", Line: 816, Section: "PTX ISA 9.7.10.5", PTX: 1<<8 | 5, Arch: SM(10),
+	{Name: "txq", Opcode: "txq", Line: 844, Section: "PTX ISA 9.7.10.5", PTX: 1<<8 | 5, Arch: SM(10),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QLevel, QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QNormalized_Coords, QFilter_Mode, QAddr_Mode_0, QAddr_Mode_1, QAddr_Mode_2, QForce_Unnormalized_Coords, QArray_Size, QNum_Mipmap_Levels, QNum_Samples, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "suld", Opcode: "suld", Line: 818, Section: "PTX ISA 9.7.11.1", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "suld", Opcode: "suld", Line: 846, Section: "PTX ISA 9.7.11.1", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QB},
 		Order:       []int8{-1, 0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, QA1d, QA2d, QV2, QV4, QB8, QB16, QB32, QB64, QTrap, QClamp, QZero, QCa, QCg, QCs, QCv}}},
 		AnyOperands: true,
 	},
-	{Name: "sust", Opcode: "sust", Line: 820, Section: "PTX ISA 9.7.11.2", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sust", Opcode: "sust", Line: 848, Section: "PTX ISA 9.7.11.2", PTX: 1<<8 | 5, Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QB, QP, Q1d, Q2d, Q3d, QA1d, QA2d, QV2, QV4, QB8, QB16, QB32, QB64, QTrap, QClamp, QZero, QWb, QCg, QCs, QWt}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 822, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 850, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QB, QP, Q1d, Q2d, Q3d, QAdd, QMin, QMax, QAnd, QOr, QU32, QU64, QS32, QB32, QB64, QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "suq", Opcode: "suq", Line: 824, Section: "PTX ISA 9.7.11.4", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "suq", Opcode: "suq", Line: 852, Section: "PTX ISA 9.7.11.4", PTX: 1<<8 | 5, Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QArray_Size, QMemory_Layout, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "vadd", Opcode: "vadd", Line: 831, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vadd", Opcode: "vadd", Line: 859, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vadd", Opcode: "vadd", Line: 832, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vadd", Opcode: "vadd", Line: 860, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vsub", Opcode: "vsub", Line: 834, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vsub", Opcode: "vsub", Line: 862, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vsub", Opcode: "vsub", Line: 835, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vsub", Opcode: "vsub", Line: 863, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 837, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 865, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 838, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 866, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmin", Opcode: "vmin", Line: 840, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 868, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmin", Opcode: "vmin", Line: 841, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 869, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 843, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmax", Opcode: "vmax", Line: 871, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 844, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmax", Opcode: "vmax", Line: 872, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 846, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 874, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 847, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 875, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 849, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 877, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 850, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 878, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmad", Opcode: "vmad", Line: 852, Section: "PTX ISA 9.7.19.3", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmad", Opcode: "vmad", Line: 880, Section: "PTX ISA 9.7.19.3", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QPo}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOpt, Values: []Qual{QShr7, QShr15}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 854, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 882, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 855, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 883, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd2", Opcode: "vadd2", Line: 857, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vadd2", Opcode: "vadd2", Line: 885, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub2", Opcode: "vsub2", Line: 859, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vsub2", Opcode: "vsub2", Line: 887, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg2", Opcode: "vavrg2", Line: 861, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vavrg2", Opcode: "vavrg2", Line: 889, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 863, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 891, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin2", Opcode: "vmin2", Line: 865, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmin2", Opcode: "vmin2", Line: 893, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax2", Opcode: "vmax2", Line: 867, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmax2", Opcode: "vmax2", Line: 895, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset2", Opcode: "vset2", Line: 869, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vset2", Opcode: "vset2", Line: 897, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd4", Opcode: "vadd4", Line: 871, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vadd4", Opcode: "vadd4", Line: 899, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub4", Opcode: "vsub4", Line: 873, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vsub4", Opcode: "vsub4", Line: 901, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg4", Opcode: "vavrg4", Line: 875, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vavrg4", Opcode: "vavrg4", Line: 903, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 877, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 905, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin4", Opcode: "vmin4", Line: 879, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmin4", Opcode: "vmin4", Line: 907, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax4", Opcode: "vmax4", Line: 881, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmax4", Opcode: "vmax4", Line: 909, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset4", Opcode: "vset4", Line: 883, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vset4", Opcode: "vset4", Line: 911, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
@@ -3782,506 +3914,511 @@ var formRules = [...]FormRule{
 // qualIndex maps every qualifier spelling to its Qual.
 var qualIndex = strindex.Index{Mask: 0xfff,
 	Slots: []strindex.Slot{
-		31:   {W: 0x7864692e7864692e, Val: uint16(QIdx), N: 4},                        // .idx
-		40:   {W: 0x6464612e6464612e, Val: uint16(QAdd), N: 4},                        // .add
-		54:   {W: 0x6d722e, Val: uint16(QRm), N: 3},                                   // .rm
-		65:   {W: 0x6465676e3a324c2e, Val: uint16(QL2_Evict_Unchanged), N: 20},        // .L2::evict_unchanged
-		72:   {W: 0x6c616d723a314c2e, Val: uint16(QL1EvictNormal), N: 17},             // .L1::evict_normal
-		76:   {W: 0x6465722e6465722e, Val: uint16(QRed), N: 4},                        // .red
-		81:   {W: 0x7570672e7570672e, Val: uint16(QGpu), N: 4},                        // .gpu
-		104:  {W: 0x6236313a6361702e, Val: uint16(QPack_16b), N: 10},                  // .pack::16b
-		111:  {W: 0x32336b3234366d2e, Val: uint16(QM64n232k32), N: 11},                // .m64n232k32
-		115:  {W: 0x383231623231622e, Val: uint16(QB128), N: 5},                       // .b128
-		118:  {W: 0x697a722e697a722e, Val: uint16(QRzi), N: 4},                        // .rzi
-		120:  {W: 0x3635326b34366d2e, Val: uint16(QM64n24k256), N: 11},                // .m64n24k256
-		121:  {W: 0x647261636c6f632e, Val: uint16(QCollector_A_Discard), N: 22},       // .collector::a::discard
-		132:  {W: 0x32336b3034366d2e, Val: uint16(QM64n80k32), N: 10},                 // .m64n80k32
-		153:  {W: 0x327832333233662e, Val: uint16(QF32x2), N: 6},                      // .f32x2
-		154:  {W: 0x32336b3234366d2e, Val: uint16(QM64n152k32), N: 11},                // .m64n152k32
-		164:  {W: 0x7265626d6d756e2e, Val: uint16(QNumber), N: 7},                     // .number
-		170:  {W: 0x623233787832332e, Val: uint16(Q32x32b), N: 7},                     // .32x32b
-		177:  {W: 0x423832313a324c2e, Val: uint16(QL2_128B), N: 9},                    // .L2::128B
-		194:  {W: 0x386b383434366d2e, Val: uint16(QM64n248k8), N: 10},                 // .m64n248k8
-		201:  {W: 0x7565672e7565672e, Val: uint16(QGeu), N: 4},                        // .geu
-		202:  {W: 0x61632e, Val: uint16(QCa), N: 3},                                   // .ca
-		206:  {W: 0x36316b3832336d2e, Val: uint16(QM32n8k16), N: 9},                   // .m32n8k16
-		209:  {W: 0x623832317836312e, Val: uint16(Q16x128b), N: 8},                    // .16x128b
-		210:  {W: 0x32336b3434366d2e, Val: uint16(QM64n64k32), N: 10},                 // .m64n64k32
-		231:  {W: 0x3635326b34366d2e, Val: uint16(QM64n176k256), N: 12},               // .m64n176k256
-		240:  {W: 0x6b73616d73616d2e, Val: uint16(QMask), N: 5},                       // .mask
-		247:  {W: 0x313a3a706174632e, Val: uint16(QCta_Group_1), N: 13},               // .cta_group::1
-		257:  {W: 0x315f65646464612e, Val: uint16(QAddr_Mode_1), N: 12},               // .addr_mode_1
-		265:  {W: 0x7364726f726f662e, Val: uint16(QForce_Unnormalized_Coords), N: 26}, // .force_unnormalized_coords
-		284:  {W: 0x34366b3434366d2e, Val: uint16(QM64n104k64), N: 11},                // .m64n104k64
-		287:  {W: 0x7265697261626d2e, Val: uint16(QMbarrier), N: 9},                   // .mbarrier
-		288:  {W: 0x3436622e3436622e, Val: uint16(QB64), N: 4},                        // .b64
-		304:  {W: 0x6431612e6431612e, Val: uint16(QA1d), N: 4},                        // .a1d
-		305:  {W: 0x34366b3434366d2e, Val: uint16(QM64n224k64), N: 11},                // .m64n224k64
-		326:  {W: 0x70756f726c75622e, Val: uint16(QBulk_Group), N: 11},                // .bulk_group
-		332:  {W: 0x34366b3834366d2e, Val: uint16(QM64n208k64), N: 11},                // .m64n208k64
-		367:  {W: 0x3635326b34366d2e, Val: uint16(QM64n160k256), N: 12},               // .m64n160k256
-		369:  {W: 0x34366b3634366d2e, Val: uint16(QM64n56k64), N: 10},                 // .m64n56k64
-		394:  {W: 0x6174633a6168732e, Val: uint16(QSharedCta), N: 12},                 // .shared::cta
-		396:  {W: 0x386b343434366d2e, Val: uint16(QM64n144k8), N: 10},                 // .m64n144k8
-		397:  {W: 0x657361656c65722e, Val: uint16(QRelease), N: 8},                    // .release
-		400:  {W: 0x6c61636f636f6c2e, Val: uint16(QLocal), N: 6},                      // .local
-		409:  {W: 0x32336b3634366d2e, Val: uint16(QM64n96k32), N: 10},                 // .m64n96k32
-		413:  {W: 0x3635326b34366d2e, Val: uint16(QM64n8k256), N: 10},                 // .m64n8k256
-		462:  {W: 0x33315f327261772e, Val: uint16(QWarpx2_02_13), N: 14},              // .warpx2::02_13
-		495:  {W: 0x38732e, Val: uint16(QS8), N: 3},                                   // .s8
-		498:  {W: 0x363166623166622e, Val: uint16(QBF16), N: 5},                       // .bf16
-		525:  {W: 0x64332e, Val: uint16(Q3d), N: 3},                                   // .3d
-		537:  {W: 0x36316b3234366d2e, Val: uint16(QM64n32k16), N: 10},                 // .m64n32k16
-		538:  {W: 0x6e696d2e6e696d2e, Val: uint16(QMin), N: 4},                        // .min
-		541:  {W: 0x3635326b34366d2e, Val: uint16(QM64n48k256), N: 11},                // .m64n48k256
-		546:  {W: 0x646572706572702e, Val: uint16(QPred), N: 5},                       // .pred
-		550:  {W: 0x386e363136316d2e, Val: uint16(QM16n8), N: 6},                      // .m16n8
-		552:  {W: 0x616d6d2e616d6d2e, Val: uint16(QMma), N: 4},                        // .mma
-		553:  {W: 0x34366b3834366d2e, Val: uint16(QM64n48k64), N: 10},                 // .m64n48k64
-		554:  {W: 0x6b6e61726e61722e, Val: uint16(QRank), N: 5},                       // .rank
-		559:  {W: 0x7362612e7362612e, Val: uint16(QAbs), N: 4},                        // .abs
-		563:  {W: 0x70632e, Val: uint16(QCp), N: 3},                                   // .cp
-		564:  {W: 0x386b343234366d2e, Val: uint16(QM64n24k8), N: 9},                   // .m64n24k8
-		570:  {W: 0x636e696f696f6e2e, Val: uint16(QNoinc), N: 6},                      // .noinc
-		578:  {W: 0x636e7973616d6d2e, Val: uint16(QMma_Async), N: 10},                 // .mma_async
-		593:  {W: 0x32336b3834366d2e, Val: uint16(QM64n88k32), N: 10},                 // .m64n88k32
-		612:  {W: 0x3233663a6363612e, Val: uint16(QAcc_F32), N: 9},                    // .acc::f32
-		637:  {W: 0x656469726f6c672e, Val: uint16(QGlobal_Stride), N: 14},             // .global_stride
-		638:  {W: 0x346636666e696b2e, Val: uint16(QKind_F8f6f4), N: 13},               // .kind::f8f6f4
-		639:  {W: 0x32336b3836316d2e, Val: uint16(QM16n8k32), N: 9},                   // .m16n8k32
-		640:  {W: 0x696e752e696e752e, Val: uint16(QUni), N: 4},                        // .uni
-		648:  {W: 0x636f6c6c6165642e, Val: uint16(QDealloc), N: 8},                    // .dealloc
-		654:  {W: 0x3436732e3436732e, Val: uint16(QS64), N: 4},                        // .s64
-		664:  {W: 0x73656c706d756e2e, Val: uint16(QNum_Samples), N: 12},               // .num_samples
-		666:  {W: 0x646e612e646e612e, Val: uint16(QAnd), N: 4},                        // .and
-		681:  {W: 0x34366b3836316d2e, Val: uint16(QM16n8k64), N: 9},                   // .m16n8k64
-		692:  {W: 0x656275636275632e, Val: uint16(QCube), N: 5},                       // .cube
-		714:  {W: 0x746961777972742e, Val: uint16(QTry_Wait), N: 9},                   // .try_wait
-		715:  {W: 0x327836313631732e, Val: uint16(QS16x2), N: 6},                      // .s16x2
-		717:  {W: 0x32336b3434366d2e, Val: uint16(QM64n224k32), N: 11},                // .m64n224k32
-		719:  {W: 0x346b386e36316d2e, Val: uint16(QM16n8k4), N: 8},                    // .m16n8k4
-		720:  {W: 0x34366b3034366d2e, Val: uint16(QM64n40k64), N: 10},                 // .m64n40k64
-		721:  {W: 0x7865742e7865742e, Val: uint16(QTex), N: 4},                        // .tex
-		722:  {W: 0x623832317834362e, Val: uint16(Q64x128b), N: 8},                    // .64x128b
-		726:  {W: 0x756c65726c65722e, Val: uint16(QRelu), N: 5},                       // .relu
-		729:  {W: 0x32336b3234366d2e, Val: uint16(QM64n112k32), N: 11},                // .m64n112k32
-		741:  {W: 0x6e776f64776f642e, Val: uint16(QDown), N: 5},                       // .down
-		748:  {W: 0x36316b3434366d2e, Val: uint16(QM64n224k16), N: 11},                // .m64n224k16
-		756:  {W: 0x34366b3434366d2e, Val: uint16(QM64n144k64), N: 11},                // .m64n144k64
-		761:  {W: 0x7379732e7379732e, Val: uint16(QSys), N: 4},                        // .sys
-		763:  {W: 0x3233705f7836622e, Val: uint16(QB6x16_P32), N: 10},                 // .b6x16_p32
-		767:  {W: 0x386b363134366d2e, Val: uint16(QM64n216k8), N: 10},                 // .m64n216k8
-		769:  {W: 0x36316b3234366d2e, Val: uint16(QM64n72k16), N: 10},                 // .m64n72k16
-		772:  {W: 0x38622e, Val: uint16(QB8), N: 3},                                   // .b8
-		787:  {W: 0x6c672e, Val: uint16(QGl), N: 3},                                   // .gl
-		791:  {W: 0x617461643a70732e, Val: uint16(QSp_Ordered_Metadata), N: 21},       // .sp::ordered_metadata
-		804:  {W: 0x34366b3834366d2e, Val: uint16(QM64n248k64), N: 11},                // .m64n248k64
-		806:  {W: 0x63632e, Val: uint16(QC), N: 2},                                    // .c
-		840:  {W: 0x696e722e696e722e, Val: uint16(QRni), N: 4},                        // .rni
-		845:  {W: 0x363163723163722e, Val: uint16(QRc16), N: 5},                       // .rc16
-		854:  {W: 0x32336b3434366d2e, Val: uint16(QM64n184k32), N: 11},                // .m64n184k32
-		864:  {W: 0x346b386e6e386d2e, Val: uint16(QM8n8k4), N: 7},                     // .m8n8k4
-		868:  {W: 0x63706f70706f702e, Val: uint16(QPopc), N: 5},                       // .popc
-		879:  {W: 0x6e676973726f782e, Val: uint16(QXorsign), N: 8},                    // .xorsign
-		887:  {W: 0x34366b3834366d2e, Val: uint16(QM64n128k64), N: 11},                // .m64n128k64
-		896:  {W: 0x38782e, Val: uint16(QX8), N: 3},                                   // .x8
-		898:  {W: 0x79786f726f72702e, Val: uint16(QProxy), N: 6},                      // .proxy
-		909:  {W: 0x386b303434366d2e, Val: uint16(QM64n40k8), N: 9},                   // .m64n40k8
-		916:  {W: 0x6b6165776165772e, Val: uint16(QWeak), N: 5},                       // .weak
-		931:  {W: 0x386b303234366d2e, Val: uint16(QM64n120k8), N: 10},                 // .m64n120k8
-		973:  {W: 0x3631752e3631752e, Val: uint16(QU16), N: 4},                        // .u16
-		986:  {W: 0x3631782e3631782e, Val: uint16(QX16), N: 4},                        // .x16
-		996:  {W: 0x616e722e616e722e, Val: uint16(QRna), N: 4},                        // .rna
-		1008: {W: 0x62772e, Val: uint16(QWb), N: 3},                                   // .wb
-		1014: {W: 0x36316b3634366d2e, Val: uint16(QM64n256k16), N: 11},                // .m64n256k16
-		1017: {W: 0x7473616c3a324c2e, Val: uint16(QL2EvictLast), N: 15},               // .L2::evict_last
-		1025: {W: 0x70732e, Val: uint16(QSp), N: 3},                                   // .sp
-		1034: {W: 0x343230313031622e, Val: uint16(QB1024), N: 6},                      // .b1024
-		1081: {W: 0x6f742e, Val: uint16(QTo), N: 3},                                   // .to
-		1085: {W: 0x3635326b34366d2e, Val: uint16(QM64n32k256), N: 11},                // .m64n32k256
-		1089: {W: 0x6c6c75666c75662e, Val: uint16(QFull), N: 5},                       // .full
-		1131: {W: 0x6563616c7065722e, Val: uint16(QReplace), N: 8},                    // .replace
-		1147: {W: 0x646165726165722e, Val: uint16(QRead), N: 5},                       // .read
-		1152: {W: 0x65646f6d6977732e, Val: uint16(QSwizzle_Mode), N: 13},              // .swizzle_mode
-		1157: {W: 0x706172776172772e, Val: uint16(QWrap), N: 5},                       // .wrap
-		1164: {W: 0x34366b3234366d2e, Val: uint16(QM64n192k64), N: 11},                // .m64n192k64
-		1170: {W: 0x32732e, Val: uint16(QS2), N: 3},                                   // .s2
-		1178: {W: 0x6d756e2e6d756e2e, Val: uint16(QNum), N: 4},                        // .num
-		1179: {W: 0x656e2e, Val: uint16(QNe), N: 3},                                   // .ne
-		1185: {W: 0x646172676172672e, Val: uint16(QGrad), N: 5},                       // .grad
-		1198: {W: 0x6c65766576656c2e, Val: uint16(QLevel), N: 6},                      // .level
-		1201: {W: 0x386b303634366d2e, Val: uint16(QM64n160k8), N: 10},                 // .m64n160k8
-		1209: {W: 0x64656e67696c612e, Val: uint16(QAligned), N: 8},                    // .aligned
-		1216: {W: 0x32336b3834366d2e, Val: uint16(QM64n248k32), N: 11},                // .m64n248k32
-		1221: {W: 0x3278336d6d34652e, Val: uint16(QE4m3x2), N: 7},                     // .e4m3x2
-		1237: {W: 0x3233752e3233752e, Val: uint16(QU32), N: 4},                        // .u32
-		1240: {W: 0x746e756f6e65702e, Val: uint16(QPending_Count), N: 14},             // .pending_count
-		1248: {W: 0x36316b3834366d2e, Val: uint16(QM64n248k16), N: 11},                // .m64n248k16
-		1250: {W: 0x74696e6961626d2e, Val: uint16(QMbarrier_Init), N: 14},             // .mbarrier_init
-		1251: {W: 0x3233782e3233782e, Val: uint16(QX32), N: 4},                        // .x32
-		1262: {W: 0x70756f726961772e, Val: uint16(QWait_Group), N: 11},                // .wait_group
-		1264: {W: 0x64322e, Val: uint16(Q2d), N: 3},                                   // .2d
-		1277: {W: 0x346636666e696b2e, Val: uint16(QKind_Mxf8f6f4), N: 15},             // .kind::mxf8f6f4
-		1278: {W: 0x386b323334366d2e, Val: uint16(QM64n32k8), N: 9},                   // .m64n32k8
-		1293: {W: 0x32336b386e386d2e, Val: uint16(QM8n8k32), N: 8},                    // .m8n8k32
-		1314: {W: 0x3635326b34366d2e, Val: uint16(QM64n16k256), N: 11},                // .m64n16k256
-		1323: {W: 0x324c2e, Val: uint16(QL2), N: 3},                                   // .L2
-		1324: {W: 0x34366b3634366d2e, Val: uint16(QM64n136k64), N: 11},                // .m64n136k64
-		1335: {W: 0x6574696e6e69662e, Val: uint16(QFinite), N: 7},                     // .finite
-		1342: {W: 0x70702e, Val: uint16(QP), N: 2},                                    // .p
-		1359: {W: 0x34366b3834366d2e, Val: uint16(QM64n168k64), N: 11},                // .m64n168k64
-		1362: {W: 0x32336b3234366d2e, Val: uint16(QM64n32k32), N: 10},                 // .m64n32k32
-		1371: {W: 0x32336b3834366d2e, Val: uint16(QM64n208k32), N: 11},                // .m64n208k32
-		1379: {W: 0x65646f6d6c69662e, Val: uint16(QFill_Mode), N: 10},                 // .fill_mode
-		1402: {W: 0x36316b3834366d2e, Val: uint16(QM64n208k16), N: 11},                // .m64n208k16
-		1419: {W: 0x6c6c615f6961772e, Val: uint16(QWait_All), N: 9},                   // .wait_all
-		1445: {W: 0x6c616d726275732e, Val: uint16(QSubnormal), N: 10},                 // .subnormal
-		1446: {W: 0x6574656c436f6e2e, Val: uint16(QNoComplete), N: 11},                // .noComplete
-		1449: {W: 0x323a3a706174632e, Val: uint16(QCta_Group_2), N: 13},               // .cta_group::2
-		1453: {W: 0x75656e2e75656e2e, Val: uint16(QNeu), N: 4},                        // .neu
-		1458: {W: 0x34762e, Val: uint16(QV4), N: 3},                                   // .v4
-		1461: {W: 0x386e386d6e386d2e, Val: uint16(QM8n8), N: 5},                       // .m8n8
-		1462: {W: 0x7265626d746f6e2e, Val: uint16(QNotanumber), N: 11},                // .notanumber
-		1477: {W: 0x32336b3034366d2e, Val: uint16(QM64n120k32), N: 11},                // .m64n120k32
-		1481: {W: 0x36316e386e386d2e, Val: uint16(QM8n16), N: 6},                      // .m8n16
-		1484: {W: 0x687470657065642e, Val: uint16(QDepth), N: 6},                      // .depth
-		1497: {W: 0x3635326b34366d2e, Val: uint16(QM64n80k256), N: 11},                // .m64n80k256
-		1503: {W: 0x3635326b34366d2e, Val: uint16(QM64n192k256), N: 12},               // .m64n192k256
-		1506: {W: 0x36316b3634366d2e, Val: uint16(QM64n136k16), N: 11},                // .m64n136k16
-		1508: {W: 0x726f782e726f782e, Val: uint16(QXor), N: 4},                        // .xor
-		1525: {W: 0x7361632e7361632e, Val: uint16(QCas), N: 4},                        // .cas
-		1527: {W: 0x3436662e3436662e, Val: uint16(QF64), N: 4},                        // .f64
-		1529: {W: 0x3278326d6d35652e, Val: uint16(QE5m2x2), N: 7},                     // .e5m2x2
-		1530: {W: 0x36316b3034366d2e, Val: uint16(QM64n40k16), N: 10},                 // .m64n40k16
-		1533: {W: 0x6d69645f6f6c672e, Val: uint16(QGlobal_Dim), N: 11},                // .global_dim
-		1539: {W: 0x636e79736e65662e, Val: uint16(QFence_After_Thread_Sync), N: 25},   // .fence::after_thread_sync
-		1547: {W: 0x657375746c6f632e, Val: uint16(QCollector_A_Lastuse), N: 22},       // .collector::a::lastuse
-		1548: {W: 0x386b323934366d2e, Val: uint16(QM64n192k8), N: 10},                 // .m64n192k8
-		1550: {W: 0x386b363334366d2e, Val: uint16(QM64n136k8), N: 10},                 // .m64n136k8
-		1554: {W: 0x623635323832312e, Val: uint16(Q128x256b), N: 9},                   // .128x256b
-		1570: {W: 0x32782e, Val: uint16(QX2), N: 3},                                   // .x2
-		1572: {W: 0x726564726168632e, Val: uint16(QChannel_Order), N: 14},             // .channel_order
-		1578: {W: 0x327836313631662e, Val: uint16(QF16x2), N: 6},                      // .f16x2
-		1587: {W: 0x377268737268732e, Val: uint16(QShr7), N: 5},                       // .shr7
-		1589: {W: 0x36316b3634366d2e, Val: uint16(QM64n216k16), N: 11},                // .m64n216k16
-		1594: {W: 0x32336b3234366d2e, Val: uint16(QM64n72k32), N: 10},                 // .m64n72k32
-		1597: {W: 0x657461633a314c2e, Val: uint16(QL1NoAllocate), N: 16},              // .L1::no_allocate
-		1618: {W: 0x36316b3434366d2e, Val: uint16(QM64n184k16), N: 11},                // .m64n184k16
-		1645: {W: 0x6574696e7461732e, Val: uint16(QSatfinite), N: 10},                 // .satfinite
-		1653: {W: 0x747372693a324c2e, Val: uint16(QL2EvictFirst), N: 16},              // .L2::evict_first
-		1686: {W: 0x33325f317261772e, Val: uint16(QWarpx2_01_23), N: 14},              // .warpx2::01_23
-		1698: {W: 0x3832316b6e386d2e, Val: uint16(QM8n8k128), N: 9},                   // .m8n8k128
-		1700: {W: 0x36316b386e386d2e, Val: uint16(QM8n8k16), N: 8},                    // .m8n8k16
-		1715: {W: 0x386b323134366d2e, Val: uint16(QM64n112k8), N: 10},                 // .m64n112k8
-		1731: {W: 0x36316b3234366d2e, Val: uint16(QM64n232k16), N: 11},                // .m64n232k16
-		1737: {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_A_Fill), N: 19},          // .collector::a::fill
-		1746: {W: 0x623635327836312e, Val: uint16(Q16x256b), N: 8},                    // .16x256b
-		1751: {W: 0x325f65646464612e, Val: uint16(QAddr_Mode_2), N: 12},               // .addr_mode_2
-		1754: {W: 0x656375646465722e, Val: uint16(QReduce), N: 7},                     // .reduce
-		1759: {W: 0x636f6c6c6c6c612e, Val: uint16(QAlloc), N: 6},                      // .alloc
-		1764: {W: 0x70722e, Val: uint16(QRp), N: 3},                                   // .rp
-		1768: {W: 0x386b363534366d2e, Val: uint16(QM64n56k8), N: 9},                   // .m64n56k8
-		1773: {W: 0x747372693a314c2e, Val: uint16(QL1EvictFirst), N: 16},              // .L1::evict_first
-		1775: {W: 0x326d35656d35652e, Val: uint16(QE5m2), N: 5},                       // .e5m2
-		1795: {W: 0x34366b3634366d2e, Val: uint16(QM64n176k64), N: 11},                // .m64n176k64
-		1799: {W: 0x74696e69696e692e, Val: uint16(QInit), N: 5},                       // .init
-		1806: {W: 0x36316b3634366d2e, Val: uint16(QM64n56k16), N: 10},                 // .m64n56k16
-		1808: {W: 0x34366b3234366d2e, Val: uint16(QM64n72k64), N: 10},                 // .m64n72k64
-		1812: {W: 0x34366b3434366d2e, Val: uint16(QM64n24k64), N: 10},                 // .m64n24k64
-		1814: {W: 0x6f72657a72657a2e, Val: uint16(QZero), N: 5},                       // .zero
-		1817: {W: 0x79786f725f70632e, Val: uint16(QCp_Fenceproxy), N: 14},             // .cp_fenceproxy
-		1831: {W: 0x6b73616d5f70632e, Val: uint16(QCp_Mask), N: 8},                    // .cp_mask
-		1837: {W: 0x3278316d6d32652e, Val: uint16(QE2m1x2), N: 7},                     // .e2m1x2
-		1845: {W: 0x796c66626c66622e, Val: uint16(QBfly), N: 5},                       // .bfly
-		1858: {W: 0x65707974656c652e, Val: uint16(QElemtype), N: 9},                   // .elemtype
-		1864: {W: 0x7574672e7574672e, Val: uint16(QGtu), N: 4},                        // .gtu
-		1865: {W: 0x726574736c756d2e, Val: uint16(QMulticast_Cluster), N: 19},         // .multicast::cluster
-		1874: {W: 0x386b383234366d2e, Val: uint16(QM64n128k8), N: 10},                 // .m64n128k8
-		1886: {W: 0x353172687268732e, Val: uint16(QShr15), N: 6},                      // .shr15
-		1905: {W: 0x386b383434366d2e, Val: uint16(QM64n48k8), N: 9},                   // .m64n48k8
-		1906: {W: 0x36316b3034366d2e, Val: uint16(QM64n120k16), N: 11},                // .m64n120k16
-		1912: {W: 0x623832317832332e, Val: uint16(Q32x128b), N: 8},                    // .32x128b
-		1913: {W: 0x686374656572702e, Val: uint16(QPrefetch), N: 9},                   // .prefetch
-		1917: {W: 0x657079746168632e, Val: uint16(QChannel_Data_Type), N: 18},         // .channel_data_type
-		1937: {W: 0x34366b3234366d2e, Val: uint16(QM64n112k64), N: 11},                // .m64n112k64
-		1941: {W: 0x74732e, Val: uint16(QSt), N: 3},                                   // .st
-		1947: {W: 0x746961776961772e, Val: uint16(QWait), N: 5},                       // .wait
-		1949: {W: 0x32336b3034366d2e, Val: uint16(QM64n160k32), N: 11},                // .m64n160k32
-		1957: {W: 0x75656c2e75656c2e, Val: uint16(QLeu), N: 4},                        // .leu
-		1960: {W: 0x36316b3834366d2e, Val: uint16(QM64n8k16), N: 9},                   // .m64n8k16
-		1978: {W: 0x36316b3634366d2e, Val: uint16(QM64n176k16), N: 11},                // .m64n176k16
-		1985: {W: 0x65646f6d6c69662e, Val: uint16(QFilter_Mode), N: 12},               // .filter_mode
-		1988: {W: 0x34366b3234366d2e, Val: uint16(QM64n152k64), N: 11},                // .m64n152k64
-		1990: {W: 0x36316b3834366d2e, Val: uint16(QM64n48k16), N: 10},                 // .m64n48k16
-		1994: {W: 0x3635326b34366d2e, Val: uint16(QM64n128k256), N: 12},               // .m64n128k256
-		1996: {W: 0x78745f656d6f632e, Val: uint16(QComplete_Tx), N: 12},               // .complete_tx
-		2004: {W: 0x64312e, Val: uint16(Q1d), N: 3},                                   // .1d
-		2005: {W: 0x7a722e, Val: uint16(QRz), N: 3},                                   // .rz
-		2035: {W: 0x3631622e3631622e, Val: uint16(QB16), N: 4},                        // .b16
-		2043: {W: 0x746f6c6c6c61622e, Val: uint16(QBallot), N: 7},                     // .ballot
-		2045: {W: 0x386b363934366d2e, Val: uint16(QM64n96k8), N: 9},                   // .m64n96k8
-		2065: {W: 0x7476632e7476632e, Val: uint16(QCvt), N: 4},                        // .cvt
-		2088: {W: 0x3635326b36316d2e, Val: uint16(QM16n8k256), N: 10},                 // .m16n8k256
-		2103: {W: 0x736d64326432612e, Val: uint16(QA2dms), N: 6},                      // .a2dms
-		2114: {W: 0x78616d2e78616d2e, Val: uint16(QMax), N: 4},                        // .max
-		2118: {W: 0x314c2e, Val: uint16(QL1), N: 3},                                   // .L1
-		2120: {W: 0x657269757163612e, Val: uint16(QAcquire), N: 8},                    // .acquire
-		2129: {W: 0x706f72647272612e, Val: uint16(QArrive_Drop), N: 12},               // .arrive_drop
-		2134: {W: 0x323366746e696b2e, Val: uint16(QKind_Tf32), N: 11},                 // .kind::tf32
-		2144: {W: 0x386b383634366d2e, Val: uint16(QM64n168k8), N: 10},                 // .m64n168k8
-		2146: {W: 0x74733a3a6961772e, Val: uint16(QWait_St), N: 9},                    // .wait::st
-		2159: {W: 0x706172746172742e, Val: uint16(QTrap), N: 5},                       // .trap
-		2166: {W: 0x386b363136316d2e, Val: uint16(QM16n16k8), N: 9},                   // .m16n16k8
-		2171: {W: 0x36316b3234366d2e, Val: uint16(QM64n152k16), N: 11},                // .m64n152k16
-		2177: {W: 0x6d6172617261702e, Val: uint16(QParam), N: 6},                      // .param
-		2197: {W: 0x34752e, Val: uint16(QU4), N: 3},                                   // .u4
-		2224: {W: 0x756c2e, Val: uint16(QLu), N: 3},                                   // .lu
-		2227: {W: 0x656275637563612e, Val: uint16(QAcube), N: 6},                      // .acube
-		2232: {W: 0x386b363534366d2e, Val: uint16(QM64n256k8), N: 10},                 // .m64n256k8
-		2242: {W: 0x31622e, Val: uint16(QB1), N: 3},                                   // .b1
-		2253: {W: 0x33762e, Val: uint16(QV3), N: 3},                                   // .v3
-		2254: {W: 0x6f696d6d696d6d2e, Val: uint16(QMmio), N: 5},                       // .mmio
-		2257: {W: 0x65672e, Val: uint16(QGe), N: 3},                                   // .ge
-		2274: {W: 0x73632e, Val: uint16(QCs), N: 3},                                   // .cs
-		2292: {W: 0x386b386e36316d2e, Val: uint16(QM16n8k8), N: 8},                    // .m16n8k8
-		2299: {W: 0x3233622e3233622e, Val: uint16(QB32), N: 4},                        // .b32
-		2326: {W: 0x657361627361622e, Val: uint16(QBase), N: 5},                       // .base
-		2340: {W: 0x62622e, Val: uint16(QB), N: 2},                                    // .b
-		2348: {W: 0x58313a3a6163732e, Val: uint16(QScale_Vec_1X), N: 14},              // .scale_vec::1X
-		2355: {W: 0x32336b3034366d2e, Val: uint16(QM64n40k32), N: 10},                 // .m64n40k32
-		2356: {W: 0x363178347834622e, Val: uint16(QB4x16), N: 6},                      // .b4x16
-		2360: {W: 0x72657473756c632e, Val: uint16(QCluster), N: 8},                    // .cluster
-		2365: {W: 0x31782e, Val: uint16(QX1), N: 3},                                   // .x1
-		2369: {W: 0x72722e, Val: uint16(QR), N: 2},                                    // .r
-		2374: {W: 0x38762e, Val: uint16(QV8), N: 3},                                   // .v8
-		2378: {W: 0x36316b3034366d2e, Val: uint16(QM64n160k16), N: 11},                // .m64n160k16
-		2386: {W: 0x6d69645f786f622e, Val: uint16(QBox_Dim), N: 8},                    // .box_dim
-		2387: {W: 0x71652e, Val: uint16(QEq), N: 3},                                   // .eq
-		2388: {W: 0x386b363734366d2e, Val: uint16(QM64n176k8), N: 10},                 // .m64n176k8
-		2392: {W: 0x726f2e, Val: uint16(QOr), N: 3},                                   // .or
-		2402: {W: 0x3631732e3631732e, Val: uint16(QS16), N: 4},                        // .s16
-		2410: {W: 0x6534622e6534622e, Val: uint16(QB4e), N: 4},                        // .b4e
-		2414: {W: 0x707261777261772e, Val: uint16(QWarp), N: 5},                       // .warp
-		2425: {W: 0x327862327836312e, Val: uint16(Q16x32bx2), N: 9},                   // .16x32bx2
-		2433: {W: 0x4234363a3a324c2e, Val: uint16(QL2_64B), N: 8},                     // .L2::64B
-		2434: {W: 0x69682e, Val: uint16(QHi), N: 3},                                   // .hi
-		2435: {W: 0x656375645f646c2e, Val: uint16(QLd_Reduce), N: 10},                 // .ld_reduce
-		2462: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_A_Use), N: 18},           // .collector::a::use
-		2476: {W: 0x3863722e3863722e, Val: uint16(QRc8), N: 4},                        // .rc8
-		2481: {W: 0x74696d726c65722e, Val: uint16(QRelinquish_Alloc_Permit), N: 24},   // .relinquish_alloc_permit
-		2510: {W: 0x386b303034366d2e, Val: uint16(QM64n200k8), N: 10},                 // .m64n200k8
-		2511: {W: 0x74756f796d656d2e, Val: uint16(QMemory_Layout), N: 14},             // .memory_layout
-		2514: {W: 0x65726f746f74732e, Val: uint16(QStore), N: 6},                      // .store
-		2522: {W: 0x6574696e666e692e, Val: uint16(QInfinite), N: 9},                   // .infinite
-		2527: {W: 0x65636e656e65662e, Val: uint16(QFence), N: 6},                      // .fence
-		2556: {W: 0x36316b326e386d2e, Val: uint16(QM8n32k16), N: 9},                   // .m8n32k16
-		2559: {W: 0x746669686968732e, Val: uint16(QShift), N: 6},                      // .shift
-		2569: {W: 0x63697265656e6567, Val: uint16(QGeneric), N: 7},                    // generic
-		2593: {W: 0x383231783231782e, Val: uint16(QX128), N: 5},                       // .x128
-		2601: {W: 0x36316b3234366d2e, Val: uint16(QM64n192k16), N: 11},                // .m64n192k16
-		2602: {W: 0x386b343234366d2e, Val: uint16(QM64n224k8), N: 10},                 // .m64n224k8
-		2604: {W: 0x65676e616e61722e, Val: uint16(QRange), N: 6},                      // .range
-		2608: {W: 0x36316b3034366d2e, Val: uint16(QM64n80k16), N: 10},                 // .m64n80k16
-		2609: {W: 0x726574736168732e, Val: uint16(QSharedCluster), N: 16},             // .shared::cluster
-		2618: {W: 0x74672e, Val: uint16(QGt), N: 3},                                   // .gt
-		2631: {W: 0x32336b3634366d2e, Val: uint16(QM64n56k32), N: 10},                 // .m64n56k32
-		2634: {W: 0x7361696c696c612e, Val: uint16(QAlias), N: 6},                      // .alias
-		2638: {W: 0x6c6f6332326d692e, Val: uint16(QIm2col), N: 7},                     // .im2col
-		2646: {W: 0x6c6f632e6c6f632e, Val: uint16(QCol), N: 4},                        // .col
-		2647: {W: 0x6b6361706361702e, Val: uint16(QPack), N: 5},                       // .pack
-		2649: {W: 0x6174632e6174632e, Val: uint16(QCta), N: 4},                        // .cta
-		2657: {W: 0x656c2e, Val: uint16(QLe), N: 3},                                   // .le
-		2658: {W: 0x323366743366742e, Val: uint16(QTf32), N: 5},                       // .tf32
-		2666: {W: 0x3233732e3233732e, Val: uint16(QS32), N: 4},                        // .s32
-		2671: {W: 0x6365642e6365642e, Val: uint16(QDec), N: 4},                        // .dec
-		2672: {W: 0x726f736e6e65742e, Val: uint16(QTensor), N: 7},                     // .tensor
-		2674: {W: 0x6b6c75626c75622e, Val: uint16(QBulk), N: 5},                       // .bulk
-		2675: {W: 0x73682e, Val: uint16(QHs), N: 3},                                   // .hs
-		2676: {W: 0x636e692e636e692e, Val: uint16(QInc), N: 4},                        // .inc
-		2678: {W: 0x3832316b36316d2e, Val: uint16(QM16n8k128), N: 10},                 // .m16n8k128
-		2688: {W: 0x34366b3434366d2e, Val: uint16(QM64n184k64), N: 11},                // .m64n184k64
-		2702: {W: 0x6c63652e6c63652e, Val: uint16(QEcl), N: 4},                        // .ecl
-		2707: {W: 0x63632e, Val: uint16(QCc), N: 3},                                   // .cc
-		2719: {W: 0x656469776469772e, Val: uint16(QWide), N: 5},                       // .wide
-		2720: {W: 0x6970722e6970722e, Val: uint16(QRpi), N: 4},                        // .rpi
-		2725: {W: 0x6c616d72726f6e2e, Val: uint16(QNormal), N: 7},                     // .normal
-		2726: {W: 0x74736e6f6e6f632e, Val: uint16(QConst), N: 6},                      // .const
-		2727: {W: 0x636e79737973612e, Val: uint16(QAsync), N: 6},                      // .async
-		2728: {W: 0x7473616c3a314c2e, Val: uint16(QL1EvictLast), N: 15},               // .L1::evict_last
-		2744: {W: 0x696d722e696d722e, Val: uint16(QRmi), N: 4},                        // .rmi
-		2747: {W: 0x36316b3234366d2e, Val: uint16(QM64n112k16), N: 11},                // .m64n112k16
-		2750: {W: 0x336d34656d34652e, Val: uint16(QE4m3), N: 5},                       // .e4m3
-		2756: {W: 0x34366b3034366d2e, Val: uint16(QM64n200k64), N: 11},                // .m64n200k64
-		2763: {W: 0x347870727261772e, Val: uint16(QWarpx4), N: 7},                     // .warpx4
-		2769: {W: 0x636e2e, Val: uint16(QNc), N: 3},                                   // .nc
-		2770: {W: 0x687464696469772e, Val: uint16(QWidth), N: 6},                      // .width
-		2796: {W: 0x386b343634366d2e, Val: uint16(QM64n64k8), N: 9},                   // .m64n64k8
-		2811: {W: 0x3278336d6d32652e, Val: uint16(QE2m3x2), N: 7},                     // .e2m3x2
-		2814: {W: 0x746961777365742e, Val: uint16(QTest_Wait), N: 10},                 // .test_wait
-		2815: {W: 0x32336b3834366d2e, Val: uint16(QM64n48k32), N: 10},                 // .m64n48k32
-		2823: {W: 0x656c61636f6c622e, Val: uint16(QBlock_Scale), N: 12},               // .block_scale
-		2825: {W: 0x7a74666f666f6e2e, Val: uint16(QNoftz), N: 6},                      // .noftz
-		2836: {W: 0x36316b3634366d2e, Val: uint16(QM64n16k16), N: 10},                 // .m64n16k16
-		2840: {W: 0x706d616c616c632e, Val: uint16(QClamp), N: 6},                      // .clamp
-		2853: {W: 0x636e79736e65662e, Val: uint16(QFence_Before_Thread_Sync), N: 26},  // .fence::before_thread_sync
-		2861: {W: 0x67672e, Val: uint16(QG), N: 2},                                    // .g
-		2878: {W: 0x3635326b34366d2e, Val: uint16(QM64n256k256), N: 12},               // .m64n256k256
-		2879: {W: 0x6c61626f6f6c672e, Val: uint16(QGlobal), N: 7},                     // .global
-		2885: {W: 0x36316b3634366d2e, Val: uint16(QM64n96k16), N: 10},                 // .m64n96k16
-		2891: {W: 0x6c616d723a324c2e, Val: uint16(QL2EvictNormal), N: 17},             // .L2::evict_normal
-		2893: {W: 0x58323a3a6163732e, Val: uint16(QScale_Vec_2X), N: 14},              // .scale_vec::2X
-		2898: {W: 0x6f6c2e, Val: uint16(QLo), N: 3},                                   // .lo
-		2900: {W: 0x3635326b34366d2e, Val: uint16(QM64n112k256), N: 12},               // .m64n112k256
-		2909: {W: 0x3635326b34366d2e, Val: uint16(QM64n144k256), N: 12},               // .m64n144k256
-		2921: {W: 0x386b303834366d2e, Val: uint16(QM64n80k8), N: 9},                   // .m64n80k8
-		2925: {W: 0x636e75667261702e, Val: uint16(QParamFunc), N: 12},                 // .param::func
-		2932: {W: 0x786f72707070612e, Val: uint16(QApprox), N: 7},                     // .approx
-		2965: {W: 0x657669727272612e, Val: uint16(QArrive), N: 7},                     // .arrive
-		2985: {W: 0x646572616168732e, Val: uint16(QShared), N: 7},                     // .shared
-		3015: {W: 0x3635326b34366d2e, Val: uint16(QM64n240k256), N: 12},               // .m64n240k256
-		3018: {W: 0x32336b3434366d2e, Val: uint16(QM64n144k32), N: 11},                // .m64n144k32
-		3019: {W: 0x746c2e, Val: uint16(QLt), N: 3},                                   // .lt
-		3024: {W: 0x386b323334366d2e, Val: uint16(QM64n232k8), N: 10},                 // .m64n232k8
-		3026: {W: 0x34366b3634366d2e, Val: uint16(QM64n216k64), N: 11},                // .m64n216k64
-		3029: {W: 0x6c6c612e6c6c612e, Val: uint16(QAll), N: 4},                        // .all
-		3031: {W: 0x656e6f3a61626d2e, Val: uint16(QMbarrier_Arrive_One), N: 22},       // .mbarrier::arrive::one
-		3048: {W: 0x32762e, Val: uint16(QV2), N: 3},                                   // .v2
-		3049: {W: 0x686378656378652e, Val: uint16(QExch), N: 5},                       // .exch
-		3052: {W: 0x636972656e65742e, Val: uint16(QTensormap_Generic), N: 19},         // .tensormap::generic
-		3069: {W: 0x36316b3834366d2e, Val: uint16(QM64n88k16), N: 10},                 // .m64n88k16
-		3078: {W: 0x34366b3634366d2e, Val: uint16(QM64n256k64), N: 11},                // .m64n256k64
-		3081: {W: 0x74772e, Val: uint16(QWt), N: 3},                                   // .wt
-		3096: {W: 0x657a69737272612e, Val: uint16(QArray_Size), N: 11},                // .array_size
-		3113: {W: 0x38752e, Val: uint16(QU8), N: 3},                                   // .u8
-		3119: {W: 0x3278326d6d33652e, Val: uint16(QE3m2x2), N: 7},                     // .e3m2x2
-		3134: {W: 0x636e79736e79732e, Val: uint16(QSync), N: 5},                       // .sync
-		3140: {W: 0x3466766e6e696b2e, Val: uint16(QKind_Mxf4nvf4), N: 15},             // .kind::mxf4nvf4
-		3143: {W: 0x64352e, Val: uint16(Q5d), N: 3},                                   // .5d
-		3148: {W: 0x32336b3834366d2e, Val: uint16(QM64n128k32), N: 11},                // .m64n128k32
-		3160: {W: 0x32336b3834366d2e, Val: uint16(QM64n8k32), N: 9},                   // .m64n8k32
-		3165: {W: 0x3635326b34366d2e, Val: uint16(QM64n64k256), N: 11},                // .m64n64k256
-		3170: {W: 0x63732e, Val: uint16(QSc), N: 3},                                   // .sc
-		3173: {W: 0x32336b3434366d2e, Val: uint16(QM64n104k32), N: 11},                // .m64n104k32
-		3179: {W: 0x386b323534366d2e, Val: uint16(QM64n152k8), N: 10},                 // .m64n152k8
-		3202: {W: 0x34366b3834366d2e, Val: uint16(QM64n8k64), N: 9},                   // .m64n8k64
-		3212: {W: 0x7571652e7571652e, Val: uint16(QEqu), N: 4},                        // .equ
-		3222: {W: 0x73746e6575616c2e, Val: uint16(QLaunch_Dependents), N: 18},         // .launch_dependents
-		3228: {W: 0x34366b3034366d2e, Val: uint16(QM64n240k64), N: 11},                // .m64n240k64
-		3249: {W: 0x36316b3434366d2e, Val: uint16(QM64n24k16), N: 10},                 // .m64n24k16
-		3251: {W: 0x746d61746968732e, Val: uint16(QShiftamt), N: 9},                   // .shiftamt
-		3273: {W: 0x6c61766e766e692e, Val: uint16(QInval), N: 6},                      // .inval
-		3274: {W: 0x3631662e3631662e, Val: uint16(QF16), N: 4},                        // .f16
-		3297: {W: 0x34366b3634366d2e, Val: uint16(QM64n96k64), N: 10},                 // .m64n96k64
-		3298: {W: 0x736c65766d756e2e, Val: uint16(QNum_Mipmap_Levels), N: 18},         // .num_mipmap_levels
-		3306: {W: 0x78745f747078652e, Val: uint16(QExpect_Tx), N: 10},                 // .expect_tx
-		3307: {W: 0x746867696965682e, Val: uint16(QHeight), N: 7},                     // .height
-		3311: {W: 0x34366b3034366d2e, Val: uint16(QM64n120k64), N: 11},                // .m64n120k64
-		3322: {W: 0x3436752e3436752e, Val: uint16(QU64), N: 4},                        // .u64
-		3330: {W: 0x386b386e34366d2e, Val: uint16(QM64n8k8), N: 8},                    // .m64n8k8
-		3332: {W: 0x38693a3a6e696b2e, Val: uint16(QKind_I8), N: 9},                    // .kind::i8
-		3333: {W: 0x327836313631752e, Val: uint16(QU16x2), N: 6},                      // .u16x2
-		3335: {W: 0x3436782e3436782e, Val: uint16(QX64), N: 4},                        // .x64
-		3344: {W: 0x3635326b34366d2e, Val: uint16(QM64n96k256), N: 11},                // .m64n96k256
-		3348: {W: 0x386b303434366d2e, Val: uint16(QM64n240k8), N: 10},                 // .m64n240k8
-		3350: {W: 0x636e79736f72702e, Val: uint16(QProxy_Async), N: 12},               // .proxy.async
-		3355: {W: 0x6e722e, Val: uint16(QRn), N: 3},                                   // .rn
-		3368: {W: 0x623635323278342e, Val: uint16(Q4x256b), N: 7},                     // .4x256b
-		3369: {W: 0x64642e, Val: uint16(QD), N: 2},                                    // .d
-		3382: {W: 0x6c6c2e, Val: uint16(QL), N: 2},                                    // .l
-		3394: {W: 0x423635323a324c2e, Val: uint16(QL2_256B), N: 9},                    // .L2::256B
-		3403: {W: 0x3466786d6e696b2e, Val: uint16(QKind_Mxf4), N: 11},                 // .kind::mxf4
-		3409: {W: 0x6236313a706e752e, Val: uint16(QUnpack16b), N: 12},                 // .unpack::16b
-		3425: {W: 0x32336b3234366d2e, Val: uint16(QM64n192k32), N: 11},                // .m64n192k32
-		3427: {W: 0x3278306d3865752e, Val: uint16(QUe8m0x2), N: 8},                    // .ue8m0x2
-		3431: {W: 0x656c69746c6f762e, Val: uint16(QVolatile), N: 9},                   // .volatile
-		3445: {W: 0x7972746e7261702e, Val: uint16(QParamEntry), N: 13},                // .param::entry
-		3447: {W: 0x36316b3434366d2e, Val: uint16(QM64n144k16), N: 11},                // .m64n144k16
-		3452: {W: 0x646c2e, Val: uint16(QLd), N: 3},                                   // .ld
-		3453: {W: 0x386b383034366d2e, Val: uint16(QM64n208k8), N: 10},                 // .m64n208k8
-		3456: {W: 0x3436705f7834622e, Val: uint16(QB4x16_P64), N: 10},                 // .b4x16_p64
-		3462: {W: 0x6e616e2e6e616e2e, Val: uint16(QNan), N: 4},                        // .nan
-		3467: {W: 0x797469727261702e, Val: uint16(QParity), N: 7},                     // .parity
-		3480: {W: 0x4e614e2e4e614e2e, Val: uint16(QNaN), N: 4},                        // .NaN
-		3481: {W: 0x36316b3434366d2e, Val: uint16(QM64n64k16), N: 10},                 // .m64n64k16
-		3482: {W: 0x34366b3834366d2e, Val: uint16(QM64n88k64), N: 10},                 // .m64n88k64
-		3486: {W: 0x305f65646464612e, Val: uint16(QAddr_Mode_0), N: 12},               // .addr_mode_0
-		3488: {W: 0x386b343834366d2e, Val: uint16(QM64n184k8), N: 10},                 // .m64n184k8
-		3490: {W: 0x32336b3634366d2e, Val: uint16(QM64n256k32), N: 11},                // .m64n256k32
-		3507: {W: 0x6c616e6f6172662e, Val: uint16(QFractional), N: 11},                // .fractional
-		3510: {W: 0x386b323734366d2e, Val: uint16(QM64n72k8), N: 9},                   // .m64n72k8
-		3535: {W: 0x36316b3836316d2e, Val: uint16(QM16n8k16), N: 9},                   // .m16n8k16
-		3537: {W: 0x6c65725f7163612e, Val: uint16(QAcqRel), N: 8},                     // .acq_rel
-		3538: {W: 0x3233662e3233662e, Val: uint16(QF32), N: 4},                        // .f32
-		3556: {W: 0x65646972656c652e, Val: uint16(QElement_Stride), N: 15},            // .element_stride
-		3574: {W: 0x746e69683a324c2e, Val: uint16(QL2CacheHint), N: 15},               // .L2::cache_hint
-		3577: {W: 0x36316b3834366d2e, Val: uint16(QM64n128k16), N: 11},                // .m64n128k16
-		3584: {W: 0x32336b3634366d2e, Val: uint16(QM64n136k32), N: 11},                // .m64n136k32
-		3602: {W: 0x36316b3434366d2e, Val: uint16(QM64n104k16), N: 11},                // .m64n104k16
-		3618: {W: 0x656c69746c69742e, Val: uint16(QTile), N: 5},                       // .tile
-		3620: {W: 0x75746c2e75746c2e, Val: uint16(QLtu), N: 4},                        // .ltu
-		3621: {W: 0x32336b3834366d2e, Val: uint16(QM64n168k32), N: 11},                // .m64n168k32
-		3623: {W: 0x67632e, Val: uint16(QCg), N: 3},                                   // .cg
-		3632: {W: 0x386b363134366d2e, Val: uint16(QM64n16k8), N: 9},                   // .m64n16k8
-		3641: {W: 0x32336b3034366d2e, Val: uint16(QM64n240k32), N: 11},                // .m64n240k32
-		3643: {W: 0x70752e, Val: uint16(QUp), N: 3},                                   // .up
-		3646: {W: 0x34366b3634366d2e, Val: uint16(QM64n16k64), N: 10},                 // .m64n16k64
-		3648: {W: 0x34366b3034366d2e, Val: uint16(QM64n80k64), N: 10},                 // .m64n80k64
-		3649: {W: 0x6534662e6534662e, Val: uint16(QF4e), N: 4},                        // .f4e
-		3654: {W: 0x386b343034366d2e, Val: uint16(QM64n104k8), N: 10},                 // .m64n104k8
-		3656: {W: 0x363178387838622e, Val: uint16(QB8x16), N: 6},                      // .b8x16
-		3664: {W: 0x7365747961626d2e, Val: uint16(QCompleteTx), N: 29},                // .mbarrier::complete_tx::bytes
-		3666: {W: 0x327836313166622e, Val: uint16(QBF16x2), N: 7},                     // .bf16x2
-		3670: {W: 0x58343a3a6163732e, Val: uint16(QScale_Vec_4X), N: 14},              // .scale_vec::4X
-		3672: {W: 0x36316b3034366d2e, Val: uint16(QM64n240k16), N: 11},                // .m64n240k16
-		3676: {W: 0x34732e, Val: uint16(QS4), N: 3},                                   // .s4
-		3687: {W: 0x736e61726172742e, Val: uint16(QTrans), N: 6},                      // .trans
-		3712: {W: 0x74696d6d6d6f632e, Val: uint16(QCommit), N: 7},                     // .commit
-		3724: {W: 0x64616f6c616f6c2e, Val: uint16(QLoad), N: 5},                       // .load
-		3730: {W: 0x646c3a3a6961772e, Val: uint16(QWait_Ld), N: 9},                    // .wait::ld
-		3732: {W: 0x3631663a6e696b2e, Val: uint16(QKind_F16), N: 10},                  // .kind::f16
-		3742: {W: 0x796e612e796e612e, Val: uint16(QAny), N: 4},                        // .any
-		3749: {W: 0x623436787836312e, Val: uint16(Q16x64b), N: 7},                     // .16x64b
-		3774: {W: 0x3635326b34366d2e, Val: uint16(QM64n208k256), N: 12},               // .m64n208k256
-		3783: {W: 0x34366b3034366d2e, Val: uint16(QM64n160k64), N: 11},                // .m64n160k64
-		3788: {W: 0x32752e, Val: uint16(QU2), N: 3},                                   // .u2
-		3795: {W: 0x34366b3234366d2e, Val: uint16(QM64n232k64), N: 11},                // .m64n232k64
-		3796: {W: 0x32336b3034366d2e, Val: uint16(QM64n200k32), N: 11},                // .m64n200k32
-		3797: {W: 0x6432612e6432612e, Val: uint16(QA2d), N: 4},                        // .a2d
-		3799: {W: 0x6465676e3a314c2e, Val: uint16(QL1EvictUnchanged), N: 20},          // .L1::evict_unchanged
-		3814: {W: 0x736c2e, Val: uint16(QLs), N: 3},                                   // .ls
-		3821: {W: 0x3635326b34366d2e, Val: uint16(QM64n224k256), N: 12},               // .m64n224k256
-		3823: {W: 0x7a74662e7a74662e, Val: uint16(QFtz), N: 4},                        // .ftz
-		3824: {W: 0x36316b3636316d2e, Val: uint16(QM16n16k16), N: 10},                 // .m16n16k16
-		3825: {W: 0x34366b3234366d2e, Val: uint16(QM64n32k64), N: 10},                 // .m64n32k64
-		3827: {W: 0x737365726f6c672e, Val: uint16(QGlobal_Address), N: 15},            // .global_address
-		3828: {W: 0x36316b3034366d2e, Val: uint16(QM64n200k16), N: 11},                // .m64n200k16
-		3840: {W: 0x7263652e7263652e, Val: uint16(QEcr), N: 4},                        // .ecr
-		3865: {W: 0x7366666f326d692e, Val: uint16(QIm2col_No_Offs), N: 15},            // .im2col_no_offs
-		3875: {W: 0x61612e, Val: uint16(QA), N: 2},                                    // .a
-		3876: {W: 0x73772e, Val: uint16(QWs), N: 3},                                   // .ws
-		3882: {W: 0x64342e, Val: uint16(Q4d), N: 3},                                   // .4d
-		3888: {W: 0x623832313832312e, Val: uint16(Q128x128b), N: 9},                   // .128x128b
-		3893: {W: 0x34366b3434366d2e, Val: uint16(QM64n64k64), N: 10},                 // .m64n64k64
-		3912: {W: 0x70756f726d6f632e, Val: uint16(QCommit_Group), N: 13},              // .commit_group
-		3917: {W: 0x386b383834366d2e, Val: uint16(QM64n88k8), N: 9},                   // .m64n88k8
-		3918: {W: 0x74756f79746e692e, Val: uint16(QInterleave_Layout), N: 18},         // .interleave_layout
-		3928: {W: 0x7461732e7461732e, Val: uint16(QSat), N: 4},                        // .sat
-		3950: {W: 0x646578616c65722e, Val: uint16(QRelaxed), N: 8},                    // .relaxed
-		3984: {W: 0x76632e, Val: uint16(QCv), N: 3},                                   // .cv
-		3998: {W: 0x36316e3636316d2e, Val: uint16(QM16n16), N: 7},                     // .m16n16
-		4007: {W: 0x7364726f726f6e2e, Val: uint16(QNormalized_Coords), N: 18},         // .normalized_coords
-		4038: {W: 0x6f702e, Val: uint16(QPo), N: 3},                                   // .po
-		4041: {W: 0x776f722e776f722e, Val: uint16(QRow), N: 4},                        // .row
-		4049: {W: 0x36316b3834366d2e, Val: uint16(QM64n168k16), N: 11},                // .m64n168k16
-		4056: {W: 0x32336b3634366d2e, Val: uint16(QM64n176k32), N: 11},                // .m64n176k32
-		4058: {W: 0x32336b3634366d2e, Val: uint16(QM64n16k32), N: 10},                 // .m64n16k32
-		4065: {W: 0x32336b3634366d2e, Val: uint16(QM64n216k32), N: 11},                // .m64n216k32
-		4073: {W: 0x736d64326d64322e, Val: uint16(Q2dms), N: 5},                       // .2dms
-		4074: {W: 0x32336b3434366d2e, Val: uint16(QM64n24k32), N: 10},                 // .m64n24k32
-		4076: {W: 0x34782e, Val: uint16(QX4), N: 3},                                   // .x4
+		31:   {W: 0x7864692e7864692e, Val: uint16(QIdx), N: 4},                           // .idx
+		40:   {W: 0x6464612e6464612e, Val: uint16(QAdd), N: 4},                           // .add
+		54:   {W: 0x6d722e, Val: uint16(QRm), N: 3},                                      // .rm
+		65:   {W: 0x6465676e3a324c2e, Val: uint16(QL2_Evict_Unchanged), N: 20},           // .L2::evict_unchanged
+		72:   {W: 0x6c616d723a314c2e, Val: uint16(QL1EvictNormal), N: 17},                // .L1::evict_normal
+		76:   {W: 0x6465722e6465722e, Val: uint16(QRed), N: 4},                           // .red
+		81:   {W: 0x7570672e7570672e, Val: uint16(QGpu), N: 4},                           // .gpu
+		104:  {W: 0x6236313a6361702e, Val: uint16(QPack_16b), N: 10},                     // .pack::16b
+		111:  {W: 0x32336b3234366d2e, Val: uint16(QM64n232k32), N: 11},                   // .m64n232k32
+		115:  {W: 0x383231623231622e, Val: uint16(QB128), N: 5},                          // .b128
+		118:  {W: 0x697a722e697a722e, Val: uint16(QRzi), N: 4},                           // .rzi
+		120:  {W: 0x3635326b34366d2e, Val: uint16(QM64n24k256), N: 11},                   // .m64n24k256
+		121:  {W: 0x647261636c6f632e, Val: uint16(QCollector_A_Discard), N: 22},          // .collector::a::discard
+		132:  {W: 0x32336b3034366d2e, Val: uint16(QM64n80k32), N: 10},                    // .m64n80k32
+		153:  {W: 0x327832333233662e, Val: uint16(QF32x2), N: 6},                         // .f32x2
+		154:  {W: 0x32336b3234366d2e, Val: uint16(QM64n152k32), N: 11},                   // .m64n152k32
+		164:  {W: 0x7265626d6d756e2e, Val: uint16(QNumber), N: 7},                        // .number
+		170:  {W: 0x623233787832332e, Val: uint16(Q32x32b), N: 7},                        // .32x32b
+		177:  {W: 0x423832313a324c2e, Val: uint16(QL2_128B), N: 9},                       // .L2::128B
+		194:  {W: 0x386b383434366d2e, Val: uint16(QM64n248k8), N: 10},                    // .m64n248k8
+		201:  {W: 0x7565672e7565672e, Val: uint16(QGeu), N: 4},                           // .geu
+		202:  {W: 0x61632e, Val: uint16(QCa), N: 3},                                      // .ca
+		206:  {W: 0x36316b3832336d2e, Val: uint16(QM32n8k16), N: 9},                      // .m32n8k16
+		209:  {W: 0x623832317836312e, Val: uint16(Q16x128b), N: 8},                       // .16x128b
+		210:  {W: 0x32336b3434366d2e, Val: uint16(QM64n64k32), N: 10},                    // .m64n64k32
+		231:  {W: 0x3635326b34366d2e, Val: uint16(QM64n176k256), N: 12},                  // .m64n176k256
+		240:  {W: 0x6b73616d73616d2e, Val: uint16(QMask), N: 5},                          // .mask
+		247:  {W: 0x313a3a706174632e, Val: uint16(QCta_Group_1), N: 13},                  // .cta_group::1
+		257:  {W: 0x315f65646464612e, Val: uint16(QAddr_Mode_1), N: 12},                  // .addr_mode_1
+		265:  {W: 0x7364726f726f662e, Val: uint16(QForce_Unnormalized_Coords), N: 26},    // .force_unnormalized_coords
+		284:  {W: 0x34366b3434366d2e, Val: uint16(QM64n104k64), N: 11},                   // .m64n104k64
+		287:  {W: 0x7265697261626d2e, Val: uint16(QMbarrier), N: 9},                      // .mbarrier
+		288:  {W: 0x3436622e3436622e, Val: uint16(QB64), N: 4},                           // .b64
+		304:  {W: 0x6431612e6431612e, Val: uint16(QA1d), N: 4},                           // .a1d
+		305:  {W: 0x34366b3434366d2e, Val: uint16(QM64n224k64), N: 11},                   // .m64n224k64
+		326:  {W: 0x70756f726c75622e, Val: uint16(QBulk_Group), N: 11},                   // .bulk_group
+		332:  {W: 0x34366b3834366d2e, Val: uint16(QM64n208k64), N: 11},                   // .m64n208k64
+		367:  {W: 0x3635326b34366d2e, Val: uint16(QM64n160k256), N: 12},                  // .m64n160k256
+		369:  {W: 0x34366b3634366d2e, Val: uint16(QM64n56k64), N: 10},                    // .m64n56k64
+		394:  {W: 0x6174633a6168732e, Val: uint16(QSharedCta), N: 12},                    // .shared::cta
+		396:  {W: 0x386b343434366d2e, Val: uint16(QM64n144k8), N: 10},                    // .m64n144k8
+		397:  {W: 0x657361656c65722e, Val: uint16(QRelease), N: 8},                       // .release
+		400:  {W: 0x6c61636f636f6c2e, Val: uint16(QLocal), N: 6},                         // .local
+		409:  {W: 0x32336b3634366d2e, Val: uint16(QM64n96k32), N: 10},                    // .m64n96k32
+		413:  {W: 0x3635326b34366d2e, Val: uint16(QM64n8k256), N: 10},                    // .m64n8k256
+		462:  {W: 0x33315f327261772e, Val: uint16(QWarpx2_02_13), N: 14},                 // .warpx2::02_13
+		495:  {W: 0x38732e, Val: uint16(QS8), N: 3},                                      // .s8
+		498:  {W: 0x363166623166622e, Val: uint16(QBF16), N: 5},                          // .bf16
+		525:  {W: 0x64332e, Val: uint16(Q3d), N: 3},                                      // .3d
+		537:  {W: 0x36316b3234366d2e, Val: uint16(QM64n32k16), N: 10},                    // .m64n32k16
+		538:  {W: 0x6e696d2e6e696d2e, Val: uint16(QMin), N: 4},                           // .min
+		541:  {W: 0x3635326b34366d2e, Val: uint16(QM64n48k256), N: 11},                   // .m64n48k256
+		546:  {W: 0x646572706572702e, Val: uint16(QPred), N: 5},                          // .pred
+		550:  {W: 0x386e363136316d2e, Val: uint16(QM16n8), N: 6},                         // .m16n8
+		552:  {W: 0x616d6d2e616d6d2e, Val: uint16(QMma), N: 4},                           // .mma
+		553:  {W: 0x34366b3834366d2e, Val: uint16(QM64n48k64), N: 10},                    // .m64n48k64
+		554:  {W: 0x6b6e61726e61722e, Val: uint16(QRank), N: 5},                          // .rank
+		559:  {W: 0x7362612e7362612e, Val: uint16(QAbs), N: 4},                           // .abs
+		563:  {W: 0x70632e, Val: uint16(QCp), N: 3},                                      // .cp
+		564:  {W: 0x386b343234366d2e, Val: uint16(QM64n24k8), N: 9},                      // .m64n24k8
+		570:  {W: 0x636e696f696f6e2e, Val: uint16(QNoinc), N: 6},                         // .noinc
+		578:  {W: 0x636e7973616d6d2e, Val: uint16(QMma_Async), N: 10},                    // .mma_async
+		593:  {W: 0x32336b3834366d2e, Val: uint16(QM64n88k32), N: 10},                    // .m64n88k32
+		612:  {W: 0x3233663a6363612e, Val: uint16(QAcc_F32), N: 9},                       // .acc::f32
+		637:  {W: 0x656469726f6c672e, Val: uint16(QGlobal_Stride), N: 14},                // .global_stride
+		638:  {W: 0x346636666e696b2e, Val: uint16(QKind_F8f6f4), N: 13},                  // .kind::f8f6f4
+		639:  {W: 0x32336b3836316d2e, Val: uint16(QM16n8k32), N: 9},                      // .m16n8k32
+		640:  {W: 0x696e752e696e752e, Val: uint16(QUni), N: 4},                           // .uni
+		648:  {W: 0x636f6c6c6165642e, Val: uint16(QDealloc), N: 8},                       // .dealloc
+		649:  {W: 0x70616d726e65742e, Val: uint16(QTensormap), N: 10},                    // .tensormap
+		654:  {W: 0x3436732e3436732e, Val: uint16(QS64), N: 4},                           // .s64
+		664:  {W: 0x73656c706d756e2e, Val: uint16(QNum_Samples), N: 12},                  // .num_samples
+		666:  {W: 0x646e612e646e612e, Val: uint16(QAnd), N: 4},                           // .and
+		681:  {W: 0x34366b3836316d2e, Val: uint16(QM16n8k64), N: 9},                      // .m16n8k64
+		692:  {W: 0x656275636275632e, Val: uint16(QCube), N: 5},                          // .cube
+		714:  {W: 0x746961777972742e, Val: uint16(QTry_Wait), N: 9},                      // .try_wait
+		715:  {W: 0x327836313631732e, Val: uint16(QS16x2), N: 6},                         // .s16x2
+		717:  {W: 0x32336b3434366d2e, Val: uint16(QM64n224k32), N: 11},                   // .m64n224k32
+		719:  {W: 0x346b386e36316d2e, Val: uint16(QM16n8k4), N: 8},                       // .m16n8k4
+		720:  {W: 0x34366b3034366d2e, Val: uint16(QM64n40k64), N: 10},                    // .m64n40k64
+		721:  {W: 0x7865742e7865742e, Val: uint16(QTex), N: 4},                           // .tex
+		722:  {W: 0x623832317834362e, Val: uint16(Q64x128b), N: 8},                       // .64x128b
+		726:  {W: 0x756c65726c65722e, Val: uint16(QRelu), N: 5},                          // .relu
+		729:  {W: 0x32336b3234366d2e, Val: uint16(QM64n112k32), N: 11},                   // .m64n112k32
+		741:  {W: 0x6e776f64776f642e, Val: uint16(QDown), N: 5},                          // .down
+		748:  {W: 0x36316b3434366d2e, Val: uint16(QM64n224k16), N: 11},                   // .m64n224k16
+		756:  {W: 0x34366b3434366d2e, Val: uint16(QM64n144k64), N: 11},                   // .m64n144k64
+		761:  {W: 0x7379732e7379732e, Val: uint16(QSys), N: 4},                           // .sys
+		763:  {W: 0x3233705f7836622e, Val: uint16(QB6x16_P32), N: 10},                    // .b6x16_p32
+		767:  {W: 0x386b363134366d2e, Val: uint16(QM64n216k8), N: 10},                    // .m64n216k8
+		769:  {W: 0x36316b3234366d2e, Val: uint16(QM64n72k16), N: 10},                    // .m64n72k16
+		772:  {W: 0x38622e, Val: uint16(QB8), N: 3},                                      // .b8
+		787:  {W: 0x6c672e, Val: uint16(QGl), N: 3},                                      // .gl
+		791:  {W: 0x617461643a70732e, Val: uint16(QSp_Ordered_Metadata), N: 21},          // .sp::ordered_metadata
+		804:  {W: 0x34366b3834366d2e, Val: uint16(QM64n248k64), N: 11},                   // .m64n248k64
+		806:  {W: 0x63632e, Val: uint16(QC), N: 2},                                       // .c
+		840:  {W: 0x696e722e696e722e, Val: uint16(QRni), N: 4},                           // .rni
+		845:  {W: 0x363163723163722e, Val: uint16(QRc16), N: 5},                          // .rc16
+		854:  {W: 0x32336b3434366d2e, Val: uint16(QM64n184k32), N: 11},                   // .m64n184k32
+		864:  {W: 0x346b386e6e386d2e, Val: uint16(QM8n8k4), N: 7},                        // .m8n8k4
+		868:  {W: 0x63706f70706f702e, Val: uint16(QPopc), N: 5},                          // .popc
+		879:  {W: 0x6e676973726f782e, Val: uint16(QXorsign), N: 8},                       // .xorsign
+		887:  {W: 0x34366b3834366d2e, Val: uint16(QM64n128k64), N: 11},                   // .m64n128k64
+		896:  {W: 0x38782e, Val: uint16(QX8), N: 3},                                      // .x8
+		898:  {W: 0x79786f726f72702e, Val: uint16(QProxy), N: 6},                         // .proxy
+		909:  {W: 0x386b303434366d2e, Val: uint16(QM64n40k8), N: 9},                      // .m64n40k8
+		916:  {W: 0x6174633a6e79732e, Val: uint16(QSync_Restrict_Shared_Cta), N: 27},     // .sync_restrict::shared::cta
+		917:  {W: 0x6b6165776165772e, Val: uint16(QWeak), N: 5},                          // .weak
+		931:  {W: 0x386b303234366d2e, Val: uint16(QM64n120k8), N: 10},                    // .m64n120k8
+		973:  {W: 0x3631752e3631752e, Val: uint16(QU16), N: 4},                           // .u16
+		986:  {W: 0x3631782e3631782e, Val: uint16(QX16), N: 4},                           // .x16
+		996:  {W: 0x616e722e616e722e, Val: uint16(QRna), N: 4},                           // .rna
+		1008: {W: 0x62772e, Val: uint16(QWb), N: 3},                                      // .wb
+		1014: {W: 0x36316b3634366d2e, Val: uint16(QM64n256k16), N: 11},                   // .m64n256k16
+		1017: {W: 0x7473616c3a324c2e, Val: uint16(QL2EvictLast), N: 15},                  // .L2::evict_last
+		1025: {W: 0x70732e, Val: uint16(QSp), N: 3},                                      // .sp
+		1034: {W: 0x343230313031622e, Val: uint16(QB1024), N: 6},                         // .b1024
+		1081: {W: 0x6f742e, Val: uint16(QTo), N: 3},                                      // .to
+		1085: {W: 0x3635326b34366d2e, Val: uint16(QM64n32k256), N: 11},                   // .m64n32k256
+		1089: {W: 0x6c6c75666c75662e, Val: uint16(QFull), N: 5},                          // .full
+		1131: {W: 0x6563616c7065722e, Val: uint16(QReplace), N: 8},                       // .replace
+		1147: {W: 0x646165726165722e, Val: uint16(QRead), N: 5},                          // .read
+		1152: {W: 0x65646f6d6977732e, Val: uint16(QSwizzle_Mode), N: 13},                 // .swizzle_mode
+		1157: {W: 0x706172776172772e, Val: uint16(QWrap), N: 5},                          // .wrap
+		1164: {W: 0x34366b3234366d2e, Val: uint16(QM64n192k64), N: 11},                   // .m64n192k64
+		1170: {W: 0x32732e, Val: uint16(QS2), N: 3},                                      // .s2
+		1178: {W: 0x6d756e2e6d756e2e, Val: uint16(QNum), N: 4},                           // .num
+		1179: {W: 0x656e2e, Val: uint16(QNe), N: 3},                                      // .ne
+		1185: {W: 0x646172676172672e, Val: uint16(QGrad), N: 5},                          // .grad
+		1198: {W: 0x6c65766576656c2e, Val: uint16(QLevel), N: 6},                         // .level
+		1201: {W: 0x386b303634366d2e, Val: uint16(QM64n160k8), N: 10},                    // .m64n160k8
+		1209: {W: 0x64656e67696c612e, Val: uint16(QAligned), N: 8},                       // .aligned
+		1216: {W: 0x32336b3834366d2e, Val: uint16(QM64n248k32), N: 11},                   // .m64n248k32
+		1221: {W: 0x3278336d6d34652e, Val: uint16(QE4m3x2), N: 7},                        // .e4m3x2
+		1237: {W: 0x3233752e3233752e, Val: uint16(QU32), N: 4},                           // .u32
+		1240: {W: 0x746e756f6e65702e, Val: uint16(QPending_Count), N: 14},                // .pending_count
+		1248: {W: 0x36316b3834366d2e, Val: uint16(QM64n248k16), N: 11},                   // .m64n248k16
+		1250: {W: 0x74696e6961626d2e, Val: uint16(QMbarrier_Init), N: 14},                // .mbarrier_init
+		1251: {W: 0x3233782e3233782e, Val: uint16(QX32), N: 4},                           // .x32
+		1262: {W: 0x70756f726961772e, Val: uint16(QWait_Group), N: 11},                   // .wait_group
+		1264: {W: 0x64322e, Val: uint16(Q2d), N: 3},                                      // .2d
+		1277: {W: 0x346636666e696b2e, Val: uint16(QKind_Mxf8f6f4), N: 15},                // .kind::mxf8f6f4
+		1278: {W: 0x386b323334366d2e, Val: uint16(QM64n32k8), N: 9},                      // .m64n32k8
+		1293: {W: 0x32336b386e386d2e, Val: uint16(QM8n8k32), N: 8},                       // .m8n8k32
+		1314: {W: 0x3635326b34366d2e, Val: uint16(QM64n16k256), N: 11},                   // .m64n16k256
+		1323: {W: 0x324c2e, Val: uint16(QL2), N: 3},                                      // .L2
+		1324: {W: 0x34366b3634366d2e, Val: uint16(QM64n136k64), N: 11},                   // .m64n136k64
+		1335: {W: 0x6574696e6e69662e, Val: uint16(QFinite), N: 7},                        // .finite
+		1342: {W: 0x70702e, Val: uint16(QP), N: 2},                                       // .p
+		1359: {W: 0x34366b3834366d2e, Val: uint16(QM64n168k64), N: 11},                   // .m64n168k64
+		1362: {W: 0x32336b3234366d2e, Val: uint16(QM64n32k32), N: 10},                    // .m64n32k32
+		1371: {W: 0x32336b3834366d2e, Val: uint16(QM64n208k32), N: 11},                   // .m64n208k32
+		1379: {W: 0x65646f6d6c69662e, Val: uint16(QFill_Mode), N: 10},                    // .fill_mode
+		1402: {W: 0x36316b3834366d2e, Val: uint16(QM64n208k16), N: 11},                   // .m64n208k16
+		1419: {W: 0x6c6c615f6961772e, Val: uint16(QWait_All), N: 9},                      // .wait_all
+		1445: {W: 0x6c616d726275732e, Val: uint16(QSubnormal), N: 10},                    // .subnormal
+		1446: {W: 0x6574656c436f6e2e, Val: uint16(QNoComplete), N: 11},                   // .noComplete
+		1449: {W: 0x323a3a706174632e, Val: uint16(QCta_Group_2), N: 13},                  // .cta_group::2
+		1453: {W: 0x75656e2e75656e2e, Val: uint16(QNeu), N: 4},                           // .neu
+		1458: {W: 0x34762e, Val: uint16(QV4), N: 3},                                      // .v4
+		1461: {W: 0x386e386d6e386d2e, Val: uint16(QM8n8), N: 5},                          // .m8n8
+		1462: {W: 0x7265626d746f6e2e, Val: uint16(QNotanumber), N: 11},                   // .notanumber
+		1477: {W: 0x32336b3034366d2e, Val: uint16(QM64n120k32), N: 11},                   // .m64n120k32
+		1481: {W: 0x36316e386e386d2e, Val: uint16(QM8n16), N: 6},                         // .m8n16
+		1484: {W: 0x687470657065642e, Val: uint16(QDepth), N: 6},                         // .depth
+		1497: {W: 0x3635326b34366d2e, Val: uint16(QM64n80k256), N: 11},                   // .m64n80k256
+		1503: {W: 0x3635326b34366d2e, Val: uint16(QM64n192k256), N: 12},                  // .m64n192k256
+		1506: {W: 0x36316b3634366d2e, Val: uint16(QM64n136k16), N: 11},                   // .m64n136k16
+		1508: {W: 0x726f782e726f782e, Val: uint16(QXor), N: 4},                           // .xor
+		1525: {W: 0x7361632e7361632e, Val: uint16(QCas), N: 4},                           // .cas
+		1527: {W: 0x3436662e3436662e, Val: uint16(QF64), N: 4},                           // .f64
+		1529: {W: 0x3278326d6d35652e, Val: uint16(QE5m2x2), N: 7},                        // .e5m2x2
+		1530: {W: 0x36316b3034366d2e, Val: uint16(QM64n40k16), N: 10},                    // .m64n40k16
+		1533: {W: 0x6d69645f6f6c672e, Val: uint16(QGlobal_Dim), N: 11},                   // .global_dim
+		1539: {W: 0x636e79736e65662e, Val: uint16(QFence_After_Thread_Sync), N: 25},      // .fence::after_thread_sync
+		1547: {W: 0x657375746c6f632e, Val: uint16(QCollector_A_Lastuse), N: 22},          // .collector::a::lastuse
+		1548: {W: 0x386b323934366d2e, Val: uint16(QM64n192k8), N: 10},                    // .m64n192k8
+		1550: {W: 0x386b363334366d2e, Val: uint16(QM64n136k8), N: 10},                    // .m64n136k8
+		1554: {W: 0x623635323832312e, Val: uint16(Q128x256b), N: 9},                      // .128x256b
+		1570: {W: 0x32782e, Val: uint16(QX2), N: 3},                                      // .x2
+		1572: {W: 0x726564726168632e, Val: uint16(QChannel_Order), N: 14},                // .channel_order
+		1578: {W: 0x327836313631662e, Val: uint16(QF16x2), N: 6},                         // .f16x2
+		1587: {W: 0x377268737268732e, Val: uint16(QShr7), N: 5},                          // .shr7
+		1589: {W: 0x36316b3634366d2e, Val: uint16(QM64n216k16), N: 11},                   // .m64n216k16
+		1594: {W: 0x32336b3234366d2e, Val: uint16(QM64n72k32), N: 10},                    // .m64n72k32
+		1597: {W: 0x657461633a314c2e, Val: uint16(QL1NoAllocate), N: 16},                 // .L1::no_allocate
+		1618: {W: 0x36316b3434366d2e, Val: uint16(QM64n184k16), N: 11},                   // .m64n184k16
+		1645: {W: 0x6574696e7461732e, Val: uint16(QSatfinite), N: 10},                    // .satfinite
+		1653: {W: 0x747372693a324c2e, Val: uint16(QL2EvictFirst), N: 16},                 // .L2::evict_first
+		1686: {W: 0x33325f317261772e, Val: uint16(QWarpx2_01_23), N: 14},                 // .warpx2::01_23
+		1698: {W: 0x3832316b6e386d2e, Val: uint16(QM8n8k128), N: 9},                      // .m8n8k128
+		1700: {W: 0x36316b386e386d2e, Val: uint16(QM8n8k16), N: 8},                       // .m8n8k16
+		1715: {W: 0x386b323134366d2e, Val: uint16(QM64n112k8), N: 10},                    // .m64n112k8
+		1731: {W: 0x36316b3234366d2e, Val: uint16(QM64n232k16), N: 11},                   // .m64n232k16
+		1737: {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_A_Fill), N: 19},             // .collector::a::fill
+		1746: {W: 0x623635327836312e, Val: uint16(Q16x256b), N: 8},                       // .16x256b
+		1751: {W: 0x325f65646464612e, Val: uint16(QAddr_Mode_2), N: 12},                  // .addr_mode_2
+		1754: {W: 0x656375646465722e, Val: uint16(QReduce), N: 7},                        // .reduce
+		1759: {W: 0x636f6c6c6c6c612e, Val: uint16(QAlloc), N: 6},                         // .alloc
+		1764: {W: 0x70722e, Val: uint16(QRp), N: 3},                                      // .rp
+		1768: {W: 0x386b363534366d2e, Val: uint16(QM64n56k8), N: 9},                      // .m64n56k8
+		1773: {W: 0x747372693a314c2e, Val: uint16(QL1EvictFirst), N: 16},                 // .L1::evict_first
+		1775: {W: 0x326d35656d35652e, Val: uint16(QE5m2), N: 5},                          // .e5m2
+		1789: {W: 0x626f6f2e626f6f2e, Val: uint16(QOob), N: 4},                           // .oob
+		1795: {W: 0x34366b3634366d2e, Val: uint16(QM64n176k64), N: 11},                   // .m64n176k64
+		1799: {W: 0x74696e69696e692e, Val: uint16(QInit), N: 5},                          // .init
+		1806: {W: 0x36316b3634366d2e, Val: uint16(QM64n56k16), N: 10},                    // .m64n56k16
+		1808: {W: 0x34366b3234366d2e, Val: uint16(QM64n72k64), N: 10},                    // .m64n72k64
+		1812: {W: 0x34366b3434366d2e, Val: uint16(QM64n24k64), N: 10},                    // .m64n24k64
+		1814: {W: 0x6f72657a72657a2e, Val: uint16(QZero), N: 5},                          // .zero
+		1817: {W: 0x79786f725f70632e, Val: uint16(QCp_Fenceproxy), N: 14},                // .cp_fenceproxy
+		1831: {W: 0x6b73616d5f70632e, Val: uint16(QCp_Mask), N: 8},                       // .cp_mask
+		1837: {W: 0x3278316d6d32652e, Val: uint16(QE2m1x2), N: 7},                        // .e2m1x2
+		1845: {W: 0x796c66626c66622e, Val: uint16(QBfly), N: 5},                          // .bfly
+		1858: {W: 0x65707974656c652e, Val: uint16(QElemtype), N: 9},                      // .elemtype
+		1864: {W: 0x7574672e7574672e, Val: uint16(QGtu), N: 4},                           // .gtu
+		1865: {W: 0x726574736c756d2e, Val: uint16(QMulticast_Cluster), N: 19},            // .multicast::cluster
+		1874: {W: 0x386b383234366d2e, Val: uint16(QM64n128k8), N: 10},                    // .m64n128k8
+		1886: {W: 0x353172687268732e, Val: uint16(QShr15), N: 6},                         // .shr15
+		1905: {W: 0x386b383434366d2e, Val: uint16(QM64n48k8), N: 9},                      // .m64n48k8
+		1906: {W: 0x36316b3034366d2e, Val: uint16(QM64n120k16), N: 11},                   // .m64n120k16
+		1912: {W: 0x623832317832332e, Val: uint16(Q32x128b), N: 8},                       // .32x128b
+		1913: {W: 0x686374656572702e, Val: uint16(QPrefetch), N: 9},                      // .prefetch
+		1917: {W: 0x657079746168632e, Val: uint16(QChannel_Data_Type), N: 18},            // .channel_data_type
+		1937: {W: 0x34366b3234366d2e, Val: uint16(QM64n112k64), N: 11},                   // .m64n112k64
+		1941: {W: 0x74732e, Val: uint16(QSt), N: 3},                                      // .st
+		1947: {W: 0x746961776961772e, Val: uint16(QWait), N: 5},                          // .wait
+		1949: {W: 0x32336b3034366d2e, Val: uint16(QM64n160k32), N: 11},                   // .m64n160k32
+		1957: {W: 0x75656c2e75656c2e, Val: uint16(QLeu), N: 4},                           // .leu
+		1960: {W: 0x36316b3834366d2e, Val: uint16(QM64n8k16), N: 9},                      // .m64n8k16
+		1978: {W: 0x36316b3634366d2e, Val: uint16(QM64n176k16), N: 11},                   // .m64n176k16
+		1985: {W: 0x65646f6d6c69662e, Val: uint16(QFilter_Mode), N: 12},                  // .filter_mode
+		1988: {W: 0x34366b3234366d2e, Val: uint16(QM64n152k64), N: 11},                   // .m64n152k64
+		1990: {W: 0x36316b3834366d2e, Val: uint16(QM64n48k16), N: 10},                    // .m64n48k16
+		1994: {W: 0x3635326b34366d2e, Val: uint16(QM64n128k256), N: 12},                  // .m64n128k256
+		1996: {W: 0x78745f656d6f632e, Val: uint16(QComplete_Tx), N: 12},                  // .complete_tx
+		2004: {W: 0x64312e, Val: uint16(Q1d), N: 3},                                      // .1d
+		2005: {W: 0x7a722e, Val: uint16(QRz), N: 3},                                      // .rz
+		2035: {W: 0x3631622e3631622e, Val: uint16(QB16), N: 4},                           // .b16
+		2043: {W: 0x746f6c6c6c61622e, Val: uint16(QBallot), N: 7},                        // .ballot
+		2045: {W: 0x386b363934366d2e, Val: uint16(QM64n96k8), N: 9},                      // .m64n96k8
+		2065: {W: 0x7476632e7476632e, Val: uint16(QCvt), N: 4},                           // .cvt
+		2088: {W: 0x3635326b36316d2e, Val: uint16(QM16n8k256), N: 10},                    // .m16n8k256
+		2103: {W: 0x736d64326432612e, Val: uint16(QA2dms), N: 6},                         // .a2dms
+		2114: {W: 0x78616d2e78616d2e, Val: uint16(QMax), N: 4},                           // .max
+		2118: {W: 0x314c2e, Val: uint16(QL1), N: 3},                                      // .L1
+		2120: {W: 0x657269757163612e, Val: uint16(QAcquire), N: 8},                       // .acquire
+		2129: {W: 0x706f72647272612e, Val: uint16(QArrive_Drop), N: 12},                  // .arrive_drop
+		2134: {W: 0x323366746e696b2e, Val: uint16(QKind_Tf32), N: 11},                    // .kind::tf32
+		2144: {W: 0x386b383634366d2e, Val: uint16(QM64n168k8), N: 10},                    // .m64n168k8
+		2146: {W: 0x74733a3a6961772e, Val: uint16(QWait_St), N: 9},                       // .wait::st
+		2159: {W: 0x706172746172742e, Val: uint16(QTrap), N: 5},                          // .trap
+		2166: {W: 0x386b363136316d2e, Val: uint16(QM16n16k8), N: 9},                      // .m16n16k8
+		2171: {W: 0x36316b3234366d2e, Val: uint16(QM64n152k16), N: 11},                   // .m64n152k16
+		2177: {W: 0x6d6172617261702e, Val: uint16(QParam), N: 6},                         // .param
+		2197: {W: 0x34752e, Val: uint16(QU4), N: 3},                                      // .u4
+		2224: {W: 0x756c2e, Val: uint16(QLu), N: 3},                                      // .lu
+		2227: {W: 0x656275637563612e, Val: uint16(QAcube), N: 6},                         // .acube
+		2232: {W: 0x386b363534366d2e, Val: uint16(QM64n256k8), N: 10},                    // .m64n256k8
+		2242: {W: 0x31622e, Val: uint16(QB1), N: 3},                                      // .b1
+		2253: {W: 0x33762e, Val: uint16(QV3), N: 3},                                      // .v3
+		2254: {W: 0x6f696d6d696d6d2e, Val: uint16(QMmio), N: 5},                          // .mmio
+		2257: {W: 0x65672e, Val: uint16(QGe), N: 3},                                      // .ge
+		2274: {W: 0x73632e, Val: uint16(QCs), N: 3},                                      // .cs
+		2292: {W: 0x386b386e36316d2e, Val: uint16(QM16n8k8), N: 8},                       // .m16n8k8
+		2299: {W: 0x3233622e3233622e, Val: uint16(QB32), N: 4},                           // .b32
+		2326: {W: 0x657361627361622e, Val: uint16(QBase), N: 5},                          // .base
+		2340: {W: 0x62622e, Val: uint16(QB), N: 2},                                       // .b
+		2348: {W: 0x58313a3a6163732e, Val: uint16(QScale_Vec_1X), N: 14},                 // .scale_vec::1X
+		2355: {W: 0x32336b3034366d2e, Val: uint16(QM64n40k32), N: 10},                    // .m64n40k32
+		2356: {W: 0x363178347834622e, Val: uint16(QB4x16), N: 6},                         // .b4x16
+		2360: {W: 0x72657473756c632e, Val: uint16(QCluster), N: 8},                       // .cluster
+		2365: {W: 0x31782e, Val: uint16(QX1), N: 3},                                      // .x1
+		2369: {W: 0x72722e, Val: uint16(QR), N: 2},                                       // .r
+		2374: {W: 0x38762e, Val: uint16(QV8), N: 3},                                      // .v8
+		2378: {W: 0x36316b3034366d2e, Val: uint16(QM64n160k16), N: 11},                   // .m64n160k16
+		2386: {W: 0x6d69645f786f622e, Val: uint16(QBox_Dim), N: 8},                       // .box_dim
+		2387: {W: 0x71652e, Val: uint16(QEq), N: 3},                                      // .eq
+		2388: {W: 0x386b363734366d2e, Val: uint16(QM64n176k8), N: 10},                    // .m64n176k8
+		2392: {W: 0x726f2e, Val: uint16(QOr), N: 3},                                      // .or
+		2402: {W: 0x3631732e3631732e, Val: uint16(QS16), N: 4},                           // .s16
+		2410: {W: 0x6534622e6534622e, Val: uint16(QB4e), N: 4},                           // .b4e
+		2414: {W: 0x707261777261772e, Val: uint16(QWarp), N: 5},                          // .warp
+		2425: {W: 0x327862327836312e, Val: uint16(Q16x32bx2), N: 9},                      // .16x32bx2
+		2433: {W: 0x4234363a3a324c2e, Val: uint16(QL2_64B), N: 8},                        // .L2::64B
+		2434: {W: 0x69682e, Val: uint16(QHi), N: 3},                                      // .hi
+		2435: {W: 0x656375645f646c2e, Val: uint16(QLd_Reduce), N: 10},                    // .ld_reduce
+		2462: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_A_Use), N: 18},              // .collector::a::use
+		2476: {W: 0x3863722e3863722e, Val: uint16(QRc8), N: 4},                           // .rc8
+		2481: {W: 0x74696d726c65722e, Val: uint16(QRelinquish_Alloc_Permit), N: 24},      // .relinquish_alloc_permit
+		2510: {W: 0x386b303034366d2e, Val: uint16(QM64n200k8), N: 10},                    // .m64n200k8
+		2511: {W: 0x74756f796d656d2e, Val: uint16(QMemory_Layout), N: 14},                // .memory_layout
+		2514: {W: 0x65726f746f74732e, Val: uint16(QStore), N: 6},                         // .store
+		2522: {W: 0x6574696e666e692e, Val: uint16(QInfinite), N: 9},                      // .infinite
+		2527: {W: 0x65636e656e65662e, Val: uint16(QFence), N: 6},                         // .fence
+		2556: {W: 0x36316b326e386d2e, Val: uint16(QM8n32k16), N: 9},                      // .m8n32k16
+		2559: {W: 0x746669686968732e, Val: uint16(QShift), N: 6},                         // .shift
+		2569: {W: 0x63697265656e6567, Val: uint16(QGeneric), N: 7},                       // generic
+		2593: {W: 0x383231783231782e, Val: uint16(QX128), N: 5},                          // .x128
+		2601: {W: 0x36316b3234366d2e, Val: uint16(QM64n192k16), N: 11},                   // .m64n192k16
+		2602: {W: 0x386b343234366d2e, Val: uint16(QM64n224k8), N: 10},                    // .m64n224k8
+		2604: {W: 0x65676e616e61722e, Val: uint16(QRange), N: 6},                         // .range
+		2608: {W: 0x36316b3034366d2e, Val: uint16(QM64n80k16), N: 10},                    // .m64n80k16
+		2609: {W: 0x726574736168732e, Val: uint16(QSharedCluster), N: 16},                // .shared::cluster
+		2618: {W: 0x74672e, Val: uint16(QGt), N: 3},                                      // .gt
+		2631: {W: 0x32336b3634366d2e, Val: uint16(QM64n56k32), N: 10},                    // .m64n56k32
+		2634: {W: 0x7361696c696c612e, Val: uint16(QAlias), N: 6},                         // .alias
+		2638: {W: 0x6c6f6332326d692e, Val: uint16(QIm2col), N: 7},                        // .im2col
+		2646: {W: 0x6c6f632e6c6f632e, Val: uint16(QCol), N: 4},                           // .col
+		2647: {W: 0x6b6361706361702e, Val: uint16(QPack), N: 5},                          // .pack
+		2649: {W: 0x6174632e6174632e, Val: uint16(QCta), N: 4},                           // .cta
+		2657: {W: 0x656c2e, Val: uint16(QLe), N: 3},                                      // .le
+		2658: {W: 0x323366743366742e, Val: uint16(QTf32), N: 5},                          // .tf32
+		2666: {W: 0x3233732e3233732e, Val: uint16(QS32), N: 4},                           // .s32
+		2671: {W: 0x6365642e6365642e, Val: uint16(QDec), N: 4},                           // .dec
+		2672: {W: 0x726f736e6e65742e, Val: uint16(QTensor), N: 7},                        // .tensor
+		2674: {W: 0x6b6c75626c75622e, Val: uint16(QBulk), N: 5},                          // .bulk
+		2675: {W: 0x73682e, Val: uint16(QHs), N: 3},                                      // .hs
+		2676: {W: 0x636e692e636e692e, Val: uint16(QInc), N: 4},                           // .inc
+		2678: {W: 0x3832316b36316d2e, Val: uint16(QM16n8k128), N: 10},                    // .m16n8k128
+		2688: {W: 0x34366b3434366d2e, Val: uint16(QM64n184k64), N: 11},                   // .m64n184k64
+		2702: {W: 0x6c63652e6c63652e, Val: uint16(QEcl), N: 4},                           // .ecl
+		2707: {W: 0x63632e, Val: uint16(QCc), N: 3},                                      // .cc
+		2719: {W: 0x656469776469772e, Val: uint16(QWide), N: 5},                          // .wide
+		2720: {W: 0x6970722e6970722e, Val: uint16(QRpi), N: 4},                           // .rpi
+		2725: {W: 0x6c616d72726f6e2e, Val: uint16(QNormal), N: 7},                        // .normal
+		2726: {W: 0x74736e6f6e6f632e, Val: uint16(QConst), N: 6},                         // .const
+		2727: {W: 0x636e79737973612e, Val: uint16(QAsync), N: 6},                         // .async
+		2728: {W: 0x7473616c3a314c2e, Val: uint16(QL1EvictLast), N: 15},                  // .L1::evict_last
+		2744: {W: 0x696d722e696d722e, Val: uint16(QRmi), N: 4},                           // .rmi
+		2747: {W: 0x36316b3234366d2e, Val: uint16(QM64n112k16), N: 11},                   // .m64n112k16
+		2750: {W: 0x336d34656d34652e, Val: uint16(QE4m3), N: 5},                          // .e4m3
+		2756: {W: 0x34366b3034366d2e, Val: uint16(QM64n200k64), N: 11},                   // .m64n200k64
+		2763: {W: 0x347870727261772e, Val: uint16(QWarpx4), N: 7},                        // .warpx4
+		2769: {W: 0x636e2e, Val: uint16(QNc), N: 3},                                      // .nc
+		2770: {W: 0x687464696469772e, Val: uint16(QWidth), N: 6},                         // .width
+		2796: {W: 0x386b343634366d2e, Val: uint16(QM64n64k8), N: 9},                      // .m64n64k8
+		2811: {W: 0x3278336d6d32652e, Val: uint16(QE2m3x2), N: 7},                        // .e2m3x2
+		2814: {W: 0x746961777365742e, Val: uint16(QTest_Wait), N: 10},                    // .test_wait
+		2815: {W: 0x32336b3834366d2e, Val: uint16(QM64n48k32), N: 10},                    // .m64n48k32
+		2823: {W: 0x656c61636f6c622e, Val: uint16(QBlock_Scale), N: 12},                  // .block_scale
+		2825: {W: 0x7a74666f666f6e2e, Val: uint16(QNoftz), N: 6},                         // .noftz
+		2836: {W: 0x36316b3634366d2e, Val: uint16(QM64n16k16), N: 10},                    // .m64n16k16
+		2840: {W: 0x706d616c616c632e, Val: uint16(QClamp), N: 6},                         // .clamp
+		2853: {W: 0x636e79736e65662e, Val: uint16(QFence_Before_Thread_Sync), N: 26},     // .fence::before_thread_sync
+		2861: {W: 0x67672e, Val: uint16(QG), N: 2},                                       // .g
+		2878: {W: 0x3635326b34366d2e, Val: uint16(QM64n256k256), N: 12},                  // .m64n256k256
+		2879: {W: 0x6c61626f6f6c672e, Val: uint16(QGlobal), N: 7},                        // .global
+		2885: {W: 0x36316b3634366d2e, Val: uint16(QM64n96k16), N: 10},                    // .m64n96k16
+		2891: {W: 0x6c616d723a324c2e, Val: uint16(QL2EvictNormal), N: 17},                // .L2::evict_normal
+		2893: {W: 0x58323a3a6163732e, Val: uint16(QScale_Vec_2X), N: 14},                 // .scale_vec::2X
+		2898: {W: 0x6f6c2e, Val: uint16(QLo), N: 3},                                      // .lo
+		2900: {W: 0x3635326b34366d2e, Val: uint16(QM64n112k256), N: 12},                  // .m64n112k256
+		2909: {W: 0x3635326b34366d2e, Val: uint16(QM64n144k256), N: 12},                  // .m64n144k256
+		2921: {W: 0x386b303834366d2e, Val: uint16(QM64n80k8), N: 9},                      // .m64n80k8
+		2925: {W: 0x636e75667261702e, Val: uint16(QParamFunc), N: 12},                    // .param::func
+		2932: {W: 0x786f72707070612e, Val: uint16(QApprox), N: 7},                        // .approx
+		2965: {W: 0x657669727272612e, Val: uint16(QArrive), N: 7},                        // .arrive
+		2985: {W: 0x646572616168732e, Val: uint16(QShared), N: 7},                        // .shared
+		3015: {W: 0x3635326b34366d2e, Val: uint16(QM64n240k256), N: 12},                  // .m64n240k256
+		3018: {W: 0x32336b3434366d2e, Val: uint16(QM64n144k32), N: 11},                   // .m64n144k32
+		3019: {W: 0x746c2e, Val: uint16(QLt), N: 3},                                      // .lt
+		3024: {W: 0x386b323334366d2e, Val: uint16(QM64n232k8), N: 10},                    // .m64n232k8
+		3026: {W: 0x34366b3634366d2e, Val: uint16(QM64n216k64), N: 11},                   // .m64n216k64
+		3029: {W: 0x6c6c612e6c6c612e, Val: uint16(QAll), N: 4},                           // .all
+		3031: {W: 0x656e6f3a61626d2e, Val: uint16(QMbarrier_Arrive_One), N: 22},          // .mbarrier::arrive::one
+		3048: {W: 0x32762e, Val: uint16(QV2), N: 3},                                      // .v2
+		3049: {W: 0x686378656378652e, Val: uint16(QExch), N: 5},                          // .exch
+		3052: {W: 0x636972656e65742e, Val: uint16(QTensormap_Generic), N: 19},            // .tensormap::generic
+		3069: {W: 0x36316b3834366d2e, Val: uint16(QM64n88k16), N: 10},                    // .m64n88k16
+		3078: {W: 0x34366b3634366d2e, Val: uint16(QM64n256k64), N: 11},                   // .m64n256k64
+		3081: {W: 0x74772e, Val: uint16(QWt), N: 3},                                      // .wt
+		3096: {W: 0x657a69737272612e, Val: uint16(QArray_Size), N: 11},                   // .array_size
+		3113: {W: 0x38752e, Val: uint16(QU8), N: 3},                                      // .u8
+		3119: {W: 0x3278326d6d33652e, Val: uint16(QE3m2x2), N: 7},                        // .e3m2x2
+		3134: {W: 0x636e79736e79732e, Val: uint16(QSync), N: 5},                          // .sync
+		3140: {W: 0x3466766e6e696b2e, Val: uint16(QKind_Mxf4nvf4), N: 15},                // .kind::mxf4nvf4
+		3143: {W: 0x64352e, Val: uint16(Q5d), N: 3},                                      // .5d
+		3148: {W: 0x32336b3834366d2e, Val: uint16(QM64n128k32), N: 11},                   // .m64n128k32
+		3160: {W: 0x32336b3834366d2e, Val: uint16(QM64n8k32), N: 9},                      // .m64n8k32
+		3165: {W: 0x3635326b34366d2e, Val: uint16(QM64n64k256), N: 11},                   // .m64n64k256
+		3170: {W: 0x63732e, Val: uint16(QSc), N: 3},                                      // .sc
+		3173: {W: 0x32336b3434366d2e, Val: uint16(QM64n104k32), N: 11},                   // .m64n104k32
+		3179: {W: 0x386b323534366d2e, Val: uint16(QM64n152k8), N: 10},                    // .m64n152k8
+		3202: {W: 0x34366b3834366d2e, Val: uint16(QM64n8k64), N: 9},                      // .m64n8k64
+		3212: {W: 0x7571652e7571652e, Val: uint16(QEqu), N: 4},                           // .equ
+		3222: {W: 0x73746e6575616c2e, Val: uint16(QLaunch_Dependents), N: 18},            // .launch_dependents
+		3228: {W: 0x34366b3034366d2e, Val: uint16(QM64n240k64), N: 11},                   // .m64n240k64
+		3249: {W: 0x36316b3434366d2e, Val: uint16(QM64n24k16), N: 10},                    // .m64n24k16
+		3251: {W: 0x746d61746968732e, Val: uint16(QShiftamt), N: 9},                      // .shiftamt
+		3273: {W: 0x6c61766e766e692e, Val: uint16(QInval), N: 6},                         // .inval
+		3274: {W: 0x3631662e3631662e, Val: uint16(QF16), N: 4},                           // .f16
+		3297: {W: 0x34366b3634366d2e, Val: uint16(QM64n96k64), N: 10},                    // .m64n96k64
+		3298: {W: 0x736c65766d756e2e, Val: uint16(QNum_Mipmap_Levels), N: 18},            // .num_mipmap_levels
+		3306: {W: 0x78745f747078652e, Val: uint16(QExpect_Tx), N: 10},                    // .expect_tx
+		3307: {W: 0x746867696965682e, Val: uint16(QHeight), N: 7},                        // .height
+		3311: {W: 0x34366b3034366d2e, Val: uint16(QM64n120k64), N: 11},                   // .m64n120k64
+		3322: {W: 0x3436752e3436752e, Val: uint16(QU64), N: 4},                           // .u64
+		3330: {W: 0x386b386e34366d2e, Val: uint16(QM64n8k8), N: 8},                       // .m64n8k8
+		3332: {W: 0x38693a3a6e696b2e, Val: uint16(QKind_I8), N: 9},                       // .kind::i8
+		3333: {W: 0x327836313631752e, Val: uint16(QU16x2), N: 6},                         // .u16x2
+		3335: {W: 0x3436782e3436782e, Val: uint16(QX64), N: 4},                           // .x64
+		3344: {W: 0x3635326b34366d2e, Val: uint16(QM64n96k256), N: 11},                   // .m64n96k256
+		3348: {W: 0x386b303434366d2e, Val: uint16(QM64n240k8), N: 10},                    // .m64n240k8
+		3350: {W: 0x636e79736f72702e, Val: uint16(QProxy_Async), N: 12},                  // .proxy.async
+		3355: {W: 0x6e722e, Val: uint16(QRn), N: 3},                                      // .rn
+		3368: {W: 0x623635323278342e, Val: uint16(Q4x256b), N: 7},                        // .4x256b
+		3369: {W: 0x64642e, Val: uint16(QD), N: 2},                                       // .d
+		3382: {W: 0x6c6c2e, Val: uint16(QL), N: 2},                                       // .l
+		3394: {W: 0x423635323a324c2e, Val: uint16(QL2_256B), N: 9},                       // .L2::256B
+		3402: {W: 0x726574736e79732e, Val: uint16(QSync_Restrict_Shared_Cluster), N: 31}, // .sync_restrict::shared::cluster
+		3403: {W: 0x3466786d6e696b2e, Val: uint16(QKind_Mxf4), N: 11},                    // .kind::mxf4
+		3409: {W: 0x636972657973612e, Val: uint16(QAsync_Generic), N: 15},                // .async::generic
+		3410: {W: 0x6236313a706e752e, Val: uint16(QUnpack16b), N: 12},                    // .unpack::16b
+		3425: {W: 0x32336b3234366d2e, Val: uint16(QM64n192k32), N: 11},                   // .m64n192k32
+		3427: {W: 0x3278306d3865752e, Val: uint16(QUe8m0x2), N: 8},                       // .ue8m0x2
+		3431: {W: 0x656c69746c6f762e, Val: uint16(QVolatile), N: 9},                      // .volatile
+		3445: {W: 0x7972746e7261702e, Val: uint16(QParamEntry), N: 13},                   // .param::entry
+		3447: {W: 0x36316b3434366d2e, Val: uint16(QM64n144k16), N: 11},                   // .m64n144k16
+		3452: {W: 0x646c2e, Val: uint16(QLd), N: 3},                                      // .ld
+		3453: {W: 0x386b383034366d2e, Val: uint16(QM64n208k8), N: 10},                    // .m64n208k8
+		3456: {W: 0x3436705f7834622e, Val: uint16(QB4x16_P64), N: 10},                    // .b4x16_p64
+		3462: {W: 0x6e616e2e6e616e2e, Val: uint16(QNan), N: 4},                           // .nan
+		3467: {W: 0x797469727261702e, Val: uint16(QParity), N: 7},                        // .parity
+		3480: {W: 0x4e614e2e4e614e2e, Val: uint16(QNaN), N: 4},                           // .NaN
+		3481: {W: 0x36316b3434366d2e, Val: uint16(QM64n64k16), N: 10},                    // .m64n64k16
+		3482: {W: 0x34366b3834366d2e, Val: uint16(QM64n88k64), N: 10},                    // .m64n88k64
+		3486: {W: 0x305f65646464612e, Val: uint16(QAddr_Mode_0), N: 12},                  // .addr_mode_0
+		3488: {W: 0x386b343834366d2e, Val: uint16(QM64n184k8), N: 10},                    // .m64n184k8
+		3490: {W: 0x32336b3634366d2e, Val: uint16(QM64n256k32), N: 11},                   // .m64n256k32
+		3507: {W: 0x6c616e6f6172662e, Val: uint16(QFractional), N: 11},                   // .fractional
+		3510: {W: 0x386b323734366d2e, Val: uint16(QM64n72k8), N: 9},                      // .m64n72k8
+		3535: {W: 0x36316b3836316d2e, Val: uint16(QM16n8k16), N: 9},                      // .m16n8k16
+		3537: {W: 0x6c65725f7163612e, Val: uint16(QAcqRel), N: 8},                        // .acq_rel
+		3538: {W: 0x3233662e3233662e, Val: uint16(QF32), N: 4},                           // .f32
+		3556: {W: 0x65646972656c652e, Val: uint16(QElement_Stride), N: 15},               // .element_stride
+		3574: {W: 0x746e69683a324c2e, Val: uint16(QL2CacheHint), N: 15},                  // .L2::cache_hint
+		3577: {W: 0x36316b3834366d2e, Val: uint16(QM64n128k16), N: 11},                   // .m64n128k16
+		3584: {W: 0x32336b3634366d2e, Val: uint16(QM64n136k32), N: 11},                   // .m64n136k32
+		3602: {W: 0x36316b3434366d2e, Val: uint16(QM64n104k16), N: 11},                   // .m64n104k16
+		3618: {W: 0x656c69746c69742e, Val: uint16(QTile), N: 5},                          // .tile
+		3620: {W: 0x75746c2e75746c2e, Val: uint16(QLtu), N: 4},                           // .ltu
+		3621: {W: 0x32336b3834366d2e, Val: uint16(QM64n168k32), N: 11},                   // .m64n168k32
+		3623: {W: 0x67632e, Val: uint16(QCg), N: 3},                                      // .cg
+		3632: {W: 0x386b363134366d2e, Val: uint16(QM64n16k8), N: 9},                      // .m64n16k8
+		3641: {W: 0x32336b3034366d2e, Val: uint16(QM64n240k32), N: 11},                   // .m64n240k32
+		3643: {W: 0x70752e, Val: uint16(QUp), N: 3},                                      // .up
+		3646: {W: 0x34366b3634366d2e, Val: uint16(QM64n16k64), N: 10},                    // .m64n16k64
+		3648: {W: 0x34366b3034366d2e, Val: uint16(QM64n80k64), N: 10},                    // .m64n80k64
+		3649: {W: 0x6534662e6534662e, Val: uint16(QF4e), N: 4},                           // .f4e
+		3654: {W: 0x386b343034366d2e, Val: uint16(QM64n104k8), N: 10},                    // .m64n104k8
+		3656: {W: 0x363178387838622e, Val: uint16(QB8x16), N: 6},                         // .b8x16
+		3664: {W: 0x7365747961626d2e, Val: uint16(QCompleteTx), N: 29},                   // .mbarrier::complete_tx::bytes
+		3666: {W: 0x327836313166622e, Val: uint16(QBF16x2), N: 7},                        // .bf16x2
+		3670: {W: 0x58343a3a6163732e, Val: uint16(QScale_Vec_4X), N: 14},                 // .scale_vec::4X
+		3672: {W: 0x36316b3034366d2e, Val: uint16(QM64n240k16), N: 11},                   // .m64n240k16
+		3676: {W: 0x34732e, Val: uint16(QS4), N: 3},                                      // .s4
+		3687: {W: 0x736e61726172742e, Val: uint16(QTrans), N: 6},                         // .trans
+		3712: {W: 0x74696d6d6d6f632e, Val: uint16(QCommit), N: 7},                        // .commit
+		3724: {W: 0x64616f6c616f6c2e, Val: uint16(QLoad), N: 5},                          // .load
+		3730: {W: 0x646c3a3a6961772e, Val: uint16(QWait_Ld), N: 9},                       // .wait::ld
+		3732: {W: 0x3631663a6e696b2e, Val: uint16(QKind_F16), N: 10},                     // .kind::f16
+		3742: {W: 0x796e612e796e612e, Val: uint16(QAny), N: 4},                           // .any
+		3749: {W: 0x623436787836312e, Val: uint16(Q16x64b), N: 7},                        // .16x64b
+		3774: {W: 0x3635326b34366d2e, Val: uint16(QM64n208k256), N: 12},                  // .m64n208k256
+		3783: {W: 0x34366b3034366d2e, Val: uint16(QM64n160k64), N: 11},                   // .m64n160k64
+		3788: {W: 0x32752e, Val: uint16(QU2), N: 3},                                      // .u2
+		3795: {W: 0x34366b3234366d2e, Val: uint16(QM64n232k64), N: 11},                   // .m64n232k64
+		3796: {W: 0x32336b3034366d2e, Val: uint16(QM64n200k32), N: 11},                   // .m64n200k32
+		3797: {W: 0x6432612e6432612e, Val: uint16(QA2d), N: 4},                           // .a2d
+		3799: {W: 0x6465676e3a314c2e, Val: uint16(QL1EvictUnchanged), N: 20},             // .L1::evict_unchanged
+		3814: {W: 0x736c2e, Val: uint16(QLs), N: 3},                                      // .ls
+		3821: {W: 0x3635326b34366d2e, Val: uint16(QM64n224k256), N: 12},                  // .m64n224k256
+		3823: {W: 0x7a74662e7a74662e, Val: uint16(QFtz), N: 4},                           // .ftz
+		3824: {W: 0x36316b3636316d2e, Val: uint16(QM16n16k16), N: 10},                    // .m16n16k16
+		3825: {W: 0x34366b3234366d2e, Val: uint16(QM64n32k64), N: 10},                    // .m64n32k64
+		3827: {W: 0x737365726f6c672e, Val: uint16(QGlobal_Address), N: 15},               // .global_address
+		3828: {W: 0x36316b3034366d2e, Val: uint16(QM64n200k16), N: 11},                   // .m64n200k16
+		3840: {W: 0x7263652e7263652e, Val: uint16(QEcr), N: 4},                           // .ecr
+		3865: {W: 0x7366666f326d692e, Val: uint16(QIm2col_No_Offs), N: 15},               // .im2col_no_offs
+		3875: {W: 0x61612e, Val: uint16(QA), N: 2},                                       // .a
+		3876: {W: 0x73772e, Val: uint16(QWs), N: 3},                                      // .ws
+		3882: {W: 0x64342e, Val: uint16(Q4d), N: 3},                                      // .4d
+		3888: {W: 0x623832313832312e, Val: uint16(Q128x128b), N: 9},                      // .128x128b
+		3893: {W: 0x34366b3434366d2e, Val: uint16(QM64n64k64), N: 10},                    // .m64n64k64
+		3912: {W: 0x70756f726d6f632e, Val: uint16(QCommit_Group), N: 13},                 // .commit_group
+		3917: {W: 0x386b383834366d2e, Val: uint16(QM64n88k8), N: 9},                      // .m64n88k8
+		3918: {W: 0x74756f79746e692e, Val: uint16(QInterleave_Layout), N: 18},            // .interleave_layout
+		3928: {W: 0x7461732e7461732e, Val: uint16(QSat), N: 4},                           // .sat
+		3950: {W: 0x646578616c65722e, Val: uint16(QRelaxed), N: 8},                       // .relaxed
+		3984: {W: 0x76632e, Val: uint16(QCv), N: 3},                                      // .cv
+		3998: {W: 0x36316e3636316d2e, Val: uint16(QM16n16), N: 7},                        // .m16n16
+		4007: {W: 0x7364726f726f6e2e, Val: uint16(QNormalized_Coords), N: 18},            // .normalized_coords
+		4038: {W: 0x6f702e, Val: uint16(QPo), N: 3},                                      // .po
+		4041: {W: 0x776f722e776f722e, Val: uint16(QRow), N: 4},                           // .row
+		4049: {W: 0x36316b3834366d2e, Val: uint16(QM64n168k16), N: 11},                   // .m64n168k16
+		4056: {W: 0x32336b3634366d2e, Val: uint16(QM64n176k32), N: 11},                   // .m64n176k32
+		4058: {W: 0x32336b3634366d2e, Val: uint16(QM64n16k32), N: 10},                    // .m64n16k32
+		4065: {W: 0x32336b3634366d2e, Val: uint16(QM64n216k32), N: 11},                   // .m64n216k32
+		4073: {W: 0x736d64326d64322e, Val: uint16(Q2dms), N: 5},                          // .2dms
+		4074: {W: 0x32336b3434366d2e, Val: uint16(QM64n24k32), N: 10},                    // .m64n24k32
+		4076: {W: 0x34782e, Val: uint16(QX4), N: 3},                                      // .x4
 		4095: {},
 	},
-	Keys: []string{31: ".idx", 40: ".add", 54: ".rm", 65: ".L2::evict_unchanged", 72: ".L1::evict_normal", 76: ".red", 81: ".gpu", 104: ".pack::16b", 111: ".m64n232k32", 115: ".b128", 118: ".rzi", 120: ".m64n24k256", 121: ".collector::a::discard", 132: ".m64n80k32", 153: ".f32x2", 154: ".m64n152k32", 164: ".number", 170: ".32x32b", 177: ".L2::128B", 194: ".m64n248k8", 201: ".geu", 202: ".ca", 206: ".m32n8k16", 209: ".16x128b", 210: ".m64n64k32", 231: ".m64n176k256", 240: ".mask", 247: ".cta_group::1", 257: ".addr_mode_1", 265: ".force_unnormalized_coords", 284: ".m64n104k64", 287: ".mbarrier", 288: ".b64", 304: ".a1d", 305: ".m64n224k64", 326: ".bulk_group", 332: ".m64n208k64", 367: ".m64n160k256", 369: ".m64n56k64", 394: ".shared::cta", 396: ".m64n144k8", 397: ".release", 400: ".local", 409: ".m64n96k32", 413: ".m64n8k256", 462: ".warpx2::02_13", 495: ".s8", 498: ".bf16", 525: ".3d", 537: ".m64n32k16", 538: ".min", 541: ".m64n48k256", 546: ".pred", 550: ".m16n8", 552: ".mma", 553: ".m64n48k64", 554: ".rank", 559: ".abs", 563: ".cp", 564: ".m64n24k8", 570: ".noinc", 578: ".mma_async", 593: ".m64n88k32", 612: ".acc::f32", 637: ".global_stride", 638: ".kind::f8f6f4", 639: ".m16n8k32", 640: ".uni", 648: ".dealloc", 654: ".s64", 664: ".num_samples", 666: ".and", 681: ".m16n8k64", 692: ".cube", 714: ".try_wait", 715: ".s16x2", 717: ".m64n224k32", 719: ".m16n8k4", 720: ".m64n40k64", 721: ".tex", 722: ".64x128b", 726: ".relu", 729: ".m64n112k32", 741: ".down", 748: ".m64n224k16", 756: ".m64n144k64", 761: ".sys", 763: ".b6x16_p32", 767: ".m64n216k8", 769: ".m64n72k16", 772: ".b8", 787: ".gl", 791: ".sp::ordered_metadata", 804: ".m64n248k64", 806: ".c", 840: ".rni", 845: ".rc16", 854: ".m64n184k32", 864: ".m8n8k4", 868: ".popc", 879: ".xorsign", 887: ".m64n128k64", 896: ".x8", 898: ".proxy", 909: ".m64n40k8", 916: ".weak", 931: ".m64n120k8", 973: ".u16", 986: ".x16", 996: ".rna", 1008: ".wb", 1014: ".m64n256k16", 1017: ".L2::evict_last", 1025: ".sp", 1034: ".b1024", 1081: ".to", 1085: ".m64n32k256", 1089: ".full", 1131: ".replace", 1147: ".read", 1152: ".swizzle_mode", 1157: ".wrap", 1164: ".m64n192k64", 1170: ".s2", 1178: ".num", 1179: ".ne", 1185: ".grad", 1198: ".level", 1201: ".m64n160k8", 1209: ".aligned", 1216: ".m64n248k32", 1221: ".e4m3x2", 1237: ".u32", 1240: ".pending_count", 1248: ".m64n248k16", 1250: ".mbarrier_init", 1251: ".x32", 1262: ".wait_group", 1264: ".2d", 1277: ".kind::mxf8f6f4", 1278: ".m64n32k8", 1293: ".m8n8k32", 1314: ".m64n16k256", 1323: ".L2", 1324: ".m64n136k64", 1335: ".finite", 1342: ".p", 1359: ".m64n168k64", 1362: ".m64n32k32", 1371: ".m64n208k32", 1379: ".fill_mode", 1402: ".m64n208k16", 1419: ".wait_all", 1445: ".subnormal", 1446: ".noComplete", 1449: ".cta_group::2", 1453: ".neu", 1458: ".v4", 1461: ".m8n8", 1462: ".notanumber", 1477: ".m64n120k32", 1481: ".m8n16", 1484: ".depth", 1497: ".m64n80k256", 1503: ".m64n192k256", 1506: ".m64n136k16", 1508: ".xor", 1525: ".cas", 1527: ".f64", 1529: ".e5m2x2", 1530: ".m64n40k16", 1533: ".global_dim", 1539: ".fence::after_thread_sync", 1547: ".collector::a::lastuse", 1548: ".m64n192k8", 1550: ".m64n136k8", 1554: ".128x256b", 1570: ".x2", 1572: ".channel_order", 1578: ".f16x2", 1587: ".shr7", 1589: ".m64n216k16", 1594: ".m64n72k32", 1597: ".L1::no_allocate", 1618: ".m64n184k16", 1645: ".satfinite", 1653: ".L2::evict_first", 1686: ".warpx2::01_23", 1698: ".m8n8k128", 1700: ".m8n8k16", 1715: ".m64n112k8", 1731: ".m64n232k16", 1737: ".collector::a::fill", 1746: ".16x256b", 1751: ".addr_mode_2", 1754: ".reduce", 1759: ".alloc", 1764: ".rp", 1768: ".m64n56k8", 1773: ".L1::evict_first", 1775: ".e5m2", 1795: ".m64n176k64", 1799: ".init", 1806: ".m64n56k16", 1808: ".m64n72k64", 1812: ".m64n24k64", 1814: ".zero", 1817: ".cp_fenceproxy", 1831: ".cp_mask", 1837: ".e2m1x2", 1845: ".bfly", 1858: ".elemtype", 1864: ".gtu", 1865: ".multicast::cluster", 1874: ".m64n128k8", 1886: ".shr15", 1905: ".m64n48k8", 1906: ".m64n120k16", 1912: ".32x128b", 1913: ".prefetch", 1917: ".channel_data_type", 1937: ".m64n112k64", 1941: ".st", 1947: ".wait", 1949: ".m64n160k32", 1957: ".leu", 1960: ".m64n8k16", 1978: ".m64n176k16", 1985: ".filter_mode", 1988: ".m64n152k64", 1990: ".m64n48k16", 1994: ".m64n128k256", 1996: ".complete_tx", 2004: ".1d", 2005: ".rz", 2035: ".b16", 2043: ".ballot", 2045: ".m64n96k8", 2065: ".cvt", 2088: ".m16n8k256", 2103: ".a2dms", 2114: ".max", 2118: ".L1", 2120: ".acquire", 2129: ".arrive_drop", 2134: ".kind::tf32", 2144: ".m64n168k8", 2146: ".wait::st", 2159: ".trap", 2166: ".m16n16k8", 2171: ".m64n152k16", 2177: ".param", 2197: ".u4", 2224: ".lu", 2227: ".acube", 2232: ".m64n256k8", 2242: ".b1", 2253: ".v3", 2254: ".mmio", 2257: ".ge", 2274: ".cs", 2292: ".m16n8k8", 2299: ".b32", 2326: ".base", 2340: ".b", 2348: ".scale_vec::1X", 2355: ".m64n40k32", 2356: ".b4x16", 2360: ".cluster", 2365: ".x1", 2369: ".r", 2374: ".v8", 2378: ".m64n160k16", 2386: ".box_dim", 2387: ".eq", 2388: ".m64n176k8", 2392: ".or", 2402: ".s16", 2410: ".b4e", 2414: ".warp", 2425: ".16x32bx2", 2433: ".L2::64B", 2434: ".hi", 2435: ".ld_reduce", 2462: ".collector::a::use", 2476: ".rc8", 2481: ".relinquish_alloc_permit", 2510: ".m64n200k8", 2511: ".memory_layout", 2514: ".store", 2522: ".infinite", 2527: ".fence", 2556: ".m8n32k16", 2559: ".shift", 2569: "generic", 2593: ".x128", 2601: ".m64n192k16", 2602: ".m64n224k8", 2604: ".range", 2608: ".m64n80k16", 2609: ".shared::cluster", 2618: ".gt", 2631: ".m64n56k32", 2634: ".alias", 2638: ".im2col", 2646: ".col", 2647: ".pack", 2649: ".cta", 2657: ".le", 2658: ".tf32", 2666: ".s32", 2671: ".dec", 2672: ".tensor", 2674: ".bulk", 2675: ".hs", 2676: ".inc", 2678: ".m16n8k128", 2688: ".m64n184k64", 2702: ".ecl", 2707: ".cc", 2719: ".wide", 2720: ".rpi", 2725: ".normal", 2726: ".const", 2727: ".async", 2728: ".L1::evict_last", 2744: ".rmi", 2747: ".m64n112k16", 2750: ".e4m3", 2756: ".m64n200k64", 2763: ".warpx4", 2769: ".nc", 2770: ".width", 2796: ".m64n64k8", 2811: ".e2m3x2", 2814: ".test_wait", 2815: ".m64n48k32", 2823: ".block_scale", 2825: ".noftz", 2836: ".m64n16k16", 2840: ".clamp", 2853: ".fence::before_thread_sync", 2861: ".g", 2878: ".m64n256k256", 2879: ".global", 2885: ".m64n96k16", 2891: ".L2::evict_normal", 2893: ".scale_vec::2X", 2898: ".lo", 2900: ".m64n112k256", 2909: ".m64n144k256", 2921: ".m64n80k8", 2925: ".param::func", 2932: ".approx", 2965: ".arrive", 2985: ".shared", 3015: ".m64n240k256", 3018: ".m64n144k32", 3019: ".lt", 3024: ".m64n232k8", 3026: ".m64n216k64", 3029: ".all", 3031: ".mbarrier::arrive::one", 3048: ".v2", 3049: ".exch", 3052: ".tensormap::generic", 3069: ".m64n88k16", 3078: ".m64n256k64", 3081: ".wt", 3096: ".array_size", 3113: ".u8", 3119: ".e3m2x2", 3134: ".sync", 3140: ".kind::mxf4nvf4", 3143: ".5d", 3148: ".m64n128k32", 3160: ".m64n8k32", 3165: ".m64n64k256", 3170: ".sc", 3173: ".m64n104k32", 3179: ".m64n152k8", 3202: ".m64n8k64", 3212: ".equ", 3222: ".launch_dependents", 3228: ".m64n240k64", 3249: ".m64n24k16", 3251: ".shiftamt", 3273: ".inval", 3274: ".f16", 3297: ".m64n96k64", 3298: ".num_mipmap_levels", 3306: ".expect_tx", 3307: ".height", 3311: ".m64n120k64", 3322: ".u64", 3330: ".m64n8k8", 3332: ".kind::i8", 3333: ".u16x2", 3335: ".x64", 3344: ".m64n96k256", 3348: ".m64n240k8", 3350: ".proxy.async", 3355: ".rn", 3368: ".4x256b", 3369: ".d", 3382: ".l", 3394: ".L2::256B", 3403: ".kind::mxf4", 3409: ".unpack::16b", 3425: ".m64n192k32", 3427: ".ue8m0x2", 3431: ".volatile", 3445: ".param::entry", 3447: ".m64n144k16", 3452: ".ld", 3453: ".m64n208k8", 3456: ".b4x16_p64", 3462: ".nan", 3467: ".parity", 3480: ".NaN", 3481: ".m64n64k16", 3482: ".m64n88k64", 3486: ".addr_mode_0", 3488: ".m64n184k8", 3490: ".m64n256k32", 3507: ".fractional", 3510: ".m64n72k8", 3535: ".m16n8k16", 3537: ".acq_rel", 3538: ".f32", 3556: ".element_stride", 3574: ".L2::cache_hint", 3577: ".m64n128k16", 3584: ".m64n136k32", 3602: ".m64n104k16", 3618: ".tile", 3620: ".ltu", 3621: ".m64n168k32", 3623: ".cg", 3632: ".m64n16k8", 3641: ".m64n240k32", 3643: ".up", 3646: ".m64n16k64", 3648: ".m64n80k64", 3649: ".f4e", 3654: ".m64n104k8", 3656: ".b8x16", 3664: ".mbarrier::complete_tx::bytes", 3666: ".bf16x2", 3670: ".scale_vec::4X", 3672: ".m64n240k16", 3676: ".s4", 3687: ".trans", 3712: ".commit", 3724: ".load", 3730: ".wait::ld", 3732: ".kind::f16", 3742: ".any", 3749: ".16x64b", 3774: ".m64n208k256", 3783: ".m64n160k64", 3788: ".u2", 3795: ".m64n232k64", 3796: ".m64n200k32", 3797: ".a2d", 3799: ".L1::evict_unchanged", 3814: ".ls", 3821: ".m64n224k256", 3823: ".ftz", 3824: ".m16n16k16", 3825: ".m64n32k64", 3827: ".global_address", 3828: ".m64n200k16", 3840: ".ecr", 3865: ".im2col_no_offs", 3875: ".a", 3876: ".ws", 3882: ".4d", 3888: ".128x128b", 3893: ".m64n64k64", 3912: ".commit_group", 3917: ".m64n88k8", 3918: ".interleave_layout", 3928: ".sat", 3950: ".relaxed", 3984: ".cv", 3998: ".m16n16", 4007: ".normalized_coords", 4038: ".po", 4041: ".row", 4049: ".m64n168k16", 4056: ".m64n176k32", 4058: ".m64n16k32", 4065: ".m64n216k32", 4073: ".2dms", 4074: ".m64n24k32", 4076: ".x4", 4095: ""},
+	Keys: []string{31: ".idx", 40: ".add", 54: ".rm", 65: ".L2::evict_unchanged", 72: ".L1::evict_normal", 76: ".red", 81: ".gpu", 104: ".pack::16b", 111: ".m64n232k32", 115: ".b128", 118: ".rzi", 120: ".m64n24k256", 121: ".collector::a::discard", 132: ".m64n80k32", 153: ".f32x2", 154: ".m64n152k32", 164: ".number", 170: ".32x32b", 177: ".L2::128B", 194: ".m64n248k8", 201: ".geu", 202: ".ca", 206: ".m32n8k16", 209: ".16x128b", 210: ".m64n64k32", 231: ".m64n176k256", 240: ".mask", 247: ".cta_group::1", 257: ".addr_mode_1", 265: ".force_unnormalized_coords", 284: ".m64n104k64", 287: ".mbarrier", 288: ".b64", 304: ".a1d", 305: ".m64n224k64", 326: ".bulk_group", 332: ".m64n208k64", 367: ".m64n160k256", 369: ".m64n56k64", 394: ".shared::cta", 396: ".m64n144k8", 397: ".release", 400: ".local", 409: ".m64n96k32", 413: ".m64n8k256", 462: ".warpx2::02_13", 495: ".s8", 498: ".bf16", 525: ".3d", 537: ".m64n32k16", 538: ".min", 541: ".m64n48k256", 546: ".pred", 550: ".m16n8", 552: ".mma", 553: ".m64n48k64", 554: ".rank", 559: ".abs", 563: ".cp", 564: ".m64n24k8", 570: ".noinc", 578: ".mma_async", 593: ".m64n88k32", 612: ".acc::f32", 637: ".global_stride", 638: ".kind::f8f6f4", 639: ".m16n8k32", 640: ".uni", 648: ".dealloc", 649: ".tensormap", 654: ".s64", 664: ".num_samples", 666: ".and", 681: ".m16n8k64", 692: ".cube", 714: ".try_wait", 715: ".s16x2", 717: ".m64n224k32", 719: ".m16n8k4", 720: ".m64n40k64", 721: ".tex", 722: ".64x128b", 726: ".relu", 729: ".m64n112k32", 741: ".down", 748: ".m64n224k16", 756: ".m64n144k64", 761: ".sys", 763: ".b6x16_p32", 767: ".m64n216k8", 769: ".m64n72k16", 772: ".b8", 787: ".gl", 791: ".sp::ordered_metadata", 804: ".m64n248k64", 806: ".c", 840: ".rni", 845: ".rc16", 854: ".m64n184k32", 864: ".m8n8k4", 868: ".popc", 879: ".xorsign", 887: ".m64n128k64", 896: ".x8", 898: ".proxy", 909: ".m64n40k8", 916: ".sync_restrict::shared::cta", 917: ".weak", 931: ".m64n120k8", 973: ".u16", 986: ".x16", 996: ".rna", 1008: ".wb", 1014: ".m64n256k16", 1017: ".L2::evict_last", 1025: ".sp", 1034: ".b1024", 1081: ".to", 1085: ".m64n32k256", 1089: ".full", 1131: ".replace", 1147: ".read", 1152: ".swizzle_mode", 1157: ".wrap", 1164: ".m64n192k64", 1170: ".s2", 1178: ".num", 1179: ".ne", 1185: ".grad", 1198: ".level", 1201: ".m64n160k8", 1209: ".aligned", 1216: ".m64n248k32", 1221: ".e4m3x2", 1237: ".u32", 1240: ".pending_count", 1248: ".m64n248k16", 1250: ".mbarrier_init", 1251: ".x32", 1262: ".wait_group", 1264: ".2d", 1277: ".kind::mxf8f6f4", 1278: ".m64n32k8", 1293: ".m8n8k32", 1314: ".m64n16k256", 1323: ".L2", 1324: ".m64n136k64", 1335: ".finite", 1342: ".p", 1359: ".m64n168k64", 1362: ".m64n32k32", 1371: ".m64n208k32", 1379: ".fill_mode", 1402: ".m64n208k16", 1419: ".wait_all", 1445: ".subnormal", 1446: ".noComplete", 1449: ".cta_group::2", 1453: ".neu", 1458: ".v4", 1461: ".m8n8", 1462: ".notanumber", 1477: ".m64n120k32", 1481: ".m8n16", 1484: ".depth", 1497: ".m64n80k256", 1503: ".m64n192k256", 1506: ".m64n136k16", 1508: ".xor", 1525: ".cas", 1527: ".f64", 1529: ".e5m2x2", 1530: ".m64n40k16", 1533: ".global_dim", 1539: ".fence::after_thread_sync", 1547: ".collector::a::lastuse", 1548: ".m64n192k8", 1550: ".m64n136k8", 1554: ".128x256b", 1570: ".x2", 1572: ".channel_order", 1578: ".f16x2", 1587: ".shr7", 1589: ".m64n216k16", 1594: ".m64n72k32", 1597: ".L1::no_allocate", 1618: ".m64n184k16", 1645: ".satfinite", 1653: ".L2::evict_first", 1686: ".warpx2::01_23", 1698: ".m8n8k128", 1700: ".m8n8k16", 1715: ".m64n112k8", 1731: ".m64n232k16", 1737: ".collector::a::fill", 1746: ".16x256b", 1751: ".addr_mode_2", 1754: ".reduce", 1759: ".alloc", 1764: ".rp", 1768: ".m64n56k8", 1773: ".L1::evict_first", 1775: ".e5m2", 1789: ".oob", 1795: ".m64n176k64", 1799: ".init", 1806: ".m64n56k16", 1808: ".m64n72k64", 1812: ".m64n24k64", 1814: ".zero", 1817: ".cp_fenceproxy", 1831: ".cp_mask", 1837: ".e2m1x2", 1845: ".bfly", 1858: ".elemtype", 1864: ".gtu", 1865: ".multicast::cluster", 1874: ".m64n128k8", 1886: ".shr15", 1905: ".m64n48k8", 1906: ".m64n120k16", 1912: ".32x128b", 1913: ".prefetch", 1917: ".channel_data_type", 1937: ".m64n112k64", 1941: ".st", 1947: ".wait", 1949: ".m64n160k32", 1957: ".leu", 1960: ".m64n8k16", 1978: ".m64n176k16", 1985: ".filter_mode", 1988: ".m64n152k64", 1990: ".m64n48k16", 1994: ".m64n128k256", 1996: ".complete_tx", 2004: ".1d", 2005: ".rz", 2035: ".b16", 2043: ".ballot", 2045: ".m64n96k8", 2065: ".cvt", 2088: ".m16n8k256", 2103: ".a2dms", 2114: ".max", 2118: ".L1", 2120: ".acquire", 2129: ".arrive_drop", 2134: ".kind::tf32", 2144: ".m64n168k8", 2146: ".wait::st", 2159: ".trap", 2166: ".m16n16k8", 2171: ".m64n152k16", 2177: ".param", 2197: ".u4", 2224: ".lu", 2227: ".acube", 2232: ".m64n256k8", 2242: ".b1", 2253: ".v3", 2254: ".mmio", 2257: ".ge", 2274: ".cs", 2292: ".m16n8k8", 2299: ".b32", 2326: ".base", 2340: ".b", 2348: ".scale_vec::1X", 2355: ".m64n40k32", 2356: ".b4x16", 2360: ".cluster", 2365: ".x1", 2369: ".r", 2374: ".v8", 2378: ".m64n160k16", 2386: ".box_dim", 2387: ".eq", 2388: ".m64n176k8", 2392: ".or", 2402: ".s16", 2410: ".b4e", 2414: ".warp", 2425: ".16x32bx2", 2433: ".L2::64B", 2434: ".hi", 2435: ".ld_reduce", 2462: ".collector::a::use", 2476: ".rc8", 2481: ".relinquish_alloc_permit", 2510: ".m64n200k8", 2511: ".memory_layout", 2514: ".store", 2522: ".infinite", 2527: ".fence", 2556: ".m8n32k16", 2559: ".shift", 2569: "generic", 2593: ".x128", 2601: ".m64n192k16", 2602: ".m64n224k8", 2604: ".range", 2608: ".m64n80k16", 2609: ".shared::cluster", 2618: ".gt", 2631: ".m64n56k32", 2634: ".alias", 2638: ".im2col", 2646: ".col", 2647: ".pack", 2649: ".cta", 2657: ".le", 2658: ".tf32", 2666: ".s32", 2671: ".dec", 2672: ".tensor", 2674: ".bulk", 2675: ".hs", 2676: ".inc", 2678: ".m16n8k128", 2688: ".m64n184k64", 2702: ".ecl", 2707: ".cc", 2719: ".wide", 2720: ".rpi", 2725: ".normal", 2726: ".const", 2727: ".async", 2728: ".L1::evict_last", 2744: ".rmi", 2747: ".m64n112k16", 2750: ".e4m3", 2756: ".m64n200k64", 2763: ".warpx4", 2769: ".nc", 2770: ".width", 2796: ".m64n64k8", 2811: ".e2m3x2", 2814: ".test_wait", 2815: ".m64n48k32", 2823: ".block_scale", 2825: ".noftz", 2836: ".m64n16k16", 2840: ".clamp", 2853: ".fence::before_thread_sync", 2861: ".g", 2878: ".m64n256k256", 2879: ".global", 2885: ".m64n96k16", 2891: ".L2::evict_normal", 2893: ".scale_vec::2X", 2898: ".lo", 2900: ".m64n112k256", 2909: ".m64n144k256", 2921: ".m64n80k8", 2925: ".param::func", 2932: ".approx", 2965: ".arrive", 2985: ".shared", 3015: ".m64n240k256", 3018: ".m64n144k32", 3019: ".lt", 3024: ".m64n232k8", 3026: ".m64n216k64", 3029: ".all", 3031: ".mbarrier::arrive::one", 3048: ".v2", 3049: ".exch", 3052: ".tensormap::generic", 3069: ".m64n88k16", 3078: ".m64n256k64", 3081: ".wt", 3096: ".array_size", 3113: ".u8", 3119: ".e3m2x2", 3134: ".sync", 3140: ".kind::mxf4nvf4", 3143: ".5d", 3148: ".m64n128k32", 3160: ".m64n8k32", 3165: ".m64n64k256", 3170: ".sc", 3173: ".m64n104k32", 3179: ".m64n152k8", 3202: ".m64n8k64", 3212: ".equ", 3222: ".launch_dependents", 3228: ".m64n240k64", 3249: ".m64n24k16", 3251: ".shiftamt", 3273: ".inval", 3274: ".f16", 3297: ".m64n96k64", 3298: ".num_mipmap_levels", 3306: ".expect_tx", 3307: ".height", 3311: ".m64n120k64", 3322: ".u64", 3330: ".m64n8k8", 3332: ".kind::i8", 3333: ".u16x2", 3335: ".x64", 3344: ".m64n96k256", 3348: ".m64n240k8", 3350: ".proxy.async", 3355: ".rn", 3368: ".4x256b", 3369: ".d", 3382: ".l", 3394: ".L2::256B", 3402: ".sync_restrict::shared::cluster", 3403: ".kind::mxf4", 3409: ".async::generic", 3410: ".unpack::16b", 3425: ".m64n192k32", 3427: ".ue8m0x2", 3431: ".volatile", 3445: ".param::entry", 3447: ".m64n144k16", 3452: ".ld", 3453: ".m64n208k8", 3456: ".b4x16_p64", 3462: ".nan", 3467: ".parity", 3480: ".NaN", 3481: ".m64n64k16", 3482: ".m64n88k64", 3486: ".addr_mode_0", 3488: ".m64n184k8", 3490: ".m64n256k32", 3507: ".fractional", 3510: ".m64n72k8", 3535: ".m16n8k16", 3537: ".acq_rel", 3538: ".f32", 3556: ".element_stride", 3574: ".L2::cache_hint", 3577: ".m64n128k16", 3584: ".m64n136k32", 3602: ".m64n104k16", 3618: ".tile", 3620: ".ltu", 3621: ".m64n168k32", 3623: ".cg", 3632: ".m64n16k8", 3641: ".m64n240k32", 3643: ".up", 3646: ".m64n16k64", 3648: ".m64n80k64", 3649: ".f4e", 3654: ".m64n104k8", 3656: ".b8x16", 3664: ".mbarrier::complete_tx::bytes", 3666: ".bf16x2", 3670: ".scale_vec::4X", 3672: ".m64n240k16", 3676: ".s4", 3687: ".trans", 3712: ".commit", 3724: ".load", 3730: ".wait::ld", 3732: ".kind::f16", 3742: ".any", 3749: ".16x64b", 3774: ".m64n208k256", 3783: ".m64n160k64", 3788: ".u2", 3795: ".m64n232k64", 3796: ".m64n200k32", 3797: ".a2d", 3799: ".L1::evict_unchanged", 3814: ".ls", 3821: ".m64n224k256", 3823: ".ftz", 3824: ".m16n16k16", 3825: ".m64n32k64", 3827: ".global_address", 3828: ".m64n200k16", 3840: ".ecr", 3865: ".im2col_no_offs", 3875: ".a", 3876: ".ws", 3882: ".4d", 3888: ".128x128b", 3893: ".m64n64k64", 3912: ".commit_group", 3917: ".m64n88k8", 3918: ".interleave_layout", 3928: ".sat", 3950: ".relaxed", 3984: ".cv", 3998: ".m16n16", 4007: ".normalized_coords", 4038: ".po", 4041: ".row", 4049: ".m64n168k16", 4056: ".m64n176k32", 4058: ".m64n16k32", 4065: ".m64n216k32", 4073: ".2dms", 4074: ".m64n24k32", 4076: ".x4", 4095: ""},
 }
 
 // formOpcodes are the opcodes of the forms, sorted.
@@ -4307,137 +4444,137 @@ var formOpcodes = [...]string{
 
 // opcodeForms[i] are the forms of formOpcodes[i], in file order.
 var opcodeForms = [len(formOpcodes)][]*OpForm{
-	{&opForms[16], &opForms[67], &opForms[68], &opForms[101], &opForms[102]}, // abs
-	{&opForms[317]}, // activemask
-	{&opForms[0], &opForms[1], &opForms[2], &opForms[37], &opForms[47], &opForms[48], &opForms[49], &opForms[90], &opForms[91]}, // add
+	{&opForms[16], &opForms[70], &opForms[71], &opForms[108], &opForms[109]}, // abs
+	{&opForms[338]}, // activemask
+	{&opForms[0], &opForms[1], &opForms[2], &opForms[37], &opForms[47], &opForms[48], &opForms[49], &opForms[59], &opForms[95], &opForms[96]}, // add
 	{&opForms[38], &opForms[39]}, // addc
-	{&opForms[450]},              // alloca
-	{&opForms[156]},              // and
-	{&opForms[277], &opForms[278], &opForms[279], &opForms[280], &opForms[281], &opForms[282], &opForms[283], &opForms[284], &opForms[285], &opForms[286], &opForms[287], &opForms[288], &opForms[289], &opForms[290], &opForms[291], &opForms[292]}, // atom
-	{&opForms[250], &opForms[251], &opForms[252], &opForms[253], &opForms[254], &opForms[255], &opForms[256], &opForms[257], &opForms[266]},                                                                                                          // bar
-	{&opForms[258], &opForms[259], &opForms[260], &opForms[261], &opForms[262], &opForms[263], &opForms[264], &opForms[265], &opForms[267], &opForms[268]},                                                                                           // barrier
+	{&opForms[472]},              // alloca
+	{&opForms[167]},              // and
+	{&opForms[298], &opForms[299], &opForms[300], &opForms[301], &opForms[302], &opForms[303], &opForms[304], &opForms[305], &opForms[306], &opForms[307], &opForms[308], &opForms[309], &opForms[310], &opForms[311], &opForms[312], &opForms[313]}, // atom
+	{&opForms[266], &opForms[267], &opForms[268], &opForms[269], &opForms[270], &opForms[271], &opForms[272], &opForms[273], &opForms[282]},                                                                                                          // bar
+	{&opForms[274], &opForms[275], &opForms[276], &opForms[277], &opForms[278], &opForms[279], &opForms[280], &opForms[281], &opForms[283], &opForms[284]},                                                                                           // barrier
 	{&opForms[31]},  // bfe
 	{&opForms[32]},  // bfi
 	{&opForms[28]},  // bfind
 	{&opForms[34]},  // bmsk
-	{&opForms[239]}, // bra
+	{&opForms[255]}, // bra
 	{&opForms[30]},  // brev
-	{&opForms[245]}, // brkpt
-	{&opForms[240]}, // brx
-	{&opForms[241]}, // call
+	{&opForms[261]}, // brkpt
+	{&opForms[256]}, // brx
+	{&opForms[257]}, // call
 	{&opForms[27]},  // clz
-	{&opForms[160]}, // cnot
+	{&opForms[171]}, // cnot
 	{&opForms[46]},  // copysign
-	{&opForms[86]},  // cos
-	{&opForms[333], &opForms[334], &opForms[335], &opForms[336], &opForms[337], &opForms[338], &opForms[339], &opForms[340], &opForms[341], &opForms[342], &opForms[343], &opForms[344], &opForms[345], &opForms[346], &opForms[347], &opForms[348], &opForms[349], &opForms[350], &opForms[351], &opForms[352], &opForms[353]}, // cp
-	{&opForms[234], &opForms[235], &opForms[236]}, // createpolicy
-	{&opForms[195], &opForms[196], &opForms[197], &opForms[198], &opForms[199], &opForms[200], &opForms[201], &opForms[202], &opForms[203], &opForms[204], &opForms[205], &opForms[206], &opForms[207], &opForms[208], &opForms[209], &opForms[210], &opForms[211], &opForms[212], &opForms[213], &opForms[214], &opForms[215], &opForms[216], &opForms[217], &opForms[218], &opForms[219], &opForms[220], &opForms[221], &opForms[222], &opForms[223], &opForms[224], &opForms[225], &opForms[226], &opForms[227], &opForms[228], &opForms[229], &opForms[230], &opForms[231], &opForms[232], &opForms[233]}, // cvt
-	{&opForms[193], &opForms[194]},                                         // cvta
-	{&opForms[14], &opForms[63], &opForms[64], &opForms[65], &opForms[66]}, // div
+	{&opForms[91]},  // cos
+	{&opForms[355], &opForms[356], &opForms[357], &opForms[358], &opForms[359], &opForms[360], &opForms[361], &opForms[362], &opForms[363], &opForms[364], &opForms[365], &opForms[366], &opForms[367], &opForms[368], &opForms[369], &opForms[370], &opForms[371], &opForms[372], &opForms[373], &opForms[374], &opForms[375]}, // cp
+	{&opForms[250], &opForms[251], &opForms[252]}, // createpolicy
+	{&opForms[211], &opForms[212], &opForms[213], &opForms[214], &opForms[215], &opForms[216], &opForms[217], &opForms[218], &opForms[219], &opForms[220], &opForms[221], &opForms[222], &opForms[223], &opForms[224], &opForms[225], &opForms[226], &opForms[227], &opForms[228], &opForms[229], &opForms[230], &opForms[231], &opForms[232], &opForms[233], &opForms[234], &opForms[235], &opForms[236], &opForms[237], &opForms[238], &opForms[239], &opForms[240], &opForms[241], &opForms[242], &opForms[243], &opForms[244], &opForms[245], &opForms[246], &opForms[247], &opForms[248], &opForms[249]}, // cvt
+	{&opForms[209], &opForms[210]},                                         // cvta
+	{&opForms[14], &opForms[66], &opForms[67], &opForms[68], &opForms[69]}, // div
 	{&opForms[36]},  // dp2a
 	{&opForms[35]},  // dp4a
-	{&opForms[321]}, // elect
-	{&opForms[88], &opForms[109], &opForms[110]}, // ex2
-	{&opForms[243]}, // exit
-	{&opForms[271], &opForms[272], &opForms[273], &opForms[274], &opForms[275], &opForms[276]}, // fence
-	{&opForms[56], &opForms[57], &opForms[58], &opForms[96], &opForms[97], &opForms[98]},       // fma
+	{&opForms[343]}, // elect
+	{&opForms[93], &opForms[120], &opForms[121]}, // ex2
+	{&opForms[259]}, // exit
+	{&opForms[287], &opForms[288], &opForms[289], &opForms[290], &opForms[291], &opForms[292], &opForms[293], &opForms[294], &opForms[295], &opForms[296], &opForms[297]}, // fence
+	{&opForms[56], &opForms[57], &opForms[58], &opForms[61], &opForms[101], &opForms[102], &opForms[103], &opForms[104], &opForms[105]},                                   // fma
 	{&opForms[29]},  // fns
-	{&opForms[238]}, // getctarank
-	{&opForms[320]}, // griddepcontrol
-	{&opForms[192]}, // isspacep
-	{&opForms[170], &opForms[171], &opForms[172], &opForms[173], &opForms[174]}, // ld
-	{&opForms[364], &opForms[365]},                                              // ldmatrix
-	{&opForms[175], &opForms[176]},                                              // ldu
-	{&opForms[87]},                                                              // lg2
-	{&opForms[161]},                                                             // lop3
-	{&opForms[7], &opForms[8], &opForms[9], &opForms[43], &opForms[59], &opForms[60], &opForms[61], &opForms[62]}, // mad
+	{&opForms[254]}, // getctarank
+	{&opForms[342]}, // griddepcontrol
+	{&opForms[208]}, // isspacep
+	{&opForms[182], &opForms[183], &opForms[184], &opForms[185], &opForms[186], &opForms[187], &opForms[188], &opForms[189]}, // ld
+	{&opForms[386], &opForms[387]}, // ldmatrix
+	{&opForms[190], &opForms[191]}, // ldu
+	{&opForms[92]},                 // lg2
+	{&opForms[172], &opForms[173]}, // lop3
+	{&opForms[7], &opForms[8], &opForms[9], &opForms[43], &opForms[62], &opForms[63], &opForms[64], &opForms[65]}, // mad
 	{&opForms[11], &opForms[12]},   // mad24
 	{&opForms[44]},                 // madc
-	{&opForms[237]},                // mapa
-	{&opForms[315], &opForms[316]}, // match
-	{&opForms[22], &opForms[23], &opForms[24], &opForms[25], &opForms[75], &opForms[76], &opForms[77], &opForms[78], &opForms[105], &opForms[106]},                        // max
-	{&opForms[322], &opForms[323], &opForms[324], &opForms[325], &opForms[326], &opForms[327], &opForms[328], &opForms[329], &opForms[330], &opForms[331], &opForms[332]}, // mbarrier
-	{&opForms[269], &opForms[270]}, // membar
-	{&opForms[18], &opForms[19], &opForms[20], &opForms[21], &opForms[71], &opForms[72], &opForms[73], &opForms[74], &opForms[103], &opForms[104]}, // min
-	{&opForms[368], &opForms[369], &opForms[370], &opForms[371], &opForms[372], &opForms[373], &opForms[374], &opForms[375], &opForms[376], &opForms[377], &opForms[378], &opForms[379], &opForms[380], &opForms[381], &opForms[382], &opForms[383], &opForms[384], &opForms[385], &opForms[386], &opForms[387], &opForms[388], &opForms[389], &opForms[390], &opForms[391]}, // mma
-	{&opForms[165], &opForms[166], &opForms[167]}, // mov
-	{&opForms[422]}, // movmatrix
-	{&opForms[5], &opForms[6], &opForms[53], &opForms[54], &opForms[55], &opForms[94], &opForms[95]}, // mul
+	{&opForms[253]},                // mapa
+	{&opForms[336], &opForms[337]}, // match
+	{&opForms[22], &opForms[23], &opForms[24], &opForms[25], &opForms[79], &opForms[80], &opForms[81], &opForms[82], &opForms[83], &opForms[114], &opForms[115], &opForms[116], &opForms[117]}, // max
+	{&opForms[344], &opForms[345], &opForms[346], &opForms[347], &opForms[348], &opForms[349], &opForms[350], &opForms[351], &opForms[352], &opForms[353], &opForms[354]},                      // mbarrier
+	{&opForms[285], &opForms[286]}, // membar
+	{&opForms[18], &opForms[19], &opForms[20], &opForms[21], &opForms[74], &opForms[75], &opForms[76], &opForms[77], &opForms[78], &opForms[110], &opForms[111], &opForms[112], &opForms[113]},                                                                                                                                                                               // min
+	{&opForms[390], &opForms[391], &opForms[392], &opForms[393], &opForms[394], &opForms[395], &opForms[396], &opForms[397], &opForms[398], &opForms[399], &opForms[400], &opForms[401], &opForms[402], &opForms[403], &opForms[404], &opForms[405], &opForms[406], &opForms[407], &opForms[408], &opForms[409], &opForms[410], &opForms[411], &opForms[412], &opForms[413]}, // mma
+	{&opForms[177], &opForms[178], &opForms[179]}, // mov
+	{&opForms[444]}, // movmatrix
+	{&opForms[5], &opForms[6], &opForms[53], &opForms[54], &opForms[55], &opForms[99], &opForms[100]}, // mul
 	{&opForms[10]}, // mul24
-	{&opForms[177], &opForms[178], &opForms[179], &opForms[180], &opForms[181], &opForms[182], &opForms[183], &opForms[184], &opForms[185], &opForms[186], &opForms[187], &opForms[188]}, // multimem
-	{&opForms[246]}, // nanosleep
-	{&opForms[17], &opForms[69], &opForms[70], &opForms[99], &opForms[100]}, // neg
-	{&opForms[159]},                            // not
-	{&opForms[157]},                            // or
-	{&opForms[247], &opForms[248]},             // pmevent
-	{&opForms[26]},                             // popc
-	{&opForms[189], &opForms[190]},             // prefetch
-	{&opForms[191]},                            // prefetchu
-	{&opForms[169]},                            // prmt
-	{&opForms[79], &opForms[80], &opForms[81]}, // rcp
-	{&opForms[293], &opForms[294], &opForms[295], &opForms[296], &opForms[297], &opForms[298], &opForms[299], &opForms[300], &opForms[301], &opForms[302], &opForms[303], &opForms[304], &opForms[305], &opForms[306], &opForms[307], &opForms[308], &opForms[309]}, // red
-	{&opForms[318], &opForms[319]}, // redux
-	{&opForms[15]},                 // rem
-	{&opForms[242]},                // ret
-	{&opForms[84]},                 // rsqrt
-	{&opForms[13]},                 // sad
-	{&opForms[123]},                // selp
-	{&opForms[111], &opForms[112], &opForms[113], &opForms[114], &opForms[115], &opForms[116], &opForms[126], &opForms[127], &opForms[128], &opForms[129], &opForms[130], &opForms[131], &opForms[132], &opForms[133], &opForms[134], &opForms[135], &opForms[136], &opForms[137], &opForms[138], &opForms[139], &opForms[140], &opForms[141], &opForms[142], &opForms[143], &opForms[144], &opForms[145], &opForms[146], &opForms[147]}, // set
-	{&opForms[249]}, // setmaxnreg
-	{&opForms[117], &opForms[118], &opForms[119], &opForms[120], &opForms[121], &opForms[122], &opForms[148], &opForms[149], &opForms[150], &opForms[151], &opForms[152], &opForms[153], &opForms[154], &opForms[155]}, // setp
-	{&opForms[162]},                // shf
-	{&opForms[168]},                // shfl
-	{&opForms[163]},                // shl
-	{&opForms[164]},                // shr
-	{&opForms[85]},                 // sin
-	{&opForms[124], &opForms[125]}, // slct
-	{&opForms[82], &opForms[83]},   // sqrt
-	{&opForms[363]},                // st
-	{&opForms[449]},                // stackrestore
-	{&opForms[448]},                // stacksave
-	{&opForms[366], &opForms[367]}, // stmatrix
-	{&opForms[3], &opForms[4], &opForms[40], &opForms[50], &opForms[51], &opForms[52], &opForms[92], &opForms[93]}, // sub
+	{&opForms[192], &opForms[193], &opForms[194], &opForms[195], &opForms[196], &opForms[197], &opForms[198], &opForms[199], &opForms[200], &opForms[201], &opForms[202], &opForms[203]}, // multimem
+	{&opForms[262]}, // nanosleep
+	{&opForms[17], &opForms[72], &opForms[73], &opForms[106], &opForms[107]}, // neg
+	{&opForms[170]},                // not
+	{&opForms[168]},                // or
+	{&opForms[263], &opForms[264]}, // pmevent
+	{&opForms[26]},                 // popc
+	{&opForms[204], &opForms[205], &opForms[207]}, // prefetch
+	{&opForms[206]}, // prefetchu
+	{&opForms[181]}, // prmt
+	{&opForms[84], &opForms[85], &opForms[86]}, // rcp
+	{&opForms[314], &opForms[315], &opForms[316], &opForms[317], &opForms[318], &opForms[319], &opForms[320], &opForms[321], &opForms[322], &opForms[323], &opForms[324], &opForms[325], &opForms[326], &opForms[327], &opForms[328], &opForms[329], &opForms[330]}, // red
+	{&opForms[339], &opForms[340], &opForms[341]}, // redux
+	{&opForms[15]},  // rem
+	{&opForms[258]}, // ret
+	{&opForms[89]},  // rsqrt
+	{&opForms[13]},  // sad
+	{&opForms[134]}, // selp
+	{&opForms[122], &opForms[123], &opForms[124], &opForms[125], &opForms[126], &opForms[127], &opForms[137], &opForms[138], &opForms[139], &opForms[140], &opForms[141], &opForms[142], &opForms[143], &opForms[144], &opForms[145], &opForms[146], &opForms[147], &opForms[148], &opForms[149], &opForms[150], &opForms[151], &opForms[152], &opForms[153], &opForms[154], &opForms[155], &opForms[156], &opForms[157], &opForms[158]}, // set
+	{&opForms[265]}, // setmaxnreg
+	{&opForms[128], &opForms[129], &opForms[130], &opForms[131], &opForms[132], &opForms[133], &opForms[159], &opForms[160], &opForms[161], &opForms[162], &opForms[163], &opForms[164], &opForms[165], &opForms[166]}, // setp
+	{&opForms[174]},                // shf
+	{&opForms[180]},                // shfl
+	{&opForms[175]},                // shl
+	{&opForms[176]},                // shr
+	{&opForms[90]},                 // sin
+	{&opForms[135], &opForms[136]}, // slct
+	{&opForms[87], &opForms[88]},   // sqrt
+	{&opForms[385]},                // st
+	{&opForms[471]},                // stackrestore
+	{&opForms[470]},                // stacksave
+	{&opForms[388], &opForms[389]}, // stmatrix
+	{&opForms[3], &opForms[4], &opForms[40], &opForms[50], &opForms[51], &opForms[52], &opForms[60], &opForms[97], &opForms[98]}, // sub
 	{&opForms[41], &opForms[42]}, // subc
-	{&opForms[454]},              // suld
-	{&opForms[457]},              // suq
-	{&opForms[456]},              // sured
-	{&opForms[455]},              // sust
+	{&opForms[476]},              // suld
+	{&opForms[479]},              // suq
+	{&opForms[478]},              // sured
+	{&opForms[477]},              // sust
 	{&opForms[33]},               // szext
-	{&opForms[89], &opForms[107], &opForms[108]}, // tanh
-	{&opForms[437], &opForms[438], &opForms[439], &opForms[440], &opForms[441], &opForms[442], &opForms[443], &opForms[444], &opForms[445], &opForms[446], &opForms[447]}, // tcgen05
-	{&opForms[354], &opForms[355], &opForms[356], &opForms[357], &opForms[358], &opForms[359], &opForms[360], &opForms[361], &opForms[362]},                               // tensormap
+	{&opForms[94], &opForms[118], &opForms[119]}, // tanh
+	{&opForms[459], &opForms[460], &opForms[461], &opForms[462], &opForms[463], &opForms[464], &opForms[465], &opForms[466], &opForms[467], &opForms[468], &opForms[469]}, // tcgen05
+	{&opForms[376], &opForms[377], &opForms[378], &opForms[379], &opForms[380], &opForms[381], &opForms[382], &opForms[383], &opForms[384]},                               // tensormap
 	{&opForms[45]},                 // testp
-	{&opForms[451]},                // tex
-	{&opForms[452]},                // tld4
-	{&opForms[244]},                // trap
-	{&opForms[453]},                // txq
-	{&opForms[462], &opForms[463]}, // vabsdiff
-	{&opForms[478]},                // vabsdiff2
-	{&opForms[485]},                // vabsdiff4
-	{&opForms[458], &opForms[459]}, // vadd
-	{&opForms[475]},                // vadd2
-	{&opForms[482]},                // vadd4
-	{&opForms[477]},                // vavrg2
-	{&opForms[484]},                // vavrg4
-	{&opForms[472]},                // vmad
-	{&opForms[466], &opForms[467]}, // vmax
-	{&opForms[480]},                // vmax2
-	{&opForms[487]},                // vmax4
-	{&opForms[464], &opForms[465]}, // vmin
-	{&opForms[479]},                // vmin2
-	{&opForms[486]},                // vmin4
-	{&opForms[310], &opForms[311], &opForms[312], &opForms[313], &opForms[314]}, // vote
-	{&opForms[473], &opForms[474]},                                              // vset
-	{&opForms[481]},                                                             // vset2
-	{&opForms[488]},                                                             // vset4
-	{&opForms[468], &opForms[469]},                                              // vshl
-	{&opForms[470], &opForms[471]},                                              // vshr
-	{&opForms[460], &opForms[461]},                                              // vsub
-	{&opForms[476]},                                                             // vsub2
-	{&opForms[483]},                                                             // vsub4
-	{&opForms[423], &opForms[424], &opForms[425], &opForms[426], &opForms[427], &opForms[428], &opForms[429], &opForms[430], &opForms[431], &opForms[432], &opForms[433], &opForms[434], &opForms[435], &opForms[436]},                                                                                                                                                                                                                                                 // wgmma
-	{&opForms[392], &opForms[393], &opForms[394], &opForms[395], &opForms[396], &opForms[397], &opForms[398], &opForms[399], &opForms[400], &opForms[401], &opForms[402], &opForms[403], &opForms[404], &opForms[405], &opForms[406], &opForms[407], &opForms[408], &opForms[409], &opForms[410], &opForms[411], &opForms[412], &opForms[413], &opForms[414], &opForms[415], &opForms[416], &opForms[417], &opForms[418], &opForms[419], &opForms[420], &opForms[421]}, // wmma
-	{&opForms[158]}, // xor
+	{&opForms[473]},                // tex
+	{&opForms[474]},                // tld4
+	{&opForms[260]},                // trap
+	{&opForms[475]},                // txq
+	{&opForms[484], &opForms[485]}, // vabsdiff
+	{&opForms[500]},                // vabsdiff2
+	{&opForms[507]},                // vabsdiff4
+	{&opForms[480], &opForms[481]}, // vadd
+	{&opForms[497]},                // vadd2
+	{&opForms[504]},                // vadd4
+	{&opForms[499]},                // vavrg2
+	{&opForms[506]},                // vavrg4
+	{&opForms[494]},                // vmad
+	{&opForms[488], &opForms[489]}, // vmax
+	{&opForms[502]},                // vmax2
+	{&opForms[509]},                // vmax4
+	{&opForms[486], &opForms[487]}, // vmin
+	{&opForms[501]},                // vmin2
+	{&opForms[508]},                // vmin4
+	{&opForms[331], &opForms[332], &opForms[333], &opForms[334], &opForms[335]}, // vote
+	{&opForms[495], &opForms[496]},                                              // vset
+	{&opForms[503]},                                                             // vset2
+	{&opForms[510]},                                                             // vset4
+	{&opForms[490], &opForms[491]},                                              // vshl
+	{&opForms[492], &opForms[493]},                                              // vshr
+	{&opForms[482], &opForms[483]},                                              // vsub
+	{&opForms[498]},                                                             // vsub2
+	{&opForms[505]},                                                             // vsub4
+	{&opForms[445], &opForms[446], &opForms[447], &opForms[448], &opForms[449], &opForms[450], &opForms[451], &opForms[452], &opForms[453], &opForms[454], &opForms[455], &opForms[456], &opForms[457], &opForms[458]},                                                                                                                                                                                                                                                 // wgmma
+	{&opForms[414], &opForms[415], &opForms[416], &opForms[417], &opForms[418], &opForms[419], &opForms[420], &opForms[421], &opForms[422], &opForms[423], &opForms[424], &opForms[425], &opForms[426], &opForms[427], &opForms[428], &opForms[429], &opForms[430], &opForms[431], &opForms[432], &opForms[433], &opForms[434], &opForms[435], &opForms[436], &opForms[437], &opForms[438], &opForms[439], &opForms[440], &opForms[441], &opForms[442], &opForms[443]}, // wmma
+	{&opForms[169]}, // xor
 }
 
 // formIndex maps an opcode to its position in formOpcodes.

@@ -322,6 +322,7 @@ type Address struct {
 	Offset    int64
 	HasOffset bool
 	Index     []Expr // extra comma-separated elements inside the brackets, rare
+	Unified   bool   // followed by .unified (ld of a unified address, PTX ISA 9.7.9.8)
 }
 
 // IndexExpr is "sym[imm]" (an array element address).

@@ -22,6 +22,10 @@ func (p *parser) parseOperand() ast.Expr {
 		x = p.parseName()
 	case scanner.LBrack:
 		x = p.parseAddress()
+		if a, ok := x.(*ast.Address); ok && p.tok.Kind == scanner.Dotted && p.lit() == ".unified" {
+			a.Unified, a.To = true, p.tok.End
+			p.next()
+		}
 	case scanner.LBrace:
 		x = p.parseBraces()
 	case scanner.Int:

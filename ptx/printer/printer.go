@@ -525,6 +525,9 @@ func (p *printer) expr(e ast.Expr) {
 		p.exprList('(', ')', e.Elems)
 	case *ast.Address:
 		p.address(e)
+		if e.Unified {
+			p.str(".unified")
+		}
 	case *ast.IndexExpr:
 		p.expr(e.X)
 		p.byte('[')
