@@ -28,11 +28,18 @@ const (
 	tcKindF16 tcKind = iota + 1
 	tcKindTF32
 	tcKindI8
+	tcKindF8F6F4
+	tcKindMXF8F6F4
+	tcKindMXF4
+	tcKindMXF4NVF4
 )
 
 func (k tcKind) String() string {
-	return [...]string{"", ".kind::f16", ".kind::tf32", ".kind::i8"}[k]
+	return [...]string{"", ".kind::f16", ".kind::tf32", ".kind::i8", ".kind::f8f6f4", ".kind::mxf8f6f4", ".kind::mxf4", ".kind::mxf4nvf4"}[k]
 }
+
+// blockScaled reports whether k takes scale factors (.block_scale).
+func (k tcKind) blockScaled() bool { return k >= tcKindMXF8F6F4 }
 
 // kBytes is the bytes of K in one row of A or column of B: K is 16 f16,
 // 8 tf32 or 32 8-bit elements, 32 bytes in every kind.
@@ -48,6 +55,11 @@ type tcIdesc struct {
 	integer        bool    // .kind::i8: s32 accumulators
 	signed         [2]bool // A, B signed (.kind::i8)
 	saturate       bool
+	narrow         bool              // the f8f6f4 kinds: A and B by byte layout (tcgen05_scaled.go)
+	packed         bool              // .kind::mxf4 and .kind::mxf4nvf4: two E2M1 per byte
+	scale          tensorcore.Format // UE8M0 or UE4M3 (block-scaled kinds)
+	vec            int               // elements per scale factor (block-scaled kinds)
+	sfid           [2]int            // scale factor IDs of A and B: the first byte used
 }
 
 // idescError is an instruction descriptor the manual does not allow
@@ -92,6 +104,9 @@ func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) {
 		return nil, idescInvalid("idesc %#08x gives N = %d (bits 17-22 = N>>3); N is 8 to 256 in steps of 8", v, x.n)
 	}
 	x.k = tcKBytes * 8 / x.a.Bits()
+	if x.narrow {
+		x.k = 32
+	}
 	if x.transA || x.transB {
 		return nil, &idescError{unsupported: true, msg: fmt.Sprintf(
 			"idesc %#08x transposes A or B (bits 15-16: MN-major operands); the emulator implements K-major operands only", v)}
@@ -132,6 +147,21 @@ func (x *tcIdesc) types(k tcKind, v, d, a, b uint32) error {
 		}
 		x.integer, x.signed = true, [2]bool{a == 1, b == 1}
 		x.a, x.b, x.out = tensorcore.E4M3, tensorcore.E4M3, tensorcore.F32
+	case tcKindF8F6F4:
+		x.a, x.b = tcNarrowTypes[a], tcNarrowTypes[b]
+		switch {
+		case x.a == 0 || x.b == 0:
+			return idescInvalid("idesc %#08x: .kind::f8f6f4 atype/btype (bits 7-9, 10-12) must be 0 (e4m3), 1 (e5m2), 3 (e2m3), 4 (e3m2) or 5 (e2m1), got %d and %d", v, a, b)
+		case d > 1:
+			return idescInvalid("idesc %#08x: .kind::f8f6f4 dtype (bits 4-5) must be 0 (f16) or 1 (f32), got %d", v, d)
+		}
+		x.narrow = true
+		x.out = map[uint32]tensorcore.Format{0: tensorcore.F16, 1: tensorcore.F32}[d]
 	}
 	return nil
 }
+
+// tcNarrowTypes are the atype/btype codes of .kind::f8f6f4 and
+// .kind::mxf8f6f4.
+var tcNarrowTypes = map[uint32]tensorcore.Format{0: tensorcore.E4M3, 1: tensorcore.E5M2,
+	3: tensorcore.E2M3, 4: tensorcore.E3M2, 5: tensorcore.E2M1}

@@ -56,32 +56,61 @@ type tcMMAInst struct {
 	idesc   int32
 	enableD int32 // predicate or constant slot
 	arch    *tensorcore.Arch
+	// .block_scale: the scale factors' Tensor Memory addresses and the
+	// .scale_vec::NX (N).
+	sfa, sfb       int32
+	sfaOff, sfbOff int64
+	vecN           int
 }
 
-var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8}
+var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8,
+	isa.QKind_F8f6f4: tcKindF8F6F4, isa.QKind_Mxf8f6f4: tcKindMXF8F6F4, isa.QKind_Mxf4: tcKindMXF4, isa.QKind_Mxf4nvf4: tcKindMXF4NVF4}
+
+var tcScaleVecs = map[isa.Qual]int{isa.QScale_Vec_1X: 1, isa.QScale_Vec_2X: 2, isa.QScale_Vec_4X: 4}
 
 // decodeTcMMA lowers tcgen05.mma.cta_group::1.kind [d], a, b, idesc,
 // enable-input-d, where a is a descriptor register or [a-tmem].
 func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	x := &tcMMAInst{arch: tensorcore.ForSM(max(d.sm, 100))}
 	for _, n := range q.List[1:] {
-		switch k, ok := tcMMAKinds[n]; {
+		k, ok := tcMMAKinds[n]
+		v, isVec := tcScaleVecs[n]
+		switch {
 		case ok:
 			x.kind = k
-		case n == isa.QCta_Group_1, n == isa.QCollector_A_Fill, n == isa.QCollector_A_Discard:
+		case isVec:
+			x.vecN = v
+		case n == isa.QCta_Group_1, n == isa.QCollector_A_Fill, n == isa.QCollector_A_Discard, n == isa.QBlock_Scale:
 		default:
-			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs dense .cta_group::1 tcgen05.mma of .kind::f16, .kind::tf32 and .kind::i8", in.FullOpcode(), n)
+			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs dense .cta_group::1 tcgen05.mma", in.FullOpcode(), n)
 		}
 	}
 	if x.kind == 0 {
-		return d.Errorf(in, "the emulator does not implement %s; it runs .kind::f16, .kind::tf32 and .kind::i8", in.FullOpcode())
+		return d.Errorf(in, "%s needs a .kind", in.FullOpcode())
 	}
 	if !q.Has(isa.QCta_Group_1) {
 		return d.Errorf(in, "%s needs .cta_group::1 (the emulator does not implement .cta_group::2)", in.FullOpcode())
 	}
+	if err := decodeTcBlockScale(d, in, x, q); err != nil {
+		return err
+	}
 	ops := in.Operands
-	if len(ops) != 5 {
-		return d.Errorf(in, "the emulator implements %s [d-tmem], a, b-desc, idesc, enable-input-d (got %d operands; disable-output-lane and scale-input-d are not implemented)", in.FullOpcode(), len(ops))
+	want, form := 5, "[d-tmem], a, b-desc, idesc, enable-input-d"
+	if x.kind.blockScaled() {
+		want, form = 7, "[d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d"
+	}
+	if len(ops) != want {
+		return d.Errorf(in, "the emulator implements %s %s (got %d operands; disable-output-lane and scale-input-d are not implemented)", in.FullOpcode(), form, len(ops))
+	}
+	if want == 7 {
+		var err error
+		if x.sfa, x.sfaOff, _, err = d.Addr(ops[4]); err != nil {
+			return err
+		}
+		if x.sfb, x.sfbOff, _, err = d.Addr(ops[5]); err != nil {
+			return err
+		}
+		ops = append(ops[:4:4], ops[6])
 	}
 	var err error
 	if x.d, x.dOff, _, err = d.Addr(ops[0]); err != nil {
@@ -109,6 +138,25 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	return nil
 }
 
+// decodeTcBlockScale checks .block_scale and .scale_vec against the kind:
+// the block-scaled kinds need .block_scale, the others take neither; the
+// vector size defaults to 1X for .kind::mxf8f6f4 and 2X for the E2M1 kinds.
+func decodeTcBlockScale(d *Decoder, in *ast.Instruction, x *tcMMAInst, q Quals) error {
+	scaled := x.kind.blockScaled()
+	switch {
+	case scaled && !q.Has(isa.QBlock_Scale):
+		return d.Errorf(in, "%s needs .block_scale", in.FullOpcode())
+	case !scaled && (q.Has(isa.QBlock_Scale) || x.vecN != 0):
+		return d.Errorf(in, "%s: .block_scale and .scale_vec go with .kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4 only", in.FullOpcode())
+	case scaled && x.vecN == 0:
+		x.vecN = 2
+		if x.kind == tcKindMXF8F6F4 {
+			x.vecN = 1
+		}
+	}
+	return nil
+}
+
 // tcMMAOp is one issued tcgen05.mma: A and B as read at issue, the rest
 // done when it lands.
 type tcMMAOp struct {
@@ -117,6 +165,8 @@ type tcMMAOp struct {
 	id      *tcIdesc
 	d       tmem.Addr
 	aTMEM   tmem.Addr // A's address when A is in Tensor Memory
+	sfa     tmem.Addr // the scale factors (block-scaled kinds)
+	sfb     tmem.Addr
 	A, B    []uint64
 	enableD bool
 }
@@ -172,6 +222,9 @@ func tcLane(m, base, r int) int {
 func (op *tcMMAOp) compute() {
 	id, mem := op.id, op.ct.memory()
 	base, c0 := op.d.Lane(), op.d.Column()
+	if op.A == nil && id.narrow {
+		op.A = op.narrowTMEMA(mem)
+	}
 	if op.A == nil { // A in Tensor Memory, read now: an earlier MMA may write it
 		op.A = make([]uint64, id.m*id.k)
 		per := 32 / id.a.Bits()
@@ -195,7 +248,9 @@ func (op *tcMMAOp) compute() {
 		}
 	}
 	D := make([]uint64, id.m*id.n)
-	if id.integer {
+	if id.narrow {
+		op.computeNarrow(mem, C, D)
+	} else if id.integer {
 		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
 	} else {
 		op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
@@ -231,7 +286,13 @@ func execTcMMA(w *Warp, in *Inst) Status {
 // prepareTcMMA checks lane l's operands and reads A and B.
 func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp, Status) {
 	reg := func(s int32) uint64 { return w.R[s+int32(l)] }
-	id, err := decodeIdesc(x.kind, uint32(reg(x.idesc)))
+	var id *tcIdesc
+	var err error
+	if x.kind.blockScaled() {
+		id, err = decodeIdescScaled(x.kind, x.vecN, uint32(reg(x.idesc)))
+	} else {
+		id, err = decodeIdesc(x.kind, uint32(reg(x.idesc)))
+	}
 	if err != nil {
 		rule := ruleTcgen05Idesc
 		if err.(*idescError).unsupported {
@@ -244,23 +305,35 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 	if st := checkTcRegion(w, l, mem, "D", id.m, id.n, op.d); st != Continue {
 		return nil, st
 	}
+	if x.kind.blockScaled() {
+		op.sfa, op.sfb = tmem.Addr(uint32(reg(x.sfa)+uint64(x.sfaOff))), tmem.Addr(uint32(reg(x.sfb)+uint64(x.sfbOff)))
+		if st := checkScaleRegions(w, l, mem, id, op.sfa, op.sfb); st != Continue {
+			return nil, st
+		}
+	}
+	read := func(desc uint64, what string, rows int, f tensorcore.Format) ([]uint64, bool) {
+		if id.narrow {
+			return readNarrow(w, l, desc, what, rows, id, f)
+		}
+		return readDescMatrix(w, l, desc, what, rows, id.k, f)
+	}
 	var ok bool
 	if x.aTMEM {
 		op.aTMEM = tmem.Addr(uint32(reg(x.a) + uint64(x.aOff)))
 		if st := checkTcRegion(w, l, mem, "A", id.m, tcKBytes/4, op.aTMEM); st != Continue {
 			return nil, st
 		}
-	} else if op.A, ok = readDescMatrix(w, l, reg(x.a), "A", id.m, id.k, id.a); !ok {
-		return nil, Fault
-	}
-	if op.B, ok = readDescMatrix(w, l, reg(x.b), "B", id.n, id.k, id.b); !ok {
-		return nil, Fault
-	}
-	neg := func(v []uint64, f tensorcore.Format) {
-		for i := range v {
-			v[i] ^= 1 << uint(f.Bits()-1)
+		if id.narrow && !id.packed && tensorcore.ElemBits(id.a) < 8 {
+			return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: %s A in Tensor Memory (8-bit containers) is not implemented; stage it in shared memory",
+				x.kind, tensorcore.Name(id.a))
 		}
+	} else if op.A, ok = read(reg(x.a), "A", id.m, id.a); !ok {
+		return nil, Fault
 	}
+	if op.B, ok = read(reg(x.b), "B", id.n, id.b); !ok {
+		return nil, Fault
+	}
+	neg := negateNarrow
 	if id.negA && op.A != nil {
 		neg(op.A, id.a)
 	}
