@@ -77,7 +77,11 @@ func idescInvalid(format string, args ...any) *idescError {
 
 // decodeIdesc decodes v for a dense, non-.ws tcgen05.mma of kind k with
 // .cta_group::1.
-func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) {
+func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) { return decodeIdescGroup(k, v, false) }
+
+// decodeIdescGroup decodes v for .cta_group::1, or for .cta_group::2 when
+// pair is set (M = 256 across the CTA pair).
+func decodeIdescGroup(k tcKind, v uint32, pair bool) (*tcIdesc, error) {
 	field := func(lo, n int) uint32 { return v >> lo & (1<<n - 1) }
 	x := &tcIdesc{negA: field(13, 1) == 1, negB: field(14, 1) == 1,
 		transA: field(15, 1) == 1, transB: field(16, 1) == 1, saturate: field(3, 1) == 1}
@@ -97,7 +101,10 @@ func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) {
 		return nil, err
 	}
 	x.n, x.m = int(field(17, 6))<<3, int(field(24, 5))<<4
-	if x.m != 64 && x.m != 128 {
+	if err := checkPairShape(v, x.m, x.n, pair); err != nil {
+		return nil, err
+	}
+	if !pair && x.m != 64 && x.m != 128 {
 		return nil, idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .cta_group::1 allows 64 and 128", v, x.m)
 	}
 	if x.n < 8 || x.n > 256 {

@@ -151,8 +151,8 @@ func unpackNarrow(row []uint64, f tensorcore.Format, k int, packed bool) []uint6
 
 // readNarrow reads rows × k narrow elements through a shared-memory
 // descriptor: 32 bytes per row, unpacked.
-func readNarrow(w *Warp, l int, desc uint64, what string, rows int, id *tcIdesc, f tensorcore.Format) ([]uint64, bool) {
-	raw, ok := readDescMatrix(w, l, desc, what, rows, tcKBytes, tensorcore.E4M3)
+func readNarrow(w *Warp, l, rank int, desc uint64, what string, rows int, id *tcIdesc, f tensorcore.Format) ([]uint64, bool) {
+	raw, ok := readDescMatrixOf(w, l, rank, desc, what, rows, tcKBytes, tensorcore.E4M3)
 	if !ok {
 		return nil, false
 	}
@@ -165,13 +165,14 @@ func readNarrow(w *Warp, l int, desc uint64, what string, rows int, id *tcIdesc,
 
 // narrowTMEMA reads A of a narrow kind from Tensor Memory: 8 columns of 4
 // bytes per row.
-func (op *tcMMAOp) narrowTMEMA(mem *tmem.Memory) []uint64 {
+func (op *tcMMAOp) narrowTMEMA() []uint64 {
 	id := op.id
 	out := make([]uint64, 0, id.m*id.k)
 	row := make([]uint64, tcKBytes)
 	for r := range id.m {
 		for c := range tcKBytes / 4 {
-			cell := mem.Cell(tcLane(id.m, op.aTMEM.Lane(), r), op.aTMEM.Column()+c)
+			mem, ln := op.rowAt(r, op.aTMEM.Lane())
+			cell := mem.Cell(ln, op.aTMEM.Column()+c)
 			for b := range 4 {
 				row[4*c+b] = uint64(cell >> (8 * b) & 0xff)
 			}
