@@ -233,6 +233,8 @@ func decodeTcgen05(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return decodeTcMMA(d, in, out, q)
 	case isa.QCp:
 		return decodeTcCp(d, in, out, q)
+	case isa.QShift:
+		return decodeTcShift(d, in, out, x, q)
 	}
 	return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 }
