@@ -81,6 +81,8 @@ type ctaTMEM struct {
 	// partnerOps are .cta_group::2 MMAs the peer CTA issued that write
 	// this CTA's Tensor Memory (tcgen05_pair.go).
 	partnerOps []*tcQueued
+	// collectors are the MMA collector buffers (tcgen05_collector.go).
+	collectors tcCollectors
 }
 
 // tcPending is an asynchronous tcgen05 operation a later tcgen05.commit

@@ -77,11 +77,21 @@ func idescInvalid(format string, args ...any) *idescError {
 
 // decodeIdesc decodes v for a dense, non-.ws tcgen05.mma of kind k with
 // .cta_group::1.
-func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) { return decodeIdescGroup(k, v, false) }
+func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) { return decodeIdescFor(k, v, tcFormCTA1) }
 
-// decodeIdescGroup decodes v for .cta_group::1, or for .cta_group::2 when
-// pair is set (M = 256 across the CTA pair).
-func decodeIdescGroup(k tcKind, v uint32, pair bool) (*tcIdesc, error) {
+// tcForm is the shape family of a tcgen05.mma: .cta_group::1, .cta_group::2
+// (M = 256 across the CTA pair) or .ws (weight-stationary).
+type tcForm uint8
+
+const (
+	tcFormCTA1 tcForm = iota
+	tcFormPair
+	tcFormWS
+)
+
+// decodeIdescFor decodes v for a dense tcgen05.mma of form f.
+func decodeIdescFor(k tcKind, v uint32, f tcForm) (*tcIdesc, error) {
+	pair := f == tcFormPair
 	field := func(lo, n int) uint32 { return v >> lo & (1<<n - 1) }
 	x := &tcIdesc{negA: field(13, 1) == 1, negB: field(14, 1) == 1,
 		transA: field(15, 1) == 1, transB: field(16, 1) == 1, saturate: field(3, 1) == 1}
@@ -92,7 +102,7 @@ func decodeIdescGroup(k tcKind, v uint32, pair bool) (*tcIdesc, error) {
 		return nil, idescInvalid("idesc %#08x sets the sparsity selector (bits 0-1) on a dense tcgen05.mma", v)
 	case field(6, 1) != 0 || field(23, 1) != 0 || field(29, 1) != 0:
 		return nil, idescInvalid("idesc %#08x sets a reserved bit (6, 23 or 29)", v)
-	case field(30, 2) != 0:
+	case field(30, 2) != 0 && f != tcFormWS:
 		return nil, idescInvalid("idesc %#08x sets the B-reuse shift (bits 30-31), which only .ws allows", v)
 	case x.saturate && k != tcKindI8:
 		return nil, idescInvalid("idesc %#08x sets saturate (bit 3), which only .kind::i8 allows", v)
@@ -104,7 +114,11 @@ func decodeIdescGroup(k tcKind, v uint32, pair bool) (*tcIdesc, error) {
 	if err := checkPairShape(v, x.m, x.n, pair); err != nil {
 		return nil, err
 	}
-	if !pair && x.m != 64 && x.m != 128 {
+	if f == tcFormWS {
+		if err := checkWSShape(v, x.m, x.n); err != nil {
+			return nil, err
+		}
+	} else if !pair && x.m != 64 && x.m != 128 {
 		return nil, idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .cta_group::1 allows 64 and 128", v, x.m)
 	}
 	if x.n < 8 || x.n > 256 {

@@ -62,6 +62,10 @@ type tcMMAInst struct {
 	sfaOff, sfbOff int64
 	vecN           int
 	pair           bool // .cta_group::2
+	ws             bool // .ws (tcgen05_collector.go)
+	collA          tcCollect
+	collB          tcCollect // .ws: the operation on buffer bufB
+	bufB           int
 }
 
 var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8,
@@ -83,7 +87,10 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 			x.vecN = v
 		case n == isa.QCta_Group_2:
 			x.pair = true
-		case n == isa.QCta_Group_1, n == isa.QCollector_A_Fill, n == isa.QCollector_A_Discard, n == isa.QBlock_Scale:
+		case n == isa.QWs:
+			x.ws = true
+		case x.collectorQual(n):
+		case n == isa.QCta_Group_1, n == isa.QBlock_Scale:
 		default:
 			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs dense .cta_group::1 tcgen05.mma", in.FullOpcode(), n)
 		}
@@ -100,13 +107,17 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	if err := decodeTcBlockScale(d, in, x, q); err != nil {
 		return err
 	}
+	if err := decodeTcWS(d, in, x); err != nil {
+		return err
+	}
 	ops := in.Operands
 	want, form := 5, "[d-tmem], a, b-desc, idesc, enable-input-d"
 	if x.kind.blockScaled() {
 		want, form = 7, "[d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d"
 	}
 	if len(ops) != want {
-		return d.Errorf(in, "the emulator implements %s %s (got %d operands; disable-output-lane and scale-input-d are not implemented)", in.FullOpcode(), form, len(ops))
+		return d.Errorf(in, "the emulator does not implement the %d-operand form of %s; it runs %s (disable-output-lane, scale-input-d and zero-column-mask-desc are not implemented)",
+			len(ops), in.FullOpcode(), form)
 	}
 	if want == 7 {
 		var err error
@@ -245,6 +256,7 @@ func (op *tcMMAOp) rowAt(r, base int) (*tmem.Memory, int) {
 func (op *tcMMAOp) compute() {
 	id, mem := op.id, op.ct.memory()
 	base, c0 := op.d.Lane(), op.d.Column()
+	op.useCollectors()
 	if op.A == nil && id.narrow {
 		op.A = op.narrowTMEMA()
 	}
@@ -258,6 +270,13 @@ func (op *tcMMAOp) compute() {
 				op.A[r*id.k+kk] = elemOf(uint64(cell), id.a.Bits(), kk%per)
 			}
 		}
+	}
+	op.fillCollectors()
+	if id.negA {
+		negateNarrow(op.A, id.a)
+	}
+	if id.negB {
+		negateNarrow(op.B, id.b)
 	}
 	C := make([]uint64, id.m*id.n)
 	if op.enableD {
@@ -323,7 +342,7 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 	if x.kind.blockScaled() {
 		id, err = decodeIdescScaled(x.kind, x.vecN, uint32(reg(x.idesc)))
 	} else {
-		id, err = decodeIdescGroup(x.kind, uint32(reg(x.idesc)), x.pair)
+		id, err = decodeIdescFor(x.kind, uint32(reg(x.idesc)), x.form())
 	}
 	if err != nil {
 		rule := ruleTcgen05Idesc
@@ -369,12 +388,15 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		return readDescMatrixOf(w, l, rank, desc, what, rows, id.k, f)
 	}
 	for _, rank := range ranks {
-		if !x.aTMEM {
+		if !x.aTMEM && !x.collA.reuses() {
 			a, ok := read(rank, reg(x.a), "A", rows, id.a)
 			if !ok {
 				return nil, Fault
 			}
 			op.A = append(op.A, a...)
+		}
+		if x.collB.reuses() {
+			continue
 		}
 		b, ok := read(rank, reg(x.b), "B", id.n/len(ranks), id.b)
 		if !ok {
@@ -382,15 +404,8 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		}
 		op.B = append(op.B, b...)
 	}
-	neg := negateNarrow
-	if id.negA && op.A != nil {
-		neg(op.A, id.a)
-	}
-	if id.negA && op.A == nil {
-		return nil, w.Fault(l, RuleUnsupported, specTcIdesc, "tcgen05.mma: negating A (idesc bit 13) with A in Tensor Memory is not implemented")
-	}
-	if id.negB {
-		neg(op.B, id.b)
+	if st := op.checkCollectors(w, l); st != Continue {
+		return nil, st
 	}
 	return op, Continue
 }

@@ -374,6 +374,22 @@ const (
 	QCollector_A_Use                                       // .collector::a::use
 	QCollector_A_Lastuse                                   // .collector::a::lastuse
 	QCollector_A_Discard                                   // .collector::a::discard
+	QCollector_B0_Fill                                     // .collector::b0::fill
+	QCollector_B0_Use                                      // .collector::b0::use
+	QCollector_B0_Lastuse                                  // .collector::b0::lastuse
+	QCollector_B0_Discard                                  // .collector::b0::discard
+	QCollector_B1_Fill                                     // .collector::b1::fill
+	QCollector_B1_Use                                      // .collector::b1::use
+	QCollector_B1_Lastuse                                  // .collector::b1::lastuse
+	QCollector_B1_Discard                                  // .collector::b1::discard
+	QCollector_B2_Fill                                     // .collector::b2::fill
+	QCollector_B2_Use                                      // .collector::b2::use
+	QCollector_B2_Lastuse                                  // .collector::b2::lastuse
+	QCollector_B2_Discard                                  // .collector::b2::discard
+	QCollector_B3_Fill                                     // .collector::b3::fill
+	QCollector_B3_Use                                      // .collector::b3::use
+	QCollector_B3_Lastuse                                  // .collector::b3::lastuse
+	QCollector_B3_Discard                                  // .collector::b3::discard
 	QBlock_Scale                                           // .block_scale
 	QScale_Vec_1X                                          // .scale_vec::1X
 	QScale_Vec_2X                                          // .scale_vec::2X
@@ -795,6 +811,22 @@ var genQuals = [numQuals - numStoreQuals]qualInfo{
 	QCollector_A_Use - numStoreQuals:           {".collector::a::use", GMod, 0, 0},
 	QCollector_A_Lastuse - numStoreQuals:       {".collector::a::lastuse", GMod, 0, 0},
 	QCollector_A_Discard - numStoreQuals:       {".collector::a::discard", GMod, 0, 0},
+	QCollector_B0_Fill - numStoreQuals:         {".collector::b0::fill", GMod, 0, 0},
+	QCollector_B0_Use - numStoreQuals:          {".collector::b0::use", GMod, 0, 0},
+	QCollector_B0_Lastuse - numStoreQuals:      {".collector::b0::lastuse", GMod, 0, 0},
+	QCollector_B0_Discard - numStoreQuals:      {".collector::b0::discard", GMod, 0, 0},
+	QCollector_B1_Fill - numStoreQuals:         {".collector::b1::fill", GMod, 0, 0},
+	QCollector_B1_Use - numStoreQuals:          {".collector::b1::use", GMod, 0, 0},
+	QCollector_B1_Lastuse - numStoreQuals:      {".collector::b1::lastuse", GMod, 0, 0},
+	QCollector_B1_Discard - numStoreQuals:      {".collector::b1::discard", GMod, 0, 0},
+	QCollector_B2_Fill - numStoreQuals:         {".collector::b2::fill", GMod, 0, 0},
+	QCollector_B2_Use - numStoreQuals:          {".collector::b2::use", GMod, 0, 0},
+	QCollector_B2_Lastuse - numStoreQuals:      {".collector::b2::lastuse", GMod, 0, 0},
+	QCollector_B2_Discard - numStoreQuals:      {".collector::b2::discard", GMod, 0, 0},
+	QCollector_B3_Fill - numStoreQuals:         {".collector::b3::fill", GMod, 0, 0},
+	QCollector_B3_Use - numStoreQuals:          {".collector::b3::use", GMod, 0, 0},
+	QCollector_B3_Lastuse - numStoreQuals:      {".collector::b3::lastuse", GMod, 0, 0},
+	QCollector_B3_Discard - numStoreQuals:      {".collector::b3::discard", GMod, 0, 0},
 	QBlock_Scale - numStoreQuals:               {".block_scale", GMod, 0, 0},
 	QScale_Vec_1X - numStoreQuals:              {".scale_vec::1X", GMod, 0, 0},
 	QScale_Vec_2X - numStoreQuals:              {".scale_vec::2X", GMod, 0, 0},
@@ -3466,7 +3498,7 @@ var opForms = [...]OpForm{
 	{Name: "tcgen05", Opcode: "tcgen05", Line: 796, Section: "PTX ISA 9.7.16.10.9", PTX: V(8, 6), Arch: tcgen05Arch,
 		Fixed:       []Qual{QMma},
 		Order:       []int8{-1, 0},
-		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, QKind_F16, QKind_Tf32, QKind_F8f6f4, QKind_I8, QKind_Mxf8f6f4, QKind_Mxf4, QKind_Mxf4nvf4, QSp, QWs, QCollector_A_Fill, QCollector_A_Use, QCollector_A_Lastuse, QCollector_A_Discard, QBlock_Scale, QScale_Vec_1X, QScale_Vec_2X, QScale_Vec_4X}}},
+		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QCta_Group_1, QCta_Group_2, QKind_F16, QKind_Tf32, QKind_F8f6f4, QKind_I8, QKind_Mxf8f6f4, QKind_Mxf4, QKind_Mxf4nvf4, QSp, QWs, QCollector_A_Fill, QCollector_A_Use, QCollector_A_Lastuse, QCollector_A_Discard, QCollector_B0_Fill, QCollector_B0_Use, QCollector_B0_Lastuse, QCollector_B0_Discard, QCollector_B1_Fill, QCollector_B1_Use, QCollector_B1_Lastuse, QCollector_B1_Discard, QCollector_B2_Fill, QCollector_B2_Use, QCollector_B2_Lastuse, QCollector_B2_Discard, QCollector_B3_Fill, QCollector_B3_Use, QCollector_B3_Lastuse, QCollector_B3_Discard, QBlock_Scale, QScale_Vec_1X, QScale_Vec_2X, QScale_Vec_4X}}},
 		AnyOperands: true,
 	},
 	{Name: "tcgen05", Opcode: "tcgen05", Line: 798, Section: "PTX ISA 9.7.16.9.1", PTX: V(8, 6), Arch: tcgen05Arch,
