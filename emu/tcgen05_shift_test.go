@@ -98,3 +98,45 @@ func TestTcgen05Shift(t *testing.T) {
 		t.Fatalf("lane 16: report %v", res.Report)
 	}
 }
+
+// TestTcgen05ShiftPair: .cta_group::2 issued by rank 0 shifts the matrix
+// in both CTAs of the pair; a multicast commit signals both mbarriers.
+func TestTcgen05ShiftPair(t *testing.T) {
+	src := strings.Replace(tcShiftKernel, "LANE", "0", 1)
+	for _, r := range [][2]string{
+		{".reg .b64 %rd<8>;", ".reg .b64 %rd<8>;\n\t.reg .b16 %rs<2>;\n\t.reg .pred %q<2>;"},
+		{"mov.u32 %r1, %tid.x;", "mov.u32 %r1, %tid.x;\n\tmov.u32 %r30, %cluster_ctarank;"},
+		{"cta_group::1.sync.aligned.shared::cta.b32", "cta_group::2.sync.aligned.shared::cta.b32"},
+		{"tcgen05.dealloc.cta_group::1", "tcgen05.dealloc.cta_group::2"},
+		{"mul.lo.u32 %r9, %r1, 100;", "mul.lo.u32 %r9, %r1, 100;\n\tmad.lo.u32 %r9, %r30, 100000, %r9;"},
+		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\t@!%p2 bra WAIT;", "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n\ttcgen05.fence::after_thread_sync;\n\tsetp.eq.u32 %q1, %r30, 0;\n\tand.pred %q1, %q1, %p2;\n\t@!%q1 bra WAIT;"},
+		{"tcgen05.shift.cta_group::1.down", "tcgen05.shift.cta_group::2.down"},
+		{"\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r5];", "\tmov.u16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r5], %rs1;"},
+		{"mul.wide.u32 %rd2, %r1, 32;", "mad.lo.u32 %r31, %r30, 128, %r1;\n\tmul.wide.u32 %rd2, %r31, 32;"},
+		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\t@%p1 tcgen05.dealloc", "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n\ttcgen05.fence::after_thread_sync;\n\t@%p1 tcgen05.dealloc"},
+	} {
+		if !strings.Contains(src, r[0]) {
+			t.Fatalf("no %q", r[0])
+		}
+		src = strings.Replace(src, r[0], r[1], 1)
+	}
+	p := compile(t, src)
+	res, err := execute(p, Config{Block: dims(128, 1, 1), Grid: dims(2, 1, 1), Cluster: dims(2, 1, 1)}, []Arg{buf(2 * 128 * 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != nil {
+		t.Fatalf("report: %v", res.Report)
+	}
+	out := u32s(res.Buffers[0].Data)
+	for rank := range 2 {
+		for r := range 128 {
+			from := max(r-1, 0)
+			for c := range 8 {
+				if want := uint32(rank*100000 + from*100 + c); out[(rank*128+r)*8+c] != want {
+					t.Fatalf("rank %d cell (%d,%d) = %d, want %d", rank, r, c, out[(rank*128+r)*8+c], want)
+				}
+			}
+		}
+	}
+}
