@@ -20,6 +20,7 @@ package emu
 import (
 	"fmt"
 
+	"github.com/ptxkit/ptxkit/internal/tensorcore"
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -171,9 +172,9 @@ func collectorName(buf int) string {
 func (op *tcMMAOp) collectorKey(buf int) string {
 	id := op.id
 	if buf == 0 {
-		return fmt.Sprintf("%dx%d %s", id.m, id.k, id.a)
+		return fmt.Sprintf("%dx%d %s", id.m, id.k, tensorcore.Name(id.a))
 	}
-	return fmt.Sprintf("%dx%d %s", id.k, id.n, id.b)
+	return fmt.Sprintf("%dx%d %s", id.k, id.n, tensorcore.Name(id.b))
 }
 
 // useCollectors takes the reused operands from the buffers (when the MMA
