@@ -383,7 +383,7 @@ func TestAsyncDecodeErrors(t *testing.T) {
 		"mbarrier.arrive.expect_tx.shared.b64 %rd1, [%r3];": "needs a tx-count operand",
 		"cp.async.ca.shared.global [%r3], [%rd1], 3;":       "must be the constant 4, 8 or 16",
 		"cp.async.wait_group %r1;":                          "must be a constant",
-		"cp.async.bulk.tensor.1d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];": "does not implement the im2col mode",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];": "the im2col mode needs .3d, .4d or .5d",
 		"st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r3], %r1;":                                           "takes 3 operands",
 		"red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r3], %r1, [%r4];":                   "needs an operation",
 	}

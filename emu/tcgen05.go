@@ -78,6 +78,11 @@ type ctaTMEM struct {
 	inflight map[int][]tcPending // by warp: tcgen05.st and tcgen05.mma issued, maybe not landed
 	mmaQueue []*tcQueued         // tcgen05.mma and tcgen05.cp issued and not landed, in issue order
 	allocPos map[int]token.Pos   // by column: the tcgen05.alloc of each live allocation
+	// partnerOps are .cta_group::2 MMAs the peer CTA issued that write
+	// this CTA's Tensor Memory (tcgen05_pair.go).
+	partnerOps []*tcQueued
+	// collectors are the MMA collector buffers (tcgen05_collector.go).
+	collectors tcCollectors
 }
 
 // tcPending is an asynchronous tcgen05 operation a later tcgen05.commit
@@ -175,6 +180,10 @@ func tmemExit(c *CTA) *Report {
 	if n := len(t.mmaQueue); n > 0 { // land them here, not in a recycled Tensor Memory
 		t.mmaQueue[n-1].Land()
 	}
+	for _, op := range t.partnerOps {
+		op.Land()
+	}
+	t.partnerOps = nil
 	m := t.mem
 	var r *Report
 	if err := m.Alloc.CheckExit(); err != nil {
@@ -226,6 +235,8 @@ func decodeTcgen05(d *Decoder, in *ast.Instruction, out *Inst) error {
 		return decodeTcMMA(d, in, out, q)
 	case isa.QCp:
 		return decodeTcCp(d, in, out, q)
+	case isa.QShift:
+		return decodeTcShift(d, in, out, x, q)
 	}
 	return d.Errorf(in, "the emulator does not implement %s", in.FullOpcode())
 }

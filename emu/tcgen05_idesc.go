@@ -28,11 +28,18 @@ const (
 	tcKindF16 tcKind = iota + 1
 	tcKindTF32
 	tcKindI8
+	tcKindF8F6F4
+	tcKindMXF8F6F4
+	tcKindMXF4
+	tcKindMXF4NVF4
 )
 
 func (k tcKind) String() string {
-	return [...]string{"", ".kind::f16", ".kind::tf32", ".kind::i8"}[k]
+	return [...]string{"", ".kind::f16", ".kind::tf32", ".kind::i8", ".kind::f8f6f4", ".kind::mxf8f6f4", ".kind::mxf4", ".kind::mxf4nvf4"}[k]
 }
+
+// blockScaled reports whether k takes scale factors (.block_scale).
+func (k tcKind) blockScaled() bool { return k >= tcKindMXF8F6F4 }
 
 // kBytes is the bytes of K in one row of A or column of B: K is 16 f16,
 // 8 tf32 or 32 8-bit elements, 32 bytes in every kind.
@@ -48,6 +55,11 @@ type tcIdesc struct {
 	integer        bool    // .kind::i8: s32 accumulators
 	signed         [2]bool // A, B signed (.kind::i8)
 	saturate       bool
+	narrow         bool              // the f8f6f4 kinds: A and B by byte layout (tcgen05_scaled.go)
+	packed         bool              // .kind::mxf4 and .kind::mxf4nvf4: two E2M1 per byte
+	scale          tensorcore.Format // UE8M0 or UE4M3 (block-scaled kinds)
+	vec            int               // elements per scale factor (block-scaled kinds)
+	sfid           [2]int            // scale factor IDs of A and B: the first byte used
 }
 
 // idescError is an instruction descriptor the manual does not allow
@@ -65,7 +77,21 @@ func idescInvalid(format string, args ...any) *idescError {
 
 // decodeIdesc decodes v for a dense, non-.ws tcgen05.mma of kind k with
 // .cta_group::1.
-func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) {
+func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) { return decodeIdescFor(k, v, tcFormCTA1) }
+
+// tcForm is the shape family of a tcgen05.mma: .cta_group::1, .cta_group::2
+// (M = 256 across the CTA pair) or .ws (weight-stationary).
+type tcForm uint8
+
+const (
+	tcFormCTA1 tcForm = iota
+	tcFormPair
+	tcFormWS
+)
+
+// decodeIdescFor decodes v for a dense tcgen05.mma of form f.
+func decodeIdescFor(k tcKind, v uint32, f tcForm) (*tcIdesc, error) {
+	pair := f == tcFormPair
 	field := func(lo, n int) uint32 { return v >> lo & (1<<n - 1) }
 	x := &tcIdesc{negA: field(13, 1) == 1, negB: field(14, 1) == 1,
 		transA: field(15, 1) == 1, transB: field(16, 1) == 1, saturate: field(3, 1) == 1}
@@ -76,7 +102,7 @@ func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) {
 		return nil, idescInvalid("idesc %#08x sets the sparsity selector (bits 0-1) on a dense tcgen05.mma", v)
 	case field(6, 1) != 0 || field(23, 1) != 0 || field(29, 1) != 0:
 		return nil, idescInvalid("idesc %#08x sets a reserved bit (6, 23 or 29)", v)
-	case field(30, 2) != 0:
+	case field(30, 2) != 0 && f != tcFormWS:
 		return nil, idescInvalid("idesc %#08x sets the B-reuse shift (bits 30-31), which only .ws allows", v)
 	case x.saturate && k != tcKindI8:
 		return nil, idescInvalid("idesc %#08x sets saturate (bit 3), which only .kind::i8 allows", v)
@@ -85,13 +111,23 @@ func decodeIdesc(k tcKind, v uint32) (*tcIdesc, error) {
 		return nil, err
 	}
 	x.n, x.m = int(field(17, 6))<<3, int(field(24, 5))<<4
-	if x.m != 64 && x.m != 128 {
+	if err := checkPairShape(v, x.m, x.n, pair); err != nil {
+		return nil, err
+	}
+	if f == tcFormWS {
+		if err := checkWSShape(v, x.m, x.n); err != nil {
+			return nil, err
+		}
+	} else if !pair && x.m != 64 && x.m != 128 {
 		return nil, idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .cta_group::1 allows 64 and 128", v, x.m)
 	}
 	if x.n < 8 || x.n > 256 {
 		return nil, idescInvalid("idesc %#08x gives N = %d (bits 17-22 = N>>3); N is 8 to 256 in steps of 8", v, x.n)
 	}
 	x.k = tcKBytes * 8 / x.a.Bits()
+	if x.narrow {
+		x.k = 32
+	}
 	if x.transA || x.transB {
 		return nil, &idescError{unsupported: true, msg: fmt.Sprintf(
 			"idesc %#08x transposes A or B (bits 15-16: MN-major operands); the emulator implements K-major operands only", v)}
@@ -132,6 +168,21 @@ func (x *tcIdesc) types(k tcKind, v, d, a, b uint32) error {
 		}
 		x.integer, x.signed = true, [2]bool{a == 1, b == 1}
 		x.a, x.b, x.out = tensorcore.E4M3, tensorcore.E4M3, tensorcore.F32
+	case tcKindF8F6F4:
+		x.a, x.b = tcNarrowTypes[a], tcNarrowTypes[b]
+		switch {
+		case x.a == 0 || x.b == 0:
+			return idescInvalid("idesc %#08x: .kind::f8f6f4 atype/btype (bits 7-9, 10-12) must be 0 (e4m3), 1 (e5m2), 3 (e2m3), 4 (e3m2) or 5 (e2m1), got %d and %d", v, a, b)
+		case d > 1:
+			return idescInvalid("idesc %#08x: .kind::f8f6f4 dtype (bits 4-5) must be 0 (f16) or 1 (f32), got %d", v, d)
+		}
+		x.narrow = true
+		x.out = map[uint32]tensorcore.Format{0: tensorcore.F16, 1: tensorcore.F32}[d]
 	}
 	return nil
 }
+
+// tcNarrowTypes are the atype/btype codes of .kind::f8f6f4 and
+// .kind::mxf8f6f4.
+var tcNarrowTypes = map[uint32]tensorcore.Format{0: tensorcore.E4M3, 1: tensorcore.E5M2,
+	3: tensorcore.E2M3, 4: tensorcore.E3M2, 5: tensorcore.E2M1}

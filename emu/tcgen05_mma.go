@@ -56,32 +56,78 @@ type tcMMAInst struct {
 	idesc   int32
 	enableD int32 // predicate or constant slot
 	arch    *tensorcore.Arch
+	// .block_scale: the scale factors' Tensor Memory addresses and the
+	// .scale_vec::NX (N).
+	sfa, sfb       int32
+	sfaOff, sfbOff int64
+	vecN           int
+	pair           bool // .cta_group::2
+	ws             bool // .ws (tcgen05_collector.go)
+	collA          tcCollect
+	collB          tcCollect // .ws: the operation on buffer bufB
+	bufB           int
 }
 
-var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8}
+var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8,
+	isa.QKind_F8f6f4: tcKindF8F6F4, isa.QKind_Mxf8f6f4: tcKindMXF8F6F4, isa.QKind_Mxf4: tcKindMXF4, isa.QKind_Mxf4nvf4: tcKindMXF4NVF4}
+
+var tcScaleVecs = map[isa.Qual]int{isa.QScale_Vec_1X: 1, isa.QScale_Vec_2X: 2, isa.QScale_Vec_4X: 4}
 
 // decodeTcMMA lowers tcgen05.mma.cta_group::1.kind [d], a, b, idesc,
 // enable-input-d, where a is a descriptor register or [a-tmem].
 func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	x := &tcMMAInst{arch: tensorcore.ForSM(max(d.sm, 100))}
 	for _, n := range q.List[1:] {
-		switch k, ok := tcMMAKinds[n]; {
+		k, ok := tcMMAKinds[n]
+		v, isVec := tcScaleVecs[n]
+		switch {
 		case ok:
 			x.kind = k
-		case n == isa.QCta_Group_1, n == isa.QCollector_A_Fill, n == isa.QCollector_A_Discard:
+		case isVec:
+			x.vecN = v
+		case n == isa.QCta_Group_2:
+			x.pair = true
+		case n == isa.QWs:
+			x.ws = true
+		case x.collectorQual(n):
+		case n == isa.QCta_Group_1, n == isa.QBlock_Scale:
 		default:
-			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs dense .cta_group::1 tcgen05.mma of .kind::f16, .kind::tf32 and .kind::i8", in.FullOpcode(), n)
+			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs dense .cta_group::1 tcgen05.mma", in.FullOpcode(), n)
 		}
 	}
 	if x.kind == 0 {
-		return d.Errorf(in, "the emulator does not implement %s; it runs .kind::f16, .kind::tf32 and .kind::i8", in.FullOpcode())
+		return d.Errorf(in, "%s needs a .kind", in.FullOpcode())
 	}
-	if !q.Has(isa.QCta_Group_1) {
-		return d.Errorf(in, "%s needs .cta_group::1 (the emulator does not implement .cta_group::2)", in.FullOpcode())
+	switch {
+	case !q.Has(isa.QCta_Group_1) && !x.pair:
+		return d.Errorf(in, "%s needs .cta_group::1 or .cta_group::2", in.FullOpcode())
+	case x.pair && x.kind.blockScaled():
+		return d.Errorf(in, "the emulator does not implement %s (block scaling with .cta_group::2)", in.FullOpcode())
+	}
+	if err := decodeTcBlockScale(d, in, x, q); err != nil {
+		return err
+	}
+	if err := decodeTcWS(d, in, x); err != nil {
+		return err
 	}
 	ops := in.Operands
-	if len(ops) != 5 {
-		return d.Errorf(in, "the emulator implements %s [d-tmem], a, b-desc, idesc, enable-input-d (got %d operands; disable-output-lane and scale-input-d are not implemented)", in.FullOpcode(), len(ops))
+	want, form := 5, "[d-tmem], a, b-desc, idesc, enable-input-d"
+	if x.kind.blockScaled() {
+		want, form = 7, "[d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d"
+	}
+	if len(ops) != want {
+		return d.Errorf(in, "the emulator does not implement the %d-operand form of %s; it runs %s (disable-output-lane, scale-input-d and zero-column-mask-desc are not implemented)",
+			len(ops), in.FullOpcode(), form)
+	}
+	if want == 7 {
+		var err error
+		if x.sfa, x.sfaOff, _, err = d.Addr(ops[4]); err != nil {
+			return err
+		}
+		if x.sfb, x.sfbOff, _, err = d.Addr(ops[5]); err != nil {
+			return err
+		}
+		ops = append(ops[:4:4], ops[6])
 	}
 	var err error
 	if x.d, x.dOff, _, err = d.Addr(ops[0]); err != nil {
@@ -109,6 +155,25 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	return nil
 }
 
+// decodeTcBlockScale checks .block_scale and .scale_vec against the kind:
+// the block-scaled kinds need .block_scale, the others take neither; the
+// vector size defaults to 1X for .kind::mxf8f6f4 and 2X for the E2M1 kinds.
+func decodeTcBlockScale(d *Decoder, in *ast.Instruction, x *tcMMAInst, q Quals) error {
+	scaled := x.kind.blockScaled()
+	switch {
+	case scaled && !q.Has(isa.QBlock_Scale):
+		return d.Errorf(in, "%s needs .block_scale", in.FullOpcode())
+	case !scaled && (q.Has(isa.QBlock_Scale) || x.vecN != 0):
+		return d.Errorf(in, "%s: .block_scale and .scale_vec go with .kind::mxf8f6f4, .kind::mxf4 and .kind::mxf4nvf4 only", in.FullOpcode())
+	case scaled && x.vecN == 0:
+		x.vecN = 2
+		if x.kind == tcKindMXF8F6F4 {
+			x.vecN = 1
+		}
+	}
+	return nil
+}
+
 // tcMMAOp is one issued tcgen05.mma: A and B as read at issue, the rest
 // done when it lands.
 type tcMMAOp struct {
@@ -116,7 +181,10 @@ type tcMMAOp struct {
 	x       *tcMMAInst
 	id      *tcIdesc
 	d       tmem.Addr
-	aTMEM   tmem.Addr // A's address when A is in Tensor Memory
+	aTMEM   tmem.Addr    // A's address when A is in Tensor Memory
+	pair    *[2]*ctaTMEM // .cta_group::2: the even and the odd CTA of the pair
+	sfa     tmem.Addr    // the scale factors (block-scaled kinds)
+	sfb     tmem.Addr
 	A, B    []uint64
 	enableD bool
 }
@@ -151,10 +219,16 @@ func (op *tcQueued) Land() {
 // issueQueued queues run as an asynchronous tcgen05 operation of lane l
 // that the warp's next tcgen05.commit tracks.
 func issueQueued(w *Warp, l int, ct *ctaTMEM, kind string, run func()) Status {
+	_, st := issueQueuedOp(w, l, ct, kind, run)
+	return st
+}
+
+// issueQueuedOp is issueQueued returning the queued operation.
+func issueQueuedOp(w *Warp, l int, ct *ctaTMEM, kind string, run func()) (*tcQueued, Status) {
 	op := &tcQueued{ct: ct, run: run}
 	ct.mmaQueue = append(ct.mmaQueue, op)
 	ct.track(w.Index, op)
-	return w.IssueFrom(l, &AsyncOp{Kind: kind, Land: func(*Cluster) *Report {
+	return op, w.IssueFrom(l, &AsyncOp{Kind: kind, Land: func(*Cluster) *Report {
 		op.Land()
 		return nil
 	}})
@@ -169,24 +243,47 @@ func tcLane(m, base, r int) int {
 	return base + 32*(r/16) + r%16
 }
 
+// rowAt is the Tensor Memory and lane of row r of an M-row operand whose
+// address has lane base: the issuing CTA's (tcLane) for .cta_group::1;
+// for .cta_group::2 rows 128v..128v+127 are lanes 0-127 of CTA v of the pair.
+func (op *tcMMAOp) rowAt(r, base int) (*tmem.Memory, int) {
+	if op.pair != nil {
+		return op.pair[r/128].memory(), r % 128
+	}
+	return op.ct.memory(), tcLane(op.id.m, base, r)
+}
+
 func (op *tcMMAOp) compute() {
 	id, mem := op.id, op.ct.memory()
 	base, c0 := op.d.Lane(), op.d.Column()
+	op.useCollectors()
+	if op.A == nil && id.narrow {
+		op.A = op.narrowTMEMA()
+	}
 	if op.A == nil { // A in Tensor Memory, read now: an earlier MMA may write it
 		op.A = make([]uint64, id.m*id.k)
 		per := 32 / id.a.Bits()
 		for r := range id.m {
 			for kk := range id.k {
-				cell := mem.Cell(tcLane(id.m, op.aTMEM.Lane(), r), op.aTMEM.Column()+kk/per)
+				am, ln := op.rowAt(r, op.aTMEM.Lane())
+				cell := am.Cell(ln, op.aTMEM.Column()+kk/per)
 				op.A[r*id.k+kk] = elemOf(uint64(cell), id.a.Bits(), kk%per)
 			}
 		}
+	}
+	op.fillCollectors()
+	if id.negA {
+		negateNarrow(op.A, id.a)
+	}
+	if id.negB {
+		negateNarrow(op.B, id.b)
 	}
 	C := make([]uint64, id.m*id.n)
 	if op.enableD {
 		for r := range id.m {
 			for j := range id.n {
-				v := uint64(mem.Cell(tcLane(id.m, base, r), c0+j))
+				dm, ln := op.rowAt(r, base)
+				v := uint64(dm.Cell(ln, c0+j))
 				if id.out == tensorcore.F16 {
 					v &= 0xffff
 				}
@@ -195,15 +292,18 @@ func (op *tcMMAOp) compute() {
 		}
 	}
 	D := make([]uint64, id.m*id.n)
-	if id.integer {
+	if id.narrow {
+		op.computeNarrow(mem, C, D)
+	} else if id.integer {
 		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
 	} else {
 		op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
 			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D})
 	}
 	for r := range id.m {
+		dm, ln := op.rowAt(r, base)
 		for j := range id.n {
-			mem.SetCell(tcLane(id.m, base, r), c0+j, uint32(D[r*id.n+j]))
+			dm.SetCell(ln, c0+j, uint32(D[r*id.n+j]))
 		}
 	}
 }
@@ -211,7 +311,11 @@ func (op *tcMMAOp) compute() {
 // execTcMMA issues one tcgen05.mma per executing thread.
 func execTcMMA(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcMMAInst)
-	if st := useGroup(w, tmem.CTAGroup1); st != Continue {
+	group := tmem.CTAGroup1
+	if x.pair {
+		group = tmem.CTAGroup2
+	}
+	if st := useGroup(w, group); st != Continue {
 		return st
 	}
 	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
@@ -221,9 +325,11 @@ func execTcMMA(w *Warp, in *Inst) Status {
 		if st != Continue {
 			return st
 		}
-		if st := issueQueued(w, l, ct, "tcgen05.mma", w.raceTcMMA(op, l)); st != Continue {
+		q, st := issueQueuedOp(w, l, ct, "tcgen05.mma", w.raceTcMMA(op, l))
+		if st != Continue {
 			return st
 		}
+		op.notePartner(ct, q)
 	}
 	return Continue
 }
@@ -231,7 +337,13 @@ func execTcMMA(w *Warp, in *Inst) Status {
 // prepareTcMMA checks lane l's operands and reads A and B.
 func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp, Status) {
 	reg := func(s int32) uint64 { return w.R[s+int32(l)] }
-	id, err := decodeIdesc(x.kind, uint32(reg(x.idesc)))
+	var id *tcIdesc
+	var err error
+	if x.kind.blockScaled() {
+		id, err = decodeIdescScaled(x.kind, x.vecN, uint32(reg(x.idesc)))
+	} else {
+		id, err = decodeIdescFor(x.kind, uint32(reg(x.idesc)), x.form())
+	}
 	if err != nil {
 		rule := ruleTcgen05Idesc
 		if err.(*idescError).unsupported {
@@ -240,35 +352,60 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		return nil, w.Fault(l, rule, specTcIdesc, "tcgen05.mma%s: %v", x.kind, err)
 	}
 	op := &tcMMAOp{ct: ct, x: x, id: id, d: tmem.Addr(uint32(reg(x.d) + uint64(x.dOff))), enableD: reg(x.enableD) != 0}
-	mem := ct.memory()
-	if st := checkTcRegion(w, l, mem, "D", id.m, id.n, op.d); st != Continue {
+	ranks, st := op.operandCTAs(w, l)
+	if st != Continue {
 		return nil, st
 	}
-	var ok bool
-	if x.aTMEM {
-		op.aTMEM = tmem.Addr(uint32(reg(x.a) + uint64(x.aOff)))
-		if st := checkTcRegion(w, l, mem, "A", id.m, tcKBytes/4, op.aTMEM); st != Continue {
+	rows := id.m / len(ranks) // rows of A and D per CTA
+	for _, rank := range ranks {
+		mem := w.CTA.cluster.CTAs[rank].Ext(tmemKey).(*ctaTMEM).memory()
+		if st := checkTcRegion(w, l, mem, "D", rows, id.n, op.d); st != Continue {
 			return nil, st
 		}
-	} else if op.A, ok = readDescMatrix(w, l, reg(x.a), "A", id.m, id.k, id.a); !ok {
-		return nil, Fault
-	}
-	if op.B, ok = readDescMatrix(w, l, reg(x.b), "B", id.n, id.k, id.b); !ok {
-		return nil, Fault
-	}
-	neg := func(v []uint64, f tensorcore.Format) {
-		for i := range v {
-			v[i] ^= 1 << uint(f.Bits()-1)
+		if x.kind.blockScaled() {
+			op.sfa, op.sfb = tmem.Addr(uint32(reg(x.sfa)+uint64(x.sfaOff))), tmem.Addr(uint32(reg(x.sfb)+uint64(x.sfbOff)))
+			if st := checkScaleRegions(w, l, mem, id, op.sfa, op.sfb); st != Continue {
+				return nil, st
+			}
+		}
+		if x.aTMEM {
+			op.aTMEM = tmem.Addr(uint32(reg(x.a) + uint64(x.aOff)))
+			if st := checkTcRegion(w, l, mem, "A", rows, tcKBytes/4, op.aTMEM); st != Continue {
+				return nil, st
+			}
 		}
 	}
-	if id.negA && op.A != nil {
-		neg(op.A, id.a)
+	if x.aTMEM && id.narrow && !id.packed && tensorcore.ElemBits(id.a) < 8 {
+		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: %s A in Tensor Memory (8-bit containers) is not implemented; stage it in shared memory",
+			x.kind, tensorcore.Name(id.a))
 	}
-	if id.negA && op.A == nil {
-		return nil, w.Fault(l, RuleUnsupported, specTcIdesc, "tcgen05.mma: negating A (idesc bit 13) with A in Tensor Memory is not implemented")
+	// A's rows and B's columns are split evenly over the CTAs (one, or the
+	// pair in rank order).
+	read := func(rank int, desc uint64, what string, rows int, f tensorcore.Format) ([]uint64, bool) {
+		if id.narrow {
+			return readNarrow(w, l, rank, desc, what, rows, id, f)
+		}
+		return readDescMatrixOf(w, l, rank, desc, what, rows, id.k, f)
 	}
-	if id.negB {
-		neg(op.B, id.b)
+	for _, rank := range ranks {
+		if !x.aTMEM && !x.collA.reuses() {
+			a, ok := read(rank, reg(x.a), "A", rows, id.a)
+			if !ok {
+				return nil, Fault
+			}
+			op.A = append(op.A, a...)
+		}
+		if x.collB.reuses() {
+			continue
+		}
+		b, ok := read(rank, reg(x.b), "B", id.n/len(ranks), id.b)
+		if !ok {
+			return nil, Fault
+		}
+		op.B = append(op.B, b...)
+	}
+	if st := op.checkCollectors(w, l); st != Continue {
+		return nil, st
 	}
 	return op, Continue
 }
@@ -322,6 +459,12 @@ func tcDescWidth(desc uint64) (int, string) {
 // readDescMatrix reads the rows × k elements of format f of a K-major
 // matrix described by desc from the executing CTA's shared memory.
 func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
+	return readDescMatrixOf(w, l, w.CTA.Rank, desc, what, rows, k, f)
+}
+
+// readDescMatrixOf is readDescMatrix on the shared memory of the cluster's
+// CTA of rank rank (a .cta_group::2 operand of the peer CTA).
+func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
 	if _, why := tcDescWidth(desc); why != "" {
 		rule := RuleUnsupported
 		if desc>>61 == 3 || desc>>61 == 5 || desc>>61 == 7 {
@@ -333,11 +476,15 @@ func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f ten
 	// descAddr reads the 2-bit swizzle field of bits 62-63, which the
 	// 3-bit tcgen05 codes 2, 4 and 6 fill the same way.
 	size := f.Bits() / 8
+	space := SpaceShared
+	if rank != w.CTA.Rank {
+		space = SpaceSharedCluster
+	}
 	out := make([]uint64, rows*k)
 	for r := range rows {
 		for kk := range k {
-			a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(w.CTA.Rank+1)<<sharedRankShift
-			b := w.Bytes(l, SpaceShared, a, size, false)
+			a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(rank+1)<<sharedRankShift
+			b := w.Bytes(l, space, a, size, false)
 			if b == nil {
 				return nil, false
 			}

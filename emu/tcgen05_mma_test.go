@@ -175,6 +175,21 @@ func tcStageA(src string) string {
 // runTcMMAFrom is runTcMMA with A in Tensor Memory when aTMEM is set.
 func runTcMMAFrom(t *testing.T, kind string, idesc uint32, w, size int, A, B []uint64, cfg Config, aTMEM bool) []uint32 {
 	t.Helper()
+	src := fmt.Sprintf(tcMMAKernel, kind, kind)
+	if aTMEM {
+		src = tcStageA(src)
+	}
+	res := runTcMMASource(t, src, idesc, w, size, A, B, cfg, aTMEM)
+	if res.Report != nil {
+		t.Fatalf("unexpected report: %v", res.Report)
+	}
+	return u32s(res.Buffers[1].Data)
+}
+
+// runTcMMASource stages A and B as runTcMMAFrom does and runs src, a form
+// of tcMMAKernel.
+func runTcMMASource(t *testing.T, src string, idesc uint32, w, size int, A, B []uint64, cfg Config, aTMEM bool) *Result {
+	t.Helper()
 	const m, n, boff = 128, 64, 16384
 	kb := 2 * tcKBytes   // bytes of K over both MMAs
 	lbo, sbo := 128, 512 // 4 core matrices of 16 bytes along K per 8 rows
@@ -214,13 +229,8 @@ func runTcMMAFrom(t *testing.T, kind string, idesc uint32, w, size int, A, B []u
 	}
 	hi := uint64(lbo>>4)<<16 | uint64(sbo>>4)<<32 | 1<<46 | code<<61
 	cfg.Block = dims(128, 1, 1)
-	src := fmt.Sprintf(tcMMAKernel, kind, kind)
-	if aTMEM {
-		src = tcStageA(src)
-	}
-	res := launch(t, src, cfg, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n),
+	return launchReport(t, src, cfg, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n),
 		scalar(hi), scalar(kadv), scalar(uint64(idesc)), scalar(boff))
-	return u32s(res.Buffers[1].Data)
 }
 
 // TestTcgen05MMAF16: f16 and bf16 inputs, f32 and f16 accumulators, every

@@ -41,7 +41,9 @@ type tmaOp struct {
 	multicast bool
 	mapSpace  Space // SpaceParam/SpaceConst for a named map, else generic
 	mapOff    int64
-	name      string // opcode as written, for reports
+	name      string  // opcode as written, for reports
+	im2col    bool    // .im2col load mode (tma_im2col.go)
+	offs      []int32 // .im2col: slots of the im2col offsets (.b16), W first
 }
 
 // decodeBulkPrefetch lowers cp.async.bulk.prefetch: without .tensor a hint
@@ -52,14 +54,17 @@ func decodeBulkPrefetch(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if !q.Has(isa.QTensor) {
 		return decodeNoEffect(d, in, out)
 	}
-	if q.Has(isa.QIm2col) {
-		return d.Errorf(in, "the emulator does not implement the im2col mode of %s", in.FullOpcode())
-	}
 	op := &tmaOp{name: in.FullOpcode(), rank: tensorRank(q)}
 	if op.rank == 0 {
 		return d.Errorf(in, "%s needs a dimension (.1d to .5d)", op.name)
 	}
+	if err := d.tensorLoadMode(in, op, q); err != nil {
+		return err
+	}
 	want := 1
+	if op.im2col {
+		want++
+	}
 	if q.Has(isa.QL2CacheHint) {
 		want++
 	}
@@ -68,6 +73,11 @@ func decodeBulkPrefetch(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	out.Ext = op
 	out.Exec = execTensorPrefetch
+	if op.im2col {
+		if err := d.im2colOffsets(op, in.Operands[1]); err != nil {
+			return err
+		}
+	}
 	return d.tensorOperand(op, in.Operands[0], out)
 }
 
@@ -81,6 +91,9 @@ func execTensorPrefetch(w *Warp, in *Inst) Status {
 		}
 		if tm.Rank != op.rank {
 			return w.Fault(l, ruleTensMap, specTMA, "%s names %d dimensions but its tensor map has rank %d", op.name, op.rank, tm.Rank)
+		}
+		if !w.checkLoadMode(l, op, tm, w.tensorStart(l, in, op)) {
+			return Fault
 		}
 	}
 	return Continue
@@ -101,8 +114,8 @@ func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error
 	if op.rank == 0 {
 		return d.Errorf(in, "%s needs a dimension (.1d to .5d)", op.name)
 	}
-	if q.Has(isa.QIm2col) || q.Has(isa.QIm2col_No_Offs) {
-		return d.Errorf(in, "the emulator does not implement the im2col mode of %s", op.name)
+	if err := d.tensorLoadMode(in, op, q); err != nil {
+		return err
 	}
 	if q.Has(isa.QCta_Group_2) {
 		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s", op.name)
@@ -129,6 +142,12 @@ func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error
 			return d.Errorf(in, "the emulator does not implement %s", op.name)
 		}
 		op.store, wantOps = true, 2
+	}
+	if op.im2col && (op.store || op.redOp != 0) {
+		return d.Errorf(in, "%s: .im2col is a load mode (global to shared memory)", op.name)
+	}
+	if op.im2col {
+		wantOps++
 	}
 	if op.multicast {
 		wantOps++
@@ -163,8 +182,15 @@ func decodeTensorLoad(d *Decoder, op *tmaOp, q Quals, ops []ast.Expr, out *Inst)
 	if out.C, out.Imm, err = decodeMbarOperand(d, ops[2], out.Imm); err != nil {
 		return err
 	}
+	next := 3
+	if op.im2col {
+		if err = d.im2colOffsets(op, ops[3]); err != nil {
+			return err
+		}
+		next++
+	}
 	if op.multicast {
-		out.D2, err = d.Src(ops[3], TU16)
+		out.D2, err = d.Src(ops[next], TU16)
 	}
 	return err
 }
@@ -237,7 +263,8 @@ func (w *Warp) tensorCoords(l int, in *Inst, rank int) [tensormap.MaxRank]int64 
 // global bytes its in-bound elements lie in (nil when none does).
 type tensorBox struct {
 	m      *tensormap.Map
-	coords [tensormap.MaxRank]int64
+	start  tensormap.Start
+	coords [tensormap.MaxRank]int64 // start.Coords
 	lo     uint64
 	global []byte
 }
@@ -250,7 +277,7 @@ func (b *tensorBox) rng() asyncgroup.Range {
 func (b *tensorBox) gather(shBase uint32) []byte {
 	es := b.m.Type.ElemSize()
 	out := make([]byte, 0, b.m.BoxBytes())
-	b.m.ForEach(b.coords, shBase, func(e tensormap.Elem) {
+	b.m.Each(b.start, shBase, func(e tensormap.Elem) {
 		if e.InBounds {
 			out = append(out, b.global[e.Global-b.lo:e.Global-b.lo+uint64(es)]...)
 		}
@@ -263,16 +290,20 @@ func (w *Warp) tensorBoxOf(l int, in *Inst, op *tmaOp) (*tensorBox, bool) {
 	if !ok {
 		return nil, false
 	}
-	b := &tensorBox{m: m, coords: w.tensorCoords(l, in, op.rank)}
+	b := &tensorBox{m: m, start: w.tensorStart(l, in, op)}
+	b.coords = b.start.Coords
 	if m.Rank != op.rank {
 		w.Fault(l, ruleTensMap, specTMA, "%s names %d dimensions but its tensor map has rank %d", op.name, op.rank, m.Rank)
+		return nil, false
+	}
+	if !w.checkLoadMode(l, op, m, b.start) {
 		return nil, false
 	}
 	if ext := m.Extent(); ext == math.MaxUint64 || m.Address+ext < m.Address {
 		w.Fault(l, ruleTensMap, specTMA, "%s: the tensor of the map at %#x extends past the end of the address space", op.name, m.Address)
 		return nil, false
 	}
-	lo, hi, any := m.GlobalBounds(b.coords)
+	lo, hi, inBound, any := m.Bounds(b.start)
 	if !any {
 		return b, true
 	}
@@ -284,7 +315,7 @@ func (w *Warp) tensorBoxOf(l int, in *Inst, op *tmaOp) (*tensorBox, bool) {
 	before := *counter
 	b.global = w.asyncGlobalBytes(l, lo, int(hi-lo), 1, op.store)
 	// count the bytes of the box's elements, not of the range around them
-	*counter = before + uint64(m.InBoundElems(b.coords)*m.Type.ElemSize())
+	*counter = before + uint64(inBound*m.Type.ElemSize())
 	return b, b.global != nil
 }
 
@@ -342,7 +373,7 @@ func (w *Warp) issueTensorStore(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 			defer c.atomMu.Unlock()
 		}
 		es := m.Type.ElemSize()
-		m.ForEach(box.coords, base, func(e tensormap.Elem) {
+		m.Each(box.start, base, func(e tensormap.Elem) {
 			if !e.InBounds {
 				return
 			}
@@ -438,7 +469,7 @@ func (w *Warp) issueTensorLoad(l int, op *tmaOp, box *tensorBox, dst bulkEnd, ba
 			}
 		}
 		es := uint32(m.Type.ElemSize())
-		m.ForEach(box.coords, dst.off, func(e tensormap.Elem) {
+		m.Each(box.start, dst.off, func(e tensormap.Elem) {
 			d := dst.bytes[e.Shared : e.Shared+es]
 			if e.InBounds {
 				copy(d, box.global[e.Global-box.lo:])

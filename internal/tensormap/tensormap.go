@@ -138,9 +138,22 @@ const (
 	FillNaNRequestZeroFMA                // out-of-bound elements read as NaN (float types)
 )
 
-// Map is a tiled tensor map: the arguments of cuTensorMapEncodeTiled.
-// Dimension 0 is the innermost (contiguous) one.
+// Mode is the kind of map: tiled (cuTensorMapEncodeTiled) or im2col
+// (cuTensorMapEncodeIm2col, im2col.go).
+type Mode uint8
+
+// The map modes.
+const (
+	ModeTiled Mode = iota
+	ModeIm2col
+)
+
+// Map is a tensor map: the arguments of cuTensorMapEncodeTiled, or with
+// Mode ModeIm2col those of cuTensorMapEncodeIm2col (Box unused; the Im2col
+// fields set). Dimension 0 is the innermost (contiguous) one.
 type Map struct {
+	Mode        Mode
+	Im2col      Im2col
 	Type        DataType
 	Rank        int
 	Address     uint64              // globalAddress
@@ -190,6 +203,9 @@ func (m *Map) Validate() error {
 			return err
 		}
 	}
+	if err := m.validateIm2col(); err != nil {
+		return err
+	}
 	return m.validateSwizzle()
 }
 
@@ -203,7 +219,7 @@ func (m *Map) validateDim(i int, align uint64) error {
 			return fmt.Errorf("globalStrides[%d] = %d must be a multiple of %d below 2^40", i-1, s, align)
 		}
 	}
-	if m.Box[i] == 0 || m.Box[i] > 256 {
+	if m.Mode == ModeTiled && (m.Box[i] == 0 || m.Box[i] > 256) {
 		return fmt.Errorf("boxDim[%d] = %d must be between 1 and 256", i, m.Box[i])
 	}
 	if m.ElemStrides[i] == 0 || m.ElemStrides[i] > 8 {
@@ -213,14 +229,17 @@ func (m *Map) validateDim(i int, align uint64) error {
 }
 
 func (m *Map) validateSwizzle() error {
-	inner := int(m.Box[0]) * m.Type.ElemSize()
+	inner, what := int(m.Box[0])*m.Type.ElemSize(), "boxDim[0]"
+	if m.Mode == ModeIm2col {
+		inner, what = int(m.Im2col.ChannelsPerPixel)*m.Type.ElemSize(), "channelsPerPixel"
+	}
 	switch m.Interleave {
 	case InterleaveNone:
 		if inner%16 != 0 {
-			return fmt.Errorf("boxDim[0] * element size = %d bytes must be a multiple of 16 bytes without interleave", inner)
+			return fmt.Errorf("%s * element size = %d bytes must be a multiple of 16 bytes without interleave", what, inner)
 		}
 		if span := m.Swizzle.Span(); span != 0 && inner > span {
-			return fmt.Errorf("boxDim[0] * element size = %d bytes must not exceed the %s swizzle span", inner, m.Swizzle)
+			return fmt.Errorf("%s * element size = %d bytes must not exceed the %s swizzle span", what, inner, m.Swizzle)
 		}
 	case Interleave32B:
 		if m.Swizzle != Swizzle32B {
@@ -244,6 +263,9 @@ func (m *Map) Rows(i int) int {
 
 // BoxElems returns the number of elements of a box.
 func (m *Map) BoxElems() int {
+	if m.Mode == ModeIm2col {
+		return int(m.Im2col.PixelsPerColumn) * int(m.Im2col.ChannelsPerPixel)
+	}
 	n := 1
 	for i := 0; i < m.Rank; i++ {
 		n *= m.Rows(i)
