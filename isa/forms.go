@@ -404,7 +404,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) && !(f.Opcode == "multimem" && q == QAcc_F32) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
 			probs = ignoredProblem(f, names, i, probs)
 			continue
 		}
@@ -664,6 +664,8 @@ func ignoredProblem(f *OpForm, names []string, i int, probs []Problem) []Problem
 func ptxasIgnores(q Qual) bool {
 	switch q {
 	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
+		return true
+	case QAcc_F32: // multimem.ld_reduce's; measured on add, set, setp, ld, mov, bra
 		return true
 	}
 	return tensormapField(q)

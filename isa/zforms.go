@@ -3946,527 +3946,527 @@ var formRules = [...]FormRule{
 // qualIndex maps every qualifier spelling to its Qual.
 var qualIndex = strindex.Index{Mask: 0xfff,
 	Slots: []strindex.Slot{
-		1:    {W: 0x3635326b34366d2e, Val: uint16(QM64n128k256), N: 12},                  // .m64n128k256
-		2:    {W: 0x34366b3034366d2e, Val: uint16(QM64n200k64), N: 11},                   // .m64n200k64
-		6:    {W: 0x32336b3434366d2e, Val: uint16(QM64n24k32), N: 10},                    // .m64n24k32
 		18:   {W: 0x656e6f3a61626d2e, Val: uint16(QMbarrier_Arrive_One), N: 22},          // .mbarrier::arrive::one
 		31:   {W: 0x7864692e7864692e, Val: uint16(QIdx), N: 4},                           // .idx
-		33:   {W: 0x36316b3434366d2e, Val: uint16(QM64n184k16), N: 11},                   // .m64n184k16
-		35:   {W: 0x36316b3836316d2e, Val: uint16(QM16n8k16), N: 9},                      // .m16n8k16
 		40:   {W: 0x6464612e6464612e, Val: uint16(QAdd), N: 4},                           // .add
 		42:   {W: 0x6573753a6c6f632e, Val: uint16(QCollector_B3_Use), N: 19},             // .collector::b3::use
 		54:   {W: 0x6d722e, Val: uint16(QRm), N: 3},                                      // .rm
-		55:   {W: 0x36316b3034366d2e, Val: uint16(QM64n160k16), N: 11},                   // .m64n160k16
 		76:   {W: 0x6465722e6465722e, Val: uint16(QRed), N: 4},                           // .red
 		81:   {W: 0x7570672e7570672e, Val: uint16(QGpu), N: 4},                           // .gpu
-		85:   {W: 0x3635326b34366d2e, Val: uint16(QM64n256k256), N: 12},                  // .m64n256k256
-		107:  {W: 0x726564726168632e, Val: uint16(QChannel_Order), N: 14},                // .channel_order
+		104:  {W: 0x6236313a6361702e, Val: uint16(QPack_16b), N: 10},                     // .pack::16b
+		111:  {W: 0x32336b3234366d2e, Val: uint16(QM64n232k32), N: 11},                   // .m64n232k32
 		115:  {W: 0x383231623231622e, Val: uint16(QB128), N: 5},                          // .b128
 		118:  {W: 0x697a722e697a722e, Val: uint16(QRzi), N: 4},                           // .rzi
-		122:  {W: 0x36316b3034366d2e, Val: uint16(QM64n240k16), N: 11},                   // .m64n240k16
-		128:  {W: 0x3466786d6e696b2e, Val: uint16(QKind_Mxf4), N: 11},                    // .kind::mxf4
-		143:  {W: 0x6574696e666e692e, Val: uint16(QInfinite), N: 9},                      // .infinite
+		120:  {W: 0x3635326b34366d2e, Val: uint16(QM64n24k256), N: 11},                   // .m64n24k256
+		132:  {W: 0x32336b3034366d2e, Val: uint16(QM64n80k32), N: 10},                    // .m64n80k32
 		153:  {W: 0x327832333233662e, Val: uint16(QF32x2), N: 6},                         // .f32x2
+		154:  {W: 0x32336b3234366d2e, Val: uint16(QM64n152k32), N: 11},                   // .m64n152k32
 		164:  {W: 0x7265626d6d756e2e, Val: uint16(QNumber), N: 7},                        // .number
-		165:  {W: 0x386b363534366d2e, Val: uint16(QM64n256k8), N: 10},                    // .m64n256k8
-		166:  {W: 0x386b323534366d2e, Val: uint16(QM64n152k8), N: 10},                    // .m64n152k8
 		170:  {W: 0x623233787832332e, Val: uint16(Q32x32b), N: 7},                        // .32x32b
-		196:  {W: 0x386b363334366d2e, Val: uint16(QM64n136k8), N: 10},                    // .m64n136k8
+		177:  {W: 0x423832313a324c2e, Val: uint16(QL2_128B), N: 9},                       // .L2::128B
+		194:  {W: 0x386b383434366d2e, Val: uint16(QM64n248k8), N: 10},                    // .m64n248k8
 		201:  {W: 0x7565672e7565672e, Val: uint16(QGeu), N: 4},                           // .geu
 		202:  {W: 0x61632e, Val: uint16(QCa), N: 3},                                      // .ca
 		203:  {W: 0x657079746168632e, Val: uint16(QChannel_Data_Type), N: 18},            // .channel_data_type
+		206:  {W: 0x36316b3832336d2e, Val: uint16(QM32n8k16), N: 9},                      // .m32n8k16
 		209:  {W: 0x623832317836312e, Val: uint16(Q16x128b), N: 8},                       // .16x128b
-		223:  {W: 0x34366b3634366d2e, Val: uint16(QM64n136k64), N: 11},                   // .m64n136k64
+		210:  {W: 0x32336b3434366d2e, Val: uint16(QM64n64k32), N: 10},                    // .m64n64k32
+		231:  {W: 0x3635326b34366d2e, Val: uint16(QM64n176k256), N: 12},                  // .m64n176k256
 		240:  {W: 0x6b73616d73616d2e, Val: uint16(QMask), N: 5},                          // .mask
-		249:  {W: 0x32336b3834366d2e, Val: uint16(QM64n168k32), N: 11},                   // .m64n168k32
-		250:  {W: 0x6174633a6e79732e, Val: uint16(QSync_Restrict_Shared_Cta), N: 27},     // .sync_restrict::shared::cta
-		256:  {W: 0x3635326b34366d2e, Val: uint16(QM64n64k256), N: 11},                   // .m64n64k256
-		270:  {W: 0x34366b3834366d2e, Val: uint16(QM64n88k64), N: 10},                    // .m64n88k64
-		280:  {W: 0x386b383434366d2e, Val: uint16(QM64n48k8), N: 9},                      // .m64n48k8
+		247:  {W: 0x313a3a706174632e, Val: uint16(QCta_Group_1), N: 13},                  // .cta_group::1
+		249:  {W: 0x6174633a6e79732e, Val: uint16(QSync_Restrict_Shared_Cta), N: 27},     // .sync_restrict::shared::cta
+		257:  {W: 0x315f65646464612e, Val: uint16(QAddr_Mode_1), N: 12},                  // .addr_mode_1
+		284:  {W: 0x34366b3434366d2e, Val: uint16(QM64n104k64), N: 11},                   // .m64n104k64
+		287:  {W: 0x7265697261626d2e, Val: uint16(QMbarrier), N: 9},                      // .mbarrier
 		288:  {W: 0x3436622e3436622e, Val: uint16(QB64), N: 4},                           // .b64
 		304:  {W: 0x6431612e6431612e, Val: uint16(QA1d), N: 4},                           // .a1d
-		319:  {W: 0x36316b3834366d2e, Val: uint16(QM64n8k16), N: 9},                      // .m64n8k16
-		350:  {W: 0x386b363136316d2e, Val: uint16(QM16n16k8), N: 9},                      // .m16n16k8
-		364:  {W: 0x58313a3a6163732e, Val: uint16(QScale_Vec_1X), N: 14},                 // .scale_vec::1X
-		376:  {W: 0x36316b3634366d2e, Val: uint16(QM64n256k16), N: 11},                   // .m64n256k16
-		382:  {W: 0x36316b3434366d2e, Val: uint16(QM64n64k16), N: 10},                    // .m64n64k16
-		395:  {W: 0x747372693a314c2e, Val: uint16(QL1EvictFirst), N: 16},                 // .L1::evict_first
-		396:  {W: 0x657361656c65722e, Val: uint16(QRelease), N: 8},                       // .release
+		305:  {W: 0x34366b3434366d2e, Val: uint16(QM64n224k64), N: 11},                   // .m64n224k64
+		326:  {W: 0x70756f726c75622e, Val: uint16(QBulk_Group), N: 11},                   // .bulk_group
+		332:  {W: 0x34366b3834366d2e, Val: uint16(QM64n208k64), N: 11},                   // .m64n208k64
+		367:  {W: 0x3635326b34366d2e, Val: uint16(QM64n160k256), N: 12},                  // .m64n160k256
+		369:  {W: 0x34366b3634366d2e, Val: uint16(QM64n56k64), N: 10},                    // .m64n56k64
+		394:  {W: 0x6174633a6168732e, Val: uint16(QSharedCta), N: 12},                    // .shared::cta
+		396:  {W: 0x386b343434366d2e, Val: uint16(QM64n144k8), N: 10},                    // .m64n144k8
+		397:  {W: 0x657361656c65722e, Val: uint16(QRelease), N: 8},                       // .release
 		400:  {W: 0x6c61636f636f6c2e, Val: uint16(QLocal), N: 6},                         // .local
-		424:  {W: 0x33325f317261772e, Val: uint16(QWarpx2_01_23), N: 14},                 // .warpx2::01_23
-		433:  {W: 0x386b363934366d2e, Val: uint16(QM64n96k8), N: 9},                      // .m64n96k8
-		437:  {W: 0x36316b3634366d2e, Val: uint16(QM64n136k16), N: 11},                   // .m64n136k16
-		467:  {W: 0x34366b3034366d2e, Val: uint16(QM64n160k64), N: 11},                   // .m64n160k64
+		409:  {W: 0x32336b3634366d2e, Val: uint16(QM64n96k32), N: 10},                    // .m64n96k32
+		413:  {W: 0x3635326b34366d2e, Val: uint16(QM64n8k256), N: 10},                    // .m64n8k256
+		462:  {W: 0x33315f327261772e, Val: uint16(QWarpx2_02_13), N: 14},                 // .warpx2::02_13
 		468:  {W: 0x657375746c6f632e, Val: uint16(QCollector_B0_Lastuse), N: 23},         // .collector::b0::lastuse
-		489:  {W: 0x6574696e7461732e, Val: uint16(QSatfinite), N: 10},                    // .satfinite
 		495:  {W: 0x38732e, Val: uint16(QS8), N: 3},                                      // .s8
 		498:  {W: 0x363166623166622e, Val: uint16(QBF16), N: 5},                          // .bf16
 		525:  {W: 0x64332e, Val: uint16(Q3d), N: 3},                                      // .3d
-		537:  {W: 0x6e696d2e6e696d2e, Val: uint16(QMin), N: 4},                           // .min
+		537:  {W: 0x36316b3234366d2e, Val: uint16(QM64n32k16), N: 10},                    // .m64n32k16
+		538:  {W: 0x6e696d2e6e696d2e, Val: uint16(QMin), N: 4},                           // .min
+		541:  {W: 0x3635326b34366d2e, Val: uint16(QM64n48k256), N: 11},                   // .m64n48k256
 		546:  {W: 0x646572706572702e, Val: uint16(QPred), N: 5},                          // .pred
-		549:  {W: 0x32336b3634366d2e, Val: uint16(QM64n176k32), N: 11},                   // .m64n176k32
 		550:  {W: 0x386e363136316d2e, Val: uint16(QM16n8), N: 6},                         // .m16n8
 		552:  {W: 0x616d6d2e616d6d2e, Val: uint16(QMma), N: 4},                           // .mma
+		553:  {W: 0x34366b3834366d2e, Val: uint16(QM64n48k64), N: 10},                    // .m64n48k64
 		554:  {W: 0x6b6e61726e61722e, Val: uint16(QRank), N: 5},                          // .rank
 		559:  {W: 0x7362612e7362612e, Val: uint16(QAbs), N: 4},                           // .abs
-		562:  {W: 0x6c616e6f6172662e, Val: uint16(QFractional), N: 11},                   // .fractional
 		563:  {W: 0x70632e, Val: uint16(QCp), N: 3},                                      // .cp
-		567:  {W: 0x656375645f646c2e, Val: uint16(QLd_Reduce), N: 10},                    // .ld_reduce
+		564:  {W: 0x386b343234366d2e, Val: uint16(QM64n24k8), N: 9},                      // .m64n24k8
 		570:  {W: 0x636e696f696f6e2e, Val: uint16(QNoinc), N: 6},                         // .noinc
+		578:  {W: 0x636e7973616d6d2e, Val: uint16(QMma_Async), N: 10},                    // .mma_async
 		591:  {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_B3_Fill), N: 20},            // .collector::b3::fill
-		592:  {W: 0x3635326b34366d2e, Val: uint16(QM64n96k256), N: 11},                   // .m64n96k256
-		634:  {W: 0x34366b3834366d2e, Val: uint16(QM64n48k64), N: 10},                    // .m64n48k64
-		638:  {W: 0x696e752e696e752e, Val: uint16(QUni), N: 4},                           // .uni
+		593:  {W: 0x32336b3834366d2e, Val: uint16(QM64n88k32), N: 10},                    // .m64n88k32
+		612:  {W: 0x3233663a6363612e, Val: uint16(QAcc_F32), N: 9},                       // .acc::f32
+		637:  {W: 0x656469726f6c672e, Val: uint16(QGlobal_Stride), N: 14},                // .global_stride
+		638:  {W: 0x346636666e696b2e, Val: uint16(QKind_F8f6f4), N: 13},                  // .kind::f8f6f4
+		639:  {W: 0x32336b3836316d2e, Val: uint16(QM16n8k32), N: 9},                      // .m16n8k32
+		640:  {W: 0x696e752e696e752e, Val: uint16(QUni), N: 4},                           // .uni
 		648:  {W: 0x636f6c6c6165642e, Val: uint16(QDealloc), N: 8},                       // .dealloc
+		649:  {W: 0x70616d726e65742e, Val: uint16(QTensormap), N: 10},                    // .tensormap
 		654:  {W: 0x3436732e3436732e, Val: uint16(QS64), N: 4},                           // .s64
+		664:  {W: 0x73656c706d756e2e, Val: uint16(QNum_Samples), N: 12},                  // .num_samples
 		666:  {W: 0x646e612e646e612e, Val: uint16(QAnd), N: 4},                           // .and
-		675:  {W: 0x386b323334366d2e, Val: uint16(QM64n32k8), N: 9},                      // .m64n32k8
-		676:  {W: 0x34366b3634366d2e, Val: uint16(QM64n216k64), N: 11},                   // .m64n216k64
+		681:  {W: 0x34366b3836316d2e, Val: uint16(QM16n8k64), N: 9},                      // .m16n8k64
 		692:  {W: 0x656275636275632e, Val: uint16(QCube), N: 5},                          // .cube
+		714:  {W: 0x746961777972742e, Val: uint16(QTry_Wait), N: 9},                      // .try_wait
 		715:  {W: 0x327836313631732e, Val: uint16(QS16x2), N: 6},                         // .s16x2
+		717:  {W: 0x32336b3434366d2e, Val: uint16(QM64n224k32), N: 11},                   // .m64n224k32
 		719:  {W: 0x346b386e36316d2e, Val: uint16(QM16n8k4), N: 8},                       // .m16n8k4
-		720:  {W: 0x7865742e7865742e, Val: uint16(QTex), N: 4},                           // .tex
+		720:  {W: 0x34366b3034366d2e, Val: uint16(QM64n40k64), N: 10},                    // .m64n40k64
+		721:  {W: 0x7865742e7865742e, Val: uint16(QTex), N: 4},                           // .tex
 		722:  {W: 0x623832317834362e, Val: uint16(Q64x128b), N: 8},                       // .64x128b
 		726:  {W: 0x756c65726c65722e, Val: uint16(QRelu), N: 5},                          // .relu
+		729:  {W: 0x32336b3234366d2e, Val: uint16(QM64n112k32), N: 11},                   // .m64n112k32
 		735:  {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_A_Fill), N: 19},             // .collector::a::fill
 		741:  {W: 0x6e776f64776f642e, Val: uint16(QDown), N: 5},                          // .down
-		746:  {W: 0x36316b3634366d2e, Val: uint16(QM64n96k16), N: 10},                    // .m64n96k16
-		751:  {W: 0x34366b3634366d2e, Val: uint16(QM64n96k64), N: 10},                    // .m64n96k64
+		748:  {W: 0x36316b3434366d2e, Val: uint16(QM64n224k16), N: 11},                   // .m64n224k16
+		756:  {W: 0x34366b3434366d2e, Val: uint16(QM64n144k64), N: 11},                   // .m64n144k64
 		761:  {W: 0x7379732e7379732e, Val: uint16(QSys), N: 4},                           // .sys
-		763:  {W: 0x34366b3834366d2e, Val: uint16(QM64n128k64), N: 11},                   // .m64n128k64
-		766:  {W: 0x32336b3234366d2e, Val: uint16(QM64n112k32), N: 11},                   // .m64n112k32
-		767:  {W: 0x746961777972742e, Val: uint16(QTry_Wait), N: 9},                      // .try_wait
-		768:  {W: 0x315f65646464612e, Val: uint16(QAddr_Mode_1), N: 12},                  // .addr_mode_1
-		769:  {W: 0x746d61746968732e, Val: uint16(QShiftamt), N: 9},                      // .shiftamt
-		771:  {W: 0x3635326b34366d2e, Val: uint16(QM64n16k256), N: 11},                   // .m64n16k256
+		763:  {W: 0x3233705f7836622e, Val: uint16(QB6x16_P32), N: 10},                    // .b6x16_p32
+		767:  {W: 0x386b363134366d2e, Val: uint16(QM64n216k8), N: 10},                    // .m64n216k8
+		769:  {W: 0x36316b3234366d2e, Val: uint16(QM64n72k16), N: 10},                    // .m64n72k16
 		772:  {W: 0x38622e, Val: uint16(QB8), N: 3},                                      // .b8
 		787:  {W: 0x6c672e, Val: uint16(QGl), N: 3},                                      // .gl
-		788:  {W: 0x623832313832312e, Val: uint16(Q128x128b), N: 9},                      // .128x128b
+		804:  {W: 0x34366b3834366d2e, Val: uint16(QM64n248k64), N: 11},                   // .m64n248k64
 		806:  {W: 0x63632e, Val: uint16(QC), N: 2},                                       // .c
-		826:  {W: 0x636972657973612e, Val: uint16(QAsync_Generic), N: 15},                // .async::generic
 		835:  {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_B2_Fill), N: 20},            // .collector::b2::fill
-		840:  {W: 0x32336b3834366d2e, Val: uint16(QM64n248k32), N: 11},                   // .m64n248k32
-		841:  {W: 0x657461633a314c2e, Val: uint16(QL1NoAllocate), N: 16},                 // .L1::no_allocate
-		842:  {W: 0x696e722e696e722e, Val: uint16(QRni), N: 4},                           // .rni
-		844:  {W: 0x38693a3a6e696b2e, Val: uint16(QKind_I8), N: 9},                       // .kind::i8
+		840:  {W: 0x696e722e696e722e, Val: uint16(QRni), N: 4},                           // .rni
 		845:  {W: 0x363163723163722e, Val: uint16(QRc16), N: 5},                          // .rc16
+		854:  {W: 0x32336b3434366d2e, Val: uint16(QM64n184k32), N: 11},                   // .m64n184k32
 		864:  {W: 0x346b386e6e386d2e, Val: uint16(QM8n8k4), N: 7},                        // .m8n8k4
 		868:  {W: 0x63706f70706f702e, Val: uint16(QPopc), N: 5},                          // .popc
-		873:  {W: 0x7473616c3a314c2e, Val: uint16(QL1EvictLast), N: 15},                  // .L1::evict_last
 		879:  {W: 0x6e676973726f782e, Val: uint16(QXorsign), N: 8},                       // .xorsign
-		890:  {W: 0x386b343434366d2e, Val: uint16(QM64n144k8), N: 10},                    // .m64n144k8
-		891:  {W: 0x32336b3634366d2e, Val: uint16(QM64n216k32), N: 11},                   // .m64n216k32
+		887:  {W: 0x34366b3834366d2e, Val: uint16(QM64n128k64), N: 11},                   // .m64n128k64
 		896:  {W: 0x38782e, Val: uint16(QX8), N: 3},                                      // .x8
-		898:  {W: 0x346636666e696b2e, Val: uint16(QKind_F8f6f4), N: 13},                  // .kind::f8f6f4
-		899:  {W: 0x79786f726f72702e, Val: uint16(QProxy), N: 6},                         // .proxy
+		898:  {W: 0x79786f726f72702e, Val: uint16(QProxy), N: 6},                         // .proxy
+		909:  {W: 0x386b303434366d2e, Val: uint16(QM64n40k8), N: 9},                      // .m64n40k8
 		916:  {W: 0x6b6165776165772e, Val: uint16(QWeak), N: 5},                          // .weak
-		919:  {W: 0x386b343034366d2e, Val: uint16(QM64n104k8), N: 10},                    // .m64n104k8
-		929:  {W: 0x656c61636f6c622e, Val: uint16(QBlock_Scale), N: 12},                  // .block_scale
-		937:  {W: 0x78745f747078652e, Val: uint16(QExpect_Tx), N: 10},                    // .expect_tx
+		931:  {W: 0x386b303234366d2e, Val: uint16(QM64n120k8), N: 10},                    // .m64n120k8
 		940:  {W: 0x74756f79746e692e, Val: uint16(QInterleave_Layout), N: 18},            // .interleave_layout
-		961:  {W: 0x34366b3634366d2e, Val: uint16(QM64n16k64), N: 10},                    // .m64n16k64
 		971:  {W: 0x726574736e79732e, Val: uint16(QSync_Restrict_Shared_Cluster), N: 31}, // .sync_restrict::shared::cluster
 		973:  {W: 0x3631752e3631752e, Val: uint16(QU16), N: 4},                           // .u16
-		978:  {W: 0x36316b3834366d2e, Val: uint16(QM64n128k16), N: 11},                   // .m64n128k16
 		986:  {W: 0x3631782e3631782e, Val: uint16(QX16), N: 4},                           // .x16
 		996:  {W: 0x616e722e616e722e, Val: uint16(QRna), N: 4},                           // .rna
-		997:  {W: 0x70756f726c75622e, Val: uint16(QBulk_Group), N: 11},                   // .bulk_group
-		1002: {W: 0x70616d726e65742e, Val: uint16(QTensormap), N: 10},                    // .tensormap
-		1005: {W: 0x3832316b6e386d2e, Val: uint16(QM8n8k128), N: 9},                      // .m8n8k128
 		1008: {W: 0x62772e, Val: uint16(QWb), N: 3},                                      // .wb
-		1019: {W: 0x36316b3832336d2e, Val: uint16(QM32n8k16), N: 9},                      // .m32n8k16
+		1014: {W: 0x36316b3634366d2e, Val: uint16(QM64n256k16), N: 11},                   // .m64n256k16
+		1017: {W: 0x7473616c3a324c2e, Val: uint16(QL2EvictLast), N: 15},                  // .L2::evict_last
 		1025: {W: 0x70732e, Val: uint16(QSp), N: 3},                                      // .sp
 		1034: {W: 0x343230313031622e, Val: uint16(QB1024), N: 6},                         // .b1024
-		1041: {W: 0x36316b3034366d2e, Val: uint16(QM64n200k16), N: 11},                   // .m64n200k16
-		1058: {W: 0x3832316b36316d2e, Val: uint16(QM16n8k128), N: 10},                    // .m16n8k128
-		1060: {W: 0x323366746e696b2e, Val: uint16(QKind_Tf32), N: 11},                    // .kind::tf32
-		1063: {W: 0x34366b3234366d2e, Val: uint16(QM64n32k64), N: 10},                    // .m64n32k64
 		1079: {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_B1_Fill), N: 20},            // .collector::b1::fill
 		1081: {W: 0x6f742e, Val: uint16(QTo), N: 3},                                      // .to
+		1085: {W: 0x3635326b34366d2e, Val: uint16(QM64n32k256), N: 11},                   // .m64n32k256
 		1089: {W: 0x6c6c75666c75662e, Val: uint16(QFull), N: 5},                          // .full
-		1120: {W: 0x36316b3234366d2e, Val: uint16(QM64n32k16), N: 10},                    // .m64n32k16
 		1131: {W: 0x6563616c7065722e, Val: uint16(QReplace), N: 8},                       // .replace
-		1132: {W: 0x65646f6d6c69662e, Val: uint16(QFilter_Mode), N: 12},                  // .filter_mode
 		1147: {W: 0x646165726165722e, Val: uint16(QRead), N: 5},                          // .read
+		1152: {W: 0x65646f6d6977732e, Val: uint16(QSwizzle_Mode), N: 13},                 // .swizzle_mode
 		1154: {W: 0x647261636c6f632e, Val: uint16(QCollector_B2_Discard), N: 23},         // .collector::b2::discard
 		1157: {W: 0x706172776172772e, Val: uint16(QWrap), N: 5},                          // .wrap
-		1164: {W: 0x32336b3634366d2e, Val: uint16(QM64n56k32), N: 10},                    // .m64n56k32
-		1168: {W: 0x6236313a6361702e, Val: uint16(QPack_16b), N: 10},                     // .pack::16b
+		1164: {W: 0x34366b3234366d2e, Val: uint16(QM64n192k64), N: 11},                   // .m64n192k64
 		1170: {W: 0x32732e, Val: uint16(QS2), N: 3},                                      // .s2
-		1175: {W: 0x386b303434366d2e, Val: uint16(QM64n240k8), N: 10},                    // .m64n240k8
 		1178: {W: 0x6d756e2e6d756e2e, Val: uint16(QNum), N: 4},                           // .num
 		1179: {W: 0x656e2e, Val: uint16(QNe), N: 3},                                      // .ne
 		1185: {W: 0x646172676172672e, Val: uint16(QGrad), N: 5},                          // .grad
 		1198: {W: 0x6c65766576656c2e, Val: uint16(QLevel), N: 6},                         // .level
-		1204: {W: 0x386b303034366d2e, Val: uint16(QM64n200k8), N: 10},                    // .m64n200k8
+		1201: {W: 0x386b303634366d2e, Val: uint16(QM64n160k8), N: 10},                    // .m64n160k8
 		1209: {W: 0x64656e67696c612e, Val: uint16(QAligned), N: 8},                       // .aligned
-		1214: {W: 0x386b323334366d2e, Val: uint16(QM64n232k8), N: 10},                    // .m64n232k8
-		1217: {W: 0x6c6c615f6961772e, Val: uint16(QWait_All), N: 9},                      // .wait_all
+		1216: {W: 0x32336b3834366d2e, Val: uint16(QM64n248k32), N: 11},                   // .m64n248k32
 		1221: {W: 0x3278336d6d34652e, Val: uint16(QE4m3x2), N: 7},                        // .e4m3x2
 		1237: {W: 0x3233752e3233752e, Val: uint16(QU32), N: 4},                           // .u32
-		1247: {W: 0x3635326b34366d2e, Val: uint16(QM64n80k256), N: 11},                   // .m64n80k256
-		1250: {W: 0x3233782e3233782e, Val: uint16(QX32), N: 4},                           // .x32
-		1260: {W: 0x70756f726d6f632e, Val: uint16(QCommit_Group), N: 13},                 // .commit_group
-		1263: {W: 0x6574656c436f6e2e, Val: uint16(QNoComplete), N: 11},                   // .noComplete
+		1240: {W: 0x746e756f6e65702e, Val: uint16(QPending_Count), N: 14},                // .pending_count
+		1248: {W: 0x36316b3834366d2e, Val: uint16(QM64n248k16), N: 11},                   // .m64n248k16
+		1250: {W: 0x74696e6961626d2e, Val: uint16(QMbarrier_Init), N: 14},                // .mbarrier_init
+		1251: {W: 0x3233782e3233782e, Val: uint16(QX32), N: 4},                           // .x32
+		1262: {W: 0x70756f726961772e, Val: uint16(QWait_Group), N: 11},                   // .wait_group
 		1264: {W: 0x64322e, Val: uint16(Q2d), N: 3},                                      // .2d
+		1277: {W: 0x346636666e696b2e, Val: uint16(QKind_Mxf8f6f4), N: 15},                // .kind::mxf8f6f4
+		1278: {W: 0x386b323334366d2e, Val: uint16(QM64n32k8), N: 9},                      // .m64n32k8
 		1293: {W: 0x32336b386e386d2e, Val: uint16(QM8n8k32), N: 8},                       // .m8n8k32
-		1295: {W: 0x34366b3834366d2e, Val: uint16(QM64n248k64), N: 11},                   // .m64n248k64
-		1302: {W: 0x386b363134366d2e, Val: uint16(QM64n216k8), N: 10},                    // .m64n216k8
-		1303: {W: 0x386b323134366d2e, Val: uint16(QM64n112k8), N: 10},                    // .m64n112k8
+		1314: {W: 0x3635326b34366d2e, Val: uint16(QM64n16k256), N: 11},                   // .m64n16k256
 		1323: {W: 0x324c2e, Val: uint16(QL2), N: 3},                                      // .L2
 		1324: {W: 0x6c6c69666c6f632e, Val: uint16(QCollector_B0_Fill), N: 20},            // .collector::b0::fill
-		1334: {W: 0x34366b3834366d2e, Val: uint16(QM64n8k64), N: 9},                      // .m64n8k64
+		1325: {W: 0x34366b3634366d2e, Val: uint16(QM64n136k64), N: 11},                   // .m64n136k64
 		1335: {W: 0x6574696e6e69662e, Val: uint16(QFinite), N: 7},                        // .finite
-		1338: {W: 0x3635326b34366d2e, Val: uint16(QM64n176k256), N: 12},                  // .m64n176k256
 		1342: {W: 0x70702e, Val: uint16(QP), N: 2},                                       // .p
-		1351: {W: 0x32336b3234366d2e, Val: uint16(QM64n72k32), N: 10},                    // .m64n72k32
-		1354: {W: 0x36316b3634366d2e, Val: uint16(QM64n16k16), N: 10},                    // .m64n16k16
-		1371: {W: 0x423832313a324c2e, Val: uint16(QL2_128B), N: 9},                       // .L2::128B
-		1379: {W: 0x323a3a706174632e, Val: uint16(QCta_Group_2), N: 13},                  // .cta_group::2
-		1414: {W: 0x3635326b34366d2e, Val: uint16(QM64n224k256), N: 12},                  // .m64n224k256
-		1444: {W: 0x36316b3234366d2e, Val: uint16(QM64n152k16), N: 11},                   // .m64n152k16
-		1445: {W: 0x32336b3434366d2e, Val: uint16(QM64n224k32), N: 11},                   // .m64n224k32
+		1359: {W: 0x34366b3834366d2e, Val: uint16(QM64n168k64), N: 11},                   // .m64n168k64
+		1362: {W: 0x32336b3234366d2e, Val: uint16(QM64n32k32), N: 10},                    // .m64n32k32
+		1371: {W: 0x32336b3834366d2e, Val: uint16(QM64n208k32), N: 11},                   // .m64n208k32
+		1379: {W: 0x65646f6d6c69662e, Val: uint16(QFill_Mode), N: 10},                    // .fill_mode
+		1402: {W: 0x36316b3834366d2e, Val: uint16(QM64n208k16), N: 11},                   // .m64n208k16
+		1419: {W: 0x6c6c615f6961772e, Val: uint16(QWait_All), N: 9},                      // .wait_all
+		1445: {W: 0x6c616d726275732e, Val: uint16(QSubnormal), N: 10},                    // .subnormal
+		1446: {W: 0x6574656c436f6e2e, Val: uint16(QNoComplete), N: 11},                   // .noComplete
+		1449: {W: 0x323a3a706174632e, Val: uint16(QCta_Group_2), N: 13},                  // .cta_group::2
 		1453: {W: 0x75656e2e75656e2e, Val: uint16(QNeu), N: 4},                           // .neu
 		1458: {W: 0x34762e, Val: uint16(QV4), N: 3},                                      // .v4
 		1461: {W: 0x386e386d6e386d2e, Val: uint16(QM8n8), N: 5},                          // .m8n8
-		1468: {W: 0x32336b3834366d2e, Val: uint16(QM64n128k32), N: 11},                   // .m64n128k32
-		1474: {W: 0x386b303434366d2e, Val: uint16(QM64n40k8), N: 9},                      // .m64n40k8
+		1462: {W: 0x7265626d746f6e2e, Val: uint16(QNotanumber), N: 11},                   // .notanumber
+		1477: {W: 0x32336b3034366d2e, Val: uint16(QM64n120k32), N: 11},                   // .m64n120k32
 		1481: {W: 0x36316e386e386d2e, Val: uint16(QM8n16), N: 6},                         // .m8n16
 		1484: {W: 0x687470657065642e, Val: uint16(QDepth), N: 6},                         // .depth
+		1497: {W: 0x3635326b34366d2e, Val: uint16(QM64n80k256), N: 11},                   // .m64n80k256
 		1498: {W: 0x7364726f726f6e2e, Val: uint16(QNormalized_Coords), N: 18},            // .normalized_coords
 		1499: {W: 0x636972656e65742e, Val: uint16(QTensormap_Generic), N: 19},            // .tensormap::generic
-		1506: {W: 0x657a69737272612e, Val: uint16(QArray_Size), N: 11},                   // .array_size
+		1503: {W: 0x3635326b34366d2e, Val: uint16(QM64n192k256), N: 12},                  // .m64n192k256
+		1506: {W: 0x36316b3634366d2e, Val: uint16(QM64n136k16), N: 11},                   // .m64n136k16
 		1508: {W: 0x726f782e726f782e, Val: uint16(QXor), N: 4},                           // .xor
 		1512: {W: 0x647261636c6f632e, Val: uint16(QCollector_B1_Discard), N: 23},         // .collector::b1::discard
 		1525: {W: 0x7361632e7361632e, Val: uint16(QCas), N: 4},                           // .cas
 		1527: {W: 0x3436662e3436662e, Val: uint16(QF64), N: 4},                           // .f64
 		1529: {W: 0x3278326d6d35652e, Val: uint16(QE5m2x2), N: 7},                        // .e5m2x2
+		1530: {W: 0x36316b3034366d2e, Val: uint16(QM64n40k16), N: 10},                    // .m64n40k16
+		1533: {W: 0x6d69645f6f6c672e, Val: uint16(QGlobal_Dim), N: 11},                   // .global_dim
 		1544: {W: 0x74696d726c65722e, Val: uint16(QRelinquish_Alloc_Permit), N: 24},      // .relinquish_alloc_permit
-		1549: {W: 0x36316b3834366d2e, Val: uint16(QM64n88k16), N: 10},                    // .m64n88k16
+		1548: {W: 0x386b323934366d2e, Val: uint16(QM64n192k8), N: 10},                    // .m64n192k8
+		1550: {W: 0x386b363334366d2e, Val: uint16(QM64n136k8), N: 10},                    // .m64n136k8
 		1553: {W: 0x736c65766d756e2e, Val: uint16(QNum_Mipmap_Levels), N: 18},            // .num_mipmap_levels
-		1564: {W: 0x34366b3234366d2e, Val: uint16(QM64n192k64), N: 11},                   // .m64n192k64
-		1570: {W: 0x32336b3834366d2e, Val: uint16(QM64n48k32), N: 10},                    // .m64n48k32
-		1571: {W: 0x32782e, Val: uint16(QX2), N: 3},                                      // .x2
+		1554: {W: 0x623635323832312e, Val: uint16(Q128x256b), N: 9},                      // .128x256b
+		1570: {W: 0x32782e, Val: uint16(QX2), N: 3},                                      // .x2
+		1572: {W: 0x726564726168632e, Val: uint16(QChannel_Order), N: 14},                // .channel_order
 		1578: {W: 0x327836313631662e, Val: uint16(QF16x2), N: 6},                         // .f16x2
 		1587: {W: 0x377268737268732e, Val: uint16(QShr7), N: 5},                          // .shr7
+		1589: {W: 0x36316b3634366d2e, Val: uint16(QM64n216k16), N: 11},                   // .m64n216k16
 		1590: {W: 0x6465676e3a324c2e, Val: uint16(QL2_Evict_Unchanged), N: 20},           // .L2::evict_unchanged
-		1620: {W: 0x386b383434366d2e, Val: uint16(QM64n248k8), N: 10},                    // .m64n248k8
-		1636: {W: 0x325f65646464612e, Val: uint16(QAddr_Mode_2), N: 12},                  // .addr_mode_2
-		1637: {W: 0x34366b3234366d2e, Val: uint16(QM64n72k64), N: 10},                    // .m64n72k64
-		1638: {W: 0x746e756f6e65702e, Val: uint16(QPending_Count), N: 14},                // .pending_count
-		1650: {W: 0x386b383034366d2e, Val: uint16(QM64n208k8), N: 10},                    // .m64n208k8
-		1654: {W: 0x623635323832312e, Val: uint16(Q128x256b), N: 9},                      // .128x256b
-		1681: {W: 0x73656c706d756e2e, Val: uint16(QNum_Samples), N: 12},                  // .num_samples
-		1685: {W: 0x32336b3234366d2e, Val: uint16(QM64n152k32), N: 11},                   // .m64n152k32
-		1700: {W: 0x34366b3434366d2e, Val: uint16(QM64n184k64), N: 11},                   // .m64n184k64
-		1701: {W: 0x36316b386e386d2e, Val: uint16(QM8n8k16), N: 8},                       // .m8n8k16
-		1715: {W: 0x36316b3634366d2e, Val: uint16(QM64n216k16), N: 11},                   // .m64n216k16
+		1594: {W: 0x32336b3234366d2e, Val: uint16(QM64n72k32), N: 10},                    // .m64n72k32
+		1597: {W: 0x657461633a314c2e, Val: uint16(QL1NoAllocate), N: 16},                 // .L1::no_allocate
+		1618: {W: 0x36316b3434366d2e, Val: uint16(QM64n184k16), N: 11},                   // .m64n184k16
+		1645: {W: 0x6574696e7461732e, Val: uint16(QSatfinite), N: 10},                    // .satfinite
+		1653: {W: 0x747372693a324c2e, Val: uint16(QL2EvictFirst), N: 16},                 // .L2::evict_first
+		1686: {W: 0x33325f317261772e, Val: uint16(QWarpx2_01_23), N: 14},                 // .warpx2::01_23
+		1698: {W: 0x3832316b6e386d2e, Val: uint16(QM8n8k128), N: 9},                      // .m8n8k128
+		1700: {W: 0x36316b386e386d2e, Val: uint16(QM8n8k16), N: 8},                       // .m8n8k16
+		1715: {W: 0x386b323134366d2e, Val: uint16(QM64n112k8), N: 10},                    // .m64n112k8
+		1731: {W: 0x36316b3234366d2e, Val: uint16(QM64n232k16), N: 11},                   // .m64n232k16
 		1746: {W: 0x623635327836312e, Val: uint16(Q16x256b), N: 8},                       // .16x256b
+		1751: {W: 0x325f65646464612e, Val: uint16(QAddr_Mode_2), N: 12},                  // .addr_mode_2
 		1753: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_B0_Use), N: 19},             // .collector::b0::use
 		1754: {W: 0x656375646465722e, Val: uint16(QReduce), N: 7},                        // .reduce
 		1759: {W: 0x636f6c6c6c6c612e, Val: uint16(QAlloc), N: 6},                         // .alloc
 		1764: {W: 0x70722e, Val: uint16(QRp), N: 3},                                      // .rp
+		1768: {W: 0x386b363534366d2e, Val: uint16(QM64n56k8), N: 9},                      // .m64n56k8
+		1773: {W: 0x747372693a314c2e, Val: uint16(QL1EvictFirst), N: 16},                 // .L1::evict_first
 		1775: {W: 0x326d35656d35652e, Val: uint16(QE5m2), N: 5},                          // .e5m2
 		1789: {W: 0x626f6f2e626f6f2e, Val: uint16(QOob), N: 4},                           // .oob
-		1791: {W: 0x3466766e6e696b2e, Val: uint16(QKind_Mxf4nvf4), N: 15},                // .kind::mxf4nvf4
-		1792: {W: 0x746961777365742e, Val: uint16(QTest_Wait), N: 10},                    // .test_wait
+		1795: {W: 0x34366b3634366d2e, Val: uint16(QM64n176k64), N: 11},                   // .m64n176k64
 		1799: {W: 0x74696e69696e692e, Val: uint16(QInit), N: 5},                          // .init
-		1805: {W: 0x32336b3034366d2e, Val: uint16(QM64n200k32), N: 11},                   // .m64n200k32
-		1810: {W: 0x3233705f7836622e, Val: uint16(QB6x16_P32), N: 10},                    // .b6x16_p32
-		1811: {W: 0x32336b3634366d2e, Val: uint16(QM64n256k32), N: 11},                   // .m64n256k32
-		1812: {W: 0x32336b3034366d2e, Val: uint16(QM64n80k32), N: 10},                    // .m64n80k32
+		1806: {W: 0x36316b3634366d2e, Val: uint16(QM64n56k16), N: 10},                    // .m64n56k16
+		1808: {W: 0x34366b3234366d2e, Val: uint16(QM64n72k64), N: 10},                    // .m64n72k64
+		1812: {W: 0x34366b3434366d2e, Val: uint16(QM64n24k64), N: 10},                    // .m64n24k64
 		1814: {W: 0x6f72657a72657a2e, Val: uint16(QZero), N: 5},                          // .zero
-		1815: {W: 0x656c69746c6f762e, Val: uint16(QVolatile), N: 9},                      // .volatile
-		1826: {W: 0x636e75667261702e, Val: uint16(QParamFunc), N: 12},                    // .param::func
-		1828: {W: 0x346636666e696b2e, Val: uint16(QKind_Mxf8f6f4), N: 15},                // .kind::mxf8f6f4
+		1817: {W: 0x79786f725f70632e, Val: uint16(QCp_Fenceproxy), N: 14},                // .cp_fenceproxy
 		1831: {W: 0x6b73616d5f70632e, Val: uint16(QCp_Mask), N: 8},                       // .cp_mask
-		1833: {W: 0x386b303234366d2e, Val: uint16(QM64n120k8), N: 10},                    // .m64n120k8
 		1837: {W: 0x3278316d6d32652e, Val: uint16(QE2m1x2), N: 7},                        // .e2m1x2
 		1845: {W: 0x796c66626c66622e, Val: uint16(QBfly), N: 5},                          // .bfly
-		1849: {W: 0x34366b3434366d2e, Val: uint16(QM64n64k64), N: 10},                    // .m64n64k64
-		1856: {W: 0x34366b3234366d2e, Val: uint16(QM64n152k64), N: 11},                   // .m64n152k64
+		1858: {W: 0x65707974656c652e, Val: uint16(QElemtype), N: 9},                      // .elemtype
 		1864: {W: 0x7574672e7574672e, Val: uint16(QGtu), N: 4},                           // .gtu
-		1877: {W: 0x79786f725f70632e, Val: uint16(QCp_Fenceproxy), N: 14},                // .cp_fenceproxy
+		1874: {W: 0x386b383234366d2e, Val: uint16(QM64n128k8), N: 10},                    // .m64n128k8
 		1886: {W: 0x353172687268732e, Val: uint16(QShr15), N: 6},                         // .shr15
+		1905: {W: 0x386b383434366d2e, Val: uint16(QM64n48k8), N: 9},                      // .m64n48k8
+		1906: {W: 0x36316b3034366d2e, Val: uint16(QM64n120k16), N: 11},                   // .m64n120k16
 		1910: {W: 0x647261636c6f632e, Val: uint16(QCollector_A_Discard), N: 22},          // .collector::a::discard
 		1912: {W: 0x623832317832332e, Val: uint16(Q32x128b), N: 8},                       // .32x128b
-		1926: {W: 0x386b323734366d2e, Val: uint16(QM64n72k8), N: 9},                      // .m64n72k8
+		1913: {W: 0x686374656572702e, Val: uint16(QPrefetch), N: 9},                      // .prefetch
+		1937: {W: 0x34366b3234366d2e, Val: uint16(QM64n112k64), N: 11},                   // .m64n112k64
 		1941: {W: 0x74732e, Val: uint16(QSt), N: 3},                                      // .st
 		1947: {W: 0x746961776961772e, Val: uint16(QWait), N: 5},                          // .wait
 		1949: {W: 0x657375746c6f632e, Val: uint16(QCollector_B2_Lastuse), N: 23},         // .collector::b2::lastuse
+		1950: {W: 0x32336b3034366d2e, Val: uint16(QM64n160k32), N: 11},                   // .m64n160k32
 		1957: {W: 0x75656c2e75656c2e, Val: uint16(QLeu), N: 4},                           // .leu
-		1963: {W: 0x7265626d746f6e2e, Val: uint16(QNotanumber), N: 11},                   // .notanumber
-		1977: {W: 0x32336b3234366d2e, Val: uint16(QM64n192k32), N: 11},                   // .m64n192k32
-		1982: {W: 0x3635326b34366d2e, Val: uint16(QM64n192k256), N: 12},                  // .m64n192k256
-		2000: {W: 0x36316b3434366d2e, Val: uint16(QM64n144k16), N: 11},                   // .m64n144k16
-		2001: {W: 0x36316b3034366d2e, Val: uint16(QM64n40k16), N: 10},                    // .m64n40k16
-		2002: {W: 0x33315f327261772e, Val: uint16(QWarpx2_02_13), N: 14},                 // .warpx2::02_13
+		1960: {W: 0x36316b3834366d2e, Val: uint16(QM64n8k16), N: 9},                      // .m64n8k16
+		1978: {W: 0x36316b3634366d2e, Val: uint16(QM64n176k16), N: 11},                   // .m64n176k16
+		1985: {W: 0x65646f6d6c69662e, Val: uint16(QFilter_Mode), N: 12},                  // .filter_mode
+		1988: {W: 0x34366b3234366d2e, Val: uint16(QM64n152k64), N: 11},                   // .m64n152k64
+		1990: {W: 0x36316b3834366d2e, Val: uint16(QM64n48k16), N: 10},                    // .m64n48k16
+		1994: {W: 0x3635326b34366d2e, Val: uint16(QM64n128k256), N: 12},                  // .m64n128k256
+		1996: {W: 0x78745f656d6f632e, Val: uint16(QComplete_Tx), N: 12},                  // .complete_tx
 		2004: {W: 0x64312e, Val: uint16(Q1d), N: 3},                                      // .1d
 		2005: {W: 0x7a722e, Val: uint16(QRz), N: 3},                                      // .rz
-		2032: {W: 0x686374656572702e, Val: uint16(QPrefetch), N: 9},                      // .prefetch
 		2035: {W: 0x3631622e3631622e, Val: uint16(QB16), N: 4},                           // .b16
 		2043: {W: 0x746f6c6c6c61622e, Val: uint16(QBallot), N: 7},                        // .ballot
-		2054: {W: 0x74696e6961626d2e, Val: uint16(QMbarrier_Init), N: 14},                // .mbarrier_init
+		2045: {W: 0x386b363934366d2e, Val: uint16(QM64n96k8), N: 9},                      // .m64n96k8
 		2065: {W: 0x7476632e7476632e, Val: uint16(QCvt), N: 4},                           // .cvt
-		2084: {W: 0x58323a3a6163732e, Val: uint16(QScale_Vec_2X), N: 14},                 // .scale_vec::2X
-		2085: {W: 0x74733a3a6961772e, Val: uint16(QWait_St), N: 9},                       // .wait::st
+		2088: {W: 0x3635326b36316d2e, Val: uint16(QM16n8k256), N: 10},                    // .m16n8k256
 		2103: {W: 0x736d64326432612e, Val: uint16(QA2dms), N: 6},                         // .a2dms
-		2104: {W: 0x34366b3234366d2e, Val: uint16(QM64n232k64), N: 11},                   // .m64n232k64
 		2107: {W: 0x636e79736e65662e, Val: uint16(QFence_Before_Thread_Sync), N: 26},     // .fence::before_thread_sync
-		2112: {W: 0x32336b3434366d2e, Val: uint16(QM64n184k32), N: 11},                   // .m64n184k32
 		2114: {W: 0x78616d2e78616d2e, Val: uint16(QMax), N: 4},                           // .max
 		2118: {W: 0x314c2e, Val: uint16(QL1), N: 3},                                      // .L1
 		2120: {W: 0x657269757163612e, Val: uint16(QAcquire), N: 8},                       // .acquire
-		2133: {W: 0x32336b3034366d2e, Val: uint16(QM64n160k32), N: 11},                   // .m64n160k32
-		2147: {W: 0x32336b3434366d2e, Val: uint16(QM64n64k32), N: 10},                    // .m64n64k32
+		2129: {W: 0x706f72647272612e, Val: uint16(QArrive_Drop), N: 12},                  // .arrive_drop
+		2134: {W: 0x323366746e696b2e, Val: uint16(QKind_Tf32), N: 11},                    // .kind::tf32
+		2144: {W: 0x386b383634366d2e, Val: uint16(QM64n168k8), N: 10},                    // .m64n168k8
+		2146: {W: 0x74733a3a6961772e, Val: uint16(QWait_St), N: 9},                       // .wait::st
 		2159: {W: 0x706172746172742e, Val: uint16(QTrap), N: 5},                          // .trap
+		2166: {W: 0x386b363136316d2e, Val: uint16(QM16n16k8), N: 9},                      // .m16n16k8
 		2170: {W: 0x7364726f726f662e, Val: uint16(QForce_Unnormalized_Coords), N: 26},    // .force_unnormalized_coords
+		2171: {W: 0x36316b3234366d2e, Val: uint16(QM64n152k16), N: 11},                   // .m64n152k16
 		2177: {W: 0x6d6172617261702e, Val: uint16(QParam), N: 6},                         // .param
-		2191: {W: 0x34366b3434366d2e, Val: uint16(QM64n224k64), N: 11},                   // .m64n224k64
-		2192: {W: 0x386b363534366d2e, Val: uint16(QM64n56k8), N: 9},                      // .m64n56k8
 		2197: {W: 0x34752e, Val: uint16(QU4), N: 3},                                      // .u4
-		2214: {W: 0x34366b3834366d2e, Val: uint16(QM64n208k64), N: 11},                   // .m64n208k64
 		2224: {W: 0x756c2e, Val: uint16(QLu), N: 3},                                      // .lu
-		2225: {W: 0x6c616d726275732e, Val: uint16(QSubnormal), N: 10},                    // .subnormal
 		2227: {W: 0x656275637563612e, Val: uint16(QAcube), N: 6},                         // .acube
+		2232: {W: 0x386b363534366d2e, Val: uint16(QM64n256k8), N: 10},                    // .m64n256k8
 		2242: {W: 0x31622e, Val: uint16(QB1), N: 3},                                      // .b1
 		2253: {W: 0x33762e, Val: uint16(QV3), N: 3},                                      // .v3
 		2254: {W: 0x6f696d6d696d6d2e, Val: uint16(QMmio), N: 5},                          // .mmio
 		2257: {W: 0x65672e, Val: uint16(QGe), N: 3},                                      // .ge
-		2267: {W: 0x36316b3834366d2e, Val: uint16(QM64n168k16), N: 11},                   // .m64n168k16
-		2268: {W: 0x36316b326e386d2e, Val: uint16(QM8n32k16), N: 9},                      // .m8n32k16
 		2274: {W: 0x73632e, Val: uint16(QCs), N: 3},                                      // .cs
-		2278: {W: 0x386b383234366d2e, Val: uint16(QM64n128k8), N: 10},                    // .m64n128k8
 		2292: {W: 0x386b386e36316d2e, Val: uint16(QM16n8k8), N: 8},                       // .m16n8k8
-		2296: {W: 0x74756f796d656d2e, Val: uint16(QMemory_Layout), N: 14},                // .memory_layout
-		2298: {W: 0x3635326b34366d2e, Val: uint16(QM64n8k256), N: 10},                    // .m64n8k256
 		2299: {W: 0x3233622e3233622e, Val: uint16(QB32), N: 4},                           // .b32
 		2306: {W: 0x657375746c6f632e, Val: uint16(QCollector_B1_Lastuse), N: 23},         // .collector::b1::lastuse
 		2326: {W: 0x657361627361622e, Val: uint16(QBase), N: 5},                          // .base
-		2334: {W: 0x36316b3834366d2e, Val: uint16(QM64n248k16), N: 11},                   // .m64n248k16
-		2337: {W: 0x36316b3434366d2e, Val: uint16(QM64n24k16), N: 10},                    // .m64n24k16
 		2340: {W: 0x62622e, Val: uint16(QB), N: 2},                                       // .b
+		2348: {W: 0x58313a3a6163732e, Val: uint16(QScale_Vec_1X), N: 14},                 // .scale_vec::1X
+		2355: {W: 0x32336b3034366d2e, Val: uint16(QM64n40k32), N: 10},                    // .m64n40k32
 		2356: {W: 0x363178347834622e, Val: uint16(QB4x16), N: 6},                         // .b4x16
 		2357: {W: 0x636e79736e65662e, Val: uint16(QFence_After_Thread_Sync), N: 25},      // .fence::after_thread_sync
-		2358: {W: 0x7366666f326d692e, Val: uint16(QIm2col_No_Offs), N: 15},               // .im2col_no_offs
 		2360: {W: 0x72657473756c632e, Val: uint16(QCluster), N: 8},                       // .cluster
 		2365: {W: 0x31782e, Val: uint16(QX1), N: 3},                                      // .x1
 		2369: {W: 0x72722e, Val: uint16(QR), N: 2},                                       // .r
 		2374: {W: 0x38762e, Val: uint16(QV8), N: 3},                                      // .v8
+		2378: {W: 0x36316b3034366d2e, Val: uint16(QM64n160k16), N: 11},                   // .m64n160k16
 		2386: {W: 0x6d69645f786f622e, Val: uint16(QBox_Dim), N: 8},                       // .box_dim
 		2387: {W: 0x71652e, Val: uint16(QEq), N: 3},                                      // .eq
-		2392: {W: 0x313a3a706174632e, Val: uint16(QCta_Group_1), N: 13},                  // .cta_group::1
-		2393: {W: 0x726f2e, Val: uint16(QOr), N: 3},                                      // .or
+		2388: {W: 0x386b363734366d2e, Val: uint16(QM64n176k8), N: 10},                    // .m64n176k8
+		2392: {W: 0x726f2e, Val: uint16(QOr), N: 3},                                      // .or
 		2402: {W: 0x3631732e3631732e, Val: uint16(QS16), N: 4},                           // .s16
 		2410: {W: 0x6534622e6534622e, Val: uint16(QB4e), N: 4},                           // .b4e
-		2412: {W: 0x34366b3434366d2e, Val: uint16(QM64n144k64), N: 11},                   // .m64n144k64
 		2414: {W: 0x707261777261772e, Val: uint16(QWarp), N: 5},                          // .warp
+		2425: {W: 0x327862327836312e, Val: uint16(Q16x32bx2), N: 9},                      // .16x32bx2
 		2433: {W: 0x4234363a3a324c2e, Val: uint16(QL2_64B), N: 8},                        // .L2::64B
 		2434: {W: 0x69682e, Val: uint16(QHi), N: 3},                                      // .hi
-		2464: {W: 0x34366b3034366d2e, Val: uint16(QM64n80k64), N: 10},                    // .m64n80k64
+		2435: {W: 0x656375645f646c2e, Val: uint16(QLd_Reduce), N: 10},                    // .ld_reduce
 		2476: {W: 0x3863722e3863722e, Val: uint16(QRc8), N: 4},                           // .rc8
-		2489: {W: 0x386b303634366d2e, Val: uint16(QM64n160k8), N: 10},                    // .m64n160k8
-		2490: {W: 0x32336b3434366d2e, Val: uint16(QM64n104k32), N: 11},                   // .m64n104k32
+		2510: {W: 0x386b303034366d2e, Val: uint16(QM64n200k8), N: 10},                    // .m64n200k8
+		2511: {W: 0x74756f796d656d2e, Val: uint16(QMemory_Layout), N: 14},                // .memory_layout
 		2514: {W: 0x65726f746f74732e, Val: uint16(QStore), N: 6},                         // .store
+		2522: {W: 0x6574696e666e692e, Val: uint16(QInfinite), N: 9},                      // .infinite
 		2527: {W: 0x65636e656e65662e, Val: uint16(QFence), N: 6},                         // .fence
-		2530: {W: 0x3635326b34366d2e, Val: uint16(QM64n160k256), N: 12},                  // .m64n160k256
 		2548: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_B1_Use), N: 19},             // .collector::b1::use
-		2556: {W: 0x3233663a6363612e, Val: uint16(QAcc_F32), N: 9},                       // .acc::f32
+		2556: {W: 0x36316b326e386d2e, Val: uint16(QM8n32k16), N: 9},                      // .m8n32k16
 		2559: {W: 0x746669686968732e, Val: uint16(QShift), N: 6},                         // .shift
-		2564: {W: 0x386b343234366d2e, Val: uint16(QM64n224k8), N: 10},                    // .m64n224k8
-		2567: {W: 0x36316b3634366d2e, Val: uint16(QM64n176k16), N: 11},                   // .m64n176k16
 		2569: {W: 0x63697265656e6567, Val: uint16(QGeneric), N: 7},                       // generic
-		2584: {W: 0x7473616c3a324c2e, Val: uint16(QL2EvictLast), N: 15},                  // .L2::evict_last
-		2586: {W: 0x386b363734366d2e, Val: uint16(QM64n176k8), N: 10},                    // .m64n176k8
-		2592: {W: 0x34366b3836316d2e, Val: uint16(QM16n8k64), N: 9},                      // .m16n8k64
-		2593: {W: 0x3635326b34366d2e, Val: uint16(QM64n24k256), N: 11},                   // .m64n24k256
-		2594: {W: 0x383231783231782e, Val: uint16(QX128), N: 5},                          // .x128
-		2604: {W: 0x65646f6d6c69662e, Val: uint16(QFill_Mode), N: 10},                    // .fill_mode
-		2605: {W: 0x65676e616e61722e, Val: uint16(QRange), N: 6},                         // .range
-		2606: {W: 0x3635326b34366d2e, Val: uint16(QM64n240k256), N: 12},                  // .m64n240k256
+		2593: {W: 0x383231783231782e, Val: uint16(QX128), N: 5},                          // .x128
+		2601: {W: 0x36316b3234366d2e, Val: uint16(QM64n192k16), N: 11},                   // .m64n192k16
+		2602: {W: 0x386b343234366d2e, Val: uint16(QM64n224k8), N: 10},                    // .m64n224k8
+		2604: {W: 0x65676e616e61722e, Val: uint16(QRange), N: 6},                         // .range
+		2608: {W: 0x36316b3034366d2e, Val: uint16(QM64n80k16), N: 10},                    // .m64n80k16
+		2609: {W: 0x726574736168732e, Val: uint16(QSharedCluster), N: 16},                // .shared::cluster
 		2618: {W: 0x74672e, Val: uint16(QGt), N: 3},                                      // .gt
+		2631: {W: 0x32336b3634366d2e, Val: uint16(QM64n56k32), N: 10},                    // .m64n56k32
 		2634: {W: 0x7361696c696c612e, Val: uint16(QAlias), N: 6},                         // .alias
 		2638: {W: 0x6c6f6332326d692e, Val: uint16(QIm2col), N: 7},                        // .im2col
 		2646: {W: 0x6c6f632e6c6f632e, Val: uint16(QCol), N: 4},                           // .col
 		2647: {W: 0x6b6361706361702e, Val: uint16(QPack), N: 5},                          // .pack
-		2648: {W: 0x34366b3034366d2e, Val: uint16(QM64n120k64), N: 11},                   // .m64n120k64
 		2649: {W: 0x6174632e6174632e, Val: uint16(QCta), N: 4},                           // .cta
 		2657: {W: 0x656c2e, Val: uint16(QLe), N: 3},                                      // .le
-		2658: {W: 0x3635326b34366d2e, Val: uint16(QM64n144k256), N: 12},                  // .m64n144k256
-		2659: {W: 0x323366743366742e, Val: uint16(QTf32), N: 5},                          // .tf32
-		2660: {W: 0x706f72647272612e, Val: uint16(QArrive_Drop), N: 12},                  // .arrive_drop
+		2658: {W: 0x323366743366742e, Val: uint16(QTf32), N: 5},                          // .tf32
 		2666: {W: 0x3233732e3233732e, Val: uint16(QS32), N: 4},                           // .s32
 		2671: {W: 0x6365642e6365642e, Val: uint16(QDec), N: 4},                           // .dec
 		2672: {W: 0x726f736e6e65742e, Val: uint16(QTensor), N: 7},                        // .tensor
 		2674: {W: 0x6b6c75626c75622e, Val: uint16(QBulk), N: 5},                          // .bulk
 		2675: {W: 0x73682e, Val: uint16(QHs), N: 3},                                      // .hs
 		2676: {W: 0x636e692e636e692e, Val: uint16(QInc), N: 4},                           // .inc
-		2679: {W: 0x34366b3834366d2e, Val: uint16(QM64n168k64), N: 11},                   // .m64n168k64
+		2678: {W: 0x3832316b36316d2e, Val: uint16(QM16n8k128), N: 10},                    // .m16n8k128
+		2688: {W: 0x34366b3434366d2e, Val: uint16(QM64n184k64), N: 11},                   // .m64n184k64
 		2702: {W: 0x6c63652e6c63652e, Val: uint16(QEcl), N: 4},                           // .ecl
 		2707: {W: 0x63632e, Val: uint16(QCc), N: 3},                                      // .cc
-		2713: {W: 0x65646f6d6977732e, Val: uint16(QSwizzle_Mode), N: 13},                 // .swizzle_mode
 		2719: {W: 0x656469776469772e, Val: uint16(QWide), N: 5},                          // .wide
 		2720: {W: 0x6970722e6970722e, Val: uint16(QRpi), N: 4},                           // .rpi
-		2721: {W: 0x3631663a6e696b2e, Val: uint16(QKind_F16), N: 10},                     // .kind::f16
-		2724: {W: 0x32336b3034366d2e, Val: uint16(QM64n240k32), N: 11},                   // .m64n240k32
 		2725: {W: 0x6c616d72726f6e2e, Val: uint16(QNormal), N: 7},                        // .normal
 		2726: {W: 0x74736e6f6e6f632e, Val: uint16(QConst), N: 6},                         // .const
 		2727: {W: 0x636e79737973612e, Val: uint16(QAsync), N: 6},                         // .async
-		2735: {W: 0x3635326b34366d2e, Val: uint16(QM64n112k256), N: 12},                  // .m64n112k256
+		2728: {W: 0x7473616c3a314c2e, Val: uint16(QL1EvictLast), N: 15},                  // .L1::evict_last
 		2744: {W: 0x696d722e696d722e, Val: uint16(QRmi), N: 4},                           // .rmi
+		2747: {W: 0x36316b3234366d2e, Val: uint16(QM64n112k16), N: 11},                   // .m64n112k16
 		2750: {W: 0x336d34656d34652e, Val: uint16(QE4m3), N: 5},                          // .e4m3
-		2756: {W: 0x3436705f7834622e, Val: uint16(QB4x16_P64), N: 10},                    // .b4x16_p64
+		2756: {W: 0x34366b3034366d2e, Val: uint16(QM64n200k64), N: 11},                   // .m64n200k64
 		2763: {W: 0x347870727261772e, Val: uint16(QWarpx4), N: 7},                        // .warpx4
 		2769: {W: 0x636e2e, Val: uint16(QNc), N: 3},                                      // .nc
 		2770: {W: 0x687464696469772e, Val: uint16(QWidth), N: 6},                         // .width
-		2780: {W: 0x747372693a324c2e, Val: uint16(QL2EvictFirst), N: 16},                 // .L2::evict_first
-		2783: {W: 0x36316b3234366d2e, Val: uint16(QM64n112k16), N: 11},                   // .m64n112k16
 		2784: {W: 0x6c616d723a324c2e, Val: uint16(QL2EvictNormal), N: 17},                // .L2::evict_normal
+		2796: {W: 0x386b343634366d2e, Val: uint16(QM64n64k8), N: 9},                      // .m64n64k8
 		2811: {W: 0x3278336d6d32652e, Val: uint16(QE2m3x2), N: 7},                        // .e2m3x2
+		2814: {W: 0x746961777365742e, Val: uint16(QTest_Wait), N: 10},                    // .test_wait
+		2815: {W: 0x32336b3834366d2e, Val: uint16(QM64n48k32), N: 10},                    // .m64n48k32
+		2823: {W: 0x656c61636f6c622e, Val: uint16(QBlock_Scale), N: 12},                  // .block_scale
 		2825: {W: 0x7a74666f666f6e2e, Val: uint16(QNoftz), N: 6},                         // .noftz
-		2829: {W: 0x34366b3034366d2e, Val: uint16(QM64n40k64), N: 10},                    // .m64n40k64
-		2832: {W: 0x65707974656c652e, Val: uint16(QElemtype), N: 9},                      // .elemtype
+		2836: {W: 0x36316b3634366d2e, Val: uint16(QM64n16k16), N: 10},                    // .m64n16k16
 		2840: {W: 0x706d616c616c632e, Val: uint16(QClamp), N: 6},                         // .clamp
 		2841: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_A_Use), N: 18},              // .collector::a::use
-		2850: {W: 0x386b343634366d2e, Val: uint16(QM64n64k8), N: 9},                      // .m64n64k8
-		2851: {W: 0x7365747961626d2e, Val: uint16(QCompleteTx), N: 29},                   // .mbarrier::complete_tx::bytes
-		2856: {W: 0x3635326b34366d2e, Val: uint16(QM64n48k256), N: 11},                   // .m64n48k256
+		2850: {W: 0x7365747961626d2e, Val: uint16(QCompleteTx), N: 29},                   // .mbarrier::complete_tx::bytes
 		2861: {W: 0x67672e, Val: uint16(QG), N: 2},                                       // .g
-		2862: {W: 0x36316b3034366d2e, Val: uint16(QM64n120k16), N: 11},                   // .m64n120k16
+		2878: {W: 0x3635326b34366d2e, Val: uint16(QM64n256k256), N: 12},                  // .m64n256k256
 		2879: {W: 0x6c61626f6f6c672e, Val: uint16(QGlobal), N: 7},                        // .global
-		2883: {W: 0x746e69683a324c2e, Val: uint16(QL2CacheHint), N: 15},                  // .L2::cache_hint
-		2885: {W: 0x32336b3234366d2e, Val: uint16(QM64n32k32), N: 10},                    // .m64n32k32
+		2885: {W: 0x36316b3634366d2e, Val: uint16(QM64n96k16), N: 10},                    // .m64n96k16
+		2893: {W: 0x58323a3a6163732e, Val: uint16(QScale_Vec_2X), N: 14},                 // .scale_vec::2X
 		2898: {W: 0x6f6c2e, Val: uint16(QLo), N: 3},                                      // .lo
-		2919: {W: 0x36316b3434366d2e, Val: uint16(QM64n104k16), N: 11},                   // .m64n104k16
+		2900: {W: 0x3635326b34366d2e, Val: uint16(QM64n112k256), N: 12},                  // .m64n112k256
+		2909: {W: 0x3635326b34366d2e, Val: uint16(QM64n144k256), N: 12},                  // .m64n144k256
+		2921: {W: 0x386b303834366d2e, Val: uint16(QM64n80k8), N: 9},                      // .m64n80k8
+		2925: {W: 0x636e75667261702e, Val: uint16(QParamFunc), N: 12},                    // .param::func
 		2932: {W: 0x786f72707070612e, Val: uint16(QApprox), N: 7},                        // .approx
-		2933: {W: 0x36316b3636316d2e, Val: uint16(QM16n16k16), N: 10},                    // .m16n16k16
-		2934: {W: 0x386b383634366d2e, Val: uint16(QM64n168k8), N: 10},                    // .m64n168k8
-		2944: {W: 0x327862327836312e, Val: uint16(Q16x32bx2), N: 9},                      // .16x32bx2
 		2960: {W: 0x73746e6575616c2e, Val: uint16(QLaunch_Dependents), N: 18},            // .launch_dependents
-		2961: {W: 0x32336b3836316d2e, Val: uint16(QM16n8k32), N: 9},                      // .m16n8k32
 		2965: {W: 0x657669727272612e, Val: uint16(QArrive), N: 7},                        // .arrive
-		2979: {W: 0x34366b3634366d2e, Val: uint16(QM64n176k64), N: 11},                   // .m64n176k64
 		2985: {W: 0x646572616168732e, Val: uint16(QShared), N: 7},                        // .shared
 		2992: {W: 0x647261636c6f632e, Val: uint16(QCollector_B3_Discard), N: 23},         // .collector::b3::discard
+		3015: {W: 0x3635326b34366d2e, Val: uint16(QM64n240k256), N: 12},                  // .m64n240k256
+		3018: {W: 0x32336b3434366d2e, Val: uint16(QM64n144k32), N: 11},                   // .m64n144k32
 		3019: {W: 0x746c2e, Val: uint16(QLt), N: 3},                                      // .lt
+		3024: {W: 0x386b323334366d2e, Val: uint16(QM64n232k8), N: 10},                    // .m64n232k8
+		3026: {W: 0x34366b3634366d2e, Val: uint16(QM64n216k64), N: 11},                   // .m64n216k64
 		3029: {W: 0x6c6c612e6c6c612e, Val: uint16(QAll), N: 4},                           // .all
 		3048: {W: 0x32762e, Val: uint16(QV2), N: 3},                                      // .v2
 		3049: {W: 0x686378656378652e, Val: uint16(QExch), N: 5},                          // .exch
-		3079: {W: 0x3635326b34366d2e, Val: uint16(QM64n32k256), N: 11},                   // .m64n32k256
+		3069: {W: 0x36316b3834366d2e, Val: uint16(QM64n88k16), N: 10},                    // .m64n88k16
+		3078: {W: 0x34366b3634366d2e, Val: uint16(QM64n256k64), N: 11},                   // .m64n256k64
 		3081: {W: 0x74772e, Val: uint16(QWt), N: 3},                                      // .wt
-		3092: {W: 0x7972746e7261702e, Val: uint16(QParamEntry), N: 13},                   // .param::entry
+		3096: {W: 0x657a69737272612e, Val: uint16(QArray_Size), N: 11},                   // .array_size
 		3113: {W: 0x38752e, Val: uint16(QU8), N: 3},                                      // .u8
-		3114: {W: 0x386b343834366d2e, Val: uint16(QM64n184k8), N: 10},                    // .m64n184k8
 		3119: {W: 0x3278326d6d33652e, Val: uint16(QE3m2x2), N: 7},                        // .e3m2x2
-		3120: {W: 0x32336b3634366d2e, Val: uint16(QM64n16k32), N: 10},                    // .m64n16k32
 		3134: {W: 0x636e79736e79732e, Val: uint16(QSync), N: 5},                          // .sync
+		3140: {W: 0x3466766e6e696b2e, Val: uint16(QKind_Mxf4nvf4), N: 15},                // .kind::mxf4nvf4
 		3143: {W: 0x64352e, Val: uint16(Q5d), N: 3},                                      // .5d
-		3168: {W: 0x6236313a706e752e, Val: uint16(QUnpack16b), N: 12},                    // .unpack::16b
+		3148: {W: 0x32336b3834366d2e, Val: uint16(QM64n128k32), N: 11},                   // .m64n128k32
+		3160: {W: 0x32336b3834366d2e, Val: uint16(QM64n8k32), N: 9},                      // .m64n8k32
+		3165: {W: 0x3635326b34366d2e, Val: uint16(QM64n64k256), N: 11},                   // .m64n64k256
 		3170: {W: 0x63732e, Val: uint16(QSc), N: 3},                                      // .sc
-		3179: {W: 0x34366b3034366d2e, Val: uint16(QM64n240k64), N: 11},                   // .m64n240k64
-		3196: {W: 0x34366b3234366d2e, Val: uint16(QM64n112k64), N: 11},                   // .m64n112k64
-		3197: {W: 0x386b383834366d2e, Val: uint16(QM64n88k8), N: 9},                      // .m64n88k8
+		3173: {W: 0x32336b3434366d2e, Val: uint16(QM64n104k32), N: 11},                   // .m64n104k32
+		3179: {W: 0x386b323534366d2e, Val: uint16(QM64n152k8), N: 10},                    // .m64n152k8
+		3202: {W: 0x34366b3834366d2e, Val: uint16(QM64n8k64), N: 9},                      // .m64n8k64
 		3212: {W: 0x7571652e7571652e, Val: uint16(QEqu), N: 4},                           // .equ
-		3221: {W: 0x7265697261626d2e, Val: uint16(QMbarrier), N: 9},                      // .mbarrier
-		3243: {W: 0x386b363134366d2e, Val: uint16(QM64n16k8), N: 9},                      // .m64n16k8
-		3244: {W: 0x32336b3834366d2e, Val: uint16(QM64n8k32), N: 9},                      // .m64n8k32
-		3252: {W: 0x65646972656c652e, Val: uint16(QElement_Stride), N: 15},               // .element_stride
-		3253: {W: 0x36316b3834366d2e, Val: uint16(QM64n208k16), N: 11},                   // .m64n208k16
+		3228: {W: 0x34366b3034366d2e, Val: uint16(QM64n240k64), N: 11},                   // .m64n240k64
+		3249: {W: 0x36316b3434366d2e, Val: uint16(QM64n24k16), N: 10},                    // .m64n24k16
+		3251: {W: 0x746d61746968732e, Val: uint16(QShiftamt), N: 9},                      // .shiftamt
 		3273: {W: 0x6c61766e766e692e, Val: uint16(QInval), N: 6},                         // .inval
 		3274: {W: 0x3631662e3631662e, Val: uint16(QF16), N: 4},                           // .f16
+		3297: {W: 0x34366b3634366d2e, Val: uint16(QM64n96k64), N: 10},                    // .m64n96k64
 		3301: {W: 0x6465676e3a314c2e, Val: uint16(QL1EvictUnchanged), N: 20},             // .L1::evict_unchanged
-		3306: {W: 0x746867696965682e, Val: uint16(QHeight), N: 7},                        // .height
-		3307: {W: 0x32336b3634366d2e, Val: uint16(QM64n96k32), N: 10},                    // .m64n96k32
+		3306: {W: 0x78745f747078652e, Val: uint16(QExpect_Tx), N: 10},                    // .expect_tx
+		3307: {W: 0x746867696965682e, Val: uint16(QHeight), N: 7},                        // .height
+		3311: {W: 0x34366b3034366d2e, Val: uint16(QM64n120k64), N: 11},                   // .m64n120k64
 		3322: {W: 0x3436752e3436752e, Val: uint16(QU64), N: 4},                           // .u64
 		3325: {W: 0x617461643a70732e, Val: uint16(QSp_Ordered_Metadata), N: 21},          // .sp::ordered_metadata
-		3329: {W: 0x646c3a3a6961772e, Val: uint16(QWait_Ld), N: 9},                       // .wait::ld
 		3330: {W: 0x386b386e34366d2e, Val: uint16(QM64n8k8), N: 8},                       // .m64n8k8
-		3331: {W: 0x34366b3434366d2e, Val: uint16(QM64n104k64), N: 11},                   // .m64n104k64
+		3332: {W: 0x38693a3a6e696b2e, Val: uint16(QKind_I8), N: 9},                       // .kind::i8
 		3333: {W: 0x327836313631752e, Val: uint16(QU16x2), N: 6},                         // .u16x2
-		3334: {W: 0x386b343234366d2e, Val: uint16(QM64n24k8), N: 9},                      // .m64n24k8
 		3335: {W: 0x3436782e3436782e, Val: uint16(QX64), N: 4},                           // .x64
 		3343: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_B2_Use), N: 19},             // .collector::b2::use
-		3352: {W: 0x32336b3034366d2e, Val: uint16(QM64n120k32), N: 11},                   // .m64n120k32
+		3344: {W: 0x3635326b34366d2e, Val: uint16(QM64n96k256), N: 11},                   // .m64n96k256
+		3348: {W: 0x386b303434366d2e, Val: uint16(QM64n240k8), N: 10},                    // .m64n240k8
+		3350: {W: 0x636e79736f72702e, Val: uint16(QProxy_Async), N: 12},                  // .proxy.async
 		3355: {W: 0x6e722e, Val: uint16(QRn), N: 3},                                      // .rn
 		3368: {W: 0x623635323278342e, Val: uint16(Q4x256b), N: 7},                        // .4x256b
 		3369: {W: 0x64642e, Val: uint16(QD), N: 2},                                       // .d
-		3373: {W: 0x34366b3634366d2e, Val: uint16(QM64n56k64), N: 10},                    // .m64n56k64
 		3382: {W: 0x6c6c2e, Val: uint16(QL), N: 2},                                       // .l
 		3387: {W: 0x6c616d723a314c2e, Val: uint16(QL1EvictNormal), N: 17},                // .L1::evict_normal
-		3409: {W: 0x32336b3434366d2e, Val: uint16(QM64n144k32), N: 11},                   // .m64n144k32
+		3394: {W: 0x423635323a324c2e, Val: uint16(QL2_256B), N: 9},                       // .L2::256B
+		3403: {W: 0x3466786d6e696b2e, Val: uint16(QKind_Mxf4), N: 11},                    // .kind::mxf4
+		3409: {W: 0x636972657973612e, Val: uint16(QAsync_Generic), N: 15},                // .async::generic
+		3410: {W: 0x6236313a706e752e, Val: uint16(QUnpack16b), N: 12},                    // .unpack::16b
+		3425: {W: 0x32336b3234366d2e, Val: uint16(QM64n192k32), N: 11},                   // .m64n192k32
 		3427: {W: 0x3278306d3865752e, Val: uint16(QUe8m0x2), N: 8},                       // .ue8m0x2
-		3433: {W: 0x34366b3634366d2e, Val: uint16(QM64n256k64), N: 11},                   // .m64n256k64
-		3434: {W: 0x32336b3634366d2e, Val: uint16(QM64n136k32), N: 11},                   // .m64n136k32
+		3431: {W: 0x656c69746c6f762e, Val: uint16(QVolatile), N: 9},                      // .volatile
+		3445: {W: 0x7972746e7261702e, Val: uint16(QParamEntry), N: 13},                   // .param::entry
+		3447: {W: 0x36316b3434366d2e, Val: uint16(QM64n144k16), N: 11},                   // .m64n144k16
 		3452: {W: 0x646c2e, Val: uint16(QLd), N: 3},                                      // .ld
+		3453: {W: 0x386b383034366d2e, Val: uint16(QM64n208k8), N: 10},                    // .m64n208k8
+		3456: {W: 0x3436705f7834622e, Val: uint16(QB4x16_P64), N: 10},                    // .b4x16_p64
 		3462: {W: 0x6e616e2e6e616e2e, Val: uint16(QNan), N: 4},                           // .nan
 		3467: {W: 0x797469727261702e, Val: uint16(QParity), N: 7},                        // .parity
 		3480: {W: 0x4e614e2e4e614e2e, Val: uint16(QNaN), N: 4},                           // .NaN
-		3486: {W: 0x78745f656d6f632e, Val: uint16(QComplete_Tx), N: 12},                  // .complete_tx
-		3495: {W: 0x36316b3634366d2e, Val: uint16(QM64n56k16), N: 10},                    // .m64n56k16
-		3498: {W: 0x386b323934366d2e, Val: uint16(QM64n192k8), N: 10},                    // .m64n192k8
-		3499: {W: 0x423635323a324c2e, Val: uint16(QL2_256B), N: 9},                       // .L2::256B
-		3524: {W: 0x6174633a6168732e, Val: uint16(QSharedCta), N: 12},                    // .shared::cta
-		3533: {W: 0x34366b3434366d2e, Val: uint16(QM64n24k64), N: 10},                    // .m64n24k64
+		3481: {W: 0x36316b3434366d2e, Val: uint16(QM64n64k16), N: 10},                    // .m64n64k16
+		3482: {W: 0x34366b3834366d2e, Val: uint16(QM64n88k64), N: 10},                    // .m64n88k64
+		3486: {W: 0x305f65646464612e, Val: uint16(QAddr_Mode_0), N: 12},                  // .addr_mode_0
+		3488: {W: 0x386b343834366d2e, Val: uint16(QM64n184k8), N: 10},                    // .m64n184k8
+		3490: {W: 0x32336b3634366d2e, Val: uint16(QM64n256k32), N: 11},                   // .m64n256k32
+		3507: {W: 0x6c616e6f6172662e, Val: uint16(QFractional), N: 11},                   // .fractional
+		3510: {W: 0x386b323734366d2e, Val: uint16(QM64n72k8), N: 9},                      // .m64n72k8
+		3535: {W: 0x36316b3836316d2e, Val: uint16(QM16n8k16), N: 9},                      // .m16n8k16
 		3537: {W: 0x6c65725f7163612e, Val: uint16(QAcqRel), N: 8},                        // .acq_rel
 		3538: {W: 0x3233662e3233662e, Val: uint16(QF32), N: 4},                           // .f32
+		3556: {W: 0x65646972656c652e, Val: uint16(QElement_Stride), N: 15},               // .element_stride
+		3574: {W: 0x746e69683a324c2e, Val: uint16(QL2CacheHint), N: 15},                  // .L2::cache_hint
+		3577: {W: 0x36316b3834366d2e, Val: uint16(QM64n128k16), N: 11},                   // .m64n128k16
+		3584: {W: 0x32336b3634366d2e, Val: uint16(QM64n136k32), N: 11},                   // .m64n136k32
 		3599: {W: 0x726574736c756d2e, Val: uint16(QMulticast_Cluster), N: 19},            // .multicast::cluster
-		3605: {W: 0x636e7973616d6d2e, Val: uint16(QMma_Async), N: 10},                    // .mma_async
+		3602: {W: 0x36316b3434366d2e, Val: uint16(QM64n104k16), N: 11},                   // .m64n104k16
 		3618: {W: 0x656c69746c69742e, Val: uint16(QTile), N: 5},                          // .tile
 		3620: {W: 0x75746c2e75746c2e, Val: uint16(QLtu), N: 4},                           // .ltu
+		3621: {W: 0x32336b3834366d2e, Val: uint16(QM64n168k32), N: 11},                   // .m64n168k32
 		3623: {W: 0x67632e, Val: uint16(QCg), N: 3},                                      // .cg
-		3638: {W: 0x737365726f6c672e, Val: uint16(QGlobal_Address), N: 15},               // .global_address
+		3632: {W: 0x386b363134366d2e, Val: uint16(QM64n16k8), N: 9},                      // .m64n16k8
+		3641: {W: 0x32336b3034366d2e, Val: uint16(QM64n240k32), N: 11},                   // .m64n240k32
 		3643: {W: 0x70752e, Val: uint16(QUp), N: 3},                                      // .up
+		3646: {W: 0x34366b3634366d2e, Val: uint16(QM64n16k64), N: 10},                    // .m64n16k64
+		3648: {W: 0x34366b3034366d2e, Val: uint16(QM64n80k64), N: 10},                    // .m64n80k64
 		3649: {W: 0x6534662e6534662e, Val: uint16(QF4e), N: 4},                           // .f4e
+		3654: {W: 0x386b343034366d2e, Val: uint16(QM64n104k8), N: 10},                    // .m64n104k8
 		3656: {W: 0x363178387838622e, Val: uint16(QB8x16), N: 6},                         // .b8x16
 		3666: {W: 0x327836313166622e, Val: uint16(QBF16x2), N: 7},                        // .bf16x2
+		3670: {W: 0x58343a3a6163732e, Val: uint16(QScale_Vec_4X), N: 14},                 // .scale_vec::4X
+		3672: {W: 0x36316b3034366d2e, Val: uint16(QM64n240k16), N: 11},                   // .m64n240k16
 		3676: {W: 0x34732e, Val: uint16(QS4), N: 3},                                      // .s4
-		3683: {W: 0x36316b3234366d2e, Val: uint16(QM64n72k16), N: 10},                    // .m64n72k16
 		3687: {W: 0x736e61726172742e, Val: uint16(QTrans), N: 6},                         // .trans
 		3712: {W: 0x74696d6d6d6f632e, Val: uint16(QCommit), N: 7},                        // .commit
-		3713: {W: 0x32336b3834366d2e, Val: uint16(QM64n88k32), N: 10},                    // .m64n88k32
 		3724: {W: 0x64616f6c616f6c2e, Val: uint16(QLoad), N: 5},                          // .load
-		3725: {W: 0x386b303834366d2e, Val: uint16(QM64n80k8), N: 9},                      // .m64n80k8
+		3730: {W: 0x646c3a3a6961772e, Val: uint16(QWait_Ld), N: 9},                       // .wait::ld
+		3732: {W: 0x3631663a6e696b2e, Val: uint16(QKind_F16), N: 10},                     // .kind::f16
 		3742: {W: 0x796e612e796e612e, Val: uint16(QAny), N: 4},                           // .any
-		3744: {W: 0x36316b3034366d2e, Val: uint16(QM64n80k16), N: 10},                    // .m64n80k16
 		3749: {W: 0x623436787836312e, Val: uint16(Q16x64b), N: 7},                        // .16x64b
-		3765: {W: 0x32336b3034366d2e, Val: uint16(QM64n40k32), N: 10},                    // .m64n40k32
 		3768: {W: 0x657375746c6f632e, Val: uint16(QCollector_A_Lastuse), N: 22},          // .collector::a::lastuse
 		3770: {W: 0x647261636c6f632e, Val: uint16(QCollector_B0_Discard), N: 23},         // .collector::b0::discard
-		3771: {W: 0x36316b3234366d2e, Val: uint16(QM64n232k16), N: 11},                   // .m64n232k16
+		3774: {W: 0x3635326b34366d2e, Val: uint16(QM64n208k256), N: 12},                  // .m64n208k256
+		3783: {W: 0x34366b3034366d2e, Val: uint16(QM64n160k64), N: 11},                   // .m64n160k64
 		3787: {W: 0x657375746c6f632e, Val: uint16(QCollector_B3_Lastuse), N: 23},         // .collector::b3::lastuse
 		3788: {W: 0x32752e, Val: uint16(QU2), N: 3},                                      // .u2
+		3795: {W: 0x34366b3234366d2e, Val: uint16(QM64n232k64), N: 11},                   // .m64n232k64
+		3796: {W: 0x32336b3034366d2e, Val: uint16(QM64n200k32), N: 11},                   // .m64n200k32
 		3797: {W: 0x6432612e6432612e, Val: uint16(QA2d), N: 4},                           // .a2d
 		3814: {W: 0x736c2e, Val: uint16(QLs), N: 3},                                      // .ls
-		3818: {W: 0x656469726f6c672e, Val: uint16(QGlobal_Stride), N: 14},                // .global_stride
+		3821: {W: 0x3635326b34366d2e, Val: uint16(QM64n224k256), N: 12},                  // .m64n224k256
 		3823: {W: 0x7a74662e7a74662e, Val: uint16(QFtz), N: 4},                           // .ftz
-		3824: {W: 0x636e79736f72702e, Val: uint16(QProxy_Async), N: 12},                  // .proxy.async
-		3829: {W: 0x6d69645f6f6c672e, Val: uint16(QGlobal_Dim), N: 11},                   // .global_dim
+		3824: {W: 0x36316b3636316d2e, Val: uint16(QM16n16k16), N: 10},                    // .m16n16k16
+		3825: {W: 0x34366b3234366d2e, Val: uint16(QM64n32k64), N: 10},                    // .m64n32k64
+		3827: {W: 0x737365726f6c672e, Val: uint16(QGlobal_Address), N: 15},               // .global_address
+		3828: {W: 0x36316b3034366d2e, Val: uint16(QM64n200k16), N: 11},                   // .m64n200k16
 		3840: {W: 0x7263652e7263652e, Val: uint16(QEcr), N: 4},                           // .ecr
-		3857: {W: 0x36316b3434366d2e, Val: uint16(QM64n224k16), N: 11},                   // .m64n224k16
-		3864: {W: 0x32336b3234366d2e, Val: uint16(QM64n232k32), N: 11},                   // .m64n232k32
+		3865: {W: 0x7366666f326d692e, Val: uint16(QIm2col_No_Offs), N: 15},               // .im2col_no_offs
 		3875: {W: 0x61612e, Val: uint16(QA), N: 2},                                       // .a
 		3876: {W: 0x73772e, Val: uint16(QWs), N: 3},                                      // .ws
 		3882: {W: 0x64342e, Val: uint16(Q4d), N: 3},                                      // .4d
-		3901: {W: 0x36316b3834366d2e, Val: uint16(QM64n48k16), N: 10},                    // .m64n48k16
-		3903: {W: 0x3635326b36316d2e, Val: uint16(QM16n8k256), N: 10},                    // .m16n8k256
+		3888: {W: 0x623832313832312e, Val: uint16(Q128x128b), N: 9},                      // .128x128b
+		3893: {W: 0x34366b3434366d2e, Val: uint16(QM64n64k64), N: 10},                    // .m64n64k64
+		3912: {W: 0x70756f726d6f632e, Val: uint16(QCommit_Group), N: 13},                 // .commit_group
+		3917: {W: 0x386b383834366d2e, Val: uint16(QM64n88k8), N: 9},                      // .m64n88k8
 		3928: {W: 0x7461732e7461732e, Val: uint16(QSat), N: 4},                           // .sat
-		3933: {W: 0x58343a3a6163732e, Val: uint16(QScale_Vec_4X), N: 14},                 // .scale_vec::4X
-		3944: {W: 0x3635326b34366d2e, Val: uint16(QM64n208k256), N: 12},                  // .m64n208k256
 		3950: {W: 0x646578616c65722e, Val: uint16(QRelaxed), N: 8},                       // .relaxed
 		3984: {W: 0x76632e, Val: uint16(QCv), N: 3},                                      // .cv
-		3994: {W: 0x36316b3234366d2e, Val: uint16(QM64n192k16), N: 11},                   // .m64n192k16
-		3997: {W: 0x305f65646464612e, Val: uint16(QAddr_Mode_0), N: 12},                  // .addr_mode_0
 		3998: {W: 0x36316e3636316d2e, Val: uint16(QM16n16), N: 7},                        // .m16n16
-		4017: {W: 0x32336b3834366d2e, Val: uint16(QM64n208k32), N: 11},                   // .m64n208k32
 		4038: {W: 0x6f702e, Val: uint16(QPo), N: 3},                                      // .po
 		4041: {W: 0x776f722e776f722e, Val: uint16(QRow), N: 4},                           // .row
-		4067: {W: 0x726574736168732e, Val: uint16(QSharedCluster), N: 16},                // .shared::cluster
-		4069: {W: 0x70756f726961772e, Val: uint16(QWait_Group), N: 11},                   // .wait_group
+		4049: {W: 0x36316b3834366d2e, Val: uint16(QM64n168k16), N: 11},                   // .m64n168k16
+		4056: {W: 0x32336b3634366d2e, Val: uint16(QM64n176k32), N: 11},                   // .m64n176k32
+		4058: {W: 0x32336b3634366d2e, Val: uint16(QM64n16k32), N: 10},                    // .m64n16k32
+		4065: {W: 0x32336b3634366d2e, Val: uint16(QM64n216k32), N: 11},                   // .m64n216k32
 		4073: {W: 0x736d64326d64322e, Val: uint16(Q2dms), N: 5},                          // .2dms
+		4074: {W: 0x32336b3434366d2e, Val: uint16(QM64n24k32), N: 10},                    // .m64n24k32
 		4076: {W: 0x34782e, Val: uint16(QX4), N: 3},                                      // .x4
 		4095: {},
 	},
-	Keys: []string{1: ".m64n128k256", 2: ".m64n200k64", 6: ".m64n24k32", 18: ".mbarrier::arrive::one", 31: ".idx", 33: ".m64n184k16", 35: ".m16n8k16", 40: ".add", 42: ".collector::b3::use", 54: ".rm", 55: ".m64n160k16", 76: ".red", 81: ".gpu", 85: ".m64n256k256", 107: ".channel_order", 115: ".b128", 118: ".rzi", 122: ".m64n240k16", 128: ".kind::mxf4", 143: ".infinite", 153: ".f32x2", 164: ".number", 165: ".m64n256k8", 166: ".m64n152k8", 170: ".32x32b", 196: ".m64n136k8", 201: ".geu", 202: ".ca", 203: ".channel_data_type", 209: ".16x128b", 223: ".m64n136k64", 240: ".mask", 249: ".m64n168k32", 250: ".sync_restrict::shared::cta", 256: ".m64n64k256", 270: ".m64n88k64", 280: ".m64n48k8", 288: ".b64", 304: ".a1d", 319: ".m64n8k16", 350: ".m16n16k8", 364: ".scale_vec::1X", 376: ".m64n256k16", 382: ".m64n64k16", 395: ".L1::evict_first", 396: ".release", 400: ".local", 424: ".warpx2::01_23", 433: ".m64n96k8", 437: ".m64n136k16", 467: ".m64n160k64", 468: ".collector::b0::lastuse", 489: ".satfinite", 495: ".s8", 498: ".bf16", 525: ".3d", 537: ".min", 546: ".pred", 549: ".m64n176k32", 550: ".m16n8", 552: ".mma", 554: ".rank", 559: ".abs", 562: ".fractional", 563: ".cp", 567: ".ld_reduce", 570: ".noinc", 591: ".collector::b3::fill", 592: ".m64n96k256", 634: ".m64n48k64", 638: ".uni", 648: ".dealloc", 654: ".s64", 666: ".and", 675: ".m64n32k8", 676: ".m64n216k64", 692: ".cube", 715: ".s16x2", 719: ".m16n8k4", 720: ".tex", 722: ".64x128b", 726: ".relu", 735: ".collector::a::fill", 741: ".down", 746: ".m64n96k16", 751: ".m64n96k64", 761: ".sys", 763: ".m64n128k64", 766: ".m64n112k32", 767: ".try_wait", 768: ".addr_mode_1", 769: ".shiftamt", 771: ".m64n16k256", 772: ".b8", 787: ".gl", 788: ".128x128b", 806: ".c", 826: ".async::generic", 835: ".collector::b2::fill", 840: ".m64n248k32", 841: ".L1::no_allocate", 842: ".rni", 844: ".kind::i8", 845: ".rc16", 864: ".m8n8k4", 868: ".popc", 873: ".L1::evict_last", 879: ".xorsign", 890: ".m64n144k8", 891: ".m64n216k32", 896: ".x8", 898: ".kind::f8f6f4", 899: ".proxy", 916: ".weak", 919: ".m64n104k8", 929: ".block_scale", 937: ".expect_tx", 940: ".interleave_layout", 961: ".m64n16k64", 971: ".sync_restrict::shared::cluster", 973: ".u16", 978: ".m64n128k16", 986: ".x16", 996: ".rna", 997: ".bulk_group", 1002: ".tensormap", 1005: ".m8n8k128", 1008: ".wb", 1019: ".m32n8k16", 1025: ".sp", 1034: ".b1024", 1041: ".m64n200k16", 1058: ".m16n8k128", 1060: ".kind::tf32", 1063: ".m64n32k64", 1079: ".collector::b1::fill", 1081: ".to", 1089: ".full", 1120: ".m64n32k16", 1131: ".replace", 1132: ".filter_mode", 1147: ".read", 1154: ".collector::b2::discard", 1157: ".wrap", 1164: ".m64n56k32", 1168: ".pack::16b", 1170: ".s2", 1175: ".m64n240k8", 1178: ".num", 1179: ".ne", 1185: ".grad", 1198: ".level", 1204: ".m64n200k8", 1209: ".aligned", 1214: ".m64n232k8", 1217: ".wait_all", 1221: ".e4m3x2", 1237: ".u32", 1247: ".m64n80k256", 1250: ".x32", 1260: ".commit_group", 1263: ".noComplete", 1264: ".2d", 1293: ".m8n8k32", 1295: ".m64n248k64", 1302: ".m64n216k8", 1303: ".m64n112k8", 1323: ".L2", 1324: ".collector::b0::fill", 1334: ".m64n8k64", 1335: ".finite", 1338: ".m64n176k256", 1342: ".p", 1351: ".m64n72k32", 1354: ".m64n16k16", 1371: ".L2::128B", 1379: ".cta_group::2", 1414: ".m64n224k256", 1444: ".m64n152k16", 1445: ".m64n224k32", 1453: ".neu", 1458: ".v4", 1461: ".m8n8", 1468: ".m64n128k32", 1474: ".m64n40k8", 1481: ".m8n16", 1484: ".depth", 1498: ".normalized_coords", 1499: ".tensormap::generic", 1506: ".array_size", 1508: ".xor", 1512: ".collector::b1::discard", 1525: ".cas", 1527: ".f64", 1529: ".e5m2x2", 1544: ".relinquish_alloc_permit", 1549: ".m64n88k16", 1553: ".num_mipmap_levels", 1564: ".m64n192k64", 1570: ".m64n48k32", 1571: ".x2", 1578: ".f16x2", 1587: ".shr7", 1590: ".L2::evict_unchanged", 1620: ".m64n248k8", 1636: ".addr_mode_2", 1637: ".m64n72k64", 1638: ".pending_count", 1650: ".m64n208k8", 1654: ".128x256b", 1681: ".num_samples", 1685: ".m64n152k32", 1700: ".m64n184k64", 1701: ".m8n8k16", 1715: ".m64n216k16", 1746: ".16x256b", 1753: ".collector::b0::use", 1754: ".reduce", 1759: ".alloc", 1764: ".rp", 1775: ".e5m2", 1789: ".oob", 1791: ".kind::mxf4nvf4", 1792: ".test_wait", 1799: ".init", 1805: ".m64n200k32", 1810: ".b6x16_p32", 1811: ".m64n256k32", 1812: ".m64n80k32", 1814: ".zero", 1815: ".volatile", 1826: ".param::func", 1828: ".kind::mxf8f6f4", 1831: ".cp_mask", 1833: ".m64n120k8", 1837: ".e2m1x2", 1845: ".bfly", 1849: ".m64n64k64", 1856: ".m64n152k64", 1864: ".gtu", 1877: ".cp_fenceproxy", 1886: ".shr15", 1910: ".collector::a::discard", 1912: ".32x128b", 1926: ".m64n72k8", 1941: ".st", 1947: ".wait", 1949: ".collector::b2::lastuse", 1957: ".leu", 1963: ".notanumber", 1977: ".m64n192k32", 1982: ".m64n192k256", 2000: ".m64n144k16", 2001: ".m64n40k16", 2002: ".warpx2::02_13", 2004: ".1d", 2005: ".rz", 2032: ".prefetch", 2035: ".b16", 2043: ".ballot", 2054: ".mbarrier_init", 2065: ".cvt", 2084: ".scale_vec::2X", 2085: ".wait::st", 2103: ".a2dms", 2104: ".m64n232k64", 2107: ".fence::before_thread_sync", 2112: ".m64n184k32", 2114: ".max", 2118: ".L1", 2120: ".acquire", 2133: ".m64n160k32", 2147: ".m64n64k32", 2159: ".trap", 2170: ".force_unnormalized_coords", 2177: ".param", 2191: ".m64n224k64", 2192: ".m64n56k8", 2197: ".u4", 2214: ".m64n208k64", 2224: ".lu", 2225: ".subnormal", 2227: ".acube", 2242: ".b1", 2253: ".v3", 2254: ".mmio", 2257: ".ge", 2267: ".m64n168k16", 2268: ".m8n32k16", 2274: ".cs", 2278: ".m64n128k8", 2292: ".m16n8k8", 2296: ".memory_layout", 2298: ".m64n8k256", 2299: ".b32", 2306: ".collector::b1::lastuse", 2326: ".base", 2334: ".m64n248k16", 2337: ".m64n24k16", 2340: ".b", 2356: ".b4x16", 2357: ".fence::after_thread_sync", 2358: ".im2col_no_offs", 2360: ".cluster", 2365: ".x1", 2369: ".r", 2374: ".v8", 2386: ".box_dim", 2387: ".eq", 2392: ".cta_group::1", 2393: ".or", 2402: ".s16", 2410: ".b4e", 2412: ".m64n144k64", 2414: ".warp", 2433: ".L2::64B", 2434: ".hi", 2464: ".m64n80k64", 2476: ".rc8", 2489: ".m64n160k8", 2490: ".m64n104k32", 2514: ".store", 2527: ".fence", 2530: ".m64n160k256", 2548: ".collector::b1::use", 2556: ".acc::f32", 2559: ".shift", 2564: ".m64n224k8", 2567: ".m64n176k16", 2569: "generic", 2584: ".L2::evict_last", 2586: ".m64n176k8", 2592: ".m16n8k64", 2593: ".m64n24k256", 2594: ".x128", 2604: ".fill_mode", 2605: ".range", 2606: ".m64n240k256", 2618: ".gt", 2634: ".alias", 2638: ".im2col", 2646: ".col", 2647: ".pack", 2648: ".m64n120k64", 2649: ".cta", 2657: ".le", 2658: ".m64n144k256", 2659: ".tf32", 2660: ".arrive_drop", 2666: ".s32", 2671: ".dec", 2672: ".tensor", 2674: ".bulk", 2675: ".hs", 2676: ".inc", 2679: ".m64n168k64", 2702: ".ecl", 2707: ".cc", 2713: ".swizzle_mode", 2719: ".wide", 2720: ".rpi", 2721: ".kind::f16", 2724: ".m64n240k32", 2725: ".normal", 2726: ".const", 2727: ".async", 2735: ".m64n112k256", 2744: ".rmi", 2750: ".e4m3", 2756: ".b4x16_p64", 2763: ".warpx4", 2769: ".nc", 2770: ".width", 2780: ".L2::evict_first", 2783: ".m64n112k16", 2784: ".L2::evict_normal", 2811: ".e2m3x2", 2825: ".noftz", 2829: ".m64n40k64", 2832: ".elemtype", 2840: ".clamp", 2841: ".collector::a::use", 2850: ".m64n64k8", 2851: ".mbarrier::complete_tx::bytes", 2856: ".m64n48k256", 2861: ".g", 2862: ".m64n120k16", 2879: ".global", 2883: ".L2::cache_hint", 2885: ".m64n32k32", 2898: ".lo", 2919: ".m64n104k16", 2932: ".approx", 2933: ".m16n16k16", 2934: ".m64n168k8", 2944: ".16x32bx2", 2960: ".launch_dependents", 2961: ".m16n8k32", 2965: ".arrive", 2979: ".m64n176k64", 2985: ".shared", 2992: ".collector::b3::discard", 3019: ".lt", 3029: ".all", 3048: ".v2", 3049: ".exch", 3079: ".m64n32k256", 3081: ".wt", 3092: ".param::entry", 3113: ".u8", 3114: ".m64n184k8", 3119: ".e3m2x2", 3120: ".m64n16k32", 3134: ".sync", 3143: ".5d", 3168: ".unpack::16b", 3170: ".sc", 3179: ".m64n240k64", 3196: ".m64n112k64", 3197: ".m64n88k8", 3212: ".equ", 3221: ".mbarrier", 3243: ".m64n16k8", 3244: ".m64n8k32", 3252: ".element_stride", 3253: ".m64n208k16", 3273: ".inval", 3274: ".f16", 3301: ".L1::evict_unchanged", 3306: ".height", 3307: ".m64n96k32", 3322: ".u64", 3325: ".sp::ordered_metadata", 3329: ".wait::ld", 3330: ".m64n8k8", 3331: ".m64n104k64", 3333: ".u16x2", 3334: ".m64n24k8", 3335: ".x64", 3343: ".collector::b2::use", 3352: ".m64n120k32", 3355: ".rn", 3368: ".4x256b", 3369: ".d", 3373: ".m64n56k64", 3382: ".l", 3387: ".L1::evict_normal", 3409: ".m64n144k32", 3427: ".ue8m0x2", 3433: ".m64n256k64", 3434: ".m64n136k32", 3452: ".ld", 3462: ".nan", 3467: ".parity", 3480: ".NaN", 3486: ".complete_tx", 3495: ".m64n56k16", 3498: ".m64n192k8", 3499: ".L2::256B", 3524: ".shared::cta", 3533: ".m64n24k64", 3537: ".acq_rel", 3538: ".f32", 3599: ".multicast::cluster", 3605: ".mma_async", 3618: ".tile", 3620: ".ltu", 3623: ".cg", 3638: ".global_address", 3643: ".up", 3649: ".f4e", 3656: ".b8x16", 3666: ".bf16x2", 3676: ".s4", 3683: ".m64n72k16", 3687: ".trans", 3712: ".commit", 3713: ".m64n88k32", 3724: ".load", 3725: ".m64n80k8", 3742: ".any", 3744: ".m64n80k16", 3749: ".16x64b", 3765: ".m64n40k32", 3768: ".collector::a::lastuse", 3770: ".collector::b0::discard", 3771: ".m64n232k16", 3787: ".collector::b3::lastuse", 3788: ".u2", 3797: ".a2d", 3814: ".ls", 3818: ".global_stride", 3823: ".ftz", 3824: ".proxy.async", 3829: ".global_dim", 3840: ".ecr", 3857: ".m64n224k16", 3864: ".m64n232k32", 3875: ".a", 3876: ".ws", 3882: ".4d", 3901: ".m64n48k16", 3903: ".m16n8k256", 3928: ".sat", 3933: ".scale_vec::4X", 3944: ".m64n208k256", 3950: ".relaxed", 3984: ".cv", 3994: ".m64n192k16", 3997: ".addr_mode_0", 3998: ".m16n16", 4017: ".m64n208k32", 4038: ".po", 4041: ".row", 4067: ".shared::cluster", 4069: ".wait_group", 4073: ".2dms", 4076: ".x4", 4095: ""},
+	Keys: []string{18: ".mbarrier::arrive::one", 31: ".idx", 40: ".add", 42: ".collector::b3::use", 54: ".rm", 76: ".red", 81: ".gpu", 104: ".pack::16b", 111: ".m64n232k32", 115: ".b128", 118: ".rzi", 120: ".m64n24k256", 132: ".m64n80k32", 153: ".f32x2", 154: ".m64n152k32", 164: ".number", 170: ".32x32b", 177: ".L2::128B", 194: ".m64n248k8", 201: ".geu", 202: ".ca", 203: ".channel_data_type", 206: ".m32n8k16", 209: ".16x128b", 210: ".m64n64k32", 231: ".m64n176k256", 240: ".mask", 247: ".cta_group::1", 249: ".sync_restrict::shared::cta", 257: ".addr_mode_1", 284: ".m64n104k64", 287: ".mbarrier", 288: ".b64", 304: ".a1d", 305: ".m64n224k64", 326: ".bulk_group", 332: ".m64n208k64", 367: ".m64n160k256", 369: ".m64n56k64", 394: ".shared::cta", 396: ".m64n144k8", 397: ".release", 400: ".local", 409: ".m64n96k32", 413: ".m64n8k256", 462: ".warpx2::02_13", 468: ".collector::b0::lastuse", 495: ".s8", 498: ".bf16", 525: ".3d", 537: ".m64n32k16", 538: ".min", 541: ".m64n48k256", 546: ".pred", 550: ".m16n8", 552: ".mma", 553: ".m64n48k64", 554: ".rank", 559: ".abs", 563: ".cp", 564: ".m64n24k8", 570: ".noinc", 578: ".mma_async", 591: ".collector::b3::fill", 593: ".m64n88k32", 612: ".acc::f32", 637: ".global_stride", 638: ".kind::f8f6f4", 639: ".m16n8k32", 640: ".uni", 648: ".dealloc", 649: ".tensormap", 654: ".s64", 664: ".num_samples", 666: ".and", 681: ".m16n8k64", 692: ".cube", 714: ".try_wait", 715: ".s16x2", 717: ".m64n224k32", 719: ".m16n8k4", 720: ".m64n40k64", 721: ".tex", 722: ".64x128b", 726: ".relu", 729: ".m64n112k32", 735: ".collector::a::fill", 741: ".down", 748: ".m64n224k16", 756: ".m64n144k64", 761: ".sys", 763: ".b6x16_p32", 767: ".m64n216k8", 769: ".m64n72k16", 772: ".b8", 787: ".gl", 804: ".m64n248k64", 806: ".c", 835: ".collector::b2::fill", 840: ".rni", 845: ".rc16", 854: ".m64n184k32", 864: ".m8n8k4", 868: ".popc", 879: ".xorsign", 887: ".m64n128k64", 896: ".x8", 898: ".proxy", 909: ".m64n40k8", 916: ".weak", 931: ".m64n120k8", 940: ".interleave_layout", 971: ".sync_restrict::shared::cluster", 973: ".u16", 986: ".x16", 996: ".rna", 1008: ".wb", 1014: ".m64n256k16", 1017: ".L2::evict_last", 1025: ".sp", 1034: ".b1024", 1079: ".collector::b1::fill", 1081: ".to", 1085: ".m64n32k256", 1089: ".full", 1131: ".replace", 1147: ".read", 1152: ".swizzle_mode", 1154: ".collector::b2::discard", 1157: ".wrap", 1164: ".m64n192k64", 1170: ".s2", 1178: ".num", 1179: ".ne", 1185: ".grad", 1198: ".level", 1201: ".m64n160k8", 1209: ".aligned", 1216: ".m64n248k32", 1221: ".e4m3x2", 1237: ".u32", 1240: ".pending_count", 1248: ".m64n248k16", 1250: ".mbarrier_init", 1251: ".x32", 1262: ".wait_group", 1264: ".2d", 1277: ".kind::mxf8f6f4", 1278: ".m64n32k8", 1293: ".m8n8k32", 1314: ".m64n16k256", 1323: ".L2", 1324: ".collector::b0::fill", 1325: ".m64n136k64", 1335: ".finite", 1342: ".p", 1359: ".m64n168k64", 1362: ".m64n32k32", 1371: ".m64n208k32", 1379: ".fill_mode", 1402: ".m64n208k16", 1419: ".wait_all", 1445: ".subnormal", 1446: ".noComplete", 1449: ".cta_group::2", 1453: ".neu", 1458: ".v4", 1461: ".m8n8", 1462: ".notanumber", 1477: ".m64n120k32", 1481: ".m8n16", 1484: ".depth", 1497: ".m64n80k256", 1498: ".normalized_coords", 1499: ".tensormap::generic", 1503: ".m64n192k256", 1506: ".m64n136k16", 1508: ".xor", 1512: ".collector::b1::discard", 1525: ".cas", 1527: ".f64", 1529: ".e5m2x2", 1530: ".m64n40k16", 1533: ".global_dim", 1544: ".relinquish_alloc_permit", 1548: ".m64n192k8", 1550: ".m64n136k8", 1553: ".num_mipmap_levels", 1554: ".128x256b", 1570: ".x2", 1572: ".channel_order", 1578: ".f16x2", 1587: ".shr7", 1589: ".m64n216k16", 1590: ".L2::evict_unchanged", 1594: ".m64n72k32", 1597: ".L1::no_allocate", 1618: ".m64n184k16", 1645: ".satfinite", 1653: ".L2::evict_first", 1686: ".warpx2::01_23", 1698: ".m8n8k128", 1700: ".m8n8k16", 1715: ".m64n112k8", 1731: ".m64n232k16", 1746: ".16x256b", 1751: ".addr_mode_2", 1753: ".collector::b0::use", 1754: ".reduce", 1759: ".alloc", 1764: ".rp", 1768: ".m64n56k8", 1773: ".L1::evict_first", 1775: ".e5m2", 1789: ".oob", 1795: ".m64n176k64", 1799: ".init", 1806: ".m64n56k16", 1808: ".m64n72k64", 1812: ".m64n24k64", 1814: ".zero", 1817: ".cp_fenceproxy", 1831: ".cp_mask", 1837: ".e2m1x2", 1845: ".bfly", 1858: ".elemtype", 1864: ".gtu", 1874: ".m64n128k8", 1886: ".shr15", 1905: ".m64n48k8", 1906: ".m64n120k16", 1910: ".collector::a::discard", 1912: ".32x128b", 1913: ".prefetch", 1937: ".m64n112k64", 1941: ".st", 1947: ".wait", 1949: ".collector::b2::lastuse", 1950: ".m64n160k32", 1957: ".leu", 1960: ".m64n8k16", 1978: ".m64n176k16", 1985: ".filter_mode", 1988: ".m64n152k64", 1990: ".m64n48k16", 1994: ".m64n128k256", 1996: ".complete_tx", 2004: ".1d", 2005: ".rz", 2035: ".b16", 2043: ".ballot", 2045: ".m64n96k8", 2065: ".cvt", 2088: ".m16n8k256", 2103: ".a2dms", 2107: ".fence::before_thread_sync", 2114: ".max", 2118: ".L1", 2120: ".acquire", 2129: ".arrive_drop", 2134: ".kind::tf32", 2144: ".m64n168k8", 2146: ".wait::st", 2159: ".trap", 2166: ".m16n16k8", 2170: ".force_unnormalized_coords", 2171: ".m64n152k16", 2177: ".param", 2197: ".u4", 2224: ".lu", 2227: ".acube", 2232: ".m64n256k8", 2242: ".b1", 2253: ".v3", 2254: ".mmio", 2257: ".ge", 2274: ".cs", 2292: ".m16n8k8", 2299: ".b32", 2306: ".collector::b1::lastuse", 2326: ".base", 2340: ".b", 2348: ".scale_vec::1X", 2355: ".m64n40k32", 2356: ".b4x16", 2357: ".fence::after_thread_sync", 2360: ".cluster", 2365: ".x1", 2369: ".r", 2374: ".v8", 2378: ".m64n160k16", 2386: ".box_dim", 2387: ".eq", 2388: ".m64n176k8", 2392: ".or", 2402: ".s16", 2410: ".b4e", 2414: ".warp", 2425: ".16x32bx2", 2433: ".L2::64B", 2434: ".hi", 2435: ".ld_reduce", 2476: ".rc8", 2510: ".m64n200k8", 2511: ".memory_layout", 2514: ".store", 2522: ".infinite", 2527: ".fence", 2548: ".collector::b1::use", 2556: ".m8n32k16", 2559: ".shift", 2569: "generic", 2593: ".x128", 2601: ".m64n192k16", 2602: ".m64n224k8", 2604: ".range", 2608: ".m64n80k16", 2609: ".shared::cluster", 2618: ".gt", 2631: ".m64n56k32", 2634: ".alias", 2638: ".im2col", 2646: ".col", 2647: ".pack", 2649: ".cta", 2657: ".le", 2658: ".tf32", 2666: ".s32", 2671: ".dec", 2672: ".tensor", 2674: ".bulk", 2675: ".hs", 2676: ".inc", 2678: ".m16n8k128", 2688: ".m64n184k64", 2702: ".ecl", 2707: ".cc", 2719: ".wide", 2720: ".rpi", 2725: ".normal", 2726: ".const", 2727: ".async", 2728: ".L1::evict_last", 2744: ".rmi", 2747: ".m64n112k16", 2750: ".e4m3", 2756: ".m64n200k64", 2763: ".warpx4", 2769: ".nc", 2770: ".width", 2784: ".L2::evict_normal", 2796: ".m64n64k8", 2811: ".e2m3x2", 2814: ".test_wait", 2815: ".m64n48k32", 2823: ".block_scale", 2825: ".noftz", 2836: ".m64n16k16", 2840: ".clamp", 2841: ".collector::a::use", 2850: ".mbarrier::complete_tx::bytes", 2861: ".g", 2878: ".m64n256k256", 2879: ".global", 2885: ".m64n96k16", 2893: ".scale_vec::2X", 2898: ".lo", 2900: ".m64n112k256", 2909: ".m64n144k256", 2921: ".m64n80k8", 2925: ".param::func", 2932: ".approx", 2960: ".launch_dependents", 2965: ".arrive", 2985: ".shared", 2992: ".collector::b3::discard", 3015: ".m64n240k256", 3018: ".m64n144k32", 3019: ".lt", 3024: ".m64n232k8", 3026: ".m64n216k64", 3029: ".all", 3048: ".v2", 3049: ".exch", 3069: ".m64n88k16", 3078: ".m64n256k64", 3081: ".wt", 3096: ".array_size", 3113: ".u8", 3119: ".e3m2x2", 3134: ".sync", 3140: ".kind::mxf4nvf4", 3143: ".5d", 3148: ".m64n128k32", 3160: ".m64n8k32", 3165: ".m64n64k256", 3170: ".sc", 3173: ".m64n104k32", 3179: ".m64n152k8", 3202: ".m64n8k64", 3212: ".equ", 3228: ".m64n240k64", 3249: ".m64n24k16", 3251: ".shiftamt", 3273: ".inval", 3274: ".f16", 3297: ".m64n96k64", 3301: ".L1::evict_unchanged", 3306: ".expect_tx", 3307: ".height", 3311: ".m64n120k64", 3322: ".u64", 3325: ".sp::ordered_metadata", 3330: ".m64n8k8", 3332: ".kind::i8", 3333: ".u16x2", 3335: ".x64", 3343: ".collector::b2::use", 3344: ".m64n96k256", 3348: ".m64n240k8", 3350: ".proxy.async", 3355: ".rn", 3368: ".4x256b", 3369: ".d", 3382: ".l", 3387: ".L1::evict_normal", 3394: ".L2::256B", 3403: ".kind::mxf4", 3409: ".async::generic", 3410: ".unpack::16b", 3425: ".m64n192k32", 3427: ".ue8m0x2", 3431: ".volatile", 3445: ".param::entry", 3447: ".m64n144k16", 3452: ".ld", 3453: ".m64n208k8", 3456: ".b4x16_p64", 3462: ".nan", 3467: ".parity", 3480: ".NaN", 3481: ".m64n64k16", 3482: ".m64n88k64", 3486: ".addr_mode_0", 3488: ".m64n184k8", 3490: ".m64n256k32", 3507: ".fractional", 3510: ".m64n72k8", 3535: ".m16n8k16", 3537: ".acq_rel", 3538: ".f32", 3556: ".element_stride", 3574: ".L2::cache_hint", 3577: ".m64n128k16", 3584: ".m64n136k32", 3599: ".multicast::cluster", 3602: ".m64n104k16", 3618: ".tile", 3620: ".ltu", 3621: ".m64n168k32", 3623: ".cg", 3632: ".m64n16k8", 3641: ".m64n240k32", 3643: ".up", 3646: ".m64n16k64", 3648: ".m64n80k64", 3649: ".f4e", 3654: ".m64n104k8", 3656: ".b8x16", 3666: ".bf16x2", 3670: ".scale_vec::4X", 3672: ".m64n240k16", 3676: ".s4", 3687: ".trans", 3712: ".commit", 3724: ".load", 3730: ".wait::ld", 3732: ".kind::f16", 3742: ".any", 3749: ".16x64b", 3768: ".collector::a::lastuse", 3770: ".collector::b0::discard", 3774: ".m64n208k256", 3783: ".m64n160k64", 3787: ".collector::b3::lastuse", 3788: ".u2", 3795: ".m64n232k64", 3796: ".m64n200k32", 3797: ".a2d", 3814: ".ls", 3821: ".m64n224k256", 3823: ".ftz", 3824: ".m16n16k16", 3825: ".m64n32k64", 3827: ".global_address", 3828: ".m64n200k16", 3840: ".ecr", 3865: ".im2col_no_offs", 3875: ".a", 3876: ".ws", 3882: ".4d", 3888: ".128x128b", 3893: ".m64n64k64", 3912: ".commit_group", 3917: ".m64n88k8", 3928: ".sat", 3950: ".relaxed", 3984: ".cv", 3998: ".m16n16", 4038: ".po", 4041: ".row", 4049: ".m64n168k16", 4056: ".m64n176k32", 4058: ".m64n16k32", 4065: ".m64n216k32", 4073: ".2dms", 4074: ".m64n24k32", 4076: ".x4", 4095: ""},
 }
 
 // formOpcodes are the opcodes of the forms, sorted.
@@ -4628,26 +4628,25 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 // formIndex maps an opcode to its position in formOpcodes.
 var formIndex = strindex.Index{Mask: 0x3ff,
 	Slots: []strindex.Slot{
-		8:    {W: 0x6b73616d69746361, Val: 1, N: 10},  // activemask
 		16:   {W: 0x74706b72706b7262, Val: 15, N: 5},  // brkpt
 		17:   {W: 0x6c6c61636c6c6163, Val: 17, N: 4},  // call
 		35:   {W: 0x7472717372717372, Val: 72, N: 5},  // rsqrt
 		53:   {W: 0x75646c, Val: 40, N: 3},            // ldu
 		54:   {W: 0x787262, Val: 16, N: 3},            // brx
 		60:   {W: 0x6d6f74616d6f7461, Val: 6, N: 4},   // atom
+		62:   {W: 0x7963696c61657263, Val: 23, N: 12}, // createpolicy
 		74:   {W: 0x3267727672766176, Val: 110, N: 6}, // vavrg2
 		83:   {W: 0x6e67697379706f63, Val: 20, N: 8},  // copysign
 		97:   {W: 0x6464617664646176, Val: 107, N: 4}, // vadd
 		99:   {W: 0x64616d7664616d76, Val: 112, N: 4}, // vmad
 		105:  {W: 0x746573, Val: 75, N: 3},            // set
 		112:  {W: 0x7265697272726162, Val: 8, N: 7},   // barrier
-		121:  {W: 0x3266666973626176, Val: 105, N: 9}, // vabsdiff2
 		123:  {W: 0x78616d7678616d76, Val: 113, N: 4}, // vmax
 		128:  {W: 0x7261626d626d656d, Val: 50, N: 6},  // membar
 		131:  {W: 0x747663, Val: 24, N: 3},            // cvt
-		140:  {W: 0x6b6e617263746567, Val: 35, N: 10}, // getctarank
 		145:  {W: 0x7061727470617274, Val: 102, N: 4}, // trap
-		153:  {W: 0x6c6873, Val: 80, N: 3},            // shl
+		153:  {W: 0x6c6f727464697267, Val: 36, N: 14}, // griddepcontrol
+		154:  {W: 0x6c6873, Val: 80, N: 3},            // shl
 		158:  {W: 0x3464646164646176, Val: 109, N: 5}, // vadd4
 		179:  {W: 0x3262757362757376, Val: 126, N: 5}, // vsub2
 		180:  {W: 0x6364616d6364616d, Val: 45, N: 4},  // madc
@@ -4666,17 +4665,17 @@ var formIndex = strindex.Index{Mask: 0x3ff,
 		310:  {W: 0x646e69666e696662, Val: 11, N: 5},  // bfind
 		314:  {W: 0x7875646575646572, Val: 69, N: 5},  // redux
 		327:  {W: 0x7469786574697865, Val: 31, N: 4},  // exit
-		354:  {W: 0x786972746d766f6d, Val: 54, N: 9},  // movmatrix
 		355:  {W: 0x726569727261626d, Val: 49, N: 8},  // mbarrier
 		369:  {W: 0x696662, Val: 10, N: 3},            // bfi
+		379:  {W: 0x6b6e617263746567, Val: 35, N: 10}, // getctarank
 		405:  {W: 0x64646c, Val: 38, N: 2},            // ld
 		416:  {W: 0x3462757362757376, Val: 127, N: 5}, // vsub4
 		423:  {W: 0x61636f6c6f6c6c61, Val: 4, N: 6},   // alloca
 		424:  {W: 0x646173, Val: 73, N: 3},            // sad
-		426:  {W: 0x70616d72736e6574, Val: 98, N: 9},  // tensormap
-		427:  {W: 0x6666696473626176, Val: 104, N: 8}, // vabsdiff
+		426:  {W: 0x6666696473626176, Val: 104, N: 8}, // vabsdiff
+		428:  {W: 0x7568637466657270, Val: 65, N: 9},  // prefetchu
 		430:  {W: 0x747473, Val: 85, N: 2},            // st
-		434:  {W: 0x3466666973626176, Val: 106, N: 9}, // vabsdiff4
+		435:  {W: 0x3466666973626176, Val: 106, N: 9}, // vabsdiff4
 		437:  {W: 0x65746f7665746f76, Val: 119, N: 4}, // vote
 		467:  {W: 0x616d6d77616d6d77, Val: 129, N: 4}, // wmma
 		476:  {W: 0x78697274616d646c, Val: 39, N: 8},  // ldmatrix
@@ -4689,10 +4688,7 @@ var formIndex = strindex.Index{Mask: 0x3ff,
 		532:  {W: 0x7465737674657376, Val: 120, N: 4}, // vset
 		539:  {W: 0x6132706461327064, Val: 27, N: 4},  // dp2a
 		543:  {W: 0x627573, Val: 89, N: 3},            // sub
-		547:  {W: 0x7568637466657270, Val: 65, N: 9},  // prefetchu
 		551:  {W: 0x6b736d626b736d62, Val: 12, N: 4},  // bmsk
-		560:  {W: 0x7065656c6f6e616e, Val: 58, N: 9},  // nanosleep
-		583:  {W: 0x6c6f727464697267, Val: 36, N: 14}, // griddepcontrol
 		588:  {W: 0x7065636170737369, Val: 37, N: 8},  // isspacep
 		589:  {W: 0x6362757363627573, Val: 90, N: 4},  // subc
 		590:  {W: 0x717874, Val: 103, N: 3},           // txq
@@ -4702,14 +4698,15 @@ var formIndex = strindex.Index{Mask: 0x3ff,
 		622:  {W: 0x326e696d6e696d76, Val: 117, N: 5}, // vmin2
 		626:  {W: 0x74636c7374636c73, Val: 83, N: 4},  // slct
 		627:  {W: 0x646e61, Val: 5, N: 3},             // and
+		631:  {W: 0x65726f7463617473, Val: 86, N: 12}, // stackrestore
 		642:  {W: 0x736261, Val: 0, N: 3},             // abs
 		643:  {W: 0x6c756d, Val: 55, N: 3},            // mul
 		650:  {W: 0x6863746566657270, Val: 64, N: 8},  // prefetch
-		654:  {W: 0x7963696c61657263, Val: 23, N: 12}, // createpolicy
-		655:  {W: 0x6465727565727573, Val: 93, N: 5},  // sured
+		654:  {W: 0x6465727565727573, Val: 93, N: 5},  // sured
 		657:  {W: 0x34326c75326c756d, Val: 56, N: 5},  // mul24
 		659:  {W: 0x327865, Val: 30, N: 3},            // ex2
 		664:  {W: 0x63706f7063706f70, Val: 63, N: 4},  // popc
+		665:  {W: 0x6b73616d69746361, Val: 1, N: 10},  // activemask
 		686:  {W: 0x646572, Val: 68, N: 3},            // red
 		689:  {W: 0x65636e65636e6566, Val: 32, N: 5},  // fence
 		692:  {W: 0x646c7573646c7573, Val: 91, N: 4},  // suld
@@ -4730,11 +4727,11 @@ var formIndex = strindex.Index{Mask: 0x3ff,
 		786:  {W: 0x746d7270746d7270, Val: 66, N: 4},  // prmt
 		795:  {W: 0x3278616d78616d76, Val: 114, N: 5}, // vmax2
 		797:  {W: 0x3274657374657376, Val: 121, N: 5}, // vset2
+		812:  {W: 0x70616d72736e6574, Val: 98, N: 9},  // tensormap
 		815:  {W: 0x706372, Val: 67, N: 3},            // rcp
 		827:  {W: 0x666873, Val: 78, N: 3},            // shf
 		832:  {W: 0x686374616374616d, Val: 47, N: 5},  // match
 		834:  {W: 0x766964, Val: 26, N: 3},            // div
-		840:  {W: 0x65726f7463617473, Val: 86, N: 12}, // stackrestore
 		845:  {W: 0x33706f6c33706f6c, Val: 42, N: 4},  // lop3
 		846:  {W: 0x6275737662757376, Val: 125, N: 4}, // vsub
 		848:  {W: 0x746f6e63746f6e63, Val: 19, N: 4},  // cnot
@@ -4742,26 +4739,29 @@ var formIndex = strindex.Index{Mask: 0x3ff,
 		850:  {W: 0x646461, Val: 2, N: 3},             // add
 		860:  {W: 0x346e696d6e696d76, Val: 118, N: 5}, // vmin4
 		874:  {W: 0x786574, Val: 100, N: 3},           // tex
-		889:  {W: 0x6576617363617473, Val: 87, N: 9},  // stacksave
 		891:  {W: 0x78697274616d7473, Val: 88, N: 8},  // stmatrix
 		895:  {W: 0x6e6973, Val: 82, N: 3},            // sin
 		905:  {W: 0x717573, Val: 92, N: 3},            // suq
+		916:  {W: 0x3266666973626176, Val: 105, N: 9}, // vabsdiff2
 		927:  {W: 0x7074657370746573, Val: 77, N: 4},  // setp
 		932:  {W: 0x32676c, Val: 41, N: 3},            // lg2
 		933:  {W: 0x617262, Val: 13, N: 3},            // bra
 		936:  {W: 0x67656e, Val: 59, N: 3},            // neg
 		944:  {W: 0x3264646164646176, Val: 108, N: 5}, // vadd2
+		951:  {W: 0x6765726e6d746573, Val: 76, N: 10}, // setmaxnreg
 		962:  {W: 0x7268737672687376, Val: 124, N: 4}, // vshr
 		965:  {W: 0x616d6d, Val: 52, N: 3},            // mma
+		966:  {W: 0x7065656c6f6e616e, Val: 58, N: 9},  // nanosleep
 		969:  {W: 0x616d66, Val: 33, N: 3},            // fma
 		979:  {W: 0x736f63, Val: 21, N: 3},            // cos
+		989:  {W: 0x786972746d766f6d, Val: 54, N: 9},  // movmatrix
 		994:  {W: 0x6364646163646461, Val: 3, N: 4},   // addc
 		1005: {W: 0x726162, Val: 7, N: 3},             // bar
+		1011: {W: 0x6576617363617473, Val: 87, N: 9},  // stacksave
 		1013: {W: 0x72726f, Val: 61, N: 2},            // or
-		1016: {W: 0x6765726e6d746573, Val: 76, N: 10}, // setmaxnreg
 		1023: {},
 	},
-	Keys: []string{8: "activemask", 16: "brkpt", 17: "call", 35: "rsqrt", 53: "ldu", 54: "brx", 60: "atom", 74: "vavrg2", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 121: "vabsdiff2", 123: "vmax", 128: "membar", 131: "cvt", 140: "getctarank", 145: "trap", 153: "shl", 158: "vadd4", 179: "vsub2", 180: "madc", 182: "multimem", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 252: "ret", 254: "fns", 258: "mad24", 279: "tcgen05", 281: "mad", 298: "dp4a", 310: "bfind", 314: "redux", 327: "exit", 354: "movmatrix", 355: "mbarrier", 369: "bfi", 405: "ld", 416: "vsub4", 423: "alloca", 424: "sad", 426: "tensormap", 427: "vabsdiff", 430: "st", 434: "vabsdiff4", 437: "vote", 467: "wmma", 476: "ldmatrix", 478: "bfe", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 532: "vset", 539: "dp2a", 543: "sub", 547: "prefetchu", 551: "bmsk", 560: "nanosleep", 583: "griddepcontrol", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 617: "not", 618: "szext", 622: "vmin2", 626: "slct", 627: "and", 642: "abs", 643: "mul", 650: "prefetch", 654: "createpolicy", 655: "sured", 657: "mul24", 659: "ex2", 664: "popc", 686: "red", 689: "fence", 692: "suld", 698: "rem", 703: "clz", 710: "wgmma", 716: "pmevent", 721: "cvta", 722: "tanh", 725: "cp", 727: "shfl", 730: "sqrt", 737: "brev", 738: "xor", 753: "min", 763: "max", 772: "elect", 786: "prmt", 795: "vmax2", 797: "vset2", 815: "rcp", 827: "shf", 832: "match", 834: "div", 840: "stackrestore", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 889: "stacksave", 891: "stmatrix", 895: "sin", 905: "suq", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 962: "vshr", 965: "mma", 969: "fma", 979: "cos", 994: "addc", 1005: "bar", 1013: "or", 1016: "setmaxnreg", 1023: ""},
+	Keys: []string{16: "brkpt", 17: "call", 35: "rsqrt", 53: "ldu", 54: "brx", 60: "atom", 62: "createpolicy", 74: "vavrg2", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 123: "vmax", 128: "membar", 131: "cvt", 145: "trap", 153: "griddepcontrol", 154: "shl", 158: "vadd4", 179: "vsub2", 180: "madc", 182: "multimem", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 252: "ret", 254: "fns", 258: "mad24", 279: "tcgen05", 281: "mad", 298: "dp4a", 310: "bfind", 314: "redux", 327: "exit", 355: "mbarrier", 369: "bfi", 379: "getctarank", 405: "ld", 416: "vsub4", 423: "alloca", 424: "sad", 426: "vabsdiff", 428: "prefetchu", 430: "st", 435: "vabsdiff4", 437: "vote", 467: "wmma", 476: "ldmatrix", 478: "bfe", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 532: "vset", 539: "dp2a", 543: "sub", 551: "bmsk", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 617: "not", 618: "szext", 622: "vmin2", 626: "slct", 627: "and", 631: "stackrestore", 642: "abs", 643: "mul", 650: "prefetch", 654: "sured", 657: "mul24", 659: "ex2", 664: "popc", 665: "activemask", 686: "red", 689: "fence", 692: "suld", 698: "rem", 703: "clz", 710: "wgmma", 716: "pmevent", 721: "cvta", 722: "tanh", 725: "cp", 727: "shfl", 730: "sqrt", 737: "brev", 738: "xor", 753: "min", 763: "max", 772: "elect", 786: "prmt", 795: "vmax2", 797: "vset2", 812: "tensormap", 815: "rcp", 827: "shf", 832: "match", 834: "div", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 891: "stmatrix", 895: "sin", 905: "suq", 916: "vabsdiff2", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 951: "setmaxnreg", 962: "vshr", 965: "mma", 966: "nanosleep", 969: "fma", 979: "cos", 989: "movmatrix", 994: "addc", 1005: "bar", 1011: "stacksave", 1013: "or", 1023: ""},
 }
 
 // opDocText are the doc lines: what each instruction does, sorted by key.
@@ -4941,183 +4941,183 @@ var opDocText = [...]string{
 }
 
 // docIndex maps a doc key (an instruction name) to its position in opDocText.
-var docIndex = strindex.Index{Mask: 0xfff,
+var docIndex = strindex.Index{Mask: 0x3ff,
 	Slots: []strindex.Slot{
+		0:    {W: 0x65636e6565676374, Val: 129, N: 13}, // tcgen05.fence
+		4:    {W: 0x6b6c7562622e7473, Val: 112, N: 7},  // st.bulk
 		16:   {W: 0x74706b72706b7262, Val: 18, N: 5},   // brkpt
 		17:   {W: 0x6c6c61636c6c6163, Val: 20, N: 4},   // call
+		35:   {W: 0x7472717372717372, Val: 99, N: 5},   // rsqrt
+		38:   {W: 0x636e79732e726162, Val: 8, N: 8},    // bar.sync
+		39:   {W: 0x706f72647261626d, Val: 66, N: 20},  // mbarrier.arrive_drop
 		46:   {W: 0x726f736e612e7063, Val: 30, N: 20},  // cp.async.bulk.tensor
 		48:   {W: 0x63632e642e646461, Val: 3, N: 6},    // add.cc
 		49:   {W: 0x6b6361702e747663, Val: 39, N: 8},   // cvt.pack
+		53:   {W: 0x75646c, Val: 55, N: 3},             // ldu
+		60:   {W: 0x6d6f74616d6f7461, Val: 7, N: 4},    // atom
+		62:   {W: 0x7963696c61657263, Val: 37, N: 12},  // createpolicy
 		74:   {W: 0x3267727672766176, Val: 148, N: 6},  // vavrg2
-		88:   {W: 0x636e79732e646572, Val: 95, N: 9},   // red.async
+		78:   {W: 0x636e797365746f76, Val: 157, N: 9},  // vote.sync
+		83:   {W: 0x6e67697379706f63, Val: 23, N: 8},   // copysign
+		97:   {W: 0x6464617664646176, Val: 145, N: 4},  // vadd
+		99:   {W: 0x64616d7664616d76, Val: 150, N: 4},  // vmad
 		105:  {W: 0x746573, Val: 102, N: 3},            // set
+		112:  {W: 0x7265697272726162, Val: 10, N: 7},   // barrier
+		114:  {W: 0x7864692e2e787262, Val: 19, N: 7},   // brx.idx
 		123:  {W: 0x78616d7678616d76, Val: 151, N: 4},  // vmax
-		139:  {W: 0x636e79736d6d6777, Val: 168, N: 15}, // wgmma.mma_async
-		153:  {W: 0x6c6873, Val: 107, N: 3},            // shl
+		128:  {W: 0x7261626d626d656d, Val: 74, N: 6},   // membar
+		131:  {W: 0x747663, Val: 38, N: 3},             // cvt
+		140:  {W: 0x79786f72736e6574, Val: 135, N: 23}, // tensormap.cp_fenceproxy
+		145:  {W: 0x7061727470617274, Val: 140, N: 4},  // trap
+		153:  {W: 0x6c6f727464697267, Val: 51, N: 14},  // griddepcontrol
+		154:  {W: 0x6c6873, Val: 107, N: 3},            // shl
+		155:  {W: 0x636e79736d6d6777, Val: 168, N: 15}, // wgmma.mma_async
+		158:  {W: 0x3464646164646176, Val: 147, N: 5},  // vadd4
+		179:  {W: 0x3262757362757376, Val: 164, N: 5},  // vsub2
+		180:  {W: 0x6364616d6364616d, Val: 61, N: 4},   // madc
 		183:  {W: 0x34646c7434646c74, Val: 139, N: 4},  // tld4
+		191:  {W: 0x3478616d78616d76, Val: 153, N: 5},  // vmax4
 		194:  {W: 0x3474657374657376, Val: 160, N: 5},  // vset4
 		197:  {W: 0x766f6d, Val: 77, N: 3},             // mov
+		204:  {W: 0x706c6573706c6573, Val: 101, N: 4},  // selp
+		213:  {W: 0x65636e656d6d6777, Val: 167, N: 11}, // wgmma.fence
 		247:  {W: 0x636e7973612e7063, Val: 25, N: 8},   // cp.async
+		252:  {W: 0x746572, Val: 98, N: 3},             // ret
+		254:  {W: 0x736e66, Val: 49, N: 3},             // fns
+		258:  {W: 0x343264613264616d, Val: 60, N: 5},   // mad24
 		281:  {W: 0x64616d, Val: 58, N: 3},             // mad
+		298:  {W: 0x6134706461347064, Val: 43, N: 4},   // dp4a
+		308:  {W: 0x70756f726d6d6777, Val: 169, N: 16}, // wgmma.wait_group
+		310:  {W: 0x646e69666e696662, Val: 14, N: 5},   // bfind
+		316:  {W: 0x65766972612e7063, Val: 33, N: 24},  // cp.async.mbarrier.arrive
 		327:  {W: 0x7469786574697865, Val: 46, N: 4},   // exit
 		332:  {W: 0x6b6c7562722e7063, Val: 35, N: 20},  // cp.reduce.async.bulk
-		354:  {W: 0x786972746d766f6d, Val: 78, N: 9},   // movmatrix
+		335:  {W: 0x74696d6d65676374, Val: 126, N: 14}, // tcgen05.commit
+		340:  {W: 0x68637465612e7063, Val: 28, N: 22},  // cp.async.bulk.prefetch
+		357:  {W: 0x636e79736c666873, Val: 106, N: 9},  // shfl.sync
+		360:  {W: 0x7469617765676374, Val: 134, N: 12}, // tcgen05.wait
 		369:  {W: 0x696662, Val: 13, N: 3},             // bfi
+		379:  {W: 0x6b6e617263746567, Val: 50, N: 10},  // getctarank
+		396:  {W: 0x70756f72612e7063, Val: 34, N: 19},  // cp.async.wait_group
+		398:  {W: 0x636e79732e646572, Val: 95, N: 9},   // red.async
+		400:  {W: 0x6465722e746c756d, Val: 82, N: 12},  // multimem.red
+		405:  {W: 0x64646c, Val: 53, N: 2},             // ld
+		410:  {W: 0x70756f72612e7063, Val: 31, N: 24},  // cp.async.bulk.wait_group
+		413:  {W: 0x6c61766e7261626d, Val: 70, N: 14},  // mbarrier.inval
+		416:  {W: 0x3462757362757376, Val: 165, N: 5},  // vsub4
 		419:  {W: 0x63632e622e627573, Val: 117, N: 6},  // sub.cc
+		422:  {W: 0x78745f657261626d, Val: 67, N: 20},  // mbarrier.complete_tx
+		423:  {W: 0x61636f6c6f6c6c61, Val: 5, N: 6},    // alloca
+		424:  {W: 0x646173, Val: 100, N: 3},            // sad
+		426:  {W: 0x6666696473626176, Val: 142, N: 8},  // vabsdiff
+		428:  {W: 0x7568637466657270, Val: 91, N: 9},   // prefetchu
+		435:  {W: 0x3466666973626176, Val: 144, N: 9},  // vabsdiff4
+		448:  {W: 0x74696e697261626d, Val: 69, N: 13},  // mbarrier.init
+		452:  {W: 0x74732e6d746c756d, Val: 83, N: 11},  // multimem.st
+		457:  {W: 0x636e797363656c65, Val: 44, N: 10},  // elect.sync
 		467:  {W: 0x616d6d77616d6d77, Val: 170, N: 4},  // wmma
 		476:  {W: 0x78697274616d646c, Val: 54, N: 8},   // ldmatrix
+		477:  {W: 0x616d6d2e65676374, Val: 131, N: 11}, // tcgen05.mma
+		478:  {W: 0x656662, Val: 12, N: 3},             // bfe
 		491:  {W: 0x746961777261626d, Val: 73, N: 17},  // mbarrier.try_wait
 		494:  {W: 0x6170616d6170616d, Val: 62, N: 4},   // mapa
 		495:  {W: 0x3467727672766176, Val: 149, N: 6},  // vavrg4
 		499:  {W: 0x7473757374737573, Val: 122, N: 4},  // sust
-		547:  {W: 0x7568637466657270, Val: 91, N: 9},   // prefetchu
-		589:  {W: 0x74696e697261626d, Val: 69, N: 13},  // mbarrier.init
-		590:  {W: 0x6362757363627573, Val: 118, N: 4},  // subc
-		599:  {W: 0x6c61766e7261626d, Val: 70, N: 14},  // mbarrier.inval
+		500:  {W: 0x7074736574736574, Val: 137, N: 5},  // testp
+		502:  {W: 0x726873, Val: 108, N: 3},            // shr
+		512:  {W: 0x657669727261626d, Val: 65, N: 15},  // mbarrier.arrive
+		513:  {W: 0x6563616c736e6574, Val: 136, N: 17}, // tensormap.replace
+		532:  {W: 0x7465737674657376, Val: 158, N: 4},  // vset
+		539:  {W: 0x6132706461327064, Val: 42, N: 4},   // dp2a
+		543:  {W: 0x627573, Val: 116, N: 3},            // sub
+		551:  {W: 0x6b736d626b736d62, Val: 15, N: 4},   // bmsk
+		552:  {W: 0x636f6c6c65676374, Val: 125, N: 13}, // tcgen05.alloc
+		573:  {W: 0x636e79732e726162, Val: 9, N: 13},   // bar.warp.sync
+		578:  {W: 0x70632e3565676374, Val: 127, N: 10}, // tcgen05.cp
+		581:  {W: 0x746e756f7261626d, Val: 71, N: 22},  // mbarrier.pending_count
+		588:  {W: 0x7065636170737369, Val: 52, N: 8},   // isspacep
+		589:  {W: 0x6362757363627573, Val: 118, N: 4},  // subc
+		590:  {W: 0x717874, Val: 141, N: 3},            // txq
+		594:  {W: 0x6e696d766e696d76, Val: 154, N: 4},  // vmin
+		602:  {W: 0x7265747372726162, Val: 11, N: 15},  // barrier.cluster
+		617:  {W: 0x746f6e, Val: 86, N: 3},             // not
+		618:  {W: 0x7478657a78657a73, Val: 123, N: 5},  // szext
+		620:  {W: 0x636e797375646572, Val: 96, N: 10},  // redux.sync
+		622:  {W: 0x326e696d6e696d76, Val: 155, N: 5},  // vmin2
 		626:  {W: 0x74636c7374636c73, Val: 110, N: 4},  // slct
 		627:  {W: 0x646e61, Val: 6, N: 3},              // and
+		631:  {W: 0x65726f7463617473, Val: 113, N: 12}, // stackrestore
+		642:  {W: 0x736261, Val: 0, N: 3},              // abs
+		643:  {W: 0x6c756d, Val: 79, N: 3},             // mul
+		650:  {W: 0x6863746566657270, Val: 90, N: 8},   // prefetch
+		654:  {W: 0x6465727565727573, Val: 121, N: 5},  // sured
+		655:  {W: 0x7466696865676374, Val: 133, N: 13}, // tcgen05.shift
+		657:  {W: 0x34326c75326c756d, Val: 80, N: 5},   // mul24
+		659:  {W: 0x327865, Val: 45, N: 3},             // ex2
 		664:  {W: 0x63706f7063706f70, Val: 89, N: 4},   // popc
+		665:  {W: 0x6b73616d69746361, Val: 1, N: 10},   // activemask
+		686:  {W: 0x646572, Val: 94, N: 3},             // red
+		689:  {W: 0x65636e65636e6566, Val: 47, N: 5},   // fence
 		692:  {W: 0x646c7573646c7573, Val: 119, N: 4},  // suld
+		698:  {W: 0x6d6572, Val: 97, N: 3},             // rem
+		701:  {W: 0x726f736e612e7063, Val: 29, N: 29},  // cp.async.bulk.prefetch.tensor
 		703:  {W: 0x7a6c63, Val: 21, N: 3},             // clz
-		712:  {W: 0x636e79736374616d, Val: 63, N: 10},  // match.sync
-		721:  {W: 0x686e6174686e6174, Val: 124, N: 4},  // tanh
+		711:  {W: 0x70756f726d6d6777, Val: 166, N: 18}, // wgmma.commit_group
+		716:  {W: 0x746e657676656d70, Val: 88, N: 7},   // pmevent
+		721:  {W: 0x6174766361747663, Val: 40, N: 4},   // cvta
+		722:  {W: 0x686e6174686e6174, Val: 124, N: 4},  // tanh
+		726:  {W: 0x70756f72612e7063, Val: 32, N: 21},  // cp.async.commit_group
 		730:  {W: 0x7472717374727173, Val: 111, N: 4},  // sqrt
-		741:  {W: 0x6b6c7562612e7063, Val: 26, N: 13},  // cp.async.bulk
+		737:  {W: 0x7665726276657262, Val: 17, N: 4},   // brev
+		738:  {W: 0x726f78, Val: 171, N: 3},            // xor
+		751:  {W: 0x646c2e3565676374, Val: 130, N: 10}, // tcgen05.ld
+		753:  {W: 0x6e696d, Val: 75, N: 3},             // min
 		763:  {W: 0x78616d, Val: 64, N: 3},             // max
+		786:  {W: 0x746d7270746d7270, Val: 92, N: 4},   // prmt
+		791:  {W: 0x726f736e722e7063, Val: 36, N: 27},  // cp.reduce.async.bulk.tensor
+		792:  {W: 0x74696d7265676374, Val: 132, N: 31}, // tcgen05.relinquish_alloc_permit
+		795:  {W: 0x3278616d78616d76, Val: 152, N: 5},  // vmax2
+		797:  {W: 0x3274657374657376, Val: 159, N: 5},  // vset2
+		798:  {W: 0x65637564746c756d, Val: 81, N: 18},  // multimem.ld_reduce
+		815:  {W: 0x706372, Val: 93, N: 3},             // rcp
 		827:  {W: 0x666873, Val: 105, N: 3},            // shf
-		840:  {W: 0x65726f7463617473, Val: 113, N: 12}, // stackrestore
-		848:  {W: 0x6c6873766c687376, Val: 161, N: 4},  // vshl
+		834:  {W: 0x766964, Val: 41, N: 3},             // div
+		845:  {W: 0x33706f6c33706f6c, Val: 57, N: 4},   // lop3
+		846:  {W: 0x6275737662757376, Val: 163, N: 4},  // vsub
+		848:  {W: 0x746f6e63746f6e63, Val: 22, N: 4},   // cnot
+		849:  {W: 0x6c6873766c687376, Val: 161, N: 4},  // vshl
+		850:  {W: 0x646461, Val: 2, N: 3},              // add
+		860:  {W: 0x346e696d6e696d76, Val: 156, N: 5},  // vmin4
+		874:  {W: 0x786574, Val: 138, N: 3},            // tex
+		885:  {W: 0x78745f747261626d, Val: 68, N: 18},  // mbarrier.expect_tx
+		891:  {W: 0x78697274616d7473, Val: 115, N: 8},  // stmatrix
+		895:  {W: 0x6e6973, Val: 109, N: 3},            // sin
+		905:  {W: 0x717573, Val: 120, N: 3},            // suq
+		913:  {W: 0x6b6c7562612e7063, Val: 26, N: 13},  // cp.async.bulk
+		916:  {W: 0x3266666973626176, Val: 143, N: 9},  // vabsdiff2
+		927:  {W: 0x7074657370746573, Val: 104, N: 4},  // setp
 		932:  {W: 0x32676c, Val: 56, N: 3},             // lg2
+		933:  {W: 0x617262, Val: 16, N: 3},             // bra
 		936:  {W: 0x67656e, Val: 85, N: 3},             // neg
-		956:  {W: 0x636f6c6c65676374, Val: 125, N: 13}, // tcgen05.alloc
+		944:  {W: 0x3264646164646176, Val: 146, N: 5},  // vadd2
+		951:  {W: 0x6765726e6d746573, Val: 103, N: 10}, // setmaxnreg
+		957:  {W: 0x63632e642e64616d, Val: 59, N: 6},   // mad.cc
+		962:  {W: 0x7268737672687376, Val: 162, N: 4},  // vshr
+		965:  {W: 0x616d6d, Val: 76, N: 3},             // mma
+		966:  {W: 0x7065656c6f6e616e, Val: 84, N: 9},   // nanosleep
 		969:  {W: 0x616d66, Val: 48, N: 3},             // fma
+		979:  {W: 0x736f63, Val: 24, N: 3},             // cos
+		982:  {W: 0x636e79736374616d, Val: 63, N: 10},  // match.sync
 		989:  {W: 0x70756f72612e7063, Val: 27, N: 26},  // cp.async.bulk.commit_group
-		1062: {W: 0x636e79732e726162, Val: 8, N: 8},    // bar.sync
-		1107: {W: 0x74732e6d746c756d, Val: 83, N: 11},  // multimem.st
-		1134: {W: 0x7265747372726162, Val: 11, N: 15},  // barrier.cluster
-		1145: {W: 0x3266666973626176, Val: 143, N: 9},  // vabsdiff2
-		1152: {W: 0x7261626d626d656d, Val: 74, N: 6},   // membar
-		1164: {W: 0x79786f72736e6574, Val: 135, N: 23}, // tensormap.cp_fenceproxy
-		1291: {W: 0x65636e6565676374, Val: 129, N: 13}, // tcgen05.fence
-		1322: {W: 0x6134706461347064, Val: 43, N: 4},   // dp4a
-		1428: {W: 0x636e797375646572, Val: 96, N: 10},  // redux.sync
-		1447: {W: 0x61636f6c6f6c6c61, Val: 5, N: 6},    // alloca
-		1450: {W: 0x6666696473626176, Val: 142, N: 8},  // vabsdiff
-		1563: {W: 0x6132706461327064, Val: 42, N: 4},   // dp2a
-		1571: {W: 0x7469617765676374, Val: 134, N: 12}, // tcgen05.wait
-		1605: {W: 0x746e756f7261626d, Val: 71, N: 22},  // mbarrier.pending_count
-		1606: {W: 0x65636e656d6d6777, Val: 167, N: 11}, // wgmma.fence
-		1607: {W: 0x6c6f727464697267, Val: 51, N: 14},  // griddepcontrol
-		1666: {W: 0x736261, Val: 0, N: 3},              // abs
-		1674: {W: 0x6863746566657270, Val: 90, N: 8},   // prefetch
-		1681: {W: 0x34326c75326c756d, Val: 80, N: 5},   // mul24
-		1713: {W: 0x65636e65636e6566, Val: 47, N: 5},   // fence
-		1745: {W: 0x6174766361747663, Val: 40, N: 4},   // cvta
-		1802: {W: 0x7466696865676374, Val: 133, N: 13}, // tcgen05.shift
-		1822: {W: 0x65637564746c756d, Val: 81, N: 18},  // multimem.ld_reduce
-		1869: {W: 0x6275737662757376, Val: 163, N: 4},  // vsub
-		1872: {W: 0x746f6e63746f6e63, Val: 22, N: 4},   // cnot
-		1915: {W: 0x78697274616d7473, Val: 115, N: 8},  // stmatrix
-		1919: {W: 0x6e6973, Val: 109, N: 3},            // sin
-		1957: {W: 0x617262, Val: 16, N: 3},             // bra
-		1968: {W: 0x3264646164646176, Val: 146, N: 5},  // vadd2
-		1981: {W: 0x63632e642e64616d, Val: 59, N: 6},   // mad.cc
-		1986: {W: 0x7268737672687376, Val: 162, N: 4},  // vshr
-		1989: {W: 0x616d6d, Val: 76, N: 3},             // mma
-		2018: {W: 0x6364646163646461, Val: 4, N: 4},    // addc
-		2052: {W: 0x657669727261626d, Val: 65, N: 15},  // mbarrier.arrive
-		2053: {W: 0x6b6c7562622e7473, Val: 112, N: 7},  // st.bulk
-		2057: {W: 0x636e797363656c65, Val: 44, N: 10},  // elect.sync
-		2083: {W: 0x7472717372717372, Val: 99, N: 5},   // rsqrt
-		2108: {W: 0x6d6f74616d6f7461, Val: 7, N: 4},    // atom
-		2131: {W: 0x6e67697379706f63, Val: 23, N: 8},   // copysign
-		2145: {W: 0x6464617664646176, Val: 145, N: 4},  // vadd
-		2147: {W: 0x64616d7664616d76, Val: 150, N: 4},  // vmad
-		2160: {W: 0x7265697272726162, Val: 10, N: 7},   // barrier
-		2162: {W: 0x7864692e2e787262, Val: 19, N: 7},   // brx.idx
-		2179: {W: 0x747663, Val: 38, N: 3},             // cvt
-		2188: {W: 0x6b6e617263746567, Val: 50, N: 10},  // getctarank
-		2193: {W: 0x7061727470617274, Val: 140, N: 4},  // trap
-		2212: {W: 0x6465722e746c756d, Val: 82, N: 12},  // multimem.red
-		2227: {W: 0x3262757362757376, Val: 164, N: 5},  // vsub2
-		2300: {W: 0x746572, Val: 98, N: 3},             // ret
-		2302: {W: 0x736e66, Val: 49, N: 3},             // fns
-		2358: {W: 0x646e69666e696662, Val: 14, N: 5},   // bfind
-		2399: {W: 0x636f6c6c65676374, Val: 128, N: 15}, // tcgen05.dealloc
-		2453: {W: 0x64646c, Val: 53, N: 2},             // ld
-		2548: {W: 0x7074736574736574, Val: 137, N: 5},  // testp
-		2561: {W: 0x6563616c736e6574, Val: 136, N: 17}, // tensormap.replace
-		2580: {W: 0x7465737674657376, Val: 158, N: 4},  // vset
-		2591: {W: 0x627573, Val: 116, N: 3},            // sub
-		2608: {W: 0x7065656c6f6e616e, Val: 84, N: 9},   // nanosleep
-		2637: {W: 0x636e79732e726162, Val: 9, N: 13},   // bar.warp.sync
-		2638: {W: 0x717874, Val: 141, N: 3},            // txq
-		2642: {W: 0x6e696d766e696d76, Val: 154, N: 4},  // vmin
-		2665: {W: 0x7478657a78657a73, Val: 123, N: 5},  // szext
-		2670: {W: 0x326e696d6e696d76, Val: 155, N: 5},  // vmin2
-		2702: {W: 0x7963696c61657263, Val: 37, N: 12},  // createpolicy
-		2734: {W: 0x646572, Val: 94, N: 3},             // red
-		2749: {W: 0x726f736e612e7063, Val: 29, N: 29},  // cp.async.bulk.prefetch.tensor
-		2759: {W: 0x70756f726d6d6777, Val: 166, N: 18}, // wgmma.commit_group
-		2774: {W: 0x70756f72612e7063, Val: 32, N: 21},  // cp.async.commit_group
-		2781: {W: 0x636e797365746f76, Val: 157, N: 9},  // vote.sync
-		2785: {W: 0x7665726276657262, Val: 17, N: 4},   // brev
-		2801: {W: 0x6e696d, Val: 75, N: 3},             // min
-		2839: {W: 0x74696d7265676374, Val: 132, N: 31}, // tcgen05.relinquish_alloc_permit
-		2843: {W: 0x3278616d78616d76, Val: 152, N: 5},  // vmax2
-		2863: {W: 0x706372, Val: 93, N: 3},             // rcp
-		2922: {W: 0x786574, Val: 138, N: 3},            // tex
-		2933: {W: 0x78745f747261626d, Val: 68, N: 18},  // mbarrier.expect_tx
-		2953: {W: 0x717573, Val: 120, N: 3},            // suq
-		2997: {W: 0x70756f726d6d6777, Val: 169, N: 16}, // wgmma.wait_group
-		3061: {W: 0x72726f, Val: 87, N: 2},             // or
-		3080: {W: 0x6b73616d69746361, Val: 1, N: 10},   // activemask
-		3111: {W: 0x706f72647261626d, Val: 66, N: 20},  // mbarrier.arrive_drop
-		3125: {W: 0x75646c, Val: 55, N: 3},             // ldu
-		3230: {W: 0x3464646164646176, Val: 147, N: 5},  // vadd4
-		3252: {W: 0x6364616d6364616d, Val: 61, N: 4},   // madc
-		3263: {W: 0x3478616d78616d76, Val: 153, N: 5},  // vmax4
-		3276: {W: 0x706c6573706c6573, Val: 101, N: 4},  // selp
-		3330: {W: 0x343264613264616d, Val: 60, N: 5},   // mad24
-		3388: {W: 0x65766972612e7063, Val: 33, N: 24},  // cp.async.mbarrier.arrive
-		3412: {W: 0x68637465612e7063, Val: 28, N: 22},  // cp.async.bulk.prefetch
-		3468: {W: 0x70756f72612e7063, Val: 34, N: 19},  // cp.async.wait_group
-		3482: {W: 0x70756f72612e7063, Val: 31, N: 24},  // cp.async.bulk.wait_group
-		3488: {W: 0x3462757362757376, Val: 165, N: 5},  // vsub4
-		3494: {W: 0x78745f657261626d, Val: 67, N: 20},  // mbarrier.complete_tx
-		3495: {W: 0x646173, Val: 100, N: 3},            // sad
-		3506: {W: 0x3466666973626176, Val: 144, N: 9},  // vabsdiff4
-		3550: {W: 0x656662, Val: 12, N: 3},             // bfe
-		3574: {W: 0x726873, Val: 108, N: 3},            // shr
-		3623: {W: 0x6b736d626b736d62, Val: 15, N: 4},   // bmsk
-		3660: {W: 0x7065636170737369, Val: 52, N: 8},   // isspacep
-		3689: {W: 0x746f6e, Val: 86, N: 3},             // not
-		3714: {W: 0x6c756d, Val: 79, N: 3},             // mul
-		3726: {W: 0x6465727565727573, Val: 121, N: 5},  // sured
-		3731: {W: 0x327865, Val: 45, N: 3},             // ex2
-		3756: {W: 0x70632e3565676374, Val: 127, N: 10}, // tcgen05.cp
-		3770: {W: 0x6d6572, Val: 97, N: 3},             // rem
-		3788: {W: 0x746e657676656d70, Val: 88, N: 7},   // pmevent
-		3810: {W: 0x726f78, Val: 171, N: 3},            // xor
-		3825: {W: 0x646c2e3565676374, Val: 130, N: 10}, // tcgen05.ld
-		3858: {W: 0x746d7270746d7270, Val: 92, N: 4},   // prmt
-		3863: {W: 0x726f736e722e7063, Val: 36, N: 27},  // cp.reduce.async.bulk.tensor
-		3869: {W: 0x3274657374657376, Val: 159, N: 5},  // vset2
-		3906: {W: 0x766964, Val: 41, N: 3},             // div
-		3915: {W: 0x616d6d2e65676374, Val: 131, N: 11}, // tcgen05.mma
-		3917: {W: 0x33706f6c33706f6c, Val: 57, N: 4},   // lop3
-		3922: {W: 0x646461, Val: 2, N: 3},              // add
-		3932: {W: 0x346e696d6e696d76, Val: 156, N: 5},  // vmin4
-		3961: {W: 0x6576617363617473, Val: 114, N: 9},  // stacksave
-		3964: {W: 0x636e79736c666873, Val: 106, N: 9},  // shfl.sync
-		3999: {W: 0x7074657370746573, Val: 104, N: 4},  // setp
-		4012: {W: 0x74696d6d65676374, Val: 126, N: 14}, // tcgen05.commit
-		4051: {W: 0x736f63, Val: 24, N: 3},             // cos
-		4065: {W: 0x746961777261626d, Val: 72, N: 18},  // mbarrier.test_wait
-		4088: {W: 0x6765726e6d746573, Val: 103, N: 10}, // setmaxnreg
-		4095: {},
+		990:  {W: 0x786972746d766f6d, Val: 78, N: 9},   // movmatrix
+		993:  {W: 0x746961777261626d, Val: 72, N: 18},  // mbarrier.test_wait
+		994:  {W: 0x6364646163646461, Val: 4, N: 4},    // addc
+		1001: {W: 0x636f6c6c65676374, Val: 128, N: 15}, // tcgen05.dealloc
+		1011: {W: 0x6576617363617473, Val: 114, N: 9},  // stacksave
+		1013: {W: 0x72726f, Val: 87, N: 2},             // or
+		1023: {},
 	},
-	Keys: []string{16: "brkpt", 17: "call", 46: "cp.async.bulk.tensor", 48: "add.cc", 49: "cvt.pack", 74: "vavrg2", 88: "red.async", 105: "set", 123: "vmax", 139: "wgmma.mma_async", 153: "shl", 183: "tld4", 194: "vset4", 197: "mov", 247: "cp.async", 281: "mad", 327: "exit", 332: "cp.reduce.async.bulk", 354: "movmatrix", 369: "bfi", 419: "sub.cc", 467: "wmma", 476: "ldmatrix", 491: "mbarrier.try_wait", 494: "mapa", 495: "vavrg4", 499: "sust", 547: "prefetchu", 589: "mbarrier.init", 590: "subc", 599: "mbarrier.inval", 626: "slct", 627: "and", 664: "popc", 692: "suld", 703: "clz", 712: "match.sync", 721: "tanh", 730: "sqrt", 741: "cp.async.bulk", 763: "max", 827: "shf", 840: "stackrestore", 848: "vshl", 932: "lg2", 936: "neg", 956: "tcgen05.alloc", 969: "fma", 989: "cp.async.bulk.commit_group", 1062: "bar.sync", 1107: "multimem.st", 1134: "barrier.cluster", 1145: "vabsdiff2", 1152: "membar", 1164: "tensormap.cp_fenceproxy", 1291: "tcgen05.fence", 1322: "dp4a", 1428: "redux.sync", 1447: "alloca", 1450: "vabsdiff", 1563: "dp2a", 1571: "tcgen05.wait", 1605: "mbarrier.pending_count", 1606: "wgmma.fence", 1607: "griddepcontrol", 1666: "abs", 1674: "prefetch", 1681: "mul24", 1713: "fence", 1745: "cvta", 1802: "tcgen05.shift", 1822: "multimem.ld_reduce", 1869: "vsub", 1872: "cnot", 1915: "stmatrix", 1919: "sin", 1957: "bra", 1968: "vadd2", 1981: "mad.cc", 1986: "vshr", 1989: "mma", 2018: "addc", 2052: "mbarrier.arrive", 2053: "st.bulk", 2057: "elect.sync", 2083: "rsqrt", 2108: "atom", 2131: "copysign", 2145: "vadd", 2147: "vmad", 2160: "barrier", 2162: "brx.idx", 2179: "cvt", 2188: "getctarank", 2193: "trap", 2212: "multimem.red", 2227: "vsub2", 2300: "ret", 2302: "fns", 2358: "bfind", 2399: "tcgen05.dealloc", 2453: "ld", 2548: "testp", 2561: "tensormap.replace", 2580: "vset", 2591: "sub", 2608: "nanosleep", 2637: "bar.warp.sync", 2638: "txq", 2642: "vmin", 2665: "szext", 2670: "vmin2", 2702: "createpolicy", 2734: "red", 2749: "cp.async.bulk.prefetch.tensor", 2759: "wgmma.commit_group", 2774: "cp.async.commit_group", 2781: "vote.sync", 2785: "brev", 2801: "min", 2839: "tcgen05.relinquish_alloc_permit", 2843: "vmax2", 2863: "rcp", 2922: "tex", 2933: "mbarrier.expect_tx", 2953: "suq", 2997: "wgmma.wait_group", 3061: "or", 3080: "activemask", 3111: "mbarrier.arrive_drop", 3125: "ldu", 3230: "vadd4", 3252: "madc", 3263: "vmax4", 3276: "selp", 3330: "mad24", 3388: "cp.async.mbarrier.arrive", 3412: "cp.async.bulk.prefetch", 3468: "cp.async.wait_group", 3482: "cp.async.bulk.wait_group", 3488: "vsub4", 3494: "mbarrier.complete_tx", 3495: "sad", 3506: "vabsdiff4", 3550: "bfe", 3574: "shr", 3623: "bmsk", 3660: "isspacep", 3689: "not", 3714: "mul", 3726: "sured", 3731: "ex2", 3756: "tcgen05.cp", 3770: "rem", 3788: "pmevent", 3810: "xor", 3825: "tcgen05.ld", 3858: "prmt", 3863: "cp.reduce.async.bulk.tensor", 3869: "vset2", 3906: "div", 3915: "tcgen05.mma", 3917: "lop3", 3922: "add", 3932: "vmin4", 3961: "stacksave", 3964: "shfl.sync", 3999: "setp", 4012: "tcgen05.commit", 4051: "cos", 4065: "mbarrier.test_wait", 4088: "setmaxnreg", 4095: ""},
+	Keys: []string{0: "tcgen05.fence", 4: "st.bulk", 16: "brkpt", 17: "call", 35: "rsqrt", 38: "bar.sync", 39: "mbarrier.arrive_drop", 46: "cp.async.bulk.tensor", 48: "add.cc", 49: "cvt.pack", 53: "ldu", 60: "atom", 62: "createpolicy", 74: "vavrg2", 78: "vote.sync", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 114: "brx.idx", 123: "vmax", 128: "membar", 131: "cvt", 140: "tensormap.cp_fenceproxy", 145: "trap", 153: "griddepcontrol", 154: "shl", 155: "wgmma.mma_async", 158: "vadd4", 179: "vsub2", 180: "madc", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 213: "wgmma.fence", 247: "cp.async", 252: "ret", 254: "fns", 258: "mad24", 281: "mad", 298: "dp4a", 308: "wgmma.wait_group", 310: "bfind", 316: "cp.async.mbarrier.arrive", 327: "exit", 332: "cp.reduce.async.bulk", 335: "tcgen05.commit", 340: "cp.async.bulk.prefetch", 357: "shfl.sync", 360: "tcgen05.wait", 369: "bfi", 379: "getctarank", 396: "cp.async.wait_group", 398: "red.async", 400: "multimem.red", 405: "ld", 410: "cp.async.bulk.wait_group", 413: "mbarrier.inval", 416: "vsub4", 419: "sub.cc", 422: "mbarrier.complete_tx", 423: "alloca", 424: "sad", 426: "vabsdiff", 428: "prefetchu", 435: "vabsdiff4", 448: "mbarrier.init", 452: "multimem.st", 457: "elect.sync", 467: "wmma", 476: "ldmatrix", 477: "tcgen05.mma", 478: "bfe", 491: "mbarrier.try_wait", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 512: "mbarrier.arrive", 513: "tensormap.replace", 532: "vset", 539: "dp2a", 543: "sub", 551: "bmsk", 552: "tcgen05.alloc", 573: "bar.warp.sync", 578: "tcgen05.cp", 581: "mbarrier.pending_count", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 602: "barrier.cluster", 617: "not", 618: "szext", 620: "redux.sync", 622: "vmin2", 626: "slct", 627: "and", 631: "stackrestore", 642: "abs", 643: "mul", 650: "prefetch", 654: "sured", 655: "tcgen05.shift", 657: "mul24", 659: "ex2", 664: "popc", 665: "activemask", 686: "red", 689: "fence", 692: "suld", 698: "rem", 701: "cp.async.bulk.prefetch.tensor", 703: "clz", 711: "wgmma.commit_group", 716: "pmevent", 721: "cvta", 722: "tanh", 726: "cp.async.commit_group", 730: "sqrt", 737: "brev", 738: "xor", 751: "tcgen05.ld", 753: "min", 763: "max", 786: "prmt", 791: "cp.reduce.async.bulk.tensor", 792: "tcgen05.relinquish_alloc_permit", 795: "vmax2", 797: "vset2", 798: "multimem.ld_reduce", 815: "rcp", 827: "shf", 834: "div", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 885: "mbarrier.expect_tx", 891: "stmatrix", 895: "sin", 905: "suq", 913: "cp.async.bulk", 916: "vabsdiff2", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 951: "setmaxnreg", 957: "mad.cc", 962: "vshr", 965: "mma", 966: "nanosleep", 969: "fma", 979: "cos", 982: "match.sync", 989: "cp.async.bulk.commit_group", 990: "movmatrix", 993: "mbarrier.test_wait", 994: "addc", 1001: "tcgen05.dealloc", 1011: "stacksave", 1013: "or", 1023: ""},
 }
 
 // opClasses map section prefixes to class names.

@@ -50,17 +50,16 @@ func TestLSPHelp(t *testing.T) {
 // (the program is valid: check accepts it); a decode error of an invalid
 // program stays 1.
 func TestRunUnsupportedExits3(t *testing.T) {
-	k := writeFile(t, "mma.ptx", `.version 8.5
+	k := writeFile(t, "multimem.ptx", `.version 8.5
 .target sm_90
 .address_size 64
 .visible .entry k(.param .u64 p)
 {
 	.reg .b64 %rd<2>;
 	.reg .b32 %r<8>;
-	.reg .f32 %f<17>;
 	ld.param.u64 %rd1, [p];
-	mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4,%f5,%f6,%f7,%f8}, {%r1,%r2}, {%r3,%r4}, {%f9,%f10,%f11,%f12,%f13,%f14,%f15,%f16};
-	st.global.f32 [%rd1], %f1;
+	multimem.ld_reduce.relaxed.gpu.global.add.u32 %r1, [%rd1];
+	st.global.u32 [%rd1], %r1;
 	ret;
 }
 `)

@@ -71,16 +71,20 @@ func Build(keys []string, vals []uint16) *Index {
 }
 
 // Hash hashes s: a name of up to 8 bytes (nearly all) by its packed word
-// and length, mixed once (internal/word); a longer one by its first,
-// middle and last eight bytes and its length, so that names that differ
-// anywhere in those (the wgmma shapes .m64n8k16 ... .m64n256k16, the
-// collector buffers .collector::b0::lastuse ... ::b3::lastuse) spread.
+// and length, mixed once (internal/word); a longer one by its first and
+// last eight bytes, the middle eight too past 16 bytes, and its length, so
+// that names that differ anywhere in those (the wgmma shapes .m64n8k16
+// ... .m64n256k16, the collector buffers .collector::b0::lastuse ...
+// ::b3::lastuse) spread.
 func Hash(s string) uint32 {
 	n := len(s)
 	if n <= 8 {
 		return shortHash(word.Pack(s), n)
 	}
-	w := word.Pack(s[:8]) ^ bits.RotateLeft64(word.Pack(s[n-8:]), 29) ^ bits.RotateLeft64(word.Pack(s[n/2-4:n/2+4]), 43)
+	w := word.Pack(s[:8]) ^ bits.RotateLeft64(word.Pack(s[n-8:]), 29)
+	if n > 16 { // the first and last eight bytes leave some out
+		w ^= bits.RotateLeft64(word.Pack(s[n/2-4:n/2+4]), 43)
+	}
 	return uint32(word.Mix(w+uint64(n)*0x9e3779b97f4a7c15) >> 32)
 }
 
