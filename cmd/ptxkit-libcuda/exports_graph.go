@@ -87,6 +87,14 @@ func captured(s C.uintptr_t, kind int, run func() cudrv.Result) bool {
 	return true
 }
 
+// isCapturing reports whether stream s captures now.
+func isCapturing(s C.uintptr_t) bool {
+	graphs.Lock()
+	defer graphs.Unlock()
+	_, ok := graphs.capturing[s]
+	return ok && s != 0
+}
+
 func runGraph(gr *graph) cudrv.Result {
 	graphs.Lock()
 	var runs []func() cudrv.Result
