@@ -116,7 +116,7 @@ while IFS='|' read -r name dir dev extra; do
     (cd "$CUDA_SAMPLES/Samples/$dir" && LD_LIBRARY_PATH=$cudart_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
       /usr/bin/time -o "$log.time" -f '%U %S' timeout "$timeout_s" "$ptxkit" exec "$out/bin-$rt/$name") >"$log" 2>&1
     rc=$?
-    cpu=$(awk 'END {printf "%.1f", $1 + $2}' "$log.time" 2>/dev/null)
+    cpu=$(awk 'END {printf "%.2f", $1 + $2}' "$log.time" 2>/dev/null)
     case $rc in 0) res=PASS ;; 124|137) res=TIME ;; *) res=FAIL ;; esac
     printf '%-26s %-7s %-6s %8s\n' "$name" "$rt" "$res" "${cpu:--}"
   done
