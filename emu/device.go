@@ -37,6 +37,9 @@ func (p *Program) Variables() []*Region {
 	return append(append([]*Region(nil), p.globals...), p.konsts...)
 }
 
+// StaticSharedBytes returns the kernel's static shared memory per CTA.
+func (p *Program) StaticSharedBytes() int { return p.sharedStatic }
+
 // VariablesEnd returns the addresses just past the program's .global and
 // .const variables (the layout's bases when there are none).
 func (p *Program) VariablesEnd() (global, konst uint64) {

@@ -87,6 +87,14 @@ func captured(s C.uintptr_t, kind int, run func() cudrv.Result) bool {
 	return true
 }
 
+// isCapturing reports whether stream s captures now.
+func isCapturing(s C.uintptr_t) bool {
+	graphs.Lock()
+	defer graphs.Unlock()
+	_, ok := graphs.capturing[s]
+	return ok && s != 0
+}
+
 func runGraph(gr *graph) cudrv.Result {
 	graphs.Lock()
 	var runs []func() cudrv.Result
@@ -580,12 +588,12 @@ func cuGraphAddMemAllocNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t,
 	// CUDA_MEM_ALLOC_NODE_PARAMS: the pool properties (88 bytes), access
 	// descriptors, bytesize at 104 and the returned address at 112. The
 	// memory is allocated once, for the graph's life, as a GPU reserves it.
-	ptr, r := driver().MemAlloc(u64at(p, 104))
+	ptr, r := driver().GraphMemAlloc(u64at(p, 104))
 	if r != cudrv.Success {
 		return res(r)
 	}
 	*(*uint64)(unsafe.Add(p, 112)) = ptr
-	return addNodeExport(node, g, deps, n, nodeMemAlloc, nil)
+	return addNodeExport(node, g, deps, n, nodeMemAlloc, func() cudrv.Result { return driver().GraphMemRun(ptr) })
 }
 
 //export cuGraphAddMemFreeNode

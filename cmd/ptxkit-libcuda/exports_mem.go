@@ -29,8 +29,26 @@ func cuMemAlloc_v2(ptr *C.ulonglong, n C.size_t) C.int {
 	return res(r)
 }
 
+// cuMemAllocAsync allocates now: streams run in issue order. On a
+// capturing stream it becomes a graph's memory allocation node, allocated
+// now for the graph's life, as cuGraphAddMemAllocNode does.
+//
 //export cuMemAllocAsync
-func cuMemAllocAsync(ptr *C.ulonglong, n C.size_t, s C.uintptr_t) C.int { return cuMemAlloc_v2(ptr, n) }
+func cuMemAllocAsync(ptr *C.ulonglong, n C.size_t, s C.uintptr_t) C.int {
+	if ptr == nil {
+		return res(cudrv.ErrInvalidValue)
+	}
+	if !isCapturing(s) {
+		return cuMemAlloc_v2(ptr, n)
+	}
+	a, r := driver().GraphMemAlloc(uint64(n))
+	if r != cudrv.Success {
+		return res(r)
+	}
+	captured(s, nodeMemAlloc, func() cudrv.Result { return driver().GraphMemRun(a) })
+	*ptr = C.ulonglong(a)
+	return 0
+}
 
 //export cuMemAllocPitch_v2
 func cuMemAllocPitch_v2(ptr *C.ulonglong, pitch *C.size_t, width, height C.size_t, elem C.uint) C.int {
@@ -48,8 +66,16 @@ func cuMemAllocPitch_v2(ptr *C.ulonglong, pitch *C.size_t, width, height C.size_
 //export cuMemFree_v2
 func cuMemFree_v2(ptr C.ulonglong) C.int { return res(driver().MemFree(uint64(ptr))) }
 
+// cuMemFreeAsync frees now, or, on a capturing stream, becomes a graph's
+// memory free node: the memory must stay for the graph's launches.
+//
 //export cuMemFreeAsync
-func cuMemFreeAsync(ptr C.ulonglong, s C.uintptr_t) C.int { return cuMemFree_v2(ptr) }
+func cuMemFreeAsync(ptr C.ulonglong, s C.uintptr_t) C.int {
+	if captured(s, nodeMemFree, nil) {
+		return 0
+	}
+	return cuMemFree_v2(ptr)
+}
 
 //export cuMemGetInfo_v2
 func cuMemGetInfo_v2(free, total *C.size_t) C.int {

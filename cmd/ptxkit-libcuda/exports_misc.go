@@ -201,7 +201,7 @@ func cuMemPoolTrimTo(pool C.uintptr_t, keep C.size_t) C.int { return 0 }
 
 //export cuMemAllocFromPoolAsync
 func cuMemAllocFromPoolAsync(ptr *C.ulonglong, n C.size_t, pool, s C.uintptr_t) C.int {
-	return cuMemAlloc_v2(ptr, n)
+	return cuMemAllocAsync(ptr, n, s)
 }
 
 //export cuOccupancyMaxActiveClusters

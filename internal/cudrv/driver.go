@@ -73,12 +73,21 @@ type Driver struct {
 	modules   int
 	sticky    Result // the error a kernel left (a broken context)
 	start     time.Time
+
+	reserved    map[uint64]reservation // cuMemAddressReserve ranges by base
+	mapped      map[uint64]mapping     // cuMemMap mappings by address
+	nextVA      uint64
+	graphAllocs map[uint64]uint64 // graph memory allocation nodes' addresses and sizes
+	graphUsed   uint64            // bytes held by graph memory allocation nodes
+	graphHigh   uint64
 }
 
 // allocation is device memory the driver handed out.
 type allocation struct {
 	region *emu.Region
 	kind   MemKind
+	mapped bool // a cuMemMap mapping: cuMemUnmap removes it, not cuMemFree
+	graph  bool // made by a graph memory allocation node
 }
 
 // MemKind is where memory lives (CUmemorytype).

@@ -167,7 +167,10 @@ func (d *Driver) FuncAttr(fh Handle, attr int) (int64, Result) {
 	case 0: // MAX_THREADS_PER_BLOCK
 		return 1024, Success
 	case 1: // SHARED_SIZE_BYTES (static)
-		return 0, Success
+		if fn.prog == nil {
+			return 0, Success
+		}
+		return int64(fn.prog.StaticSharedBytes()), Success
 	case 2: // CONST_SIZE_BYTES
 		return 0, Success
 	case 3: // LOCAL_SIZE_BYTES

@@ -33,12 +33,15 @@ func (d *Driver) MemFree(ptr uint64) Result {
 		return Success
 	}
 	a, ok := d.allocs[ptr]
-	if !ok || a.kind != MemDevice && a.kind != MemUnified {
+	if !ok || a.mapped || a.kind != MemDevice && a.kind != MemUnified {
 		return ErrInvalidValue
 	}
 	d.mem.Free(ptr)
 	delete(d.allocs, ptr)
 	d.used -= uint64(len(a.region.Data))
+	if a.graph {
+		d.graphUsed -= uint64(len(a.region.Data))
+	}
 	return d.sticky
 }
 

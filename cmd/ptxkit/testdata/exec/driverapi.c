@@ -85,6 +85,34 @@ int main(void) {
     return 1;
   }
   CHECK(cuGetProcAddress_v2("cuMemAlloc", &fn, 12050, 0, &status));
+  /* Virtual memory management: the kernel runs on a cuMemMap-ed range. */
+  CUresult cuMemGetAllocationGranularity(size_t *, const void *, int);
+  CUresult cuMemCreate(unsigned long long *, size_t, const void *, unsigned long long);
+  CUresult cuMemAddressReserve(CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long);
+  CUresult cuMemMap(CUdeviceptr, size_t, size_t, unsigned long long, unsigned long long);
+  CUresult cuMemSetAccess(CUdeviceptr, size_t, const void *, size_t);
+  CUresult cuMemUnmap(CUdeviceptr, size_t);
+  CUresult cuMemRelease(unsigned long long);
+  CUresult cuMemAddressFree(CUdeviceptr, size_t);
+  struct { int type, handles, loc_type, loc_id; void *win32; unsigned char flags[8]; } prop = {1, 0, 1, 0, 0, {0}};
+  struct { int loc_type, loc_id, flags; } access = {1, 0, 3};
+  size_t gran;
+  unsigned long long phys;
+  CUdeviceptr va;
+  CHECK(cuMemGetAllocationGranularity(&gran, &prop, 0));
+  CHECK(cuMemCreate(&phys, gran, &prop, 0));
+  CHECK(cuMemAddressReserve(&va, gran, 0, 0, 0));
+  CHECK(cuMemMap(va, gran, 0, phys, 0));
+  CHECK(cuMemSetAccess(va, gran, &access, 1));
+  CHECK(cuMemcpyHtoD_v2(va, h, sizeof h));
+  void *vargs[] = {&va, &cnt};
+  CHECK(cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, vargs, 0));
+  CHECK(cuMemcpyDtoH_v2(h, va, sizeof h));
+  for (int i = 0; i < 32; i++)
+    if (h[i] != 4u * i) { printf("mapped memory: FAILED at %d: %u\n", i, h[i]); return 1; }
+  CHECK(cuMemUnmap(va, gran));
+  CHECK(cuMemRelease(phys));
+  CHECK(cuMemAddressFree(va, gran));
   printf("driver %d, %d device(s): %s, %d SMs\ndriver API PASSED\n", v, n, name, sm);
   return 0;
 }

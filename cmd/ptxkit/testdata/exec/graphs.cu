@@ -110,6 +110,32 @@ int main() {
   CHECK(cudaStreamSynchronize(s1));
   CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
   if (h[n - 1] != 9) { printf("memory nodes FAILED: %d\n", h[n - 1]); return 1; }
+  // Captured cudaMallocAsync/cudaFreeAsync are the graph's allocation and free
+  // nodes: the memory is there at each launch. Without the captured free, the
+  // program frees the graph's allocation itself and the next launch has it again.
+  for (int withFree = 1; withFree >= 0; withFree--) {
+    cudaGraph_t cg;
+    int *t;
+    CHECK(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal));
+    CHECK(cudaMallocAsync((void **)&t, n * sizeof(int), s1));
+    CHECK(cudaMemsetAsync(t, 0, n * sizeof(int), s1));
+    add<<<1, n, 0, s1>>>(t, n, 5);
+    CHECK(cudaMemcpyAsync(b, t, n * sizeof(int), cudaMemcpyDeviceToDevice, s1));
+    if (withFree) CHECK(cudaFreeAsync(t, s1));
+    CHECK(cudaStreamEndCapture(s1, &cg));
+    cudaGraphExec_t ce;
+    CHECK(cudaGraphInstantiate(&ce, cg, 0));
+    for (int i = 0; i < 2; i++) {
+      CHECK(cudaMemset(b, 0, n * sizeof(int)));
+      CHECK(cudaGraphLaunch(ce, s1));
+      CHECK(cudaStreamSynchronize(s1));
+      CHECK(cudaMemcpy(h, b, sizeof h, cudaMemcpyDeviceToHost));
+      if (h[n - 1] != 5) { printf("captured memory nodes FAILED (free %d, launch %d): %d\n", withFree, i, h[n - 1]); return 1; }
+      if (!withFree) CHECK(cudaFree(t));
+    }
+    CHECK(cudaGraphExecDestroy(ce));
+    CHECK(cudaGraphDestroy(cg));
+  }
   CHECK(cudaGraphExecDestroy(exec3));
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphExecDestroy(exec2));
