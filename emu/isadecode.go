@@ -120,19 +120,24 @@ func subOpcodes(opcode string) bool {
 	return len(forms) > 0
 }
 
-// operandForm returns the form whose operands in has, as isa decodes it,
-// or nil when isa has none that fits without a problem. It reports
-// nothing: the register analysis (regalloc.go) asks before lowering.
-func operandForm(in *ast.Instruction) *isa.OpForm {
+// operandForm decodes in the way decodeISA does, without reporting: it
+// returns whether in is of the store table's family (st, st.async,
+// tcgen05.st: every operand is read) and otherwise the form whose
+// operands in has, or nil when no form fits without a problem. The
+// register analysis (regalloc.go) asks before lowering.
+func operandForm(in *ast.Instruction) (form *isa.OpForm, store bool) {
 	names := make([]string, len(in.Quals))
 	quals := make([]isa.Qual, len(in.Quals))
 	for i, q := range in.Quals {
 		names[i] = q.Name
 		quals[i] = isa.LookupQual(q.Name)
 	}
+	if desc, _ := isa.SelectInstr(in.Opcode, names, quals); desc != nil {
+		return nil, true
+	}
 	var od isa.OpDecode
 	if probs := isa.DecodeOp(in.Opcode, names, quals, len(in.Operands), &od, nil); len(probs) > 0 {
-		return nil
+		return nil, false
 	}
-	return od.Form
+	return od.Form, false
 }

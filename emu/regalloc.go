@@ -110,13 +110,6 @@ func asyncWriter(op string) bool {
 	return op == "wgmma" || op == "tcgen05"
 }
 
-// killVectorDst are the opcodes whose braced first operand is written
-// entirely by the instruction.
-var killVectorDst = map[string]bool{
-	"ld": true, "ldu": true, "ldmatrix": true, "wmma": true, "mov": true, "tex": true,
-	"tld4": true, "suld": true, "mma": true, "movmatrix": true,
-}
-
 // build computes each instruction's uses, kills and successors. It
 // returns false when the function's control flow cannot be followed.
 func (a *regAnalysis) build() bool {
@@ -140,13 +133,6 @@ func (a *regAnalysis) build() bool {
 				switch kinds[j] {
 				case isa.OpdDst, isa.OpdPredDst:
 					eff = regWrite
-				case isa.OpdVector:
-					if j == 0 && !isStoreLike(in) {
-						eff = regMayWrite
-						if killVectorDst[in.Opcode] {
-							eff = regWrite
-						}
-					}
 				case isa.OpdAny:
 					eff = regMayWrite
 				}
@@ -160,29 +146,18 @@ func (a *regAnalysis) build() bool {
 	return true
 }
 
-// isStoreLike reports whether in's first operand is an address (a store,
-// wmma.store, stmatrix): its braced operand is read.
-func isStoreLike(in *ast.Instruction) bool {
-	if len(in.Operands) == 0 {
-		return false
-	}
-	_, addr := in.Operands[0].(*ast.Address)
-	return addr
-}
-
 // operandKinds returns the operand classes of in's form and true, or
 // false when no form describes its operands (every register may then be
-// read and written).
+// read and written). The store table's family reads every operand.
 func (a *regAnalysis) operandKinds(in *ast.Instruction) ([]isa.OperandClass, bool) {
-	switch in.Opcode {
-	case "st", "red", "prefetch", "prefetchu", "nanosleep", "stackrestore", "pmevent", "trap", "ret", "exit", "bra", "brx", "cp", "applypriority":
+	form, store := operandForm(in)
+	if store {
 		kinds := make([]isa.OperandClass, len(in.Operands))
 		for i := range kinds {
-			kinds[i] = isa.OpdSrc // every register is read
+			kinds[i] = isa.OpdSrc
 		}
 		return kinds, true
 	}
-	form := operandForm(in)
 	if form == nil || form.AnyOperands {
 		return nil, false
 	}
