@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptxkit/ptxkit/internal/testref"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
@@ -27,36 +28,32 @@ func TestSlotSharingSameResults(t *testing.T) {
 		t.Skip("runs the reference set twice (-short)")
 	}
 	dir := gpuRefDir(t)
-	rows, err := os.ReadFile(filepath.Join(dir, "launches.tsv"))
+	rows, err := testref.Launches(filepath.Join(dir, "launches.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ran, fewer := 0, 0
-	for _, line := range strings.Split(string(rows), "\n") {
-		f := strings.Split(line, "\t")
-		if strings.HasPrefix(line, "#") || len(f) < 9 {
-			continue
-		}
-		cfg, ok := refConfig(f)
+	for _, row := range rows {
+		cfg, ok := refConfig(row)
 		if !ok {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(dir, f[1]))
+		src, err := os.ReadFile(filepath.Join(dir, row.PTX))
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, errs := parser.ParseString(f[1], string(src))
+		m, errs := parser.ParseString(row.PTX, string(src))
 		if errs.HasErrors() {
-			t.Fatalf("%s: %v", f[1], errs.Err())
+			t.Fatalf("%s: %v", row.PTX, errs.Err())
 		}
 		run := func() (*Program, string) {
-			p, errs := Decode(m, f[2])
+			p, errs := Decode(m, row.Kernel)
 			if errs.HasErrors() {
-				t.Fatalf("%s: %v", f[0], errs.Err())
+				t.Fatalf("%s: %v", row.Name, errs.Err())
 			}
-			res, err := execute(p, cfg, refArgs(t, dir, strings.Fields(f[8])))
+			res, err := execute(p, cfg, refArgs(t, dir, row.Args))
 			if err != nil {
-				t.Fatalf("%s: %v", f[0], err)
+				t.Fatalf("%s: %v", row.Name, err)
 			}
 			var out bytes.Buffer
 			for _, b := range res.Buffers {
@@ -72,12 +69,12 @@ func TestSlotSharingSameResults(t *testing.T) {
 		var want string
 		withoutSharing(func() { alone, want = run() })
 		if got != want {
-			t.Errorf("%s: the results differ with slot sharing", f[0])
+			t.Errorf("%s: the results differ with slot sharing", row.Name)
 		}
 		if shared.numSlots < alone.numSlots {
 			fewer++
 		}
-		t.Logf("%s: %d slots shared, %d alone", f[0], shared.numSlots, alone.numSlots)
+		t.Logf("%s: %d slots shared, %d alone", row.Name, shared.numSlots, alone.numSlots)
 		ran++
 	}
 	if ran < 10 || fewer < ran/2 {
@@ -87,10 +84,10 @@ func TestSlotSharingSameResults(t *testing.T) {
 
 // refConfig reads the grid, block, cluster and shared bytes of a row of
 // launches.tsv (cooperative rows are left out).
-func refConfig(f []string) (Config, bool) {
+func refConfig(row testref.Launch) (Config, bool) {
 	var cfg Config
 	for i, d := range []*[3]int{&cfg.Grid, &cfg.Block, &cfg.Cluster} {
-		parts := strings.Split(f[3+i], ",")
+		parts := strings.Split([]string{row.Grid, row.Block, row.Cluster}[i], ",")
 		*d = [3]int{1, 1, 1}
 		for j, p := range parts {
 			n, err := strconv.Atoi(p)
@@ -100,7 +97,7 @@ func refConfig(f []string) (Config, bool) {
 			d[j] = n
 		}
 	}
-	n, err := strconv.Atoi(f[6])
+	n, err := strconv.Atoi(row.Shared)
 	cfg.SharedBytes = n
 	return cfg, err == nil
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"github.com/ptxkit/ptxkit/internal/testref"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ptxkit/ptxkit/internal/testref"
 )
 
 // gpuRefDir holds what an H100 wrote for the launches of launches.tsv.
@@ -25,34 +27,20 @@ var gpuRefDir = testref.Path("gpu-reference")
 var gpuRefKnownFailures = map[string]string{}
 
 // gpuLaunch is one row of launches.tsv.
-type gpuLaunch struct {
-	name, ptx, kernel, grid, block, cluster, shared, compare string
-	args                                                     []string
-}
+type gpuLaunch struct{ testref.Launch }
 
 func readGPULaunches(t testing.TB) []gpuLaunch {
 	t.Helper()
-	f, err := os.Open(filepath.Join(gpuRefDir, "launches.tsv"))
-	if err != nil {
+	rows, err := testref.Launches(filepath.Join(gpuRefDir, "launches.tsv"))
+	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("the H100 reference set is absent (%v)", err)
 	}
-	defer f.Close()
-	var out []gpuLaunch
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		c := strings.Split(line, "\t")
-		if len(c) != 9 {
-			t.Fatalf("launches.tsv: %d columns in %q", len(c), line)
-		}
-		out = append(out, gpuLaunch{name: c[0], ptx: c[1], kernel: c[2], grid: c[3], block: c[4], cluster: c[5],
-			shared: c[6], compare: c[7], args: strings.Fields(c[8])})
-	}
-	if err := sc.Err(); err != nil {
+	if err != nil {
 		t.Fatal(err)
+	}
+	out := make([]gpuLaunch, len(rows))
+	for i, r := range rows {
+		out[i] = gpuLaunch{r}
 	}
 	return out
 }
@@ -60,17 +48,17 @@ func readGPULaunches(t testing.TB) []gpuLaunch {
 // command returns the ptxkit run command line of the launch, writing its
 // buffers to out.
 func (g *gpuLaunch) command(out string) []string {
-	cmd := []string{"run", filepath.Join(gpuRefDir, g.ptx), "--kernel", g.kernel, "--grid", g.grid, "--block", g.block,
-		"--shared-bytes", g.shared, "--dump", "none", "--out", out}
+	cmd := []string{"run", filepath.Join(gpuRefDir, g.PTX), "--kernel", g.Kernel, "--grid", g.Grid, "--block", g.Block,
+		"--shared-bytes", g.Shared, "--dump", "none", "--out", out}
 	if raceEnabled {
 		cmd = append(cmd, "--timeout", "0") // the race detector slows the longest launches past any fixed budget
 	}
-	if g.cluster == "coop" {
+	if g.Cluster == "coop" {
 		cmd = append(cmd, "--cooperative")
 	} else {
-		cmd = append(cmd, "--cluster", g.cluster)
+		cmd = append(cmd, "--cluster", g.Cluster)
 	}
-	for _, a := range g.args {
+	for _, a := range g.Args {
 		if p, ok := strings.CutPrefix(a, "file:"); ok {
 			a = "file:" + filepath.Join(gpuRefDir, p)
 		}
@@ -97,9 +85,9 @@ func (g *gpuLaunch) run(t testing.TB) (string, time.Duration) {
 // emulator wrote to dir; it returns "" when all match.
 func (g *gpuLaunch) compareGPU(t testing.TB, dir string) string {
 	t.Helper()
-	want, err := filepath.Glob(filepath.Join(gpuRefDir, "expected", g.name, "arg*.bin"))
+	want, err := filepath.Glob(filepath.Join(gpuRefDir, "expected", g.Name, "arg*.bin"))
 	if err != nil || len(want) == 0 {
-		t.Fatalf("no expected buffers for %s", g.name)
+		t.Fatalf("no expected buffers for %s", g.Name)
 	}
 	slices.Sort(want)
 	for _, wf := range want {
@@ -111,7 +99,7 @@ func (g *gpuLaunch) compareGPU(t testing.TB, dir string) string {
 		if err != nil {
 			return fmt.Sprintf("%s: the emulator wrote no such buffer", filepath.Base(wf))
 		}
-		if msg := compareBuffer(g.compare, exp, got); msg != "" {
+		if msg := compareBuffer(g.Compare, exp, got); msg != "" {
 			return filepath.Base(wf) + ": " + msg
 		}
 	}
@@ -184,10 +172,10 @@ func sortedWords(b []byte) []byte {
 // differ.
 func TestGPUReference(t *testing.T) {
 	for _, g := range readGPULaunches(t) {
-		t.Run(g.name, func(t *testing.T) {
+		t.Run(g.Name, func(t *testing.T) {
 			dir, took := g.run(t)
 			msg := g.compareGPU(t, dir)
-			why, known := gpuRefKnownFailures[g.name]
+			why, known := gpuRefKnownFailures[g.Name]
 			switch {
 			case msg != "" && !known:
 				t.Errorf("differs from the H100: %s", msg)
@@ -205,7 +193,7 @@ func TestGPUReference(t *testing.T) {
 // (parse, check, decode, emulate, write the buffers).
 func BenchmarkGPUReference(b *testing.B) {
 	for _, g := range readGPULaunches(b) {
-		b.Run(g.name, func(b *testing.B) {
+		b.Run(g.Name, func(b *testing.B) {
 			for b.Loop() {
 				g.run(b)
 			}

@@ -112,10 +112,10 @@ func TestRaceReferenceClean(t *testing.T) {
 	}
 	if _, err := os.Stat(gpuRefDir); err == nil {
 		for i, g := range readGPULaunches(t) {
-			if raceDefaultOnly[g.name] {
+			if raceDefaultOnly[g.Name] {
 				i = -1
 			}
-			check(g.name, g.command(t.TempDir()), i)
+			check(g.Name, g.command(t.TempDir()), i)
 		}
 		// The grid-wide barrier of cooperative groups: fences, atomics and
 		// volatile polling across clusters.
@@ -203,7 +203,7 @@ func TestRunExplore(t *testing.T) {
 func BenchmarkRaceOverhead(b *testing.B) {
 	for _, g := range readGPULaunches(b) {
 		for _, mode := range []string{"plain", "race"} {
-			b.Run(g.name+"/"+mode, func(b *testing.B) {
+			b.Run(g.Name+"/"+mode, func(b *testing.B) {
 				args := append(g.command(b.TempDir()), "--timeout", "0")
 				if mode == "race" {
 					args = append(args, "--race")

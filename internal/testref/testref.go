@@ -7,8 +7,10 @@
 package testref
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Path returns where the reference file or folder elem (relative to the
@@ -56,4 +58,33 @@ func moduleRoot() string {
 		}
 		dir = parent
 	}
+}
+
+// Launch is one row of the GPU reference set's launches.tsv: the kernel,
+// its launch shape and its arguments as ptxkit run writes them.
+type Launch struct {
+	Name, PTX, Kernel, Grid, Block, Cluster, Shared, Compare string
+	Args                                                     []string
+}
+
+// Launches reads the manifest at path (launches.tsv): nine tab-separated
+// columns a row, "#" lines and empty lines skipped.
+func Launches(path string) ([]Launch, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Launch
+	for i, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		c := strings.Split(line, "\t")
+		if len(c) != 9 {
+			return nil, fmt.Errorf("%s:%d: %d columns, want 9", path, i+1, len(c))
+		}
+		out = append(out, Launch{Name: c[0], PTX: c[1], Kernel: c[2], Grid: c[3], Block: c[4], Cluster: c[5],
+			Shared: c[6], Compare: c[7], Args: strings.Fields(c[8])})
+	}
+	return out, nil
 }

@@ -30,3 +30,20 @@ func TestPathOrder(t *testing.T) {
 		t.Errorf("missing file: %q, want the copy's path", missing)
 	}
 }
+
+// TestLaunches reads a manifest's rows and names a row with the wrong
+// number of columns.
+func TestLaunches(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.tsv")
+	os.WriteFile(good, []byte("# header\n\nk\tp.ptx\tk\t8\t32\t1\t0\texact\tbuf:4 7\n"), 0o644)
+	rows, err := Launches(good)
+	if err != nil || len(rows) != 1 || rows[0].Grid != "8" || len(rows[0].Args) != 2 || rows[0].Args[1] != "7" {
+		t.Fatalf("rows %+v, err %v", rows, err)
+	}
+	bad := filepath.Join(dir, "bad.tsv")
+	os.WriteFile(bad, []byte("k\tp.ptx\n"), 0o644)
+	if _, err := Launches(bad); err == nil || !strings.Contains(err.Error(), "bad.tsv:1: 2 columns") {
+		t.Fatalf("err = %v", err)
+	}
+}
