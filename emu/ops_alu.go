@@ -897,42 +897,47 @@ func execSetp(w *Warp, in *Inst) Status {
 	return Continue
 }
 
+// compareFloat evaluates a comparison of floats; the u-forms are true on
+// NaN.
+func compareFloat[F float32 | float64](cmp uint8, x, y F) bool {
+	nan := x != x || y != y
+	switch cmp {
+	case 1:
+		return x == y
+	case 2:
+		return x != y && !nan
+	case 3:
+		return x < y
+	case 4:
+		return x <= y
+	case 5:
+		return x > y
+	case 6:
+		return x >= y
+	case 7:
+		return nan || x == y
+	case 8:
+		return nan || x != y
+	case 9:
+		return nan || x < y
+	case 10:
+		return nan || x <= y
+	case 11:
+		return nan || x > y
+	case 12:
+		return nan || x >= y
+	case 13:
+		return !nan
+	case 14:
+		return nan
+	}
+	return false
+}
+
 // compare evaluates one comparison; the u-forms are true on NaN.
 func compare(cmp uint8, t Type, a, b uint64) bool {
 	if t.Float() {
-		x, y := floatValue(t, a), floatValue(t, b)
-		nan := math.IsNaN(x) || math.IsNaN(y)
-		switch cmp {
-		case 1:
-			return x == y
-		case 2:
-			return x != y && !nan
-		case 3:
-			return x < y
-		case 4:
-			return x <= y
-		case 5:
-			return x > y
-		case 6:
-			return x >= y
-		case 7:
-			return nan || x == y
-		case 8:
-			return nan || x != y
-		case 9:
-			return nan || x < y
-		case 10:
-			return nan || x <= y
-		case 11:
-			return nan || x > y
-		case 12:
-			return nan || x >= y
-		case 13:
-			return !nan
-		case 14:
-			return nan
-		}
-		return false
+		return compareFloat(cmp, floatValue(t, a), floatValue(t, b))
 	}
 	x, y := intValue(t, a), intValue(t, b)
 	less, eq := x < y, x == y

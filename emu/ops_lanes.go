@@ -431,38 +431,5 @@ func execSetpF32Lanes(w *Warp, in *Inst) Status {
 	return Continue
 }
 
-// compareF32 is compare for .f32 operands; the u-forms are true on NaN.
-func compareF32(cmp uint8, x, y float32) bool {
-	nan := x != x || y != y
-	switch cmp {
-	case 1:
-		return x == y
-	case 2:
-		return x != y && !nan
-	case 3:
-		return x < y
-	case 4:
-		return x <= y
-	case 5:
-		return x > y
-	case 6:
-		return x >= y
-	case 7:
-		return nan || x == y
-	case 8:
-		return nan || x != y
-	case 9:
-		return nan || x < y
-	case 10:
-		return nan || x <= y
-	case 11:
-		return nan || x > y
-	case 12:
-		return nan || x >= y
-	case 13:
-		return !nan
-	case 14:
-		return nan
-	}
-	return false
-}
+// compareF32 is compare for .f32 operands.
+func compareF32(cmp uint8, x, y float32) bool { return compareFloat(cmp, x, y) }
