@@ -159,6 +159,9 @@ func execStAsync(w *Warp, in *Inst) Status {
 		cs.tracker.Hold()
 		defer cs.tracker.Release()
 		if cs.eager && cl.race == nil && !cs.tracing {
+			if w.stAsyncWarp(cs, in) {
+				return Continue
+			}
 			return w.stAsyncEager(cs, in)
 		}
 	}

@@ -46,7 +46,43 @@ type Op struct {
 	Barrier   BarrierRef
 	Phase     uint64
 
+	// A batch (IssueBatch) stands for N > 1 operations issued together
+	// that write adjacent ranges of Each bytes and read no memory: member
+	// k has ID ID+k, writes [Dst.Lo+k*Each, Dst.Lo+(k+1)*Each) and was
+	// issued at SiteAt+k*SiteStep. Dst is their union. N is 0 or 1 for a
+	// single operation.
+	N        int
+	Each     uint64
+	SiteStep uint64
+
 	counted [2]bool // Tracker.Counted selected Dst, Src (computed at issue)
+}
+
+// members returns the number of operations op stands for.
+func (op *Op) members() int { return max(op.N, 1) }
+
+// member returns member k of batch op as a single operation, for a report.
+func (op *Op) member(k int) *Op {
+	m := &Op{ID: op.ID + OpID(k), Name: op.Name, Site: op.Site, SiteAt: op.SiteAt + uint64(k)*op.SiteStep,
+		Dst:    Range{Lo: op.Dst.Lo + uint64(k)*op.Each, Hi: op.Dst.Lo + uint64(k+1)*op.Each},
+		Landed: op.Landed, Signalled: op.Signalled, Barrier: op.Barrier, Phase: op.Phase}
+	return m
+}
+
+// firstOverlap returns the first operation op stands for that writes a
+// byte of r (op itself when it is not a batch), or nil.
+func (op *Op) firstOverlap(r Range) *Op {
+	if !op.Dst.Overlaps(r) {
+		return nil
+	}
+	if op.N <= 1 {
+		return op
+	}
+	k := 0
+	if r.Lo > op.Dst.Lo {
+		k = int((r.Lo - op.Dst.Lo) / op.Each)
+	}
+	return op.member(k)
 }
 
 // Tracker holds the outstanding asynchronous operations of one launch. An
@@ -70,6 +106,7 @@ type Tracker struct {
 	ops   []*Op  // in issue order; nil once observed, until compacted
 	ids   []OpID // ids[i] is the ID of ops[i], kept after it is observed
 	holes int    // nil entries of ops
+	live  int    // outstanding operations, counting each member of a batch
 	next  OpID
 	spare []*Op // observed operations, for reuse
 	slab  []Op  // operations never used yet, allocated together
@@ -189,10 +226,29 @@ func (tr *Tracker) IssueStore(name string, site any, siteAt uint64, dst Range) O
 	return tr.issue(p)
 }
 
+// IssueBatch records n > 0 operations named name, issued together at site,
+// the k-th at siteAt+k*siteStep, that write the adjacent ranges of each
+// bytes from lo and read no memory, as one batch (see Op.N), and returns
+// it; its ID is the first member's, the others have the IDs that follow.
+// It leaves the
+// Tracker as issuing them one by one would, but for the number of entries
+// Ops returns and for Get, which finds the batch by its first ID only.
+// Changed hears of the union of the ranges.
+func (tr *Tracker) IssueBatch(name string, site any, siteAt, siteStep uint64, lo, each uint64, n int) *Op {
+	p := tr.newOp()
+	*p = Op{Name: name, Site: site, SiteAt: siteAt, Dst: Range{Lo: lo, Hi: lo + each*uint64(n)},
+		N: n, Each: each, SiteStep: siteStep}
+	tr.issue(p)
+	return p
+}
+
 // issue records p, filled in but for its ID, as the newest operation.
 func (tr *Tracker) issue(p *Op) OpID {
 	tr.next++
 	p.ID = tr.next
+	k := p.members()
+	tr.next += OpID(k - 1)
+	tr.live += k
 	p.counted = [2]bool{tr.counts(p.Dst), tr.counts(p.Src)}
 	tr.addRange(&tr.dsts, p.Dst, p.counted[0], 1)
 	if !p.SourceFree {
@@ -245,8 +301,9 @@ func (tr *Tracker) Get(id OpID) *Op {
 	return nil
 }
 
-// Len returns the number of outstanding operations.
-func (tr *Tracker) Len() int { return len(tr.ops) - tr.holes }
+// Len returns the number of outstanding operations, counting each member
+// of a batch.
+func (tr *Tracker) Len() int { return tr.live }
 
 // Ops returns the outstanding operations in issue order. The slice is
 // valid until the next call that changes the Tracker.
@@ -374,6 +431,7 @@ func (tr *Tracker) observeAt(i int) {
 	}
 	tr.ops[i] = nil
 	tr.holes++
+	tr.live -= op.members()
 	tr.spare = append(tr.spare, op)
 }
 
@@ -456,8 +514,11 @@ func (tr *Tracker) CheckRead(r Range) *Hazard {
 		return nil
 	}
 	for _, op := range tr.ops { // the oldest offender, for a deterministic report
-		if op != nil && op.Dst.Overlaps(r) {
-			return tr.hazard("async-read-destination", "read of %s, the destination of %s", r, op)
+		if op == nil {
+			continue
+		}
+		if m := op.firstOverlap(r); m != nil {
+			return tr.hazard("async-read-destination", "read of %s, the destination of %s", r, m)
 		}
 	}
 	return nil
@@ -477,8 +538,8 @@ func (tr *Tracker) CheckWrite(r Range) *Hazard {
 		if !op.SourceFree && op.Src.Overlaps(r) {
 			return tr.hazard("async-write-source", "write to %s, the source of %s", r, op)
 		}
-		if op.Dst.Overlaps(r) {
-			return tr.hazard("async-write-destination", "write to %s, the destination of %s", r, op)
+		if m := op.firstOverlap(r); m != nil {
+			return tr.hazard("async-write-destination", "write to %s, the destination of %s", r, m)
 		}
 	}
 	return nil

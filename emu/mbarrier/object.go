@@ -41,6 +41,28 @@ func (o *Object) CompleteTx(n uint32) (completed bool, err error) {
 	return o.settle(), nil
 }
 
+// CompleteTxRun performs k > 0 complete-tx operations of n > 0 bytes each
+// as one change, when that is what performing them one by one does: none
+// fails and no phase completes before the last of them. ok is false, and
+// the object unchanged, otherwise. completed reports that the last one
+// completed the phase.
+func (o *Object) CompleteTxRun(n uint32, k int) (completed, ok bool) {
+	if n == 0 || n > MaxTx || k < 1 || k > MaxTx {
+		return false, false
+	}
+	tx := int64(o.Tx) - int64(n)*int64(k)
+	if tx < -MaxTx {
+		return false, false
+	}
+	// With nothing pending, the member that brings the tx-count to zero
+	// completes the phase: it must be the last.
+	if o.Pending == 0 && o.Tx > 0 && int64(o.Tx)%int64(n) == 0 && int64(o.Tx)/int64(n) < int64(k) {
+		return false, false
+	}
+	o.Tx = int32(tx)
+	return o.settle(), true
+}
+
 // Arrive performs an arrive-on operation with the given count
 // (§9.7.13.15.7, §9.7.13.15.13). It returns the token of the arrival (taken
 // before it: the phase and the pending count it found) without the object's

@@ -193,6 +193,32 @@ func (t *Table) CompleteTx(op string, addr, mem uint64, tx uint32) (Result, erro
 	return t.update(op, addr, mem, change{kind: chCompleteTx, n: tx})
 }
 
+// CompleteTxRun performs k complete-tx operations of tx bytes each on the
+// object at addr as one change (Object.CompleteTxRun), leaving the table as
+// k calls of CompleteTx would. ok is false, and nothing changed, when they
+// would not all succeed with at most the last completing a phase; the
+// caller then performs them one by one.
+func (t *Table) CompleteTxRun(addr, mem uint64, tx uint32, k int) (r Result, ok bool) {
+	if addr%Align != 0 {
+		return Result{}, false
+	}
+	e := t.entryAt(addr)
+	if e == nil || mem != e.word {
+		return Result{}, false
+	}
+	o, _ := Decode(e.word)
+	completed, ok := o.CompleteTxRun(tx, k)
+	if !ok {
+		return Result{}, false
+	}
+	e.word = o.Encode()
+	if completed {
+		e.phases++
+	}
+	t.epoch += uint64(k)
+	return Result{Word: e.word, Object: o, Completed: completed}, true
+}
+
 // Increment adds one pending arrival: the synchronous part of
 // cp.async.mbarrier.arrive without .noinc (§9.7.13.15.15).
 func (t *Table) Increment(addr, mem uint64) (Result, error) {

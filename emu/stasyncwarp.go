@@ -1,0 +1,121 @@
+package emu
+
+import (
+	"math/bits"
+
+	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+)
+
+// stAsyncWarp runs st.async for a warp whose active lanes are one run of
+// adjacent lanes storing to adjacent destinations in one CTA with one
+// mbarrier (a producer filling a consumer's mailbox), under the eager
+// policy without the race detector, a trace or a barrier observer: the
+// lanes' operations are issued as one tracker batch, their data copied,
+// and their complete-tx performed as one change of the mbarrier. It
+// leaves the state that stAsyncEager leaves, lane by lane, and reports
+// whether it ran: when any lane would fault, a limit would be reached,
+// or a phase would complete before the last lane's complete-tx, it does
+// nothing and the lane-by-lane path runs (and reports what it finds).
+func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
+	cl := cs.cl
+	m := w.Exec
+	first := bits.TrailingZeros32(m)
+	k := bits.OnesCount32(m)
+	if k < 2 || m>>first&(m>>first+1) != 0 || cl.cfg.obs.barrier != nil {
+		return false // a single lane, or lanes with gaps between them
+	}
+	n := in.Type.Size() * int(in.Vec)
+	if !w.lanesAdjacent(in, first, k, uint64(n)) {
+		return false
+	}
+	if cs.tracker.Len()+k > maxOutstandingAsync || len(cl.async) >= maxQueuedAsync {
+		return false
+	}
+	st, ok := w.asyncTargetQuiet(first, in, n)
+	if !ok {
+		return false
+	}
+	// The last lane's destination: in the same CTA and in bounds, so every
+	// lane between is too.
+	last := uint64(st.off) + uint64((k-1)*n)
+	if last>>sharedRankShift != 0 || last+uint64(n) > uint64(len(st.dst.Shared)) || st.dst.exited {
+		return false
+	}
+	s := asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
+	phase, _ := s.bars.Phases(uint64(st.barOff))
+	r, ok := s.bars.CompleteTxRun(uint64(st.barOff), loadWord(st.dst, st.barOff), uint32(n), k)
+	if !ok {
+		return false
+	}
+	off := st.off
+	for l := first; l < first+k; l++ {
+		w.storeValue(l, in, st.dst.Shared[off:off+uint32(n)])
+		off += uint32(n)
+	}
+	op := cs.tracker.IssueBatch(in.Opcode, w, w.siteAt(first), 1<<32, st.generic, uint64(n), k)
+	op.Landed = true
+	cs.armGlobalWatch(cl, op.ID)
+	cl.issueSeq += uint64(k) // as Cluster.Issue counts them
+	storeWord(st.dst, st.barOff, r.Word)
+	cs.tracker.SignalOp(op, asyncBarrierRef(st.dst, st.barOff), phase)
+	return true
+}
+
+// lanesAdjacent reports whether the k lanes from first name one mbarrier
+// and destinations n bytes apart, in lane order.
+func (w *Warp) lanesAdjacent(in *Inst, first, k int, n uint64) bool {
+	a := w.R[in.A+int32(first) : in.A+int32(first+k)]
+	b := w.R[in.C+int32(first) : in.C+int32(first+k)]
+	a0, b0 := a[0], b[0]
+	for i := 1; i < k; i++ {
+		if a[i] != a0+uint64(i)*n || b[i] != b0 {
+			return false
+		}
+	}
+	return a0+uint64(k)*n > a0 // no wrap
+}
+
+// asyncTargetQuiet is asyncTarget for lane l without a report: false when
+// any check of the destination or the mbarrier would fail.
+func (w *Warp) asyncTargetQuiet(l int, in *Inst, n int) (asyncStore, bool) {
+	dst, off, ok := w.clusterSharedQuiet(in, w.R[in.A+int32(l)]+uint64(in.Off), n)
+	if !ok {
+		return asyncStore{}, false
+	}
+	bar, boff, ok := w.clusterSharedQuiet(in, w.mbarAddr(l, in), 8)
+	if !ok || bar != dst {
+		return asyncStore{}, false
+	}
+	return asyncStore{dst: dst, off: off, n: n, barOff: boff, generic: sharedGeneric(dst, off)}, true
+}
+
+// clusterSharedQuiet is clusterShared (and the SharedTarget it calls)
+// without a report: false where either would report.
+func (w *Warp) clusterSharedQuiet(in *Inst, a uint64, n int) (*CTA, uint32, bool) {
+	switch in.Space {
+	case SpaceGeneric:
+		if genericSpace(a) != SpaceSharedCluster {
+			return nil, 0, false
+		}
+		a -= sharedWindow
+	case SpaceSharedCluster, SpaceShared:
+	default:
+		return nil, 0, false
+	}
+	cl := w.CTA.cluster
+	rank := int(a>>sharedRankShift) - 1
+	off := uint32(a & sharedOffMask)
+	if a&uint64(n-1) != 0 || genericSpace(a) == SpaceSharedCluster || a>>32 != 0 || rank < 0 || rank >= len(cl.CTAs) {
+		return nil, 0, false
+	}
+	c := cl.CTAs[rank]
+	if int(off)+n > len(c.Shared) || c.exited && c != w.CTA {
+		return nil, 0, false
+	}
+	return c, off, true
+}
+
+// asyncBarrierRef names the mbarrier at offset off of c for the tracker.
+func asyncBarrierRef(c *CTA, off uint32) asyncgroup.BarrierRef {
+	return asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
+}
