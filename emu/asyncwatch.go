@@ -38,9 +38,18 @@ func (g *sharedGuards) add(off, n uint32, reads bool, d int) {
 		return
 	}
 	end := off + n
-	for i := off >> granuleShift; i <= (end-1)>>granuleShift && int(i) < len(g.writes); i++ {
-		lo, hi := max(off, i<<granuleShift), min(end, (i+1)<<granuleShift)
-		k := d * int(hi-lo)
+	lo, hi := off>>granuleShift, (end-1)>>granuleShift
+	if int(hi) >= len(g.writes) {
+		hi = uint32(len(g.writes)) - 1
+		if lo > hi {
+			return
+		}
+	}
+	for i := lo; i <= hi; i++ {
+		k := uint32(d) << granuleShift // a whole granule
+		if i == lo || i == hi {
+			k = uint32(d * int(min(end, (i+1)<<granuleShift)-max(off, i<<granuleShift)))
+		}
 		bump(g.writes, g.writeMask, i, k)
 		if reads {
 			bump(g.reads, g.readMask, i, k)
@@ -48,12 +57,14 @@ func (g *sharedGuards) add(off, n uint32, reads bool, d int) {
 	}
 }
 
-func bump(counts []uint32, mask []uint64, i uint32, d int) {
-	counts[i] += uint32(d)
-	if counts[i] != 0 {
-		mask[i/64] |= 1 << (i % 64)
+func bump(counts []uint32, mask []uint64, i uint32, d uint32) {
+	c := counts[i] + d
+	counts[i] = c
+	bit := uint64(1) << (i % 64)
+	if c != 0 {
+		mask[i/64] |= bit
 	} else {
-		mask[i/64] &^= 1 << (i % 64)
+		mask[i/64] &^= bit
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/ptxkit/ptxkit/isa"
+	"math/bits"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
 	"github.com/ptxkit/ptxkit/emu/mbarrier"
@@ -322,12 +323,13 @@ func execMbWait(w *Warp, in *Inst) Status {
 	// lane.
 	var memo memoWait
 	for m := w.Exec; m != 0; m &= m - 1 {
+		if memo.ok {
+			if m = w.memoRun(in, m, &memo); m == 0 {
+				break
+			}
+		}
 		l := lane(m)
 		addr, arg := w.R[in.A+int32(l)], w.R[in.B+int32(l)]
-		if memo.ok && memo.addr == addr && memo.arg == arg {
-			w.R[in.D+int32(l)] = memo.result
-			continue
-		}
 		c, off, ok := w.barrierAt(l, in, true)
 		if !ok {
 			return Fault
@@ -371,6 +373,21 @@ func execMbWait(w *Warp, in *Inst) Status {
 		memo = memoWait{ok: reuse, addr: addr, arg: arg, result: w.R[in.D+int32(l)]}
 	}
 	return Continue
+}
+
+// memoRun gives the lanes of m, from the first, that name memo's address
+// and argument memo's result, and returns the lanes left from the first
+// that does not.
+func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
+	a, b, d := w.R[in.A:in.A+32], w.R[in.B:in.B+32], w.R[in.D:in.D+32]
+	for ; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m) & 31
+		if a[l] != memo.addr || b[l] != memo.arg {
+			return m
+		}
+		d[l] = memo.result
+	}
+	return 0
 }
 
 // memoWait is the outcome of the last lane of a wait that completed it:

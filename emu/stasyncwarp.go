@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"encoding/binary"
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
@@ -47,11 +48,7 @@ func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
 	if !ok {
 		return false
 	}
-	off := st.off
-	for l := first; l < first+k; l++ {
-		w.storeValue(l, in, st.dst.Shared[off:off+uint32(n)])
-		off += uint32(n)
-	}
+	w.storeLanes(in, first, k, st.dst.Shared[st.off:st.off+uint32(k*n)])
 	op := cs.tracker.IssueBatch(in.Opcode, w, w.siteAt(first), 1<<32, st.generic, uint64(n), k)
 	op.Landed = true
 	cs.armGlobalWatch(cl, op.ID)
@@ -66,13 +63,43 @@ func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
 func (w *Warp) lanesAdjacent(in *Inst, first, k int, n uint64) bool {
 	a := w.R[in.A+int32(first) : in.A+int32(first+k)]
 	b := w.R[in.C+int32(first) : in.C+int32(first+k)]
+	b = b[:len(a)]
 	a0, b0 := a[0], b[0]
-	for i := 1; i < k; i++ {
-		if a[i] != a0+uint64(i)*n || b[i] != b0 {
+	next := a0
+	for i, x := range a {
+		if x != next || b[i] != b0 {
 			return false
 		}
+		next += n
 	}
-	return a0+uint64(k)*n > a0 // no wrap
+	return next > a0 // no wrap
+}
+
+// storeLanes writes the values of the k lanes from first, adjacent in
+// dst, as storeValue gathers them.
+func (w *Warp) storeLanes(in *Inst, first, k int, dst []byte) {
+	if in.Vec == 1 {
+		v := w.R[in.B+int32(first) : in.B+int32(first+k)]
+		switch in.Type.Size() {
+		case 4:
+			dst = dst[:4*len(v)]
+			for i, x := range v {
+				binary.LittleEndian.PutUint32(dst[4*i:], uint32(x))
+			}
+			return
+		case 8:
+			dst = dst[:8*len(v)]
+			for i, x := range v {
+				binary.LittleEndian.PutUint64(dst[8*i:], x)
+			}
+			return
+		}
+	}
+	n := len(dst) / k
+	for l := first; l < first+k; l++ {
+		w.storeValue(l, in, dst[:n])
+		dst = dst[n:]
+	}
 }
 
 // asyncTargetQuiet is asyncTarget for lane l without a report: false when
