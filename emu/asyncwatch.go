@@ -45,26 +45,51 @@ func (g *sharedGuards) add(off, n uint32, reads bool, d int) {
 			return
 		}
 	}
-	for i := lo; i <= hi; i++ {
-		k := uint32(d) << granuleShift // a whole granule
-		if i == lo || i == hi {
-			k = uint32(d * int(min(end, (i+1)<<granuleShift)-max(off, i<<granuleShift)))
-		}
-		bump(g.writes, g.writeMask, i, k)
-		if reads {
-			bump(g.reads, g.readMask, i, k)
-		}
+	part := func(i uint32) uint32 { // d times the bytes of granule i in the range
+		return uint32(d * int(min(end, (i+1)<<granuleShift)-max(off, i<<granuleShift)))
+	}
+	g.bumpRange(lo, hi, part(lo), uint32(d)<<granuleShift, part(hi), reads)
+}
+
+// bumpRange changes the counts of granules lo to hi by first, whole (each
+// granule between them) and last (hi, when not lo).
+func (g *sharedGuards) bumpRange(lo, hi, first, whole, last uint32, reads bool) {
+	bumpCounts(g.writes[lo:hi+1], first, whole, last)
+	setMask(g.writeMask, g.writes, lo, hi)
+	if reads {
+		bumpCounts(g.reads[lo:hi+1], first, whole, last)
+		setMask(g.readMask, g.reads, lo, hi)
 	}
 }
 
-func bump(counts []uint32, mask []uint64, i uint32, d uint32) {
-	c := counts[i] + d
-	counts[i] = c
-	bit := uint64(1) << (i % 64)
-	if c != 0 {
-		mask[i/64] |= bit
-	} else {
-		mask[i/64] &^= bit
+// bumpCounts adds first to c[0], last to the last of c (when not c[0])
+// and whole to every count between.
+func bumpCounts(c []uint32, first, whole, last uint32) {
+	c[0] += first
+	if len(c) == 1 {
+		return
+	}
+	mid := c[1 : len(c)-1]
+	for i := range mid {
+		mid[i] += whole
+	}
+	c[len(c)-1] += last
+}
+
+// setMask sets the mask bits of granules lo to hi to whether their counts
+// are non-zero, a mask word at a time.
+func setMask(mask []uint64, counts []uint32, lo, hi uint32) {
+	for lo <= hi {
+		end := min(hi, lo|63) // the last granule of lo's mask word
+		var set uint64
+		for i, c := range counts[lo : end+1] {
+			if c != 0 {
+				set |= 1 << ((lo + uint32(i)) % 64)
+			}
+		}
+		span := ^uint64(0) >> (63 - (end - lo)) << (lo % 64)
+		mask[lo/64] = mask[lo/64]&^span | set
+		lo = end + 1
 	}
 }
 

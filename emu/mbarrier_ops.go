@@ -379,16 +379,20 @@ func execMbWait(w *Warp, in *Inst) Status {
 // and argument memo's result, and returns the lanes left from the first
 // that does not.
 func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
-	a, b, d := w.R[in.A:in.A+32], w.R[in.B:in.B+32], w.R[in.D:in.D+32]
+	a, b, d := w.lanes32(in.A), w.lanes32(in.B), w.lanes32(in.D)
+	addr, arg, res := memo.addr, memo.arg, memo.result
 	for ; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m) & 31
-		if a[l] != memo.addr || b[l] != memo.arg {
+		if a[l] != addr || b[l] != arg {
 			return m
 		}
-		d[l] = memo.result
+		d[l] = res
 	}
 	return 0
 }
+
+// lanes32 returns the 32 lanes of register slot s.
+func (w *Warp) lanes32(s int32) *[32]uint64 { return (*[32]uint64)(w.R[s : s+32]) }
 
 // memoWait is the outcome of the last lane of a wait that completed it:
 // its operands and the predicate it wrote.
