@@ -381,6 +381,16 @@ func execMbWait(w *Warp, in *Inst) Status {
 func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
 	a, b, d := w.lanes32(in.A), w.lanes32(in.B), w.lanes32(in.D)
 	addr, arg, res := memo.addr, memo.arg, memo.result
+	if lo := bits.TrailingZeros32(m); m>>lo == 1<<(32-lo)-1 {
+		// lanes lo to 31, the common case: no mask to walk
+		for l := lo & 31; l < 32; l++ {
+			if a[l] != addr || b[l] != arg {
+				return m >> l << l
+			}
+			d[l] = res
+		}
+		return 0
+	}
 	for ; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m) & 31
 		if a[l] != addr || b[l] != arg {
