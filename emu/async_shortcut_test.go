@@ -140,3 +140,38 @@ func TestShortcutCasesDiffer(t *testing.T) {
 		}
 	}
 }
+
+// TestAsyncShortcutsKeepSchedule records every scheduling choice of the
+// shortcut cases with the fast paths on and off: the same choices in the
+// same order (the delayed policy's idle rounds, which landIdle does not
+// run, draw what running them draws). The stream case runs long enough
+// for idle rounds to be skipped many times.
+func TestAsyncShortcutsKeepSchedule(t *testing.T) {
+	defer func() { asyncShortcuts = true }()
+	for _, c := range shortcutCases(t) {
+		p := compile(t, c.src)
+		for _, pol := range asyncPolicies {
+			for seed := uint64(0); seed < 3; seed++ {
+				var got [2]string
+				for i, on := range []bool{true, false} {
+					asyncShortcuts = on
+					cfg := c.cfg
+					cfg.Async, cfg.Seed, cfg.Schedule = pol, seed, &Schedule{}
+					res, err := execute(p, cfg, c.args())
+					if err != nil {
+						t.Fatal(err)
+					}
+					var b strings.Builder
+					b.WriteString(fingerprint(res))
+					for _, cl := range cfg.Schedule.Clusters() {
+						fmt.Fprintf(&b, "cluster %d: %v\n", cl, cfg.Schedule.Choices(cl))
+					}
+					got[i] = b.String()
+				}
+				if got[0] != got[1] {
+					t.Fatalf("%s, %v seed %d: the fast paths give\n%.3000s\nthe plain paths\n%.3000s", c.name, pol, seed, got[0], got[1])
+				}
+			}
+		}
+	}
+}

@@ -710,7 +710,7 @@ func (c *Cluster) schedule() *Report {
 		}
 		if !progressed {
 			if len(c.async) > 0 {
-				if r := c.landOne(); r != nil {
+				if r := c.landIdle(); r != nil { // asyncidle.go
 					return r
 				}
 				continue

@@ -379,7 +379,7 @@ func execMbWait(w *Warp, in *Inst) Status {
 // and argument memo's result, and returns the lanes left from the first
 // that does not.
 func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
-	a, b, d := w.lanes32(in.A), w.lanes32(in.B), w.lanes32(in.D)
+	a, b, d := lanes(w.R, in.A), lanes(w.R, in.B), lanes(w.R, in.D)
 	addr, arg, res := memo.addr, memo.arg, memo.result
 	if lo := bits.TrailingZeros32(m); m>>lo == 1<<(32-lo)-1 {
 		// lanes lo to 31, the common case: no mask to walk
@@ -400,9 +400,6 @@ func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
 	}
 	return 0
 }
-
-// lanes32 returns the 32 lanes of register slot s.
-func (w *Warp) lanes32(s int32) *[32]uint64 { return (*[32]uint64)(w.R[s : s+32]) }
 
 // memoWait is the outcome of the last lane of a wait that completed it:
 // its operands and the predicate it wrote.

@@ -1,0 +1,125 @@
+package emu
+
+import "github.com/ptxkit/ptxkit/emu/mbarrier"
+
+// Idle rounds of the delayed policy. Under --async=delayed an operation
+// lands only when no warp of the cluster can make progress: the scheduler
+// lands the oldest one and gives every warp another round. A consumer
+// waiting for a mailbox of 32 words therefore costs 32 rounds in which
+// each warp retries its mbarrier wait and suspends again. landIdle lands
+// the oldest operation and then, while every warp would suspend at once
+// in the next round, performs that round's scheduling choices (the same
+// draws from the seeded generator, the same order of the run queue)
+// without running the warps, and lands the next one. Runs, landing order
+// and every seeded choice are those of running the rounds.
+
+// landIdle lands the oldest pending operation of c, every warp waiting,
+// and the next ones while the rounds between them would be idle.
+func (c *Cluster) landIdle() *Report {
+	if r := c.landOne(); r != nil {
+		return r
+	}
+	for c.idleRoundAhead() {
+		c.skipIdleRound()
+		if r := c.landOne(); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// idleRoundAhead reports whether the next round of c would run no
+// instruction and change nothing but the scheduling choices: operations
+// wait to land under the delayed policy, no observer or limit could act
+// in the round, and every warp would suspend again in its mbarrier wait.
+// It leaves in each warp's wait memo the argument its wait would note.
+func (c *Cluster) idleRoundAhead() bool {
+	if !asyncShortcuts || c.cfg.Async != AsyncDelayed || len(c.async) == 0 || c.report != nil ||
+		c.race != nil || c.mon != nil || c.cfg.obs.wait != nil || c.steps >= c.cfg.MaxSteps || len(c.runq) == 0 {
+		return false
+	}
+	for _, w := range c.runq {
+		if w.live == 0 || !w.waitWouldSuspend() {
+			return false
+		}
+	}
+	return true
+}
+
+// waitWouldSuspend reports whether w, run now, would suspend in the
+// mbarrier.try_wait at its pc before executing anything: its first lane
+// names the barrier it last suspended on there, and that barrier's phase
+// is still incomplete (execMbWait under the delayed policy decides on the
+// first lane: an incomplete phase suspends the warp). It then records in
+// w's wait memo what that suspension notes.
+func (w *Warp) waitWouldSuspend() bool {
+	s := asyncCTA(w.CTA)
+	if w.resched || w.active == 0 || w.Index >= len(s.waits) {
+		return false
+	}
+	in := &w.prog.Insts[w.pc]
+	m := &s.waits[w.Index]
+	if m.in != in {
+		return false
+	}
+	exec := w.runMask(in)
+	if exec == 0 {
+		return false
+	}
+	l := int32(lane(exec))
+	arg := w.R[in.B+l]
+	if w.R[in.A+l] != m.addr { // resolved to m.bar, m.off when it last suspended
+		return false
+	}
+	word := loadWord(m.bar, m.off)
+	var ready bool
+	var err error
+	if in.Imm&mbParity != 0 {
+		ready, err = m.tab.TestWaitParity(mbName(in), uint64(m.off), word, uint32(arg))
+	} else {
+		ready, err = m.tab.TestWait(mbName(in), uint64(m.off), word, mbarrier.Token(arg))
+	}
+	if err != nil || ready {
+		return false
+	}
+	m.arg, m.epoch, m.word = arg, m.tab.Epoch(), word // as noteWait records it
+	w.Exec = exec                                     // as run sets it
+	return true
+}
+
+// skipIdleRound does what round does for a round in which every warp
+// suspends at once (idleRoundAhead, which noted each warp's wait): the
+// run queue is shuffled and each warp's quantum drawn as round draws
+// them.
+func (c *Cluster) skipIdleRound() {
+	warps := c.runq
+	drawn := c.cfg.Seed != 0 || c.cfg.Schedule != nil
+	if drawn {
+		for i := len(warps) - 1; i > 0; i-- {
+			j := c.choose(ChoiceWarpOrder, i+1, i)
+			warps[i], warps[j] = warps[j], warps[i]
+		}
+	}
+	for _, w := range warps {
+		if drawn {
+			c.choose(ChoiceSlice, 64, 63) // the quantum, unused
+		}
+		w.WaitPC, w.Next = w.pc, w.pc
+		w.WaitWhat, w.WaitWhy = "", describeMbWait
+	}
+	c.running = warps[len(warps)-1]
+}
+
+// runMask returns the lanes that would execute in, at w's pc: the active
+// lanes its guard predicate selects (as Warp.run computes them).
+func (w *Warp) runMask(in *Inst) uint32 {
+	exec := w.active
+	if in.Guard >= 0 {
+		g := predMask(lanes(w.R, in.Guard))
+		if in.GuardNeg {
+			g = ^g
+		}
+		exec &= g
+	}
+	return exec
+}
