@@ -68,7 +68,12 @@ func newCTAAsync(c *CTA) any {
 
 // asyncCTA returns c's asynchronous state, creating it (and installing
 // the shared-memory watch) on first use.
-func asyncCTA(c *CTA) *ctaAsync { return c.Ext(ctaAsyncKey).(*ctaAsync) }
+func asyncCTA(c *CTA) *ctaAsync {
+	if s, ok := c.ext[ctaAsyncKey].(*ctaAsync); ok {
+		return s
+	}
+	return c.Ext(ctaAsyncKey).(*ctaAsync)
+}
 
 // thread returns the async-group state of lane l of w.
 func (s *ctaAsync) thread(w *Warp, l int) *threadAsync {
@@ -139,6 +144,9 @@ func (w *Warp) siteOp(l int, name string, dst, src asyncgroup.Range) asyncgroup.
 func (w *Warp) siteAt(l int) uint64 { return uint64(l)<<32 | uint64(uint32(w.pc)) }
 
 func asyncCluster(c *Cluster) *clusterAsync {
+	if s, ok := c.ext[clusterAsyncKey].(*clusterAsync); ok && s.cl != nil {
+		return s
+	}
 	s := c.Ext(clusterAsyncKey).(*clusterAsync)
 	if s.cl == nil {
 		s.tracker.Describe = describeSite

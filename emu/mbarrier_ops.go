@@ -306,8 +306,13 @@ func execMbWait(w *Warp, in *Inst) Status {
 	try := in.Imm&0xff == mbTryWait
 	cl := w.CTA.cluster
 	if try && cl.cfg.Async == AsyncRandom && cl.choose(ChoiceSpurious, 4, 1) == 0 {
+		d := lanes(w.R, in.D)
+		if w.Exec == 1<<32-1 {
+			*d = [32]uint64{}
+			return Continue
+		}
 		for m := w.Exec; m != 0; m &= m - 1 {
-			w.R[in.D+int32(lane(m))] = 0
+			d[lane(m)&31] = 0
 		}
 		return Continue
 	}
