@@ -444,13 +444,15 @@ func (tr *Tracker) settle() {
 
 // ObserveBarrier forgets every operation signalled on b in a phase that has
 // completed, now that a wait on b returned true with b having completed
-// phases phases. It returns how many it forgot.
+// phases phases. It returns how many it forgot (each member of a batch
+// counted).
 func (tr *Tracker) ObserveBarrier(b BarrierRef, phases uint64) int {
 	return tr.ObserveBarrierEach(b, phases, nil)
 }
 
 // ObserveBarrierEach is ObserveBarrier calling seen, when not nil, with
-// each operation it forgets, in issue order, before forgetting it.
+// each operation it forgets (a batch once), in issue order, before
+// forgetting it.
 func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op)) int {
 	lp := tr.list(b, false)
 	if lp == nil {
@@ -480,10 +482,12 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 	due = slices.Compact(due)
 	held := tr.holding
 	tr.Hold()
+	forgot := 0
 	for _, i := range due {
 		if seen != nil {
 			seen(tr.ops[i])
 		}
+		forgot += tr.ops[i].members()
 		tr.observeAt(i)
 	}
 	if !held {
@@ -491,7 +495,7 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 	}
 	tr.settle()
 	tr.due = due[:0]
-	return len(due)
+	return forgot
 }
 
 // Hazard is an access to memory an outstanding asynchronous operation owns
