@@ -72,6 +72,13 @@ func (w *Warp) waitWouldSuspend() bool {
 		return false
 	}
 	word := loadWord(m.bar, m.off)
+	if arg == m.arg && m.tab.Unchanged(uint64(m.off), word, m.phases) {
+		// no phase completed since the same wait found its phase
+		// incomplete: it finds the same
+		m.epoch, m.word = m.tab.Epoch(), word
+		w.Exec = exec
+		return true
+	}
 	var ready bool
 	var err error
 	if in.Imm&mbParity != 0 {
@@ -83,7 +90,8 @@ func (w *Warp) waitWouldSuspend() bool {
 		return false
 	}
 	m.arg, m.epoch, m.word = arg, m.tab.Epoch(), word // as noteWait records it
-	w.Exec = exec                                     // as run sets it
+	m.phases, _ = m.tab.Phases(uint64(m.off))
+	w.Exec = exec // as run sets it
 	return true
 }
 

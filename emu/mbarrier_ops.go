@@ -417,14 +417,15 @@ type memoWait struct {
 // the first lane's operands, and the barrier's table epoch and memory word
 // when that lane saw the phase incomplete.
 type waitMemo struct {
-	in    *Inst
-	bar   *CTA
-	off   uint32
-	arg   uint64
-	addr  uint64
-	tab   *mbarrier.Table
-	epoch uint64
-	word  uint64
+	in     *Inst
+	bar    *CTA
+	off    uint32
+	arg    uint64
+	addr   uint64
+	tab    *mbarrier.Table
+	epoch  uint64
+	word   uint64
+	phases uint64 // the barrier's completed phases
 }
 
 // noteWait records what a suspended try_wait of w waits for; a deadlock
@@ -437,7 +438,8 @@ func (s *ctaAsync) noteWait(w *Warp, in *Inst, c *CTA, off uint32, addr, arg uin
 		s.waits = append(s.waits, make([]waitMemo, i+1-len(s.waits))...)
 	}
 	tab := asyncCTA(c).bars
-	s.waits[i] = waitMemo{in: in, bar: c, off: off, arg: arg, addr: addr, tab: tab, epoch: tab.Epoch(), word: loadWord(c, off)}
+	phases, _ := tab.Phases(uint64(off))
+	s.waits[i] = waitMemo{in: in, bar: c, off: off, arg: arg, addr: addr, tab: tab, epoch: tab.Epoch(), word: loadWord(c, off), phases: phases}
 	w.WaitWhat, w.WaitWhy = "", describeMbWait
 }
 

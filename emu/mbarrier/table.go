@@ -76,6 +76,14 @@ func (t *Table) Phases(addr uint64) (uint64, bool) {
 	return 0, false
 }
 
+// Unchanged reports whether the object at addr is live, mem still holds
+// the word the table wrote, and it has completed phases phases: a wait
+// that found a phase incomplete when it had finds the same.
+func (t *Table) Unchanged(addr, mem, phases uint64) bool {
+	e := t.entryAt(addr)
+	return e != nil && e.word == mem && e.phases == phases
+}
+
 // Live reports whether an object is live at addr.
 func (t *Table) Live(addr uint64) bool { _, ok := t.live[addr]; return ok }
 
