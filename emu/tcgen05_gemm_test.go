@@ -156,11 +156,101 @@ func TestTcgen05GemmExact(t *testing.T) {
 	for _, tc := range []struct {
 		epi int
 		cfg Config
-	}{{0, Config{Async: AsyncEager}}, {1, Config{Async: AsyncDelayed}}, {0, Config{Async: AsyncRandom, Seed: 7}}} {
+	}{{0, Config{Async: AsyncEager}}, {1, Config{Async: AsyncDelayed}}, {0, Config{Async: AsyncRandom, Seed: 7}}, {1, Config{Async: AsyncDelayed, Race: true}}} {
 		t.Run(fmt.Sprintf("epi%d_%v", tc.epi, tc.cfg.Async), func(t *testing.T) {
 			g := &gemmProblem{m: m, n: n, k: k, A: A, B: B, epi: tc.epi, cfg: tc.cfg}
 			got, gotBF := g.run(t)
 			checkGemm(t, m, n, want, got, gotBF)
 		})
 	}
+}
+
+// randomBF16 returns n bf16 values with random signs, significands and
+// exponents from 2^-6 to 2^6, so that the products of a row and a column
+// span 24 binades and the tensor core's alignment truncates.
+func randomBF16(r *rand.Rand, n int) []uint16 {
+	x := make([]uint16, n)
+	for i := range x {
+		x[i] = uint16(r.IntN(2))<<15 | uint16(127-6+r.IntN(13))<<7 | uint16(r.IntN(128))
+	}
+	return x
+}
+
+// blackwellBlockRZ is one tcgen05.mma.kind::f16 step of the published
+// model (MMA-Sim, arXiv 2511.10909; Khattak and Mikaitis, arXiv
+// 2512.07004) for one element of D, written here on float64: the
+// accumulator and the 16 exact products are aligned to the largest
+// exponent among them, each is truncated toward zero to 25 fraction bits
+// below it, the truncated terms are added exactly, and the sum is rounded
+// toward zero to binary32. Every step is exact in float64: a bf16 product
+// has 16 significant bits, the accumulator 24, and the sum of 17 terms
+// below 2^26 units of 2^q needs 31.
+func blackwellBlockRZ(acc float32, a, b []float64) float32 {
+	terms := []float64{float64(acc)}
+	for i := range a {
+		terms = append(terms, a[i]*b[i])
+	}
+	emax := math.MinInt
+	for _, x := range terms {
+		if x != 0 {
+			_, e := math.Frexp(x) // x = f·2^e, 0.5 <= |f| < 1: the leading bit is 2^(e-1)
+			emax = max(emax, e-1)
+		}
+	}
+	if emax == math.MinInt {
+		return 0
+	}
+	q := emax - 25
+	sum := 0.0
+	for _, x := range terms {
+		sum += math.Ldexp(math.Trunc(math.Ldexp(x, -q)), q)
+	}
+	f := float32(sum)
+	if math.Abs(float64(f)) > math.Abs(sum) { // float32() rounded away from zero
+		f = math.Nextafter32(f, 0)
+	}
+	return f
+}
+
+// TestTcgen05GemmModel runs the GEMM on random bf16 data whose sums lose
+// bits, and compares D with the published tensor-core model evaluated in
+// the test (blackwellBlockRZ, one step per tcgen05.mma of K = 16, the f32
+// result of each the accumulator of the next); the TMA-stored copy is D
+// rounded to bf16. A float64 dot product (no truncation) differs from D
+// in most elements, so the comparison sees the model.
+func TestTcgen05GemmModel(t *testing.T) {
+	const m, n, k = 256, 128, 256
+	r := rand.New(rand.NewPCG(22, 2))
+	A, B := randomBF16(r, m*k), randomBF16(r, n*k)
+	av, bv := make([]float64, len(A)), make([]float64, len(B))
+	for i, x := range A {
+		av[i] = bf16Value(x)
+	}
+	for i, x := range B {
+		bv[i] = bf16Value(x)
+	}
+	want := make([]uint32, m*n)
+	plain := 0 // elements where a float64 dot product rounded to f32 agrees
+	for i := range m {
+		for j := range n {
+			var acc float32
+			dot := 0.0
+			for k0 := 0; k0 < k; k0 += 16 {
+				acc = blackwellBlockRZ(acc, av[i*k+k0:i*k+k0+16], bv[j*k+k0:j*k+k0+16])
+			}
+			for kk := range k {
+				dot += av[i*k+kk] * bv[j*k+kk]
+			}
+			if float32(dot) == acc {
+				plain++
+			}
+			want[i*n+j] = math.Float32bits(acc)
+		}
+	}
+	if plain > m*n/4 {
+		t.Fatalf("the data does not exercise the model: %d of %d elements equal a float64 dot product", plain, m*n)
+	}
+	g := &gemmProblem{m: m, n: n, k: k, A: A, B: B, epi: 1, cfg: Config{Async: AsyncRandom, Seed: 3}}
+	got, gotBF := g.run(t)
+	checkGemm(t, m, n, want, got, gotBF)
 }
