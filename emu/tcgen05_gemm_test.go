@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/internal/tensormap"
@@ -21,11 +23,54 @@ const gemmKernelPath = "testdata/tcgen05_gemm.ptx"
 // of alignment slack, three 32 KiB stages and 32 KiB of epilogue staging.
 const gemmShared = 1024 + 3*32768 + 32768
 
+// gemmKind is an instantiation of the kernel for one tcgen05.mma kind, as
+// a C++ template would make it: the .kind qualifier, the instruction
+// descriptor, the tensor maps' element type and the elements of K in one
+// 128-byte row of a stage (the TMA box's inner extent). Every kind reads
+// 32 bytes of K per MMA, so a stage is four MMAs in each.
+type gemmKind struct {
+	qual   string
+	idesc  uint32
+	typ    tensormap.DataType
+	kStage int
+}
+
+var (
+	gemmBF16 = gemmKind{".kind::f16", tcIdescOf(1, 1, 1, 128, 128), tensormap.BF16, 64}
+	gemmTF32 = gemmKind{".kind::tf32", tcIdescOf(1, 2, 2, 128, 128), tensormap.F32, 32}
+	gemmE4M3 = gemmKind{".kind::f8f6f4", tcIdescOf(1, 0, 0, 128, 128), tensormap.U8, 128}
+)
+
+// source is the kernel's text for kind g.
+func (g gemmKind) source(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(gemmKernelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	if g.qual == gemmBF16.qual {
+		return src
+	}
+	for _, r := range [][2]string{
+		{".kind::f16 [%r8]", g.qual + " [%r8]"},
+		{fmt.Sprintf("mov.u32 %%r31, %d;", gemmBF16.idesc), fmt.Sprintf("mov.u32 %%r31, %d;", g.idesc)},
+		{"shl.b32 %r29, %r21, 6;", fmt.Sprintf("shl.b32 %%r29, %%r21, %d;", bits.TrailingZeros(uint(g.kStage)))},
+	} {
+		if !strings.Contains(src, r[0]) {
+			t.Fatalf("%s: no %q to instantiate", gemmKernelPath, r[0])
+		}
+		src = strings.Replace(src, r[0], r[1], 1)
+	}
+	return src
+}
+
 // gemmProblem is one launch of the kernel: A is m×k and B is n×k, both
-// row-major bf16 bit patterns.
+// row-major, elements of the kind's size in little-endian bytes.
 type gemmProblem struct {
+	kind    gemmKind
 	m, n, k int
-	A, B    []uint16
+	A, B    []byte
 	epi     int // 0: tcgen05.ld.32x32b, 1: tcgen05.ld.16x256b
 	cfg     Config
 }
@@ -34,18 +79,7 @@ type gemmProblem struct {
 // bf16 bits (the TMA store), both row-major m×n.
 func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 	t.Helper()
-	src, err := os.ReadFile(gemmKernelPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := compile(t, string(src))
-	bytesOf := func(x []uint16) []byte {
-		b := make([]byte, 2*len(x))
-		for i, v := range x {
-			binary.LittleEndian.PutUint16(b[2*i:], v)
-		}
-		return b
-	}
+	p := compile(t, g.kind.source(t))
 	// every output byte starts as 0xff, so an element never written is a NaN that matches nothing
 	fill := func(n int) []byte {
 		b := make([]byte, n)
@@ -54,9 +88,10 @@ func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 		}
 		return b
 	}
+	es := g.kind.typ.ElemSize()
 	kMajor := func(rows int) tensormap.Map {
-		return tensormap.Map{Type: tensormap.BF16, Rank: 2, Dims: [5]uint64{uint64(g.k), uint64(rows)},
-			Strides: [4]uint64{uint64(2 * g.k)}, Box: [5]uint32{64, 128}, ElemStrides: [5]uint32{1, 1, 1, 1, 1},
+		return tensormap.Map{Type: g.kind.typ, Rank: 2, Dims: [5]uint64{uint64(g.k), uint64(rows)},
+			Strides: [4]uint64{uint64(es * g.k)}, Box: [5]uint32{uint32(g.kind.kStage), 128}, ElemStrides: [5]uint32{1, 1, 1, 1, 1},
 			Swizzle: tensormap.Swizzle128B}
 	}
 	mA, mB := kMajor(g.m), kMajor(g.n)
@@ -65,9 +100,9 @@ func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 		Swizzle: tensormap.Swizzle128B}
 	args := []Arg{
 		{TensorMap: &mA, MapOf: 3}, {TensorMap: &mB, MapOf: 4}, {TensorMap: &mD, MapOf: 5},
-		{IsBuffer: true, Buffer: bytesOf(g.A)}, {IsBuffer: true, Buffer: bytesOf(g.B)},
+		{IsBuffer: true, Buffer: g.A}, {IsBuffer: true, Buffer: g.B},
 		{IsBuffer: true, Buffer: fill(2 * g.m * g.n)}, {IsBuffer: true, Buffer: fill(4 * g.m * g.n)},
-		scalar(uint64(g.n)), scalar(uint64(g.k / 64)), scalar(uint64(g.epi)),
+		scalar(uint64(g.n)), scalar(uint64(g.k / g.kind.kStage)), scalar(uint64(g.epi)),
 	}
 	cfg := g.cfg
 	cfg.Grid, cfg.Block, cfg.SharedBytes = dims(g.n/128, g.m/128, 1), dims(128, 1, 1), gemmShared
@@ -85,6 +120,23 @@ func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 		bf16[i] = binary.LittleEndian.Uint16(out[2*i:])
 	}
 	return f32, bf16
+}
+
+// le16 and le32 are x as little-endian bytes.
+func le16(x []uint16) []byte {
+	b := make([]byte, 2*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint16(b[2*i:], v)
+	}
+	return b
+}
+
+func le32(x []uint32) []byte {
+	b := make([]byte, 4*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint32(b[4*i:], v)
+	}
+	return b
 }
 
 // bf16Value is the value of a bf16 bit pattern (the top half of a binary32).
@@ -158,7 +210,7 @@ func TestTcgen05GemmExact(t *testing.T) {
 		cfg Config
 	}{{0, Config{Async: AsyncEager}}, {1, Config{Async: AsyncDelayed}}, {0, Config{Async: AsyncRandom, Seed: 7}}, {1, Config{Async: AsyncDelayed, Race: true}}} {
 		t.Run(fmt.Sprintf("epi%d_%v", tc.epi, tc.cfg.Async), func(t *testing.T) {
-			g := &gemmProblem{m: m, n: n, k: k, A: A, B: B, epi: tc.epi, cfg: tc.cfg}
+			g := &gemmProblem{kind: gemmBF16, m: m, n: n, k: k, A: le16(A), B: le16(B), epi: tc.epi, cfg: tc.cfg}
 			got, gotBF := g.run(t)
 			checkGemm(t, m, n, want, got, gotBF)
 		})
@@ -250,7 +302,127 @@ func TestTcgen05GemmModel(t *testing.T) {
 	if plain > m*n/4 {
 		t.Fatalf("the data does not exercise the model: %d of %d elements equal a float64 dot product", plain, m*n)
 	}
-	g := &gemmProblem{m: m, n: n, k: k, A: A, B: B, epi: 1, cfg: Config{Async: AsyncRandom, Seed: 3}}
+	g := &gemmProblem{kind: gemmBF16, m: m, n: n, k: k, A: le16(A), B: le16(B), epi: 1, cfg: Config{Async: AsyncRandom, Seed: 3}}
 	got, gotBF := g.run(t)
 	checkGemm(t, m, n, want, got, gotBF)
+}
+
+// e4m3Value is the value of an E4M3 byte (OCP FP8: bias 7, no infinities,
+// S.1111.111 NaN), written out from the format's definition.
+func e4m3Value(b byte) float64 {
+	sign := 1.0
+	if b&0x80 != 0 {
+		sign = -1
+	}
+	e, m := int(b>>3&15), float64(b&7)
+	switch {
+	case b&0x7f == 0x7f:
+		return math.NaN()
+	case e == 0:
+		return sign * math.Ldexp(m/8, -6)
+	}
+	return sign * math.Ldexp(1+m/8, e-7)
+}
+
+// gemmOperand draws n elements of kind g's input format with draw (which
+// gets the random source and returns a value exact in the format) and
+// returns their bytes and values.
+func gemmOperand(g gemmKind, n int, draw func() float64) ([]byte, []float64) {
+	vals := make([]float64, n)
+	switch g.typ {
+	case tensormap.BF16:
+		bits := make([]uint16, n)
+		for i := range bits {
+			bits[i] = uint16(math.Float32bits(float32(draw())) >> 16)
+			vals[i] = bf16Value(bits[i])
+		}
+		return le16(bits), vals
+	case tensormap.F32: // tf32: the low 13 bits are zero
+		bits := make([]uint32, n)
+		for i := range bits {
+			bits[i] = math.Float32bits(float32(draw())) &^ 0x1fff
+			vals[i] = float64(math.Float32frombits(bits[i]))
+		}
+		return le32(bits), vals
+	}
+	code := map[float64]byte{}
+	for c := range 256 {
+		if v := e4m3Value(byte(c)); !math.IsNaN(v) && (v != 0 || c == 0) {
+			code[v] = byte(c)
+		}
+	}
+	b := make([]byte, n)
+	for i := range b {
+		v := draw()
+		c, ok := code[v]
+		if !ok {
+			panic(fmt.Sprintf("%g is not an e4m3 value", v))
+		}
+		b[i], vals[i] = c, v
+	}
+	return b, vals
+}
+
+// TestTcgen05GemmKinds runs the same kernel instantiated for .kind::tf32
+// and .kind::f8f6f4 (e4m3): on small integers D is A·B^T exactly; on random
+// data it is the published model evaluated in the test, one block per MMA
+// (8 tf32 or 32 e4m3 products and the accumulator, aligned and truncated to
+// 25 fraction bits, rounded toward zero).
+func TestTcgen05GemmKinds(t *testing.T) {
+	for _, kind := range []gemmKind{gemmTF32, gemmE4M3} {
+		kmma := 32 / kind.typ.ElemSize() // K of one MMA
+		random := func(r *rand.Rand) func() float64 {
+			if kind.typ == tensormap.U8 {
+				return func() float64 {
+					for {
+						if v := e4m3Value(byte(r.IntN(256))); !math.IsNaN(v) {
+							return v
+						}
+					}
+				}
+			}
+			return func() float64 { // tf32: 10 fraction bits, exponents -6..6
+				return float64(r.IntN(2)*2-1) * math.Ldexp(1+float64(r.IntN(1024))/1024, r.IntN(13)-6)
+			}
+		}
+		for _, exact := range []bool{true, false} {
+			name := strings.TrimPrefix(kind.qual, ".kind::") + map[bool]string{true: "_exact", false: "_model"}[exact]
+			t.Run(name, func(t *testing.T) {
+				const m, n, k = 128, 256, 256
+				r := rand.New(rand.NewPCG(22, uint64(len(name))))
+				draw := random(r)
+				if exact {
+					draw = func() float64 { return float64(r.IntN(7) - 3) }
+				}
+				A, av := gemmOperand(kind, m*k, draw)
+				B, bv := gemmOperand(kind, n*k, draw)
+				want, plain := make([]uint32, m*n), 0
+				for i := range m {
+					for j := range n {
+						var acc float32
+						for k0 := 0; k0 < k; k0 += kmma {
+							acc = blackwellBlockRZ(acc, av[i*k+k0:i*k+k0+kmma], bv[j*k+k0:j*k+k0+kmma])
+						}
+						dot := 0.0
+						for kk := range k {
+							dot += av[i*k+kk] * bv[j*k+kk]
+						}
+						if exact && float32(dot) != acc {
+							t.Fatalf("reference: the model gives %g for an exact dot product of %g", acc, dot)
+						}
+						if float32(dot) == acc {
+							plain++
+						}
+						want[i*n+j] = math.Float32bits(acc)
+					}
+				}
+				if !exact && plain > m*n/4 {
+					t.Fatalf("the data does not exercise the model: %d of %d elements equal a float64 dot product", plain, m*n)
+				}
+				g := &gemmProblem{kind: kind, m: m, n: n, k: k, A: A, B: B, epi: len(name) % 2, cfg: Config{Async: AsyncDelayed}}
+				got, gotBF := g.run(t)
+				checkGemm(t, m, n, want, got, gotBF)
+			})
+		}
+	}
 }
