@@ -13,16 +13,12 @@ package emu
 // tracks it. M = 128 with .cta_group::2 and block scaling with
 // .cta_group::2 are not implemented.
 
-import "fmt"
-
 // checkPairShape checks M and N of a .cta_group::2 descriptor.
 func checkPairShape(v uint32, m, n int, pair bool) error {
 	switch {
 	case !pair:
 		return nil
-	case m == 128:
-		return &idescError{unsupported: true, msg: fmt.Sprintf("idesc %#08x gives M = 128 with .cta_group::2; the emulator implements M = 256", v)}
-	case m != 256:
+	case m != 128 && m != 256:
 		return idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .cta_group::2 allows 128 and 256", v, m)
 	case n%16 != 0 || n < 16 || n > 256:
 		return idescInvalid("idesc %#08x gives N = %d; with .cta_group::2 each CTA holds N/2 columns of B, so N is 16 to 256 in steps of 16", v, n)
