@@ -3,11 +3,13 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/ptxkit/ptxkit/emu/tmem"
+	"github.com/ptxkit/ptxkit/internal/tensorcore"
 	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
@@ -156,4 +158,39 @@ func TestTcgen05CpForms(t *testing.T) {
 	res := launchReport(t, tcCpKernel(t, "4x256b", 126<<16), cfg, Arg{IsBuffer: true, Buffer: make([]byte, 32768)}, buf(4*128*64),
 		scalar(0), scalar(0), scalar(0), scalar(16384))
 	wantReport(t, res, string(tmem.RuleLaneQuarter), "lanes 126-129")
+}
+
+// TestTcgen05MMANarrowATMEM stages a 6- or 4-bit A of .kind::f8f6f4 in
+// Tensor Memory the way a kernel does, with tcgen05.cp's decompression
+// (.b8x16.b6x16_p32, .b8x16.b4x16_p64) from the packed shared-memory
+// layout into 8-bit containers, and multiplies it from there: D is A·B + C
+// computed here from the formats' definitions.
+func TestTcgen05MMANarrowATMEM(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 6))
+	codes := map[tensorcore.Format]int{tensorcore.E4M3: 0, tensorcore.E2M3: 3, tensorcore.E3M2: 4, tensorcore.E2M1: 5}
+	for _, p := range [][2]tensorcore.Format{{tensorcore.E3M2, tensorcore.E4M3}, {tensorcore.E2M1, tensorcore.E2M3}} {
+		c := &narrowCase{kind: "kind::f8f6f4", a: p[0], b: p[1], k: 32, idesc: tcIdescOf(1, codes[p[0]], codes[p[1]], 128, 64)}
+		t.Run(tensorcore.Name(p[0])+"."+tensorcore.Name(p[1]), func(t *testing.T) {
+			exactNarrowCase(r, c)
+			fmtQ := map[int]string{6: "b8x16.b6x16_p32", 4: "b8x16.b4x16_p64"}[tensorcore.ElemBits(c.a)]
+			src := tcNarrowSource(c.kind, false)
+			for _, rep := range [][2]string{
+				{"\tsetp.eq.u32 %p4, %r1, 0;\n", "\tsetp.eq.u32 %p4, %r1, 0;\n\tadd.u32 %r32, %r11, 80;\n\ttcgen05.cp.cta_group::1.128x256b." + fmtQ + " [%r32], %rd8;\n"},
+				{"[%r11], %rd8, %rd12,", "[%r11], [%r32], %rd12,"},
+			} {
+				if !strings.Contains(src, rep[0]) {
+					t.Fatalf("kernel text changed: no %q", rep[0])
+				}
+				src = strings.Replace(src, rep[0], rep[1], 1)
+			}
+			out := runNarrowSource(t, c, src, Config{Async: AsyncDelayed})
+			for i := range 128 {
+				for j := range 64 {
+					if got, want := math.Float32frombits(out[i*64+j]), expectNarrow(c, i, j); float64(got) != want {
+						t.Fatalf("D[%d][%d] = %v, want %v", i, j, got, want)
+					}
+				}
+			}
+		})
+	}
 }

@@ -382,10 +382,6 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 			}
 		}
 	}
-	if x.aTMEM && id.narrow && !id.packed && tensorcore.ElemBits(id.a) < 8 {
-		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: %s A in Tensor Memory (8-bit containers) is not implemented; stage it in shared memory",
-			x.kind, tensorcore.Name(id.a))
-	}
 	// A's rows and B's columns are split evenly over the CTAs (one, or the
 	// pair in rank order).
 	read := func(rank int, desc uint64, what string, rows int, f tensorcore.Format) ([]uint64, bool) {

@@ -16,9 +16,9 @@ package emu
 // 16U6_ALIGN16B and 16U4_ALIGN16B types write and tcgen05.cp's
 // .b6x16_p32/.b4x16_p64 sources name). For .kind::mxf4 and
 // .kind::mxf4nvf4, K is 64 E2M1 packed two per byte, the low nibble first.
-// A in Tensor Memory holds the same 32 bytes per row in 8 columns; 6- and
-// 4-bit elements of .kind::f8f6f4 in Tensor Memory (8-bit containers) are
-// not implemented.
+// A in Tensor Memory holds 32 bytes per row in 8 columns: 8-bit elements
+// and E2M1 pairs as in shared memory, 6- and 4-bit elements of
+// .kind::f8f6f4 in 8-bit containers (narrowTMEMA).
 //
 // Scale factors (.block_scale [scale-A-tmem], [scale-B-tmem]). The scale
 // factors of one MMA are bytes of 32-bit Tensor Memory cells: with
@@ -170,11 +170,15 @@ func readNarrow(w *Warp, l, rank int, desc uint64, what string, rows int, id *tc
 }
 
 // narrowTMEMA reads A of a narrow kind from Tensor Memory: 8 columns of 4
-// bytes per row.
+// bytes per row. 8-bit elements and packed E2M1 pairs are laid out as in
+// shared memory; 6- and 4-bit elements of .kind::f8f6f4 are one per byte
+// (8-bit containers, what tcgen05.cp's decompression writes): a 6-bit
+// element in bits 0-5, a 4-bit element in bits 2-5.
 func (op *tcMMAOp) narrowTMEMA() []uint64 {
 	id := op.id
 	out := make([]uint64, 0, id.m*id.k)
 	row := make([]uint64, tcKBytes)
+	bits := tensorcore.ElemBits(id.a)
 	for r := range id.m {
 		for c := range tcKBytes / 4 {
 			mem, ln := op.rowAt(r, op.aTMEM.Lane())
@@ -183,7 +187,14 @@ func (op *tcMMAOp) narrowTMEMA() []uint64 {
 				row[4*c+b] = uint64(cell >> (8 * b) & 0xff)
 			}
 		}
-		out = append(out, unpackNarrow(row, id.a, id.k, id.packed)...)
+		if id.packed || bits == 8 {
+			out = append(out, unpackNarrow(row, id.a, id.k, id.packed)...)
+			continue
+		}
+		shift := map[int]int{6: 0, 4: 2}[bits]
+		for kk := range id.k {
+			out = append(out, row[kk]>>shift&(1<<bits-1))
+		}
 	}
 	return out
 }

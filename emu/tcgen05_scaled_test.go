@@ -193,6 +193,13 @@ func narrowBytes(codes []uint64, bits int, packed bool) []byte {
 
 func runNarrow(t *testing.T, c *narrowCase, cfg Config) []uint32 {
 	t.Helper()
+	return runNarrowSource(t, c, tcNarrowSource(c.kind, c.scale != 0), cfg)
+}
+
+// runNarrowSource stages c as runNarrow does and runs src, a form of
+// tcNarrowKernel.
+func runNarrowSource(t *testing.T, c *narrowCase, src string, cfg Config) []uint32 {
+	t.Helper()
 	img := make([]byte, 8192)
 	lbo, sbo := 128, 256 // core matrices: 16 bytes × 8 rows; 2 along K
 	put := func(base, r int, row []byte) {
@@ -235,7 +242,7 @@ func runNarrow(t *testing.T, c *narrowCase, cfg Config) []uint32 {
 	}
 	hi := uint64(lbo>>4)<<16 | uint64(sbo>>4)<<32 | 1<<46
 	cfg.Block = dims(128, 1, 1)
-	res := launch(t, tcNarrowSource(c.kind, c.scale != 0), cfg, Arg{IsBuffer: true, Buffer: img},
+	res := launch(t, src, cfg, Arg{IsBuffer: true, Buffer: img},
 		Arg{IsBuffer: true, Buffer: cin}, Arg{IsBuffer: true, Buffer: sfb}, buf(4*128*64), scalar(hi), scalar(uint64(c.idesc)))
 	return u32s(res.Buffers[3].Data)
 }
