@@ -19,6 +19,14 @@ import (
 // how it is launched.
 const gemmKernelPath = "testdata/tcgen05_gemm.ptx"
 
+// gemm2SMKernelPath is its 2SM form: a CTA pair per 256 × 128 tile,
+// tcgen05.mma.cta_group::2, TMA loads with .cta_group::2 signalling CTA 0.
+const gemm2SMKernelPath = "testdata/tcgen05_gemm_2sm.ptx"
+
+// gemm2SMShared is the 2SM kernel's dynamic shared memory: alignment slack,
+// three 24 KiB stages, 32 KiB of staging.
+const gemm2SMShared = 1024 + 3*24576 + 32768
+
 // gemmShared is the dynamic shared memory the kernel asks for: 1024 bytes
 // of alignment slack, three 32 KiB stages and 32 KiB of epilogue staging.
 const gemmShared = 1024 + 3*32768 + 32768
@@ -69,6 +77,7 @@ func (g gemmKind) source(t *testing.T) string {
 // row-major, elements of the kind's size in little-endian bytes.
 type gemmProblem struct {
 	kind    gemmKind
+	pair    bool // the 2SM kernel (tcgen05_gemm_2sm.ptx)
 	m, n, k int
 	A, B    []byte
 	epi     int // 0: tcgen05.ld.32x32b, 1: tcgen05.ld.16x256b
@@ -79,7 +88,15 @@ type gemmProblem struct {
 // bf16 bits (the TMA store), both row-major m×n.
 func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 	t.Helper()
-	p := compile(t, g.kind.source(t))
+	src := g.kind.source(t)
+	if g.pair {
+		b, err := os.ReadFile(gemm2SMKernelPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = string(b)
+	}
+	p := compile(t, src)
 	// every output byte starts as 0xff, so an element never written is a NaN that matches nothing
 	fill := func(n int) []byte {
 		b := make([]byte, n)
@@ -95,6 +112,9 @@ func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 			Swizzle: tensormap.Swizzle128B}
 	}
 	mA, mB := kMajor(g.m), kMajor(g.n)
+	if g.pair {
+		mB.Box[1] = 64 // each CTA of the pair loads half of the tile's columns
+	}
 	mD := tensormap.Map{Type: tensormap.BF16, Rank: 2, Dims: [5]uint64{uint64(g.n), uint64(g.m)},
 		Strides: [4]uint64{uint64(2 * g.n)}, Box: [5]uint32{64, 32}, ElemStrides: [5]uint32{1, 1, 1, 1, 1},
 		Swizzle: tensormap.Swizzle128B}
@@ -106,6 +126,9 @@ func (g *gemmProblem) run(t *testing.T) (f32 []uint32, bf16 []uint16) {
 	}
 	cfg := g.cfg
 	cfg.Grid, cfg.Block, cfg.SharedBytes = dims(g.n/128, g.m/128, 1), dims(128, 1, 1), gemmShared
+	if g.pair {
+		cfg.Grid, cfg.Cluster, cfg.SharedBytes = dims(2*g.n/128, g.m/256, 1), dims(2, 1, 1), gemm2SMShared
+	}
 	res, err := execute(p, cfg, args)
 	if err != nil {
 		t.Fatal(err)
@@ -195,16 +218,7 @@ func TestTcgen05GemmExact(t *testing.T) {
 	const m, n, k = 256, 256, 256
 	r := rand.New(rand.NewPCG(22, 1))
 	A, B := smallIntBF16(r, m*k), smallIntBF16(r, n*k)
-	want := make([]uint32, m*n)
-	for i := range m {
-		for j := range n {
-			s := 0
-			for kk := range k {
-				s += int(bf16Value(A[i*k+kk])) * int(bf16Value(B[j*k+kk]))
-			}
-			want[i*n+j] = math.Float32bits(float32(s))
-		}
-	}
+	want := gemmIntRef(m, n, k, A, B)
 	for _, tc := range []struct {
 		epi int
 		cfg Config
@@ -424,5 +438,76 @@ func TestTcgen05GemmKinds(t *testing.T) {
 				checkGemm(t, m, n, want, got, gotBF)
 			})
 		}
+	}
+}
+
+// gemmModelRef is D = A·B^T of m×k and n×k bf16 matrices by the
+// published model evaluated in the test (blackwellBlockRZ per MMA of K =
+// 16), as f32 bits.
+func gemmModelRef(m, n, k int, A, B []uint16) []uint32 {
+	av, bv := make([]float64, len(A)), make([]float64, len(B))
+	for i, x := range A {
+		av[i] = bf16Value(x)
+	}
+	for i, x := range B {
+		bv[i] = bf16Value(x)
+	}
+	want := make([]uint32, m*n)
+	for i := range m {
+		for j := range n {
+			var acc float32
+			for k0 := 0; k0 < k; k0 += 16 {
+				acc = blackwellBlockRZ(acc, av[i*k+k0:i*k+k0+16], bv[j*k+k0:j*k+k0+16])
+			}
+			want[i*n+j] = math.Float32bits(acc)
+		}
+	}
+	return want
+}
+
+// gemmIntRef is D = A·B^T of small-integer bf16 matrices, with integers.
+func gemmIntRef(m, n, k int, A, B []uint16) []uint32 {
+	want := make([]uint32, m*n)
+	for i := range m {
+		for j := range n {
+			s := 0
+			for kk := range k {
+				s += int(bf16Value(A[i*k+kk])) * int(bf16Value(B[j*k+kk]))
+			}
+			want[i*n+j] = math.Float32bits(float32(s))
+		}
+	}
+	return want
+}
+
+// TestTcgen05Gemm2SM runs the 2SM kernel (a CTA pair per 256 × 128 tile,
+// tcgen05.mma.cta_group::2 with M = 256, both CTAs' TMA loads completing
+// on CTA 0's mbarriers, multicast commits): small integers on 256 × 256 ×
+// 256 against A·B^T computed with integers in the test (eager, and delayed
+// with the .16x256b epilogue), and random bf16 on 256 × 128 × 128 against
+// the published model evaluated in the test.
+func TestTcgen05Gemm2SM(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 3))
+	A, B := smallIntBF16(r, 256*256), smallIntBF16(r, 256*256)
+	exact := gemmIntRef(256, 256, 256, A, B)
+	RA, RB := randomBF16(r, 256*128), randomBF16(r, 128*128)
+	model := gemmModelRef(256, 128, 128, RA, RB)
+	for _, tc := range []struct {
+		name    string
+		m, n, k int
+		A, B    []uint16
+		want    []uint32
+		epi     int
+		cfg     Config
+	}{
+		{"exact_eager", 256, 256, 256, A, B, exact, 0, Config{}},
+		{"exact_delayed", 256, 256, 256, A, B, exact, 1, Config{Async: AsyncDelayed}},
+		{"model_random", 256, 128, 128, RA, RB, model, 1, Config{Async: AsyncRandom, Seed: 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &gemmProblem{kind: gemmBF16, pair: true, m: tc.m, n: tc.n, k: tc.k, A: le16(tc.A), B: le16(tc.B), epi: tc.epi, cfg: tc.cfg}
+			got, gotBF := g.run(t)
+			checkGemm(t, tc.m, tc.n, tc.want, got, gotBF)
+		})
 	}
 }
