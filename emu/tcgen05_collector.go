@@ -13,9 +13,10 @@ package emu
 // is issued.
 //
 // .ws: .cta_group::1 with M = 128 (the M = 128 data path: row i of D in
-// lane i) and N = 64, 128 or 256; the idesc's B-reuse shift (bits 30-31)
-// is allowed. M = 32 and 64 (whose .ws data paths differ) and the
-// zero-column-mask-desc operand are not implemented.
+// lane i), 64 or 32 (D folded over the lanes, Layouts E and G,
+// tcgen05_layout.go) and N = 64, 128 or 256; the idesc's B-reuse shift
+// (bits 30-31) is allowed. The zero-column-mask-desc operand is not
+// implemented.
 
 import (
 	"fmt"
