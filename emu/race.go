@@ -607,11 +607,13 @@ func (w *Warp) raceTcMMA(op *tcMMAOp, l int) func() {
 		if cl.race != rc || cl.report != nil {
 			return
 		}
-		id := op.id
-		base, c0 := op.d.Lane(), op.d.Column()
-		for row := 0; row < id.m; row += 16 { // M=64 rows are two runs of 16 lanes per 32
-			if r := rc.TmemOpWrite(rop, w.CTA.Rank, tcLane(id.m, base, row), 16, c0, id.n); r != nil {
-				rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, w.CTA.Rank))
+		for _, g := range op.dRegions() {
+			rank := w.CTA.Rank
+			if op.pair != nil {
+				rank = rank&^1 + g.pair
+			}
+			if r := rc.TmemOpWrite(rop, rank, g.lane, g.lanes, g.col, g.cols); r != nil {
+				rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, rank))
 				rep.Waits[len(rep.Waits)-1] = "fix: wait on the mbarrier that the MMA's tcgen05.commit signals (and execute tcgen05.fence::after_thread_sync) before touching its D in Tensor Memory; before issuing the MMA, order earlier accesses of D by other warps with tcgen05.fence::before_thread_sync, a barrier and tcgen05.fence::after_thread_sync"
 				rep.Thread = w.threadID(0)
 				cl.fail(rep)

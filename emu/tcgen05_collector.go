@@ -13,9 +13,10 @@ package emu
 // is issued.
 //
 // .ws: .cta_group::1 with M = 128 (the M = 128 data path: row i of D in
-// lane i) and N = 64, 128 or 256; the idesc's B-reuse shift (bits 30-31)
-// is allowed. M = 32 and 64 (whose .ws data paths differ) and the
-// zero-column-mask-desc operand are not implemented.
+// lane i), 64 or 32 (D folded over the lanes, Layouts E and G,
+// tcgen05_layout.go) and N = 64, 128 or 256; the idesc's B-reuse shift
+// (bits 30-31) is allowed. The zero-column-mask-desc operand is not
+// implemented.
 
 import (
 	"fmt"
@@ -101,9 +102,7 @@ func decodeTcWS(d *Decoder, in *ast.Instruction, x *tcMMAInst) error {
 // checkWSShape checks M and N of a .ws descriptor.
 func checkWSShape(v uint32, m, n int) error {
 	switch {
-	case m == 32 || m == 64:
-		return &idescError{unsupported: true, msg: fmt.Sprintf("idesc %#08x gives M = %d with .ws; the emulator implements .ws with M = 128", v, m)}
-	case m != 128:
+	case m != 32 && m != 64 && m != 128:
 		return idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .ws allows 32, 64 and 128", v, m)
 	case n != 64 && n != 128 && n != 256:
 		return idescInvalid("idesc %#08x gives N = %d (bits 17-22 = N>>3); .ws allows 64, 128 and 256", v, n)

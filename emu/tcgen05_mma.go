@@ -101,8 +101,6 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	switch {
 	case !q.Has(isa.QCta_Group_1) && !x.pair:
 		return d.Errorf(in, "%s needs .cta_group::1 or .cta_group::2", in.FullOpcode())
-	case x.pair && x.kind.blockScaled():
-		return d.Errorf(in, "the emulator does not implement %s (block scaling with .cta_group::2)", in.FullOpcode())
 	}
 	if err := decodeTcBlockScale(d, in, x, q); err != nil {
 		return err
@@ -187,6 +185,7 @@ type tcMMAOp struct {
 	sfb     tmem.Addr
 	A, B    []uint64
 	enableD bool
+	fold    int // lane groups D's columns are folded into (tcgen05_layout.go)
 }
 
 // tcQueued is an issued tcgen05.mma or tcgen05.cp of a CTA. They land in
@@ -254,8 +253,7 @@ func (op *tcMMAOp) rowAt(r, base int) (*tmem.Memory, int) {
 }
 
 func (op *tcMMAOp) compute() {
-	id, mem := op.id, op.ct.memory()
-	base, c0 := op.d.Lane(), op.d.Column()
+	id := op.id
 	op.useCollectors()
 	if op.A == nil && id.narrow {
 		op.A = op.narrowTMEMA()
@@ -282,8 +280,8 @@ func (op *tcMMAOp) compute() {
 	if op.enableD {
 		for r := range id.m {
 			for j := range id.n {
-				dm, ln := op.rowAt(r, base)
-				v := uint64(dm.Cell(ln, c0+j))
+				dm, ln, col := op.dCell(r, j)
+				v := uint64(dm.Cell(ln, col))
 				if id.out == tensorcore.F16 {
 					v &= 0xffff
 				}
@@ -293,7 +291,7 @@ func (op *tcMMAOp) compute() {
 	}
 	D := make([]uint64, id.m*id.n)
 	if id.narrow {
-		op.computeNarrow(mem, C, D)
+		op.computeNarrow(C, D)
 	} else if id.integer {
 		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
 	} else {
@@ -301,9 +299,9 @@ func (op *tcMMAOp) compute() {
 			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D})
 	}
 	for r := range id.m {
-		dm, ln := op.rowAt(r, base)
 		for j := range id.n {
-			dm.SetCell(ln, c0+j, uint32(D[r*id.n+j]))
+			dm, ln, col := op.dCell(r, j)
+			dm.SetCell(ln, col, uint32(D[r*id.n+j]))
 		}
 	}
 }
@@ -340,7 +338,7 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 	var id *tcIdesc
 	var err error
 	if x.kind.blockScaled() {
-		id, err = decodeIdescScaled(x.kind, x.vecN, uint32(reg(x.idesc)))
+		id, err = decodeIdescScaled(x.kind, x.vecN, uint32(reg(x.idesc)), x.pair)
 	} else {
 		id, err = decodeIdescFor(x.kind, uint32(reg(x.idesc)), x.form())
 	}
@@ -357,14 +355,23 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		return nil, st
 	}
 	rows := id.m / len(ranks) // rows of A and D per CTA
+	op.fold = tcFold(x, id)
+	if x.aTMEM && op.fold > 1 {
+		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: A in Tensor Memory with M = %d%s is not implemented; stage A in shared memory",
+			x.kind, id.m, map[bool]string{true: " and .cta_group::2", false: " and .ws"}[x.pair])
+	}
+	dRows := rows // the lane-base check: a folded D uses all 128 lanes from lane 0
+	if op.fold > 1 {
+		dRows = 128
+	}
 	for _, rank := range ranks {
 		mem := w.CTA.cluster.CTAs[rank].Ext(tmemKey).(*ctaTMEM).memory()
-		if st := checkTcRegion(w, l, mem, "D", rows, id.n, op.d); st != Continue {
+		if st := checkTcRegion(w, l, mem, "D", dRows, id.n/op.fold, op.d); st != Continue {
 			return nil, st
 		}
 		if x.kind.blockScaled() {
 			op.sfa, op.sfb = tmem.Addr(uint32(reg(x.sfa)+uint64(x.sfaOff))), tmem.Addr(uint32(reg(x.sfb)+uint64(x.sfbOff)))
-			if st := checkScaleRegions(w, l, mem, id, op.sfa, op.sfb); st != Continue {
+			if st := checkScaleRegions(w, l, mem, rows, id, op.sfa, op.sfb); st != Continue {
 				return nil, st
 			}
 		}
@@ -374,10 +381,6 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 				return nil, st
 			}
 		}
-	}
-	if x.aTMEM && id.narrow && !id.packed && tensorcore.ElemBits(id.a) < 8 {
-		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: %s A in Tensor Memory (8-bit containers) is not implemented; stage it in shared memory",
-			x.kind, tensorcore.Name(id.a))
 	}
 	// A's rows and B's columns are split evenly over the CTAs (one, or the
 	// pair in rank order).
@@ -499,80 +502,4 @@ func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k in
 		}
 	}
 	return out, true
-}
-
-// tcCpInst is a decoded tcgen05.cp (Inst.Ext).
-type tcCpInst struct {
-	taddr int32
-	off   int64
-	desc  int32
-}
-
-const specTcCp = "PTX ISA §9.7.16.9.1 (tcgen05.cp)"
-
-// decodeTcCp lowers tcgen05.cp.cta_group::1.128x256b [taddr], s-desc: a
-// copy of a 128-row × 32-byte matrix, described like a tcgen05.mma operand,
-// from shared memory to lanes 0-127, 8 columns of Tensor Memory.
-func decodeTcCp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
-	shape := false
-	for _, n := range q.List[1:] {
-		switch n {
-		case isa.QCta_Group_1:
-		case isa.Q128x256b:
-			shape = true
-		default:
-			return d.Errorf(in, "the emulator does not implement %s (qualifier %s); it runs tcgen05.cp.cta_group::1.128x256b", in.FullOpcode(), n)
-		}
-	}
-	if !shape || !q.Has(isa.QCta_Group_1) {
-		return d.Errorf(in, "the emulator does not implement %s; it runs tcgen05.cp.cta_group::1.128x256b", in.FullOpcode())
-	}
-	if len(in.Operands) != 2 {
-		return d.Errorf(in, "tcgen05.cp takes [taddr], s-desc")
-	}
-	x := &tcCpInst{}
-	var err error
-	if x.taddr, x.off, _, err = d.Addr(in.Operands[0]); err != nil {
-		return err
-	}
-	if x.desc, err = d.Src(in.Operands[1], TB64); err != nil {
-		return err
-	}
-	out.Ext = x
-	out.Exec = execTcCp
-	return nil
-}
-
-// execTcCp reads the source matrix at issue and writes Tensor Memory when
-// the copy lands, in order with the CTA's tcgen05.mma.
-func execTcCp(w *Warp, in *Inst) Status {
-	x := in.Ext.(*tcCpInst)
-	if st := useGroup(w, tmem.CTAGroup1); st != Continue {
-		return st
-	}
-	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
-	for m := w.Exec; m != 0; m &= m - 1 {
-		l := lane(m)
-		addr := tmem.Addr(uint32(w.R[x.taddr+int32(l)] + uint64(x.off)))
-		if st := checkTcRegion(w, l, ct.memory(), "the destination", 128, 8, addr); st != Continue {
-			return st
-		}
-		src, ok := readDescMatrix(w, l, w.R[x.desc+int32(l)], "source", 128, tcKBytes, tensorcore.E4M3)
-		if !ok {
-			return Fault
-		}
-		run := func() {
-			mem := ct.memory()
-			for r := range 128 {
-				for c := range 8 {
-					v := src[r*32+4*c] | src[r*32+4*c+1]<<8 | src[r*32+4*c+2]<<16 | src[r*32+4*c+3]<<24
-					mem.SetCell(r, addr.Column()+c, uint32(v))
-				}
-			}
-		}
-		if st := issueQueued(w, l, ct, "tcgen05.cp", run); st != Continue {
-			return st
-		}
-	}
-	return Continue
 }

@@ -16,9 +16,9 @@ package emu
 // 16U6_ALIGN16B and 16U4_ALIGN16B types write and tcgen05.cp's
 // .b6x16_p32/.b4x16_p64 sources name). For .kind::mxf4 and
 // .kind::mxf4nvf4, K is 64 E2M1 packed two per byte, the low nibble first.
-// A in Tensor Memory holds the same 32 bytes per row in 8 columns; 6- and
-// 4-bit elements of .kind::f8f6f4 in Tensor Memory (8-bit containers) are
-// not implemented.
+// A in Tensor Memory holds 32 bytes per row in 8 columns: 8-bit elements
+// and E2M1 pairs as in shared memory, 6- and 4-bit elements of
+// .kind::f8f6f4 in 8-bit containers (narrowTMEMA).
 //
 // Scale factors (.block_scale [scale-A-tmem], [scale-B-tmem]). The scale
 // factors of one MMA are bytes of 32-bit Tensor Memory cells: with
@@ -54,7 +54,7 @@ const specTcScale = "PTX ISA §9.7.16.10.7 (tcgen05.mma block scaling)"
 //	bits 17-22 N >> 3                 bit 23 scale type (0 ue4m3, 1 ue8m0)
 //	bits 24-28 M >> 4                 bits 29-30 scale factor ID of A
 //	bit 31     K dimension (0: the dense K of the kind)
-func decodeIdescScaled(k tcKind, vecN int, v uint32) (*tcIdesc, error) {
+func decodeIdescScaled(k tcKind, vecN int, v uint32, pair bool) (*tcIdesc, error) {
 	field := func(lo, n int) uint32 { return v >> lo & (1<<n - 1) }
 	x := &tcIdesc{negA: field(13, 1) == 1, negB: field(14, 1) == 1, transA: field(15, 1) == 1, transB: field(16, 1) == 1,
 		narrow: true, out: tensorcore.F32, sfid: [2]int{int(field(29, 2)), int(field(4, 2))}}
@@ -74,6 +74,12 @@ func decodeIdescScaled(k tcKind, vecN int, v uint32) (*tcIdesc, error) {
 	}
 	x.n, x.m = int(field(17, 6))<<3, int(field(24, 5))<<4
 	switch {
+	case pair && x.m == 128:
+		return nil, &idescError{unsupported: true, msg: fmt.Sprintf("idesc %#08x gives M = 128 with .cta_group::2 and block scaling; the emulator implements block scaling with .cta_group::2 at M = 256", v)}
+	case pair:
+		if err := checkPairShape(v, x.m, x.n, true); err != nil {
+			return nil, err
+		}
 	case x.m != 64 && x.m != 128:
 		return nil, idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .cta_group::1 allows 64 and 128", v, x.m)
 	case x.n < 8 || x.n > 256:
@@ -164,11 +170,15 @@ func readNarrow(w *Warp, l, rank int, desc uint64, what string, rows int, id *tc
 }
 
 // narrowTMEMA reads A of a narrow kind from Tensor Memory: 8 columns of 4
-// bytes per row.
+// bytes per row. 8-bit elements and packed E2M1 pairs are laid out as in
+// shared memory; 6- and 4-bit elements of .kind::f8f6f4 are one per byte
+// (8-bit containers, what tcgen05.cp's decompression writes): a 6-bit
+// element in bits 0-5, a 4-bit element in bits 2-5.
 func (op *tcMMAOp) narrowTMEMA() []uint64 {
 	id := op.id
 	out := make([]uint64, 0, id.m*id.k)
 	row := make([]uint64, tcKBytes)
+	bits := tensorcore.ElemBits(id.a)
 	for r := range id.m {
 		for c := range tcKBytes / 4 {
 			mem, ln := op.rowAt(r, op.aTMEM.Lane())
@@ -177,7 +187,14 @@ func (op *tcMMAOp) narrowTMEMA() []uint64 {
 				row[4*c+b] = uint64(cell >> (8 * b) & 0xff)
 			}
 		}
-		out = append(out, unpackNarrow(row, id.a, id.k, id.packed)...)
+		if id.packed || bits == 8 {
+			out = append(out, unpackNarrow(row, id.a, id.k, id.packed)...)
+			continue
+		}
+		shift := map[int]int{6: 0, 4: 2}[bits]
+		for kk := range id.k {
+			out = append(out, row[kk]>>shift&(1<<bits-1))
+		}
 	}
 	return out
 }
@@ -191,35 +208,54 @@ func negateNarrow(v []uint64, f tensorcore.Format) {
 
 // scaleFactors reads the scale factors of A (by row) and B (by column) from
 // Tensor Memory, as the package comment lays them out. SB is indexed by
-// row too: sbOf(r) is B's factors as row r's sub-partition sees them.
-func (op *tcMMAOp) scaleFactors(mem *tmem.Memory) (sa []uint64, sb func(r int) []uint64) {
+// row too: sbOf(r) is B's factors as row r's sub-partition sees them. With
+// .cta_group::2 each CTA holds the factors of A for its rows and its own
+// copy of B's, at the same addresses.
+func (op *tcMMAOp) scaleFactors() (sa []uint64, sb func(r int) []uint64) {
 	id := op.id
 	groups := id.k / id.vec
 	sa = make([]uint64, id.m*groups)
 	for r := range id.m {
-		lane := tcLane(id.m, op.sfa.Lane(), r)
+		mem, lane := op.rowAt(r, op.sfa.Lane())
 		cell := mem.Cell(lane, op.sfa.Column()+lane/32)
 		for g := range groups {
 			sa[r*groups+g] = uint64(cell >> (8 * (id.sfid[0] + g)) & 0xff)
 		}
 	}
-	var perPart [4][]uint64
-	for s := range perPart {
-		perPart[s] = make([]uint64, id.n*groups)
+	perPart := map[int][]uint64{}
+	for r := range id.m {
+		key, mem, s := op.sfPart(r)
+		if perPart[key] != nil {
+			continue
+		}
+		sb := make([]uint64, id.n*groups)
 		for j := range id.n {
 			cell := mem.Cell(32*s+j%32, op.sfb.Column()+j/32)
 			for g := range groups {
-				perPart[s][j*groups+g] = uint64(cell >> (8 * (id.sfid[1] + g)) & 0xff)
+				sb[j*groups+g] = uint64(cell >> (8 * (id.sfid[1] + g)) & 0xff)
 			}
 		}
+		perPart[key] = sb
 	}
-	return sa, func(r int) []uint64 { return perPart[tcLane(id.m, op.d.Lane(), r)/32] }
+	return sa, func(r int) []uint64 { key, _, _ := op.sfPart(r); return perPart[key] }
+}
+
+// sfPart is the sub-partition s that computes row r of D, the Tensor
+// Memory it belongs to and a key that tells the sub-partitions of a CTA
+// pair apart.
+func (op *tcMMAOp) sfPart(r int) (key int, mem *tmem.Memory, s int) {
+	mem, lane := op.rowAt(r, op.d.Lane())
+	v := 0
+	if op.pair != nil {
+		v = r / 128
+	}
+	return 4*v + lane/32, mem, lane / 32
 }
 
 // computeNarrow is D = A×B + C for the narrow kinds. The rows of one
 // sub-partition (consecutive rows of D) share B's scale factors and are
 // computed together.
-func (op *tcMMAOp) computeNarrow(mem *tmem.Memory, C, D []uint64) {
+func (op *tcMMAOp) computeNarrow(C, D []uint64) {
 	id := op.id
 	p := &tensorcore.ScaledProblem{In: id.a, BIn: id.b, Out: id.out, M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D}
 	if !op.x.kind.blockScaled() {
@@ -227,9 +263,9 @@ func (op *tcMMAOp) computeNarrow(mem *tmem.Memory, C, D []uint64) {
 		return
 	}
 	p.Scale, p.Vec = id.scale, id.vec
-	sa, sbOf := op.scaleFactors(mem)
+	sa, sbOf := op.scaleFactors()
 	groups := id.k / id.vec
-	part := func(r int) int { return tcLane(id.m, op.d.Lane(), r) / 32 }
+	part := func(r int) int { key, _, _ := op.sfPart(r); return key }
 	for lo := 0; lo < id.m; {
 		hi := lo + 1
 		for hi < id.m && part(hi) == part(lo) {
@@ -244,8 +280,8 @@ func (op *tcMMAOp) computeNarrow(mem *tmem.Memory, C, D []uint64) {
 }
 
 // checkScaleRegions checks that the scale factors' cells are allocated.
-func checkScaleRegions(w *Warp, l int, mem *tmem.Memory, id *tcIdesc, sfa, sfb tmem.Addr) Status {
-	if st := checkTcRegion(w, l, mem, "the scale factors of A", id.m, 4, sfa); st != Continue {
+func checkScaleRegions(w *Warp, l int, mem *tmem.Memory, rows int, id *tcIdesc, sfa, sfb tmem.Addr) Status {
+	if st := checkTcRegion(w, l, mem, "the scale factors of A", rows, 4, sfa); st != Continue {
 		return st
 	}
 	if sfb.Lane() != 0 {

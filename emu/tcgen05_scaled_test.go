@@ -193,6 +193,13 @@ func narrowBytes(codes []uint64, bits int, packed bool) []byte {
 
 func runNarrow(t *testing.T, c *narrowCase, cfg Config) []uint32 {
 	t.Helper()
+	return runNarrowSource(t, c, tcNarrowSource(c.kind, c.scale != 0), cfg)
+}
+
+// runNarrowSource stages c as runNarrow does and runs src, a form of
+// tcNarrowKernel.
+func runNarrowSource(t *testing.T, c *narrowCase, src string, cfg Config) []uint32 {
+	t.Helper()
 	img := make([]byte, 8192)
 	lbo, sbo := 128, 256 // core matrices: 16 bytes × 8 rows; 2 along K
 	put := func(base, r int, row []byte) {
@@ -235,7 +242,7 @@ func runNarrow(t *testing.T, c *narrowCase, cfg Config) []uint32 {
 	}
 	hi := uint64(lbo>>4)<<16 | uint64(sbo>>4)<<32 | 1<<46
 	cfg.Block = dims(128, 1, 1)
-	res := launch(t, tcNarrowSource(c.kind, c.scale != 0), cfg, Arg{IsBuffer: true, Buffer: img},
+	res := launch(t, src, cfg, Arg{IsBuffer: true, Buffer: img},
 		Arg{IsBuffer: true, Buffer: cin}, Arg{IsBuffer: true, Buffer: sfb}, buf(4*128*64), scalar(hi), scalar(uint64(c.idesc)))
 	return u32s(res.Buffers[3].Data)
 }
@@ -443,11 +450,11 @@ func TestTcgen05MMAScaledModel(t *testing.T) {
 // TestTcgen05IdescScaled: the block-scaled descriptor's fields and the
 // combinations the manual does not allow.
 func TestTcgen05IdescScaled(t *testing.T) {
-	x, err := decodeIdescScaled(tcKindMXF4NVF4, 4, tcScaledIdesc(1, 1, 128, 256, false, 0, 0)|1<<13)
+	x, err := decodeIdescScaled(tcKindMXF4NVF4, 4, tcScaledIdesc(1, 1, 128, 256, false, 0, 0)|1<<13, false)
 	if err != nil || x.k != 64 || x.vec != 16 || x.scale != tensorcore.UE4M3 || !x.packed || x.n != 256 || !x.negA {
 		t.Fatalf("nvf4: %+v %v", x, err)
 	}
-	x, err = decodeIdescScaled(tcKindMXF8F6F4, 1, tcScaledIdesc(4, 3, 64, 8, true, 3, 2))
+	x, err = decodeIdescScaled(tcKindMXF8F6F4, 1, tcScaledIdesc(4, 3, 64, 8, true, 3, 2), false)
 	if err != nil || x.a != tensorcore.E3M2 || x.b != tensorcore.E2M3 || x.sfid != [2]int{3, 2} || x.vec != 32 || x.m != 64 {
 		t.Fatalf("mxf8f6f4: %+v %v", x, err)
 	}
@@ -456,20 +463,24 @@ func TestTcgen05IdescScaled(t *testing.T) {
 		vec  int
 		v    uint32
 		msg  string
+		pair bool
 	}{
-		{tcKindMXF4, 2, tcScaledIdesc(1, 1, 128, 64, false, 0, 0), "ue4m3"},
-		{tcKindMXF4, 4, tcScaledIdesc(1, 1, 128, 64, true, 0, 0), "does not take .scale_vec::4X"},
-		{tcKindMXF8F6F4, 2, tcScaledIdesc(0, 0, 128, 64, true, 0, 0), "does not take .scale_vec::2X"},
-		{tcKindMXF4NVF4, 2, tcScaledIdesc(1, 1, 128, 64, true, 1, 0), "scale factor ID of A is 1"},
-		{tcKindMXF4NVF4, 4, tcScaledIdesc(1, 1, 128, 64, false, 0, 2), "scale factor ID of B is 2"},
-		{tcKindMXF4, 2, tcScaledIdesc(5, 5, 128, 64, true, 0, 0), "must be 1 (e2m1)"},
-		{tcKindMXF8F6F4, 1, tcScaledIdesc(2, 0, 128, 64, true, 0, 0), "atype/btype"},
-		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 128, 64, true, 0, 0) | 1<<2, "sparsity"},
-		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 128, 64, true, 0, 0) | 1<<6, "reserved"},
-		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 32, 64, true, 0, 0), "M = 32"},
+		{tcKindMXF4, 2, tcScaledIdesc(1, 1, 128, 64, false, 0, 0), "ue4m3", false},
+		{tcKindMXF4, 4, tcScaledIdesc(1, 1, 128, 64, true, 0, 0), "does not take .scale_vec::4X", false},
+		{tcKindMXF8F6F4, 2, tcScaledIdesc(0, 0, 128, 64, true, 0, 0), "does not take .scale_vec::2X", false},
+		{tcKindMXF4NVF4, 2, tcScaledIdesc(1, 1, 128, 64, true, 1, 0), "scale factor ID of A is 1", false},
+		{tcKindMXF4NVF4, 4, tcScaledIdesc(1, 1, 128, 64, false, 0, 2), "scale factor ID of B is 2", false},
+		{tcKindMXF4, 2, tcScaledIdesc(5, 5, 128, 64, true, 0, 0), "must be 1 (e2m1)", false},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(2, 0, 128, 64, true, 0, 0), "atype/btype", false},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 128, 64, true, 0, 0) | 1<<2, "sparsity", false},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 128, 64, true, 0, 0) | 1<<6, "reserved", false},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 32, 64, true, 0, 0), "M = 32", false},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 128, 64, true, 0, 0), "block scaling with .cta_group::2 at M = 256", true},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 256, 72, true, 0, 0), "N is 16 to 256 in steps of 16", true},
+		{tcKindMXF8F6F4, 1, tcScaledIdesc(0, 0, 64, 64, true, 0, 0), "M = 64", true},
 	}
 	for _, b := range bad {
-		if _, err := decodeIdescScaled(b.kind, b.vec, b.v); err == nil || !strings.Contains(err.Error(), b.msg) {
+		if _, err := decodeIdescScaled(b.kind, b.vec, b.v, b.pair); err == nil || !strings.Contains(err.Error(), b.msg) {
 			t.Errorf("%s %dX %#x: %v, want %q", b.kind, b.vec, b.v, err, b.msg)
 		}
 	}

@@ -44,6 +44,7 @@ type tmaOp struct {
 	name      string  // opcode as written, for reports
 	im2col    bool    // .im2col load mode (tma_im2col.go)
 	offs      []int32 // .im2col: slots of the im2col offsets (.b16), W first
+	pair      bool    // .cta_group::2: the mbarrier may be in the destination's peer CTA
 }
 
 // decodeBulkPrefetch lowers cp.async.bulk.prefetch: without .tensor a hint
@@ -117,10 +118,11 @@ func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error
 	if err := d.tensorLoadMode(in, op, q); err != nil {
 		return err
 	}
-	if q.Has(isa.QCta_Group_2) {
-		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s", op.name)
-	}
 	op.multicast = q.Has(isa.QMulticast_Cluster)
+	op.pair = q.Has(isa.QCta_Group_2)
+	if op.pair && (op.multicast || !q.Has(isa.QMbarrier) && !q.Has(isa.QCompleteTx)) {
+		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s; it runs the non-multicast load with an mbarrier", op.name)
+	}
 	if q.List[0] == isa.QReduce {
 		for _, n := range q.List {
 			if r, ok := redAsyncOps[n]; ok {
@@ -411,7 +413,7 @@ func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 		if !ok {
 			return Fault
 		}
-		bar, boff, ok := w.bulkBarrier(l, in, dst)
+		bar, boff, ok := w.tensorBarrier(l, in, op, dst)
 		if !ok {
 			return Fault
 		}
@@ -449,6 +451,34 @@ func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 		}
 	}
 	return Continue
+}
+
+// tensorBarrier resolves the mbarrier of a non-multicast tensor load: in
+// the destination's CTA, or with .cta_group::2 in either CTA of the
+// destination's CTA pair (the form a 2SM GEMM uses to signal the leader
+// CTA's mbarrier from both CTAs' loads).
+func (w *Warp) tensorBarrier(l int, in *Inst, op *tmaOp, dst bulkEnd) (*CTA, uint32, bool) {
+	if !op.pair {
+		return w.bulkBarrier(l, in, dst)
+	}
+	a := w.mbarAddr(l, in)
+	if genericSpace(a) == SpaceSharedCluster {
+		a -= sharedWindow
+	}
+	if a%8 != 0 {
+		w.Fault(l, "mbarrier-align", specTMA, "%s mbarrier address %#x is not 8-byte aligned", op.name, a)
+		return nil, 0, false
+	}
+	bar, off, ok := w.SharedTarget(l, a, 8, false, true)
+	if !ok {
+		return nil, 0, false
+	}
+	if bar.Rank != dst.cta.Rank && bar.Rank != dst.cta.Rank^1 {
+		w.Fault(l, ruleAsyncSameCTA, specTMA, "%s writes the shared memory of CTA rank %d but signals the mbarrier of CTA rank %d; with .cta_group::2 it must be in that CTA or its peer (rank %d)",
+			op.name, dst.cta.Rank, bar.Rank, dst.cta.Rank^1)
+		return nil, 0, false
+	}
+	return bar, off, true
 }
 
 func (w *Warp) issueTensorLoad(l int, op *tmaOp, box *tensorBox, dst bulkEnd, bar *CTA, boff uint32) Status {

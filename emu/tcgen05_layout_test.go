@@ -1,0 +1,120 @@
+package emu
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// foldedD reads an M×N matrix in a folded data-path layout (B, E or G)
+// out of the raw Tensor Memory cells cells(lane, column) of one CTA: row r
+// of the CTA's R rows, column j, is in lane r + R·(j / (N/f)), column
+// j mod (N/f), f = 128/R; written here from the layout's description.
+func foldedD(rows, n int, cells func(lane, col int) uint32) [][]uint32 {
+	f := 128 / rows
+	cols := n / f
+	d := make([][]uint32, rows)
+	for r := range rows {
+		d[r] = make([]uint32, n)
+		for j := range n {
+			d[r][j] = cells(r+rows*(j/cols), j%cols)
+		}
+	}
+	return d
+}
+
+// smallF16 returns n random integers from -4 to 4 and their f16 bits.
+func smallF16(r *rand.Rand, n int) ([]int, []uint64) {
+	v, b := make([]int, n), make([]uint64, n)
+	for i := range v {
+		v[i] = r.IntN(9) - 4
+		b[i] = fbits("f16", v[i])
+	}
+	return v, b
+}
+
+// dot is row i of A (k wide) times row j of B.
+func dotInt(A, B []int, i, j, k int) int {
+	s := 0
+	for kk := range k {
+		s += A[i*k+kk] * B[j*k+kk]
+	}
+	return s
+}
+
+// TestTcgen05MMAWeightStationary: tcgen05.mma.ws with M = 32 (Layout G)
+// and M = 64 (Layout E), N = 64, two chained MMAs of K = 16, on small
+// integers: every element of D, read back from the folded lanes, is A·B.
+func TestTcgen05MMAWeightStationary(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 64))
+	const n, k = 64, 32
+	A, Ab := smallF16(r, 128*k)
+	B, Bb := smallF16(r, n*k)
+	for _, c := range []struct {
+		m   int
+		cfg Config
+	}{{64, Config{}}, {32, Config{Async: AsyncDelayed}}, {64, Config{Race: true}}} {
+		res := runTcMMASource(t, collectorKernel("kind::f16", "kind::f16", true), tcIdescOf(1, 0, 0, c.m, n), 128, 2, Ab, Bb, c.cfg, false)
+		if res.Report != nil {
+			t.Fatalf("M = %d: report %v", c.m, res.Report)
+		}
+		raw := u32s(res.Buffers[1].Data) // 128 lanes × 64 columns
+		D := foldedD(c.m, n, func(lane, col int) uint32 { return raw[lane*64+col] })
+		for i := range c.m {
+			for j := range n {
+				if got, want := math.Float32frombits(D[i][j]), dotInt(A, B, i, j, k); got != float32(want) {
+					t.Fatalf("M = %d %v: D[%d][%d] = %v, want %d", c.m, c.cfg.Async, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestTcgen05MMAPairM128: .cta_group::2 with M = 128 (Layout B): CTA v of
+// the pair holds rows 64v..64v+63 of A and columns 32v..32v+31 of B, and
+// its 64 rows of D folded over its 128 lanes; on small integers against
+// A·B, eager and delayed.
+func TestTcgen05MMAPairM128(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 128))
+	const m, n, k = 128, 64, 32
+	A, Ab := smallF16(r, m*k)
+	B, Bb := smallF16(r, n*k)
+	// runTcPair stages rows 128v..128v+127 of its A in CTA v: put the
+	// pair's 64 rows of CTA v first.
+	staged := make([]uint64, 256*k)
+	for v := range 2 {
+		copy(staged[128*v*k:], Ab[64*v*k:64*(v+1)*k])
+	}
+	for _, cfg := range []Config{{}, {Async: AsyncDelayed}, {Race: true}} {
+		res, out := runTcPair(t, "kind::f16", tcIdescOf(1, 0, 0, m, n), 2, staged, Bb, cfg)
+		if res.Report != nil {
+			t.Fatalf("report: %v", res.Report)
+		}
+		for v := range 2 {
+			D := foldedD(64, n, func(lane, col int) uint32 { return out[(128*v+lane)*64+col] })
+			for i := range 64 {
+				for j := range n {
+					if got, want := math.Float32frombits(D[i][j]), dotInt(A, B, 64*v+i, j, k); got != float32(want) {
+						t.Fatalf("%v: D[%d][%d] (CTA %d) = %v, want %d", cfg.Async, 64*v+i, j, v, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTcgen05MMAFoldedReports: A in Tensor Memory with a folded layout is
+// reported as unsupported; .ws with M = 16 is an invalid descriptor.
+func TestTcgen05MMAFoldedReports(t *testing.T) {
+	A, B := make([]uint64, 128*32), make([]uint64, 64*32)
+	src := tcStageA(collectorKernel("kind::f16", "kind::f16", true))
+	res := runTcMMASource(t, src, tcIdescOf(1, 0, 0, 64, 64), 0, 2, A, B, Config{}, true)
+	if res.Report == nil || res.Report.Rule != RuleUnsupported || !strings.Contains(res.Report.Message, "A in Tensor Memory with M = 64 and .ws") {
+		t.Fatalf("A in Tensor Memory: report %v", res.Report)
+	}
+	res = runTcMMASource(t, collectorKernel("kind::f16", "kind::f16", true), tcIdescOf(1, 0, 0, 16, 64), 128, 2, A, B, Config{}, false)
+	if res.Report == nil || res.Report.Rule != ruleTcgen05Idesc || !strings.Contains(res.Report.Message, ".ws allows 32, 64 and 128") {
+		t.Fatalf("M = 16: report %v", res.Report)
+	}
+}
