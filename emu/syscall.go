@@ -24,6 +24,8 @@ var emuSystemCalls = map[string]decodeSysCall{
 	"malloc":       decodeMalloc,     // heap.go
 	"free":         decodeFree,       // heap.go
 	"__assertfail": decodeAssertfail, // assert.go
+
+	"cudaGraphSetConditional": decodeGraphSetConditional, // graphcond.go
 }
 
 // systemCall returns the name of the system call a call target names: a

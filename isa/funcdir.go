@@ -47,9 +47,11 @@ func LookupFuncDirective(name string) *FuncDirective {
 
 // systemCall reports the functions ptxas provides itself (PTX ISA §7.3,
 // System calls): a module declares them .extern and never defines them.
+// cudaGraphSetConditional (CUDA 12.3, conditional graph nodes) is one
+// too: ptxas 12.5 compiles a whole-program module that calls it.
 func systemCall(name string) bool {
 	switch name {
-	case "vprintf", "malloc", "free", "__assertfail":
+	case "vprintf", "malloc", "free", "__assertfail", "cudaGraphSetConditional":
 		return true
 	}
 	return false

@@ -53,7 +53,7 @@ simpleDrvRuntime|0_Introduction/simpleDrvRuntime|fatbin:vectorAdd_kernel.cu:vect
 vectorAddMMAP|0_Introduction/vectorAddMMAP|fatbin:vectorAdd_kernel.cu:vectorAdd_kernel64.fatbin|
 UnifiedMemoryStreams|0_Introduction/UnifiedMemoryStreams||-Xcompiler -fopenmp
 systemWideAtomics|0_Introduction/systemWideAtomics||
-simpleHyperQ|2_Concepts_and_Techniques/simpleHyperQ||
+simpleHyperQ|0_Introduction/simpleHyperQ||
 streamOrderedAllocation|2_Concepts_and_Techniques/streamOrderedAllocation||
 shfl_scan|2_Concepts_and_Techniques/shfl_scan||
 reductionMultiBlockCG|2_Concepts_and_Techniques/reductionMultiBlockCG||
@@ -79,6 +79,14 @@ reduction|2_Concepts_and_Techniques/reduction||
 simpleSurfaceWrite|0_Introduction/simpleSurfaceWrite||
 simpleLayeredTexture|0_Introduction/simpleLayeredTexture||
 simpleCubemapTexture|0_Introduction/simpleCubemapTexture||
+simplePitchLinearTexture|0_Introduction/simplePitchLinearTexture||
+simpleTexture|0_Introduction/simpleTexture||
+simpleTextureDrv|0_Introduction/simpleTextureDrv|fatbin:simpleTexture_kernel.cu:simpleTexture_kernel64.fatbin|
+clock|0_Introduction/clock||
+concurrentKernels|0_Introduction/concurrentKernels||
+fp16ScalarProduct|0_Introduction/fp16ScalarProduct||
+simpleMultiCopy|0_Introduction/simpleMultiCopy||
+graphConditionalNodes|3_CUDA_Features/graphConditionalNodes||
 '
 
 wanted=" $* "
@@ -108,6 +116,10 @@ printf '%-26s %-7s %-6s %8s\n' sample cudart result cpu_s
 while IFS='|' read -r name dir dev extra; do
   [[ -n $name ]] || continue
   [[ $wanted == "  " || $wanted == *" $name "* ]] || continue
+  if [[ ! -d $CUDA_SAMPLES/Samples/$dir ]]; then # samples move between folders from release to release
+    found=$(cd "$CUDA_SAMPLES/Samples" && ls -d -- */"$name" 2>/dev/null | head -1)
+    [[ -n $found ]] && dir=$found
+  fi
   for rt in static shared; do
     log=$out/$name.$rt.log
     if ! build "$name" "$dir" "$dev" "$extra" "$rt" >"$log.build" 2>&1; then

@@ -30,6 +30,9 @@ type graph struct {
 	// override holds an instantiated graph's own node parameters, set by
 	// cuGraphExec*SetParams without changing the graph it came from.
 	override map[C.uintptr_t]func() cudrv.Result
+	// conds are the conditional handles created for the graph; a launch
+	// gives those made with CU_GRAPH_COND_ASSIGN_DEFAULT their default.
+	conds []uint64
 }
 
 var graphs = struct {
@@ -363,7 +366,7 @@ func instantiate(out *C.uintptr_t, g C.uintptr_t) C.int {
 		return res(cudrv.ErrInvalidValue)
 	}
 	h := newGraphHandle()
-	graphs.exec[h] = &graph{nodes: append([]C.uintptr_t(nil), gr.nodes...)}
+	graphs.exec[h] = &graph{nodes: append([]C.uintptr_t(nil), gr.nodes...), conds: append([]uint64(nil), gr.conds...)}
 	*out = h
 	return 0
 }
@@ -405,10 +408,14 @@ func cuGraphLaunch(e, s C.uintptr_t) C.int {
 	if !ok {
 		return res(cudrv.ErrInvalidValue)
 	}
-	if captured(s, nodeGraph, func() cudrv.Result { return runGraph(gr) }) {
+	run := func() cudrv.Result {
+		driver().ApplyConditionalDefaults(gr.conds)
+		return runGraph(gr)
+	}
+	if captured(s, nodeGraph, run) {
 		return 0
 	}
-	return res(runGraph(gr))
+	return res(run())
 }
 
 //export cuGraphUpload

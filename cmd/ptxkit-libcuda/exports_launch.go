@@ -340,11 +340,16 @@ func cuStreamGetCaptureInfo_v2(s C.uintptr_t, status *C.int, id *C.ulonglong, gr
 	if graph != nil && st != 0 {
 		*graph = g
 	}
+	var last *C.uintptr_t
+	var count C.size_t
+	if st != 0 {
+		last, count = lastCaptured(s, g)
+	}
 	if deps != nil {
-		*deps = nil
+		*deps = unsafe.Pointer(last)
 	}
 	if n != nil {
-		*n = 0
+		*n = count
 	}
 	return 0
 }

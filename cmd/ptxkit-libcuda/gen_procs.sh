@@ -17,6 +17,8 @@ grep -h '^//export cu' exports_*.go | sed 's,//export ,,' | sort | while read f;
 	cuCtxCreate_v4) ver=12050 ;;
 	cuGraphExecUpdate_v2) ver=12000 ;;
 	cuStreamGetCaptureInfo_v3) ver=12030 ;;
+	cuGraphAddNode_v2) ver=12030 ;;
+	cuStreamUpdateCaptureDependencies_v2) ver=12030 ;;
 	cuDeviceGetUuid_v2) ver=11040 ;;
 	esac
 	echo "	{\"$base\", $ver, (void *)$f},"

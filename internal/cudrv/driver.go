@@ -80,6 +80,7 @@ type Driver struct {
 	graphAllocs map[uint64]uint64 // graph memory allocation nodes' addresses and sizes
 	graphUsed   uint64            // bytes held by graph memory allocation nodes
 	graphHigh   uint64
+	conds       map[uint64]conditional // conditional graph node handles (graphcond.go)
 }
 
 // allocation is device memory the driver handed out.

@@ -85,6 +85,24 @@ int main(void) {
     return 1;
   }
   CHECK(cuGetProcAddress_v2("cuMemAlloc", &fn, 12050, 0, &status));
+  /* Bad input: each is an error code, never a crash of this program. */
+  CUresult cuMemFree_v2(CUdeviceptr);
+  CUresult cuMemsetD32_v2(CUdeviceptr, unsigned, size_t);
+  size_t small = 4;
+  char packed[16] = {0};
+  void *extra[] = {(void *)1 /* BUFFER_POINTER */, packed, (void *)2 /* BUFFER_SIZE */, &small, 0};
+  if (cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, 0, extra) != 1) { printf("a parameter buffer of 4 bytes was accepted\n"); return 1; }
+  void *extra_bad[] = {(void *)7, packed, 0};
+  if (cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, 0, 0, extra_bad) != 1) { printf("an unknown extra marker was accepted\n"); return 1; }
+  if (cuLaunchKernel(f, 1, 1, 1, 2048, 1, 1, 0, 0, args, 0) != 1) { printf("a block of 2048 threads was accepted\n"); return 1; }
+  unsigned char fatbin[64] = {0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0};
+  fatbin[8 + 5] = 1; /* a fatbinary that claims 2^40 bytes */
+  CUmodule bad;
+  if (cuModuleLoadData(&bad, fatbin) != 200) { printf("a corrupt fatbinary was accepted\n"); return 1; }
+  if (cuModuleLoadData(&bad, "garbage") != 200) { printf("garbage was loaded\n"); return 1; }
+  if (cuMemcpyHtoD_v2(d, 0, 16) != 1) { printf("a copy from NULL was accepted\n"); return 1; }
+  if (cuMemsetD32_v2(d + 120, 0, 4) != 1) { printf("a memset past the allocation was accepted\n"); return 1; }
+  if (cuMemFree_v2(d + 8) != 1) { printf("freeing the inside of an allocation was accepted\n"); return 1; }
   /* Virtual memory management: the kernel runs on a cuMemMap-ed range. */
   CUresult cuMemGetAllocationGranularity(size_t *, const void *, int);
   CUresult cuMemCreate(unsigned long long *, size_t, const void *, unsigned long long);
