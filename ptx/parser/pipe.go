@@ -65,8 +65,10 @@ const pipeGens = 4
 // change generation (a variable for the tests only).
 //
 // A generation of 1,024 statements' nodes is a few hundred kilobytes, so
-// that what the parser writes is still in the caches when the consumer
-// reads it; 4,096 cost 10-20% more CPU on the 16 MiB benchmark module.
+// that the generations in flight stay in the caches. The batch size
+// hardly changes the work: under callgrind a 4 MiB module costs the same
+// instructions (within 0.3%) with batches of 1,024 to 16,384, 1% more
+// than the serial pipeline; larger batches only mean fewer hand-overs.
 var pipeBatch = stmtBatch
 
 // errPipeClosed stops the producer when the consumer closes the pipe.
