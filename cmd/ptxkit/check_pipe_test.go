@@ -83,3 +83,27 @@ func TestCheckPipedMatchesSerial(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPipedTruncatedFile checks that a large mapped file truncated
+// before it is checked is reported as a changed file, as the serial check
+// reports it, instead of crashing the process. (Here the fault comes on
+// the caller's goroutine, where the stream first scans the source;
+// parser.TestPipeForwardsFaults covers a fault on the parser's.)
+func TestCheckPipedTruncatedFile(t *testing.T) {
+	defer runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+	path := filepath.Join(t.TempDir(), "big.ptx")
+	if err := os.WriteFile(path, []byte(benchmod.Compiler(2<<20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := readSource(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	err = guardFaults(path, func() { checkFile(path, src, check.Config{}) })
+	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatalf("checking a truncated mapping: err = %v, want a changed-file error", err)
+	}
+}
