@@ -146,7 +146,7 @@ func tuneGC() {
 //
 // A file of pipeMinBytes or more, with more than one processor to run on,
 // is parsed on a goroutine of its own while this one resolves and
-// validates what it has parsed (checkFilePiped); the diagnostics are the
+// validates what it has parsed (checkPiped); the diagnostics are the
 // same.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	// The tree's strings share the source's memory. src is this
@@ -172,8 +172,9 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 }
 
 // pipeMinBytes is the smallest file checkFile parses on a goroutine of
-// its own: below it the goroutine's start costs more than the overlap
-// saves (a module of 1 MiB takes about 10 ms of CPU).
+// its own. A module of 1 MiB takes 15-30 ms of CPU: below that the
+// overlap saves little, and small files keep the serial path's cost
+// exactly (the start-up figures of docs/startup.md).
 var pipeMinBytes = 1 << 20 // a variable for the tests only
 
 // checkSerial feeds the statements of st to chk as it parses them.
