@@ -74,3 +74,20 @@ func checkFileWholeBodies(name string, src []byte, cfg check.Config) diag.List {
 	}
 	return errs
 }
+
+// BenchmarkCheckFileCompiler is BenchmarkCheckFile on the compiler-style
+// module of scripts/bench-startup.sh and scripts/bench-check-cat.sh
+// (benchmod.Compiler), 16 MiB: serial, the parser and the checker on one
+// goroutine; piped, the parser on a goroutine of its own (checkPiped).
+func BenchmarkCheckFileCompiler(b *testing.B) {
+	src := []byte(benchmod.Compiler(16 << 20))
+	defer func(n int) { pipeMinBytes = n }(pipeMinBytes)
+	b.Run("serial", func(b *testing.B) {
+		pipeMinBytes = 1 << 62
+		benchCheckFile(b, src)
+	})
+	b.Run("piped", func(b *testing.B) {
+		pipeMinBytes = 0
+		benchCheckFile(b, src)
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"unsafe"
 
@@ -142,21 +143,21 @@ func tuneGC() {
 // with syntax errors gets only those; a function with resolution errors
 // gets only those (check.Checker), so that an undeclared name in one
 // function does not hide the validator's diagnostics in the others.
+//
+// A file of pipeMinBytes or more, with more than one processor to run on,
+// is parsed on a goroutine of its own while this one resolves and
+// validates what it has parsed (checkPiped); the diagnostics are the
+// same.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	// The tree's strings share the source's memory. src is this
 	// function's to keep and is never written, so it is viewed as a
 	// string instead of copied.
 	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.StreamStatements)
 	chk := check.NewChecker(name, cfg)
-	for s := st.Next(); s != nil; s = st.Next() {
-		if len(st.Errors()) > 0 {
-			continue // only syntax errors will be reported; keep reading them
-		}
-		if f, ok := s.(*ast.Function); ok {
-			checkFunction(st, chk, f)
-			continue
-		}
-		chk.Add(s)
+	if len(src) >= pipeMinBytes && runtime.GOMAXPROCS(0) > 1 {
+		checkPiped(st, chk)
+	} else {
+		checkSerial(st, chk)
 	}
 	chk.End()
 	errs := st.Errors()
@@ -168,6 +169,75 @@ func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	}
 	errs.Sort()
 	return errs
+}
+
+// pipeMinBytes is the smallest file checkFile parses on a goroutine of
+// its own. A module of 1 MiB takes 15-30 ms of CPU: below that the
+// overlap saves little, and small files keep the serial path's cost
+// exactly (the start-up figures of docs/startup.md).
+var pipeMinBytes = 1 << 20 // a variable for the tests only
+
+// checkSerial feeds the statements of st to chk as it parses them.
+func checkSerial(st *parser.Stream, chk *check.Checker) {
+	for s := st.Next(); s != nil; s = st.Next() {
+		if len(st.Errors()) > 0 {
+			continue // only syntax errors will be reported; keep reading them
+		}
+		if f, ok := s.(*ast.Function); ok {
+			checkFunction(st, chk, f)
+			continue
+		}
+		chk.Add(s)
+	}
+}
+
+// checkPiped is checkSerial with the parser running ahead on another
+// goroutine (parser.Pipe): chk gets the same calls in the same order.
+// A piece is taken while no syntax error has been found before it; a
+// function whose body a syntax error interrupts is ended there, as
+// checkFunction ends it.
+func checkPiped(st *parser.Stream, chk *check.Checker) {
+	pipe := st.Pipe()
+	defer pipe.Close()
+	var (
+		open  bool // a function's body pieces are being fed
+		clean = true
+	)
+	for pc, ok := pipe.Next(); ok && clean; pc, ok = pipe.Next() {
+		switch {
+		case pc.Top != nil:
+			if clean = pc.Clean; !clean {
+				break // only syntax errors will be reported
+			}
+			f, isFunc := pc.Top.(*ast.Function)
+			if !isFunc {
+				chk.Add(pc.Top)
+				break
+			}
+			chk.BeginFunction(f)
+			if open = f.Body != nil; !open {
+				chk.EndFunction()
+			}
+		case open:
+			clean = pc.Clean
+			switch pc.Event {
+			case parser.EndOfBody:
+				chk.EndFunction()
+				open = false
+			case parser.BlockStart:
+				chk.OpenBlock()
+			case parser.BlockEnd:
+				chk.CloseBlock()
+			default:
+				chk.AddStmts(pc.Stmts)
+			}
+		}
+	}
+	if open {
+		chk.EndFunction() // a syntax error ended it
+	}
+	for _, ok := pipe.Next(); ok; _, ok = pipe.Next() {
+	} // the rest is parsed for its syntax errors
 }
 
 // checkFunction resolves and validates f, whose body st hands out

@@ -129,6 +129,9 @@ func (f *checkFilter) displayFile(name string) string {
 // apply drops the diagnostics of src that are disabled or silenced by a
 // comment and promotes warnings under --werror.
 func (f *checkFilter) apply(l diag.List, src []byte) diag.List {
+	if len(l) == 0 {
+		return l // nothing to silence: the source need not be searched
+	}
 	ignored := diag.IgnoredIn(src)
 	out := l[:0]
 	for _, d := range l {

@@ -6,6 +6,9 @@ package benchmod
 import (
 	"fmt"
 	"strings"
+
+	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/parser"
 )
 
 // benchKernel is one kernel of the benchmark module: index arithmetic,
@@ -131,4 +134,75 @@ func Compiler(size int) string {
 		b.WriteString("$L__BB0_2:\n\tret;\n}\n\n")
 	}
 	return b.String()
+}
+
+// Replicate returns a module of about size bytes made of copies of the
+// functions of the module src (real compiler output, such as
+// testdata/ptx/nvcc/ops_sm_90a.ptx): its header and module-scope
+// declarations once, then its functions over and over, each copy with
+// the functions that src defines renamed (name_cN), so that every copy
+// declares and calls its own. The text of each function is src's, with
+// its comments, spacing and line structure.
+func Replicate(src string, size int) (string, error) {
+	m, errs := parser.ParseString("src.ptx", src)
+	if errs.HasErrors() {
+		return "", fmt.Errorf("the source module has errors: %v", errs[0])
+	}
+	defined := map[string]bool{}
+	for _, s := range m.Stmts {
+		if f, ok := s.(*ast.Function); ok && f.Body != nil {
+			defined[f.Name.Name] = true
+		}
+	}
+	if len(defined) == 0 {
+		return "", fmt.Errorf("the source module defines no function")
+	}
+	var head, funcs strings.Builder
+	prev := 0
+	for _, s := range m.Stmts {
+		text := src[prev:s.End().Offset]
+		prev = int(s.End().Offset)
+		if f, ok := s.(*ast.Function); ok && defined[f.Name.Name] {
+			funcs.WriteString(text)
+			continue
+		}
+		head.WriteString(text)
+	}
+	var b strings.Builder
+	b.WriteString(head.String())
+	b.WriteString("\n")
+	body := funcs.String()
+	for c := 0; b.Len() < size; c++ {
+		renameFunctions(&b, body, defined, fmt.Sprintf("_c%d", c))
+	}
+	b.WriteString("\n")
+	return b.String(), nil
+}
+
+// renameFunctions writes text to b with every identifier in names
+// (not a qualifier: ".warp" is not the function warp) followed by suffix.
+func renameFunctions(b *strings.Builder, text string, names map[string]bool, suffix string) {
+	isIdent := func(c byte) bool {
+		return c == '_' || c == '$' || c == '%' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; i < len(text); {
+		if !isIdent(text[i]) {
+			j := i
+			for j < len(text) && !isIdent(text[j]) {
+				j++
+			}
+			b.WriteString(text[i:j])
+			i = j
+			continue
+		}
+		j := i
+		for j < len(text) && isIdent(text[j]) {
+			j++
+		}
+		b.WriteString(text[i:j])
+		if names[text[i:j]] && (i == 0 || text[i-1] != '.') { // not a qualifier
+			b.WriteString(suffix)
+		}
+		i = j
+	}
 }

@@ -135,6 +135,13 @@ type nodes struct {
 	parens  slab[ast.ParenList]
 }
 
+// newRecycled returns slabs whose nodes are recycled after reset.
+func newRecycled() *nodes {
+	n := new(nodes)
+	n.recycle()
+	return n
+}
+
 // recycle makes every slab of n reusable after reset.
 func (n *nodes) recycle() {
 	n.instrs.recycl, n.regs.recycl, n.idents.recycl, n.ints.recycl = true, true, true, true

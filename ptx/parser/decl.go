@@ -281,8 +281,12 @@ func (p *parser) parseBody() *ast.Block {
 	if !p.reuse {
 		return p.parseBlock()
 	}
-	p.body.reset()
-	p.nodes = &p.body
+	if p.onBody != nil {
+		p.onBody() // a Pipe: the bodies' nodes live longer
+	} else {
+		p.body.reset()
+	}
+	p.nodes = p.body
 	if p.stmtWise {
 		return p.openBody()
 	}

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"math"
+
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
@@ -58,6 +60,52 @@ func decimalEnd(src string, i int) int {
 		return -1
 	}
 	return i
+}
+
+// hexFloatEnd returns the end of the hexadecimal float literal at src[i]
+// ("0f3F800000", "0d3FF0000000000000": exactly 8 or 16 digits), or -1.
+func hexFloatEnd(src string, i int) int {
+	if i+2 >= len(src) || src[i] != '0' {
+		return -1
+	}
+	n := 16
+	switch src[i+1] {
+	case 'f', 'F':
+		n = 8
+	case 'd', 'D':
+	default:
+		return -1
+	}
+	j := i + 2
+	for j < len(src) && isHexDigit(src[j]) {
+		j++
+	}
+	if j-i-2 != n || j < len(src) && (scanner.IsIdentChar(src[j]) || src[j] == '.') {
+		return -1
+	}
+	return j
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// hexValue is the value of the hexadecimal digits s (at most 16).
+func hexValue(s string) uint64 {
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		v = v<<4 | uint64(c)
+	}
+	return v
 }
 
 func decimalValue(s string) int64 {
@@ -132,10 +180,10 @@ func scanVector(src string, i int) (end, n int, ok bool) {
 // parts of an address or the element count of a vector.
 type simpleOp struct {
 	start, end int
-	last       scanner.Kind // kind of its last token: Ident, Dotted (a component), Int, RBrack or RBrace
+	last       scanner.Kind // kind of the operand: Ident, Dotted (a component), Int, Float (0f/0d), Sub (-Int), RBrack or RBrace
 	addr       simpleAddr
 	n          int
-	comp       int // offset of the '.' of a vector component ("%tid.x"), or 0
+	comp       int // offset of the '.' of a vector component ("%tid.x"), or of the digits of -Int, or 0
 }
 
 // scanOperand recognises one simple operand at src[i] into op.
@@ -153,8 +201,13 @@ func scanOperand(src string, i int, op *simpleOp) bool {
 		if end, n, ok := scanVector(src, i); ok {
 			op.end, op.last, op.n = end, scanner.RBrace, n
 		}
+	case c == '0' && i+1 < len(src) && (src[i+1]|0x20 == 'f' || src[i+1]|0x20 == 'd'):
+		op.end, op.last = hexFloatEnd(src, i), scanner.Float
 	case c >= '0' && c <= '9':
 		op.end, op.last = decimalEnd(src, i), scanner.Int
+	case c == '-':
+		d := skipBlanks(src, i+1)
+		op.end, op.last, op.comp = decimalEnd(src, d), scanner.Sub, d
 	default:
 		op.end, op.last, op.comp = nameEnd(src, i), scanner.Ident, 0
 		if e := op.end; e > 0 && e+1 < len(src) && src[e] == '.' && !(e-i == 1 && src[i] == '_') {
@@ -210,6 +263,15 @@ func (p *parser) vector(pos token.Pos, i, end, n int) *ast.VectorExpr {
 	return v
 }
 
+// decimal builds the decimal literal src[i:j] on the line of pos.
+func (p *parser) decimal(pos token.Pos, i, j int) *ast.IntLit {
+	lit := p.nodes.ints.new()
+	text := p.src[i:j]
+	lit.Text, lit.Value = text, uint64(decimalValue(text))
+	lit.From, lit.To = lineAt(pos, i), lineAt(pos, j)
+	return lit
+}
+
 // operand builds the recognised operand op on the line of pos.
 func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
 	switch op.last {
@@ -220,11 +282,25 @@ func (p *parser) operand(pos token.Pos, op *simpleOp) ast.Expr {
 	case scanner.RBrace:
 		return p.vector(pos, op.start, op.end, op.n)
 	case scanner.Int:
-		lit := p.nodes.ints.new()
-		text := p.src[op.start:op.end]
-		lit.Text, lit.Value = text, uint64(decimalValue(text))
-		lit.From, lit.To = lineAt(pos, op.start), lineAt(pos, op.end)
-		return lit
+		return p.decimal(pos, op.start, op.end)
+	case scanner.Sub:
+		u := p.nodes.unary.new()
+		u.Op = p.src[op.start : op.start+1]
+		u.X = p.decimal(pos, op.comp, op.end)
+		u.From, u.To = lineAt(pos, op.start), lineAt(pos, op.end)
+		return u
+	case scanner.Float:
+		f := p.nodes.floats.new()
+		f.Text = p.src[op.start:op.end]
+		f.Hex, f.Single = true, f.Text[1]|0x20 == 'f'
+		f.Bits = hexValue(f.Text[2:])
+		if f.Single {
+			f.Value = float64(math.Float32frombits(uint32(f.Bits)))
+		} else {
+			f.Value = math.Float64frombits(f.Bits)
+		}
+		f.From, f.To = lineAt(pos, op.start), lineAt(pos, op.end)
+		return f
 	case scanner.Dotted:
 		r := p.nodes.regs.new()
 		r.Name = p.src[op.start:op.comp]

@@ -76,6 +76,11 @@ func TestFastPathsMatchGeneralParse(t *testing.T) {
 		"\t.reg .b32 %q<2>\n\t.reg .b64 %rd<4>; // tail\n\t.reg .b32 q[2][];\n}\n"
 	srcs["video selectors"] = ".entry k() {\n\tvadd.u32.u32.s32.sat %r1, %r2.b1, r3.h0;\n\tvadd4.u32.u32.u32 %r1.b20, %r2.b7654, %r3.b0123, %r4;\n" +
 		"\tvmad.u32.u32.u32 %r1, -%r2.b0, %r3.h1, %r4;\n\tvadd.u32.u32.u32 %r1.b, %r2.b12345, %r3.h, %r4.bx, %r5.x.b0, %r6.b0.x, %r7.b0::h1;\n}\n"
+	srcs["literals"] = ".entry k() {\n\tfma.rn.f32 %f1, %f2, 0f3F800000, 0F3f80000A;\n\tadd.f64 %fd1, %fd1, 0d3FF0000000000000, 0DBFF000000000000f;\n" +
+		"\tmov.f32 %f1, 0fFFFFFFFF;\n\tmov.f32 %f1, 0f7F800001;\n\tmov.f32 %f1, 0f3F80000;\n\tmov.f32 %f1, 0f3F8000000;\n\tmov.f32 %f1, 0f3F800000x;\n" +
+		"\tmov.f32 %f1, 0f3F800000.5;\n\tmov.f64 %fd1, 0d3FF00000;\n\tmov.f32 %f1, 0f;\n\tmov.f32 %f1, 0f3F800000 ;\n" +
+		"\tadd.s32 %r1, %r2, -1;\n\tadd.s32 %r1, %r2, - 1;\n\tadd.s32 %r1, -0, -01;\n\tadd.s32 %r1, --1, -1+2;\n\tadd.s32 %r1, -%r1, -0x10;\n" +
+		"\tadd.s64 %rd1, -999999999999999999, -9223372036854775808;\n\tadd.s32 %r1, -1U, -1.5;\n\tadd.s32 %r1, -\n1, -;\n}\n"
 	for name, src := range srcs {
 		if !parseBothWays(src) {
 			t.Errorf("%s: the fast paths build a different tree or errors", name)

@@ -115,11 +115,12 @@ type parser struct {
 
 	nodes     *nodes         // where new nodes come from: &keep, or &body inside a recycled function body
 	keep      nodes          // slab allocation of frequent nodes
-	body      nodes          // nodes of function bodies, with ReuseBodies
+	body      *nodes         // nodes of function bodies, with ReuseBodies
 	reuse     bool           // ReuseBodies
-	stmtNodes nodes          // nodes of body statements, with StreamStatements
+	stmtNodes *nodes         // nodes of body statements, with StreamStatements
 	stmtWise  bool           // StreamStatements: parseBody only opens the body
 	opened    *ast.Block     // the body parseBody opened, with StreamStatements
+	onBody    func()         // with a Pipe: called instead of resetting body as a body opens
 	tooDeep   bool           // opened could not be entered (MaxDepth)
 	scratch   []ast.Expr     // stack of operands being collected
 	simpleOps []simpleOp     // operands recognised by simpleOperands
@@ -135,11 +136,11 @@ func (p *parser) init(file, src string, mode Mode) {
 	if mode&StreamStatements != 0 {
 		mode |= ReuseBodies
 		p.stmtWise = true
-		p.stmtNodes.recycle()
+		p.stmtNodes = newRecycled()
 	}
 	if mode&ReuseBodies != 0 {
 		p.reuse = true
-		p.body.recycle()
+		p.body = newRecycled()
 	}
 	p.sc.Init(src, p.scanError)
 	if mode&ParseComments != 0 {

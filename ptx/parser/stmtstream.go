@@ -3,6 +3,7 @@ package parser
 import (
 	"github.com/ptxkit/ptxkit/ptx/ast"
 	"github.com/ptxkit/ptxkit/ptx/scanner"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // A BodyEvent says what Stream.NextInBody handed out.
@@ -56,6 +57,24 @@ type bodyState struct {
 	waiting bool        // NextStmts read the piece after its batch: pending, event
 	pending ast.Stmt
 	event   BodyEvent
+
+	// With a Pipe the ends of blocks and functions are not written into
+	// nodes already handed out (another goroutine reads them): the last
+	// ones closed are kept here for the Pipe to pass on.
+	deferEnds bool
+	endBlock  *ast.Block
+	blockTo   token.Pos
+	endFn     *ast.Function
+	fnTo      token.Pos
+}
+
+// setEnd sets the end of the block blk, or keeps it for a Pipe.
+func (s *Stream) setEnd(blk *ast.Block, to token.Pos) {
+	if s.body.deferEnds {
+		s.body.endBlock, s.body.blockTo = blk, to
+		return
+	}
+	blk.To = to
 }
 
 // NextInBody returns the next piece of the body of the function that Next
@@ -118,7 +137,11 @@ func (s *Stream) NextStmts() ([]ast.Stmt, BodyEvent) {
 		b.waiting, b.pending, b.event = true, st, ev
 		break
 	}
-	b.handed += len(batch)
+	if s.pipe != nil {
+		s.pipe.counted(len(batch))
+	} else {
+		b.handed += len(batch)
+	}
 	b.batch = batch
 	return batch, Statement
 }
@@ -136,6 +159,10 @@ func (s *Stream) single(st ast.Stmt, ev BodyEvent) ([]ast.Stmt, BodyEvent) {
 // nodes back for reuse once stmtBatch of them have been.
 func (s *Stream) recycle(n int) {
 	b := &s.body
+	if s.pipe != nil {
+		s.pipe.recycle(n)
+		return
+	}
 	if b.handed += n; b.handed >= stmtBatch {
 		s.p.stmtNodes.reset()
 		b.handed = 0
@@ -149,22 +176,22 @@ func (s *Stream) step() (ast.Stmt, BodyEvent) {
 	for {
 		// Declarations and .callprototype come from the per-function
 		// slabs, labels too (labelSlab), the rest from the statements'.
-		slabs := &p.stmtNodes
+		slabs := p.stmtNodes
 		blk := b.open[len(b.open)-1]
 		if b.tooDeep {
 			b.tooDeep = false
-			blk.To = p.prevEnd
+			s.setEnd(blk, p.prevEnd)
 			return s.closeBlock()
 		}
 		switch p.tok.Kind {
 		case scanner.RBrace:
-			blk.To = p.tok.End
+			s.setEnd(blk, p.tok.End)
 			p.next()
 			p.leave()
 			return s.closeBlock()
 		case scanner.EOF:
 			p.errorAt(blk.From, blk.From, "'{' not closed at end of file")
-			blk.To = p.prevEnd
+			s.setEnd(blk, p.prevEnd)
 			p.leave()
 			return s.closeBlock()
 		case scanner.LBrace:
@@ -183,11 +210,11 @@ func (s *Stream) step() (ast.Stmt, BodyEvent) {
 					continue
 				}
 				p.errorAt(blk.From, blk.From, "'{' not closed before "+lit)
-				blk.To = p.prevEnd
+				s.setEnd(blk, p.prevEnd)
 				p.leave()
 				return s.closeBlock()
 			} else if isStateSpace(lit) || lit == ".callprototype" {
-				slabs = &p.body // kept for the function
+				slabs = p.body // kept for the function
 			}
 		}
 		p.nodes = slabs
@@ -208,7 +235,11 @@ func (s *Stream) closeBlock() (ast.Stmt, BodyEvent) {
 	if len(b.open) > 0 {
 		return blk, BlockEnd
 	}
-	b.fn.To = s.p.prevEnd
+	if b.deferEnds {
+		b.endFn, b.fnTo = b.fn, s.p.prevEnd
+	} else {
+		b.fn.To = s.p.prevEnd
+	}
 	b.fn = nil
 	return nil, EndOfBody
 }
@@ -237,7 +268,7 @@ func (s *Stream) skipBody() {
 // labelSlab returns where labels come from: with StreamStatements the
 // per-function slabs, which a consumer may keep for the function.
 func (p *parser) labelSlab() *slab[ast.Label] {
-	if p.stmtWise && p.nodes == &p.stmtNodes {
+	if p.stmtWise && p.nodes == p.stmtNodes {
 		return &p.body.labels
 	}
 	return &p.nodes.labels

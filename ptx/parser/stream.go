@@ -19,6 +19,7 @@ type Stream struct {
 	p    parser
 	body bodyState // with StreamStatements; see NextInBody
 	done bool
+	pipe *producer // the producing side of a Pipe, while it hands out pieces
 }
 
 // NewStream returns a Stream over src. filename is recorded in every

@@ -4,7 +4,9 @@
 //	go run ./internal/benchmod/cmd/benchmod -style compiler -mb 64 > m.ptx
 //
 // -style check is the validator's module (benchmod.Check), -style
-// compiler the compiler-output module (benchmod.Compiler).
+// compiler the compiler-output module (benchmod.Compiler), -style
+// replicate copies of the functions of a real module (-from FILE,
+// benchmod.Replicate).
 package main
 
 import (
@@ -16,11 +18,21 @@ import (
 )
 
 func main() {
-	style := flag.String("style", "compiler", "check or compiler")
+	style := flag.String("style", "compiler", "check, compiler or replicate")
 	mb := flag.Int("mb", 16, "size in MiB")
+	from := flag.String("from", "testdata/ptx/nvcc/ops_sm_90a.ptx", "with -style replicate: the module whose functions are copied")
 	flag.Parse()
 	var src string
 	switch *style {
+	case "replicate":
+		b, err := os.ReadFile(*from)
+		if err == nil {
+			src, err = benchmod.Replicate(string(b), *mb<<20)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchmod:", err)
+			os.Exit(1)
+		}
 	case "check":
 		src = benchmod.Check(*mb << 20)
 	case "compiler":
