@@ -1,0 +1,178 @@
+package emu
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/internal/tensormap"
+)
+
+// Whole sm_90a kernels of testdata/emu/hopper run to the right result: the
+// references are computed here in float64 from the inputs, independently of
+// the emulator and of internal/tensorcore.
+
+// halfBits encodes x, which must be exactly representable as a normal or
+// zero binary16 value, as its bits.
+func halfBits(t testing.TB, x float64) uint16 {
+	t.Helper()
+	if x == 0 {
+		return 0
+	}
+	var sign uint16
+	if x < 0 {
+		sign, x = 0x8000, -x
+	}
+	frac, exp := math.Frexp(x) // x = frac·2^exp, frac in [0.5, 1)
+	e := exp - 1 + 15
+	m := (frac*2 - 1) * 1024
+	if e <= 0 || e >= 31 || m != math.Trunc(m) {
+		t.Fatalf("%g is not a normal binary16 value", x)
+	}
+	return sign | uint16(e)<<10 | uint16(m)
+}
+
+// halfValue decodes binary16 bits (normal, subnormal or zero).
+func halfValue(h uint16) float64 {
+	s := 1.0
+	if h&0x8000 != 0 {
+		s = -1
+	}
+	e, m := int(h>>10&31), float64(h&1023)
+	if e == 0 {
+		return s * m * math.Ldexp(1, -24)
+	}
+	return s * (1 + m/1024) * math.Ldexp(1, e-15)
+}
+
+// halfMatrix stores vals (row-major) as binary16.
+func halfMatrix(t testing.TB, vals []float64) []byte {
+	out := make([]byte, 2*len(vals))
+	for i, v := range vals {
+		binary.LittleEndian.PutUint16(out[2*i:], halfBits(t, v))
+	}
+	return out
+}
+
+// hopperKernel reads a kernel of testdata/emu/hopper.
+func hopperKernel(t testing.TB, name string) string {
+	t.Helper()
+	src, err := os.ReadFile("../testdata/emu/hopper/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+// f32At is element i of a little-endian float32 buffer.
+func f32At(b []byte, i int) float64 {
+	return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+}
+
+// gemmBound is how far an f32-output tensor-core dot product over the
+// Hopper model may be from the exact value: each block of 16 products and
+// the accumulator are aligned to the largest of them and truncated to 25
+// fraction bits (at most 17 terms, each losing less than one unit 2^-25 of
+// the largest magnitude), and the block's sum is rounded toward zero to
+// binary32 (less than 2^-23 of it). The magnitudes are taken from the exact
+// partial sums, so the bound is 2^-22 times the sum over blocks of the
+// largest term or partial sum the block sees.
+func gemmBound(a, b []float64) float64 {
+	var bound, acc float64
+	for k0 := 0; k0 < len(a); k0 += 16 {
+		largest := math.Abs(acc)
+		for k := k0; k < k0+16 && k < len(a); k++ {
+			p := a[k] * b[k]
+			largest = math.Max(largest, math.Abs(p))
+			acc += p
+		}
+		largest = math.Max(largest, math.Abs(acc))
+		bound += largest * math.Ldexp(1, -22)
+	}
+	return bound
+}
+
+// runWsGemm runs ws_gemm.ptx (nvcc 12.5's PTX of ws_gemm.cu) on A (m×k)
+// and B (n×k), both row-major, and returns D (m×n, f32, row-major).
+func runWsGemm(t *testing.T, A, B []float64, m, n, k int, async AsyncPolicy) []byte {
+	t.Helper()
+	mapA := tensormap.Map{Type: tensormap.F16, Rank: 2, Dims: [5]uint64{uint64(k), uint64(m)},
+		Strides: [4]uint64{uint64(2 * k)}, Box: [5]uint32{64, 128}, ElemStrides: [5]uint32{1, 1, 1, 1, 1},
+		Swizzle: tensormap.Swizzle128B}
+	mapB := mapA
+	mapB.Dims = [5]uint64{uint64(k), uint64(n)}
+	mapB.Box = [5]uint32{64, 64}
+	const stages = 2
+	cfg := Config{Grid: dims(n/64, m/128, 1), Block: dims(384, 1, 1), SharedBytes: stages*24<<10 + 1024, Async: async}
+	res := launch(t, hopperKernel(t, "ws_gemm.ptx"), cfg,
+		Arg{TensorMap: &mapA, MapOf: 2}, Arg{TensorMap: &mapB, MapOf: 3},
+		Arg{IsBuffer: true, Buffer: halfMatrix(t, A)}, Arg{IsBuffer: true, Buffer: halfMatrix(t, B)},
+		buf(4*m*n), s32(m), s32(n), s32(k))
+	return res.Buffers[4].Data
+}
+
+// TestWsGemmExact: small integers, whose products and sums are exact in
+// any tensor-core model, so D must equal A·Bᵀ exactly. K = 256 walks the
+// two-stage ring twice (both parities of every barrier), and the 2×2 grid
+// gives every CTA its own tile coordinates.
+func TestWsGemmExact(t *testing.T) {
+	const m, n, k = 256, 128, 256
+	r := rand.New(rand.NewPCG(22, 90))
+	A, B := make([]float64, m*k), make([]float64, n*k)
+	for i := range A {
+		A[i] = float64(r.IntN(9) - 4)
+	}
+	for i := range B {
+		B[i] = float64(r.IntN(9) - 4)
+	}
+	for _, async := range []AsyncPolicy{AsyncEager, AsyncDelayed} {
+		d := runWsGemm(t, A, B, m, n, k, async)
+		for i := range m {
+			for j := range n {
+				want := 0.0
+				for kk := range k {
+					want += A[i*k+kk] * B[j*k+kk]
+				}
+				if got := f32At(d, i*n+j); got != want {
+					t.Fatalf("async %v: D[%d][%d] = %g, want %g", async, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestWsGemmRandom: random binary16 values in [-1, 1) against the float64
+// product, within gemmBound of each element.
+func TestWsGemmRandom(t *testing.T) {
+	const m, n, k = 128, 64, 512
+	r := rand.New(rand.NewPCG(5, 7))
+	A, B := make([]float64, m*k), make([]float64, n*k)
+	for i := range A {
+		A[i] = float64(r.IntN(4096)-2048) / 2048
+	}
+	for i := range B {
+		B[i] = float64(r.IntN(4096)-2048) / 2048
+	}
+	d := runWsGemm(t, A, B, m, n, k, AsyncEager)
+	inexact := 0
+	for i := range m {
+		for j := range n {
+			want := 0.0
+			for kk := range k {
+				want += A[i*k+kk] * B[j*k+kk]
+			}
+			got := f32At(d, i*n+j)
+			if bound := gemmBound(A[i*k:(i+1)*k], B[j*k:(j+1)*k]); math.Abs(got-want) > bound {
+				t.Fatalf("D[%d][%d] = %g, want %g within %g", i, j, got, want, bound)
+			}
+			if got != want {
+				inexact++
+			}
+		}
+	}
+	if inexact == 0 {
+		t.Fatal("every element is exact: the data does not exercise the truncation")
+	}
+}
