@@ -176,3 +176,84 @@ func TestWsGemmRandom(t *testing.T) {
 		t.Fatal("every element is exact: the data does not exercise the truncation")
 	}
 }
+
+// runTritonMatmul runs triton_matmul.ptx on A (m×k) and B (k×n), both
+// row-major, and returns C (m×n, f16, row-major) as float64 values. C is
+// filled with 0x7e00 (a NaN) first, so elements the kernel does not store
+// show up.
+func runTritonMatmul(t *testing.T, A, B []float64, m, n, k int) []float64 {
+	t.Helper()
+	grid := ((m + 127) / 128) * ((n + 63) / 64)
+	cfg := Config{Grid: dims(grid, 1, 1), Block: dims(256, 1, 1), SharedBytes: 3*24<<10 + 1024}
+	c := make([]byte, 2*m*n)
+	for i := 0; i < len(c); i += 2 {
+		binary.LittleEndian.PutUint16(c[i:], 0x7e00)
+	}
+	res := launch(t, hopperKernel(t, "triton_matmul.ptx"), cfg,
+		Arg{IsBuffer: true, Buffer: halfMatrix(t, A)}, Arg{IsBuffer: true, Buffer: halfMatrix(t, B)},
+		Arg{IsBuffer: true, Buffer: c}, s32(m), s32(n), s32(k), s32(k), s32(n), s32(n))
+	out := make([]float64, m*n)
+	for i := range out {
+		out[i] = halfValue(binary.LittleEndian.Uint16(res.Buffers[2].Data[2*i:]))
+	}
+	return out
+}
+
+// TestTritonMatmulExact: M, N and K that are not multiples of the blocks
+// (masked cp.async chunks read zeros, masked stores are skipped), small
+// integers whose products, sums and f16 result are exact.
+func TestTritonMatmulExact(t *testing.T) {
+	const m, n, k = 192, 120, 160
+	r := rand.New(rand.NewPCG(3, 4))
+	A, B := make([]float64, m*k), make([]float64, k*n)
+	for i := range A {
+		A[i] = float64(r.IntN(7) - 3)
+	}
+	for i := range B {
+		B[i] = float64(r.IntN(7) - 3)
+	}
+	c := runTritonMatmul(t, A, B, m, n, k)
+	for i := range m {
+		for j := range n {
+			want := 0.0
+			for kk := range k {
+				want += A[i*k+kk] * B[kk*n+j]
+			}
+			if c[i*n+j] != want {
+				t.Fatalf("C[%d][%d] = %g, want %g", i, j, c[i*n+j], want)
+			}
+		}
+	}
+}
+
+// TestTritonMatmulRandom: random f16 values in [-1, 1); C is the f32
+// accumulator (within gemmBound of the exact product) rounded to nearest
+// f16, so it may be off by gemmBound plus half a unit in the last place of
+// binary16 at the result's magnitude.
+func TestTritonMatmulRandom(t *testing.T) {
+	const m, n, k = 128, 64, 256
+	r := rand.New(rand.NewPCG(8, 1))
+	A, B := make([]float64, m*k), make([]float64, k*n)
+	for i := range A {
+		A[i] = float64(r.IntN(4096)-2048) / 2048
+	}
+	for i := range B {
+		B[i] = float64(r.IntN(4096)-2048) / 2048
+	}
+	c := runTritonMatmul(t, A, B, m, n, k)
+	col := make([]float64, k)
+	for i := range m {
+		for j := range n {
+			want := 0.0
+			for kk := range k {
+				col[kk] = B[kk*n+j]
+				want += A[i*k+kk] * col[kk]
+			}
+			_, e := math.Frexp(math.Abs(want) + gemmBound(A[i*k:(i+1)*k], col))
+			halfULP := math.Ldexp(1, max(e-1, -14)-11)
+			if d := math.Abs(c[i*n+j] - want); d > gemmBound(A[i*k:(i+1)*k], col)+halfULP {
+				t.Fatalf("C[%d][%d] = %g, want %g (off by %g)", i, j, c[i*n+j], want, d)
+			}
+		}
+	}
+}
