@@ -257,3 +257,77 @@ func TestTritonMatmulRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestTritonAttentionForward runs triton_attn_fwd.ptx (softmax(s·QKᵀ)V per
+// head, online softmax over four K/V blocks in a two-stage TMA ring) on
+// random f16 Q, K, V in [-1, 1) for two heads, against the float64
+// reference. The kernel rounds P to f16 before the second product (a
+// relative error of at most 2^-11 on each weight, while the row sum uses the
+// unrounded weights) and O to f16 at the end (half a unit, at most 2^-12 for
+// |O| < 1); ex2.approx and the tensor core's truncation add errors near
+// 2^-22. So each O may be off by 2^-11·max|V| + 2^-12 plus a margin of
+// 2^-14, and M (the row's log2-sum-exp2, in f32) by 2^-16.
+func TestTritonAttentionForward(t *testing.T) {
+	const heads, nctx, hd = 2, 256, 64
+	const smScale = 0.5
+	rows := heads * nctx
+	r := rand.New(rand.NewPCG(6, 6))
+	Q, K, V := make([]float64, rows*hd), make([]float64, rows*hd), make([]float64, rows*hd)
+	for _, x := range [][]float64{Q, K, V} {
+		for i := range x {
+			x[i] = float64(r.IntN(2048)-1024) / 1024
+		}
+	}
+	mapOf := func(box int) tensormap.Map {
+		return tensormap.Map{Type: tensormap.F16, Rank: 2, Dims: [5]uint64{hd, uint64(rows)},
+			Strides: [4]uint64{2 * hd}, Box: [5]uint32{hd, uint32(box)}, ElemStrides: [5]uint32{1, 1, 1, 1, 1},
+			Swizzle: tensormap.Swizzle128B}
+	}
+	mq, mk, mv, mo := mapOf(128), mapOf(64), mapOf(64), mapOf(128)
+	cfg := Config{Grid: dims(nctx/128, heads, 1), Block: dims(256, 1, 1), SharedBytes: 49<<10 + 1024}
+	res := launch(t, hopperKernel(t, "triton_attn_fwd.ptx"), cfg,
+		scalar(uint64(math.Float32bits(smScale))), buf(4*rows),
+		Arg{TensorMap: &mq, MapOf: 7}, Arg{TensorMap: &mk, MapOf: 8}, Arg{TensorMap: &mv, MapOf: 9},
+		Arg{TensorMap: &mo, MapOf: 10}, s32(nctx),
+		Arg{IsBuffer: true, Buffer: halfMatrix(t, Q)}, Arg{IsBuffer: true, Buffer: halfMatrix(t, K)},
+		Arg{IsBuffer: true, Buffer: halfMatrix(t, V)}, buf(2*rows*hd))
+	gotM, gotO := res.Buffers[1].Data, res.Buffers[10].Data
+	s := make([]float64, nctx)
+	var worstO, worstM float64
+	for h := range heads {
+		for i := range nctx {
+			qi := (h*nctx + i) * hd
+			peak := math.Inf(-1)
+			for j := range nctx {
+				kj := (h*nctx + j) * hd
+				dot := 0.0
+				for d := range hd {
+					dot += Q[qi+d] * K[kj+d]
+				}
+				s[j] = smScale * dot
+				peak = math.Max(peak, s[j])
+			}
+			sum := 0.0
+			for j := range s {
+				s[j] = math.Exp(s[j] - peak)
+				sum += s[j]
+			}
+			want, got := (peak+math.Log(sum))/math.Ln2, f32At(gotM, h*nctx+i)
+			if worstM = math.Max(worstM, math.Abs(got-want)); math.Abs(got-want) > math.Ldexp(1, -16) {
+				t.Fatalf("head %d row %d: M = %g, want %g", h, i, got, want)
+			}
+			for d := range hd {
+				want := 0.0
+				for j := range nctx {
+					want += s[j] / sum * V[(h*nctx+j)*hd+d]
+				}
+				got := halfValue(binary.LittleEndian.Uint16(gotO[2*(qi+d):]))
+				worstO = math.Max(worstO, math.Abs(got-want))
+				if tol := math.Ldexp(1, -11) + math.Ldexp(1, -12) + math.Ldexp(1, -14); math.Abs(got-want) > tol {
+					t.Fatalf("head %d: O[%d][%d] = %g, want %g (tolerance %g)", h, i, d, got, want, tol)
+				}
+			}
+		}
+	}
+	t.Logf("largest error: O %.3g, M %.3g", worstO, worstM)
+}
