@@ -331,3 +331,109 @@ func TestTritonAttentionForward(t *testing.T) {
 	}
 	t.Logf("largest error: O %.3g, M %.3g", worstO, worstM)
 }
+
+// bf16Bits encodes x, which must be exactly representable as a normal or
+// zero bfloat16 value.
+func bf16Bits(t testing.TB, x float64) uint16 {
+	t.Helper()
+	b := math.Float32bits(float32(x))
+	if float64(float32(x)) != x || b&0xffff != 0 {
+		t.Fatalf("%g is not a bfloat16 value", x)
+	}
+	return uint16(b >> 16)
+}
+
+func bf16Value(h uint16) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
+
+// runWsGemmCluster runs ws_gemm_cluster.ptx on A (m×k) and B (n×k), both
+// row-major bf16, and returns D (m×n, bf16, row-major) as float64 values.
+func runWsGemmCluster(t *testing.T, A, B []float64, m, n, k int, async AsyncPolicy) []float64 {
+	t.Helper()
+	enc := func(v []float64) []byte {
+		out := make([]byte, 2*len(v))
+		for i, x := range v {
+			binary.LittleEndian.PutUint16(out[2*i:], bf16Bits(t, x))
+		}
+		return out
+	}
+	mapOf := func(inner, outer, box0, box1 int) tensormap.Map {
+		return tensormap.Map{Type: tensormap.BF16, Rank: 2, Dims: [5]uint64{uint64(inner), uint64(outer)},
+			Strides: [4]uint64{uint64(2 * inner)}, Box: [5]uint32{uint32(box0), uint32(box1)},
+			ElemStrides: [5]uint32{1, 1, 1, 1, 1}, Swizzle: tensormap.Swizzle128B}
+	}
+	mapA, mapB, mapD := mapOf(k, m, 64, 128), mapOf(k, n, 64, 64), mapOf(n, m, 64, 128)
+	cfg := Config{Grid: dims(m/128, n/128, 1), Cluster: dims(2, 1, 1), Block: dims(384, 1, 1),
+		SharedBytes: 3*32<<10 + 32<<10 + 1024, Async: async}
+	res := launch(t, hopperKernel(t, "ws_gemm_cluster.ptx"), cfg,
+		Arg{TensorMap: &mapA, MapOf: 3}, Arg{TensorMap: &mapB, MapOf: 4}, Arg{TensorMap: &mapD, MapOf: 5},
+		Arg{IsBuffer: true, Buffer: enc(A)}, Arg{IsBuffer: true, Buffer: enc(B)}, buf(2*m*n), s32(k))
+	out := make([]float64, m*n)
+	for i := range out {
+		out[i] = bf16Value(binary.LittleEndian.Uint16(res.Buffers[5].Data[2*i:]))
+	}
+	return out
+}
+
+// TestWsGemmClusterExact: entries in {-1, 0, 1} and K = 256, so every
+// result is an integer of magnitude at most 256, exact in bfloat16. Four
+// k-tiles through three stages wrap the ring; the eager run's 2×2 grid is
+// two clusters of two CTAs, the delayed run (operations land as late as
+// possible) one cluster.
+func TestWsGemmClusterExact(t *testing.T) {
+	const m, k = 256, 256
+	r := rand.New(rand.NewPCG(2, 1))
+	for _, run := range []struct {
+		n     int
+		async AsyncPolicy
+	}{{256, AsyncEager}, {128, AsyncDelayed}} {
+		n := run.n
+		A, B := make([]float64, m*k), make([]float64, n*k)
+		for i := range A {
+			A[i] = float64(r.IntN(3) - 1)
+		}
+		for i := range B {
+			B[i] = float64(r.IntN(3) - 1)
+		}
+		d := runWsGemmCluster(t, A, B, m, n, k, run.async)
+		for i := range m {
+			for j := range n {
+				want := 0.0
+				for kk := range k {
+					want += A[i*k+kk] * B[j*k+kk]
+				}
+				if d[i*n+j] != want {
+					t.Fatalf("async %v: D[%d][%d] = %g, want %g", run.async, i, j, d[i*n+j], want)
+				}
+			}
+		}
+	}
+}
+
+// TestWsGemmClusterRandom: random bfloat16 values in [-1, 1) (8
+// significant bits), D within gemmBound of the exact product plus half a
+// unit in the last place of bfloat16 (2^-8 relative).
+func TestWsGemmClusterRandom(t *testing.T) {
+	const m, n, k = 256, 128, 128
+	r := rand.New(rand.NewPCG(4, 4))
+	A, B := make([]float64, m*k), make([]float64, n*k)
+	for i := range A {
+		A[i] = float64(r.IntN(512)-256) / 256
+	}
+	for i := range B {
+		B[i] = float64(r.IntN(512)-256) / 256
+	}
+	d := runWsGemmCluster(t, A, B, m, n, k, AsyncEager)
+	for i := range m {
+		for j := range n {
+			want := 0.0
+			for kk := range k {
+				want += A[i*k+kk] * B[j*k+kk]
+			}
+			bound := gemmBound(A[i*k:(i+1)*k], B[j*k:(j+1)*k])
+			_, e := math.Frexp(math.Abs(want) + bound)
+			if diff := math.Abs(d[i*n+j] - want); diff > bound+math.Ldexp(1, e-1-8) {
+				t.Fatalf("D[%d][%d] = %g, want %g (off by %g)", i, j, d[i*n+j], want, diff)
+			}
+		}
+	}
+}
