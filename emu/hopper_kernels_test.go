@@ -96,7 +96,7 @@ func gemmBound(a, b []float64) float64 {
 
 // runWsGemm runs ws_gemm.ptx (nvcc 12.5's PTX of ws_gemm.cu) on A (m×k)
 // and B (n×k), both row-major, and returns D (m×n, f32, row-major).
-func runWsGemm(t *testing.T, A, B []float64, m, n, k int, async AsyncPolicy) []byte {
+func runWsGemm(t testing.TB, A, B []float64, m, n, k int, async AsyncPolicy) []byte {
 	t.Helper()
 	mapA := tensormap.Map{Type: tensormap.F16, Rank: 2, Dims: [5]uint64{uint64(k), uint64(m)},
 		Strides: [4]uint64{uint64(2 * k)}, Box: [5]uint32{64, 128}, ElemStrides: [5]uint32{1, 1, 1, 1, 1},
