@@ -17,7 +17,6 @@ import (
 // halfBits encodes x, which must be exactly representable as a normal or
 // zero binary16 value, as its bits.
 func halfBits(t testing.TB, x float64) uint16 {
-	t.Helper()
 	if x == 0 {
 		return 0
 	}
@@ -335,7 +334,6 @@ func TestTritonAttentionForward(t *testing.T) {
 // bf16Bits encodes x, which must be exactly representable as a normal or
 // zero bfloat16 value.
 func bf16Bits(t testing.TB, x float64) uint16 {
-	t.Helper()
 	b := math.Float32bits(float32(x))
 	if float64(float32(x)) != x || b&0xffff != 0 {
 		t.Fatalf("%g is not a bfloat16 value", x)
