@@ -236,10 +236,10 @@ func (c *checker) tensorElement(in *ast.Instruction, e ast.Expr, what string, bi
 	}
 	sym, ok := c.namedReg(e)
 	if !ok {
-		if c.lookup(e) != nil {
+		if !unresolvedName(c, e) { // an undeclared name is resolution's report
 			c.errorf(e.Pos(), e.End(), "operand-kind", spec, "", "%s of %s must be a register or an integer constant", what, in.FullOpcode())
 		}
-		return // an undeclared name is resolution's report
+		return
 	}
 	t := sym.ElemType
 	if t == isa.QNone {

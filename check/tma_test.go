@@ -97,6 +97,8 @@ var tmaCases = []tmaCase{
 	{tmaLd2 + " [%Rb32_0], [%Rb64_1, {%Rb16_2, %Rb32_3}], [%Rb32_5];", "operand-type"},
 	{tmaLd2 + " [%Rb32_0], [%Rb64_1, {_, %Rb32_3}], [%Rb32_5];", "operand-kind"},
 	{tmaLd2 + " [%Rb32_0], [%Rb64_1, {%Rf32_2, 7}], [%Rb32_5];", "operand-type"},
+	{tmaLd2 + " [%Rb32_0], [%Rb64_1, {gb, %Rb32_3}], [%Rb32_5];", "operand-kind"},
+	{tmaLd2 + ".multicast::cluster [%Rb32_0], " + tmaC2 + ", [%Rb32_5], [%Rb32_6];", "operand-kind"},
 	{tmaLd2 + " [%Rb32_0], [p, {%Rb32_2, %Rb32_3}], [%Rb32_5];", "tensor-map-space"},
 	{tmaLd2 + " [%Rb32_0], [cn, {%Rb32_2, %Rb32_3}], [%Rb32_5];", "tensor-map-space"},
 	{tmaSt2 + " [p, {%Rb32_2, %Rb32_3}], [%Rb32_0];", "tensor-map-space"},

@@ -27,10 +27,15 @@ import (
 // decoded qualifiers are qs (one per written qualifier).
 func (c *checker) wgmmaOperands(in *ast.Instruction, qs []isa.Qual) {
 	n, dtype, atype, ok := wgmmaShapeTypes(in, qs)
-	if !ok || len(in.Operands) < 4 {
+	if !ok {
 		return
 	}
 	ops := in.Operands
+	if want := wgmmaOperandCount(in, qs, atype); len(ops) != want {
+		c.errorf(in.OpPos, in.OpPos.Advance(in.Opcode), "operand-count", specWgmmaOperands, "",
+			"%s takes %d operands, not %d", in.FullOpcode(), want, len(ops))
+		return
+	}
 	perReg := 2
 	if dtype == isa.QF16 {
 		perReg = 4
@@ -56,6 +61,29 @@ func (c *checker) wgmmaOperands(in *ast.Instruction, qs []isa.Qual) {
 				"scale-d of %s is a predicate or the constant 0 or 1, not a %s register", in.FullOpcode(), t)
 		}
 	}
+}
+
+// wgmmaOperandCount is the operand count of a wgmma.mma_async form: d, a,
+// b-desc, scale-d, then imm-scale-a/b and imm-trans-a/b for f16 and bf16
+// (no imm-trans-a with A in registers), imm-scale-a/b for tf32 and FP8,
+// nothing more for the integer types; .sp adds sp-meta and sp-sel.
+func wgmmaOperandCount(in *ast.Instruction, qs []isa.Qual, atype isa.Qual) int {
+	n := 4
+	switch atype {
+	case isa.QF16, isa.QBF16:
+		n = 8
+		if len(in.Operands) > 1 {
+			if _, inRegs := in.Operands[1].(*ast.VectorExpr); inRegs {
+				n = 7
+			}
+		}
+	case isa.QTf32, isa.QE4m3, isa.QE5m2:
+		n = 6
+	}
+	if hasQual(qs, isa.QSp) {
+		n += 2
+	}
+	return n
 }
 
 // wgmmaShapeTypes returns N and the accumulator and A types of a wgmma
@@ -108,7 +136,7 @@ func (c *checker) wgmmaRegList(in *ast.Instruction, e ast.Expr, what string, cou
 		sym, isReg := c.namedReg(el)
 		switch {
 		case !isReg:
-			if _, sink := el.(*ast.Sink); sink || c.lookup(el) != nil || isIntImm(el) || isFloatLit(el) {
+			if !unresolvedName(c, el) {
 				c.errorf(el.Pos(), el.End(), "operand-kind", specWgmmaOperands, "", "%s of %s holds registers only", what, in.FullOpcode())
 			}
 		case sym.ElemType != isa.QNone && !ok(sym.ElemType):
@@ -127,7 +155,14 @@ func (c *checker) wgmmaScalar(in *ast.Instruction, e ast.Expr, what string, bits
 		}
 		return
 	}
-	t := c.regType(e)
+	sym, isReg := c.namedReg(e)
+	if !isReg {
+		if !unresolvedName(c, e) {
+			c.errorf(e.Pos(), e.End(), "operand-kind", specWgmmaOperands, "", "%s of %s is a register or a constant", what, in.FullOpcode())
+		}
+		return
+	}
+	t := sym.ElemType
 	if t == isa.QNone {
 		return
 	}
@@ -144,7 +179,12 @@ func unNot(e ast.Expr) ast.Expr {
 	return e
 }
 
-func isFloatLit(e ast.Expr) bool {
-	_, ok := e.(*ast.FloatLit)
-	return ok
+// unresolvedName reports whether e is a name the resolver did not find
+// (which resolution reports on its own).
+func unresolvedName(c *checker, e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.Reg, *ast.Ident:
+		return c.res.Resolved(e) == nil
+	}
+	return false
 }

@@ -58,6 +58,15 @@ var wgmmaOperandCases = []tmaCase{
 	{wgF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, %Rb32_1, 1, 1, 0, 0;", "operand-type"},
 	{wgSpF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, %Rb64_3, 0, 1, 1, 1, 0, 0;", "operand-type"},
 	{wgSpF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, 5, 0, 1, 1, 1, 0, 0;", "operand-kind"},
+	{wgF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, 1;", "operand-count"},
+	{wgF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, 1, 1, 1, 0;", "operand-count"},
+	{wgF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, {%Rb32_4, %Rb32_5, %Rb32_6, %Rb32_7}, %Rb64_2, 1, 1, 1, 0, 0;", "operand-count"},
+	{"wgmma.mma_async.sync.aligned.m64n8k8.f32.tf32.tf32 {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, 1, 1, 1, 0, 0;", "operand-count"},
+	{wgS8 + " {%Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3}, %Rb64_1, %Rb64_2, 1, 1, 1;", "operand-count"},
+	{wgS8 + " {%Rb32_0, %Rb32_1, %Rb32_2, %Rb32_3}, %Rb64_1, %Rb64_2;", "operand-count"},
+	{wgSpF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, %Rb64_2, %Rb32_1, 0, 1, 1, 1, 0;", "operand-count"},
+	{wgF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, [%Rb64_1], %Rb64_2, 1, 1, 1, 0, 0;", "operand-kind"},
+	{wgF16 + " {%Rf32_0, %Rf32_1, %Rf32_2, %Rf32_3}, %Rb64_1, gb, 1, 1, 1, 0, 0;", "operand-kind"},
 }
 
 const (
