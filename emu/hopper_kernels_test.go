@@ -341,8 +341,6 @@ func bf16Bits(t testing.TB, x float64) uint16 {
 	return uint16(b >> 16)
 }
 
-func bf16Value(h uint16) float64 { return float64(math.Float32frombits(uint32(h) << 16)) }
-
 // runWsGemmCluster runs ws_gemm_cluster.ptx on A (m×k) and B (n×k), both
 // row-major bf16, and returns D (m×n, bf16, row-major) as float64 values.
 func runWsGemmCluster(t *testing.T, A, B []float64, m, n, k int, async AsyncPolicy) []float64 {
@@ -367,7 +365,7 @@ func runWsGemmCluster(t *testing.T, A, B []float64, m, n, k int, async AsyncPoli
 		Arg{IsBuffer: true, Buffer: enc(A)}, Arg{IsBuffer: true, Buffer: enc(B)}, buf(2*m*n), s32(k))
 	out := make([]float64, m*n)
 	for i := range out {
-		out[i] = bf16Value(binary.LittleEndian.Uint16(res.Buffers[5].Data[2*i:]))
+		out[i] = refBF16(uint64(binary.LittleEndian.Uint16(res.Buffers[5].Data[2*i:]))) // ops_halfcmp_test.go
 	}
 	return out
 }
