@@ -533,6 +533,7 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.cvtNarrowingDst(in, d)
 	c.asyncRules(in)  // check/async.go: mbarrier, cp.async, red.async
 	c.tensorRules(in) // check/tensor.go: wgmma and mma.sp immediates
+	c.tmaRules(in)    // check/tma.go: the operands of the tensor copies
 	if in.Opcode == "call" {
 		c.callArgs(in) // check/call.go
 	}

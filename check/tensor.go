@@ -38,6 +38,7 @@ func (c *checker) tensorRules(in *ast.Instruction) {
 	switch {
 	case in.Opcode == "wgmma" && hasQual(qs, isa.QMma_Async):
 		c.wgmmaImmediates(in, qs)
+		c.wgmmaOperands(in, qs) // check/wgmma_operands.go
 	case in.Opcode == "mma" && (hasQual(qs, isa.QSp) || hasQual(qs, isa.QSp_Ordered_Metadata)):
 		c.mmaSparseSelector(in, qs)
 	}

@@ -34,7 +34,10 @@ type Arg struct {
 	// TensorMap, when set, makes the argument a tensor map (a CUtensorMap
 	// as cuTensorMapEncodeTiled builds it): its 128-byte encoding, with
 	// the address of buffer argument MapOf as its global address, fills
-	// the parameter (docs/tma.md).
+	// the parameter (docs/tma.md). With IsBuffer as well, the map
+	// describes a buffer of its own (Buffer or Size, as for a buffer
+	// argument; MapOf is not used), as for a kernel that receives only the
+	// tensor maps of its tensors.
 	TensorMap *tensormap.Map
 	MapOf     int
 }
@@ -250,7 +253,7 @@ func (l *Launch) Run() (*Result, error) {
 		}
 		if a.TensorMap != nil {
 			m := *a.TensorMap
-			m.Address = res.Buffers[a.MapOf].Base
+			m.Address = res.Buffers[a.mapBuffer(i)].Base
 			b, _ := m.Encode() // checked by checkTensorMapArg
 			copy(params[prm.Offset:], b[:])
 			continue

@@ -624,22 +624,35 @@ func tensorIntType(t tensormap.DataType) Type {
 	return TU32
 }
 
+// mapBuffer is the index of the argument whose buffer tensor-map argument
+// i (a) describes: its own with IsBuffer, else MapOf.
+func (a *Arg) mapBuffer(i int) int {
+	if a.IsBuffer {
+		return i
+	}
+	return a.MapOf
+}
+
 // checkTensorMapArg checks tensor-map argument i: a 128-byte parameter, a
-// buffer argument to describe, a valid map, and a tensor that fits in the
-// buffer.
+// buffer argument to describe (or a buffer of its own), a valid map, and
+// a tensor that fits in the buffer.
 func checkTensorMapArg(args []Arg, i int, prm Param) error {
 	a := &args[i]
 	if prm.Size < tensormap.Size {
 		return fmt.Errorf("%w: parameter %d (%s) is %d bytes wide and cannot hold a %d-byte tensor map", ErrLaunch, i, prm.Name, prm.Size, tensormap.Size)
 	}
-	if a.MapOf < 0 || a.MapOf >= len(args) || !args[a.MapOf].IsBuffer {
-		return fmt.Errorf("%w: the tensor map of argument %d (%s) describes argument %d, which is not a buffer", ErrLaunch, i, prm.Name, a.MapOf)
+	if a.Texture != nil {
+		return fmt.Errorf("%w: argument %d (%s) cannot be both a tensor map and a texture", ErrLaunch, i, prm.Name)
+	}
+	j := a.mapBuffer(i)
+	if j < 0 || j >= len(args) || !args[j].IsBuffer {
+		return fmt.Errorf("%w: the tensor map of argument %d (%s) describes argument %d, which is not a buffer", ErrLaunch, i, prm.Name, j)
 	}
 	if err := a.TensorMap.Validate(); err != nil {
 		return fmt.Errorf("%w: the tensor map of argument %d (%s): %v", ErrLaunch, i, prm.Name, err)
 	}
-	if ext, n := a.TensorMap.Extent(), uint64(args[a.MapOf].bufferBytes()); ext > n {
-		return fmt.Errorf("%w: the tensor map of argument %d (%s) spans %d bytes, but buffer argument %d has %d", ErrLaunch, i, prm.Name, ext, a.MapOf, n)
+	if ext, n := a.TensorMap.Extent(), uint64(args[j].bufferBytes()); ext > n {
+		return fmt.Errorf("%w: the tensor map of argument %d (%s) spans %d bytes, but the buffer of argument %d has %d", ErrLaunch, i, prm.Name, ext, j, n)
 	}
 	return nil
 }

@@ -798,3 +798,34 @@ func TestTMAMapOperandForms(t *testing.T) {
 		}
 	}
 }
+
+// TestTMAMapOwnBuffer: a tensor-map argument with a buffer of its own (a
+// kernel that receives only the maps of its tensors) loads the same tile
+// as a map of another buffer argument; a map larger than its own buffer is
+// a launch error.
+func TestTMAMapOwnBuffer(t *testing.T) {
+	const W, H = 32, 32
+	tensor := make([]byte, 2*W*H)
+	for i := range tensor {
+		tensor[i] = byte(i*7 + i/64)
+	}
+	m := map2D(tensormap.F16, W, H, 16, 8, tensormap.Swizzle32B)
+	want := runTMALoad(t, m, tensor, 16, 8)
+	p := compile(t, tmaLoadSource(2, m.BoxBytes()))
+	args := []Arg{{TensorMap: &m, IsBuffer: true, Buffer: tensor}, buf(m.BoxBytes()),
+		s32(16), s32(8), s32(0), s32(0), s32(0), buf(16)}
+	res, err := execute(p, Config{Block: dims(32, 1, 1)}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Report != nil {
+		t.Fatalf("unexpected report: %v", res.Report)
+	}
+	if got := res.Buffers[1].Data; string(got) != string(want) {
+		t.Fatalf("own-buffer map loaded %x, want %x", got, want)
+	}
+	args[0].Buffer = tensor[:len(tensor)/2]
+	if _, err := execute(p, Config{Block: dims(32, 1, 1)}, args); err == nil || !strings.Contains(err.Error(), "the buffer of argument 0") {
+		t.Fatalf("a map past its own buffer: got %v", err)
+	}
+}

@@ -228,13 +228,27 @@ func execWgmmaWait(w *Warp, in *Inst) Status {
 	return Continue
 }
 
+// swizzleWidth is the swizzle span in bytes of a matrix descriptor's mode
+// (bits 62-63: 1 128B, 2 64B, 3 32B), 0 without swizzle.
+func swizzleWidth(desc uint64) uint64 {
+	switch desc >> 62 {
+	case 1:
+		return 128
+	case 2:
+		return 64
+	case 3:
+		return 32
+	}
+	return 0
+}
+
 // descAddr is the shared-memory address of the element of row r and k
 // byte b of a K-major matrix described by desc.
 func descAddr(desc uint64, r, b int) uint64 {
 	start := (desc & 0x3fff) << 4
 	lbo := (desc >> 16 & 0x3fff) << 4
 	sbo := (desc >> 32 & 0x3fff) << 4
-	width := map[uint64]uint64{1: 128, 2: 64, 3: 32}[desc>>62]
+	width := swizzleWidth(desc)
 	if width == 0 {
 		return start + uint64(r/8)*sbo + uint64(b/16)*lbo + uint64(r%8)*16 + uint64(b%16)
 	}
@@ -261,7 +275,7 @@ func operandAddr(desc uint64, trans bool, r, kk, eb int) uint64 {
 	start := (desc & 0x3fff) << 4
 	lbo := (desc >> 16 & 0x3fff) << 4
 	sbo := (desc >> 32 & 0x3fff) << 4
-	width := map[uint64]uint64{1: 128, 2: 64, 3: 32}[desc>>62]
+	width := swizzleWidth(desc)
 	if width == 0 {
 		t := 16 / eb
 		return start + uint64(r/t)*sbo + uint64(r%t*eb) + uint64(kk/8)*lbo + uint64(kk%8)*16
@@ -286,10 +300,10 @@ func execWgmma(w *Warp, in *Inst) Status {
 	if x.sparse != nil {
 		ka = x.k / 2
 	}
-	A := make([]uint64, m*ka)
-	B := make([]uint64, x.n*x.k)
-	C := make([]uint64, m*x.n)
-	D := make([]uint64, m*x.n)
+	mats := make([]uint64, m*ka+x.n*x.k+2*m*x.n) // one allocation for A, B, C and D
+	A, mats := mats[:m*ka], mats[m*ka:]
+	B, mats := mats[:x.n*x.k], mats[x.n*x.k:]
+	C, D := mats[:m*x.n], mats[m*x.n:]
 	wr := w.Index % 4
 	readElem := func(l int, desc uint64, trans bool, r, kk int, size int) (uint64, bool) {
 		// a descriptor holds an offset in the executing CTA's shared memory
@@ -368,8 +382,9 @@ func execWgmma(w *Warp, in *Inst) Status {
 	default:
 		x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: x.in, BIn: x.bin, Out: x.out, M: m, N: x.n, K: x.k, A: A, B: B, C: C, D: D})
 	}
+	words := make([]uint64, len(x.d))
 	for l := range 32 {
-		words := make([]uint64, len(x.d))
+		clear(words)
 		for i := range len(x.d) * per {
 			r, c := wgmmaDPlace(l, i)
 			v := D[r*x.n+c]

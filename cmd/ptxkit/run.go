@@ -96,7 +96,7 @@ func launchShapeFlags(fs *flag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.block, "block", "32", "threads per CTA: X[,Y[,Z]]")
 	fs.StringVar(&o.cluster, "cluster", "1", "CTAs per cluster: X[,Y[,Z]]")
 	fs.IntVar(&o.shared, "shared-bytes", 0, "dynamic shared memory per CTA in bytes")
-	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, hex:BYTES (a parameter's raw bytes, for structs), tex:WxH:TYPExC[:options] or surf:WxH:TYPExC[:file=PATH] (a texture or surface object; docs/emu.md), or "+tmapUsage+" (a tensor map of buffer argument N, for a 128-byte parameter)", func(s string) error {
+	fs.Func("arg", "kernel argument, in order: a number, buf:SIZE, buf:SIZE:fill=BYTE, file:PATH, hex:BYTES (a parameter's raw bytes, for structs), tex:WxH:TYPExC[:options] or surf:WxH:TYPExC[:file=PATH] (a texture or surface object; docs/emu.md), or "+tmapUsage+" (a tensor map of buffer argument N, or of a buffer of its own, for a 128-byte parameter)", func(s string) error {
 		o.args = append(o.args, s)
 		return nil
 	})

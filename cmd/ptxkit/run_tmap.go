@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,11 +11,14 @@ import (
 )
 
 // tmapUsage describes the tmap: form of --arg (docs/tma.md).
-const tmapUsage = `tmap:TYPE,dims=D0xD1...,box=B0xB1...,buf=N[,strides=S1xS2...][,estrides=E0xE1...][,swizzle=none|32B|64B|128B][,interleave=none|16B|32B][,l2=none|64B|128B|256B][,oob=zero|nan]`
+const tmapUsage = `tmap:TYPE,dims=D0xD1...,box=B0xB1...,buf=N|file=PATH|size=BYTES[,strides=S1xS2...][,estrides=E0xE1...][,swizzle=none|32B|64B|128B][,interleave=none|16B|32B][,l2=none|64B|128B|256B][,oob=zero|nan]`
 
 // parseTensorMapArg converts the tmap: form of --arg: a tensor map as
 // cuTensorMapEncodeTiled builds it, describing the buffer of argument
-// buf=N (its address becomes the map's global address at launch).
+// buf=N (its address becomes the map's global address at launch), or a
+// buffer of its own, read from file=PATH or of size=BYTES zero bytes (for
+// kernels that receive only the maps of their tensors; --out writes it as
+// the map argument's buffer).
 // Dimensions are innermost first; strides are the byte strides of
 // dimensions 1 and up, dense by default.
 func parseTensorMapArg(spec string, prm emu.Param) (emu.Arg, error) {
@@ -26,18 +30,32 @@ func parseTensorMapArg(spec string, prm emu.Param) (emu.Arg, error) {
 	m := tensormap.Map{Type: typ}
 	buf, seen := -1, map[string]bool{}
 	var strides []uint64
+	var own emu.Arg
 	for _, f := range fields[1:] {
 		key, val, ok := strings.Cut(f, "=")
 		if !ok || seen[key] {
 			return emu.Arg{}, fmt.Errorf("tensor map field %q: want KEY=VALUE, each key once (%s)", f, tmapUsage)
 		}
 		seen[key] = true
-		if err := setTmapField(&m, key, val, &buf, &strides); err != nil {
+		var err error
+		switch key {
+		case "file", "size":
+			own, err = tmapOwnBuffer(key, val)
+		default:
+			err = setTmapField(&m, key, val, &buf, &strides)
+		}
+		if err != nil {
 			return emu.Arg{}, fmt.Errorf("tensor map field %s: %v", key, err)
 		}
 	}
-	if !seen["dims"] || !seen["box"] || buf < 0 {
-		return emu.Arg{}, fmt.Errorf("a tensor map needs dims=, box= and buf= (%s)", tmapUsage)
+	sources := 0
+	for _, k := range []string{"buf", "file", "size"} {
+		if seen[k] {
+			sources++
+		}
+	}
+	if !seen["dims"] || !seen["box"] || sources != 1 {
+		return emu.Arg{}, fmt.Errorf("a tensor map needs dims=, box= and one of buf=, file= or size= (%s)", tmapUsage)
 	}
 	if err := fillTmapStrides(&m, strides, seen["estrides"]); err != nil {
 		return emu.Arg{}, err
@@ -48,7 +66,33 @@ func parseTensorMapArg(spec string, prm emu.Param) (emu.Arg, error) {
 	if prm.Size < tensormap.Size {
 		return emu.Arg{}, fmt.Errorf("a tensor map takes a %d-byte parameter (.param .align 64 .b8 name[128]), not %d bytes", tensormap.Size, prm.Size)
 	}
+	if own.IsBuffer {
+		own.TensorMap = &m
+		return own, nil
+	}
 	return emu.Arg{TensorMap: &m, MapOf: buf}, nil
+}
+
+// tmapOwnBuffer is the buffer of a map's file= or size= field.
+func tmapOwnBuffer(key, val string) (emu.Arg, error) {
+	if key == "size" {
+		n, err := strconv.Atoi(val)
+		if err != nil || n <= 0 || n > maxBufferBytes {
+			return emu.Arg{}, fmt.Errorf("%q is not a size in bytes (1 to %d)", val, maxBufferBytes)
+		}
+		return emu.Arg{IsBuffer: true, Size: n}, nil
+	}
+	if val == "" || val == "-" {
+		return emu.Arg{}, fmt.Errorf("file= needs a PATH")
+	}
+	b, err := readBounded(val, nil, maxBufferBytes)
+	if errors.Is(err, errInputTooLarge) {
+		return emu.Arg{}, fmt.Errorf("%v; the buffers of a launch take at most %d MiB together", err, maxBufferBytes>>20)
+	}
+	if err != nil {
+		return emu.Arg{}, err
+	}
+	return emu.Arg{IsBuffer: true, Buffer: b, Adopt: true}, nil
 }
 
 // setTmapField sets one KEY=VALUE field of a tmap: argument.

@@ -88,6 +88,22 @@ func TestRunTensorMapArg(t *testing.T) {
 			t.Errorf("swizzle %s: bytes past the tensor were written", sw)
 		}
 	}
+	// The maps with buffers of their own (file=, size=): the kernel's
+	// buffer parameters are not what the maps describe.
+	dir := t.TempDir()
+	m := "tmap:u32,dims=24x12,box=16x8,swizzle=128B"
+	code, _, errs := runCmd(t, "", "run", src, "--grid", "2,2", "--arg", m+",file="+inFile, "--arg", m+",size=1168",
+		"--arg", "buf:16", "--arg", "buf:16", "--out", dir)
+	if code != exitOK {
+		t.Fatalf("own buffers: exit %d: %s", code, errs)
+	}
+	out, err := os.ReadFile(filepath.Join(dir, "arg1.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 1168 || string(out[:len(in)]) != string(in) || strings.Trim(string(out[len(in):]), "\x00") != "" {
+		t.Errorf("own buffers: the store map's buffer is not the input followed by zeros")
+	}
 }
 
 func TestParseTensorMapArg(t *testing.T) {
@@ -103,7 +119,11 @@ func TestParseTensorMapArg(t *testing.T) {
 		t.Fatalf("parsed %+v", *m)
 	}
 	for spec, want := range map[string]string{
-		"tmap:f16,dims=64x32,box=64x8":                     "needs dims=, box= and buf=",
+		"tmap:f16,dims=64x32,box=64x8":                     "needs dims=, box= and one of buf=, file= or size=",
+		"tmap:f16,dims=64x32,box=64x8,buf=0,size=4096":     "needs dims=, box= and one of buf=, file= or size=",
+		"tmap:f16,dims=64x32,box=64x8,size=0":              "not a size in bytes",
+		"tmap:f16,dims=64x32,box=64x8,file=":               "file= needs a PATH",
+		"tmap:f16,dims=64x32,box=64x8,file=/nonexistent/x": "nonexistent",
 		"tmap:f8,dims=64,box=8,buf=0":                      "unknown tensor map data type",
 		"tmap:f16,dims=64x32,box=64,buf=0":                 "box= needs 2 values",
 		"tmap:f16,dims=64x32,box=64x8x2,buf=0":             "box= needs 2 values",

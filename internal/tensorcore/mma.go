@@ -77,24 +77,96 @@ func decodeAll(f Format, x []uint64) []num {
 }
 
 // dot is c + Σ a[kk]·b[kk] in blocks of block products; the result is a
-// bit pattern of out.
+// bit pattern of out. Every block but the last is rounded toward zero to
+// binary32; the last is rounded into out (toward zero for F32, to
+// nearest-even otherwise). terms is scratch space for blocks that hold an
+// infinity or a NaN.
 func dot(a, b []num, c num, out Format, frac, block int, terms []num) uint64 {
 	acc := c
 	for lo := 0; lo < len(a); lo += block {
 		hi := min(lo+block, len(a))
-		terms = append(terms[:0], acc)
-		for kk := lo; kk < hi; kk++ {
-			terms = append(terms, product(a[kk], b[kk]))
+		f, rz := F32, true
+		if hi == len(a) && out != F32 {
+			f, rz = out, false
 		}
-		last := hi == len(a)
-		if !last || out == F32 {
-			acc = decode(F32, blockSum(terms, frac, F32, true))
-			continue
+		v, ok := blockDotFinite(acc, a[lo:hi], b[lo:hi], frac, f, rz)
+		if !ok {
+			terms = append(terms[:0], acc)
+			for kk := lo; kk < hi; kk++ {
+				terms = append(terms, product(a[kk], b[kk]))
+			}
+			v = blockSum(terms, frac, f, rz)
 		}
-		return blockSum(terms, frac, out, false)
+		if hi == len(a) {
+			return v // an F32 result is the accumulator's bits as they are
+		}
+		acc = decode(F32, v)
 	}
 	return encodeNum(acc, out) // k == 0: C itself
 }
+
+// blockDotFinite is blockSum of acc and the products a[kk]·b[kk] in one
+// pass, for the common block whose terms are all finite; ok is false
+// when one is not (the caller takes the general path).
+func blockDotFinite(acc num, a, b []num, frac int, out Format, rz bool) (v uint64, ok bool) {
+	if acc.cls != finite || len(a) > maxBlock {
+		return 0, false
+	}
+	var ms [maxBlock + 1]uint64
+	var es [maxBlock + 1]int32
+	var negs [maxBlock + 1]bool
+	ms[0], es[0], negs[0] = acc.m, acc.e, acc.neg
+	emax, allNeg := math.MinInt32, acc.neg
+	if acc.m != 0 {
+		emax = int(acc.e) + bits.Len64(acc.m) - 1
+	}
+	for kk := range a {
+		x, y := a[kk], b[kk]
+		if x.cls != finite || y.cls != finite {
+			return 0, false
+		}
+		m, e, neg := x.m*y.m, x.e+y.e, x.neg != y.neg
+		ms[kk+1], es[kk+1], negs[kk+1] = m, e, neg
+		allNeg = allNeg && neg
+		if m != 0 {
+			emax = max(emax, int(e)+bits.Len64(m)-1)
+		}
+	}
+	if emax == math.MinInt32 {
+		return encode(out, allNeg, 0, 0, rz), true
+	}
+	q := emax - frac
+	var sum int64
+	for i := range len(a) + 1 {
+		m := ms[i]
+		if m == 0 {
+			continue
+		}
+		var t uint64
+		if sh := int(es[i]) - q; sh >= 0 {
+			t = m << sh
+		} else if -sh < 64 {
+			t = m >> -sh
+		}
+		if negs[i] {
+			sum -= int64(t)
+		} else {
+			sum += int64(t)
+		}
+	}
+	if sum == 0 {
+		return encode(out, false, 0, 0, rz), true // an exact cancellation is +0
+	}
+	neg := sum < 0
+	if neg {
+		sum = -sum
+	}
+	return encode(out, neg, uint64(sum), q, rz), true
+}
+
+// maxBlock bounds the products of one block (blockDotFinite's arrays): the
+// largest Block or FP8Block of any architecture.
+const maxBlock = 32
 
 // product is x·y, exact.
 func product(x, y num) num {
