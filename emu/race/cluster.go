@@ -152,6 +152,7 @@ type actor struct {
 	pc    int32
 	write bool
 	rmw   bool
+	cas   bool // atom.cas: benign against a weak load (shadow.go, benign)
 	inst  uint32
 	w     *warp  // a thread's warp (nil for an operation's agent)
 	lane  uint32 // the thread's lane (0 for an agent)
@@ -184,7 +185,7 @@ func (a *actor) knowsAt(cl int32, slot, clk uint32) bool {
 func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
 	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
-	a.rank, a.scope, a.async, a.pc, a.write, a.rmw = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW
+	a.rank, a.scope, a.async, a.pc, a.write, a.rmw, a.cas = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW, k.CAS
 	inst := c.begin(t, k.PC)
 	if inst != a.inst || a.rec != 0 && !c.recordFits(a.rec, a) {
 		a.rec = 0
@@ -196,7 +197,7 @@ func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 // actor's instance) describes the actor's access too.
 func (c *Cluster) recordFits(i uint32, a *actor) bool {
 	m := &c.G.meta[i]
-	return m.scope == a.scope && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw
+	return m.scope == a.scope && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw && (m.flags&fCAS != 0) == a.cas
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

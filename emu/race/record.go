@@ -36,6 +36,7 @@ const (
 	fAsync uint8 = 1 << iota // made by the async proxy (an asynchronous operation's agent)
 	fWrite
 	fRMW // a read-modify-write (atom, red)
+	fCAS // atom.cas: may validate a weak load's guess
 )
 
 // A handle names lane (low laneBits bits) of a record. The top bit tags a
@@ -169,6 +170,9 @@ func (c *Cluster) newRecord(a *actor) uint32 {
 	}
 	if a.write {
 		f |= fWrite
+	}
+	if a.cas {
+		f |= fCAS
 	}
 	*r = record{cl: a.cl, slot: a.self - a.lane, clk: clk, vec: vec}
 	if n := len(g.recs.items); len(g.meta) < n {

@@ -263,6 +263,15 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 		}
 	}
 	if !a.write {
+		if rr != nil {
+			// Atomic writes no later atomic ordered (kept with the
+			// reads): a weak read must know each of them.
+			for _, h := range rr.reads {
+				if h != 0 && c.G.meta[h>>laneBits].flags&fWrite != 0 && c.conflicts(h, a, true) {
+					return h
+				}
+			}
+		}
 		return 0
 	}
 	if rr == nil {
@@ -286,18 +295,20 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 //   - two stores of one warp-instruction (the lanes of one st to one
 //     address: one of the values is stored, CUDA C++ Programming Guide
 //     §5.4.3 / PTX ISA §8.7 treats them as one instruction's accesses);
-//   - a weak load and a read-modify-write atomic: the load of a
-//     compare-and-swap loop reads a guess that the atom.cas validates
-//     (the CUDA C++ Programming Guide's atomicAdd for double).
+//   - a weak load and an atom.cas: the load of a compare-and-swap loop
+//     reads a guess that the atom.cas validates (the CUDA C++
+//     Programming Guide's atomicAdd for double). Other atomics (add,
+//     red, inc, ...) against a weak load race: nothing validates the
+//     value the load read.
 func benign(e epoch, a *actor) bool {
 	m := e.m
 	if m.inst == a.inst && m.inst != 0 && e.r.cl == a.cl {
 		return true
 	}
-	if m.flags&fWrite != 0 && m.flags&fRMW != 0 && !a.write && a.scope == ScopeNone {
+	if m.flags&fCAS != 0 && !a.write && a.scope == ScopeNone {
 		return true
 	}
-	return m.flags&fWrite == 0 && m.scope == ScopeNone && a.rmw
+	return m.flags&fWrite == 0 && m.scope == ScopeNone && a.cas
 }
 
 // sameEpoch reports whether the word already holds an access like a's by
@@ -318,7 +329,7 @@ func (c *Cluster) sameEpoch(w, r uint32, a *actor) bool {
 	}
 	e := c.G.decode(h)
 	return e.slot == a.self && e.clk == a.clk && e.r.cl == a.cl && e.m.scope == a.scope &&
-		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write
+		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write && (e.m.flags&fCAS != 0) == a.cas
 }
 
 // record notes a's access in the word (or byte) whose handles are at wp
@@ -351,7 +362,7 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 	default:
 		rr := g.rare.at(r &^ tag)
 		c.addRead(rr, a, h)
-		if rr.weak == 0 && rr.reads[1] == 0 {
+		if rr.weak == 0 && rr.reads[1] == 0 && g.meta[rr.reads[0]>>laneBits].flags&fWrite == 0 {
 			*rp = rr.reads[0]
 			g.rare.free(r &^ tag)
 		}
@@ -359,33 +370,58 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 }
 
 // recordWrite notes a's write (handle h): the reads since the last write
-// are forgotten, and a weak write that an atomic overwrites is kept aside.
+// are forgotten, a weak write that an atomic overwrites is kept aside, and
+// so are the atomic writes an atomic overwrites without knowing them
+// (atomics need not be ordered with each other, but a later weak access
+// must be ordered after every one of them).
 func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 	g := c.G
 	old, r := *wp, *rp
-	switch {
-	case a.scope == ScopeNone:
+	if a.scope == ScopeNone {
 		if r&tag != 0 {
 			g.rare.free(r &^ tag)
 		}
 		*rp = 0
-	case old != 0 && g.meta[old>>laneBits].scope == ScopeNone:
-		// Atomics do not order a later thread after the weak write.
+		*wp = h
+		return
+	}
+	var kept [maxReads]uint32 // unordered atomic writes to keep
+	n := 0
+	var weak uint32
+	if r&tag != 0 {
+		rr := g.rare.at(r &^ tag)
+		weak = rr.weak
+		for _, x := range rr.reads {
+			if x != 0 && g.meta[x>>laneBits].flags&fWrite != 0 && !c.knowsH(a, x) {
+				kept[n] = x
+				n++
+			}
+		}
+	}
+	if old != 0 {
+		switch {
+		case g.meta[old>>laneBits].scope == ScopeNone:
+			// Atomics do not order a later thread after the weak write.
+			weak, kept = old, [maxReads]uint32{}
+		case !c.knowsH(a, old) && n < maxReads:
+			kept[n] = old
+		case !c.knowsH(a, old):
+			kept[a.inst%maxReads] = old
+		}
+	}
+	switch {
+	case weak == 0 && kept[0] == 0:
+		if r&tag != 0 {
+			g.rare.free(r &^ tag)
+		}
+		*rp = 0
+	default:
 		i := r &^ tag
 		if r&tag == 0 {
 			i = g.rare.take()
 			*rp = i | tag
 		}
-		*g.rare.at(i) = rare{weak: old}
-	case r&tag != 0:
-		if rr := g.rare.at(r &^ tag); rr.weak != 0 {
-			rr.reads = [maxReads]uint32{}
-		} else {
-			g.rare.free(r &^ tag)
-			*rp = 0
-		}
-	default:
-		*rp = 0
+		*g.rare.at(i) = rare{weak: weak, reads: kept}
 	}
 	*wp = h
 }
@@ -628,8 +664,11 @@ func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
 // Kind says how a thread accesses memory.
 type Kind struct {
 	Write, RMW bool
-	Scope      Scope // ScopeNone: weak
-	PC         int32
+	// CAS marks atom.cas: a weak load it conflicts with
+	// is the guess of a compare-and-swap loop, not a race.
+	CAS   bool
+	Scope Scope // ScopeNone: weak
+	PC    int32
 	// Async marks an access of the async proxy (bulk copies); its reads
 	// of generic-proxy writes need fence.proxy.async.
 	Async bool

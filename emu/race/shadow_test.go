@@ -166,3 +166,52 @@ func TestRecordsCollected(t *testing.T) {
 		t.Fatalf("read after the collections: %+v", r)
 	}
 }
+
+// TestUnorderedAtomicsKept: atomics by three warps with no ordering
+// between them do not race with each other, but a later weak read by a
+// warp that knows only the last one races with an earlier one (the last
+// write alone would hide it); an atom.cas against a weak load is the
+// compare-and-swap loop's guess, not a race, and other atomics are not.
+func TestUnorderedAtomicsKept(t *testing.T) {
+	add := Kind{Write: true, RMW: true, Scope: ScopeGPU, PC: 2}
+	for _, cas := range []bool{false, true} {
+		c := NewCluster(NewGlobal(), 0, 1, 128)
+		k := add
+		k.CAS = cas
+		for w := range 3 {
+			if r := c.Shared(Thread{0, w, 0}, 0, 0, 4, 64, k); r != nil {
+				t.Fatalf("atomics race with each other: %+v", r)
+			}
+		}
+		// Warp 2 reads after its own atomic: it knows that one only.
+		r := c.Shared(Thread{0, 2, 0}, 0, 0, 4, 64, read(3))
+		if cas {
+			if r != nil {
+				t.Fatalf("weak load against atom.cas reported: %+v", r)
+			}
+			continue
+		}
+		if r == nil || r.Prev.PC != 2 || r.Prev.Thread.Warp == 2 {
+			t.Fatalf("weak read after unordered atomics of other warps: %+v", r)
+		}
+	}
+	// An atomic that knows the earlier ones (a barrier between) drops them.
+	c := NewCluster(NewGlobal(), 0, 1, 64)
+	if r := c.Shared(w0, 0, 0, 4, 64, add); r != nil {
+		t.Fatal(r)
+	}
+	c.BarArrive(0, 0, 0, 1<<32-1)
+	c.BarArrive(0, 1, 0, 1<<32-1)
+	acc := c.BarTake(0, 0)
+	c.BarWaiter(0, 0, 0, acc)
+	c.BarWaiter(0, 0, 1, acc)
+	if r := c.Shared(w1, 0, 0, 4, 64, add); r != nil {
+		t.Fatal(r)
+	}
+	if r := c.Shared(w1, 0, 0, 4, 64, read(3)); r != nil {
+		t.Fatalf("ordered atomics reported: %+v", r)
+	}
+	if i := c.rareOf(0, 0); i != 0 {
+		t.Fatalf("ordered atomic kept a rare entry %d", i)
+	}
+}
