@@ -185,7 +185,7 @@ func (a *actor) knowsAt(cl int32, slot, clk uint32) bool {
 func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
 	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
-	a.rank, a.scope, a.async, a.pc, a.write, a.rmw, a.cas = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW, k.CAS
+	a.rank, a.scope, a.async, a.pc, a.write, a.rmw, a.cas = int32(t.Rank), k.Scope, k.Async, k.PC, k.Write, k.RMW, k.CAS
 	inst := c.begin(t, k.PC)
 	if inst != a.inst || a.rec != 0 && !c.recordFits(a.rec, a) {
 		a.rec = 0
@@ -197,7 +197,7 @@ func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 // actor's instance) describes the actor's access too.
 func (c *Cluster) recordFits(i uint32, a *actor) bool {
 	m := &c.G.meta[i]
-	return m.scope == a.scope && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw && (m.flags&fCAS != 0) == a.cas
+	return m.scope == a.scope && (m.flags&fAsync != 0) == a.async && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw && (m.flags&fCAS != 0) == a.cas
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

@@ -329,7 +329,8 @@ func (c *Cluster) sameEpoch(w, r uint32, a *actor) bool {
 	}
 	e := c.G.decode(h)
 	return e.slot == a.self && e.clk == a.clk && e.r.cl == a.cl && e.m.scope == a.scope &&
-		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write && (e.m.flags&fCAS != 0) == a.cas
+		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write && (e.m.flags&fCAS != 0) == a.cas &&
+		(e.m.flags&fAsync != 0) == a.async
 }
 
 // record notes a's access in the word (or byte) whose handles are at wp
@@ -669,8 +670,9 @@ type Kind struct {
 	CAS   bool
 	Scope Scope // ScopeNone: weak
 	PC    int32
-	// Async marks an access of the async proxy (bulk copies); its reads
-	// of generic-proxy writes need fence.proxy.async.
+	// Async marks an access of the async proxy (bulk copies, and a
+	// thread's wgmma.mma_async reading its shared-memory operands); its
+	// reads of generic-proxy writes need fence.proxy.async.
 	Async bool
 }
 
