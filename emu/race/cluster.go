@@ -44,8 +44,9 @@ type warp struct {
 	k       *Know
 	shared  bool // k is referenced elsewhere: copy before changing it
 	clk     [32]uint32
-	vec     uint32 // a vector of the clocks in clk that records share (record.go), or 0
-	uni     int8   // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
+	vec     uint32    // a vector of the clocks in clk that records share (record.go), or 0
+	uni     int8      // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
+	rdRec   [8]uint32 // the warp's last read records, by pc (record.go, readRecord)
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
 	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them

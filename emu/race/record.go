@@ -126,7 +126,7 @@ func (s *slab[T]) mark(i uint32) bool {
 // sweepEnd sets the next collection's limit: twice what survived, and at
 // least floor.
 func (s *slab[T]) sweepEnd(floor int) {
-	s.limit = max(2*s.inUse, floor)
+	s.limit = max(s.inUse+s.inUse/2, floor)
 }
 
 // minRecords is the least number of records (and clock vectors) between
@@ -211,9 +211,49 @@ func (c *Cluster) vecOf(w *warp) uint32 {
 // handle returns a's handle, making the record of its instance first.
 func (c *Cluster) handle(a *actor) uint32 {
 	if a.rec == 0 {
-		a.rec = c.newRecord(a)
+		a.rec = c.readRecord(a)
+		if a.rec == 0 {
+			a.rec = c.newRecord(a)
+			if !a.write && a.w != nil {
+				a.w.rdRec[a.pc&7] = a.rec
+			}
+		}
 	}
 	return a.rec<<laneBits | a.lane
+}
+
+// readRecord returns the record an earlier instance of a's read
+// instruction made, when it describes a's read too: same pc and kind, and
+// the warp's clocks unchanged since (a loop that reads without
+// synchronising makes one record, not one per iteration), or 0. Only
+// reads share records across instances: the same-instruction rule for
+// stores (benign) needs the instance.
+func (c *Cluster) readRecord(a *actor) uint32 {
+	w := a.w
+	if a.write || w == nil {
+		return 0
+	}
+	i := w.rdRec[a.pc&7]
+	if i == 0 || c.G.meta[i].pc != a.pc || !c.recordFits(i, a) {
+		return 0
+	}
+	if w.uni == 0 {
+		w.uni = -1
+		if uniform(&w.clk) {
+			w.uni = 1
+		}
+	}
+	r := c.G.recs.at(i)
+	if w.uni > 0 {
+		if r.vec == 0 && r.clk == w.clk[0] {
+			return i
+		}
+		return 0
+	}
+	if r.vec != 0 && r.vec == w.vec {
+		return i
+	}
+	return 0
 }
 
 // epoch is a decoded handle.
@@ -273,12 +313,14 @@ func (g *Global) collect() {
 			if v := c.warps[i].vec; v != 0 {
 				g.vecs.mark(v)
 			}
+			c.warps[i].rdRec = [8]uint32{}
 		}
 		if c.act.rec != 0 {
 			g.markRec(c.act.rec)
 		}
 		c.opRecs = [opRecs]opRec{}
 	}
+	clear(g.canon)
 	g.recs.sweepEnd(g.collectFloor())
 	g.vecs.sweepEnd(g.collectFloor())
 	g.Collections++

@@ -48,7 +48,9 @@ type Global struct {
 	rare  slab[rare]
 	split slab[[4]cell]
 
-	clusters []*Cluster // the live clusters, whose shared memory is shadowed
+	clusters []*Cluster           // the live clusters, whose shared memory is shadowed
+	clState  []uint8              // per cluster index: clRetired, clExposed
+	canon    map[sealedKey]uint32 // sealedRep's records (forgotten at each collection)
 
 	arrays, shadowed   int // page arrays allocated (spare ones included), and bytes of memory their pages cover
 	spare              []*[pageWords]uint32
@@ -122,6 +124,54 @@ func (g *Global) Memory() Memory {
 		Records: g.recs.inUse, Collections: g.Collections}
 }
 
+// Cluster states (Global.clState).
+const (
+	clRetired uint8 = 1 << iota // it ran to completion
+	clExposed                   // it released at .gpu or .sys scope: other clusters may learn its clocks
+)
+
+func (g *Global) mark(cl int32, f uint8) {
+	if int(cl) >= len(g.clState) {
+		g.clState = append(g.clState, make([]uint8, int(cl)+1-len(g.clState))...)
+	}
+	g.clState[cl] |= f
+}
+
+// sealed reports whether the accesses of cluster cl are known to no
+// thread of another cluster, now or later: it ran to completion and never
+// released at a scope wider than itself. Any later access by another
+// cluster is unordered with every one of them, so one of its reads of a
+// word stands for all (Cluster.record).
+func (g *Global) sealed(cl int32) bool {
+	return int(cl) < len(g.clState) && g.clState[cl]&(clRetired|clExposed) == clRetired
+}
+
+// sealedKey names the reads of one warp (or agent) of a sealed cluster
+// at one instruction.
+type sealedKey struct {
+	cl, pc int32
+	slot   uint32
+}
+
+// sealedRep returns the handle that stands for read h of a sealed
+// cluster: the same lane of one record per warp and instruction of that
+// cluster (its clocks no longer matter: no other thread can know them),
+// so that the sealed reads of a whole table keep a few records alive, not
+// one per warp-instruction instance.
+func (g *Global) sealedRep(h uint32) uint32 {
+	i := h >> laneBits
+	r := g.recs.at(i)
+	k := sealedKey{cl: r.cl, pc: g.meta[i].pc, slot: r.slot}
+	if g.canon == nil {
+		g.canon = map[sealedKey]uint32{}
+	}
+	if j, ok := g.canon[k]; ok {
+		return j<<laneBits | h&(1<<laneBits-1)
+	}
+	g.canon[k] = i
+	return h
+}
+
 // RetireAll forgets the shadow of shared memory and Tensor Memory of
 // every cluster made so far (they ran to completion).
 func (g *Global) RetireAll() {
@@ -133,6 +183,7 @@ func (g *Global) RetireAll() {
 
 func (c *Cluster) retire() {
 	g := c.G
+	g.mark(c.Index, clRetired)
 	for _, set := range [][][]page{c.shared, c.tmem} {
 		for _, ps := range set {
 			for i := range ps {
@@ -237,6 +288,9 @@ func (c *Cluster) conflicts(h uint32, a *actor, strong bool) bool {
 		return false
 	}
 	e := c.G.decode(h)
+	if !a.write && e.m.flags&fWrite == 0 {
+		return false // two reads (the write handle may hold a sealed read: record)
+	}
 	if strong && c.morallyStrong(e, a) {
 		return false
 	}
@@ -258,7 +312,7 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 		}
 	}
 	if a.async && !a.write && w != 0 {
-		if e := c.G.decode(w); e.m.flags&fAsync == 0 && e.r.cl == a.cl && !c.proxyFenced(e, a) {
+		if e := c.G.decode(w); e.m.flags&(fAsync|fWrite) == fWrite && e.r.cl == a.cl && !c.proxyFenced(e, a) {
 			return w
 		}
 	}
@@ -357,16 +411,56 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 			*rp = h
 			return
 		}
+		if w := *wp; (w == 0 || w&tag == 0 && g.meta[w>>laneBits].flags&fWrite == 0) && g.sealed(g.recs.at(r>>laneBits).cl) {
+			// A read of a sealed cluster in a word no one wrote: it
+			// moves to the write handle (one read stands for all of
+			// sealed clusters: a later write races with each), and
+			// the new read takes the read handle.
+			if w == 0 {
+				*wp = g.sealedRep(r)
+			}
+			*rp = h
+			return
+		}
 		i := g.rare.take()
 		*g.rare.at(i) = rare{reads: [maxReads]uint32{r, h}}
 		*rp = i | tag
 	default:
 		rr := g.rare.at(r &^ tag)
+		c.sealReads(wp, rr, a)
 		c.addRead(rr, a, h)
 		if rr.weak == 0 && rr.reads[1] == 0 && g.meta[rr.reads[0]>>laneBits].flags&fWrite == 0 {
 			*rp = rr.reads[0]
 			g.rare.free(r &^ tag)
 		}
+	}
+}
+
+// sealReads moves the reads of sealed clusters out of rr (of a word whose
+// write handle is at wp) when the word was never written: one of them
+// goes to the write handle, where it stands for all (record).
+func (c *Cluster) sealReads(wp *uint32, rr *rare, a *actor) {
+	g := c.G
+	w := *wp
+	if rr.weak != 0 || w != 0 && (w&tag != 0 || g.meta[w>>laneBits].flags&fWrite != 0) {
+		return
+	}
+	k := 0
+	for _, x := range rr.reads {
+		if x == 0 {
+			break
+		}
+		if g.meta[x>>laneBits].flags&fWrite == 0 && g.recs.at(x>>laneBits).cl != a.cl && g.sealed(g.recs.at(x>>laneBits).cl) {
+			if *wp == 0 {
+				*wp = g.sealedRep(x)
+			}
+			continue
+		}
+		rr.reads[k] = x
+		k++
+	}
+	for j := k; j < maxReads; j++ {
+		rr.reads[j] = 0
 	}
 }
 
@@ -378,6 +472,9 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 	g := c.G
 	old, r := *wp, *rp
+	if old != 0 && old&tag == 0 && g.meta[old>>laneBits].flags&fWrite == 0 {
+		old = 0 // a sealed read (record), which check saw
+	}
 	if a.scope == ScopeNone {
 		if r&tag != 0 {
 			g.rare.free(r &^ tag)

@@ -215,3 +215,35 @@ func TestUnorderedAtomicsKept(t *testing.T) {
 		t.Fatalf("ordered atomic kept a rare entry %d", i)
 	}
 }
+
+// TestSealedReads: a word read by three clusters in turn, no one of which
+// released at .gpu scope, keeps no rare entry (the first cluster's read
+// moves to the write handle and stands for every sealed cluster), and a
+// later write by a fourth cluster still races with the reads; when the
+// first cluster published at .gpu scope (another cluster may learn its
+// clocks), its read is kept in a rare entry as before.
+func TestSealedReads(t *testing.T) {
+	for _, exposed := range []bool{false, true} {
+		g := NewGlobal()
+		var c *Cluster
+		for cl := range 3 {
+			g.RetireAll()
+			c = NewCluster(g, int32(cl), 1, 32)
+			if r := c.GlobalAccess(w0, 0x1000, 4, read(1)); r != nil {
+				t.Fatal(r)
+			}
+			if cl == 0 && exposed {
+				c.Strong(w0, true, 0x2000, false, true, SemRelease, ScopeGPU)
+			}
+		}
+		if n := g.rare.inUse; (n == 0) == exposed {
+			t.Fatalf("exposed %v: %d rare entries", exposed, n)
+		}
+		g.RetireAll()
+		c = NewCluster(g, 3, 1, 32)
+		r := c.GlobalAccess(w0, 0x1000, 4, write(2))
+		if r == nil || r.Prev.Write || r.Prev.Cluster == 3 {
+			t.Fatalf("exposed %v: a write after the reads of three other clusters: %+v", exposed, r)
+		}
+	}
+}
