@@ -221,7 +221,14 @@ func (c *Cluster) startRace() {
 		rl.info = make([]raceInfo, len(c.prog.Insts))
 	}
 	nt := c.cfg.Block[0] * c.cfg.Block[1] * c.cfg.Block[2]
-	rl.g.RetireAll() // clusters run one at a time under --race (launch.go)
+	if !c.cfg.Cooperative {
+		// Clusters run one at a time under --race (launch.go): the
+		// ones before have finished. A cooperative launch starts every
+		// cluster at once and runs them together: none is retired while
+		// they run (their shared memory stays shadowed, and no reads are
+		// summarised as a finished cluster's).
+		rl.g.RetireAll()
+	}
 	c.race = race.NewCluster(rl.g, int32(c.Index), len(c.CTAs), nt)
 }
 

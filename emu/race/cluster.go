@@ -47,6 +47,8 @@ type warp struct {
 	vec     uint32    // a vector of the clocks in clk that records share (record.go), or 0
 	uni     int8      // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
 	rdRec   [8]uint32 // the warp's last read records, by pc (record.go, readRecord)
+	pair    uint32    // a pair of the clocks in clk (record.go, pairOf), or 0
+	noPair  bool      // the clocks in clk take more than two values
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
 	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them
@@ -136,7 +138,7 @@ func joinSnap(acc *Know, s Snap) {
 // tick advances lane l's clock.
 func (w *warp) tick(l int) {
 	w.clk[l]++
-	w.vec, w.uni = 0, 0
+	w.vec, w.uni, w.pair, w.noPair = 0, 0, 0, false
 }
 
 // actor is the access being checked: who makes it, what it knows, and how.

@@ -2,7 +2,9 @@ package race
 
 // The shadow of memory. Each aligned 4-byte word has two 32-bit handles
 // (record.go): its last write, and its last read or (tagged) a rare entry
-// with the weak write that atomics followed and a set of unordered reads.
+// with the weak write that atomics followed and a set of unordered reads
+// and atomic writes. A word no one wrote may hold in its write handle the
+// read that stands for the reads of sealed clusters (Global.sealed).
 // A word accessed in part (a byte, a half-word) is split: its write
 // handle then names four byte cells, each with its own write and read.
 // Shadow pages cover 256 words; a page's write and read arrays are
@@ -16,8 +18,8 @@ const maxReads = 3
 
 // rare is the seldom-used part of a word's shadow.
 type rare struct {
-	weak  uint32 // the last weak write, when strong writes (atomics) followed it
-	reads [maxReads]uint32
+	weak  uint32           // the last weak write, when strong writes (atomics) followed it
+	reads [maxReads]uint32 // unordered reads, and atomic writes no later atomic knew of
 }
 
 // cell is the shadow of one byte of a split word.
@@ -45,6 +47,7 @@ type Global struct {
 	recs  slab[record]
 	meta  []recMeta // the rest of each record
 	vecs  slab[[32]uint32]
+	pairs slab[[2]uint32] // two-valued lane clocks: lane mask, second value
 	rare  slab[rare]
 	split slab[[4]cell]
 
@@ -72,6 +75,7 @@ func NewGlobal() *Global {
 	g := &Global{pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
 	g.recs.limit = minRecords
 	g.vecs.limit = minRecords
+	g.pairs.limit = minRecords
 	g.rare.limit = 1<<31 - 1
 	g.split.limit = 1<<31 - 1
 	return g
@@ -107,7 +111,7 @@ const pageStructBytes = 16 + 32
 
 func (g *Global) shadowBytes() int {
 	return g.arrays*4*pageWords + len(g.pages)*pageStructBytes +
-		g.recs.bytes(16) + cap(g.meta)*12 + g.vecs.bytes(128) + g.rare.bytes(16) + g.split.bytes(32)
+		g.recs.bytes(16) + cap(g.meta)*12 + g.vecs.bytes(128) + g.pairs.bytes(8) + g.rare.bytes(16) + g.split.bytes(32)
 }
 
 // note updates the peak after the shadow grew.
@@ -427,40 +431,11 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 		*rp = i | tag
 	default:
 		rr := g.rare.at(r &^ tag)
-		c.sealReads(wp, rr, a)
-		c.addRead(rr, a, h)
+		c.addRead(wp, rr, a, h)
 		if rr.weak == 0 && rr.reads[1] == 0 && g.meta[rr.reads[0]>>laneBits].flags&fWrite == 0 {
 			*rp = rr.reads[0]
 			g.rare.free(r &^ tag)
 		}
-	}
-}
-
-// sealReads moves the reads of sealed clusters out of rr (of a word whose
-// write handle is at wp) when the word was never written: one of them
-// goes to the write handle, where it stands for all (record).
-func (c *Cluster) sealReads(wp *uint32, rr *rare, a *actor) {
-	g := c.G
-	w := *wp
-	if rr.weak != 0 || w != 0 && (w&tag != 0 || g.meta[w>>laneBits].flags&fWrite != 0) {
-		return
-	}
-	k := 0
-	for _, x := range rr.reads {
-		if x == 0 {
-			break
-		}
-		if g.meta[x>>laneBits].flags&fWrite == 0 && g.recs.at(x>>laneBits).cl != a.cl && g.sealed(g.recs.at(x>>laneBits).cl) {
-			if *wp == 0 {
-				*wp = g.sealedRep(x)
-			}
-			continue
-		}
-		rr.reads[k] = x
-		k++
-	}
-	for j := k; j < maxReads; j++ {
-		rr.reads[j] = 0
 	}
 }
 
@@ -524,8 +499,13 @@ func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 	*wp = h
 }
 
-// addRead adds a's read (handle h) to the unordered reads of rr.
-func (c *Cluster) addRead(rr *rare, a *actor, h uint32) {
+// addRead adds a's read (handle h) to the unordered reads of rr, the rare
+// entry of the word whose write handle is at wp. Reads a knows of are
+// dropped (a write that races with one races with the new read too);
+// atomic writes in the set are kept. When no one wrote the word, reads of
+// sealed clusters move out of the set: one of them goes to the write
+// handle, where it stands for all (record).
+func (c *Cluster) addRead(wp *uint32, rr *rare, a *actor, h uint32) {
 	n := 0
 	for n < maxReads && rr.reads[n] != 0 {
 		n++
@@ -533,14 +513,23 @@ func (c *Cluster) addRead(rr *rare, a *actor, h uint32) {
 	if n > 0 && rr.reads[n-1]>>laneBits == a.rec {
 		return
 	}
-	// A read the new one knows of is redundant: a write that races
-	// with it races with the new read too.
+	g := c.G
+	w := *wp
+	seal := rr.weak == 0 && (w == 0 || w&tag == 0 && g.meta[w>>laneBits].flags&fWrite == 0)
 	k := 0
 	for _, x := range rr.reads[:n] {
-		if !c.knowsH(a, x) {
-			rr.reads[k] = x
-			k++
+		cl := g.recs.items[x>>laneBits].cl
+		if cl != a.cl && seal && g.sealed(cl) && g.meta[x>>laneBits].flags&fWrite == 0 {
+			if *wp == 0 {
+				*wp = g.sealedRep(x)
+			}
+			continue
 		}
+		if c.knowsH(a, x) && g.meta[x>>laneBits].flags&fWrite == 0 {
+			continue
+		}
+		rr.reads[k] = x
+		k++
 	}
 	if k < maxReads {
 		rr.reads[k] = h

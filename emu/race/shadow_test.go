@@ -247,3 +247,38 @@ func TestSealedReads(t *testing.T) {
 		}
 	}
 }
+
+// TestPairClocks: when the lanes' clocks take two values (lane 0 released
+// once more than the others), a warp-instruction's record holds them as a
+// pair, not a 32-entry vector, and each lane's clock decodes as it was.
+func TestPairClocks(t *testing.T) {
+	g := NewGlobal()
+	c := NewCluster(g, 0, 1, 64)
+	c.Strong(w0, false, 0x40, false, true, SemRelease, ScopeCTA) // lane 0 ticks
+	for l := range 32 {
+		if r := c.Shared(Thread{0, 0, l}, 0, uint32(4*l), 4, 256, read(5)); r != nil {
+			t.Fatal(r)
+		}
+	}
+	if g.vecs.inUse != 0 || g.pairs.inUse != 1 {
+		t.Fatalf("vectors %d, pairs %d; want 0 and 1", g.vecs.inUse, g.pairs.inUse)
+	}
+	w := c.warpOf(w0)
+	for l := range 32 {
+		e := g.decode(c.shared[0][0].r[l])
+		if e.clk != w.clk[l] || w.clk[l] != w.clk[1]+uint32(b2i(l == 0)) {
+			t.Fatalf("lane %d: clock %d, warp has %d", l, e.clk, w.clk[l])
+		}
+	}
+	// A write by warp 1 that knows nothing races with lane 5's read.
+	if r := c.Shared(w1, 0, 20, 4, 256, write(6)); r == nil || r.Prev.Thread.Lane != 5 {
+		t.Fatalf("unordered write after the reads: %+v", r)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
