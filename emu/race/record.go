@@ -407,7 +407,7 @@ func (g *Global) markR(h uint32) {
 	rr := g.rare.at(h &^ tag)
 	g.markH(rr.weak)
 	for _, x := range rr.reads {
-		g.markH(x)
+		g.markH(x &^ tag) // tagged: an atomic write
 	}
 }
 

@@ -19,7 +19,7 @@ const maxReads = 3
 // rare is the seldom-used part of a word's shadow.
 type rare struct {
 	weak  uint32           // the last weak write, when strong writes (atomics) followed it
-	reads [maxReads]uint32 // unordered reads, and atomic writes no later atomic knew of
+	reads [maxReads]uint32 // unordered reads, and (tagged) atomic writes no later atomic knew of
 }
 
 // cell is the shadow of one byte of a split word.
@@ -134,7 +134,7 @@ const (
 	clExposed                   // it released at .gpu or .sys scope: other clusters may learn its clocks
 )
 
-func (g *Global) mark(cl int32, f uint8) {
+func (g *Global) setState(cl int32, f uint8) {
 	if int(cl) >= len(g.clState) {
 		g.clState = append(g.clState, make([]uint8, int(cl)+1-len(g.clState))...)
 	}
@@ -148,6 +148,12 @@ func (g *Global) mark(cl int32, f uint8) {
 // word stands for all (Cluster.record).
 func (g *Global) sealed(cl int32) bool {
 	return int(cl) < len(g.clState) && g.clState[cl]&(clRetired|clExposed) == clRetired
+}
+
+// unwritten reports whether write handle w says no one wrote the word:
+// none, or the read that stands for sealed clusters' reads.
+func (g *Global) unwritten(w uint32) bool {
+	return w == 0 || w&tag == 0 && g.meta[w>>laneBits].flags&fWrite == 0
 }
 
 // sealedKey names the reads of one warp (or agent) of a sealed cluster
@@ -187,7 +193,7 @@ func (g *Global) RetireAll() {
 
 func (c *Cluster) retire() {
 	g := c.G
-	g.mark(c.Index, clRetired)
+	g.setState(c.Index, clRetired)
 	for _, set := range [][][]page{c.shared, c.tmem} {
 		for _, ps := range set {
 			for i := range ps {
@@ -325,8 +331,8 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 			// Atomic writes no later atomic ordered (kept with the
 			// reads): a weak read must know each of them.
 			for _, h := range rr.reads {
-				if h != 0 && c.G.meta[h>>laneBits].flags&fWrite != 0 && c.conflicts(h, a, true) {
-					return h
+				if h&tag != 0 && c.conflicts(h&^tag, a, true) {
+					return h &^ tag
 				}
 			}
 		}
@@ -342,8 +348,8 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 		if h == 0 {
 			break
 		}
-		if c.conflicts(h, a, true) {
-			return h
+		if c.conflicts(h&^tag, a, true) {
+			return h &^ tag
 		}
 	}
 	return 0
@@ -415,12 +421,12 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 			*rp = h
 			return
 		}
-		if w := *wp; (w == 0 || w&tag == 0 && g.meta[w>>laneBits].flags&fWrite == 0) && g.sealed(g.recs.at(r>>laneBits).cl) {
+		if g.sealed(g.recs.at(r>>laneBits).cl) && g.unwritten(*wp) {
 			// A read of a sealed cluster in a word no one wrote: it
 			// moves to the write handle (one read stands for all of
 			// sealed clusters: a later write races with each), and
 			// the new read takes the read handle.
-			if w == 0 {
+			if *wp == 0 {
 				*wp = g.sealedRep(r)
 			}
 			*rp = h
@@ -432,7 +438,7 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 	default:
 		rr := g.rare.at(r &^ tag)
 		c.addRead(wp, rr, a, h)
-		if rr.weak == 0 && rr.reads[1] == 0 && g.meta[rr.reads[0]>>laneBits].flags&fWrite == 0 {
+		if rr.weak == 0 && rr.reads[1] == 0 && rr.reads[0]&tag == 0 {
 			*rp = rr.reads[0]
 			g.rare.free(r &^ tag)
 		}
@@ -465,7 +471,7 @@ func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 		rr := g.rare.at(r &^ tag)
 		weak = rr.weak
 		for _, x := range rr.reads {
-			if x != 0 && g.meta[x>>laneBits].flags&fWrite != 0 && !c.knowsH(a, x) {
+			if x&tag != 0 && !c.knowsH(a, x&^tag) {
 				kept[n] = x
 				n++
 			}
@@ -477,9 +483,9 @@ func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 			// Atomics do not order a later thread after the weak write.
 			weak, kept = old, [maxReads]uint32{}
 		case !c.knowsH(a, old) && n < maxReads:
-			kept[n] = old
+			kept[n] = old | tag
 		case !c.knowsH(a, old):
-			kept[a.inst%maxReads] = old
+			kept[a.inst%maxReads] = old | tag
 		}
 	}
 	switch {
@@ -514,19 +520,19 @@ func (c *Cluster) addRead(wp *uint32, rr *rare, a *actor, h uint32) {
 		return
 	}
 	g := c.G
-	w := *wp
-	seal := rr.weak == 0 && (w == 0 || w&tag == 0 && g.meta[w>>laneBits].flags&fWrite == 0)
 	k := 0
 	for _, x := range rr.reads[:n] {
-		cl := g.recs.items[x>>laneBits].cl
-		if cl != a.cl && seal && g.sealed(cl) && g.meta[x>>laneBits].flags&fWrite == 0 {
-			if *wp == 0 {
-				*wp = g.sealedRep(x)
+		if x&tag == 0 {
+			cl := g.recs.items[x>>laneBits].cl
+			if cl != a.cl && g.sealed(cl) && rr.weak == 0 && g.unwritten(*wp) {
+				if *wp == 0 {
+					*wp = g.sealedRep(x)
+				}
+				continue
 			}
-			continue
-		}
-		if c.knowsH(a, x) && g.meta[x>>laneBits].flags&fWrite == 0 {
-			continue
+			if c.knowsH(a, x) {
+				continue
+			}
 		}
 		rr.reads[k] = x
 		k++

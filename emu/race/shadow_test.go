@@ -183,6 +183,7 @@ func TestUnorderedAtomicsKept(t *testing.T) {
 				t.Fatalf("atomics race with each other: %+v", r)
 			}
 		}
+		c.G.collect() // the kept atomics' records survive a collection
 		// Warp 2 reads after its own atomic: it knows that one only.
 		r := c.Shared(Thread{0, 2, 0}, 0, 0, 4, 64, read(3))
 		if cas {
