@@ -203,8 +203,8 @@ func (w *Warp) raceInfo() *raceInfo {
 			ri.kinds[i] = race.Kind{Write: write || ri.rmw, RMW: ri.rmw || ri.red, CAS: ri.cas, Scope: ri.scope, PC: w.pc}
 		}
 		// wgmma.mma_async reads its shared-memory operands through the
-		// async proxy (PTX ISA §9.7.15, wgmma.mma_async, "async proxy"): generic stores to them need
-		// fence.proxy.async before it.
+		// async proxy (PTX ISA §9.7.15, wgmma.mma_async): generic
+		// stores to them need fence.proxy.async before it.
 		ri.kinds[0].Async = strings.HasPrefix(w.prog.Insts[w.pc].Opcode, "wgmma.mma_async")
 	}
 	return ri
