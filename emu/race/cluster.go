@@ -189,6 +189,12 @@ func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
 	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
 	a.rank, a.scope, a.async, a.pc, a.write, a.rmw, a.cas = int32(t.Rank), k.Scope, k.Async, k.PC, k.Write, k.RMW, k.CAS
+	if k.Async {
+		// A thread's own async-proxy read (wgmma's operands): its own
+		// proxy fence after acquiring a write orders it, as an issuer's
+		// does for its operations (proxyFenced).
+		a.extra, a.xclk = a.self, a.clk
+	}
 	inst := c.begin(t, k.PC)
 	if inst != a.inst || a.rec != 0 && !c.recordFits(a.rec, a) {
 		a.rec = 0
