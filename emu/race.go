@@ -52,6 +52,43 @@ func (w *Warp) raceTensorBox(id asyncgroup.OpID, b *tensorBox) {
 	rl.boxes[id] = b
 }
 
+// raceMapAt returns the global address of lane l's tensor map under
+// --race, or 0 when the map is a kernel parameter (not shadowed).
+func (w *Warp) raceMapAt(l int, in *Inst, op *tmaOp) uint64 {
+	if w.CTA.cluster.race == nil {
+		return 0
+	}
+	a := w.R[in.B+int32(l)] + uint64(op.mapOff)
+	if op.mapSpace == SpaceGlobal || op.mapSpace == SpaceGeneric && a >= globalBase && genericSpace(a) == SpaceGlobal {
+		return a
+	}
+	return 0
+}
+
+// raceTensorMapRead checks tensor copy id's read of its tensor map at
+// global address at (0: none) as it lands: the map is read through the
+// tensormap proxy, with what the issuing thread knew at issue, so generic
+// stores to it need fence.proxy.tensormap::generic (release by the writer,
+// acquire by the user) before the copy is issued.
+func (c *Cluster) raceTensorMapRead(id, at uint64) *Report {
+	if at == 0 {
+		return nil
+	}
+	r := c.race.OpGlobal(id, at, tensormap.Size, race.Kind{Async: true})
+	if r == nil {
+		return nil
+	}
+	rep := c.raceReport(r, fmt.Sprintf("global address %#x (a tensor map)", at+uint64(r.Offset)))
+	if r.Proxy {
+		rep.Message = fmt.Sprintf("data race on global address %#x: a tensor copy reads its tensor map (tensormap proxy), written by %s at %s (%s) through the generic proxy without fence.proxy.tensormap::generic between them",
+			at+uint64(r.Offset), c.raceWho(r.Prev), c.racePos(r.Prev.PC), c.prog.Insts[r.Prev.PC].Opcode)
+		rep.Waits[len(rep.Waits)-1] = "fix: after writing the tensor map, execute fence.proxy.tensormap::generic.release (or tensormap.cp_fenceproxy) and, in the thread that issues the copy, fence.proxy.tensormap::generic.acquire on the map's address before the copy"
+	}
+	t := r.Cur.Thread
+	rep.Thread = c.CTAs[t.Rank].Warps[t.Warp].threadID(t.Lane)
+	return rep
+}
+
 // raceBoxRuns applies k to the in-bound elements of box b for operation
 // id, a run of consecutive elements at a time.
 func (c *Cluster) raceBoxRuns(id uint64, b *tensorBox, k race.Kind) *Report {
@@ -84,6 +121,7 @@ type raceInfo struct {
 	sem     race.Sem
 	rmw     bool // atom: reads and writes
 	red     bool // red: a read-modify-write without a result
+	cas     bool // atom.cas
 	relaxed bool // barrier.cluster.arrive/wait.relaxed, mbarrier ....relaxed
 
 	// kinds are the detector's kinds of the instruction's reads ([0]) and
@@ -110,6 +148,8 @@ func infoOf(in *Inst) raceInfo {
 			scope = q
 		case "gl":
 			scope = "gpu"
+		case "cas":
+			ri.cas = op == "atom"
 		}
 	}
 	if op == "atom" || op == "red" {
@@ -160,8 +200,12 @@ func (w *Warp) raceInfo() *raceInfo {
 	if !ri.done {
 		*ri = infoOf(&w.prog.Insts[w.pc])
 		for i, write := range []bool{false, true} {
-			ri.kinds[i] = race.Kind{Write: write || ri.rmw, RMW: ri.rmw || ri.red, Scope: ri.scope, PC: w.pc}
+			ri.kinds[i] = race.Kind{Write: write || ri.rmw, RMW: ri.rmw || ri.red, CAS: ri.cas, Scope: ri.scope, PC: w.pc}
 		}
+		// wgmma.mma_async reads its shared-memory operands through the
+		// async proxy (PTX ISA §9.7.15, wgmma.mma_async): generic
+		// stores to them need fence.proxy.async before it.
+		ri.kinds[0].Async = strings.HasPrefix(w.prog.Insts[w.pc].Opcode, "wgmma.mma_async")
 	}
 	return ri
 }
@@ -177,7 +221,14 @@ func (c *Cluster) startRace() {
 		rl.info = make([]raceInfo, len(c.prog.Insts))
 	}
 	nt := c.cfg.Block[0] * c.cfg.Block[1] * c.cfg.Block[2]
-	rl.g.RetireAll() // clusters run one at a time under --race (launch.go)
+	if !c.cfg.Cooperative {
+		// Clusters run one at a time under --race (launch.go): the
+		// ones before have finished. A cooperative launch starts every
+		// cluster at once and runs them together: none is retired while
+		// they run (their shared memory stays shadowed, and no reads are
+		// summarised as a finished cluster's).
+		rl.g.RetireAll()
+	}
 	c.race = race.NewCluster(rl.g, int32(c.Index), len(c.CTAs), nt)
 }
 
@@ -367,7 +418,11 @@ func execFence(w *Warp, in *Inst) Status {
 		return Continue
 	}
 	if strings.Contains(in.Opcode, ".proxy.") {
-		if strings.Contains(in.Opcode, ".async") {
+		// fence.proxy.tensormap::generic orders generic writes for the
+		// tensormap proxy (the tensor map a TMA copy reads) as
+		// fence.proxy.async does for the async proxy; both are kept as
+		// one proxy fence (docs/race.md).
+		if strings.Contains(in.Opcode, ".async") || strings.Contains(in.Opcode, ".tensormap") {
 			for m := w.Exec; m != 0; m &= m - 1 {
 				rc.ProxyFence(w.raceThread(lane(m)))
 			}
@@ -480,6 +535,9 @@ func (c *Cluster) raceLand(cs *clusterAsync, id asyncgroup.OpID) *Report {
 	rl := c.cfg.obs.race
 	if b := rl.boxes[id]; b != nil {
 		delete(rl.boxes, id)
+		if r := c.raceTensorMapRead(uint64(id), b.mapAt); r != nil {
+			return r
+		}
 		if b.global == nil {
 			return nil
 		}

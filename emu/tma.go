@@ -269,6 +269,7 @@ type tensorBox struct {
 	coords [tensormap.MaxRank]int64 // start.Coords
 	lo     uint64
 	global []byte
+	mapAt  uint64 // under --race: the map's global address (0: a parameter)
 }
 
 func (b *tensorBox) rng() asyncgroup.Range {
@@ -294,6 +295,7 @@ func (w *Warp) tensorBoxOf(l int, in *Inst, op *tmaOp) (*tensorBox, bool) {
 	}
 	b := &tensorBox{m: m, start: w.tensorStart(l, in, op)}
 	b.coords = b.start.Coords
+	b.mapAt = w.raceMapAt(l, in, op)
 	if m.Rank != op.rank {
 		w.Fault(l, ruleTensMap, specTMA, "%s names %d dimensions but its tensor map has rank %d", op.name, op.rank, m.Rank)
 		return nil, false

@@ -44,8 +44,11 @@ type warp struct {
 	k       *Know
 	shared  bool // k is referenced elsewhere: copy before changing it
 	clk     [32]uint32
-	vec     uint32 // a vector of the clocks in clk that records share (record.go), or 0
-	uni     int8   // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
+	vec     uint32    // a vector of the clocks in clk that records share (record.go), or 0
+	uni     int8      // whether the clocks in clk agree: 0 not known, 1 yes, -1 no
+	rdRec   [8]uint32 // the warp's last read records, by pc (record.go, readRecord)
+	pair    uint32    // a pair of the clocks in clk (record.go, pairOf), or 0
+	noPair  bool      // the clocks in clk take more than two values
 	fence   [32]fenceSnap
 	proxy   [32][4]uint32 // clocks of the lane's last fence.proxy.async
 	pending []locEntry    // releases read by relaxed strong reads, acquired by the next fence whose scope reaches them
@@ -135,7 +138,7 @@ func joinSnap(acc *Know, s Snap) {
 // tick advances lane l's clock.
 func (w *warp) tick(l int) {
 	w.clk[l]++
-	w.vec, w.uni = 0, 0
+	w.vec, w.uni, w.pair, w.noPair = 0, 0, 0, false
 }
 
 // actor is the access being checked: who makes it, what it knows, and how.
@@ -152,6 +155,7 @@ type actor struct {
 	pc    int32
 	write bool
 	rmw   bool
+	cas   bool // atom.cas: benign against a weak load (shadow.go, benign)
 	inst  uint32
 	w     *warp  // a thread's warp (nil for an operation's agent)
 	lane  uint32 // the thread's lane (0 for an agent)
@@ -184,7 +188,13 @@ func (a *actor) knowsAt(cl int32, slot, clk uint32) bool {
 func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 	w := c.warpOf(t)
 	a.cl, a.k, a.self, a.clk, a.extra, a.xclk = c.Index, w.k, c.slot(t), w.clk[t.Lane], ^uint32(0), 0
-	a.rank, a.scope, a.async, a.pc, a.write, a.rmw = int32(t.Rank), k.Scope, false, k.PC, k.Write, k.RMW
+	a.rank, a.scope, a.async, a.pc, a.write, a.rmw, a.cas = int32(t.Rank), k.Scope, k.Async, k.PC, k.Write, k.RMW, k.CAS
+	if k.Async {
+		// A thread's own async-proxy read (wgmma's operands): its own
+		// proxy fence after acquiring a write orders it, as an issuer's
+		// does for its operations (proxyFenced).
+		a.extra, a.xclk = a.self, a.clk
+	}
 	inst := c.begin(t, k.PC)
 	if inst != a.inst || a.rec != 0 && !c.recordFits(a.rec, a) {
 		a.rec = 0
@@ -196,7 +206,7 @@ func (c *Cluster) threadActor(a *actor, t Thread, k *Kind) {
 // actor's instance) describes the actor's access too.
 func (c *Cluster) recordFits(i uint32, a *actor) bool {
 	m := &c.G.meta[i]
-	return m.scope == a.scope && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw
+	return m.scope == a.scope && (m.flags&fAsync != 0) == a.async && (m.flags&fWrite != 0) == a.write && (m.flags&fRMW != 0) == a.rmw && (m.flags&fCAS != 0) == a.cas
 }
 
 // begin numbers warp-instructions: the lanes of one instruction come in

@@ -20,7 +20,7 @@ type record struct {
 	cl   int32
 	slot uint32 // the thread slot of lane 0 of the warp, or the agent slot
 	clk  uint32 // every lane's clock, when vec is 0
-	vec  uint32 // the lanes' clocks (Global.vecs), or 0
+	vec  uint32 // the lanes' clocks (Global.vecs), or pairTag|a pair (Global.pairs), or 0
 }
 
 // recMeta is the rest of a record, kept apart (Global.meta, same index)
@@ -36,6 +36,7 @@ const (
 	fAsync uint8 = 1 << iota // made by the async proxy (an asynchronous operation's agent)
 	fWrite
 	fRMW // a read-modify-write (atom, red)
+	fCAS // atom.cas: may validate a weak load's guess
 )
 
 // A handle names lane (low laneBits bits) of a record. The top bit tags a
@@ -151,7 +152,12 @@ func (c *Cluster) newRecord(a *actor) uint32 {
 			}
 		}
 		if w.uni < 0 {
-			vec, clk = c.vecOf(w), 0 // before the record: vecOf may collect
+			// before the record: pairOf and vecOf may collect
+			if p := c.pairOf(w); p != 0 {
+				vec = pairTag | p
+			} else {
+				vec, clk = c.vecOf(w), 0
+			}
 		}
 	}
 	i := g.recs.take()
@@ -170,6 +176,9 @@ func (c *Cluster) newRecord(a *actor) uint32 {
 	if a.write {
 		f |= fWrite
 	}
+	if a.cas {
+		f |= fCAS
+	}
 	*r = record{cl: a.cl, slot: a.self - a.lane, clk: clk, vec: vec}
 	if n := len(g.recs.items); len(g.meta) < n {
 		g.meta = append(g.meta, make([]recMeta, n-len(g.meta))...)
@@ -185,6 +194,56 @@ func uniform(v *[32]uint32) bool {
 		}
 	}
 	return true
+}
+
+// pairTag marks a record's vec as a pair: the lanes' clocks take two
+// values, the record's clk and the pair's second value for the lanes in
+// its mask (a warp whose lanes released different numbers of times, say an
+// elected lane, is the common non-uniform case: 8 bytes, not a 128-byte
+// vector).
+const pairTag = uint32(1) << 31
+
+// pairOf returns the index of a pair describing w's lane clocks (lane 0's
+// clock is the record's clk), shared by the records made until the clocks
+// change, or 0 when they take more than two values.
+func (c *Cluster) pairOf(w *warp) uint32 {
+	if w.pair != 0 || w.noPair {
+		return w.pair
+	}
+	base, other, mask := w.clk[0], uint32(0), uint32(0)
+	for l, x := range w.clk {
+		if x == base {
+			continue
+		}
+		if mask != 0 && x != other {
+			w.noPair = true
+			return 0
+		}
+		other, mask = x, mask|1<<l
+	}
+	g := c.G
+	i := g.pairs.take()
+	if i == 0 {
+		g.collect()
+		i = g.pairs.take()
+	}
+	*g.pairs.at(i) = [2]uint32{mask, other}
+	w.pair = i
+	return i
+}
+
+// laneClk returns lane l's clock in record r.
+func (g *Global) laneClk(r *record, l uint32) uint32 {
+	switch v := r.vec; {
+	case v == 0:
+		return r.clk
+	case v&pairTag != 0:
+		if p := &g.pairs.items[v&^pairTag]; p[0]>>l&1 != 0 {
+			return p[1]
+		}
+		return r.clk
+	}
+	return g.vecs.items[r.vec][l]
 }
 
 // vecOf returns the index of a vector holding w's lane clocks, shared by
@@ -207,9 +266,49 @@ func (c *Cluster) vecOf(w *warp) uint32 {
 // handle returns a's handle, making the record of its instance first.
 func (c *Cluster) handle(a *actor) uint32 {
 	if a.rec == 0 {
-		a.rec = c.newRecord(a)
+		a.rec = c.readRecord(a)
+		if a.rec == 0 {
+			a.rec = c.newRecord(a)
+			if !a.write && a.w != nil {
+				a.w.rdRec[a.pc&7] = a.rec
+			}
+		}
 	}
 	return a.rec<<laneBits | a.lane
+}
+
+// readRecord returns the record an earlier instance of a's read
+// instruction made, when it describes a's read too: same pc and kind, and
+// the warp's clocks unchanged since (a loop that reads without
+// synchronising makes one record, not one per iteration), or 0. Only
+// reads share records across instances: the same-instruction rule for
+// stores (benign) needs the instance.
+func (c *Cluster) readRecord(a *actor) uint32 {
+	w := a.w
+	if a.write || w == nil {
+		return 0
+	}
+	i := w.rdRec[a.pc&7]
+	if i == 0 || c.G.meta[i].pc != a.pc || !c.recordFits(i, a) {
+		return 0
+	}
+	if w.uni == 0 {
+		w.uni = -1
+		if uniform(&w.clk) {
+			w.uni = 1
+		}
+	}
+	r := c.G.recs.at(i)
+	if w.uni > 0 {
+		if r.vec == 0 && r.clk == w.clk[0] {
+			return i
+		}
+		return 0
+	}
+	if r.vec != 0 && (r.vec == w.vec || r.vec == pairTag|w.pair && r.clk == w.clk[0]) {
+		return i
+	}
+	return 0
 }
 
 // epoch is a decoded handle.
@@ -223,10 +322,7 @@ type epoch struct {
 func (g *Global) decode(h uint32) epoch {
 	r := g.recs.at(h >> laneBits)
 	l := h & (1<<laneBits - 1)
-	e := epoch{r: r, m: &g.meta[h>>laneBits], slot: r.slot + l, clk: r.clk}
-	if r.vec != 0 {
-		e.clk = g.vecs.at(r.vec)[l]
-	}
+	e := epoch{r: r, m: &g.meta[h>>laneBits], slot: r.slot + l, clk: g.laneClk(r, l)}
 	return e
 }
 
@@ -239,11 +335,7 @@ func (c *Cluster) knowsH(a *actor, h uint32) bool {
 		return false
 	}
 	l := h & (1<<laneBits - 1)
-	clk := r.clk
-	if r.vec != 0 {
-		clk = g.vecs.items[r.vec][l]
-	}
-	return a.knowsAt(r.cl, r.slot+l, clk)
+	return a.knowsAt(r.cl, r.slot+l, g.laneClk(r, l))
 }
 
 // collect marks the records and vectors that the shadow and the live
@@ -251,6 +343,7 @@ func (c *Cluster) knowsH(a *actor, h uint32) bool {
 func (g *Global) collect() {
 	g.recs.sweepStart()
 	g.vecs.sweepStart()
+	g.pairs.sweepStart()
 	for _, p := range g.pages {
 		g.markPage(p)
 	}
@@ -269,14 +362,20 @@ func (g *Global) collect() {
 			if v := c.warps[i].vec; v != 0 {
 				g.vecs.mark(v)
 			}
+			if p := c.warps[i].pair; p != 0 {
+				g.pairs.mark(p)
+			}
+			c.warps[i].rdRec = [8]uint32{}
 		}
 		if c.act.rec != 0 {
 			g.markRec(c.act.rec)
 		}
 		c.opRecs = [opRecs]opRec{}
 	}
+	clear(g.canon)
 	g.recs.sweepEnd(g.collectFloor())
 	g.vecs.sweepEnd(g.collectFloor())
+	g.pairs.sweepEnd(g.collectFloor())
 	g.Collections++
 }
 
@@ -308,7 +407,7 @@ func (g *Global) markR(h uint32) {
 	rr := g.rare.at(h &^ tag)
 	g.markH(rr.weak)
 	for _, x := range rr.reads {
-		g.markH(x)
+		g.markH(x &^ tag) // tagged: an atomic write
 	}
 }
 
@@ -320,7 +419,9 @@ func (g *Global) markH(h uint32) {
 
 func (g *Global) markRec(i uint32) {
 	if g.recs.mark(i) {
-		if v := g.recs.at(i).vec; v != 0 {
+		if v := g.recs.at(i).vec; v&pairTag != 0 {
+			g.pairs.mark(v &^ pairTag)
+		} else if v != 0 {
 			g.vecs.mark(v)
 		}
 	}

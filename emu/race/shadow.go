@@ -2,7 +2,9 @@ package race
 
 // The shadow of memory. Each aligned 4-byte word has two 32-bit handles
 // (record.go): its last write, and its last read or (tagged) a rare entry
-// with the weak write that atomics followed and a set of unordered reads.
+// with the weak write that atomics followed and a set of unordered reads
+// and atomic writes. A word no one wrote may hold in its write handle the
+// read that stands for the reads of sealed clusters (Global.sealed).
 // A word accessed in part (a byte, a half-word) is split: its write
 // handle then names four byte cells, each with its own write and read.
 // Shadow pages cover 256 words; a page's write and read arrays are
@@ -16,8 +18,8 @@ const maxReads = 3
 
 // rare is the seldom-used part of a word's shadow.
 type rare struct {
-	weak  uint32 // the last weak write, when strong writes (atomics) followed it
-	reads [maxReads]uint32
+	weak  uint32           // the last weak write, when strong writes (atomics) followed it
+	reads [maxReads]uint32 // unordered reads, and (tagged) atomic writes no later atomic knew of
 }
 
 // cell is the shadow of one byte of a split word.
@@ -45,10 +47,13 @@ type Global struct {
 	recs  slab[record]
 	meta  []recMeta // the rest of each record
 	vecs  slab[[32]uint32]
+	pairs slab[[2]uint32] // two-valued lane clocks: lane mask, second value
 	rare  slab[rare]
 	split slab[[4]cell]
 
-	clusters []*Cluster // the live clusters, whose shared memory is shadowed
+	clusters []*Cluster           // the live clusters, whose shared memory is shadowed
+	clState  []uint8              // per cluster index: clRetired, clExposed
+	canon    map[sealedKey]uint32 // sealedRep's records (forgotten at each collection)
 
 	arrays, shadowed   int // page arrays allocated (spare ones included), and bytes of memory their pages cover
 	spare              []*[pageWords]uint32
@@ -70,6 +75,7 @@ func NewGlobal() *Global {
 	g := &Global{pages: map[uint64]*page{}, locs: map[uint64]*loc{}, lastN: ^uint64(0)}
 	g.recs.limit = minRecords
 	g.vecs.limit = minRecords
+	g.pairs.limit = minRecords
 	g.rare.limit = 1<<31 - 1
 	g.split.limit = 1<<31 - 1
 	return g
@@ -105,7 +111,7 @@ const pageStructBytes = 16 + 32
 
 func (g *Global) shadowBytes() int {
 	return g.arrays*4*pageWords + len(g.pages)*pageStructBytes +
-		g.recs.bytes(16) + cap(g.meta)*12 + g.vecs.bytes(128) + g.rare.bytes(16) + g.split.bytes(32)
+		g.recs.bytes(16) + cap(g.meta)*12 + g.vecs.bytes(128) + g.pairs.bytes(8) + g.rare.bytes(16) + g.split.bytes(32)
 }
 
 // note updates the peak after the shadow grew.
@@ -122,6 +128,60 @@ func (g *Global) Memory() Memory {
 		Records: g.recs.inUse, Collections: g.Collections}
 }
 
+// Cluster states (Global.clState).
+const (
+	clRetired uint8 = 1 << iota // it ran to completion
+	clExposed                   // it released at .gpu or .sys scope: other clusters may learn its clocks
+)
+
+func (g *Global) setState(cl int32, f uint8) {
+	if int(cl) >= len(g.clState) {
+		g.clState = append(g.clState, make([]uint8, int(cl)+1-len(g.clState))...)
+	}
+	g.clState[cl] |= f
+}
+
+// sealed reports whether the accesses of cluster cl are known to no
+// thread of another cluster, now or later: it ran to completion and never
+// released at a scope wider than itself. Any later access by another
+// cluster is unordered with every one of them, so one of its reads of a
+// word stands for all (Cluster.record).
+func (g *Global) sealed(cl int32) bool {
+	return int(cl) < len(g.clState) && g.clState[cl]&(clRetired|clExposed) == clRetired
+}
+
+// unwritten reports whether write handle w says no one wrote the word:
+// none, or the read that stands for sealed clusters' reads.
+func (g *Global) unwritten(w uint32) bool {
+	return w == 0 || w&tag == 0 && g.meta[w>>laneBits].flags&fWrite == 0
+}
+
+// sealedKey names the reads of one warp (or agent) of a sealed cluster
+// at one instruction.
+type sealedKey struct {
+	cl, pc int32
+	slot   uint32
+}
+
+// sealedRep returns the handle that stands for read h of a sealed
+// cluster: the same lane of one record per warp and instruction of that
+// cluster (its clocks no longer matter: no other thread can know them),
+// so that the sealed reads of a whole table keep a few records alive, not
+// one per warp-instruction instance.
+func (g *Global) sealedRep(h uint32) uint32 {
+	i := h >> laneBits
+	r := g.recs.at(i)
+	k := sealedKey{cl: r.cl, pc: g.meta[i].pc, slot: r.slot}
+	if g.canon == nil {
+		g.canon = map[sealedKey]uint32{}
+	}
+	if j, ok := g.canon[k]; ok {
+		return j<<laneBits | h&(1<<laneBits-1)
+	}
+	g.canon[k] = i
+	return h
+}
+
 // RetireAll forgets the shadow of shared memory and Tensor Memory of
 // every cluster made so far (they ran to completion).
 func (g *Global) RetireAll() {
@@ -133,6 +193,7 @@ func (g *Global) RetireAll() {
 
 func (c *Cluster) retire() {
 	g := c.G
+	g.setState(c.Index, clRetired)
 	for _, set := range [][][]page{c.shared, c.tmem} {
 		for _, ps := range set {
 			for i := range ps {
@@ -237,6 +298,9 @@ func (c *Cluster) conflicts(h uint32, a *actor, strong bool) bool {
 		return false
 	}
 	e := c.G.decode(h)
+	if !a.write && e.m.flags&fWrite == 0 {
+		return false // two reads (the write handle may hold a sealed read: record)
+	}
 	if strong && c.morallyStrong(e, a) {
 		return false
 	}
@@ -258,11 +322,20 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 		}
 	}
 	if a.async && !a.write && w != 0 {
-		if e := c.G.decode(w); e.m.flags&fAsync == 0 && e.r.cl == a.cl && !c.proxyFenced(e, a) {
+		if e := c.G.decode(w); e.m.flags&(fAsync|fWrite) == fWrite && e.r.cl == a.cl && !c.proxyFenced(e, a) {
 			return w
 		}
 	}
 	if !a.write {
+		if rr != nil {
+			// Atomic writes no later atomic ordered (kept with the
+			// reads): a weak read must know each of them.
+			for _, h := range rr.reads {
+				if h&tag != 0 && c.conflicts(h&^tag, a, true) {
+					return h &^ tag
+				}
+			}
+		}
 		return 0
 	}
 	if rr == nil {
@@ -275,8 +348,8 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 		if h == 0 {
 			break
 		}
-		if c.conflicts(h, a, true) {
-			return h
+		if c.conflicts(h&^tag, a, true) {
+			return h &^ tag
 		}
 	}
 	return 0
@@ -286,18 +359,20 @@ func (c *Cluster) check(w, r uint32, a *actor) uint32 {
 //   - two stores of one warp-instruction (the lanes of one st to one
 //     address: one of the values is stored, CUDA C++ Programming Guide
 //     §5.4.3 / PTX ISA §8.7 treats them as one instruction's accesses);
-//   - a weak load and a read-modify-write atomic: the load of a
-//     compare-and-swap loop reads a guess that the atom.cas validates
-//     (the CUDA C++ Programming Guide's atomicAdd for double).
+//   - a weak load and an atom.cas: the load of a compare-and-swap loop
+//     reads a guess that the atom.cas validates (the CUDA C++
+//     Programming Guide's atomicAdd for double). Other atomics (add,
+//     red, inc, ...) against a weak load race: nothing validates the
+//     value the load read.
 func benign(e epoch, a *actor) bool {
 	m := e.m
 	if m.inst == a.inst && m.inst != 0 && e.r.cl == a.cl {
 		return true
 	}
-	if m.flags&fWrite != 0 && m.flags&fRMW != 0 && !a.write && a.scope == ScopeNone {
+	if m.flags&fCAS != 0 && !a.write && a.scope == ScopeNone {
 		return true
 	}
-	return m.flags&fWrite == 0 && m.scope == ScopeNone && a.rmw
+	return m.flags&fWrite == 0 && m.scope == ScopeNone && a.cas
 }
 
 // sameEpoch reports whether the word already holds an access like a's by
@@ -318,7 +393,8 @@ func (c *Cluster) sameEpoch(w, r uint32, a *actor) bool {
 	}
 	e := c.G.decode(h)
 	return e.slot == a.self && e.clk == a.clk && e.r.cl == a.cl && e.m.scope == a.scope &&
-		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write
+		(e.m.flags&fRMW != 0) == a.rmw && (e.m.flags&fWrite != 0) == a.write && (e.m.flags&fCAS != 0) == a.cas &&
+		(e.m.flags&fAsync != 0) == a.async
 }
 
 // record notes a's access in the word (or byte) whose handles are at wp
@@ -345,13 +421,24 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 			*rp = h
 			return
 		}
+		if g.sealed(g.recs.at(r>>laneBits).cl) && g.unwritten(*wp) {
+			// A read of a sealed cluster in a word no one wrote: it
+			// moves to the write handle (one read stands for all of
+			// sealed clusters: a later write races with each), and
+			// the new read takes the read handle.
+			if *wp == 0 {
+				*wp = g.sealedRep(r)
+			}
+			*rp = h
+			return
+		}
 		i := g.rare.take()
 		*g.rare.at(i) = rare{reads: [maxReads]uint32{r, h}}
 		*rp = i | tag
 	default:
 		rr := g.rare.at(r &^ tag)
-		c.addRead(rr, a, h)
-		if rr.weak == 0 && rr.reads[1] == 0 {
+		c.addRead(wp, rr, a, h)
+		if rr.weak == 0 && rr.reads[1] == 0 && rr.reads[0]&tag == 0 {
 			*rp = rr.reads[0]
 			g.rare.free(r &^ tag)
 		}
@@ -359,39 +446,72 @@ func (c *Cluster) record(wp, rp *uint32, a *actor) {
 }
 
 // recordWrite notes a's write (handle h): the reads since the last write
-// are forgotten, and a weak write that an atomic overwrites is kept aside.
+// are forgotten, a weak write that an atomic overwrites is kept aside, and
+// so are the atomic writes an atomic overwrites without knowing them
+// (atomics need not be ordered with each other, but a later weak access
+// must be ordered after every one of them).
 func (c *Cluster) recordWrite(wp, rp *uint32, a *actor, h uint32) {
 	g := c.G
 	old, r := *wp, *rp
-	switch {
-	case a.scope == ScopeNone:
+	if old != 0 && old&tag == 0 && g.meta[old>>laneBits].flags&fWrite == 0 {
+		old = 0 // a sealed read (record), which check saw
+	}
+	if a.scope == ScopeNone {
 		if r&tag != 0 {
 			g.rare.free(r &^ tag)
 		}
 		*rp = 0
-	case old != 0 && g.meta[old>>laneBits].scope == ScopeNone:
-		// Atomics do not order a later thread after the weak write.
+		*wp = h
+		return
+	}
+	var kept [maxReads]uint32 // unordered atomic writes to keep
+	n := 0
+	var weak uint32
+	if r&tag != 0 {
+		rr := g.rare.at(r &^ tag)
+		weak = rr.weak
+		for _, x := range rr.reads {
+			if x&tag != 0 && !c.knowsH(a, x&^tag) {
+				kept[n] = x
+				n++
+			}
+		}
+	}
+	if old != 0 {
+		switch {
+		case g.meta[old>>laneBits].scope == ScopeNone:
+			// Atomics do not order a later thread after the weak write.
+			weak, kept = old, [maxReads]uint32{}
+		case !c.knowsH(a, old) && n < maxReads:
+			kept[n] = old | tag
+		case !c.knowsH(a, old):
+			kept[a.inst%maxReads] = old | tag
+		}
+	}
+	switch {
+	case weak == 0 && kept[0] == 0:
+		if r&tag != 0 {
+			g.rare.free(r &^ tag)
+		}
+		*rp = 0
+	default:
 		i := r &^ tag
 		if r&tag == 0 {
 			i = g.rare.take()
 			*rp = i | tag
 		}
-		*g.rare.at(i) = rare{weak: old}
-	case r&tag != 0:
-		if rr := g.rare.at(r &^ tag); rr.weak != 0 {
-			rr.reads = [maxReads]uint32{}
-		} else {
-			g.rare.free(r &^ tag)
-			*rp = 0
-		}
-	default:
-		*rp = 0
+		*g.rare.at(i) = rare{weak: weak, reads: kept}
 	}
 	*wp = h
 }
 
-// addRead adds a's read (handle h) to the unordered reads of rr.
-func (c *Cluster) addRead(rr *rare, a *actor, h uint32) {
+// addRead adds a's read (handle h) to the unordered reads of rr, the rare
+// entry of the word whose write handle is at wp. Reads a knows of are
+// dropped (a write that races with one races with the new read too);
+// atomic writes in the set are kept. When no one wrote the word, reads of
+// sealed clusters move out of the set: one of them goes to the write
+// handle, where it stands for all (record).
+func (c *Cluster) addRead(wp *uint32, rr *rare, a *actor, h uint32) {
 	n := 0
 	for n < maxReads && rr.reads[n] != 0 {
 		n++
@@ -399,14 +519,23 @@ func (c *Cluster) addRead(rr *rare, a *actor, h uint32) {
 	if n > 0 && rr.reads[n-1]>>laneBits == a.rec {
 		return
 	}
-	// A read the new one knows of is redundant: a write that races
-	// with it races with the new read too.
+	g := c.G
 	k := 0
 	for _, x := range rr.reads[:n] {
-		if !c.knowsH(a, x) {
-			rr.reads[k] = x
-			k++
+		if x&tag == 0 {
+			cl := g.recs.items[x>>laneBits].cl
+			if cl != a.cl && g.sealed(cl) && rr.weak == 0 && g.unwritten(*wp) {
+				if *wp == 0 {
+					*wp = g.sealedRep(x)
+				}
+				continue
+			}
+			if c.knowsH(a, x) {
+				continue
+			}
 		}
+		rr.reads[k] = x
+		k++
 	}
 	if k < maxReads {
 		rr.reads[k] = h
@@ -628,10 +757,14 @@ func (c *Cluster) globalActor(a *actor, addr uint64, n int) *Race {
 // Kind says how a thread accesses memory.
 type Kind struct {
 	Write, RMW bool
-	Scope      Scope // ScopeNone: weak
-	PC         int32
-	// Async marks an access of the async proxy (bulk copies); its reads
-	// of generic-proxy writes need fence.proxy.async.
+	// CAS marks atom.cas: a weak load it conflicts with
+	// is the guess of a compare-and-swap loop, not a race.
+	CAS   bool
+	Scope Scope // ScopeNone: weak
+	PC    int32
+	// Async marks an access of the async proxy (bulk copies, and a
+	// thread's wgmma.mma_async reading its shared-memory operands); its
+	// reads of generic-proxy writes need fence.proxy.async.
 	Async bool
 }
 

@@ -166,3 +166,120 @@ func TestRecordsCollected(t *testing.T) {
 		t.Fatalf("read after the collections: %+v", r)
 	}
 }
+
+// TestUnorderedAtomicsKept: atomics by three warps with no ordering
+// between them do not race with each other, but a later weak read by a
+// warp that knows only the last one races with an earlier one (the last
+// write alone would hide it); an atom.cas against a weak load is the
+// compare-and-swap loop's guess, not a race, and other atomics are not.
+func TestUnorderedAtomicsKept(t *testing.T) {
+	add := Kind{Write: true, RMW: true, Scope: ScopeGPU, PC: 2}
+	for _, cas := range []bool{false, true} {
+		c := NewCluster(NewGlobal(), 0, 1, 128)
+		k := add
+		k.CAS = cas
+		for w := range 3 {
+			if r := c.Shared(Thread{0, w, 0}, 0, 0, 4, 64, k); r != nil {
+				t.Fatalf("atomics race with each other: %+v", r)
+			}
+		}
+		c.G.collect() // the kept atomics' records survive a collection
+		// Warp 2 reads after its own atomic: it knows that one only.
+		r := c.Shared(Thread{0, 2, 0}, 0, 0, 4, 64, read(3))
+		if cas {
+			if r != nil {
+				t.Fatalf("weak load against atom.cas reported: %+v", r)
+			}
+			continue
+		}
+		if r == nil || r.Prev.PC != 2 || r.Prev.Thread.Warp == 2 {
+			t.Fatalf("weak read after unordered atomics of other warps: %+v", r)
+		}
+	}
+	// An atomic that knows the earlier ones (a barrier between) drops them.
+	c := NewCluster(NewGlobal(), 0, 1, 64)
+	if r := c.Shared(w0, 0, 0, 4, 64, add); r != nil {
+		t.Fatal(r)
+	}
+	c.BarArrive(0, 0, 0, 1<<32-1)
+	c.BarArrive(0, 1, 0, 1<<32-1)
+	acc := c.BarTake(0, 0)
+	c.BarWaiter(0, 0, 0, acc)
+	c.BarWaiter(0, 0, 1, acc)
+	if r := c.Shared(w1, 0, 0, 4, 64, add); r != nil {
+		t.Fatal(r)
+	}
+	if r := c.Shared(w1, 0, 0, 4, 64, read(3)); r != nil {
+		t.Fatalf("ordered atomics reported: %+v", r)
+	}
+	if i := c.rareOf(0, 0); i != 0 {
+		t.Fatalf("ordered atomic kept a rare entry %d", i)
+	}
+}
+
+// TestSealedReads: a word read by three clusters in turn, no one of which
+// released at .gpu scope, keeps no rare entry (the first cluster's read
+// moves to the write handle and stands for every sealed cluster), and a
+// later write by a fourth cluster still races with the reads; when the
+// first cluster published at .gpu scope (another cluster may learn its
+// clocks), its read is kept in a rare entry as before.
+func TestSealedReads(t *testing.T) {
+	for _, exposed := range []bool{false, true} {
+		g := NewGlobal()
+		var c *Cluster
+		for cl := range 3 {
+			g.RetireAll()
+			c = NewCluster(g, int32(cl), 1, 32)
+			if r := c.GlobalAccess(w0, 0x1000, 4, read(1)); r != nil {
+				t.Fatal(r)
+			}
+			if cl == 0 && exposed {
+				c.Strong(w0, true, 0x2000, false, true, SemRelease, ScopeGPU)
+			}
+		}
+		if n := g.rare.inUse; (n == 0) == exposed {
+			t.Fatalf("exposed %v: %d rare entries", exposed, n)
+		}
+		g.RetireAll()
+		c = NewCluster(g, 3, 1, 32)
+		r := c.GlobalAccess(w0, 0x1000, 4, write(2))
+		if r == nil || r.Prev.Write || r.Prev.Cluster == 3 {
+			t.Fatalf("exposed %v: a write after the reads of three other clusters: %+v", exposed, r)
+		}
+	}
+}
+
+// TestPairClocks: when the lanes' clocks take two values (lane 0 released
+// once more than the others), a warp-instruction's record holds them as a
+// pair, not a 32-entry vector, and each lane's clock decodes as it was.
+func TestPairClocks(t *testing.T) {
+	g := NewGlobal()
+	c := NewCluster(g, 0, 1, 64)
+	c.Strong(w0, false, 0x40, false, true, SemRelease, ScopeCTA) // lane 0 ticks
+	for l := range 32 {
+		if r := c.Shared(Thread{0, 0, l}, 0, uint32(4*l), 4, 256, read(5)); r != nil {
+			t.Fatal(r)
+		}
+	}
+	if g.vecs.inUse != 0 || g.pairs.inUse != 1 {
+		t.Fatalf("vectors %d, pairs %d; want 0 and 1", g.vecs.inUse, g.pairs.inUse)
+	}
+	w := c.warpOf(w0)
+	for l := range 32 {
+		e := g.decode(c.shared[0][0].r[l])
+		if e.clk != w.clk[l] || w.clk[l] != w.clk[1]+uint32(b2i(l == 0)) {
+			t.Fatalf("lane %d: clock %d, warp has %d", l, e.clk, w.clk[l])
+		}
+	}
+	// A write by warp 1 that knows nothing races with lane 5's read.
+	if r := c.Shared(w1, 0, 20, 4, 256, write(6)); r == nil || r.Prev.Thread.Lane != 5 {
+		t.Fatalf("unordered write after the reads: %+v", r)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -241,6 +241,9 @@ func (c *Cluster) locAt(global bool, key uint64, create bool) *loc {
 
 // publish releases snapshot s of cluster c (CTA rank) at scope into l.
 func (l *loc) publish(c *Cluster, rank int32, scope Scope, s Snap) {
+	if scope >= ScopeGPU {
+		c.G.setState(c.Index, clExposed)
+	}
 	for i := range l.ents {
 		e := &l.ents[i]
 		if e.cl == c.Index && e.rank == rank && e.scope == scope {
