@@ -3,6 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // Specialised handlers for the instructions that dominate store-heavy
@@ -74,6 +75,29 @@ func (f *fastWindow) at(l int32, a, n uint64) []byte {
 	return f.data[off : off+n : off+n]
 }
 
+// start returns the address of the window's first byte, for the accesses
+// a per-warp check (warpWindow) has proved to lie inside it.
+func (f *fastWindow) start() unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(f.data)) }
+
+// bytesAt4 and bytesAt16 are the 4 and 16 bytes at offset off of a window
+// that starts at p. They do not check: the caller has checked the offset
+// of every lane against the window (warpWindow).
+func bytesAt4(p unsafe.Pointer, off uint64) *[4]byte   { return (*[4]byte)(unsafe.Add(p, off)) }
+func bytesAt16(p unsafe.Pointer, off uint64) *[16]byte { return (*[16]byte)(unsafe.Add(p, off)) }
+
+// putV4x32 and getV4x32 store and load four little-endian 32-bit values.
+func putV4x32(b *[16]byte, x, y, z, u uint64) {
+	binary.LittleEndian.PutUint32(b[0:], uint32(x))
+	binary.LittleEndian.PutUint32(b[4:], uint32(y))
+	binary.LittleEndian.PutUint32(b[8:], uint32(z))
+	binary.LittleEndian.PutUint32(b[12:], uint32(u))
+}
+
+func getV4x32(b *[16]byte) (x, y, z, u uint64) {
+	return uint64(binary.LittleEndian.Uint32(b[0:])), uint64(binary.LittleEndian.Uint32(b[4:])),
+		uint64(binary.LittleEndian.Uint32(b[8:])), uint64(binary.LittleEndian.Uint32(b[12:]))
+}
+
 // holds reports whether [lo, hi+n) lies in the window (lo <= hi).
 func (f *fastWindow) holds(lo, hi, n uint64) bool {
 	size := uint64(len(f.data))
@@ -110,17 +134,21 @@ func laneBounds(addr *[32]uint64, exec uint32, disp uint64) (or, lo, hi uint64) 
 // window is the per-lane path's, whose faults and reports are unchanged.
 func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64) (fastWindow, bool) {
 	if warpChecks && w.CTA.cluster.race == nil {
-		or, lo, hi := laneBounds(addr, w.Exec, disp)
-		if or&(n-1) == 0 {
-			switch sp {
-			case SpaceShared:
-				if c := w.CTA; c.Watch == nil {
-					f := fastWindow{base: uint64(c.Rank+1) << sharedRankShift, data: c.Shared}
-					if f.holds(lo, hi, n) {
-						return f, true
-					}
+		switch sp {
+		case SpaceShared:
+			if c := w.CTA; c.Watch == nil {
+				f := fastWindow{base: uint64(c.Rank+1) << sharedRankShift, data: c.Shared}
+				if f.coversLanes(addr, w.Exec, disp, n) {
+					return f, true
 				}
-			case SpaceGlobal:
+			}
+		case SpaceGlobal:
+			if r := w.cache; r != nil && !(write && r.ReadOnly) {
+				if f := (fastWindow{base: r.Base, data: r.Data}); f.coversLanes(addr, w.Exec, disp, n) {
+					return f, true
+				}
+			}
+			if or, lo, hi := laneBounds(addr, w.Exec, disp); or&(n-1) == 0 {
 				if f, ok := w.globalSpan(write, lo, hi, n); ok {
 					return f, true
 				}
@@ -128,6 +156,35 @@ func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64
 		}
 	}
 	return w.window(sp, write), false
+}
+
+// coversLanes reports whether, for every lane in exec, the n bytes at
+// addr[lane]+disp are n-aligned and lie inside the window: the test of
+// laneBounds and holds in one pass over the lanes' offsets from the
+// window's start (an address below the start wraps to a large offset).
+// The window's start must itself be n-aligned for the offsets' alignment
+// to be the addresses'; a window that is not takes the other test.
+func (f *fastWindow) coversLanes(addr *[32]uint64, exec uint32, disp, n uint64) bool {
+	size := uint64(len(f.data))
+	if f.base&(n-1) != 0 || size < n {
+		return false
+	}
+	rel := f.base - disp
+	var or, hi uint64
+	if exec == allLanes {
+		for _, a := range addr {
+			off := a - rel
+			or |= off
+			hi = max(hi, off)
+		}
+	} else {
+		for m := exec; m != 0; m &= m - 1 {
+			off := addr[bits.TrailingZeros32(m)&31] - rel
+			or |= off
+			hi = max(hi, off)
+		}
+	}
+	return or&(n-1) == 0 && hi <= size-n
 }
 
 // globalSpan returns the global allocation that holds [lo, hi+n): the one
@@ -176,15 +233,15 @@ func execSt32(w *Warp, in *Inst) Status {
 	r := w.R
 	addr := lanes(r, in.A)
 	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 4); ok {
-		d, base, v := win.data, win.base-uint64(in.Off), lanes(r, in.B)
-		if w.Exec == ^uint32(0) {
+		p, rel, v := win.start(), win.base-uint64(in.Off), lanes(r, in.B)
+		if w.Exec == allLanes {
 			for l, a := range addr {
-				binary.LittleEndian.PutUint32(d[a-base:], uint32(v[l]))
+				binary.LittleEndian.PutUint32(bytesAt4(p, a-rel)[:], uint32(v[l]))
 			}
 		} else {
 			for m := w.Exec; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & 31
-				binary.LittleEndian.PutUint32(d[addr[l]-base:], uint32(v[l]))
+				binary.LittleEndian.PutUint32(bytesAt4(p, addr[l]-rel)[:], uint32(v[l]))
 			}
 		}
 	} else if !w.st32Lanes(in, win) {
@@ -221,16 +278,17 @@ func execStV4x32(w *Warp, in *Inst) Status {
 	}
 	addr := lanes(r, in.A)
 	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 16); ok {
-		d, base := win.data, win.base-uint64(in.Off)
+		p, rel := win.start(), win.base-uint64(in.Off)
 		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
-		for m := w.Exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & 31
-			b := d[addr[l]-base:]
-			_ = b[15]
-			binary.LittleEndian.PutUint32(b[0:], uint32(x[l]))
-			binary.LittleEndian.PutUint32(b[4:], uint32(y[l]))
-			binary.LittleEndian.PutUint32(b[8:], uint32(z[l]))
-			binary.LittleEndian.PutUint32(b[12:], uint32(u[l]))
+		if w.Exec == allLanes {
+			for l, a := range addr {
+				putV4x32(bytesAt16(p, a-rel), x[l], y[l], z[l], u[l])
+			}
+		} else {
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				putV4x32(bytesAt16(p, addr[l]-rel), x[l], y[l], z[l], u[l])
+			}
 		}
 	} else if !w.stV4x32Lanes(in, win) {
 		return Fault
@@ -271,15 +329,25 @@ func execLd32(w *Warp, in *Inst) Status {
 		// Each lane reads its address before writing its destination, as
 		// on the per-lane path, so a destination that is also the
 		// address register is read first.
-		d, base, dst := win.data, win.base-uint64(in.Off), lanes(r, in.D)
-		signed := in.Type.Signed()
-		for m := w.Exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & 31
-			v := uint64(binary.LittleEndian.Uint32(d[addr[l]-base:]))
-			if signed {
-				v = uint64(int64(int32(v)))
+		p, rel, dst := win.start(), win.base-uint64(in.Off), lanes(r, in.D)
+		switch signed := in.Type.Signed(); {
+		case w.Exec == allLanes && !signed:
+			for l := range dst {
+				dst[l] = uint64(binary.LittleEndian.Uint32(bytesAt4(p, addr[l]-rel)[:]))
 			}
-			dst[l] = v
+		case w.Exec == allLanes:
+			for l := range dst {
+				dst[l] = uint64(int64(int32(binary.LittleEndian.Uint32(bytesAt4(p, addr[l]-rel)[:]))))
+			}
+		default:
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				v := uint64(binary.LittleEndian.Uint32(bytesAt4(p, addr[l]-rel)[:]))
+				if signed {
+					v = uint64(int64(int32(v)))
+				}
+				dst[l] = v
+			}
 		}
 	} else if !w.ld32Lanes(in, win) {
 		return Fault
@@ -322,16 +390,17 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 	}
 	addr := lanes(r, in.A)
 	if win, ok := w.warpWindow(in.Space, false, addr, uint64(in.Off), 16); ok {
-		d, base := win.data, win.base-uint64(in.Off)
+		p, rel := win.start(), win.base-uint64(in.Off)
 		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
-		for m := w.Exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & 31
-			b := d[addr[l]-base:]
-			_ = b[15]
-			x[l] = uint64(binary.LittleEndian.Uint32(b[0:]))
-			y[l] = uint64(binary.LittleEndian.Uint32(b[4:]))
-			z[l] = uint64(binary.LittleEndian.Uint32(b[8:]))
-			u[l] = uint64(binary.LittleEndian.Uint32(b[12:]))
+		if w.Exec == allLanes {
+			for l := range x {
+				x[l], y[l], z[l], u[l] = getV4x32(bytesAt16(p, addr[l]-rel))
+			}
+		} else {
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				x[l], y[l], z[l], u[l] = getV4x32(bytesAt16(p, addr[l]-rel))
+			}
 		}
 	} else if !w.ldV4x32Lanes(in, win) {
 		return Fault
@@ -367,9 +436,7 @@ func (w *Warp) ldV4x32Lanes(in *Inst, win fastWindow) bool {
 
 func execAnd32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			d[l] = a[l] & b[l] & 0xffffffff
-		}
+		andLanes(d, a, b, 0xffffffff)
 		return Continue
 	}
 	r := w.R
@@ -382,9 +449,7 @@ func execAnd32(w *Warp, in *Inst) Status {
 
 func execOr32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			d[l] = (a[l] | b[l]) & 0xffffffff
-		}
+		orLanes(d, a, b, 0xffffffff)
 		return Continue
 	}
 	r := w.R

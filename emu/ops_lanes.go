@@ -211,17 +211,11 @@ func execIntLanes(w *Warp, in *Inst) Status {
 	signed := t.Signed()
 	switch in.Imm {
 	case opSub:
-		for l := range d {
-			d[l] = (a[l] - b[l]) & mask
-		}
+		subLanes(d, a, b, mask)
 	case opAnd:
-		for l := range d {
-			d[l] = a[l] & b[l] & mask
-		}
+		andLanes(d, a, b, mask)
 	case opOr:
-		for l := range d {
-			d[l] = (a[l] | b[l]) & mask
-		}
+		orLanes(d, a, b, mask)
 	case opShl:
 		for l := range d {
 			var v uint64
