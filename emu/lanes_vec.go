@@ -44,3 +44,40 @@ func xorLanesGo(d, a, b *[32]uint64, mask uint64) {
 
 // movLanes sets d = a & mask.
 func movLanes(d, a *[32]uint64, mask uint64) { andLanes(d, a, a, mask) }
+
+// shrLanes32Go sets d = uint32(a) >> uint32(b), 0 for a count of 32 or more.
+func shrLanes32Go(d, a, b *[32]uint64) {
+	for l := range d {
+		if s := b[l] & 0xffffffff; s < 32 {
+			d[l] = uint64(uint32(a[l]) >> s)
+		} else {
+			d[l] = 0
+		}
+	}
+}
+
+// shlLanes32Go sets d = uint32(a) << uint32(b), 0 for a count of 32 or more.
+func shlLanes32Go(d, a, b *[32]uint64) {
+	for l := range d {
+		if s := b[l] & 0xffffffff; s < 32 {
+			d[l] = uint64(uint32(a[l]) << s)
+		} else {
+			d[l] = 0
+		}
+	}
+}
+
+// madLo32LanesGo sets d = uint32(a) * uint32(b) + uint32(c), the low 32
+// bits (mad.lo and, with c a zero slot, mul.lo of 32-bit integers).
+func madLo32LanesGo(d, a, b, c *[32]uint64) {
+	for l := range d {
+		d[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
+	}
+}
+
+// mulLo32LanesGo sets d = uint32(a) * uint32(b), the low 32 bits.
+func mulLo32LanesGo(d, a, b *[32]uint64) {
+	for l := range d {
+		d[l] = uint64(uint32(a[l]) * uint32(b[l]))
+	}
+}

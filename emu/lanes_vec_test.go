@@ -18,6 +18,12 @@ func TestVectorKernelsMatchGo(t *testing.T) {
 		{"or", orLanes, orLanesGo}, {"xor", xorLanes, xorLanesGo},
 		{"mov", func(d, a, _ *[32]uint64, m uint64) { movLanes(d, a, m) },
 			func(d, a, _ *[32]uint64, m uint64) { andLanesGo(d, a, a, m) }},
+		{"mul.lo", func(d, a, b *[32]uint64, _ uint64) { mulLo32Lanes(d, a, b) },
+			func(d, a, b *[32]uint64, _ uint64) { mulLo32LanesGo(d, a, b) }},
+		{"mad.lo a*b+a", func(d, a, b *[32]uint64, _ uint64) { madLo32Lanes(d, a, b, a) },
+			func(d, a, b *[32]uint64, _ uint64) { madLo32LanesGo(d, a, b, a) }},
+		{"mad.lo a*b+b", func(d, a, b *[32]uint64, _ uint64) { madLo32Lanes(d, a, b, b) },
+			func(d, a, b *[32]uint64, _ uint64) { madLo32LanesGo(d, a, b, b) }},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	edges := []uint64{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, ^uint64(0), 1 << 63}
@@ -57,6 +63,51 @@ func TestVectorKernelsMatchGo(t *testing.T) {
 					if a != ca || b != cb {
 						t.Fatalf("%s changed a source it does not write", k.name)
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestShiftKernelsMatchGo does the same for the 32-bit shifts, with
+// counts around 32 and 64 and counts whose upper 32 bits are set; on
+// amd64 it runs both the AVX2 form, where the processor has it, and the
+// Go form behind shrLanes32 and shlLanes32.
+func TestShiftKernelsMatchGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	counts := []uint64{0, 1, 5, 16, 31, 32, 33, 63, 64, 65, 1<<32 | 3, 1 << 40, ^uint64(0)}
+	kernels := []struct {
+		name     string
+		vec, def func(d, a, b *[32]uint64)
+	}{{"shr", shrLanes32, shrLanes32Go}, {"shl", shlLanes32, shlLanes32Go}}
+	for _, k := range kernels {
+		for round := range 50 {
+			var a, b [32]uint64
+			for l := range a {
+				a[l] = rng.Uint64()
+				if rng.IntN(2) == 0 {
+					a[l] &= 0xffffffff
+				}
+				b[l] = counts[rng.IntN(len(counts))]
+				if rng.IntN(3) == 0 {
+					b[l] = uint64(rng.IntN(40))
+				}
+			}
+			for alias := range 3 {
+				var want, got [32]uint64
+				wa, wb, ga, gb := &a, &b, &a, &b
+				switch alias {
+				case 1:
+					want, got = a, a
+					wa, ga = &want, &got
+				case 2:
+					want, got = b, b
+					wb, gb = &want, &got
+				}
+				k.def(&want, wa, wb)
+				k.vec(&got, ga, gb)
+				if want != got {
+					t.Fatalf("%s round %d alias %d: got %x, want %x (a %x, b %x)", k.name, round, alias, got, want, a, b)
 				}
 			}
 		}

@@ -340,14 +340,9 @@ func execMulMadLo32(w *Warp, in *Inst) Status {
 	mad := in.Imm == opMad
 	if d, a, b, ok := full(w, in); ok {
 		if mad {
-			c := lanes(w.R, in.C)
-			for l := range d {
-				d[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
-			}
+			madLo32Lanes(d, a, b, lanes(w.R, in.C))
 		} else {
-			for l := range d {
-				d[l] = uint64(uint32(a[l]) * uint32(b[l]))
-			}
+			mulLo32Lanes(d, a, b)
 		}
 		return Continue
 	}

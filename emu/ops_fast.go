@@ -148,6 +148,9 @@ func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64
 					return f, true
 				}
 			}
+			if f, ok := w.prevSpan(write, addr, disp, n); ok {
+				return f, true
+			}
 			if or, lo, hi := laneBounds(addr, w.Exec, disp); or&(n-1) == 0 {
 				if f, ok := w.globalSpan(write, lo, hi, n); ok {
 					return f, true
@@ -169,22 +172,29 @@ func (f *fastWindow) coversLanes(addr *[32]uint64, exec uint32, disp, n uint64) 
 	if f.base&(n-1) != 0 || size < n {
 		return false
 	}
-	rel := f.base - disp
-	var or, hi uint64
-	if exec == allLanes {
-		for _, a := range addr {
-			off := a - rel
-			or |= off
-			hi = max(hi, off)
-		}
-	} else {
+	rel, limit := f.base-disp, size-n
+	// The first executing lane decides at once for a warp that uses
+	// another allocation (a kernel that alternates between buffers).
+	if addr[bits.TrailingZeros32(exec)&31]-rel > limit {
+		return false
+	}
+	if exec != allLanes {
+		var or, hi uint64
 		for m := exec; m != 0; m &= m - 1 {
 			off := addr[bits.TrailingZeros32(m)&31] - rel
 			or |= off
 			hi = max(hi, off)
 		}
+		return or&(n-1) == 0 && hi <= limit
 	}
-	return or&(n-1) == 0 && hi <= size-n
+	// Four lanes a step, in four accumulators.
+	var or0, or1, or2, or3, hi0, hi1, hi2, hi3 uint64
+	for _, q := range (*[8][4]uint64)(unsafe.Pointer(addr)) {
+		o0, o1, o2, o3 := q[0]-rel, q[1]-rel, q[2]-rel, q[3]-rel
+		or0, or1, or2, or3 = or0|o0, or1|o1, or2|o2, or3|o3
+		hi0, hi1, hi2, hi3 = max(hi0, o0), max(hi1, o1), max(hi2, o2), max(hi3, o3)
+	}
+	return (or0|or1|or2|or3)&(n-1) == 0 && max(hi0, hi1, hi2, hi3) <= limit
 }
 
 // globalSpan returns the global allocation that holds [lo, hi+n): the one
@@ -206,8 +216,26 @@ func (w *Warp) globalSpan(write bool, lo, hi, n uint64) (fastWindow, bool) {
 	if r == nil || write && r.ReadOnly {
 		return fastWindow{}, false
 	}
-	w.cache = r
+	w.prevCache, w.cache = w.cache, r
 	return fastWindow{base: r.Base, data: r.Data}, true
+}
+
+// prevSpan is globalSpan's lookup for the allocation the warp used before
+// its last one (a kernel that alternates between two buffers): when that
+// allocation holds every lane, it is the one the lookup would find (the
+// allocations are disjoint and none is freed while a launch runs), and it
+// becomes the warp's, as the lookup's result would.
+func (w *Warp) prevSpan(write bool, addr *[32]uint64, disp, n uint64) (fastWindow, bool) {
+	r := w.prevCache
+	if r == nil || write && r.ReadOnly || w.watchGlobal || w.probe != nil || uint64(len(r.Data)) > 1<<32 {
+		return fastWindow{}, false
+	}
+	f := fastWindow{base: r.Base, data: r.Data}
+	if !f.coversLanes(addr, w.Exec, disp, n) {
+		return fastWindow{}, false
+	}
+	w.prevCache, w.cache = w.cache, r
+	return f, true
 }
 
 // warpChecks enables warpWindow's check of a whole warp; the tests turn
@@ -462,13 +490,7 @@ func execOr32(w *Warp, in *Inst) Status {
 
 func execShl32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			if s := b[l] & 0xffffffff; s < 32 {
-				d[l] = uint64(uint32(a[l]) << s)
-			} else {
-				d[l] = 0
-			}
-		}
+		shlLanes32(d, a, b)
 		return Continue
 	}
 	r := w.R
@@ -486,13 +508,7 @@ func execShl32(w *Warp, in *Inst) Status {
 
 func execShrU32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			if s := b[l] & 0xffffffff; s < 32 {
-				d[l] = uint64(uint32(a[l]) >> s)
-			} else {
-				d[l] = 0
-			}
-		}
+		shrLanes32(d, a, b)
 		return Continue
 	}
 	r := w.R
