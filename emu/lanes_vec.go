@@ -81,3 +81,25 @@ func mulLo32LanesGo(d, a, b *[32]uint64) {
 		d[l] = uint64(uint32(a[l]) * uint32(b[l]))
 	}
 }
+
+// cmpEq32LanesGo sets p = (uint32(x) == uint32(y)) ^ inv, as 0 or 1.
+func cmpEq32LanesGo(p, x, y *[32]uint64, inv uint64) {
+	for l := range p {
+		p[l] = b2u(uint32(x[l]) == uint32(y[l])) ^ inv
+	}
+}
+
+// cmpGt32LanesGo sets p = (int32(x^flip) > int32(y^flip)) ^ inv, as 0 or
+// 1: a signed comparison with flip 0, an unsigned one with flip 1<<31.
+func cmpGt32LanesGo(p, x, y *[32]uint64, flip uint32, inv uint64) {
+	for l := range p {
+		p[l] = b2u(int32(uint32(x[l])^flip) > int32(uint32(y[l])^flip)) ^ inv
+	}
+}
+
+// shrS32LanesGo sets d = int32(a) >> min(uint32(b), 31), as 32 bits.
+func shrS32LanesGo(d, a, b *[32]uint64) {
+	for l := range d {
+		d[l] = uint64(uint32(int32(a[l]) >> min(b[l]&0xffffffff, 31)))
+	}
+}

@@ -53,3 +53,20 @@ func madLo32Lanes(d, a, b, c *[32]uint64)
 
 //go:noescape
 func mulLo32Lanes(d, a, b *[32]uint64)
+
+//go:noescape
+func cmpEq32Lanes(p, x, y *[32]uint64, inv uint64)
+
+//go:noescape
+func cmpGt32Lanes(p, x, y *[32]uint64, flip uint32, inv uint64)
+
+//go:noescape
+func shrS32LanesAVX2(d, a, b *[32]uint64)
+
+func shrS32Lanes(d, a, b *[32]uint64) {
+	if avx2 {
+		shrS32LanesAVX2(d, a, b)
+		return
+	}
+	shrS32LanesGo(d, a, b)
+}

@@ -13,3 +13,9 @@ func shlLanes32(d, a, b *[32]uint64) { shlLanes32Go(d, a, b) }
 
 func madLo32Lanes(d, a, b, c *[32]uint64) { madLo32LanesGo(d, a, b, c) }
 func mulLo32Lanes(d, a, b *[32]uint64)    { mulLo32LanesGo(d, a, b) }
+
+func cmpEq32Lanes(p, x, y *[32]uint64, inv uint64) { cmpEq32LanesGo(p, x, y, inv) }
+func cmpGt32Lanes(p, x, y *[32]uint64, flip uint32, inv uint64) {
+	cmpGt32LanesGo(p, x, y, flip, inv)
+}
+func shrS32Lanes(d, a, b *[32]uint64) { shrS32LanesGo(d, a, b) }

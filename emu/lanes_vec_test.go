@@ -79,7 +79,7 @@ func TestShiftKernelsMatchGo(t *testing.T) {
 	kernels := []struct {
 		name     string
 		vec, def func(d, a, b *[32]uint64)
-	}{{"shr", shrLanes32, shrLanes32Go}, {"shl", shlLanes32, shlLanes32Go}}
+	}{{"shr", shrLanes32, shrLanes32Go}, {"shl", shlLanes32, shlLanes32Go}, {"shr.s32", shrS32Lanes, shrS32LanesGo}}
 	for _, k := range kernels {
 		for round := range 50 {
 			var a, b [32]uint64
@@ -109,6 +109,49 @@ func TestShiftKernelsMatchGo(t *testing.T) {
 				if want != got {
 					t.Fatalf("%s round %d alias %d: got %x, want %x (a %x, b %x)", k.name, round, alias, got, want, a, b)
 				}
+			}
+		}
+	}
+}
+
+// TestCompareKernelsMatchGo compares the 32-bit comparisons with their Go
+// definitions: signed and unsigned, inverted or not, on values that differ
+// only above bit 31, equal values and the extremes, the destination apart
+// from and equal to a source.
+func TestCompareKernelsMatchGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vals := []uint64{0, 1, 5, 1<<32 | 5, 0x7fffffff, 0x80000000, 0xffffffff, ^uint64(0), 1 << 63}
+	for round := range 60 {
+		var x, y [32]uint64
+		for l := range x {
+			x[l], y[l] = vals[rng.IntN(len(vals))], vals[rng.IntN(len(vals))]
+			if rng.IntN(3) == 0 {
+				x[l], y[l] = rng.Uint64(), rng.Uint64()
+			}
+			if rng.IntN(4) == 0 {
+				y[l] = x[l]
+			}
+		}
+		for _, inv := range []uint64{0, 1} {
+			for _, flip := range []uint32{0, 1 << 31} {
+				var want, got [32]uint64
+				cmpGt32LanesGo(&want, &x, &y, flip, inv)
+				cmpGt32Lanes(&got, &x, &y, flip, inv)
+				if want != got {
+					t.Fatalf("gt flip %#x inv %d round %d: got %x, want %x", flip, inv, round, got, want)
+				}
+				want, got = x, x
+				cmpGt32LanesGo(&want, &want, &y, flip, inv)
+				cmpGt32Lanes(&got, &got, &y, flip, inv)
+				if want != got {
+					t.Fatalf("gt in place flip %#x inv %d round %d: got %x, want %x", flip, inv, round, got, want)
+				}
+			}
+			var want, got [32]uint64
+			cmpEq32LanesGo(&want, &x, &y, inv)
+			cmpEq32Lanes(&got, &x, &y, inv)
+			if want != got {
+				t.Fatalf("eq inv %d round %d: got %x, want %x", inv, round, got, want)
 			}
 		}
 	}

@@ -34,38 +34,27 @@ func predMask(g *[32]uint64) uint32 {
 func setp32Lanes(w *Warp, in *Inst) {
 	r := w.R
 	a, b := lanes(r, in.A), lanes(r, in.B)
-	// A signed comparison of 32-bit values is the unsigned comparison of
-	// the values with their sign bits flipped.
-	var bias uint32
+	// An unsigned comparison of 32-bit values is the signed comparison of
+	// the values with their sign bits flipped; each is a > or an = of the
+	// operands in some order, inverted or not (lanes_vec.go).
+	var flip uint32 = 1 << 31
 	if in.Type.Signed() {
-		bias = 1 << 31
+		flip = 0
 	}
 	var p [32]uint64
 	switch in.Cmp {
-	case 1:
-		for l := range p {
-			p[l] = b2u(uint32(a[l]) == uint32(b[l]))
-		}
-	case 2:
-		for l := range p {
-			p[l] = b2u(uint32(a[l]) != uint32(b[l]))
-		}
-	case 3:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias < uint32(b[l])^bias)
-		}
-	case 4:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias <= uint32(b[l])^bias)
-		}
-	case 5:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias > uint32(b[l])^bias)
-		}
-	case 6:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias >= uint32(b[l])^bias)
-		}
+	case 1: // a == b
+		cmpEq32Lanes(&p, a, b, 0)
+	case 2: // a != b
+		cmpEq32Lanes(&p, a, b, 1)
+	case 3: // a < b: b > a
+		cmpGt32Lanes(&p, b, a, flip, 0)
+	case 4: // a <= b: not a > b
+		cmpGt32Lanes(&p, a, b, flip, 1)
+	case 5: // a > b
+		cmpGt32Lanes(&p, a, b, flip, 0)
+	case 6: // a >= b: not b > a
+		cmpGt32Lanes(&p, b, a, flip, 1)
 	}
 	if in.D >= 0 {
 		*lanes(r, in.D) = p
@@ -225,6 +214,10 @@ func execIntLanes(w *Warp, in *Inst) Status {
 			d[l] = v & mask
 		}
 	case opShr:
+		if signed && n == 32 {
+			shrS32Lanes(d, a, b)
+			break
+		}
 		if signed {
 			for l := range d {
 				s := min(b[l]&0xffffffff, n-1)
