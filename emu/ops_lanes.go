@@ -300,36 +300,102 @@ func shflLanes(w *Warp, in *Inst) Status {
 	src := *lanes(r, in.A)
 	bs, cs := lanes(r, in.B), lanes(r, in.C)
 	var v, ok [32]uint64
-	switch in.Imm {
+	if !shflUniform(&src, bs, cs, in.Imm, &v, &ok) {
+		shflPerLane(&src, bs, cs, in.Imm, &v, &ok)
+	}
+	return shflFinish(w, in, &v, &ok)
+}
+
+// shflUniform computes the shuffle when every lane has the same b and c
+// (immediates, most of the time) and c has no segment mask: lane l reads
+// lane j(l) when it is in range, as shflPerLane decides per lane. It
+// reports false, computing nothing, for other operands.
+func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
+	b0, c0 := bs[0], cs[0]
+	var diff uint64
+	for l := range bs {
+		diff |= bs[l] ^ b0 | cs[l] ^ c0
+	}
+	b, c := int(b0&31), int(c0)
+	if diff != 0 || c>>8&31 != 0 {
+		return false
+	}
+	clamp := c & 31
+	switch mode {
+	case shflUp:
+		for l := range v {
+			if j := l - b; j >= clamp {
+				v[l], ok[l] = src[j&31]&0xffffffff, 1
+			} else {
+				v[l] = src[l] & 0xffffffff
+			}
+		}
+	case shflDown:
+		for l := range v {
+			if j := l + b; j <= clamp {
+				v[l], ok[l] = src[j&31]&0xffffffff, 1
+			} else {
+				v[l] = src[l] & 0xffffffff
+			}
+		}
+	case shflBfly:
+		for l := range v {
+			if j := l ^ b; j <= clamp {
+				v[l], ok[l] = src[j&31]&0xffffffff, 1
+			} else {
+				v[l] = src[l] & 0xffffffff
+			}
+		}
+	default:
+		for l := range v {
+			if b <= clamp {
+				v[l], ok[l] = src[b&31]&0xffffffff, 1
+			} else {
+				v[l] = src[l] & 0xffffffff
+			}
+		}
+	}
+	return true
+}
+
+// shflPerLane computes the shuffle lane by lane (§9.7.8.6's pseudocode).
+func shflPerLane(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) {
+	switch mode {
 	case shflUp:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l - b
-			v[l], ok[l] = shflPick(&src, l, j, j >= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j >= l&seg|c&31&^seg)
 		}
 	case shflDown:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l + b
-			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	case shflBfly:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l ^ b
-			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	default:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l&seg | b&^seg
-			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	}
+}
+
+// shflFinish writes the shuffle's results and reports a lane outside its
+// member mask, as execShfl does.
+func shflFinish(w *Warp, in *Inst, v, ok *[32]uint64) Status {
+	r := w.R
 	outside := -1
 	if in.Flags&FlagX != 0 {
 		mm := lanes(r, in.V[0])
@@ -341,10 +407,10 @@ func shflLanes(w *Warp, in *Inst) Status {
 		}
 	}
 	if in.D >= 0 {
-		*lanes(r, in.D) = v
+		*lanes(r, in.D) = *v
 	}
 	if in.D2 >= 0 {
-		*lanes(r, in.D2) = ok
+		*lanes(r, in.D2) = *ok
 	}
 	if outside >= 0 {
 		return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
