@@ -103,3 +103,11 @@ func shrS32LanesGo(d, a, b *[32]uint64) {
 		d[l] = uint64(uint32(int32(a[l]) >> min(b[l]&0xffffffff, 31)))
 	}
 }
+
+// selpLanesGo sets d = (c&1 != 0 ? a : b) & mask.
+func selpLanesGo(d, a, b, c *[32]uint64, mask uint64) {
+	for l := range d {
+		sel := -(c[l] & 1) // all ones when the predicate holds
+		d[l] = (a[l]&sel | b[l]&^sel) & mask
+	}
+}

@@ -70,3 +70,6 @@ func shrS32Lanes(d, a, b *[32]uint64) {
 	}
 	shrS32LanesGo(d, a, b)
 }
+
+//go:noescape
+func selpLanes(d, a, b, c *[32]uint64, mask uint64)

@@ -19,3 +19,5 @@ func cmpGt32Lanes(p, x, y *[32]uint64, flip uint32, inv uint64) {
 	cmpGt32LanesGo(p, x, y, flip, inv)
 }
 func shrS32Lanes(d, a, b *[32]uint64) { shrS32LanesGo(d, a, b) }
+
+func selpLanes(d, a, b, c *[32]uint64, mask uint64) { selpLanesGo(d, a, b, c, mask) }

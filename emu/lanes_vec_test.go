@@ -22,6 +22,10 @@ func TestVectorKernelsMatchGo(t *testing.T) {
 			func(d, a, b *[32]uint64, _ uint64) { mulLo32LanesGo(d, a, b) }},
 		{"mad.lo a*b+a", func(d, a, b *[32]uint64, _ uint64) { madLo32Lanes(d, a, b, a) },
 			func(d, a, b *[32]uint64, _ uint64) { madLo32LanesGo(d, a, b, a) }},
+		{"selp a b a", func(d, a, b *[32]uint64, m uint64) { selpLanes(d, a, b, a, m) },
+			func(d, a, b *[32]uint64, m uint64) { selpLanesGo(d, a, b, a, m) }},
+		{"selp a b b", func(d, a, b *[32]uint64, m uint64) { selpLanes(d, a, b, b, m) },
+			func(d, a, b *[32]uint64, m uint64) { selpLanesGo(d, a, b, b, m) }},
 		{"mad.lo a*b+b", func(d, a, b *[32]uint64, _ uint64) { madLo32Lanes(d, a, b, b) },
 			func(d, a, b *[32]uint64, _ uint64) { madLo32LanesGo(d, a, b, b) }},
 	}

@@ -41,23 +41,28 @@ func setp32Lanes(w *Warp, in *Inst) {
 	if in.Type.Signed() {
 		flip = 0
 	}
-	var p [32]uint64
+	// The kernels read each lane's operands before writing its result, so
+	// the predicate goes straight to d, which may be an operand.
+	var scratch [32]uint64
+	p := &scratch
+	if in.D >= 0 {
+		p = lanes(r, in.D)
+	}
 	switch in.Cmp {
 	case 1: // a == b
-		cmpEq32Lanes(&p, a, b, 0)
+		cmpEq32Lanes(p, a, b, 0)
 	case 2: // a != b
-		cmpEq32Lanes(&p, a, b, 1)
+		cmpEq32Lanes(p, a, b, 1)
 	case 3: // a < b: b > a
-		cmpGt32Lanes(&p, b, a, flip, 0)
+		cmpGt32Lanes(p, b, a, flip, 0)
 	case 4: // a <= b: not a > b
-		cmpGt32Lanes(&p, a, b, flip, 1)
+		cmpGt32Lanes(p, a, b, flip, 1)
 	case 5: // a > b
-		cmpGt32Lanes(&p, a, b, flip, 0)
+		cmpGt32Lanes(p, a, b, flip, 0)
 	case 6: // a >= b: not b > a
-		cmpGt32Lanes(&p, b, a, flip, 1)
-	}
-	if in.D >= 0 {
-		*lanes(r, in.D) = p
+		cmpGt32Lanes(p, b, a, flip, 1)
+	default:
+		*p = [32]uint64{}
 	}
 	if in.D2 >= 0 {
 		q := lanes(r, in.D2)
@@ -74,11 +79,7 @@ func execSelpLanes(w *Warp, in *Inst) Status {
 	}
 	r := w.R
 	mask := in.Type.mask()
-	d, a, b, c := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B), lanes(r, in.C)
-	for l := range d {
-		sel := -(c[l] & 1) // all ones when the predicate holds
-		d[l] = (a[l]&sel | b[l]&^sel) & mask
-	}
+	selpLanes(lanes(r, in.D), lanes(r, in.A), lanes(r, in.B), lanes(r, in.C), mask)
 	return Continue
 }
 
@@ -322,21 +323,21 @@ func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
 	}
 	clamp := c & 31
 	switch mode {
-	case shflUp:
-		for l := range v {
-			if j := l - b; j >= clamp {
-				v[l], ok[l] = src[j&31]&0xffffffff, 1
-			} else {
-				v[l] = src[l] & 0xffffffff
-			}
+	case shflUp: // lanes from b+clamp on read lane l-b
+		k := min(b+clamp, 32)
+		for l := range k {
+			v[l] = src[l] & 0xffffffff
 		}
-	case shflDown:
-		for l := range v {
-			if j := l + b; j <= clamp {
-				v[l], ok[l] = src[j&31]&0xffffffff, 1
-			} else {
-				v[l] = src[l] & 0xffffffff
-			}
+		for l := k; l < 32; l++ {
+			v[l], ok[l] = src[(l-b)&31]&0xffffffff, 1
+		}
+	case shflDown: // lanes up to clamp-b read lane l+b
+		k := max(clamp-b+1, 0)
+		for l := range k {
+			v[l], ok[l] = src[(l+b)&31]&0xffffffff, 1
+		}
+		for l := k; l < 32; l++ {
+			v[l] = src[l] & 0xffffffff
 		}
 	case shflBfly:
 		for l := range v {
