@@ -111,14 +111,3 @@ func selpLanesGo(d, a, b, c *[32]uint64, mask uint64) {
 		d[l] = (a[l]&sel | b[l]&^sel) & mask
 	}
 }
-
-// offsetsOrAboveGo returns the OR of the 32 offsets addr[l]-rel and
-// whether any offset is above limit (coversLanes' test of a full warp).
-func offsetsOrAboveGo(addr *[32]uint64, rel, limit uint64) (or uint64, above bool) {
-	var hi uint64
-	for _, a := range addr {
-		or |= a - rel
-		hi = max(hi, a-rel)
-	}
-	return or, hi > limit
-}

@@ -73,13 +73,3 @@ func shrS32Lanes(d, a, b *[32]uint64) {
 
 //go:noescape
 func selpLanes(d, a, b, c *[32]uint64, mask uint64)
-
-//go:noescape
-func offsetsOrAboveAVX2(addr *[32]uint64, rel, limit uint64) (or uint64, above bool)
-
-func offsetsOrAbove(addr *[32]uint64, rel, limit uint64) (uint64, bool) {
-	if avx2 {
-		return offsetsOrAboveAVX2(addr, rel, limit)
-	}
-	return offsetsOrAboveGo(addr, rel, limit)
-}

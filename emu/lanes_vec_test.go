@@ -160,39 +160,3 @@ func TestCompareKernelsMatchGo(t *testing.T) {
 		}
 	}
 }
-
-// TestOffsetsKernelMatchesGo compares the per-warp window test's kernel
-// with its Go definition: addresses inside, at the limit, one past it,
-// below the window's start (wrapping to large offsets) and misaligned.
-func TestOffsetsKernelMatchesGo(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	const base, size = 0x10_0000_0000, 4096
-	for round := range 400 {
-		n := uint64(1) << rng.IntN(5)
-		limit := uint64(size) - n
-		rel := uint64(base) - uint64(rng.IntN(64))
-		var addr [32]uint64
-		for l := range addr {
-			addr[l] = rel + uint64(l)*n
-			switch rng.IntN(40) {
-			case 0:
-				addr[l] = rel + limit
-			case 1:
-				addr[l] = rel + limit + 1
-			case 2:
-				addr[l] = rel - uint64(rng.IntN(8)+1)
-			case 3:
-				addr[l] += 1
-			case 4:
-				addr[l] = rng.Uint64()
-			case 5:
-				addr[l] = rel + 1<<63
-			}
-		}
-		wantOr, wantAbove := offsetsOrAboveGo(&addr, rel, limit)
-		gotOr, gotAbove := offsetsOrAbove(&addr, rel, limit)
-		if wantOr != gotOr || wantAbove != gotAbove {
-			t.Fatalf("round %d: got %#x %v, want %#x %v", round, gotOr, gotAbove, wantOr, wantAbove)
-		}
-	}
-}

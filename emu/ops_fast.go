@@ -187,8 +187,16 @@ func (f *fastWindow) coversLanes(addr *[32]uint64, exec uint32, disp, n uint64) 
 		}
 		return or&(n-1) == 0 && hi <= limit
 	}
-	or, above := offsetsOrAbove(addr, rel, limit)
-	return or&(n-1) == 0 && !above
+	// Four lanes a step, the maximum in two accumulators.
+	qs := (*[8][4]uint64)(unsafe.Pointer(addr))
+	var or, hi0, hi1 uint64
+	for i := range qs {
+		q := &qs[i]
+		o0, o1, o2, o3 := q[0]-rel, q[1]-rel, q[2]-rel, q[3]-rel
+		or |= o0 | o1 | o2 | o3
+		hi0, hi1 = max(hi0, o0, o1), max(hi1, o2, o3)
+	}
+	return or&(n-1) == 0 && max(hi0, hi1) <= limit
 }
 
 // globalSpan returns the global allocation that holds [lo, hi+n): the one
