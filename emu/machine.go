@@ -695,7 +695,7 @@ func (w *Warp) start() {
 	}
 	w.pollPC, w.pollVal = -1, 0
 	w.WaitWhat, w.WaitWhy = "", nil
-	w.cache = nil
+	w.cache, w.prevCache = nil, nil
 }
 
 // schedule runs the cluster's warps until all exit or a report stops them.

@@ -125,10 +125,7 @@ func decodeMov(d *Decoder, in *ast.Instruction, out *Inst) error {
 func execMov(w *Warp, in *Inst) Status {
 	mask := in.Type.mask()
 	if w.Exec == allLanes {
-		d, a := lanes(w.R, in.D), lanes(w.R, in.A)
-		for l := range d {
-			d[l] = a[l] & mask
-		}
+		movLanes(lanes(w.R, in.D), lanes(w.R, in.A), mask)
 		return Continue
 	}
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -315,10 +312,7 @@ func pickBinary(in *Inst) ExecFunc {
 func execAddInt(w *Warp, in *Inst) Status {
 	mask := in.Type.mask()
 	if w.Exec == allLanes {
-		d, a, b := lanes(w.R, in.D), lanes(w.R, in.A), lanes(w.R, in.B)
-		for l := range d {
-			d[l] = (a[l] + b[l]) & mask
-		}
+		addLanes(lanes(w.R, in.D), lanes(w.R, in.A), lanes(w.R, in.B), mask)
 		return Continue
 	}
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -331,9 +325,7 @@ func execAddInt(w *Warp, in *Inst) Status {
 func execXor(w *Warp, in *Inst) Status {
 	mask := in.Type.mask()
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			d[l] = (a[l] ^ b[l]) & mask
-		}
+		xorLanes(d, a, b, mask)
 		return Continue
 	}
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -348,14 +340,9 @@ func execMulMadLo32(w *Warp, in *Inst) Status {
 	mad := in.Imm == opMad
 	if d, a, b, ok := full(w, in); ok {
 		if mad {
-			c := lanes(w.R, in.C)
-			for l := range d {
-				d[l] = uint64(uint32(a[l])*uint32(b[l]) + uint32(c[l]))
-			}
+			madLo32Lanes(d, a, b, lanes(w.R, in.C))
 		} else {
-			for l := range d {
-				d[l] = uint64(uint32(a[l]) * uint32(b[l]))
-			}
+			mulLo32Lanes(d, a, b)
 		}
 		return Continue
 	}

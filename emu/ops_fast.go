@@ -3,6 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"math/bits"
+	"unsafe"
 )
 
 // Specialised handlers for the instructions that dominate store-heavy
@@ -74,6 +75,29 @@ func (f *fastWindow) at(l int32, a, n uint64) []byte {
 	return f.data[off : off+n : off+n]
 }
 
+// start returns the address of the window's first byte, for the accesses
+// a per-warp check (warpWindow) has proved to lie inside it.
+func (f *fastWindow) start() unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(f.data)) }
+
+// bytesAt4 and bytesAt16 are the 4 and 16 bytes at offset off of a window
+// that starts at p. They do not check: the caller has checked the offset
+// of every lane against the window (warpWindow).
+func bytesAt4(p unsafe.Pointer, off uint64) *[4]byte   { return (*[4]byte)(unsafe.Add(p, off)) }
+func bytesAt16(p unsafe.Pointer, off uint64) *[16]byte { return (*[16]byte)(unsafe.Add(p, off)) }
+
+// putV4x32 and getV4x32 store and load four little-endian 32-bit values.
+func putV4x32(b *[16]byte, x, y, z, u uint64) {
+	binary.LittleEndian.PutUint32(b[0:], uint32(x))
+	binary.LittleEndian.PutUint32(b[4:], uint32(y))
+	binary.LittleEndian.PutUint32(b[8:], uint32(z))
+	binary.LittleEndian.PutUint32(b[12:], uint32(u))
+}
+
+func getV4x32(b *[16]byte) (x, y, z, u uint64) {
+	return uint64(binary.LittleEndian.Uint32(b[0:])), uint64(binary.LittleEndian.Uint32(b[4:])),
+		uint64(binary.LittleEndian.Uint32(b[8:])), uint64(binary.LittleEndian.Uint32(b[12:]))
+}
+
 // holds reports whether [lo, hi+n) lies in the window (lo <= hi).
 func (f *fastWindow) holds(lo, hi, n uint64) bool {
 	size := uint64(len(f.data))
@@ -110,17 +134,24 @@ func laneBounds(addr *[32]uint64, exec uint32, disp uint64) (or, lo, hi uint64) 
 // window is the per-lane path's, whose faults and reports are unchanged.
 func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64) (fastWindow, bool) {
 	if warpChecks && w.CTA.cluster.race == nil {
-		or, lo, hi := laneBounds(addr, w.Exec, disp)
-		if or&(n-1) == 0 {
-			switch sp {
-			case SpaceShared:
-				if c := w.CTA; c.Watch == nil {
-					f := fastWindow{base: uint64(c.Rank+1) << sharedRankShift, data: c.Shared}
-					if f.holds(lo, hi, n) {
-						return f, true
-					}
+		switch sp {
+		case SpaceShared:
+			if c := w.CTA; c.Watch == nil {
+				f := fastWindow{base: uint64(c.Rank+1) << sharedRankShift, data: c.Shared}
+				if f.coversLanes(addr, w.Exec, disp, n) {
+					return f, true
 				}
-			case SpaceGlobal:
+			}
+		case SpaceGlobal:
+			if r := w.cache; r != nil && !(write && r.ReadOnly) {
+				if f := (fastWindow{base: r.Base, data: r.Data}); f.coversLanes(addr, w.Exec, disp, n) {
+					return f, true
+				}
+			}
+			if f, ok := w.prevSpan(write, addr, disp, n); ok {
+				return f, true
+			}
+			if or, lo, hi := laneBounds(addr, w.Exec, disp); or&(n-1) == 0 {
 				if f, ok := w.globalSpan(write, lo, hi, n); ok {
 					return f, true
 				}
@@ -128,6 +159,44 @@ func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64
 		}
 	}
 	return w.window(sp, write), false
+}
+
+// coversLanes reports whether, for every lane in exec, the n bytes at
+// addr[lane]+disp are n-aligned and lie inside the window: the test of
+// laneBounds and holds in one pass over the lanes' offsets from the
+// window's start (an address below the start wraps to a large offset).
+// The window's start must itself be n-aligned for the offsets' alignment
+// to be the addresses'; a window that is not takes the other test.
+func (f *fastWindow) coversLanes(addr *[32]uint64, exec uint32, disp, n uint64) bool {
+	size := uint64(len(f.data))
+	if f.base&(n-1) != 0 || size < n {
+		return false
+	}
+	rel, limit := f.base-disp, size-n
+	// The first executing lane decides at once for a warp that uses
+	// another allocation (a kernel that alternates between buffers).
+	if addr[bits.TrailingZeros32(exec)&31]-rel > limit {
+		return false
+	}
+	if exec != allLanes {
+		var or, hi uint64
+		for m := exec; m != 0; m &= m - 1 {
+			off := addr[bits.TrailingZeros32(m)&31] - rel
+			or |= off
+			hi = max(hi, off)
+		}
+		return or&(n-1) == 0 && hi <= limit
+	}
+	// Four lanes a step, the maximum in two accumulators.
+	qs := (*[8][4]uint64)(unsafe.Pointer(addr))
+	var or, hi0, hi1 uint64
+	for i := range qs {
+		q := &qs[i]
+		o0, o1, o2, o3 := q[0]-rel, q[1]-rel, q[2]-rel, q[3]-rel
+		or |= o0 | o1 | o2 | o3
+		hi0, hi1 = max(hi0, o0, o1), max(hi1, o2, o3)
+	}
+	return or&(n-1) == 0 && max(hi0, hi1) <= limit
 }
 
 // globalSpan returns the global allocation that holds [lo, hi+n): the one
@@ -149,8 +218,26 @@ func (w *Warp) globalSpan(write bool, lo, hi, n uint64) (fastWindow, bool) {
 	if r == nil || write && r.ReadOnly {
 		return fastWindow{}, false
 	}
-	w.cache = r
+	w.prevCache, w.cache = w.cache, r
 	return fastWindow{base: r.Base, data: r.Data}, true
+}
+
+// prevSpan is globalSpan's lookup for the allocation the warp used before
+// its last one (a kernel that alternates between two buffers): when that
+// allocation holds every lane, it is the one the lookup would find (the
+// allocations are disjoint and none is freed while a launch runs), and it
+// becomes the warp's, as the lookup's result would.
+func (w *Warp) prevSpan(write bool, addr *[32]uint64, disp, n uint64) (fastWindow, bool) {
+	r := w.prevCache
+	if r == nil || write && r.ReadOnly || w.watchGlobal || w.probe != nil || uint64(len(r.Data)) > 1<<32 {
+		return fastWindow{}, false
+	}
+	f := fastWindow{base: r.Base, data: r.Data}
+	if !f.coversLanes(addr, w.Exec, disp, n) {
+		return fastWindow{}, false
+	}
+	w.prevCache, w.cache = w.cache, r
+	return f, true
 }
 
 // warpChecks enables warpWindow's check of a whole warp; the tests turn
@@ -176,15 +263,15 @@ func execSt32(w *Warp, in *Inst) Status {
 	r := w.R
 	addr := lanes(r, in.A)
 	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 4); ok {
-		d, base, v := win.data, win.base-uint64(in.Off), lanes(r, in.B)
-		if w.Exec == ^uint32(0) {
+		p, rel, v := win.start(), win.base-uint64(in.Off), lanes(r, in.B)
+		if w.Exec == allLanes {
 			for l, a := range addr {
-				binary.LittleEndian.PutUint32(d[a-base:], uint32(v[l]))
+				binary.LittleEndian.PutUint32(bytesAt4(p, a-rel)[:], uint32(v[l]))
 			}
 		} else {
 			for m := w.Exec; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & 31
-				binary.LittleEndian.PutUint32(d[addr[l]-base:], uint32(v[l]))
+				binary.LittleEndian.PutUint32(bytesAt4(p, addr[l]-rel)[:], uint32(v[l]))
 			}
 		}
 	} else if !w.st32Lanes(in, win) {
@@ -221,16 +308,17 @@ func execStV4x32(w *Warp, in *Inst) Status {
 	}
 	addr := lanes(r, in.A)
 	if win, ok := w.warpWindow(in.Space, true, addr, uint64(in.Off), 16); ok {
-		d, base := win.data, win.base-uint64(in.Off)
+		p, rel := win.start(), win.base-uint64(in.Off)
 		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
-		for m := w.Exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & 31
-			b := d[addr[l]-base:]
-			_ = b[15]
-			binary.LittleEndian.PutUint32(b[0:], uint32(x[l]))
-			binary.LittleEndian.PutUint32(b[4:], uint32(y[l]))
-			binary.LittleEndian.PutUint32(b[8:], uint32(z[l]))
-			binary.LittleEndian.PutUint32(b[12:], uint32(u[l]))
+		if w.Exec == allLanes {
+			for l, a := range addr {
+				putV4x32(bytesAt16(p, a-rel), x[l], y[l], z[l], u[l])
+			}
+		} else {
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				putV4x32(bytesAt16(p, addr[l]-rel), x[l], y[l], z[l], u[l])
+			}
 		}
 	} else if !w.stV4x32Lanes(in, win) {
 		return Fault
@@ -271,15 +359,25 @@ func execLd32(w *Warp, in *Inst) Status {
 		// Each lane reads its address before writing its destination, as
 		// on the per-lane path, so a destination that is also the
 		// address register is read first.
-		d, base, dst := win.data, win.base-uint64(in.Off), lanes(r, in.D)
-		signed := in.Type.Signed()
-		for m := w.Exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & 31
-			v := uint64(binary.LittleEndian.Uint32(d[addr[l]-base:]))
-			if signed {
-				v = uint64(int64(int32(v)))
+		p, rel, dst := win.start(), win.base-uint64(in.Off), lanes(r, in.D)
+		switch signed := in.Type.Signed(); {
+		case w.Exec == allLanes && !signed:
+			for l := range dst {
+				dst[l] = uint64(binary.LittleEndian.Uint32(bytesAt4(p, addr[l]-rel)[:]))
 			}
-			dst[l] = v
+		case w.Exec == allLanes:
+			for l := range dst {
+				dst[l] = uint64(int64(int32(binary.LittleEndian.Uint32(bytesAt4(p, addr[l]-rel)[:]))))
+			}
+		default:
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				v := uint64(binary.LittleEndian.Uint32(bytesAt4(p, addr[l]-rel)[:]))
+				if signed {
+					v = uint64(int64(int32(v)))
+				}
+				dst[l] = v
+			}
 		}
 	} else if !w.ld32Lanes(in, win) {
 		return Fault
@@ -322,16 +420,17 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 	}
 	addr := lanes(r, in.A)
 	if win, ok := w.warpWindow(in.Space, false, addr, uint64(in.Off), 16); ok {
-		d, base := win.data, win.base-uint64(in.Off)
+		p, rel := win.start(), win.base-uint64(in.Off)
 		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
-		for m := w.Exec; m != 0; m &= m - 1 {
-			l := bits.TrailingZeros32(m) & 31
-			b := d[addr[l]-base:]
-			_ = b[15]
-			x[l] = uint64(binary.LittleEndian.Uint32(b[0:]))
-			y[l] = uint64(binary.LittleEndian.Uint32(b[4:]))
-			z[l] = uint64(binary.LittleEndian.Uint32(b[8:]))
-			u[l] = uint64(binary.LittleEndian.Uint32(b[12:]))
+		if w.Exec == allLanes {
+			for l := range x {
+				x[l], y[l], z[l], u[l] = getV4x32(bytesAt16(p, addr[l]-rel))
+			}
+		} else {
+			for m := w.Exec; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m) & 31
+				x[l], y[l], z[l], u[l] = getV4x32(bytesAt16(p, addr[l]-rel))
+			}
 		}
 	} else if !w.ldV4x32Lanes(in, win) {
 		return Fault
@@ -367,9 +466,7 @@ func (w *Warp) ldV4x32Lanes(in *Inst, win fastWindow) bool {
 
 func execAnd32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			d[l] = a[l] & b[l] & 0xffffffff
-		}
+		andLanes(d, a, b, 0xffffffff)
 		return Continue
 	}
 	r := w.R
@@ -382,9 +479,7 @@ func execAnd32(w *Warp, in *Inst) Status {
 
 func execOr32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			d[l] = (a[l] | b[l]) & 0xffffffff
-		}
+		orLanes(d, a, b, 0xffffffff)
 		return Continue
 	}
 	r := w.R
@@ -397,13 +492,7 @@ func execOr32(w *Warp, in *Inst) Status {
 
 func execShl32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			if s := b[l] & 0xffffffff; s < 32 {
-				d[l] = uint64(uint32(a[l]) << s)
-			} else {
-				d[l] = 0
-			}
-		}
+		shlLanes32(d, a, b)
 		return Continue
 	}
 	r := w.R
@@ -421,13 +510,7 @@ func execShl32(w *Warp, in *Inst) Status {
 
 func execShrU32(w *Warp, in *Inst) Status {
 	if d, a, b, ok := full(w, in); ok {
-		for l := range d {
-			if s := b[l] & 0xffffffff; s < 32 {
-				d[l] = uint64(uint32(a[l]) >> s)
-			} else {
-				d[l] = 0
-			}
-		}
+		shrLanes32(d, a, b)
 		return Continue
 	}
 	r := w.R

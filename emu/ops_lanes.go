@@ -34,41 +34,35 @@ func predMask(g *[32]uint64) uint32 {
 func setp32Lanes(w *Warp, in *Inst) {
 	r := w.R
 	a, b := lanes(r, in.A), lanes(r, in.B)
-	// A signed comparison of 32-bit values is the unsigned comparison of
-	// the values with their sign bits flipped.
-	var bias uint32
+	// An unsigned comparison of 32-bit values is the signed comparison of
+	// the values with their sign bits flipped; each is a > or an = of the
+	// operands in some order, inverted or not (lanes_vec.go).
+	var flip uint32 = 1 << 31
 	if in.Type.Signed() {
-		bias = 1 << 31
+		flip = 0
 	}
-	var p [32]uint64
-	switch in.Cmp {
-	case 1:
-		for l := range p {
-			p[l] = b2u(uint32(a[l]) == uint32(b[l]))
-		}
-	case 2:
-		for l := range p {
-			p[l] = b2u(uint32(a[l]) != uint32(b[l]))
-		}
-	case 3:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias < uint32(b[l])^bias)
-		}
-	case 4:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias <= uint32(b[l])^bias)
-		}
-	case 5:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias > uint32(b[l])^bias)
-		}
-	case 6:
-		for l := range p {
-			p[l] = b2u(uint32(a[l])^bias >= uint32(b[l])^bias)
-		}
-	}
+	// The kernels read each lane's operands before writing its result, so
+	// the predicate goes straight to d, which may be an operand.
+	var scratch [32]uint64
+	p := &scratch
 	if in.D >= 0 {
-		*lanes(r, in.D) = p
+		p = lanes(r, in.D)
+	}
+	switch in.Cmp {
+	case 1: // a == b
+		cmpEq32Lanes(p, a, b, 0)
+	case 2: // a != b
+		cmpEq32Lanes(p, a, b, 1)
+	case 3: // a < b: b > a
+		cmpGt32Lanes(p, b, a, flip, 0)
+	case 4: // a <= b: not a > b
+		cmpGt32Lanes(p, a, b, flip, 1)
+	case 5: // a > b
+		cmpGt32Lanes(p, a, b, flip, 0)
+	case 6: // a >= b: not b > a
+		cmpGt32Lanes(p, b, a, flip, 1)
+	default:
+		*p = [32]uint64{}
 	}
 	if in.D2 >= 0 {
 		q := lanes(r, in.D2)
@@ -85,11 +79,7 @@ func execSelpLanes(w *Warp, in *Inst) Status {
 	}
 	r := w.R
 	mask := in.Type.mask()
-	d, a, b, c := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B), lanes(r, in.C)
-	for l := range d {
-		sel := -(c[l] & 1) // all ones when the predicate holds
-		d[l] = (a[l]&sel | b[l]&^sel) & mask
-	}
+	selpLanes(lanes(r, in.D), lanes(r, in.A), lanes(r, in.B), lanes(r, in.C), mask)
 	return Continue
 }
 
@@ -211,17 +201,11 @@ func execIntLanes(w *Warp, in *Inst) Status {
 	signed := t.Signed()
 	switch in.Imm {
 	case opSub:
-		for l := range d {
-			d[l] = (a[l] - b[l]) & mask
-		}
+		subLanes(d, a, b, mask)
 	case opAnd:
-		for l := range d {
-			d[l] = a[l] & b[l] & mask
-		}
+		andLanes(d, a, b, mask)
 	case opOr:
-		for l := range d {
-			d[l] = (a[l] | b[l]) & mask
-		}
+		orLanes(d, a, b, mask)
 	case opShl:
 		for l := range d {
 			var v uint64
@@ -231,6 +215,10 @@ func execIntLanes(w *Warp, in *Inst) Status {
 			d[l] = v & mask
 		}
 	case opShr:
+		if signed && n == 32 {
+			shrS32Lanes(d, a, b)
+			break
+		}
 		if signed {
 			for l := range d {
 				s := min(b[l]&0xffffffff, n-1)
@@ -313,36 +301,102 @@ func shflLanes(w *Warp, in *Inst) Status {
 	src := *lanes(r, in.A)
 	bs, cs := lanes(r, in.B), lanes(r, in.C)
 	var v, ok [32]uint64
-	switch in.Imm {
+	if !shflUniform(&src, bs, cs, in.Imm, &v, &ok) {
+		shflPerLane(&src, bs, cs, in.Imm, &v, &ok)
+	}
+	return shflFinish(w, in, &v, &ok)
+}
+
+// shflUniform computes the shuffle when every lane has the same b and c
+// (immediates, most of the time) and c has no segment mask: lane l reads
+// lane j(l) when it is in range, as shflPerLane decides per lane. It
+// reports false, computing nothing, for other operands.
+func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
+	b0, c0 := bs[0], cs[0]
+	var diff uint64
+	for l := range bs {
+		diff |= bs[l] ^ b0 | cs[l] ^ c0
+	}
+	b, c := int(b0&31), int(c0)
+	if diff != 0 || c>>8&31 != 0 {
+		return false
+	}
+	clamp := c & 31
+	switch mode {
+	case shflUp: // lanes from b+clamp on read lane l-b
+		k := min(b+clamp, 32)
+		for l := range k {
+			v[l] = src[l] & 0xffffffff
+		}
+		for l := k; l < 32; l++ {
+			v[l], ok[l] = src[(l-b)&31]&0xffffffff, 1
+		}
+	case shflDown: // lanes up to clamp-b read lane l+b
+		k := max(clamp-b+1, 0)
+		for l := range k {
+			v[l], ok[l] = src[(l+b)&31]&0xffffffff, 1
+		}
+		for l := k; l < 32; l++ {
+			v[l] = src[l] & 0xffffffff
+		}
+	case shflBfly:
+		for l := range v {
+			if j := l ^ b; j <= clamp {
+				v[l], ok[l] = src[j&31]&0xffffffff, 1
+			} else {
+				v[l] = src[l] & 0xffffffff
+			}
+		}
+	default:
+		for l := range v {
+			if b <= clamp {
+				v[l], ok[l] = src[b&31]&0xffffffff, 1
+			} else {
+				v[l] = src[l] & 0xffffffff
+			}
+		}
+	}
+	return true
+}
+
+// shflPerLane computes the shuffle lane by lane (§9.7.8.6's pseudocode).
+func shflPerLane(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) {
+	switch mode {
 	case shflUp:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l - b
-			v[l], ok[l] = shflPick(&src, l, j, j >= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j >= l&seg|c&31&^seg)
 		}
 	case shflDown:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l + b
-			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	case shflBfly:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l ^ b
-			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	default:
 		for l := range v {
 			b, c := int(bs[l]&31), int(cs[l])
 			seg := c >> 8 & 31
 			j := l&seg | b&^seg
-			v[l], ok[l] = shflPick(&src, l, j, j <= l&seg|c&31&^seg)
+			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	}
+}
+
+// shflFinish writes the shuffle's results and reports a lane outside its
+// member mask, as execShfl does.
+func shflFinish(w *Warp, in *Inst, v, ok *[32]uint64) Status {
+	r := w.R
 	outside := -1
 	if in.Flags&FlagX != 0 {
 		mm := lanes(r, in.V[0])
@@ -354,10 +408,10 @@ func shflLanes(w *Warp, in *Inst) Status {
 		}
 	}
 	if in.D >= 0 {
-		*lanes(r, in.D) = v
+		*lanes(r, in.D) = *v
 	}
 	if in.D2 >= 0 {
-		*lanes(r, in.D2) = ok
+		*lanes(r, in.D2) = *ok
 	}
 	if outside >= 0 {
 		return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",

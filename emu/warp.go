@@ -63,11 +63,14 @@ type Warp struct {
 	pollPC    int32      // the last polling load (execPollLoad) and the value it read
 	pollVal   uint64
 
-	prog    *Program
-	stats   *Stats
-	cache   *Region     // last global region hit
-	scratch []byte      // a keep-going run's suppressed accesses (keptNil)
-	probe   *StoreProbe // the launch's store probe, or nil (storeprobe.go)
+	prog  *Program
+	stats *Stats
+	cache *Region // last global region hit
+	// prevCache is the global region the warp's per-warp checks used
+	// before cache (ops_fast.go: prevSpan); nil at the warp's start.
+	prevCache *Region
+	scratch   []byte      // a keep-going run's suppressed accesses (keptNil)
+	probe     *StoreProbe // the launch's store probe, or nil (storeprobe.go)
 
 	// watchGlobal is set while the cluster has asynchronous operations
 	// whose global ranges are guarded (asyncglobal.go); global accesses

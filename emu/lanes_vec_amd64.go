@@ -1,0 +1,75 @@
+package emu
+
+// SSE2 forms of the whole-warp kernels (lanes_vec.go, lanes_vec_amd64.s).
+
+//go:noescape
+func addLanes(d, a, b *[32]uint64, mask uint64)
+
+//go:noescape
+func subLanes(d, a, b *[32]uint64, mask uint64)
+
+//go:noescape
+func andLanes(d, a, b *[32]uint64, mask uint64)
+
+//go:noescape
+func orLanes(d, a, b *[32]uint64, mask uint64)
+
+//go:noescape
+func xorLanes(d, a, b *[32]uint64, mask uint64)
+
+// The 32-bit shifts need AVX2's per-lane shift counts (VPSRLVQ, VPSLLVQ);
+// without AVX2 they are the Go loops.
+
+// hasAVX2 reports whether the processor and the operating system support
+// AVX2 (CPUID and XGETBV, lanes_vec_amd64.s).
+func hasAVX2() bool
+
+var avx2 = hasAVX2()
+
+//go:noescape
+func shrLanes32AVX2(d, a, b *[32]uint64)
+
+//go:noescape
+func shlLanes32AVX2(d, a, b *[32]uint64)
+
+func shrLanes32(d, a, b *[32]uint64) {
+	if avx2 {
+		shrLanes32AVX2(d, a, b)
+		return
+	}
+	shrLanes32Go(d, a, b)
+}
+
+func shlLanes32(d, a, b *[32]uint64) {
+	if avx2 {
+		shlLanes32AVX2(d, a, b)
+		return
+	}
+	shlLanes32Go(d, a, b)
+}
+
+//go:noescape
+func madLo32Lanes(d, a, b, c *[32]uint64)
+
+//go:noescape
+func mulLo32Lanes(d, a, b *[32]uint64)
+
+//go:noescape
+func cmpEq32Lanes(p, x, y *[32]uint64, inv uint64)
+
+//go:noescape
+func cmpGt32Lanes(p, x, y *[32]uint64, flip uint32, inv uint64)
+
+//go:noescape
+func shrS32LanesAVX2(d, a, b *[32]uint64)
+
+func shrS32Lanes(d, a, b *[32]uint64) {
+	if avx2 {
+		shrS32LanesAVX2(d, a, b)
+		return
+	}
+	shrS32LanesGo(d, a, b)
+}
+
+//go:noescape
+func selpLanes(d, a, b, c *[32]uint64, mask uint64)
