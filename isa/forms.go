@@ -64,7 +64,7 @@ type OperandSpec struct {
 	NoHalf   bool  // no .f16x2 register stands for this integer operand (ptxas 12.5: nanosleep, redux)
 	PredOut  bool  // a destination that may be written d|p with a predicate (elect.sync, match.all.sync, shfl.sync)
 	SinkOK   bool  // a destination that may be the sink _ (setp, atom, lop3, match.all.sync, mbarrier.arrive)
-	Limit    int64 // an immediate must be below Limit (0: no limit)
+	Limit    int64 // an immediate must be below Limit (0: no limit); a vector operand has Limit registers (0: as many as the form's .vN says)
 }
 
 // TypeMode selects the operand type-checking rules of PTX ISA §9.4.1.
