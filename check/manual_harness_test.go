@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/isa"
@@ -128,6 +129,13 @@ func declaredNames(d string) []string {
 		}
 		for _, part := range strings.Split(f, ",") {
 			part = strings.TrimSpace(part)
+			if base, count, ok := strings.Cut(part, "<"); ok && strings.HasSuffix(count, ">") {
+				n, _ := strconv.Atoi(strings.TrimSuffix(count, ">"))
+				for i := range n { // d<4>: d0 .. d3
+					names = append(names, fmt.Sprintf("%s%d", base, i))
+				}
+				continue
+			}
 			if j := strings.IndexAny(part, "[<="); j >= 0 {
 				part = part[:j]
 			}
