@@ -174,7 +174,10 @@ func expand(s string, sets func(string) []string, limit *int) []string {
 		if vals := sets(p); vals != nil {
 			alts = nil
 			for _, v := range vals {
-				if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, ":") {
+				switch {
+				case v == "none": // ".vec = { none, .v2, .v4 }"
+					v = ""
+				case !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, ":"):
 					v = "." + v // ".CmpOp = { eq, ne, ... }"
 				}
 				alts = append(alts, expand(v, sets, limit)...)
