@@ -404,7 +404,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) && !(f.Opcode == "multimem" && q == QAcc_F32) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) && !(f.Opcode == "multimem" && (q == QAcc_F32 || q == QAcc_F16)) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
 			probs = ignoredProblem(f, names, i, probs)
 			continue
 		}
@@ -665,7 +665,7 @@ func ptxasIgnores(q Qual) bool {
 	switch q {
 	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
 		return true
-	case QAcc_F32: // multimem.ld_reduce's; measured on add, set, setp, ld, mov, bra
+	case QAcc_F32, QAcc_F16: // multimem.ld_reduce's; measured on add, set, setp, ld, mov, bra (.acc::f16: add, fma, ld, mov)
 		return true
 	}
 	return tensormapField(q)
