@@ -445,6 +445,9 @@ const (
 	QTrap                                                     // .trap
 	QZero                                                     // .zero
 	QP                                                        // .p
+	QTexref                                                   // .texref
+	QSamplerref                                               // .samplerref
+	QSurfref                                                  // .surfref
 	QMemory_Layout                                            // .memory_layout
 	QPo                                                       // .po
 	QShr7                                                     // .shr7
@@ -894,6 +897,9 @@ var genQuals = [numQuals - numStoreQuals]qualInfo{
 	QTrap - numStoreQuals:                         {".trap", GMod, 0, 0},
 	QZero - numStoreQuals:                         {".zero", GMod, 0, 0},
 	QP - numStoreQuals:                            {".p", GMod, 0, 0},
+	QTexref - numStoreQuals:                       {".texref", GMod, 0, 0},
+	QSamplerref - numStoreQuals:                   {".samplerref", GMod, 0, 0},
+	QSurfref - numStoreQuals:                      {".surfref", GMod, 0, 0},
 	QMemory_Layout - numStoreQuals:                {".memory_layout", GMod, 0, 0},
 	QPo - numStoreQuals:                           {".po", GMod, 0, 0},
 	QShr7 - numStoreQuals:                         {".shr7", GMod, 0, 0},
@@ -3872,162 +3878,167 @@ var opForms = [...]OpForm{
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QB, QP, Q1d, Q2d, Q3d, QAdd, QMin, QMax, QAnd, QOr, QU32, QU64, QS32, QB32, QB64}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "suq", Opcode: "suq", Line: 890, Section: "PTX ISA 9.7.11.4", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "istypep", Opcode: "istypep", Line: 890, Section: "PTX ISA 9.7.10.6", PTX: 4<<8 | 0, Arch: SM(30),
+		Order:    []int8{0},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QTexref, QSamplerref, QSurfref}}},
+		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
+	},
+	{Name: "suq", Opcode: "suq", Line: 892, Section: "PTX ISA 9.7.11.4", PTX: 1<<8 | 5, Arch: SM(20),
 		Order:       []int8{0},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QArray_Size, QMemory_Layout, QB32}}},
 		AnyOperands: true,
 	},
-	{Name: "vadd", Opcode: "vadd", Line: 897, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vadd", Opcode: "vadd", Line: 899, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vadd", Opcode: "vadd", Line: 898, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vadd", Opcode: "vadd", Line: 900, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vsub", Opcode: "vsub", Line: 900, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vsub", Opcode: "vsub", Line: 902, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vsub", Opcode: "vsub", Line: 901, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vsub", Opcode: "vsub", Line: 903, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 903, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 905, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 904, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 906, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmin", Opcode: "vmin", Line: 906, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 908, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmin", Opcode: "vmin", Line: 907, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 909, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 909, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmax", Opcode: "vmax", Line: 911, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 910, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmax", Opcode: "vmax", Line: 912, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 912, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 914, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 913, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 915, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 915, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 917, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 916, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 918, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmad", Opcode: "vmad", Line: 918, Section: "PTX ISA 9.7.19.3", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmad", Opcode: "vmad", Line: 920, Section: "PTX ISA 9.7.19.3", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QPo}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOpt, Values: []Qual{QShr7, QShr15}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 920, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 922, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 921, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 923, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd2", Opcode: "vadd2", Line: 923, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vadd2", Opcode: "vadd2", Line: 925, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub2", Opcode: "vsub2", Line: 925, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vsub2", Opcode: "vsub2", Line: 927, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg2", Opcode: "vavrg2", Line: 927, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vavrg2", Opcode: "vavrg2", Line: 929, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 929, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 931, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin2", Opcode: "vmin2", Line: 931, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmin2", Opcode: "vmin2", Line: 933, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax2", Opcode: "vmax2", Line: 933, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmax2", Opcode: "vmax2", Line: 935, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset2", Opcode: "vset2", Line: 935, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vset2", Opcode: "vset2", Line: 937, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd4", Opcode: "vadd4", Line: 937, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vadd4", Opcode: "vadd4", Line: 939, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub4", Opcode: "vsub4", Line: 939, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vsub4", Opcode: "vsub4", Line: 941, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg4", Opcode: "vavrg4", Line: 941, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vavrg4", Opcode: "vavrg4", Line: 943, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 943, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 945, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin4", Opcode: "vmin4", Line: 945, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmin4", Opcode: "vmin4", Line: 947, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax4", Opcode: "vmax4", Line: 947, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmax4", Opcode: "vmax4", Line: 949, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset4", Opcode: "vset4", Line: 949, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vset4", Opcode: "vset4", Line: 951, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
@@ -4129,6 +4140,7 @@ var qualIndex = strindex.Index{Mask: 0xfff,
 		31:   {W: 0x7864692e7864692e, Val: uint16(QIdx), N: 4},                           // .idx
 		40:   {W: 0x6464612e6464612e, Val: uint16(QAdd), N: 4},                           // .add
 		42:   {W: 0x6573753a6c6f632e, Val: uint16(QCollector_B3_Use), N: 19},             // .collector::b3::use
+		45:   {W: 0x666572726d61732e, Val: uint16(QSamplerref), N: 11},                   // .samplerref
 		54:   {W: 0x6d722e, Val: uint16(QRm), N: 3},                                      // .rm
 		76:   {W: 0x6465722e6465722e, Val: uint16(QRed), N: 4},                           // .red
 		81:   {W: 0x7570672e7570672e, Val: uint16(QGpu), N: 4},                           // .gpu
@@ -4336,6 +4348,7 @@ var qualIndex = strindex.Index{Mask: 0xfff,
 		1751: {W: 0x325f65646464612e, Val: uint16(QAddr_Mode_2), N: 12},                  // .addr_mode_2
 		1753: {W: 0x6573753a6c6f632e, Val: uint16(QCollector_B0_Use), N: 19},             // .collector::b0::use
 		1754: {W: 0x656375646465722e, Val: uint16(QReduce), N: 7},                        // .reduce
+		1755: {W: 0x666572787865742e, Val: uint16(QTexref), N: 7},                        // .texref
 		1759: {W: 0x636f6c6c6c6c612e, Val: uint16(QAlloc), N: 6},                         // .alloc
 		1764: {W: 0x70722e, Val: uint16(QRp), N: 3},                                      // .rp
 		1768: {W: 0x386b363534366d2e, Val: uint16(QM64n56k8), N: 9},                      // .m64n56k8
@@ -4534,6 +4547,7 @@ var qualIndex = strindex.Index{Mask: 0xfff,
 		3228: {W: 0x34366b3034366d2e, Val: uint16(QM64n240k64), N: 11},                   // .m64n240k64
 		3249: {W: 0x36316b3434366d2e, Val: uint16(QM64n24k16), N: 10},                    // .m64n24k16
 		3251: {W: 0x746d61746968732e, Val: uint16(QShiftamt), N: 9},                      // .shiftamt
+		3271: {W: 0x666572667275732e, Val: uint16(QSurfref), N: 8},                       // .surfref
 		3273: {W: 0x6c61766e766e692e, Val: uint16(QInval), N: 6},                         // .inval
 		3274: {W: 0x3631662e3631662e, Val: uint16(QF16), N: 4},                           // .f16
 		3297: {W: 0x34366b3634366d2e, Val: uint16(QM64n96k64), N: 10},                    // .m64n96k64
@@ -4652,7 +4666,7 @@ var qualIndex = strindex.Index{Mask: 0xfff,
 		4076: {W: 0x34782e, Val: uint16(QX4), N: 3},                                      // .x4
 		4095: {},
 	},
-	Keys: []string{18: ".mbarrier::arrive::one", 31: ".idx", 40: ".add", 42: ".collector::b3::use", 54: ".rm", 76: ".red", 81: ".gpu", 104: ".pack::16b", 111: ".m64n232k32", 115: ".b128", 118: ".rzi", 120: ".m64n24k256", 132: ".m64n80k32", 153: ".f32x2", 154: ".m64n152k32", 164: ".number", 170: ".32x32b", 177: ".L2::128B", 194: ".m64n248k8", 201: ".geu", 202: ".ca", 203: ".channel_data_type", 206: ".m32n8k16", 209: ".16x128b", 210: ".m64n64k32", 231: ".m64n176k256", 240: ".mask", 247: ".cta_group::1", 249: ".sync_restrict::shared::cta", 257: ".addr_mode_1", 284: ".e3m2x4", 285: ".m64n104k64", 287: ".mbarrier", 288: ".b64", 304: ".a1d", 305: ".m64n224k64", 326: ".bulk_group", 332: ".m64n208k64", 367: ".m64n160k256", 369: ".m64n56k64", 394: ".shared::cta", 396: ".m64n144k8", 397: ".release", 400: ".local", 409: ".m64n96k32", 413: ".m64n8k256", 462: ".warpx2::02_13", 468: ".collector::b0::lastuse", 495: ".s8", 498: ".bf16", 525: ".3d", 537: ".m64n32k16", 538: ".min", 541: ".m64n48k256", 546: ".pred", 550: ".m16n8", 552: ".mma", 553: ".m64n48k64", 554: ".rank", 559: ".abs", 563: ".cp", 564: ".m64n24k8", 570: ".noinc", 578: ".mma_async", 591: ".collector::b3::fill", 593: ".m64n88k32", 612: ".acc::f32", 637: ".global_stride", 638: ".kind::f8f6f4", 639: ".m16n8k32", 640: ".uni", 648: ".dealloc", 649: ".tensormap", 654: ".s64", 664: ".num_samples", 666: ".and", 681: ".m16n8k64", 692: ".cube", 714: ".try_wait", 715: ".s16x2", 717: ".m64n224k32", 719: ".m16n8k4", 720: ".m64n40k64", 721: ".tex", 722: ".64x128b", 726: ".relu", 729: ".m64n112k32", 735: ".collector::a::fill", 741: ".down", 748: ".m64n224k16", 756: ".m64n144k64", 761: ".sys", 763: ".b6x16_p32", 767: ".m64n216k8", 769: ".m64n72k16", 772: ".b8", 787: ".gl", 804: ".m64n248k64", 806: ".c", 835: ".collector::b2::fill", 840: ".rni", 845: ".rc16", 854: ".m64n184k32", 864: ".m8n8k4", 868: ".popc", 879: ".xorsign", 887: ".m64n128k64", 896: ".x8", 898: ".proxy", 909: ".m64n40k8", 916: ".weak", 931: ".m64n120k8", 940: ".interleave_layout", 971: ".sync_restrict::shared::cluster", 973: ".u16", 986: ".x16", 996: ".rna", 1008: ".wb", 1014: ".m64n256k16", 1017: ".L2::evict_last", 1025: ".sp", 1034: ".b1024", 1064: ".acc::f16", 1079: ".collector::b1::fill", 1081: ".to", 1085: ".m64n32k256", 1089: ".full", 1131: ".replace", 1147: ".read", 1152: ".swizzle_mode", 1154: ".collector::b2::discard", 1157: ".wrap", 1164: ".m64n192k64", 1170: ".s2", 1178: ".num", 1179: ".ne", 1185: ".grad", 1198: ".level", 1201: ".m64n160k8", 1209: ".aligned", 1216: ".m64n248k32", 1221: ".e4m3x2", 1237: ".u32", 1240: ".pending_count", 1248: ".m64n248k16", 1250: ".mbarrier_init", 1251: ".x32", 1262: ".wait_group", 1264: ".2d", 1277: ".kind::mxf8f6f4", 1278: ".m64n32k8", 1293: ".m8n8k32", 1314: ".m64n16k256", 1323: ".L2", 1324: ".collector::b0::fill", 1325: ".m64n136k64", 1335: ".finite", 1342: ".p", 1359: ".m64n168k64", 1362: ".m64n32k32", 1371: ".m64n208k32", 1379: ".fill_mode", 1402: ".m64n208k16", 1419: ".wait_all", 1445: ".subnormal", 1446: ".noComplete", 1449: ".cta_group::2", 1453: ".neu", 1458: ".v4", 1461: ".m8n8", 1462: ".notanumber", 1477: ".m64n120k32", 1481: ".m8n16", 1484: ".depth", 1497: ".m64n80k256", 1498: ".normalized_coords", 1499: ".tensormap::generic", 1503: ".m64n192k256", 1506: ".m64n136k16", 1508: ".xor", 1512: ".collector::b1::discard", 1525: ".cas", 1527: ".f64", 1529: ".e5m2x2", 1530: ".m64n40k16", 1533: ".global_dim", 1544: ".relinquish_alloc_permit", 1548: ".m64n192k8", 1550: ".m64n136k8", 1553: ".num_mipmap_levels", 1554: ".128x256b", 1570: ".x2", 1572: ".channel_order", 1578: ".f16x2", 1587: ".shr7", 1589: ".m64n216k16", 1590: ".L2::evict_unchanged", 1594: ".m64n72k32", 1597: ".L1::no_allocate", 1618: ".m64n184k16", 1645: ".satfinite", 1653: ".L2::evict_first", 1686: ".warpx2::01_23", 1698: ".m8n8k128", 1700: ".m8n8k16", 1715: ".m64n112k8", 1731: ".m64n232k16", 1746: ".16x256b", 1751: ".addr_mode_2", 1753: ".collector::b0::use", 1754: ".reduce", 1759: ".alloc", 1764: ".rp", 1768: ".m64n56k8", 1773: ".L1::evict_first", 1775: ".e5m2", 1789: ".oob", 1795: ".m64n176k64", 1799: ".init", 1806: ".m64n56k16", 1808: ".m64n72k64", 1812: ".m64n24k64", 1814: ".zero", 1817: ".cp_fenceproxy", 1831: ".cp_mask", 1837: ".e2m1x2", 1845: ".bfly", 1858: ".elemtype", 1864: ".gtu", 1874: ".m64n128k8", 1886: ".shr15", 1905: ".m64n48k8", 1906: ".m64n120k16", 1910: ".collector::a::discard", 1912: ".32x128b", 1913: ".prefetch", 1937: ".m64n112k64", 1941: ".st", 1947: ".wait", 1949: ".collector::b2::lastuse", 1950: ".m64n160k32", 1957: ".leu", 1960: ".m64n8k16", 1978: ".m64n176k16", 1985: ".filter_mode", 1988: ".m64n152k64", 1990: ".m64n48k16", 1994: ".m64n128k256", 1996: ".complete_tx", 2004: ".1d", 2005: ".rz", 2035: ".b16", 2043: ".ballot", 2045: ".m64n96k8", 2065: ".cvt", 2088: ".m16n8k256", 2103: ".a2dms", 2107: ".fence::before_thread_sync", 2114: ".max", 2118: ".L1", 2120: ".acquire", 2129: ".arrive_drop", 2134: ".kind::tf32", 2144: ".m64n168k8", 2146: ".wait::st", 2159: ".trap", 2166: ".m16n16k8", 2170: ".force_unnormalized_coords", 2171: ".m64n152k16", 2177: ".param", 2197: ".u4", 2224: ".lu", 2227: ".acube", 2232: ".m64n256k8", 2242: ".b1", 2253: ".v3", 2254: ".mmio", 2257: ".ge", 2274: ".cs", 2292: ".m16n8k8", 2299: ".b32", 2306: ".collector::b1::lastuse", 2326: ".base", 2340: ".b", 2348: ".scale_vec::1X", 2355: ".m64n40k32", 2356: ".b4x16", 2357: ".fence::after_thread_sync", 2360: ".cluster", 2365: ".x1", 2369: ".r", 2374: ".v8", 2378: ".m64n160k16", 2386: ".box_dim", 2387: ".eq", 2388: ".m64n176k8", 2392: ".or", 2402: ".s16", 2410: ".b4e", 2414: ".warp", 2425: ".16x32bx2", 2433: ".L2::64B", 2434: ".hi", 2435: ".ld_reduce", 2476: ".rc8", 2482: ".e4m3x4", 2510: ".m64n200k8", 2511: ".memory_layout", 2514: ".store", 2522: ".infinite", 2527: ".fence", 2548: ".collector::b1::use", 2556: ".m8n32k16", 2559: ".shift", 2569: "generic", 2593: ".x128", 2601: ".m64n192k16", 2602: ".m64n224k8", 2604: ".range", 2608: ".m64n80k16", 2609: ".shared::cluster", 2618: ".gt", 2631: ".m64n56k32", 2634: ".alias", 2638: ".im2col", 2646: ".col", 2647: ".pack", 2649: ".cta", 2657: ".le", 2658: ".tf32", 2666: ".s32", 2671: ".dec", 2672: ".tensor", 2674: ".bulk", 2675: ".hs", 2676: ".inc", 2678: ".m16n8k128", 2688: ".m64n184k64", 2702: ".ecl", 2707: ".cc", 2719: ".wide", 2720: ".rpi", 2725: ".normal", 2726: ".const", 2727: ".async", 2728: ".L1::evict_last", 2744: ".rmi", 2747: ".m64n112k16", 2750: ".e4m3", 2756: ".m64n200k64", 2763: ".warpx4", 2769: ".nc", 2770: ".width", 2784: ".L2::evict_normal", 2790: ".e5m2x4", 2796: ".m64n64k8", 2811: ".e2m3x2", 2814: ".test_wait", 2815: ".m64n48k32", 2823: ".block_scale", 2825: ".noftz", 2836: ".m64n16k16", 2840: ".clamp", 2841: ".collector::a::use", 2850: ".mbarrier::complete_tx::bytes", 2861: ".g", 2878: ".m64n256k256", 2879: ".global", 2885: ".m64n96k16", 2893: ".scale_vec::2X", 2898: ".lo", 2900: ".m64n112k256", 2909: ".m64n144k256", 2921: ".m64n80k8", 2925: ".param::func", 2932: ".approx", 2960: ".launch_dependents", 2965: ".arrive", 2985: ".shared", 2992: ".collector::b3::discard", 3015: ".m64n240k256", 3018: ".m64n144k32", 3019: ".lt", 3024: ".m64n232k8", 3026: ".m64n216k64", 3029: ".all", 3048: ".v2", 3049: ".exch", 3069: ".m64n88k16", 3078: ".m64n256k64", 3081: ".wt", 3096: ".array_size", 3098: ".e2m1x4", 3113: ".u8", 3119: ".e3m2x2", 3134: ".sync", 3140: ".kind::mxf4nvf4", 3143: ".5d", 3148: ".m64n128k32", 3160: ".m64n8k32", 3165: ".m64n64k256", 3170: ".sc", 3173: ".m64n104k32", 3179: ".m64n152k8", 3202: ".m64n8k64", 3212: ".equ", 3228: ".m64n240k64", 3249: ".m64n24k16", 3251: ".shiftamt", 3273: ".inval", 3274: ".f16", 3297: ".m64n96k64", 3301: ".L1::evict_unchanged", 3306: ".expect_tx", 3307: ".height", 3311: ".m64n120k64", 3322: ".u64", 3325: ".sp::ordered_metadata", 3330: ".m64n8k8", 3332: ".kind::i8", 3333: ".u16x2", 3335: ".x64", 3343: ".collector::b2::use", 3344: ".m64n96k256", 3348: ".m64n240k8", 3350: ".proxy.async", 3355: ".rn", 3368: ".4x256b", 3369: ".d", 3382: ".l", 3387: ".L1::evict_normal", 3394: ".L2::256B", 3403: ".kind::mxf4", 3409: ".async::generic", 3410: ".unpack::16b", 3425: ".m64n192k32", 3427: ".ue8m0x2", 3431: ".volatile", 3445: ".param::entry", 3447: ".m64n144k16", 3452: ".ld", 3453: ".m64n208k8", 3456: ".b4x16_p64", 3462: ".nan", 3467: ".parity", 3475: ".rs", 3480: ".NaN", 3481: ".m64n64k16", 3482: ".m64n88k64", 3486: ".addr_mode_0", 3488: ".m64n184k8", 3490: ".m64n256k32", 3507: ".fractional", 3510: ".m64n72k8", 3535: ".m16n8k16", 3537: ".acq_rel", 3538: ".f32", 3556: ".element_stride", 3574: ".L2::cache_hint", 3577: ".m64n128k16", 3584: ".m64n136k32", 3599: ".multicast::cluster", 3602: ".m64n104k16", 3618: ".tile", 3620: ".ltu", 3621: ".m64n168k32", 3623: ".cg", 3632: ".m64n16k8", 3641: ".m64n240k32", 3643: ".up", 3646: ".m64n16k64", 3648: ".m64n80k64", 3649: ".f4e", 3654: ".m64n104k8", 3656: ".b8x16", 3666: ".bf16x2", 3670: ".scale_vec::4X", 3672: ".m64n240k16", 3676: ".s4", 3687: ".trans", 3712: ".commit", 3724: ".load", 3730: ".wait::ld", 3732: ".kind::f16", 3742: ".any", 3749: ".16x64b", 3768: ".collector::a::lastuse", 3770: ".collector::b0::discard", 3774: ".m64n208k256", 3783: ".m64n160k64", 3787: ".collector::b3::lastuse", 3788: ".u2", 3795: ".m64n232k64", 3796: ".m64n200k32", 3797: ".a2d", 3814: ".ls", 3821: ".m64n224k256", 3823: ".ftz", 3824: ".m16n16k16", 3825: ".m64n32k64", 3827: ".global_address", 3828: ".m64n200k16", 3840: ".ecr", 3865: ".im2col_no_offs", 3875: ".a", 3876: ".ws", 3882: ".4d", 3888: ".128x128b", 3893: ".m64n64k64", 3912: ".commit_group", 3917: ".m64n88k8", 3928: ".sat", 3950: ".relaxed", 3984: ".cv", 3998: ".m16n16", 4038: ".po", 4041: ".row", 4049: ".m64n168k16", 4056: ".m64n176k32", 4058: ".m64n16k32", 4065: ".m64n216k32", 4072: ".e2m3x4", 4073: ".2dms", 4074: ".m64n24k32", 4076: ".x4", 4095: ""},
+	Keys: []string{18: ".mbarrier::arrive::one", 31: ".idx", 40: ".add", 42: ".collector::b3::use", 45: ".samplerref", 54: ".rm", 76: ".red", 81: ".gpu", 104: ".pack::16b", 111: ".m64n232k32", 115: ".b128", 118: ".rzi", 120: ".m64n24k256", 132: ".m64n80k32", 153: ".f32x2", 154: ".m64n152k32", 164: ".number", 170: ".32x32b", 177: ".L2::128B", 194: ".m64n248k8", 201: ".geu", 202: ".ca", 203: ".channel_data_type", 206: ".m32n8k16", 209: ".16x128b", 210: ".m64n64k32", 231: ".m64n176k256", 240: ".mask", 247: ".cta_group::1", 249: ".sync_restrict::shared::cta", 257: ".addr_mode_1", 284: ".e3m2x4", 285: ".m64n104k64", 287: ".mbarrier", 288: ".b64", 304: ".a1d", 305: ".m64n224k64", 326: ".bulk_group", 332: ".m64n208k64", 367: ".m64n160k256", 369: ".m64n56k64", 394: ".shared::cta", 396: ".m64n144k8", 397: ".release", 400: ".local", 409: ".m64n96k32", 413: ".m64n8k256", 462: ".warpx2::02_13", 468: ".collector::b0::lastuse", 495: ".s8", 498: ".bf16", 525: ".3d", 537: ".m64n32k16", 538: ".min", 541: ".m64n48k256", 546: ".pred", 550: ".m16n8", 552: ".mma", 553: ".m64n48k64", 554: ".rank", 559: ".abs", 563: ".cp", 564: ".m64n24k8", 570: ".noinc", 578: ".mma_async", 591: ".collector::b3::fill", 593: ".m64n88k32", 612: ".acc::f32", 637: ".global_stride", 638: ".kind::f8f6f4", 639: ".m16n8k32", 640: ".uni", 648: ".dealloc", 649: ".tensormap", 654: ".s64", 664: ".num_samples", 666: ".and", 681: ".m16n8k64", 692: ".cube", 714: ".try_wait", 715: ".s16x2", 717: ".m64n224k32", 719: ".m16n8k4", 720: ".m64n40k64", 721: ".tex", 722: ".64x128b", 726: ".relu", 729: ".m64n112k32", 735: ".collector::a::fill", 741: ".down", 748: ".m64n224k16", 756: ".m64n144k64", 761: ".sys", 763: ".b6x16_p32", 767: ".m64n216k8", 769: ".m64n72k16", 772: ".b8", 787: ".gl", 804: ".m64n248k64", 806: ".c", 835: ".collector::b2::fill", 840: ".rni", 845: ".rc16", 854: ".m64n184k32", 864: ".m8n8k4", 868: ".popc", 879: ".xorsign", 887: ".m64n128k64", 896: ".x8", 898: ".proxy", 909: ".m64n40k8", 916: ".weak", 931: ".m64n120k8", 940: ".interleave_layout", 971: ".sync_restrict::shared::cluster", 973: ".u16", 986: ".x16", 996: ".rna", 1008: ".wb", 1014: ".m64n256k16", 1017: ".L2::evict_last", 1025: ".sp", 1034: ".b1024", 1064: ".acc::f16", 1079: ".collector::b1::fill", 1081: ".to", 1085: ".m64n32k256", 1089: ".full", 1131: ".replace", 1147: ".read", 1152: ".swizzle_mode", 1154: ".collector::b2::discard", 1157: ".wrap", 1164: ".m64n192k64", 1170: ".s2", 1178: ".num", 1179: ".ne", 1185: ".grad", 1198: ".level", 1201: ".m64n160k8", 1209: ".aligned", 1216: ".m64n248k32", 1221: ".e4m3x2", 1237: ".u32", 1240: ".pending_count", 1248: ".m64n248k16", 1250: ".mbarrier_init", 1251: ".x32", 1262: ".wait_group", 1264: ".2d", 1277: ".kind::mxf8f6f4", 1278: ".m64n32k8", 1293: ".m8n8k32", 1314: ".m64n16k256", 1323: ".L2", 1324: ".collector::b0::fill", 1325: ".m64n136k64", 1335: ".finite", 1342: ".p", 1359: ".m64n168k64", 1362: ".m64n32k32", 1371: ".m64n208k32", 1379: ".fill_mode", 1402: ".m64n208k16", 1419: ".wait_all", 1445: ".subnormal", 1446: ".noComplete", 1449: ".cta_group::2", 1453: ".neu", 1458: ".v4", 1461: ".m8n8", 1462: ".notanumber", 1477: ".m64n120k32", 1481: ".m8n16", 1484: ".depth", 1497: ".m64n80k256", 1498: ".normalized_coords", 1499: ".tensormap::generic", 1503: ".m64n192k256", 1506: ".m64n136k16", 1508: ".xor", 1512: ".collector::b1::discard", 1525: ".cas", 1527: ".f64", 1529: ".e5m2x2", 1530: ".m64n40k16", 1533: ".global_dim", 1544: ".relinquish_alloc_permit", 1548: ".m64n192k8", 1550: ".m64n136k8", 1553: ".num_mipmap_levels", 1554: ".128x256b", 1570: ".x2", 1572: ".channel_order", 1578: ".f16x2", 1587: ".shr7", 1589: ".m64n216k16", 1590: ".L2::evict_unchanged", 1594: ".m64n72k32", 1597: ".L1::no_allocate", 1618: ".m64n184k16", 1645: ".satfinite", 1653: ".L2::evict_first", 1686: ".warpx2::01_23", 1698: ".m8n8k128", 1700: ".m8n8k16", 1715: ".m64n112k8", 1731: ".m64n232k16", 1746: ".16x256b", 1751: ".addr_mode_2", 1753: ".collector::b0::use", 1754: ".reduce", 1755: ".texref", 1759: ".alloc", 1764: ".rp", 1768: ".m64n56k8", 1773: ".L1::evict_first", 1775: ".e5m2", 1789: ".oob", 1795: ".m64n176k64", 1799: ".init", 1806: ".m64n56k16", 1808: ".m64n72k64", 1812: ".m64n24k64", 1814: ".zero", 1817: ".cp_fenceproxy", 1831: ".cp_mask", 1837: ".e2m1x2", 1845: ".bfly", 1858: ".elemtype", 1864: ".gtu", 1874: ".m64n128k8", 1886: ".shr15", 1905: ".m64n48k8", 1906: ".m64n120k16", 1910: ".collector::a::discard", 1912: ".32x128b", 1913: ".prefetch", 1937: ".m64n112k64", 1941: ".st", 1947: ".wait", 1949: ".collector::b2::lastuse", 1950: ".m64n160k32", 1957: ".leu", 1960: ".m64n8k16", 1978: ".m64n176k16", 1985: ".filter_mode", 1988: ".m64n152k64", 1990: ".m64n48k16", 1994: ".m64n128k256", 1996: ".complete_tx", 2004: ".1d", 2005: ".rz", 2035: ".b16", 2043: ".ballot", 2045: ".m64n96k8", 2065: ".cvt", 2088: ".m16n8k256", 2103: ".a2dms", 2107: ".fence::before_thread_sync", 2114: ".max", 2118: ".L1", 2120: ".acquire", 2129: ".arrive_drop", 2134: ".kind::tf32", 2144: ".m64n168k8", 2146: ".wait::st", 2159: ".trap", 2166: ".m16n16k8", 2170: ".force_unnormalized_coords", 2171: ".m64n152k16", 2177: ".param", 2197: ".u4", 2224: ".lu", 2227: ".acube", 2232: ".m64n256k8", 2242: ".b1", 2253: ".v3", 2254: ".mmio", 2257: ".ge", 2274: ".cs", 2292: ".m16n8k8", 2299: ".b32", 2306: ".collector::b1::lastuse", 2326: ".base", 2340: ".b", 2348: ".scale_vec::1X", 2355: ".m64n40k32", 2356: ".b4x16", 2357: ".fence::after_thread_sync", 2360: ".cluster", 2365: ".x1", 2369: ".r", 2374: ".v8", 2378: ".m64n160k16", 2386: ".box_dim", 2387: ".eq", 2388: ".m64n176k8", 2392: ".or", 2402: ".s16", 2410: ".b4e", 2414: ".warp", 2425: ".16x32bx2", 2433: ".L2::64B", 2434: ".hi", 2435: ".ld_reduce", 2476: ".rc8", 2482: ".e4m3x4", 2510: ".m64n200k8", 2511: ".memory_layout", 2514: ".store", 2522: ".infinite", 2527: ".fence", 2548: ".collector::b1::use", 2556: ".m8n32k16", 2559: ".shift", 2569: "generic", 2593: ".x128", 2601: ".m64n192k16", 2602: ".m64n224k8", 2604: ".range", 2608: ".m64n80k16", 2609: ".shared::cluster", 2618: ".gt", 2631: ".m64n56k32", 2634: ".alias", 2638: ".im2col", 2646: ".col", 2647: ".pack", 2649: ".cta", 2657: ".le", 2658: ".tf32", 2666: ".s32", 2671: ".dec", 2672: ".tensor", 2674: ".bulk", 2675: ".hs", 2676: ".inc", 2678: ".m16n8k128", 2688: ".m64n184k64", 2702: ".ecl", 2707: ".cc", 2719: ".wide", 2720: ".rpi", 2725: ".normal", 2726: ".const", 2727: ".async", 2728: ".L1::evict_last", 2744: ".rmi", 2747: ".m64n112k16", 2750: ".e4m3", 2756: ".m64n200k64", 2763: ".warpx4", 2769: ".nc", 2770: ".width", 2784: ".L2::evict_normal", 2790: ".e5m2x4", 2796: ".m64n64k8", 2811: ".e2m3x2", 2814: ".test_wait", 2815: ".m64n48k32", 2823: ".block_scale", 2825: ".noftz", 2836: ".m64n16k16", 2840: ".clamp", 2841: ".collector::a::use", 2850: ".mbarrier::complete_tx::bytes", 2861: ".g", 2878: ".m64n256k256", 2879: ".global", 2885: ".m64n96k16", 2893: ".scale_vec::2X", 2898: ".lo", 2900: ".m64n112k256", 2909: ".m64n144k256", 2921: ".m64n80k8", 2925: ".param::func", 2932: ".approx", 2960: ".launch_dependents", 2965: ".arrive", 2985: ".shared", 2992: ".collector::b3::discard", 3015: ".m64n240k256", 3018: ".m64n144k32", 3019: ".lt", 3024: ".m64n232k8", 3026: ".m64n216k64", 3029: ".all", 3048: ".v2", 3049: ".exch", 3069: ".m64n88k16", 3078: ".m64n256k64", 3081: ".wt", 3096: ".array_size", 3098: ".e2m1x4", 3113: ".u8", 3119: ".e3m2x2", 3134: ".sync", 3140: ".kind::mxf4nvf4", 3143: ".5d", 3148: ".m64n128k32", 3160: ".m64n8k32", 3165: ".m64n64k256", 3170: ".sc", 3173: ".m64n104k32", 3179: ".m64n152k8", 3202: ".m64n8k64", 3212: ".equ", 3228: ".m64n240k64", 3249: ".m64n24k16", 3251: ".shiftamt", 3271: ".surfref", 3273: ".inval", 3274: ".f16", 3297: ".m64n96k64", 3301: ".L1::evict_unchanged", 3306: ".expect_tx", 3307: ".height", 3311: ".m64n120k64", 3322: ".u64", 3325: ".sp::ordered_metadata", 3330: ".m64n8k8", 3332: ".kind::i8", 3333: ".u16x2", 3335: ".x64", 3343: ".collector::b2::use", 3344: ".m64n96k256", 3348: ".m64n240k8", 3350: ".proxy.async", 3355: ".rn", 3368: ".4x256b", 3369: ".d", 3382: ".l", 3387: ".L1::evict_normal", 3394: ".L2::256B", 3403: ".kind::mxf4", 3409: ".async::generic", 3410: ".unpack::16b", 3425: ".m64n192k32", 3427: ".ue8m0x2", 3431: ".volatile", 3445: ".param::entry", 3447: ".m64n144k16", 3452: ".ld", 3453: ".m64n208k8", 3456: ".b4x16_p64", 3462: ".nan", 3467: ".parity", 3475: ".rs", 3480: ".NaN", 3481: ".m64n64k16", 3482: ".m64n88k64", 3486: ".addr_mode_0", 3488: ".m64n184k8", 3490: ".m64n256k32", 3507: ".fractional", 3510: ".m64n72k8", 3535: ".m16n8k16", 3537: ".acq_rel", 3538: ".f32", 3556: ".element_stride", 3574: ".L2::cache_hint", 3577: ".m64n128k16", 3584: ".m64n136k32", 3599: ".multicast::cluster", 3602: ".m64n104k16", 3618: ".tile", 3620: ".ltu", 3621: ".m64n168k32", 3623: ".cg", 3632: ".m64n16k8", 3641: ".m64n240k32", 3643: ".up", 3646: ".m64n16k64", 3648: ".m64n80k64", 3649: ".f4e", 3654: ".m64n104k8", 3656: ".b8x16", 3666: ".bf16x2", 3670: ".scale_vec::4X", 3672: ".m64n240k16", 3676: ".s4", 3687: ".trans", 3712: ".commit", 3724: ".load", 3730: ".wait::ld", 3732: ".kind::f16", 3742: ".any", 3749: ".16x64b", 3768: ".collector::a::lastuse", 3770: ".collector::b0::discard", 3774: ".m64n208k256", 3783: ".m64n160k64", 3787: ".collector::b3::lastuse", 3788: ".u2", 3795: ".m64n232k64", 3796: ".m64n200k32", 3797: ".a2d", 3814: ".ls", 3821: ".m64n224k256", 3823: ".ftz", 3824: ".m16n16k16", 3825: ".m64n32k64", 3827: ".global_address", 3828: ".m64n200k16", 3840: ".ecr", 3865: ".im2col_no_offs", 3875: ".a", 3876: ".ws", 3882: ".4d", 3888: ".128x128b", 3893: ".m64n64k64", 3912: ".commit_group", 3917: ".m64n88k8", 3928: ".sat", 3950: ".relaxed", 3984: ".cv", 3998: ".m16n16", 4038: ".po", 4041: ".row", 4049: ".m64n168k16", 4056: ".m64n176k32", 4058: ".m64n16k32", 4065: ".m64n216k32", 4072: ".e2m3x4", 4073: ".2dms", 4074: ".m64n24k32", 4076: ".x4", 4095: ""},
 }
 
 // formOpcodes are the opcodes of the forms, sorted.
@@ -4661,19 +4675,19 @@ var formOpcodes = [...]string{
 	"barrier", "bfe", "bfi", "bfind", "bmsk", "bra", "brev", "brkpt",
 	"brx", "call", "clz", "cnot", "copysign", "cos", "cp", "createpolicy",
 	"cvt", "cvta", "div", "dp2a", "dp4a", "elect", "ex2", "exit",
-	"fence", "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "ld", "ldmatrix",
-	"ldu", "lg2", "lop3", "mad", "mad24", "madc", "mapa", "match",
-	"max", "mbarrier", "membar", "min", "mma", "mov", "movmatrix", "mul",
-	"mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent", "popc",
-	"prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "ret",
-	"rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf", "shfl",
-	"shl", "shr", "sin", "slct", "sqrt", "st", "stackrestore", "stacksave",
-	"stmatrix", "sub", "subc", "suld", "suq", "sured", "sust", "szext",
-	"tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap", "txq",
-	"vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2", "vavrg4",
-	"vmad", "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4", "vote",
-	"vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2", "vsub4",
-	"wgmma", "wmma", "xor",
+	"fence", "fma", "fns", "getctarank", "griddepcontrol", "isspacep", "istypep", "ld",
+	"ldmatrix", "ldu", "lg2", "lop3", "mad", "mad24", "madc", "mapa",
+	"match", "max", "mbarrier", "membar", "min", "mma", "mov", "movmatrix",
+	"mul", "mul24", "multimem", "nanosleep", "neg", "not", "or", "pmevent",
+	"popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem",
+	"ret", "rsqrt", "sad", "selp", "set", "setmaxnreg", "setp", "shf",
+	"shfl", "shl", "shr", "sin", "slct", "sqrt", "st", "stackrestore",
+	"stacksave", "stmatrix", "sub", "subc", "suld", "suq", "sured", "sust",
+	"szext", "tanh", "tcgen05", "tensormap", "testp", "tex", "tld4", "trap",
+	"txq", "vabsdiff", "vabsdiff2", "vabsdiff4", "vadd", "vadd2", "vadd4", "vavrg2",
+	"vavrg4", "vmad", "vmax", "vmax2", "vmax4", "vmin", "vmin2", "vmin4",
+	"vote", "vset", "vset2", "vset4", "vshl", "vshr", "vsub", "vsub2",
+	"vsub4", "wgmma", "wmma", "xor",
 }
 
 // opcodeForms[i] are the forms of formOpcodes[i], in file order.
@@ -4716,6 +4730,7 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 	{&opForms[266]}, // getctarank
 	{&opForms[366]}, // griddepcontrol
 	{&opForms[209]}, // isspacep
+	{&opForms[503]}, // istypep
 	{&opForms[182], &opForms[183], &opForms[184], &opForms[185], &opForms[186], &opForms[187], &opForms[188], &opForms[189]}, // ld
 	{&opForms[410], &opForms[411]}, // ldmatrix
 	{&opForms[190], &opForms[191]}, // ldu
@@ -4770,7 +4785,7 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 	{&opForms[3], &opForms[4], &opForms[40], &opForms[50], &opForms[51], &opForms[52], &opForms[60], &opForms[97], &opForms[98]}, // sub
 	{&opForms[41], &opForms[42]}, // subc
 	{&opForms[500]},              // suld
-	{&opForms[503]},              // suq
+	{&opForms[504]},              // suq
 	{&opForms[502]},              // sured
 	{&opForms[501]},              // sust
 	{&opForms[33]},               // szext
@@ -4782,30 +4797,30 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 	{&opForms[498]},                // tld4
 	{&opForms[272]},                // trap
 	{&opForms[499]},                // txq
-	{&opForms[508], &opForms[509]}, // vabsdiff
-	{&opForms[524]},                // vabsdiff2
-	{&opForms[531]},                // vabsdiff4
-	{&opForms[504], &opForms[505]}, // vadd
-	{&opForms[521]},                // vadd2
-	{&opForms[528]},                // vadd4
-	{&opForms[523]},                // vavrg2
-	{&opForms[530]},                // vavrg4
-	{&opForms[518]},                // vmad
-	{&opForms[512], &opForms[513]}, // vmax
-	{&opForms[526]},                // vmax2
-	{&opForms[533]},                // vmax4
-	{&opForms[510], &opForms[511]}, // vmin
-	{&opForms[525]},                // vmin2
-	{&opForms[532]},                // vmin4
+	{&opForms[509], &opForms[510]}, // vabsdiff
+	{&opForms[525]},                // vabsdiff2
+	{&opForms[532]},                // vabsdiff4
+	{&opForms[505], &opForms[506]}, // vadd
+	{&opForms[522]},                // vadd2
+	{&opForms[529]},                // vadd4
+	{&opForms[524]},                // vavrg2
+	{&opForms[531]},                // vavrg4
+	{&opForms[519]},                // vmad
+	{&opForms[513], &opForms[514]}, // vmax
+	{&opForms[527]},                // vmax2
+	{&opForms[534]},                // vmax4
+	{&opForms[511], &opForms[512]}, // vmin
+	{&opForms[526]},                // vmin2
+	{&opForms[533]},                // vmin4
 	{&opForms[355], &opForms[356], &opForms[357], &opForms[358], &opForms[359]}, // vote
-	{&opForms[519], &opForms[520]},                                              // vset
-	{&opForms[527]},                                                             // vset2
-	{&opForms[534]},                                                             // vset4
-	{&opForms[514], &opForms[515]},                                              // vshl
-	{&opForms[516], &opForms[517]},                                              // vshr
-	{&opForms[506], &opForms[507]},                                              // vsub
-	{&opForms[522]},                                                             // vsub2
-	{&opForms[529]},                                                             // vsub4
+	{&opForms[520], &opForms[521]},                                              // vset
+	{&opForms[528]},                                                             // vset2
+	{&opForms[535]},                                                             // vset4
+	{&opForms[515], &opForms[516]},                                              // vshl
+	{&opForms[517], &opForms[518]},                                              // vshr
+	{&opForms[507], &opForms[508]},                                              // vsub
+	{&opForms[523]},                                                             // vsub2
+	{&opForms[530]},                                                             // vsub4
 	{&opForms[469], &opForms[470], &opForms[471], &opForms[472], &opForms[473], &opForms[474], &opForms[475], &opForms[476], &opForms[477], &opForms[478], &opForms[479], &opForms[480], &opForms[481], &opForms[482]},                                                                                                                                                                                                                                                 // wgmma
 	{&opForms[438], &opForms[439], &opForms[440], &opForms[441], &opForms[442], &opForms[443], &opForms[444], &opForms[445], &opForms[446], &opForms[447], &opForms[448], &opForms[449], &opForms[450], &opForms[451], &opForms[452], &opForms[453], &opForms[454], &opForms[455], &opForms[456], &opForms[457], &opForms[458], &opForms[459], &opForms[460], &opForms[461], &opForms[462], &opForms[463], &opForms[464], &opForms[465], &opForms[466], &opForms[467]}, // wmma
 	{&opForms[169]}, // xor
@@ -4816,138 +4831,139 @@ var formIndex = strindex.Index{Mask: 0x3ff,
 	Slots: []strindex.Slot{
 		16:   {W: 0x74706b72706b7262, Val: 15, N: 5},  // brkpt
 		17:   {W: 0x6c6c61636c6c6163, Val: 17, N: 4},  // call
-		35:   {W: 0x7472717372717372, Val: 72, N: 5},  // rsqrt
-		53:   {W: 0x75646c, Val: 40, N: 3},            // ldu
+		35:   {W: 0x7472717372717372, Val: 73, N: 5},  // rsqrt
+		53:   {W: 0x75646c, Val: 41, N: 3},            // ldu
 		54:   {W: 0x787262, Val: 16, N: 3},            // brx
 		60:   {W: 0x6d6f74616d6f7461, Val: 6, N: 4},   // atom
 		62:   {W: 0x7963696c61657263, Val: 23, N: 12}, // createpolicy
-		74:   {W: 0x3267727672766176, Val: 110, N: 6}, // vavrg2
+		74:   {W: 0x3267727672766176, Val: 111, N: 6}, // vavrg2
 		83:   {W: 0x6e67697379706f63, Val: 20, N: 8},  // copysign
-		97:   {W: 0x6464617664646176, Val: 107, N: 4}, // vadd
-		99:   {W: 0x64616d7664616d76, Val: 112, N: 4}, // vmad
-		105:  {W: 0x746573, Val: 75, N: 3},            // set
+		97:   {W: 0x6464617664646176, Val: 108, N: 4}, // vadd
+		99:   {W: 0x64616d7664616d76, Val: 113, N: 4}, // vmad
+		105:  {W: 0x746573, Val: 76, N: 3},            // set
 		112:  {W: 0x7265697272726162, Val: 8, N: 7},   // barrier
-		123:  {W: 0x78616d7678616d76, Val: 113, N: 4}, // vmax
-		128:  {W: 0x7261626d626d656d, Val: 50, N: 6},  // membar
+		123:  {W: 0x78616d7678616d76, Val: 114, N: 4}, // vmax
+		128:  {W: 0x7261626d626d656d, Val: 51, N: 6},  // membar
 		131:  {W: 0x747663, Val: 24, N: 3},            // cvt
-		145:  {W: 0x7061727470617274, Val: 102, N: 4}, // trap
+		145:  {W: 0x7061727470617274, Val: 103, N: 4}, // trap
 		153:  {W: 0x6c6f727464697267, Val: 36, N: 14}, // griddepcontrol
-		154:  {W: 0x6c6873, Val: 80, N: 3},            // shl
-		158:  {W: 0x3464646164646176, Val: 109, N: 5}, // vadd4
-		179:  {W: 0x3262757362757376, Val: 126, N: 5}, // vsub2
-		180:  {W: 0x6364616d6364616d, Val: 45, N: 4},  // madc
-		182:  {W: 0x6d656d69746c756d, Val: 57, N: 8},  // multimem
-		183:  {W: 0x34646c7434646c74, Val: 101, N: 4}, // tld4
-		191:  {W: 0x3478616d78616d76, Val: 115, N: 5}, // vmax4
-		194:  {W: 0x3474657374657376, Val: 122, N: 5}, // vset4
-		197:  {W: 0x766f6d, Val: 53, N: 3},            // mov
-		204:  {W: 0x706c6573706c6573, Val: 74, N: 4},  // selp
-		252:  {W: 0x746572, Val: 71, N: 3},            // ret
+		154:  {W: 0x6c6873, Val: 81, N: 3},            // shl
+		158:  {W: 0x3464646164646176, Val: 110, N: 5}, // vadd4
+		179:  {W: 0x3262757362757376, Val: 127, N: 5}, // vsub2
+		180:  {W: 0x6364616d6364616d, Val: 46, N: 4},  // madc
+		182:  {W: 0x6d656d69746c756d, Val: 58, N: 8},  // multimem
+		183:  {W: 0x34646c7434646c74, Val: 102, N: 4}, // tld4
+		191:  {W: 0x3478616d78616d76, Val: 116, N: 5}, // vmax4
+		194:  {W: 0x3474657374657376, Val: 123, N: 5}, // vset4
+		197:  {W: 0x766f6d, Val: 54, N: 3},            // mov
+		204:  {W: 0x706c6573706c6573, Val: 75, N: 4},  // selp
+		252:  {W: 0x746572, Val: 72, N: 3},            // ret
 		254:  {W: 0x736e66, Val: 34, N: 3},            // fns
-		258:  {W: 0x343264613264616d, Val: 44, N: 5},  // mad24
-		279:  {W: 0x35306e6565676374, Val: 97, N: 7},  // tcgen05
-		281:  {W: 0x64616d, Val: 43, N: 3},            // mad
+		258:  {W: 0x343264613264616d, Val: 45, N: 5},  // mad24
+		279:  {W: 0x35306e6565676374, Val: 98, N: 7},  // tcgen05
+		281:  {W: 0x64616d, Val: 44, N: 3},            // mad
 		298:  {W: 0x6134706461347064, Val: 28, N: 4},  // dp4a
 		310:  {W: 0x646e69666e696662, Val: 11, N: 5},  // bfind
-		314:  {W: 0x7875646575646572, Val: 69, N: 5},  // redux
+		314:  {W: 0x7875646575646572, Val: 70, N: 5},  // redux
 		327:  {W: 0x7469786574697865, Val: 31, N: 4},  // exit
-		355:  {W: 0x726569727261626d, Val: 49, N: 8},  // mbarrier
+		355:  {W: 0x726569727261626d, Val: 50, N: 8},  // mbarrier
 		369:  {W: 0x696662, Val: 10, N: 3},            // bfi
 		379:  {W: 0x6b6e617263746567, Val: 35, N: 10}, // getctarank
-		405:  {W: 0x64646c, Val: 38, N: 2},            // ld
-		416:  {W: 0x3462757362757376, Val: 127, N: 5}, // vsub4
+		405:  {W: 0x64646c, Val: 39, N: 2},            // ld
+		416:  {W: 0x3462757362757376, Val: 128, N: 5}, // vsub4
 		423:  {W: 0x61636f6c6f6c6c61, Val: 4, N: 6},   // alloca
-		424:  {W: 0x646173, Val: 73, N: 3},            // sad
-		426:  {W: 0x6666696473626176, Val: 104, N: 8}, // vabsdiff
-		428:  {W: 0x7568637466657270, Val: 65, N: 9},  // prefetchu
-		430:  {W: 0x747473, Val: 85, N: 2},            // st
-		435:  {W: 0x3466666973626176, Val: 106, N: 9}, // vabsdiff4
-		437:  {W: 0x65746f7665746f76, Val: 119, N: 4}, // vote
-		467:  {W: 0x616d6d77616d6d77, Val: 129, N: 4}, // wmma
-		476:  {W: 0x78697274616d646c, Val: 39, N: 8},  // ldmatrix
+		424:  {W: 0x646173, Val: 74, N: 3},            // sad
+		426:  {W: 0x6666696473626176, Val: 105, N: 8}, // vabsdiff
+		428:  {W: 0x7568637466657270, Val: 66, N: 9},  // prefetchu
+		430:  {W: 0x747473, Val: 86, N: 2},            // st
+		435:  {W: 0x3466666973626176, Val: 107, N: 9}, // vabsdiff4
+		437:  {W: 0x65746f7665746f76, Val: 120, N: 4}, // vote
+		467:  {W: 0x616d6d77616d6d77, Val: 130, N: 4}, // wmma
+		476:  {W: 0x78697274616d646c, Val: 40, N: 8},  // ldmatrix
 		478:  {W: 0x656662, Val: 9, N: 3},             // bfe
-		494:  {W: 0x6170616d6170616d, Val: 46, N: 4},  // mapa
-		495:  {W: 0x3467727672766176, Val: 111, N: 6}, // vavrg4
-		499:  {W: 0x7473757374737573, Val: 94, N: 4},  // sust
-		500:  {W: 0x7074736574736574, Val: 99, N: 5},  // testp
-		502:  {W: 0x726873, Val: 81, N: 3},            // shr
-		532:  {W: 0x7465737674657376, Val: 120, N: 4}, // vset
+		494:  {W: 0x6170616d6170616d, Val: 47, N: 4},  // mapa
+		495:  {W: 0x3467727672766176, Val: 112, N: 6}, // vavrg4
+		499:  {W: 0x7473757374737573, Val: 95, N: 4},  // sust
+		500:  {W: 0x7074736574736574, Val: 100, N: 5}, // testp
+		502:  {W: 0x726873, Val: 82, N: 3},            // shr
+		532:  {W: 0x7465737674657376, Val: 121, N: 4}, // vset
 		539:  {W: 0x6132706461327064, Val: 27, N: 4},  // dp2a
-		543:  {W: 0x627573, Val: 89, N: 3},            // sub
+		543:  {W: 0x627573, Val: 90, N: 3},            // sub
 		551:  {W: 0x6b736d626b736d62, Val: 12, N: 4},  // bmsk
 		588:  {W: 0x7065636170737369, Val: 37, N: 8},  // isspacep
-		589:  {W: 0x6362757363627573, Val: 90, N: 4},  // subc
-		590:  {W: 0x717874, Val: 103, N: 3},           // txq
-		594:  {W: 0x6e696d766e696d76, Val: 116, N: 4}, // vmin
-		617:  {W: 0x746f6e, Val: 60, N: 3},            // not
-		618:  {W: 0x7478657a78657a73, Val: 95, N: 5},  // szext
-		622:  {W: 0x326e696d6e696d76, Val: 117, N: 5}, // vmin2
-		626:  {W: 0x74636c7374636c73, Val: 83, N: 4},  // slct
+		589:  {W: 0x6362757363627573, Val: 91, N: 4},  // subc
+		590:  {W: 0x717874, Val: 104, N: 3},           // txq
+		594:  {W: 0x6e696d766e696d76, Val: 117, N: 4}, // vmin
+		617:  {W: 0x746f6e, Val: 61, N: 3},            // not
+		618:  {W: 0x7478657a78657a73, Val: 96, N: 5},  // szext
+		622:  {W: 0x326e696d6e696d76, Val: 118, N: 5}, // vmin2
+		626:  {W: 0x74636c7374636c73, Val: 84, N: 4},  // slct
 		627:  {W: 0x646e61, Val: 5, N: 3},             // and
-		631:  {W: 0x65726f7463617473, Val: 86, N: 12}, // stackrestore
+		631:  {W: 0x65726f7463617473, Val: 87, N: 12}, // stackrestore
 		642:  {W: 0x736261, Val: 0, N: 3},             // abs
-		643:  {W: 0x6c756d, Val: 55, N: 3},            // mul
-		650:  {W: 0x6863746566657270, Val: 64, N: 8},  // prefetch
-		654:  {W: 0x6465727565727573, Val: 93, N: 5},  // sured
-		657:  {W: 0x34326c75326c756d, Val: 56, N: 5},  // mul24
+		643:  {W: 0x6c756d, Val: 56, N: 3},            // mul
+		650:  {W: 0x6863746566657270, Val: 65, N: 8},  // prefetch
+		654:  {W: 0x6465727565727573, Val: 94, N: 5},  // sured
+		657:  {W: 0x34326c75326c756d, Val: 57, N: 5},  // mul24
 		659:  {W: 0x327865, Val: 30, N: 3},            // ex2
-		664:  {W: 0x63706f7063706f70, Val: 63, N: 4},  // popc
+		664:  {W: 0x63706f7063706f70, Val: 64, N: 4},  // popc
 		665:  {W: 0x6b73616d69746361, Val: 1, N: 10},  // activemask
-		686:  {W: 0x646572, Val: 68, N: 3},            // red
+		686:  {W: 0x646572, Val: 69, N: 3},            // red
 		689:  {W: 0x65636e65636e6566, Val: 32, N: 5},  // fence
-		692:  {W: 0x646c7573646c7573, Val: 91, N: 4},  // suld
-		698:  {W: 0x6d6572, Val: 70, N: 3},            // rem
+		692:  {W: 0x646c7573646c7573, Val: 92, N: 4},  // suld
+		698:  {W: 0x6d6572, Val: 71, N: 3},            // rem
 		703:  {W: 0x7a6c63, Val: 18, N: 3},            // clz
-		710:  {W: 0x616d6d676d6d6777, Val: 128, N: 5}, // wgmma
-		716:  {W: 0x746e657676656d70, Val: 62, N: 7},  // pmevent
+		710:  {W: 0x616d6d676d6d6777, Val: 129, N: 5}, // wgmma
+		716:  {W: 0x746e657676656d70, Val: 63, N: 7},  // pmevent
 		721:  {W: 0x6174766361747663, Val: 25, N: 4},  // cvta
-		722:  {W: 0x686e6174686e6174, Val: 96, N: 4},  // tanh
+		722:  {W: 0x686e6174686e6174, Val: 97, N: 4},  // tanh
 		725:  {W: 0x707063, Val: 22, N: 2},            // cp
-		727:  {W: 0x6c6668736c666873, Val: 79, N: 4},  // shfl
-		730:  {W: 0x7472717374727173, Val: 84, N: 4},  // sqrt
+		727:  {W: 0x6c6668736c666873, Val: 80, N: 4},  // shfl
+		730:  {W: 0x7472717374727173, Val: 85, N: 4},  // sqrt
 		737:  {W: 0x7665726276657262, Val: 14, N: 4},  // brev
-		738:  {W: 0x726f78, Val: 130, N: 3},           // xor
-		753:  {W: 0x6e696d, Val: 51, N: 3},            // min
-		763:  {W: 0x78616d, Val: 48, N: 3},            // max
+		738:  {W: 0x726f78, Val: 131, N: 3},           // xor
+		753:  {W: 0x6e696d, Val: 52, N: 3},            // min
+		763:  {W: 0x78616d, Val: 49, N: 3},            // max
 		772:  {W: 0x7463656c63656c65, Val: 29, N: 5},  // elect
-		786:  {W: 0x746d7270746d7270, Val: 66, N: 4},  // prmt
-		795:  {W: 0x3278616d78616d76, Val: 114, N: 5}, // vmax2
-		797:  {W: 0x3274657374657376, Val: 121, N: 5}, // vset2
-		812:  {W: 0x70616d72736e6574, Val: 98, N: 9},  // tensormap
-		815:  {W: 0x706372, Val: 67, N: 3},            // rcp
-		827:  {W: 0x666873, Val: 78, N: 3},            // shf
-		832:  {W: 0x686374616374616d, Val: 47, N: 5},  // match
+		786:  {W: 0x746d7270746d7270, Val: 67, N: 4},  // prmt
+		795:  {W: 0x3278616d78616d76, Val: 115, N: 5}, // vmax2
+		797:  {W: 0x3274657374657376, Val: 122, N: 5}, // vset2
+		812:  {W: 0x70616d72736e6574, Val: 99, N: 9},  // tensormap
+		815:  {W: 0x706372, Val: 68, N: 3},            // rcp
+		827:  {W: 0x666873, Val: 79, N: 3},            // shf
+		828:  {W: 0x7065707979747369, Val: 38, N: 7},  // istypep
+		832:  {W: 0x686374616374616d, Val: 48, N: 5},  // match
 		834:  {W: 0x766964, Val: 26, N: 3},            // div
-		845:  {W: 0x33706f6c33706f6c, Val: 42, N: 4},  // lop3
-		846:  {W: 0x6275737662757376, Val: 125, N: 4}, // vsub
+		845:  {W: 0x33706f6c33706f6c, Val: 43, N: 4},  // lop3
+		846:  {W: 0x6275737662757376, Val: 126, N: 4}, // vsub
 		848:  {W: 0x746f6e63746f6e63, Val: 19, N: 4},  // cnot
-		849:  {W: 0x6c6873766c687376, Val: 123, N: 4}, // vshl
+		849:  {W: 0x6c6873766c687376, Val: 124, N: 4}, // vshl
 		850:  {W: 0x646461, Val: 2, N: 3},             // add
-		860:  {W: 0x346e696d6e696d76, Val: 118, N: 5}, // vmin4
-		874:  {W: 0x786574, Val: 100, N: 3},           // tex
-		891:  {W: 0x78697274616d7473, Val: 88, N: 8},  // stmatrix
-		895:  {W: 0x6e6973, Val: 82, N: 3},            // sin
-		905:  {W: 0x717573, Val: 92, N: 3},            // suq
-		916:  {W: 0x3266666973626176, Val: 105, N: 9}, // vabsdiff2
-		927:  {W: 0x7074657370746573, Val: 77, N: 4},  // setp
-		932:  {W: 0x32676c, Val: 41, N: 3},            // lg2
+		860:  {W: 0x346e696d6e696d76, Val: 119, N: 5}, // vmin4
+		874:  {W: 0x786574, Val: 101, N: 3},           // tex
+		891:  {W: 0x78697274616d7473, Val: 89, N: 8},  // stmatrix
+		895:  {W: 0x6e6973, Val: 83, N: 3},            // sin
+		905:  {W: 0x717573, Val: 93, N: 3},            // suq
+		916:  {W: 0x3266666973626176, Val: 106, N: 9}, // vabsdiff2
+		927:  {W: 0x7074657370746573, Val: 78, N: 4},  // setp
+		932:  {W: 0x32676c, Val: 42, N: 3},            // lg2
 		933:  {W: 0x617262, Val: 13, N: 3},            // bra
-		936:  {W: 0x67656e, Val: 59, N: 3},            // neg
-		944:  {W: 0x3264646164646176, Val: 108, N: 5}, // vadd2
-		951:  {W: 0x6765726e6d746573, Val: 76, N: 10}, // setmaxnreg
-		962:  {W: 0x7268737672687376, Val: 124, N: 4}, // vshr
-		965:  {W: 0x616d6d, Val: 52, N: 3},            // mma
-		966:  {W: 0x7065656c6f6e616e, Val: 58, N: 9},  // nanosleep
+		936:  {W: 0x67656e, Val: 60, N: 3},            // neg
+		944:  {W: 0x3264646164646176, Val: 109, N: 5}, // vadd2
+		951:  {W: 0x6765726e6d746573, Val: 77, N: 10}, // setmaxnreg
+		962:  {W: 0x7268737672687376, Val: 125, N: 4}, // vshr
+		965:  {W: 0x616d6d, Val: 53, N: 3},            // mma
+		966:  {W: 0x7065656c6f6e616e, Val: 59, N: 9},  // nanosleep
 		969:  {W: 0x616d66, Val: 33, N: 3},            // fma
 		979:  {W: 0x736f63, Val: 21, N: 3},            // cos
-		989:  {W: 0x786972746d766f6d, Val: 54, N: 9},  // movmatrix
+		989:  {W: 0x786972746d766f6d, Val: 55, N: 9},  // movmatrix
 		994:  {W: 0x6364646163646461, Val: 3, N: 4},   // addc
 		1005: {W: 0x726162, Val: 7, N: 3},             // bar
-		1011: {W: 0x6576617363617473, Val: 87, N: 9},  // stacksave
-		1013: {W: 0x72726f, Val: 61, N: 2},            // or
+		1011: {W: 0x6576617363617473, Val: 88, N: 9},  // stacksave
+		1013: {W: 0x72726f, Val: 62, N: 2},            // or
 		1023: {},
 	},
-	Keys: []string{16: "brkpt", 17: "call", 35: "rsqrt", 53: "ldu", 54: "brx", 60: "atom", 62: "createpolicy", 74: "vavrg2", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 123: "vmax", 128: "membar", 131: "cvt", 145: "trap", 153: "griddepcontrol", 154: "shl", 158: "vadd4", 179: "vsub2", 180: "madc", 182: "multimem", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 252: "ret", 254: "fns", 258: "mad24", 279: "tcgen05", 281: "mad", 298: "dp4a", 310: "bfind", 314: "redux", 327: "exit", 355: "mbarrier", 369: "bfi", 379: "getctarank", 405: "ld", 416: "vsub4", 423: "alloca", 424: "sad", 426: "vabsdiff", 428: "prefetchu", 430: "st", 435: "vabsdiff4", 437: "vote", 467: "wmma", 476: "ldmatrix", 478: "bfe", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 532: "vset", 539: "dp2a", 543: "sub", 551: "bmsk", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 617: "not", 618: "szext", 622: "vmin2", 626: "slct", 627: "and", 631: "stackrestore", 642: "abs", 643: "mul", 650: "prefetch", 654: "sured", 657: "mul24", 659: "ex2", 664: "popc", 665: "activemask", 686: "red", 689: "fence", 692: "suld", 698: "rem", 703: "clz", 710: "wgmma", 716: "pmevent", 721: "cvta", 722: "tanh", 725: "cp", 727: "shfl", 730: "sqrt", 737: "brev", 738: "xor", 753: "min", 763: "max", 772: "elect", 786: "prmt", 795: "vmax2", 797: "vset2", 812: "tensormap", 815: "rcp", 827: "shf", 832: "match", 834: "div", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 891: "stmatrix", 895: "sin", 905: "suq", 916: "vabsdiff2", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 951: "setmaxnreg", 962: "vshr", 965: "mma", 966: "nanosleep", 969: "fma", 979: "cos", 989: "movmatrix", 994: "addc", 1005: "bar", 1011: "stacksave", 1013: "or", 1023: ""},
+	Keys: []string{16: "brkpt", 17: "call", 35: "rsqrt", 53: "ldu", 54: "brx", 60: "atom", 62: "createpolicy", 74: "vavrg2", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 123: "vmax", 128: "membar", 131: "cvt", 145: "trap", 153: "griddepcontrol", 154: "shl", 158: "vadd4", 179: "vsub2", 180: "madc", 182: "multimem", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 252: "ret", 254: "fns", 258: "mad24", 279: "tcgen05", 281: "mad", 298: "dp4a", 310: "bfind", 314: "redux", 327: "exit", 355: "mbarrier", 369: "bfi", 379: "getctarank", 405: "ld", 416: "vsub4", 423: "alloca", 424: "sad", 426: "vabsdiff", 428: "prefetchu", 430: "st", 435: "vabsdiff4", 437: "vote", 467: "wmma", 476: "ldmatrix", 478: "bfe", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 532: "vset", 539: "dp2a", 543: "sub", 551: "bmsk", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 617: "not", 618: "szext", 622: "vmin2", 626: "slct", 627: "and", 631: "stackrestore", 642: "abs", 643: "mul", 650: "prefetch", 654: "sured", 657: "mul24", 659: "ex2", 664: "popc", 665: "activemask", 686: "red", 689: "fence", 692: "suld", 698: "rem", 703: "clz", 710: "wgmma", 716: "pmevent", 721: "cvta", 722: "tanh", 725: "cp", 727: "shfl", 730: "sqrt", 737: "brev", 738: "xor", 753: "min", 763: "max", 772: "elect", 786: "prmt", 795: "vmax2", 797: "vset2", 812: "tensormap", 815: "rcp", 827: "shf", 828: "istypep", 832: "match", 834: "div", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 891: "stmatrix", 895: "sin", 905: "suq", 916: "vabsdiff2", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 951: "setmaxnreg", 962: "vshr", 965: "mma", 966: "nanosleep", 969: "fma", 979: "cos", 989: "movmatrix", 994: "addc", 1005: "bar", 1011: "stacksave", 1013: "or", 1023: ""},
 }
 
 // opDocText are the doc lines: what each instruction does, sorted by key.
@@ -5005,6 +5021,7 @@ var opDocText = [...]string{
 	"Return the rank of the CTA that owns a shared::cluster address.",                                               // getctarank
 	"Control the launch of dependent grids.",                                                                        // griddepcontrol
 	"Test whether a generic address lies in a state space.",                                                         // isspacep
+	"Test whether a 64-bit handle points to a texture, sampler or surface.",                                         // istypep
 	"Load a register from an addressable state space.",                                                              // ld
 	"Collectively load matrices from shared memory for mma.",                                                        // ldmatrix
 	"Load a read-only value that is the same for all threads of a warp.",                                            // ldu
@@ -5037,23 +5054,23 @@ var opDocText = [...]string{
 	"Reduce into every location of a multimem address.",                                                             // multimem.red
 	"Store to every location of a multimem address.",                                                                // multimem.st
 	"Suspend the thread for about the given number of nanoseconds.",                                                 // nanosleep
-	"Arithmetic negate.",                                                                                            // neg
-	"Bitwise negation.",                                                                                             // not
-	"Bitwise OR.",                                                                                                   // or
-	"Trigger a performance-monitor event.",                                                                          // pmevent
-	"Population count: the number of one bits.",                                                                     // popc
-	"Bring a line into a cache level.",                                                                              // prefetch
-	"Bring a line into the uniform cache.",                                                                          // prefetchu
-	"Permute the bytes of two registers.",                                                                           // prmt
-	"Reciprocal.",                                                                                                   // rcp
-	"Reduction on global or shared memory, without returning the old value.",                                        // red
-	"Asynchronous reduction on shared::cluster memory, completing on an mbarrier.",                                  // red.async
-	"Reduce a value across the threads of a warp.",                                                                  // redux.sync
-	"The remainder of integer division.",                                                                            // rem
-	"Return from a function.",                                                                                       // ret
-	"Reciprocal of the square root.",                                                                                // rsqrt
-	"Sum of absolute differences.",                                                                                  // sad
-	"Select between two values with a predicate.",                                                                   // selp
+	"Arithmetic negate.",                        // neg
+	"Bitwise negation.",                         // not
+	"Bitwise OR.",                               // or
+	"Trigger a performance-monitor event.",      // pmevent
+	"Population count: the number of one bits.", // popc
+	"Bring a line into a cache level.",          // prefetch
+	"Bring a line into the uniform cache.",      // prefetchu
+	"Permute the bytes of two registers.",       // prmt
+	"Reciprocal.",                               // rcp
+	"Reduction on global or shared memory, without returning the old value.",       // red
+	"Asynchronous reduction on shared::cluster memory, completing on an mbarrier.", // red.async
+	"Reduce a value across the threads of a warp.",                                 // redux.sync
+	"The remainder of integer division.",                                           // rem
+	"Return from a function.",                                                      // ret
+	"Reciprocal of the square root.",                                               // rsqrt
+	"Sum of absolute differences.",                                                 // sad
+	"Select between two values with a predicate.",                                  // selp
 	"Compare two values, optionally combine with a predicate, and write 1.0 (float result), all ones (integer result) or 0; packed sources per half.", // set
 	"Release or request registers of a warpgroup.",                                            // setmaxnreg
 	"Compare two values, optionally combine with a predicate, and set one or two predicates.", // setp
@@ -5129,181 +5146,182 @@ var opDocText = [...]string{
 // docIndex maps a doc key (an instruction name) to its position in opDocText.
 var docIndex = strindex.Index{Mask: 0x3ff,
 	Slots: []strindex.Slot{
-		0:    {W: 0x65636e6565676374, Val: 129, N: 13}, // tcgen05.fence
-		4:    {W: 0x6b6c7562622e7473, Val: 112, N: 7},  // st.bulk
+		0:    {W: 0x65636e6565676374, Val: 130, N: 13}, // tcgen05.fence
+		4:    {W: 0x6b6c7562622e7473, Val: 113, N: 7},  // st.bulk
 		16:   {W: 0x74706b72706b7262, Val: 18, N: 5},   // brkpt
 		17:   {W: 0x6c6c61636c6c6163, Val: 20, N: 4},   // call
-		35:   {W: 0x7472717372717372, Val: 99, N: 5},   // rsqrt
+		35:   {W: 0x7472717372717372, Val: 100, N: 5},  // rsqrt
 		38:   {W: 0x636e79732e726162, Val: 8, N: 8},    // bar.sync
-		39:   {W: 0x706f72647261626d, Val: 66, N: 20},  // mbarrier.arrive_drop
+		39:   {W: 0x706f72647261626d, Val: 67, N: 20},  // mbarrier.arrive_drop
 		46:   {W: 0x726f736e612e7063, Val: 30, N: 20},  // cp.async.bulk.tensor
 		48:   {W: 0x63632e642e646461, Val: 3, N: 6},    // add.cc
 		49:   {W: 0x6b6361702e747663, Val: 39, N: 8},   // cvt.pack
-		53:   {W: 0x75646c, Val: 55, N: 3},             // ldu
+		53:   {W: 0x75646c, Val: 56, N: 3},             // ldu
 		60:   {W: 0x6d6f74616d6f7461, Val: 7, N: 4},    // atom
 		62:   {W: 0x7963696c61657263, Val: 37, N: 12},  // createpolicy
-		74:   {W: 0x3267727672766176, Val: 148, N: 6},  // vavrg2
-		78:   {W: 0x636e797365746f76, Val: 157, N: 9},  // vote.sync
+		74:   {W: 0x3267727672766176, Val: 149, N: 6},  // vavrg2
+		78:   {W: 0x636e797365746f76, Val: 158, N: 9},  // vote.sync
 		83:   {W: 0x6e67697379706f63, Val: 23, N: 8},   // copysign
-		97:   {W: 0x6464617664646176, Val: 145, N: 4},  // vadd
-		99:   {W: 0x64616d7664616d76, Val: 150, N: 4},  // vmad
-		105:  {W: 0x746573, Val: 102, N: 3},            // set
+		97:   {W: 0x6464617664646176, Val: 146, N: 4},  // vadd
+		99:   {W: 0x64616d7664616d76, Val: 151, N: 4},  // vmad
+		105:  {W: 0x746573, Val: 103, N: 3},            // set
 		112:  {W: 0x7265697272726162, Val: 10, N: 7},   // barrier
 		114:  {W: 0x7864692e2e787262, Val: 19, N: 7},   // brx.idx
-		123:  {W: 0x78616d7678616d76, Val: 151, N: 4},  // vmax
-		128:  {W: 0x7261626d626d656d, Val: 74, N: 6},   // membar
+		123:  {W: 0x78616d7678616d76, Val: 152, N: 4},  // vmax
+		128:  {W: 0x7261626d626d656d, Val: 75, N: 6},   // membar
 		131:  {W: 0x747663, Val: 38, N: 3},             // cvt
-		140:  {W: 0x79786f72736e6574, Val: 135, N: 23}, // tensormap.cp_fenceproxy
-		145:  {W: 0x7061727470617274, Val: 140, N: 4},  // trap
+		140:  {W: 0x79786f72736e6574, Val: 136, N: 23}, // tensormap.cp_fenceproxy
+		145:  {W: 0x7061727470617274, Val: 141, N: 4},  // trap
 		153:  {W: 0x6c6f727464697267, Val: 51, N: 14},  // griddepcontrol
-		154:  {W: 0x6c6873, Val: 107, N: 3},            // shl
-		155:  {W: 0x636e79736d6d6777, Val: 168, N: 15}, // wgmma.mma_async
-		158:  {W: 0x3464646164646176, Val: 147, N: 5},  // vadd4
-		179:  {W: 0x3262757362757376, Val: 164, N: 5},  // vsub2
-		180:  {W: 0x6364616d6364616d, Val: 61, N: 4},   // madc
-		183:  {W: 0x34646c7434646c74, Val: 139, N: 4},  // tld4
-		191:  {W: 0x3478616d78616d76, Val: 153, N: 5},  // vmax4
-		194:  {W: 0x3474657374657376, Val: 160, N: 5},  // vset4
-		197:  {W: 0x766f6d, Val: 77, N: 3},             // mov
-		204:  {W: 0x706c6573706c6573, Val: 101, N: 4},  // selp
-		213:  {W: 0x65636e656d6d6777, Val: 167, N: 11}, // wgmma.fence
+		154:  {W: 0x6c6873, Val: 108, N: 3},            // shl
+		155:  {W: 0x636e79736d6d6777, Val: 169, N: 15}, // wgmma.mma_async
+		158:  {W: 0x3464646164646176, Val: 148, N: 5},  // vadd4
+		179:  {W: 0x3262757362757376, Val: 165, N: 5},  // vsub2
+		180:  {W: 0x6364616d6364616d, Val: 62, N: 4},   // madc
+		183:  {W: 0x34646c7434646c74, Val: 140, N: 4},  // tld4
+		191:  {W: 0x3478616d78616d76, Val: 154, N: 5},  // vmax4
+		194:  {W: 0x3474657374657376, Val: 161, N: 5},  // vset4
+		197:  {W: 0x766f6d, Val: 78, N: 3},             // mov
+		204:  {W: 0x706c6573706c6573, Val: 102, N: 4},  // selp
+		213:  {W: 0x65636e656d6d6777, Val: 168, N: 11}, // wgmma.fence
 		247:  {W: 0x636e7973612e7063, Val: 25, N: 8},   // cp.async
-		252:  {W: 0x746572, Val: 98, N: 3},             // ret
+		252:  {W: 0x746572, Val: 99, N: 3},             // ret
 		254:  {W: 0x736e66, Val: 49, N: 3},             // fns
-		258:  {W: 0x343264613264616d, Val: 60, N: 5},   // mad24
-		281:  {W: 0x64616d, Val: 58, N: 3},             // mad
+		258:  {W: 0x343264613264616d, Val: 61, N: 5},   // mad24
+		281:  {W: 0x64616d, Val: 59, N: 3},             // mad
 		298:  {W: 0x6134706461347064, Val: 43, N: 4},   // dp4a
-		308:  {W: 0x70756f726d6d6777, Val: 169, N: 16}, // wgmma.wait_group
+		308:  {W: 0x70756f726d6d6777, Val: 170, N: 16}, // wgmma.wait_group
 		310:  {W: 0x646e69666e696662, Val: 14, N: 5},   // bfind
 		316:  {W: 0x65766972612e7063, Val: 33, N: 24},  // cp.async.mbarrier.arrive
 		327:  {W: 0x7469786574697865, Val: 46, N: 4},   // exit
 		332:  {W: 0x6b6c7562722e7063, Val: 35, N: 20},  // cp.reduce.async.bulk
-		335:  {W: 0x74696d6d65676374, Val: 126, N: 14}, // tcgen05.commit
+		335:  {W: 0x74696d6d65676374, Val: 127, N: 14}, // tcgen05.commit
 		340:  {W: 0x68637465612e7063, Val: 28, N: 22},  // cp.async.bulk.prefetch
-		357:  {W: 0x636e79736c666873, Val: 106, N: 9},  // shfl.sync
-		360:  {W: 0x7469617765676374, Val: 134, N: 12}, // tcgen05.wait
+		357:  {W: 0x636e79736c666873, Val: 107, N: 9},  // shfl.sync
+		360:  {W: 0x7469617765676374, Val: 135, N: 12}, // tcgen05.wait
 		369:  {W: 0x696662, Val: 13, N: 3},             // bfi
 		379:  {W: 0x6b6e617263746567, Val: 50, N: 10},  // getctarank
 		396:  {W: 0x70756f72612e7063, Val: 34, N: 19},  // cp.async.wait_group
-		398:  {W: 0x636e79732e646572, Val: 95, N: 9},   // red.async
-		400:  {W: 0x6465722e746c756d, Val: 82, N: 12},  // multimem.red
-		405:  {W: 0x64646c, Val: 53, N: 2},             // ld
+		398:  {W: 0x636e79732e646572, Val: 96, N: 9},   // red.async
+		400:  {W: 0x6465722e746c756d, Val: 83, N: 12},  // multimem.red
+		405:  {W: 0x64646c, Val: 54, N: 2},             // ld
 		410:  {W: 0x70756f72612e7063, Val: 31, N: 24},  // cp.async.bulk.wait_group
-		413:  {W: 0x6c61766e7261626d, Val: 70, N: 14},  // mbarrier.inval
-		416:  {W: 0x3462757362757376, Val: 165, N: 5},  // vsub4
-		419:  {W: 0x63632e622e627573, Val: 117, N: 6},  // sub.cc
-		422:  {W: 0x78745f657261626d, Val: 67, N: 20},  // mbarrier.complete_tx
+		413:  {W: 0x6c61766e7261626d, Val: 71, N: 14},  // mbarrier.inval
+		416:  {W: 0x3462757362757376, Val: 166, N: 5},  // vsub4
+		419:  {W: 0x63632e622e627573, Val: 118, N: 6},  // sub.cc
+		422:  {W: 0x78745f657261626d, Val: 68, N: 20},  // mbarrier.complete_tx
 		423:  {W: 0x61636f6c6f6c6c61, Val: 5, N: 6},    // alloca
-		424:  {W: 0x646173, Val: 100, N: 3},            // sad
-		426:  {W: 0x6666696473626176, Val: 142, N: 8},  // vabsdiff
-		428:  {W: 0x7568637466657270, Val: 91, N: 9},   // prefetchu
-		435:  {W: 0x3466666973626176, Val: 144, N: 9},  // vabsdiff4
-		448:  {W: 0x74696e697261626d, Val: 69, N: 13},  // mbarrier.init
-		452:  {W: 0x74732e6d746c756d, Val: 83, N: 11},  // multimem.st
+		424:  {W: 0x646173, Val: 101, N: 3},            // sad
+		426:  {W: 0x6666696473626176, Val: 143, N: 8},  // vabsdiff
+		428:  {W: 0x7568637466657270, Val: 92, N: 9},   // prefetchu
+		435:  {W: 0x3466666973626176, Val: 145, N: 9},  // vabsdiff4
+		448:  {W: 0x74696e697261626d, Val: 70, N: 13},  // mbarrier.init
+		452:  {W: 0x74732e6d746c756d, Val: 84, N: 11},  // multimem.st
 		457:  {W: 0x636e797363656c65, Val: 44, N: 10},  // elect.sync
-		467:  {W: 0x616d6d77616d6d77, Val: 170, N: 4},  // wmma
-		476:  {W: 0x78697274616d646c, Val: 54, N: 8},   // ldmatrix
-		477:  {W: 0x616d6d2e65676374, Val: 131, N: 11}, // tcgen05.mma
+		467:  {W: 0x616d6d77616d6d77, Val: 171, N: 4},  // wmma
+		476:  {W: 0x78697274616d646c, Val: 55, N: 8},   // ldmatrix
+		477:  {W: 0x616d6d2e65676374, Val: 132, N: 11}, // tcgen05.mma
 		478:  {W: 0x656662, Val: 12, N: 3},             // bfe
-		491:  {W: 0x746961777261626d, Val: 73, N: 17},  // mbarrier.try_wait
-		494:  {W: 0x6170616d6170616d, Val: 62, N: 4},   // mapa
-		495:  {W: 0x3467727672766176, Val: 149, N: 6},  // vavrg4
-		499:  {W: 0x7473757374737573, Val: 122, N: 4},  // sust
-		500:  {W: 0x7074736574736574, Val: 137, N: 5},  // testp
-		502:  {W: 0x726873, Val: 108, N: 3},            // shr
-		512:  {W: 0x657669727261626d, Val: 65, N: 15},  // mbarrier.arrive
-		513:  {W: 0x6563616c736e6574, Val: 136, N: 17}, // tensormap.replace
-		532:  {W: 0x7465737674657376, Val: 158, N: 4},  // vset
+		491:  {W: 0x746961777261626d, Val: 74, N: 17},  // mbarrier.try_wait
+		494:  {W: 0x6170616d6170616d, Val: 63, N: 4},   // mapa
+		495:  {W: 0x3467727672766176, Val: 150, N: 6},  // vavrg4
+		499:  {W: 0x7473757374737573, Val: 123, N: 4},  // sust
+		500:  {W: 0x7074736574736574, Val: 138, N: 5},  // testp
+		502:  {W: 0x726873, Val: 109, N: 3},            // shr
+		512:  {W: 0x657669727261626d, Val: 66, N: 15},  // mbarrier.arrive
+		513:  {W: 0x6563616c736e6574, Val: 137, N: 17}, // tensormap.replace
+		532:  {W: 0x7465737674657376, Val: 159, N: 4},  // vset
 		539:  {W: 0x6132706461327064, Val: 42, N: 4},   // dp2a
-		543:  {W: 0x627573, Val: 116, N: 3},            // sub
+		543:  {W: 0x627573, Val: 117, N: 3},            // sub
 		551:  {W: 0x6b736d626b736d62, Val: 15, N: 4},   // bmsk
-		552:  {W: 0x636f6c6c65676374, Val: 125, N: 13}, // tcgen05.alloc
+		552:  {W: 0x636f6c6c65676374, Val: 126, N: 13}, // tcgen05.alloc
 		573:  {W: 0x636e79732e726162, Val: 9, N: 13},   // bar.warp.sync
-		578:  {W: 0x70632e3565676374, Val: 127, N: 10}, // tcgen05.cp
-		581:  {W: 0x746e756f7261626d, Val: 71, N: 22},  // mbarrier.pending_count
+		578:  {W: 0x70632e3565676374, Val: 128, N: 10}, // tcgen05.cp
+		581:  {W: 0x746e756f7261626d, Val: 72, N: 22},  // mbarrier.pending_count
 		588:  {W: 0x7065636170737369, Val: 52, N: 8},   // isspacep
-		589:  {W: 0x6362757363627573, Val: 118, N: 4},  // subc
-		590:  {W: 0x717874, Val: 141, N: 3},            // txq
-		594:  {W: 0x6e696d766e696d76, Val: 154, N: 4},  // vmin
+		589:  {W: 0x6362757363627573, Val: 119, N: 4},  // subc
+		590:  {W: 0x717874, Val: 142, N: 3},            // txq
+		594:  {W: 0x6e696d766e696d76, Val: 155, N: 4},  // vmin
 		602:  {W: 0x7265747372726162, Val: 11, N: 15},  // barrier.cluster
-		617:  {W: 0x746f6e, Val: 86, N: 3},             // not
-		618:  {W: 0x7478657a78657a73, Val: 123, N: 5},  // szext
-		620:  {W: 0x636e797375646572, Val: 96, N: 10},  // redux.sync
-		622:  {W: 0x326e696d6e696d76, Val: 155, N: 5},  // vmin2
-		626:  {W: 0x74636c7374636c73, Val: 110, N: 4},  // slct
+		617:  {W: 0x746f6e, Val: 87, N: 3},             // not
+		618:  {W: 0x7478657a78657a73, Val: 124, N: 5},  // szext
+		620:  {W: 0x636e797375646572, Val: 97, N: 10},  // redux.sync
+		622:  {W: 0x326e696d6e696d76, Val: 156, N: 5},  // vmin2
+		626:  {W: 0x74636c7374636c73, Val: 111, N: 4},  // slct
 		627:  {W: 0x646e61, Val: 6, N: 3},              // and
-		631:  {W: 0x65726f7463617473, Val: 113, N: 12}, // stackrestore
+		631:  {W: 0x65726f7463617473, Val: 114, N: 12}, // stackrestore
 		642:  {W: 0x736261, Val: 0, N: 3},              // abs
-		643:  {W: 0x6c756d, Val: 79, N: 3},             // mul
-		650:  {W: 0x6863746566657270, Val: 90, N: 8},   // prefetch
-		654:  {W: 0x6465727565727573, Val: 121, N: 5},  // sured
-		655:  {W: 0x7466696865676374, Val: 133, N: 13}, // tcgen05.shift
-		657:  {W: 0x34326c75326c756d, Val: 80, N: 5},   // mul24
+		643:  {W: 0x6c756d, Val: 80, N: 3},             // mul
+		650:  {W: 0x6863746566657270, Val: 91, N: 8},   // prefetch
+		654:  {W: 0x6465727565727573, Val: 122, N: 5},  // sured
+		655:  {W: 0x7466696865676374, Val: 134, N: 13}, // tcgen05.shift
+		657:  {W: 0x34326c75326c756d, Val: 81, N: 5},   // mul24
 		659:  {W: 0x327865, Val: 45, N: 3},             // ex2
-		664:  {W: 0x63706f7063706f70, Val: 89, N: 4},   // popc
+		664:  {W: 0x63706f7063706f70, Val: 90, N: 4},   // popc
 		665:  {W: 0x6b73616d69746361, Val: 1, N: 10},   // activemask
-		686:  {W: 0x646572, Val: 94, N: 3},             // red
+		686:  {W: 0x646572, Val: 95, N: 3},             // red
 		689:  {W: 0x65636e65636e6566, Val: 47, N: 5},   // fence
-		692:  {W: 0x646c7573646c7573, Val: 119, N: 4},  // suld
-		698:  {W: 0x6d6572, Val: 97, N: 3},             // rem
+		692:  {W: 0x646c7573646c7573, Val: 120, N: 4},  // suld
+		698:  {W: 0x6d6572, Val: 98, N: 3},             // rem
 		701:  {W: 0x726f736e612e7063, Val: 29, N: 29},  // cp.async.bulk.prefetch.tensor
 		703:  {W: 0x7a6c63, Val: 21, N: 3},             // clz
-		711:  {W: 0x70756f726d6d6777, Val: 166, N: 18}, // wgmma.commit_group
-		716:  {W: 0x746e657676656d70, Val: 88, N: 7},   // pmevent
+		711:  {W: 0x70756f726d6d6777, Val: 167, N: 18}, // wgmma.commit_group
+		716:  {W: 0x746e657676656d70, Val: 89, N: 7},   // pmevent
 		721:  {W: 0x6174766361747663, Val: 40, N: 4},   // cvta
-		722:  {W: 0x686e6174686e6174, Val: 124, N: 4},  // tanh
+		722:  {W: 0x686e6174686e6174, Val: 125, N: 4},  // tanh
 		726:  {W: 0x70756f72612e7063, Val: 32, N: 21},  // cp.async.commit_group
-		730:  {W: 0x7472717374727173, Val: 111, N: 4},  // sqrt
+		730:  {W: 0x7472717374727173, Val: 112, N: 4},  // sqrt
 		737:  {W: 0x7665726276657262, Val: 17, N: 4},   // brev
-		738:  {W: 0x726f78, Val: 171, N: 3},            // xor
-		751:  {W: 0x646c2e3565676374, Val: 130, N: 10}, // tcgen05.ld
-		753:  {W: 0x6e696d, Val: 75, N: 3},             // min
-		763:  {W: 0x78616d, Val: 64, N: 3},             // max
-		786:  {W: 0x746d7270746d7270, Val: 92, N: 4},   // prmt
+		738:  {W: 0x726f78, Val: 172, N: 3},            // xor
+		751:  {W: 0x646c2e3565676374, Val: 131, N: 10}, // tcgen05.ld
+		753:  {W: 0x6e696d, Val: 76, N: 3},             // min
+		763:  {W: 0x78616d, Val: 65, N: 3},             // max
+		786:  {W: 0x746d7270746d7270, Val: 93, N: 4},   // prmt
 		791:  {W: 0x726f736e722e7063, Val: 36, N: 27},  // cp.reduce.async.bulk.tensor
-		792:  {W: 0x74696d7265676374, Val: 132, N: 31}, // tcgen05.relinquish_alloc_permit
-		795:  {W: 0x3278616d78616d76, Val: 152, N: 5},  // vmax2
-		797:  {W: 0x3274657374657376, Val: 159, N: 5},  // vset2
-		798:  {W: 0x65637564746c756d, Val: 81, N: 18},  // multimem.ld_reduce
-		815:  {W: 0x706372, Val: 93, N: 3},             // rcp
-		827:  {W: 0x666873, Val: 105, N: 3},            // shf
+		792:  {W: 0x74696d7265676374, Val: 133, N: 31}, // tcgen05.relinquish_alloc_permit
+		795:  {W: 0x3278616d78616d76, Val: 153, N: 5},  // vmax2
+		797:  {W: 0x3274657374657376, Val: 160, N: 5},  // vset2
+		798:  {W: 0x65637564746c756d, Val: 82, N: 18},  // multimem.ld_reduce
+		815:  {W: 0x706372, Val: 94, N: 3},             // rcp
+		827:  {W: 0x666873, Val: 106, N: 3},            // shf
+		828:  {W: 0x7065707979747369, Val: 53, N: 7},   // istypep
 		834:  {W: 0x766964, Val: 41, N: 3},             // div
-		845:  {W: 0x33706f6c33706f6c, Val: 57, N: 4},   // lop3
-		846:  {W: 0x6275737662757376, Val: 163, N: 4},  // vsub
+		845:  {W: 0x33706f6c33706f6c, Val: 58, N: 4},   // lop3
+		846:  {W: 0x6275737662757376, Val: 164, N: 4},  // vsub
 		848:  {W: 0x746f6e63746f6e63, Val: 22, N: 4},   // cnot
-		849:  {W: 0x6c6873766c687376, Val: 161, N: 4},  // vshl
+		849:  {W: 0x6c6873766c687376, Val: 162, N: 4},  // vshl
 		850:  {W: 0x646461, Val: 2, N: 3},              // add
-		860:  {W: 0x346e696d6e696d76, Val: 156, N: 5},  // vmin4
-		874:  {W: 0x786574, Val: 138, N: 3},            // tex
-		885:  {W: 0x78745f747261626d, Val: 68, N: 18},  // mbarrier.expect_tx
-		891:  {W: 0x78697274616d7473, Val: 115, N: 8},  // stmatrix
-		895:  {W: 0x6e6973, Val: 109, N: 3},            // sin
-		905:  {W: 0x717573, Val: 120, N: 3},            // suq
+		860:  {W: 0x346e696d6e696d76, Val: 157, N: 5},  // vmin4
+		874:  {W: 0x786574, Val: 139, N: 3},            // tex
+		885:  {W: 0x78745f747261626d, Val: 69, N: 18},  // mbarrier.expect_tx
+		891:  {W: 0x78697274616d7473, Val: 116, N: 8},  // stmatrix
+		895:  {W: 0x6e6973, Val: 110, N: 3},            // sin
+		905:  {W: 0x717573, Val: 121, N: 3},            // suq
 		913:  {W: 0x6b6c7562612e7063, Val: 26, N: 13},  // cp.async.bulk
-		916:  {W: 0x3266666973626176, Val: 143, N: 9},  // vabsdiff2
-		927:  {W: 0x7074657370746573, Val: 104, N: 4},  // setp
-		932:  {W: 0x32676c, Val: 56, N: 3},             // lg2
+		916:  {W: 0x3266666973626176, Val: 144, N: 9},  // vabsdiff2
+		927:  {W: 0x7074657370746573, Val: 105, N: 4},  // setp
+		932:  {W: 0x32676c, Val: 57, N: 3},             // lg2
 		933:  {W: 0x617262, Val: 16, N: 3},             // bra
-		936:  {W: 0x67656e, Val: 85, N: 3},             // neg
-		944:  {W: 0x3264646164646176, Val: 146, N: 5},  // vadd2
-		951:  {W: 0x6765726e6d746573, Val: 103, N: 10}, // setmaxnreg
-		957:  {W: 0x63632e642e64616d, Val: 59, N: 6},   // mad.cc
-		962:  {W: 0x7268737672687376, Val: 162, N: 4},  // vshr
-		965:  {W: 0x616d6d, Val: 76, N: 3},             // mma
-		966:  {W: 0x7065656c6f6e616e, Val: 84, N: 9},   // nanosleep
+		936:  {W: 0x67656e, Val: 86, N: 3},             // neg
+		944:  {W: 0x3264646164646176, Val: 147, N: 5},  // vadd2
+		951:  {W: 0x6765726e6d746573, Val: 104, N: 10}, // setmaxnreg
+		957:  {W: 0x63632e642e64616d, Val: 60, N: 6},   // mad.cc
+		962:  {W: 0x7268737672687376, Val: 163, N: 4},  // vshr
+		965:  {W: 0x616d6d, Val: 77, N: 3},             // mma
+		966:  {W: 0x7065656c6f6e616e, Val: 85, N: 9},   // nanosleep
 		969:  {W: 0x616d66, Val: 48, N: 3},             // fma
 		979:  {W: 0x736f63, Val: 24, N: 3},             // cos
-		982:  {W: 0x636e79736374616d, Val: 63, N: 10},  // match.sync
+		982:  {W: 0x636e79736374616d, Val: 64, N: 10},  // match.sync
 		989:  {W: 0x70756f72612e7063, Val: 27, N: 26},  // cp.async.bulk.commit_group
-		990:  {W: 0x786972746d766f6d, Val: 78, N: 9},   // movmatrix
-		993:  {W: 0x746961777261626d, Val: 72, N: 18},  // mbarrier.test_wait
+		990:  {W: 0x786972746d766f6d, Val: 79, N: 9},   // movmatrix
+		993:  {W: 0x746961777261626d, Val: 73, N: 18},  // mbarrier.test_wait
 		994:  {W: 0x6364646163646461, Val: 4, N: 4},    // addc
-		1001: {W: 0x636f6c6c65676374, Val: 128, N: 15}, // tcgen05.dealloc
-		1011: {W: 0x6576617363617473, Val: 114, N: 9},  // stacksave
-		1013: {W: 0x72726f, Val: 87, N: 2},             // or
+		1001: {W: 0x636f6c6c65676374, Val: 129, N: 15}, // tcgen05.dealloc
+		1011: {W: 0x6576617363617473, Val: 115, N: 9},  // stacksave
+		1013: {W: 0x72726f, Val: 88, N: 2},             // or
 		1023: {},
 	},
-	Keys: []string{0: "tcgen05.fence", 4: "st.bulk", 16: "brkpt", 17: "call", 35: "rsqrt", 38: "bar.sync", 39: "mbarrier.arrive_drop", 46: "cp.async.bulk.tensor", 48: "add.cc", 49: "cvt.pack", 53: "ldu", 60: "atom", 62: "createpolicy", 74: "vavrg2", 78: "vote.sync", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 114: "brx.idx", 123: "vmax", 128: "membar", 131: "cvt", 140: "tensormap.cp_fenceproxy", 145: "trap", 153: "griddepcontrol", 154: "shl", 155: "wgmma.mma_async", 158: "vadd4", 179: "vsub2", 180: "madc", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 213: "wgmma.fence", 247: "cp.async", 252: "ret", 254: "fns", 258: "mad24", 281: "mad", 298: "dp4a", 308: "wgmma.wait_group", 310: "bfind", 316: "cp.async.mbarrier.arrive", 327: "exit", 332: "cp.reduce.async.bulk", 335: "tcgen05.commit", 340: "cp.async.bulk.prefetch", 357: "shfl.sync", 360: "tcgen05.wait", 369: "bfi", 379: "getctarank", 396: "cp.async.wait_group", 398: "red.async", 400: "multimem.red", 405: "ld", 410: "cp.async.bulk.wait_group", 413: "mbarrier.inval", 416: "vsub4", 419: "sub.cc", 422: "mbarrier.complete_tx", 423: "alloca", 424: "sad", 426: "vabsdiff", 428: "prefetchu", 435: "vabsdiff4", 448: "mbarrier.init", 452: "multimem.st", 457: "elect.sync", 467: "wmma", 476: "ldmatrix", 477: "tcgen05.mma", 478: "bfe", 491: "mbarrier.try_wait", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 512: "mbarrier.arrive", 513: "tensormap.replace", 532: "vset", 539: "dp2a", 543: "sub", 551: "bmsk", 552: "tcgen05.alloc", 573: "bar.warp.sync", 578: "tcgen05.cp", 581: "mbarrier.pending_count", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 602: "barrier.cluster", 617: "not", 618: "szext", 620: "redux.sync", 622: "vmin2", 626: "slct", 627: "and", 631: "stackrestore", 642: "abs", 643: "mul", 650: "prefetch", 654: "sured", 655: "tcgen05.shift", 657: "mul24", 659: "ex2", 664: "popc", 665: "activemask", 686: "red", 689: "fence", 692: "suld", 698: "rem", 701: "cp.async.bulk.prefetch.tensor", 703: "clz", 711: "wgmma.commit_group", 716: "pmevent", 721: "cvta", 722: "tanh", 726: "cp.async.commit_group", 730: "sqrt", 737: "brev", 738: "xor", 751: "tcgen05.ld", 753: "min", 763: "max", 786: "prmt", 791: "cp.reduce.async.bulk.tensor", 792: "tcgen05.relinquish_alloc_permit", 795: "vmax2", 797: "vset2", 798: "multimem.ld_reduce", 815: "rcp", 827: "shf", 834: "div", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 885: "mbarrier.expect_tx", 891: "stmatrix", 895: "sin", 905: "suq", 913: "cp.async.bulk", 916: "vabsdiff2", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 951: "setmaxnreg", 957: "mad.cc", 962: "vshr", 965: "mma", 966: "nanosleep", 969: "fma", 979: "cos", 982: "match.sync", 989: "cp.async.bulk.commit_group", 990: "movmatrix", 993: "mbarrier.test_wait", 994: "addc", 1001: "tcgen05.dealloc", 1011: "stacksave", 1013: "or", 1023: ""},
+	Keys: []string{0: "tcgen05.fence", 4: "st.bulk", 16: "brkpt", 17: "call", 35: "rsqrt", 38: "bar.sync", 39: "mbarrier.arrive_drop", 46: "cp.async.bulk.tensor", 48: "add.cc", 49: "cvt.pack", 53: "ldu", 60: "atom", 62: "createpolicy", 74: "vavrg2", 78: "vote.sync", 83: "copysign", 97: "vadd", 99: "vmad", 105: "set", 112: "barrier", 114: "brx.idx", 123: "vmax", 128: "membar", 131: "cvt", 140: "tensormap.cp_fenceproxy", 145: "trap", 153: "griddepcontrol", 154: "shl", 155: "wgmma.mma_async", 158: "vadd4", 179: "vsub2", 180: "madc", 183: "tld4", 191: "vmax4", 194: "vset4", 197: "mov", 204: "selp", 213: "wgmma.fence", 247: "cp.async", 252: "ret", 254: "fns", 258: "mad24", 281: "mad", 298: "dp4a", 308: "wgmma.wait_group", 310: "bfind", 316: "cp.async.mbarrier.arrive", 327: "exit", 332: "cp.reduce.async.bulk", 335: "tcgen05.commit", 340: "cp.async.bulk.prefetch", 357: "shfl.sync", 360: "tcgen05.wait", 369: "bfi", 379: "getctarank", 396: "cp.async.wait_group", 398: "red.async", 400: "multimem.red", 405: "ld", 410: "cp.async.bulk.wait_group", 413: "mbarrier.inval", 416: "vsub4", 419: "sub.cc", 422: "mbarrier.complete_tx", 423: "alloca", 424: "sad", 426: "vabsdiff", 428: "prefetchu", 435: "vabsdiff4", 448: "mbarrier.init", 452: "multimem.st", 457: "elect.sync", 467: "wmma", 476: "ldmatrix", 477: "tcgen05.mma", 478: "bfe", 491: "mbarrier.try_wait", 494: "mapa", 495: "vavrg4", 499: "sust", 500: "testp", 502: "shr", 512: "mbarrier.arrive", 513: "tensormap.replace", 532: "vset", 539: "dp2a", 543: "sub", 551: "bmsk", 552: "tcgen05.alloc", 573: "bar.warp.sync", 578: "tcgen05.cp", 581: "mbarrier.pending_count", 588: "isspacep", 589: "subc", 590: "txq", 594: "vmin", 602: "barrier.cluster", 617: "not", 618: "szext", 620: "redux.sync", 622: "vmin2", 626: "slct", 627: "and", 631: "stackrestore", 642: "abs", 643: "mul", 650: "prefetch", 654: "sured", 655: "tcgen05.shift", 657: "mul24", 659: "ex2", 664: "popc", 665: "activemask", 686: "red", 689: "fence", 692: "suld", 698: "rem", 701: "cp.async.bulk.prefetch.tensor", 703: "clz", 711: "wgmma.commit_group", 716: "pmevent", 721: "cvta", 722: "tanh", 726: "cp.async.commit_group", 730: "sqrt", 737: "brev", 738: "xor", 751: "tcgen05.ld", 753: "min", 763: "max", 786: "prmt", 791: "cp.reduce.async.bulk.tensor", 792: "tcgen05.relinquish_alloc_permit", 795: "vmax2", 797: "vset2", 798: "multimem.ld_reduce", 815: "rcp", 827: "shf", 828: "istypep", 834: "div", 845: "lop3", 846: "vsub", 848: "cnot", 849: "vshl", 850: "add", 860: "vmin4", 874: "tex", 885: "mbarrier.expect_tx", 891: "stmatrix", 895: "sin", 905: "suq", 913: "cp.async.bulk", 916: "vabsdiff2", 927: "setp", 932: "lg2", 933: "bra", 936: "neg", 944: "vadd2", 951: "setmaxnreg", 957: "mad.cc", 962: "vshr", 965: "mma", 966: "nanosleep", 969: "fma", 979: "cos", 982: "match.sync", 989: "cp.async.bulk.commit_group", 990: "movmatrix", 993: "mbarrier.test_wait", 994: "addc", 1001: "tcgen05.dealloc", 1011: "stacksave", 1013: "or", 1023: ""},
 }
 
 // opClasses map section prefixes to class names.
