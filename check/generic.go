@@ -432,6 +432,14 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 				"%s with .and or .or writes a predicate: its destination is d|p", f.Name)
 		}
 	}
+	if v, ok := e.(*ast.VectorExpr); s.Kind == isa.OpdVector && !ok {
+		// ptxas 12.5: "Vector expected for argument 2"
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write {...}", "operand %s of %s must be a braced vector of %d registers", s.Name, f.Name, vectorCount(d, s))
+		return
+	} else if ok && s.Kind == isa.OpdVector {
+		c.formVector(in, d, s, v, t, bits)
+		return
+	}
 	switch x := e.(type) {
 	case *ast.Reg, *ast.Ident:
 		c.formRegister(in, d, s, e, t, bits)
@@ -784,7 +792,7 @@ func firstIdent(e ast.Expr) string {
 // are as wide as the type).
 func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec, v *ast.VectorExpr, t isa.Qual, bits int) {
 	f := d.op.Form
-	if want := d.vec; f.Mode == isa.ModeRelaxed || want > 1 {
+	if want := vectorCount(d, s); f.Mode == isa.ModeRelaxed || want > 1 {
 		if want != len(v.Elems) {
 			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
 			return
@@ -820,6 +828,15 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 		return
 	}
 	c.packedMov(v, t, bits)
+}
+
+// vectorCount is how many elements a braced operand s needs: its own
+// count (v4:T), else the form's .vN.
+func vectorCount(d *decoded, s *isa.OperandSpec) int {
+	if s.Kind == isa.OpdVector && s.Limit > 0 {
+		return int(s.Limit)
+	}
+	return d.vec
 }
 
 // vectorDestinations reports whether the elements of a destination vector

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ptxkit/ptxkit/isa"
@@ -31,10 +32,16 @@ func manualModules(s *manualSection) []*manualModule {
 		if e.version != "" {
 			v, tg = e.version, e.target
 		}
-		m := byKey[v+" "+tg]
+		key := v + " " + tg
+		if !parsesAlone(e.text) {
+			// a syntax error stops the checker before it looks at the
+			// other examples: such an example gets a module of its own
+			key += fmt.Sprintf(" #%d", i)
+		}
+		m := byKey[key]
 		if m == nil {
 			m = &manualModule{version: v, target: tg, lines: map[int]int{}}
-			byKey[v+" "+tg] = m
+			byKey[key] = m
 			mods = append(mods, m)
 		}
 		m.examples = append(m.examples, i)
@@ -43,6 +50,12 @@ func manualModules(s *manualSection) []*manualModule {
 		m.build(s)
 	}
 	return mods
+}
+
+// parsesAlone reports whether an example parses as the body of a kernel.
+func parsesAlone(text string) bool {
+	_, l := parser.ParseString("x.ptx", ".version 8.5\n.target sm_90a\n.address_size 64\n.entry k()\n{\n"+text+"\n}\n")
+	return !l.HasErrors()
 }
 
 // build writes the module: the section's module-scope declarations, then
@@ -116,6 +129,13 @@ func declaredNames(d string) []string {
 		}
 		for _, part := range strings.Split(f, ",") {
 			part = strings.TrimSpace(part)
+			if base, count, ok := strings.Cut(part, "<"); ok && strings.HasSuffix(count, ">") {
+				n, _ := strconv.Atoi(strings.TrimSuffix(count, ">"))
+				for i := range n { // d<4>: d0 .. d3
+					names = append(names, fmt.Sprintf("%s%d", base, i))
+				}
+				continue
+			}
 			if j := strings.IndexAny(part, "[<="); j >= 0 {
 				part = part[:j]
 			}

@@ -33,6 +33,10 @@ type syntaxGroup struct {
 
 var setDef = regexp.MustCompile(`^((?:\.[A-Za-z_][\w:]*\s*=\s*)+)\{(.*)\}\s*;?$`)
 
+// operandValues is a list of an operand's values ("cp-size = { 4, 8, 16 }"),
+// not a qualifier list: it names no qualifier of a spelling.
+var operandValues = regexp.MustCompile(`^[A-Za-z][\w-]*\s*=\s*\{`)
+
 // syntaxGroups splits a syntax block into its statements and groups them.
 func syntaxGroups(lines []string) []*syntaxGroup {
 	var groups []*syntaxGroup
@@ -56,7 +60,7 @@ func syntaxGroups(lines []string) []*syntaxGroup {
 			_, st, _ = strings.Cut(st, " ")
 			st = strings.TrimSpace(st)
 		}
-		if st == "" || !(st[0] >= 'a' && st[0] <= 'z') || strings.Contains(st, "=") && !strings.Contains(st, ",") && !strings.Contains(st, "[") {
+		if st == "" || !(st[0] >= 'a' && st[0] <= 'z') || operandValues.MatchString(st) || strings.Contains(st, "=") && !strings.Contains(st, ",") && !strings.Contains(st, "[") {
 			continue
 		}
 		if len(cur.sets) > 0 && len(cur.templates) > 0 {
@@ -170,7 +174,10 @@ func expand(s string, sets func(string) []string, limit *int) []string {
 		if vals := sets(p); vals != nil {
 			alts = nil
 			for _, v := range vals {
-				if !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, ":") {
+				switch {
+				case v == "none": // ".vec = { none, .v2, .v4 }"
+					v = ""
+				case !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, ":"):
 					v = "." + v // ".CmpOp = { eq, ne, ... }"
 				}
 				alts = append(alts, expand(v, sets, limit)...)

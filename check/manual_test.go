@@ -216,7 +216,7 @@ func (s *manualSection) exampleLine(path string, n int, trim string, pending *ma
 	}
 	stmt.Reset()
 	if strings.HasPrefix(text, ".") || text == "{" || text == "}" {
-		s.context = append(s.context, text)
+		s.context = append(redeclared(s.context, text), text)
 		return nil
 	}
 	pending.text = text
@@ -224,6 +224,21 @@ func (s *manualSection) exampleLine(path string, n int, trim string, pending *ma
 	s.examples = append(s.examples, *pending)
 	*pending = manualExample{}
 	return nil
+}
+
+// redeclared drops from the context the declarations of names that decl
+// declares again: a section whose examples are separate snippets, each
+// with its own declarations (ldmatrix), means the later one.
+func redeclared(context []string, decl string) []string {
+	names := declaredNames(decl)
+	return slices.DeleteFunc(context, func(d string) bool {
+		for _, n := range declaredNames(d) {
+			if slices.Contains(names, n) {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 // cutLabel splits "L1: rest" into the label and the rest.

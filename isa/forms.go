@@ -64,7 +64,7 @@ type OperandSpec struct {
 	NoHalf   bool  // no .f16x2 register stands for this integer operand (ptxas 12.5: nanosleep, redux)
 	PredOut  bool  // a destination that may be written d|p with a predicate (elect.sync, match.all.sync, shfl.sync)
 	SinkOK   bool  // a destination that may be the sink _ (setp, atom, lop3, match.all.sync, mbarrier.arrive)
-	Limit    int64 // an immediate must be below Limit (0: no limit)
+	Limit    int64 // an immediate must be below Limit (0: no limit); a vector operand has Limit registers (0: as many as the form's .vN says)
 }
 
 // TypeMode selects the operand type-checking rules of PTX ISA §9.4.1.
@@ -404,7 +404,7 @@ func decodeForm(f *OpForm, names []string, quals []Qual, d *OpDecode, probs []Pr
 				Msg: "duplicate " + names[i], Fix: "remove the second " + names[i]})
 			continue
 		}
-		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) && !(f.Opcode == "multimem" && q == QAcc_F32) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
+		if ptxasIgnores(q) && f.Opcode != "testp" && !(f.Opcode == "tensormap" && tensormapField(q)) && !(f.Opcode == "multimem" && (q == QAcc_F32 || q == QAcc_F16)) || q == QPred && ignoresPredOn(f) || f.ignoredAnywhere(q) {
 			probs = ignoredProblem(f, names, i, probs)
 			continue
 		}
@@ -665,7 +665,7 @@ func ptxasIgnores(q Qual) bool {
 	switch q {
 	case QFinite, QInfinite, QNumber, QNotanumber, QNormal, QSubnormal:
 		return true
-	case QAcc_F32: // multimem.ld_reduce's; measured on add, set, setp, ld, mov, bra
+	case QAcc_F32, QAcc_F16: // multimem.ld_reduce's; measured on add, set, setp, ld, mov, bra (.acc::f16: add, fma, ld, mov)
 		return true
 	}
 	return tensormapField(q)

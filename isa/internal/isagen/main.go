@@ -394,6 +394,11 @@ func parseOperands(n int, s string) ([]operand, bool) {
 			t = k
 		}
 		name, typ, _ := strings.Cut(t, ":")
+		if n, err := strconv.Atoi(strings.TrimPrefix(name, "v")); err == nil && strings.HasPrefix(name, "v") && typ != "" {
+			// v4:T: a braced vector of 4 registers (v:T: as many as
+			// the form's .vN says)
+			name, o.limit = "v", int64(n)
+		}
 		o.name = name
 		switch {
 		case typ == "" && (name == "p" || name == "c" || name == "m" || name == "l" || name == "x" || name == "n"):
@@ -746,7 +751,8 @@ func verExpr(s string) string {
 	return maj + "<<8 | " + min
 }
 
-// archExpr turns "sm_70", "sm_90a", "sm_100a|sm_101a" or "-" into an Arch.
+// archExpr turns "sm_70", "sm_90a", "sm_100a|sm_101a", "sm_100a|sm_100f" or
+// "-" into an Arch.
 func archExpr(s string) string {
 	switch s {
 	case "-":
@@ -756,15 +762,23 @@ func archExpr(s string) string {
 		// where a reference to the variable is copied at start-up.
 		return "Arch{Arch: []int{100, 101, 110}, Family: []int{100, 101, 110}, FamilySince: 8<<8 | 8}"
 	}
-	var arch []string
+	var arch, fam []string
 	min := ""
 	for _, t := range strings.Split(s, "|") {
 		t = strings.TrimPrefix(t, "sm_")
-		if strings.HasSuffix(t, "a") {
+		switch {
+		case strings.HasSuffix(t, "a"):
 			arch = append(arch, strings.TrimSuffix(t, "a"))
-			continue
+		case strings.HasSuffix(t, "f"):
+			// a family target (sm_100f): every sm_10x target with a
+			// suffix, from PTX ISA 8.8, which introduced them
+			fam = append(fam, strings.TrimSuffix(t, "f"))
+		default:
+			min = t
 		}
-		min = t
+	}
+	if len(fam) > 0 {
+		return "Arch{Arch: []int{" + strings.Join(arch, ", ") + "}, Family: []int{" + strings.Join(fam, ", ") + "}, FamilySince: 8<<8 | 8}"
 	}
 	if len(arch) > 0 {
 		return "Arch{Arch: []int{" + strings.Join(arch, ", ") + "}}"
