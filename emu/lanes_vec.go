@@ -1,5 +1,7 @@
 package emu
 
+import "math"
+
 // Whole-warp kernels of the converged forms: each applies one operation to
 // the 32 lanes of register slots (lanes), lane l of d computed from lane l
 // of the sources only, so d may be one of the sources. On amd64 they are
@@ -109,5 +111,14 @@ func selpLanesGo(d, a, b, c *[32]uint64, mask uint64) {
 	for l := range d {
 		sel := -(c[l] & 1) // all ones when the predicate holds
 		d[l] = (a[l]&sel | b[l]&^sel) & mask
+	}
+}
+
+// fmaF32LanesGo sets d = fma.rn.f32(a, b, c) on the binary32 bits in the
+// low half of each lane, a NaN result being the canonical NaN.
+func fmaF32LanesGo(d, a, b, c *[32]uint64) {
+	f := func(x uint64) float32 { return math.Float32frombits(uint32(x)) }
+	for l := range d {
+		d[l] = f32Result(fmaF32(f(a[l]), f(b[l]), f(c[l])))
 	}
 }

@@ -73,3 +73,24 @@ func shrS32Lanes(d, a, b *[32]uint64) {
 
 //go:noescape
 func selpLanes(d, a, b, c *[32]uint64, mask uint64)
+
+// hasFMA reports whether the processor has FMA3 (CPUID leaf 1, ECX bit
+// 12); it is asked only where hasAVX2 holds.
+func hasFMA() bool
+
+var avx2FMA = avx2 && hasFMA()
+
+// fmaF32LanesAVX2 is fmaF32LanesGo with VFMADD231PS: the fused
+// multiply-add of binary32 values rounds once, to nearest even, as
+// fma.rn.f32 does (the default MXCSR keeps subnormals).
+//
+//go:noescape
+func fmaF32LanesAVX2(d, a, b, c *[32]uint64)
+
+func fmaF32Lanes(d, a, b, c *[32]uint64) {
+	if avx2FMA {
+		fmaF32LanesAVX2(d, a, b, c)
+		return
+	}
+	fmaF32LanesGo(d, a, b, c)
+}

@@ -21,3 +21,5 @@ func cmpGt32Lanes(p, x, y *[32]uint64, flip uint32, inv uint64) {
 func shrS32Lanes(d, a, b *[32]uint64) { shrS32LanesGo(d, a, b) }
 
 func selpLanes(d, a, b, c *[32]uint64, mask uint64) { selpLanesGo(d, a, b, c, mask) }
+
+func fmaF32Lanes(d, a, b, c *[32]uint64) { fmaF32LanesGo(d, a, b, c) }

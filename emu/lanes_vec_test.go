@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -28,6 +29,10 @@ func TestVectorKernelsMatchGo(t *testing.T) {
 			func(d, a, b *[32]uint64, m uint64) { selpLanesGo(d, a, b, b, m) }},
 		{"mad.lo a*b+b", func(d, a, b *[32]uint64, _ uint64) { madLo32Lanes(d, a, b, b) },
 			func(d, a, b *[32]uint64, _ uint64) { madLo32LanesGo(d, a, b, b) }},
+		{"fma.rn.f32 a*b+a", func(d, a, b *[32]uint64, _ uint64) { fmaF32Lanes(d, a, b, a) },
+			func(d, a, b *[32]uint64, _ uint64) { fmaF32LanesGo(d, a, b, a) }},
+		{"fma.rn.f32 a*b+b", func(d, a, b *[32]uint64, _ uint64) { fmaF32Lanes(d, a, b, b) },
+			func(d, a, b *[32]uint64, _ uint64) { fmaF32LanesGo(d, a, b, b) }},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	edges := []uint64{0, 1, 0x7fffffff, 0x80000000, 0xffffffff, 1 << 32, ^uint64(0), 1 << 63}
@@ -157,6 +162,43 @@ func TestCompareKernelsMatchGo(t *testing.T) {
 			if want != got {
 				t.Fatalf("eq inv %d round %d: got %x, want %x", inv, round, got, want)
 			}
+		}
+	}
+}
+
+// TestFmaF32LanesMatchGo runs the platform's fma.rn.f32 kernel against
+// the Go definition on binary32 values whose product and addend overlap
+// (where rounding matters), the special values, and the double-rounding
+// case of TestFmaF32RoundsOnce in every lane position.
+func TestFmaF32LanesMatchGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	specials := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 0x1p-149, -0x1p-140, math.MaxFloat32, 1}
+	f := func(v float32) uint64 { return uint64(math.Float32bits(v)) }
+	for round := range 2000 {
+		var a, b, c, got, want [32]uint64
+		for l := range a {
+			x := float32(rng.NormFloat64()) * float32(math.Ldexp(1, rng.IntN(40)-20))
+			y := float32(rng.NormFloat64())
+			z := -x * y * float32(1+rng.NormFloat64()*0x1p-10)
+			if rng.IntN(8) == 0 {
+				z = specials[rng.IntN(len(specials))]
+			}
+			a[l], b[l], c[l] = f(x), f(y), f(z)
+		}
+		if round < 32 {
+			a[round], b[round], c[round] = f(float32(8390627)*0x1p-47), f(float32(16773179)*0x1p-24), f(1)
+		}
+		fmaF32Lanes(&got, &a, &b, &c)
+		fmaF32LanesGo(&want, &a, &b, &c)
+		if got != want {
+			for l := range got {
+				if got[l] != want[l] {
+					t.Fatalf("round %d lane %d: fma(%x, %x, %x) = %x, want %x", round, l, a[l], b[l], c[l], got[l], want[l])
+				}
+			}
+		}
+		if round < 32 && want[round] != f(1+0x1p-23) {
+			t.Fatalf("lane %d: the double-rounding case gave %x", round, want[round])
 		}
 	}
 }

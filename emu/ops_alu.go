@@ -606,6 +606,9 @@ func floatOpRounded(in *Inst, t Type, ab, bb, cb uint64) uint64 {
 		v = a * b
 	case opMad:
 		v = math.FMA(a, b, c)
+		if t != TF64 {
+			v = fmaOdd(a, b, c) // rounded once to t below
+		}
 	case opDiv:
 		v = a / b
 	case opMin:

@@ -124,10 +124,7 @@ func execF32Lanes(w *Warp, in *Inst) Status {
 	d, a, b := lanes(r, in.D), lanes(r, in.A), lanes(r, in.B)
 	f := func(x uint64) float32 { return math.Float32frombits(uint32(x)) }
 	if in.Imm == opMad {
-		c := lanes(r, in.C)
-		for l := range d {
-			d[l] = f32Result(float32(math.FMA(float64(f(a[l])), float64(f(b[l])), float64(f(c[l])))))
-		}
+		fmaF32Lanes(d, a, b, lanes(r, in.C))
 		return Continue
 	}
 	if in.Round == RoundDefault {
