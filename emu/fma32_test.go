@@ -63,3 +63,20 @@ func TestFmaF32RoundsOnce(t *testing.T) {
 		t.Errorf("fmaF32 negative tie case: got %x want %x", math.Float32bits(got), math.Float32bits(-want))
 	}
 }
+
+// TestFmaF32ScalarPath: the general float path (divergent warps, other
+// rounding modes) rounds fma.f32 once too.
+func TestFmaF32ScalarPath(t *testing.T) {
+	a := uint64(math.Float32bits(float32(8390627) * 0x1p-47))
+	b := uint64(math.Float32bits(float32(16773179) * 0x1p-24))
+	c := uint64(math.Float32bits(1))
+	for _, tc := range []struct {
+		round Round
+		want  float32
+	}{{RoundNearest, 1 + 0x1p-23}, {RoundZero, 1}, {RoundUp, 1 + 0x1p-23}, {RoundDown, 1}} {
+		in := &Inst{Imm: opMad, Round: tc.round}
+		if got := floatOpRounded(in, TF32, a, b, c); got != uint64(math.Float32bits(tc.want)) {
+			t.Errorf("fma round %v = %x, want %x", tc.round, got, math.Float32bits(tc.want))
+		}
+	}
+}
