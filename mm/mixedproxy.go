@@ -200,8 +200,10 @@ func parseMixedInstance(text string, line int) (MixedProxyInstance, error) {
 // .surfref s virtually aliases x and .texref t virtually aliases y.
 func mixedDecl(prog *Program, l string) error {
 	f := strings.Fields(l)
-	px := map[string]Proxy{".global": Generic, ".surfref": Surface, ".texref": Texture, ".constref": Constant}
-	p, ok := px[f[0]]
+	// The litmus file's declaration keywords, not PTX qualifiers.
+	px := map[string]Proxy{"global": Generic, "surfref": Surface, "texref": Texture, "constref": Constant}
+	p, ok := px[strings.TrimPrefix(f[0], ".")]
+	ok = ok && strings.HasPrefix(f[0], ".")
 	if !ok || len(f) != 2 && len(f) != 5 || len(f) == 5 && f[3] != "aliases" {
 		return fmt.Errorf("bad declaration %q", l)
 	}
