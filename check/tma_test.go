@@ -107,8 +107,17 @@ var tmaCases = []tmaCase{
 }
 
 // TestTMAOperands holds check to the recorded verdicts.
-func TestTMAOperands(t *testing.T) {
-	for _, c := range tmaCases {
+func TestTMAOperands(t *testing.T) { checkRecordedVerdicts(t, tmaCases) }
+
+// TestTMAOperandsPtxas asks ptxas 12.5 again for every case.
+func TestTMAOperandsPtxas(t *testing.T) { askPtxasAgain(t, tmaCases) }
+
+// checkRecordedVerdicts checks each case (sm_90a, PTX 8.5) and wants no
+// diagnostic where ptxas accepts it and the recorded rule where it does
+// not.
+func checkRecordedVerdicts(t *testing.T, cases []tmaCase) {
+	t.Helper()
+	for _, c := range cases {
 		l, _ := checkSnippet(t, "8.5", "sm_90a", c.body)
 		var got []string
 		for _, d := range l {
@@ -123,8 +132,10 @@ func TestTMAOperands(t *testing.T) {
 	}
 }
 
-// TestTMAOperandsPtxas asks ptxas 12.5 again for every case.
-func TestTMAOperandsPtxas(t *testing.T) {
+// askPtxasAgain assembles each case with ptxas 12.5 (sm_90a, PTX 8.5)
+// and wants its verdict to be the recorded one.
+func askPtxasAgain(t *testing.T, cases []tmaCase) {
+	t.Helper()
 	ptxas := oracle.Ptxas()
 	if ptxas == "" {
 		t.Skip(oracle.SkipMessage)
@@ -133,7 +144,7 @@ func TestTMAOperandsPtxas(t *testing.T) {
 		t.Skip("asks ptxas once per case; not with -short")
 	}
 	dir := t.TempDir()
-	for i, c := range tmaCases {
+	for i, c := range cases {
 		src := filepath.Join(dir, "t.ptx")
 		if err := os.WriteFile(src, []byte(kernelHeader("8.5", "sm_90a")+c.body+"\n"+kernelFooter), 0o644); err != nil {
 			t.Fatal(err)

@@ -1,14 +1,6 @@
 package check
 
-import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
-	"testing"
-
-	"github.com/ptxkit/ptxkit/internal/oracle"
-)
+import "testing"
 
 // wgmmaOperandCases are wgmma.mma_async instructions and ptxas 12.5's
 // verdict on them (sm_90a, PTX 8.5): "" (accepted) or the rule check must
@@ -76,40 +68,7 @@ const (
 )
 
 // TestWgmmaOperands holds check to the recorded verdicts.
-func TestWgmmaOperands(t *testing.T) {
-	for _, c := range wgmmaOperandCases {
-		l, _ := checkSnippet(t, "8.5", "sm_90a", c.body)
-		var got []string
-		for _, d := range l {
-			got = append(got, d.Rule)
-		}
-		switch {
-		case c.rule == "" && len(l) != 0:
-			t.Errorf("%s: ptxas accepts it, check says %v", c.body, l)
-		case c.rule != "" && !strings.Contains(strings.Join(got, " "), c.rule):
-			t.Errorf("%s: want %s, got %v", c.body, c.rule, l)
-		}
-	}
-}
+func TestWgmmaOperands(t *testing.T) { checkRecordedVerdicts(t, wgmmaOperandCases) }
 
 // TestWgmmaOperandsPtxas asks ptxas 12.5 again for every case.
-func TestWgmmaOperandsPtxas(t *testing.T) {
-	ptxas := oracle.Ptxas()
-	if ptxas == "" {
-		t.Skip(oracle.SkipMessage)
-	}
-	if testing.Short() {
-		t.Skip("asks ptxas once per case; not with -short")
-	}
-	dir := t.TempDir()
-	for i, c := range wgmmaOperandCases {
-		src := filepath.Join(dir, "t.ptx")
-		if err := os.WriteFile(src, []byte(kernelHeader("8.5", "sm_90a")+c.body+"\n"+kernelFooter), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(ptxas, "-arch=sm_90a", src, "-o", filepath.Join(dir, "t.cubin")).CombinedOutput()
-		if accepted := err == nil; accepted != (c.rule == "") {
-			t.Errorf("case %d %s: ptxas accepted=%v, recorded rule %q\n%s", i, c.body, accepted, c.rule, out)
-		}
-	}
-}
+func TestWgmmaOperandsPtxas(t *testing.T) { askPtxasAgain(t, wgmmaOperandCases) }

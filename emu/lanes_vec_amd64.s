@@ -1297,10 +1297,12 @@ nofma:
 	RET
 
 // func fmaF32LanesAVX2(d, a, b, c *[32]uint64)
-// Eight lanes at a time: VSHUFPS packs the low halves of two rows of four
-// 64-bit lanes into one row of eight binary32 values (lanes 0 1 4 5 | 2 3
-// 6 7), VUNPCKLPS/VUNPCKHPS with zero put each result back in the low half
-// of its lane. A NaN (unordered with itself) becomes the canonical NaN.
+// Eight lanes a round, four rounds: VSHUFPS packs the low halves of two
+// rows of four 64-bit lanes into one row of eight binary32 values (lanes
+// 0 1 4 5 | 2 3 6 7), VUNPCKLPS/VUNPCKHPS with zero put each result back
+// in the low half of its lane. A NaN (unordered with itself) becomes the
+// canonical NaN. Every source of a round is read before its lanes of d
+// are written, so d may be a source.
 TEXT ·fmaF32LanesAVX2(SB), NOSPLIT, $0-32
 	MOVQ d+0(FP), DI
 	MOVQ a+8(FP), SI
@@ -1310,7 +1312,8 @@ TEXT ·fmaF32LanesAVX2(SB), NOSPLIT, $0-32
 	MOVQ AX, X7
 	VPBROADCASTD X7, Y7
 	VPXOR Y6, Y6, Y6
-	// lanes 0 to 7
+	MOVQ $4, CX
+fmaround:
 	VMOVDQU 0(SI), Y0
 	VMOVDQU 32(SI), Y1
 	VSHUFPS $0x88, Y1, Y0, Y0
@@ -1327,56 +1330,11 @@ TEXT ·fmaF32LanesAVX2(SB), NOSPLIT, $0-32
 	VUNPCKHPS Y6, Y2, Y1
 	VMOVDQU Y0, 0(DI)
 	VMOVDQU Y1, 32(DI)
-	// lanes 8 to 15
-	VMOVDQU 64(SI), Y0
-	VMOVDQU 96(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y0
-	VMOVDQU 64(DX), Y1
-	VMOVDQU 96(DX), Y2
-	VSHUFPS $0x88, Y2, Y1, Y1
-	VMOVDQU 64(BX), Y2
-	VMOVDQU 96(BX), Y3
-	VSHUFPS $0x88, Y3, Y2, Y2
-	VFMADD231PS Y1, Y0, Y2
-	VCMPPS $3, Y2, Y2, Y3
-	VBLENDVPS Y3, Y7, Y2, Y2
-	VUNPCKLPS Y6, Y2, Y0
-	VUNPCKHPS Y6, Y2, Y1
-	VMOVDQU Y0, 64(DI)
-	VMOVDQU Y1, 96(DI)
-	// lanes 16 to 23
-	VMOVDQU 128(SI), Y0
-	VMOVDQU 160(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y0
-	VMOVDQU 128(DX), Y1
-	VMOVDQU 160(DX), Y2
-	VSHUFPS $0x88, Y2, Y1, Y1
-	VMOVDQU 128(BX), Y2
-	VMOVDQU 160(BX), Y3
-	VSHUFPS $0x88, Y3, Y2, Y2
-	VFMADD231PS Y1, Y0, Y2
-	VCMPPS $3, Y2, Y2, Y3
-	VBLENDVPS Y3, Y7, Y2, Y2
-	VUNPCKLPS Y6, Y2, Y0
-	VUNPCKHPS Y6, Y2, Y1
-	VMOVDQU Y0, 128(DI)
-	VMOVDQU Y1, 160(DI)
-	// lanes 24 to 31
-	VMOVDQU 192(SI), Y0
-	VMOVDQU 224(SI), Y1
-	VSHUFPS $0x88, Y1, Y0, Y0
-	VMOVDQU 192(DX), Y1
-	VMOVDQU 224(DX), Y2
-	VSHUFPS $0x88, Y2, Y1, Y1
-	VMOVDQU 192(BX), Y2
-	VMOVDQU 224(BX), Y3
-	VSHUFPS $0x88, Y3, Y2, Y2
-	VFMADD231PS Y1, Y0, Y2
-	VCMPPS $3, Y2, Y2, Y3
-	VBLENDVPS Y3, Y7, Y2, Y2
-	VUNPCKLPS Y6, Y2, Y0
-	VUNPCKHPS Y6, Y2, Y1
-	VMOVDQU Y0, 192(DI)
-	VMOVDQU Y1, 224(DI)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, BX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ fmaround
 	VZEROUPPER
 	RET
