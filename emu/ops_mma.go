@@ -77,19 +77,8 @@ func decodeMma(d *Decoder, in *ast.Instruction, out *Inst) error {
 	}
 	perReg := 32 / mi.bits
 	want := []int{mi.m * mi.n / 32, mi.m * mi.k / 32 / perReg, mi.k * mi.n / 32 / perReg, mi.m * mi.n / 32}
-	var err error
-	for i, dst := range []*[]int32{&mi.d, &mi.a, &mi.b, &mi.c} {
-		if *dst, err = d.Vector(in.Operands[i], TB32, i == 0); err != nil {
-			return err
-		}
-		if len(*dst) != want[i] {
-			return d.Errorf(in.Operands[i], "%s needs %d registers in operand %d, got %d", in.FullOpcode(), want[i], i+1, len(*dst))
-		}
-		for _, s := range *dst {
-			if s < 0 {
-				return d.Errorf(in.Operands[i], "mma operands cannot be \"_\"")
-			}
-		}
+	if err := mmaFragments(d, in, [4]*[]int32{&mi.d, &mi.a, &mi.b, &mi.c}, [4]int(want), [4]Type{TB32, TB32, TB32, TB32}); err != nil {
+		return err
 	}
 	out.Ext = mi
 	out.Exec = execMmaInt
@@ -217,4 +206,26 @@ func bitsOn(m uint32) int {
 		n++
 	}
 	return n
+}
+
+// mmaFragments decodes the register vectors of an mma's operands d, a, b
+// and c into dsts: operand i holds want[i] registers of type rt[i]; "_"
+// is refused.
+func mmaFragments(d *Decoder, in *ast.Instruction, dsts [4]*[]int32, want [4]int, rt [4]Type) error {
+	for i, dst := range dsts {
+		v, err := d.Vector(in.Operands[i], rt[i], i == 0)
+		if err != nil {
+			return err
+		}
+		if len(v) != want[i] {
+			return d.Errorf(in.Operands[i], "%s needs %d registers in operand %d, got %d", in.FullOpcode(), want[i], i+1, len(v))
+		}
+		for _, s := range v {
+			if s < 0 {
+				return d.Errorf(in.Operands[i], "mma operands cannot be \"_\"")
+			}
+		}
+		*dst = v
+	}
+	return nil
 }

@@ -53,19 +53,8 @@ func decodeMma884(d *Decoder, in *ast.Instruction, out *Inst, q Quals, mf *mmaFl
 		return 8
 	}
 	want := []int{words(x.df), 2, 2, words(x.cf)}
-	var err error
-	for i, dst := range []*[]int32{&x.d, &x.a, &x.b, &x.c} {
-		if *dst, err = d.Vector(in.Operands[i], TB32, i == 0); err != nil {
-			return err
-		}
-		if len(*dst) != want[i] {
-			return d.Errorf(in.Operands[i], "%s needs %d registers in operand %d, got %d", in.FullOpcode(), want[i], i+1, len(*dst))
-		}
-		for _, s := range *dst {
-			if s < 0 {
-				return d.Errorf(in.Operands[i], "mma operands cannot be \"_\"")
-			}
-		}
+	if err := mmaFragments(d, in, [4]*[]int32{&x.d, &x.a, &x.b, &x.c}, [4]int(want), [4]Type{TB32, TB32, TB32, TB32}); err != nil {
+		return err
 	}
 	out.Ext = x
 	out.Exec = execMma884

@@ -73,25 +73,14 @@ func decodeMmaFloat(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	}
 	e := mf.perReg(mf.in)
 	want := []int{mf.m * mf.n / 32 / mf.perReg(mf.df), mf.m * mf.k / 32 / e, mf.k * mf.n / 32 / e, mf.m * mf.n / 32 / mf.perReg(mf.cf)}
-	rt := []Type{TB32, TB32, TB32, TB32}
+	rt := [4]Type{TB32, TB32, TB32, TB32}
 	for i, f := range []tensorcore.Format{mf.df, mf.in, mf.in, mf.cf} {
 		if f == tensorcore.F64 {
 			rt[i] = TB64
 		}
 	}
-	var err error
-	for i, dst := range []*[]int32{&mf.d, &mf.a, &mf.b, &mf.c} {
-		if *dst, err = d.Vector(in.Operands[i], rt[i], i == 0); err != nil {
-			return err
-		}
-		if len(*dst) != want[i] {
-			return d.Errorf(in.Operands[i], "%s needs %d registers in operand %d, got %d", in.FullOpcode(), want[i], i+1, len(*dst))
-		}
-		for _, s := range *dst {
-			if s < 0 {
-				return d.Errorf(in.Operands[i], "mma operands cannot be \"_\"")
-			}
-		}
+	if err := mmaFragments(d, in, [4]*[]int32{&mf.d, &mf.a, &mf.b, &mf.c}, [4]int(want), rt); err != nil {
+		return err
 	}
 	out.Ext = mf
 	out.Exec = execMmaFloat
