@@ -1,9 +1,6 @@
 package check
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
 )
@@ -93,14 +90,9 @@ func wgmmaShapeTypes(in *ast.Instruction, qs []isa.Qual) (n int, dtype, atype is
 		return 0, 0, 0, false
 	}
 	for i, q := range qs {
-		if !strings.HasPrefix(q.String(), ".m64n") || i+2 >= len(qs) {
-			continue
+		if m, n, _, ok := q.MatrixShape(); ok && m == 64 && i+2 < len(qs) {
+			return n, qs[i+1], qs[i+2], true
 		}
-		var m, k int
-		if _, err := fmt.Sscanf(q.String(), ".m%dn%dk%d", &m, &n, &k); err != nil {
-			return 0, 0, 0, false
-		}
-		return n, qs[i+1], qs[i+2], true
 	}
 	return 0, 0, 0, false
 }

@@ -2,9 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
-	"strings"
 
 	"github.com/ptxkit/ptxkit/internal/tensorcore"
 	"github.com/ptxkit/ptxkit/isa"
@@ -102,11 +100,8 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 		if v == isa.QS8 || v == isa.QU8 || v == isa.QS32 {
 			ints = append(ints, v)
 		}
-		if s := v.String(); strings.HasPrefix(s, ".m64n") {
-			var m int
-			if _, err := fmt.Sscanf(s, ".m%dn%dk%d", &m, &x.n, &x.k); err != nil {
-				return d.Errorf(in, "bad shape %s", s)
-			}
+		if m, n, k, ok := v.MatrixShape(); ok && m == 64 {
+			x.n, x.k = n, k
 		}
 	}
 	if len(ints) == 3 && len(types) == 0 && x.n != 0 {

@@ -1,5 +1,7 @@
 package isa
 
+import "strings"
+
 // Qual is a known qualifier spelling, mapped to a small integer once so
 // that checks compare integers instead of strings. QNone is "absent".
 type Qual uint16
@@ -263,4 +265,32 @@ func (q Qual) info() *qualInfo {
 		return &storeQuals[q]
 	}
 	return &genQuals[q-numStoreQuals]
+}
+
+// MatrixShape returns M, N and K of a matrix shape qualifier (.m16n8k16,
+// .m64n256k32, ...); ok is false for any other qualifier.
+func (q Qual) MatrixShape() (m, n, k int, ok bool) {
+	s, ok := strings.CutPrefix(q.String(), ".")
+	if !ok {
+		return 0, 0, 0, false
+	}
+	var dims [3]int
+	for i, letter := range []byte("mnk") {
+		if s == "" || s[0] != letter {
+			return 0, 0, 0, false
+		}
+		j := 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			dims[i] = dims[i]*10 + int(s[j]-'0')
+			j++
+		}
+		if j == 1 {
+			return 0, 0, 0, false
+		}
+		s = s[j:]
+	}
+	if s != "" {
+		return 0, 0, 0, false
+	}
+	return dims[0], dims[1], dims[2], true
 }
