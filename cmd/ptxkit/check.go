@@ -145,24 +145,48 @@ func tuneGC() {
 // function does not hide the validator's diagnostics in the others.
 //
 // A file of pipeMinBytes or more, with more than one processor to run on,
-// is parsed on a goroutine of its own while this one resolves and
-// validates what it has parsed (checkPiped); the diagnostics are the
-// same.
+// is checked in parts on as many goroutines (checkParallel), or, where
+// that cannot be done exactly (a syntax or resolution error in it), parsed
+// on a goroutine of its own while this one resolves and validates what it
+// has parsed (checkPiped); the diagnostics are the same.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
+	how := checkWhole
+	if len(src) >= pipeMinBytes && runtime.GOMAXPROCS(0) > 1 {
+		how = checkInParts
+	}
+	return checkFileHow(name, src, cfg, how)
+}
+
+// How checkFileHow checks a file.
+const (
+	checkWhole   = iota // checkSerial
+	checkPipe           // checkPiped
+	checkInParts        // checkParallel, else checkPiped
+)
+
+// checkFileHow is checkFile with the way to check chosen.
+func checkFileHow(name string, src []byte, cfg check.Config, how int) diag.List {
 	// The tree's strings share the source's memory. src is this
 	// function's to keep and is never written, so it is viewed as a
 	// string instead of copied.
-	st := parser.NewStream(name, unsafe.String(unsafe.SliceData(src), len(src)), parser.StreamStatements)
-	chk := check.NewChecker(name, cfg)
-	if len(src) >= pipeMinBytes && runtime.GOMAXPROCS(0) > 1 {
-		checkPiped(st, chk)
-	} else {
-		checkSerial(st, chk)
+	text := unsafe.String(unsafe.SliceData(src), len(src))
+	errs, ok := diag.List(nil), false
+	if how == checkInParts {
+		errs, ok = checkParallel(name, text, cfg, runtime.GOMAXPROCS(0))
 	}
-	chk.End()
-	errs := st.Errors()
-	if !errs.HasErrors() {
-		errs = append(errs, chk.Diagnostics()...)
+	if !ok {
+		st := parser.NewStream(name, text, parser.StreamStatements)
+		chk := check.NewChecker(name, cfg)
+		if how == checkWhole {
+			checkSerial(st, chk)
+		} else {
+			checkPiped(st, chk)
+		}
+		chk.End()
+		errs = st.Errors()
+		if !errs.HasErrors() {
+			errs = append(errs, chk.Diagnostics()...)
+		}
 	}
 	for i := range errs {
 		errs[i].File = name

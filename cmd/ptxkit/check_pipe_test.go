@@ -67,13 +67,10 @@ func TestCheckPipedMatchesSerial(t *testing.T) {
 		}
 		return s
 	})
-	defer func(n int) { pipeMinBytes = n }(pipeMinBytes)
 	defer runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0))) // the pipe runs only with two or more
 	for name, src := range srcs {
-		pipeMinBytes = 1 << 62
-		serial := checkFile(name, src, check.Config{})
-		pipeMinBytes = 0
-		piped := checkFile(name, src, check.Config{})
+		serial := checkFileHow(name, src, check.Config{}, checkWhole)
+		piped := checkFileHow(name, src, check.Config{}, checkPipe)
 		if !reflect.DeepEqual(serial, piped) {
 			t.Errorf("%s: piped check gives %d diagnostics, serial %d:\n%v\n%v", name, len(piped), len(serial), piped, serial)
 		}

@@ -278,6 +278,9 @@ func (p *parser) parseFunction(start token.Pos, linkage []string) *ast.Function 
 // the recycled slabs, whose previous contents (the body of the function
 // before) are handed back first.
 func (p *parser) parseBody() *ast.Block {
+	if p.skipBodies && !p.peeked {
+		return p.skipBody()
+	}
 	if !p.reuse {
 		return p.parseBlock()
 	}
@@ -292,6 +295,18 @@ func (p *parser) parseBody() *ast.Block {
 	}
 	b := p.parseBlock()
 	p.nodes = &p.keep
+	return b
+}
+
+// skipBody skips a function body (SkipBodies) and returns an empty block
+// spanning it.
+func (p *parser) skipBody() *ast.Block {
+	b := p.keep.blocks.new()
+	b.From = p.tok.Pos
+	end, _ := p.sc.SkipBalanced(p.tok.Pos) // the scanner is at the byte after '{'
+	b.To = end
+	p.tok.End = end
+	p.next()
 	return b
 }
 

@@ -61,6 +61,15 @@ const (
 	// implies ReuseBodies. See Stream.NextInBody for what stays valid.
 	// ParseFile and ParseString ignore it.
 	StreamStatements
+
+	// SkipBodies makes a Stream skip function bodies unparsed: a
+	// function with a body comes with Function.Body an empty block that
+	// spans the body, from its '{' to its '}', found as the scanner skips
+	// raw text (braces, strings and comments). It is for a consumer that
+	// wants only the module scope of a module: its variables, directives
+	// and function headers (cmd/ptxkit splits a module among workers with
+	// it). It overrides ReuseBodies and StreamStatements.
+	SkipBodies
 )
 
 // ParseFile parses the PTX module src. filename is recorded in the module
@@ -113,26 +122,36 @@ type parser struct {
 	inCall   bool // parenthesized operands are call lists (ParenList)
 	inInit   bool // parsing an initializer: braces are InitList, name(...) is CallExpr
 
-	nodes     *nodes         // where new nodes come from: &keep, or &body inside a recycled function body
-	keep      nodes          // slab allocation of frequent nodes
-	body      *nodes         // nodes of function bodies, with ReuseBodies
-	reuse     bool           // ReuseBodies
-	stmtNodes *nodes         // nodes of body statements, with StreamStatements
-	stmtWise  bool           // StreamStatements: parseBody only opens the body
-	opened    *ast.Block     // the body parseBody opened, with StreamStatements
-	onBody    func()         // with a Pipe: called instead of resetting body as a body opens
-	tooDeep   bool           // opened could not be entered (MaxDepth)
-	scratch   []ast.Expr     // stack of operands being collected
-	simpleOps []simpleOp     // operands recognised by simpleOperands
-	params    []*ast.VarDecl // stack of parameters being collected
-	stmts     []ast.Stmt     // stack of block statements being collected
+	nodes      *nodes         // where new nodes come from: &keep, or &body inside a recycled function body
+	keep       nodes          // slab allocation of frequent nodes
+	body       *nodes         // nodes of function bodies, with ReuseBodies
+	reuse      bool           // ReuseBodies
+	stmtNodes  *nodes         // nodes of body statements, with StreamStatements
+	stmtWise   bool           // StreamStatements: parseBody only opens the body
+	skipBodies bool           // SkipBodies: parseBody skips the body's text
+	opened     *ast.Block     // the body parseBody opened, with StreamStatements
+	onBody     func()         // with a Pipe: called instead of resetting body as a body opens
+	tooDeep    bool           // opened could not be entered (MaxDepth)
+	scratch    []ast.Expr     // stack of operands being collected
+	simpleOps  []simpleOp     // operands recognised by simpleOperands
+	params     []*ast.VarDecl // stack of parameters being collected
+	stmts      []ast.Stmt     // stack of block statements being collected
 }
 
 func (p *parser) init(file, src string, mode Mode) {
-	src = beforeNUL(src)
+	p.initAt(file, src, mode, token.Pos{Line: 1, Col: 1})
+}
+
+// initAt is init for parsing src from at (scanner.Scanner.InitAt).
+func (p *parser) initAt(file, src string, mode Mode, at token.Pos) {
+	src = beforeNULFrom(src, int(at.Offset))
 	p.file = file
 	p.src = src
 	p.nodes = &p.keep
+	if mode&SkipBodies != 0 {
+		mode &^= ReuseBodies | StreamStatements
+		p.skipBodies = true
+	}
 	if mode&StreamStatements != 0 {
 		mode |= ReuseBodies
 		p.stmtWise = true
@@ -142,7 +161,7 @@ func (p *parser) init(file, src string, mode Mode) {
 		p.reuse = true
 		p.body = newRecycled()
 	}
-	p.sc.Init(src, p.scanError)
+	p.sc.InitAt(src, at, p.scanError)
 	if mode&ParseComments != 0 {
 		p.sc.OnComment(func(from, to token.Pos) {
 			c := &ast.Comment{Text: src[from.Offset:to.Offset]}
@@ -150,16 +169,22 @@ func (p *parser) init(file, src string, mode Mode) {
 			p.comments = append(p.comments, c)
 		})
 	}
-	p.tok.End = token.Pos{Line: 1, Col: 1} // so that prevEnd is valid from the start
+	p.tok.End = at // so that prevEnd is valid from the start
 	p.next()
 }
 
 // beforeNUL returns the text before the first NUL byte of src. ptxas reads
 // a module as a C string: NVIDIA's OpenCL compiler ends its PTX with NUL
 // bytes, and whatever follows the first NUL is ignored.
-func beforeNUL(src string) string {
-	if i := strings.IndexByte(src, 0); i >= 0 {
-		return src[:i]
+func beforeNUL(src string) string { return beforeNULFrom(src, 0) }
+
+// beforeNULFrom is beforeNUL for a source read from byte from on.
+func beforeNULFrom(src string, from int) string {
+	if from < 0 || from > len(src) {
+		from = 0
+	}
+	if i := strings.IndexByte(src[from:], 0); i >= 0 {
+		return src[:from+i]
 	}
 	return src
 }

@@ -30,6 +30,18 @@ func NewStream(filename, src string, mode Mode) *Stream {
 	return s
 }
 
+// NewStreamAt is NewStream for the part of a module that begins at at:
+// src is the module up to the end of the part, and at the start of a
+// line where a whole-module parse is between two top-level statements
+// (after the '}' of a function, say). The statements get the positions
+// they have in the module. A parse of the parts of a module that have no
+// syntax error gives the statements of the whole module's parse.
+func NewStreamAt(filename, src string, mode Mode, at token.Pos) *Stream {
+	s := &Stream{}
+	s.p.initAt(filename, src, mode, at)
+	return s
+}
+
 // Next returns the next top-level statement: *ast.Directive,
 // *ast.VarDecl, *ast.Function or *ast.BadStmt. At the end of the input it
 // returns nil.

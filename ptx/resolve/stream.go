@@ -89,6 +89,21 @@ func (r *Resolver) BeginFunction(f *ast.Function) {
 	}
 }
 
+// DeclareFunction declares f at module scope as Add(f) does, without
+// resolving its parameters or body: for a caller that brings the module
+// scope up to a part of a module that another resolver resolves (the
+// functions of the parts before it), so that a call in the part sees the
+// declarations a whole-module resolution would.
+func (r *Resolver) DeclareFunction(f *ast.Function) {
+	r.keep = r.KeepUses
+	r.t.cache.invalidate()
+	r.declareFunc(f)
+}
+
+// Function returns the symbol of the function called name, or nil when
+// none is declared.
+func (r *Resolver) Function(name string) *Symbol { return r.info.Functions[name] }
+
 // BeginWholeFunction is BeginFunction for a function whose body f.Body
 // holds all its statements: the labels of each block are declared when it
 // opens (with OpenBlockStmts for the nested ones), as Add does, so that a

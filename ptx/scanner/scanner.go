@@ -112,6 +112,18 @@ func (s *Scanner) Init(src string, err func(pos token.Pos, msg string)) {
 	}
 }
 
+// InitAt is Init for scanning src from at, a position at the start of a
+// line that a scan of src from its beginning reaches outside any token or
+// comment (a part of a module that another scanner reads up to at):
+// tokens get the positions a scan of the whole of src gives them.
+func (s *Scanner) InitAt(src string, at token.Pos, err func(pos token.Pos, msg string)) {
+	if at.Offset <= 0 {
+		s.Init(src, err)
+		return
+	}
+	*s = Scanner{src: src, off: int(at.Offset), line: at.Line, lineStart: int(at.Offset) - int(at.Col-1), err: err}
+}
+
 // pos returns the position of byte offset off, which must be on the
 // current line.
 func (s *Scanner) pos(off int) token.Pos {
