@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,14 +20,14 @@ import (
 //     only the '}' that closes a function (found with a plain search, not
 //     a parse: whether each cut is where a function ends is verified in
 //     step 3).
-//  2. Each part is parsed with its function bodies skipped
+//  2. Each part but the last is parsed with its function bodies skipped
 //     (parser.SkipBodies): its directives, variables and function headers,
 //     the module scope it adds.
 //  3. Each part is parsed, resolved and validated statement by statement
 //     by a check.Checker that first declared the module scope of the
-//     parts before it (check.Checker.Declare). Its top-level statements
-//     must begin where step 2 found them, and the part must end with the
-//     function whose '}' the cut is at.
+//     parts before it (check.Checker.Declare). It must end with the
+//     function whose '}' the cut is at, and its top-level statements must
+//     begin where step 2 found them.
 //  4. The last part's Checker takes the first call of each function from
 //     the others and ends the module; the diagnostics are those of the
 //     parts in order.
@@ -46,14 +47,22 @@ type part struct {
 	to   int       // offset just past it: after the line of the last '}'
 	last int       // offset of that '}' (for the last part, -1)
 
-	decls []ast.TopStmt // its top-level statements, bodies skipped (step 2)
-	chk   *check.Checker
-	mark  check.Mark
+	skim    sync.Once
+	skimmed bool          // the skim found no syntax error
+	decls   []ast.TopStmt // its top-level statements, bodies skipped (step 2)
+
+	chk  *check.Checker
+	mark check.Mark
+	tops []token.Pos // where its top-level statements begin, as checkPart parsed them
 }
 
 // checkParallel checks the module src in up to n parts on as many
 // goroutines and returns its diagnostics (without file names, unsorted),
 // or false when it must be checked whole.
+//
+// The goroutine of part k skims the parts before it (step 2), the
+// nearest first, each part once whichever goroutine comes to it first,
+// so that the first part is checked at once and the others wait little.
 func checkParallel(name, src string, cfg check.Config, n int) (diag.List, bool) {
 	if i := strings.IndexByte(src, 0); i >= 0 {
 		src = src[:i] // ptxas reads a C string (parser.beforeNUL)
@@ -62,22 +71,34 @@ func checkParallel(name, src string, cfg check.Config, n int) (diag.List, bool) 
 	if len(parts) < 2 {
 		return nil, false
 	}
-	var failed atomic.Bool
-	runParts(parts, func(p *part) {
-		if !skimPart(name, src, p) {
-			failed.Store(true)
-		}
-	})
+	var (
+		failed atomic.Bool
+		wg     sync.WaitGroup
+	)
+	for k, p := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := k - 1; j >= 0 && !failed.Load(); j-- {
+				q := parts[j]
+				q.skim.Do(func() { q.skimmed = skimPart(name, src, q) })
+				if !q.skimmed {
+					failed.Store(true)
+				}
+			}
+			if failed.Load() || !checkPart(name, src, cfg, parts[:k], p, &failed) {
+				failed.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
 	if failed.Load() {
 		return nil, false
 	}
-	runParts(parts, func(p *part) {
-		if !checkPart(name, src, cfg, parts, p, &failed) {
-			failed.Store(true)
+	for _, p := range parts[:len(parts)-1] {
+		if !slices.Equal(p.tops, p.declPositions()) {
+			return nil, false // the skim and the parse disagree
 		}
-	})
-	if failed.Load() {
-		return nil, false
 	}
 	last := parts[len(parts)-1]
 	earlier := make([]*check.Checker, 0, len(parts)-1)
@@ -97,17 +118,13 @@ func checkParallel(name, src string, cfg check.Config, n int) (diag.List, bool) 
 	return all, true
 }
 
-// runParts runs do on every part, each on a goroutine, and waits.
-func runParts(parts []*part, do func(*part)) {
-	var wg sync.WaitGroup
-	for _, p := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			do(p)
-		}()
+// declPositions returns where the statements skimPart found begin.
+func (p *part) declPositions() []token.Pos {
+	ps := make([]token.Pos, len(p.decls))
+	for i, s := range p.decls {
+		ps[i] = s.Pos()
 	}
-	wg.Wait()
+	return ps
 }
 
 // cutParts cuts src into at most n parts of about equal size (at least
@@ -176,27 +193,22 @@ func skimPart(name, src string, p *part) bool {
 
 // checkPart checks p (step 3) with a Checker that first declared the
 // parts before it; false when p must not be trusted: a syntax error, a
-// top-level statement not where skimPart found one, a cut not after a
-// function's '}', or another part that failed.
-func checkPart(name, src string, cfg check.Config, parts []*part, p *part, failed *atomic.Bool) bool {
+// cut not after a function's '}', or another part that failed.
+func checkPart(name, src string, cfg check.Config, before []*part, p *part, failed *atomic.Bool) bool {
 	chk := check.NewChecker(name, cfg)
-	for _, q := range parts {
-		if q == p {
-			break
-		}
+	for _, q := range before {
 		for _, s := range q.decls {
 			chk.Declare(s)
 		}
 	}
 	p.chk, p.mark = chk, chk.Mark()
 	st := parser.NewStreamAt(name, src[:p.to], parser.StreamStatements, p.from)
-	i := 0
 	var last ast.TopStmt
 	for s := st.Next(); s != nil; s = st.Next() {
-		if len(st.Errors()) > 0 || failed.Load() || i >= len(p.decls) || s.Pos() != p.decls[i].Pos() {
+		if len(st.Errors()) > 0 || failed.Load() {
 			return false
 		}
-		i++
+		p.tops = append(p.tops, s.Pos())
 		last = s
 		if f, ok := s.(*ast.Function); ok {
 			checkFunction(st, chk, f)
@@ -204,7 +216,7 @@ func checkPart(name, src string, cfg check.Config, parts []*part, p *part, faile
 			chk.Add(s)
 		}
 	}
-	if len(st.Errors()) > 0 || i != len(p.decls) {
+	if len(st.Errors()) > 0 {
 		return false
 	}
 	if p.last < 0 {

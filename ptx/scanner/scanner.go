@@ -517,23 +517,41 @@ func (s *Scanner) operator(c byte) Kind {
 // SkipBalanced consumes raw text up to and including the '}' that closes a
 // '{' already scanned, honouring nested braces, strings and comments. It
 // returns the end position. It is used for free-form bodies such as
-// ".section .debug_info { ... }". At the end of the input it reports an
-// error and returns false.
+// ".section .debug_info { ... }", and for function bodies a parse skips
+// (parser.SkipBodies). At the end of the input it reports an error and
+// returns false.
 func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 	// Comments of the body belong to its raw text.
 	saved := s.comment
 	s.comment = nil
 	defer func() { s.comment = saved }()
+	src := s.src
 	depth := 1
 	for {
-		s.skipSpace()
-		if s.off >= len(s.src) {
+		// Most bytes are none of the few that matter here: skip them
+		// in a tight loop, counting lines as skipSpace does.
+		i := s.off
+		for i < len(src) {
+			c := src[i]
+			if !balancedStop[c] {
+				i++
+				continue
+			}
+			if c != '\n' {
+				break
+			}
+			i++
+			s.line++
+			s.lineStart = i
+		}
+		s.off = i
+		if i >= len(src) {
 			if s.err != nil {
 				s.err(open, "'{' not closed")
 			}
 			return s.pos(s.off), false
 		}
-		switch c := s.src[s.off]; c {
+		switch src[i] {
 		case '{':
 			depth++
 			s.off++
@@ -545,11 +563,18 @@ func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 			}
 		case '"':
 			s.string()
-		default:
-			s.off++
+		default: // '\r' or '/': a line break or comment, or a '/' of an expression
+			s.skipSpace()
+			if s.off == i {
+				s.off++
+			}
 		}
 	}
 }
+
+// balancedStop marks the bytes SkipBalanced looks at: braces, strings,
+// line breaks and what may begin a comment.
+var balancedStop = [256]bool{'{': true, '}': true, '"': true, '\n': true, '\r': true, '/': true}
 
 // SkipTo moves the scanner forward to byte offset off, which the caller
 // has read itself (a parser's fast path over a simple construct). The text
