@@ -13,8 +13,10 @@
 package scanner
 
 import (
-	"github.com/ptxkit/ptxkit/ptx/token"
 	"strconv"
+	"strings"
+
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // Kind is the class of a token.
@@ -527,54 +529,67 @@ func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 	defer func() { s.comment = saved }()
 	src := s.src
 	depth := 1
+	// Most bytes are none of the few that matter here: they are skipped
+	// in a tight loop, and the '\n's among them counted at once from
+	// counted on (lines) when the scanner's own line count is needed.
+	counted := s.off
+	lines := func(to int) {
+		if n := strings.Count(src[counted:to], "\n"); n > 0 {
+			s.line += int32(n)
+			s.lineStart = counted + strings.LastIndexByte(src[counted:to], '\n') + 1
+		}
+		counted = to
+	}
 	for {
-		// Most bytes are none of the few that matter here: skip them
-		// in a tight loop, counting lines as skipSpace does.
 		i := s.off
-		for i < len(src) {
-			c := src[i]
-			if !balancedStop[c] {
-				i++
-				continue
-			}
-			if c != '\n' {
-				break
-			}
+		for i < len(src) && !balancedStop[src[i]] {
 			i++
-			s.line++
-			s.lineStart = i
 		}
 		s.off = i
 		if i >= len(src) {
+			lines(i)
 			if s.err != nil {
 				s.err(open, "'{' not closed")
 			}
 			return s.pos(s.off), false
 		}
-		switch src[i] {
-		case '{':
+		switch c := src[i]; {
+		case c == '{':
 			depth++
 			s.off++
-		case '}':
+		case c == '}':
 			depth--
 			s.off++
 			if depth == 0 {
+				lines(s.off)
 				return s.pos(s.off), true
 			}
-		case '"':
-			s.string()
-		default: // '\r' or '/': a line break or comment, or a '/' of an expression
-			s.skipSpace()
-			if s.off == i {
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			// A line comment ends at '\n' only, as skipSpace reads it.
+			if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
+				s.off = i + j
+			} else {
+				s.off = len(src)
+			}
+		case c == '\r' && i+1 < len(src) && src[i+1] == '\n':
+			s.off++ // white space before the '\n' that ends the line
+		case c == '"' || c == '/' || c == '\r':
+			// A string, a block comment or a lone '\r' line break (skipSpace
+			// counts its lines), or a '/' of an expression.
+			lines(i)
+			if c == '"' {
+				s.string()
+			} else if s.skipSpace(); s.off == i {
 				s.off++
 			}
+			counted = s.off
 		}
 	}
 }
 
 // balancedStop marks the bytes SkipBalanced looks at: braces, strings,
-// line breaks and what may begin a comment.
-var balancedStop = [256]bool{'{': true, '}': true, '"': true, '\n': true, '\r': true, '/': true}
+// '\r' and what may begin a comment.
+var balancedStop = [256]bool{'{': true, '}': true, '"': true, '\r': true, '/': true}
 
 // SkipTo moves the scanner forward to byte offset off, which the caller
 // has read itself (a parser's fast path over a simple construct). The text
