@@ -541,10 +541,7 @@ func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 		counted = to
 	}
 	for {
-		i := s.off
-		for i < len(src) && !balancedStop[src[i]] {
-			i++
-		}
+		i := skipPlain(src, s.off)
 		s.off = i
 		if i >= len(src) {
 			lines(i)
@@ -586,6 +583,30 @@ func (s *Scanner) SkipBalanced(open token.Pos) (token.Pos, bool) {
 		}
 	}
 }
+
+// skipPlain returns the offset of the first byte at or after i that
+// SkipBalanced looks at (balancedStop), or len(src). It tests eight bytes
+// at a time for the five it looks for.
+func skipPlain(src string, i int) int {
+	for ; i+8 <= len(src); i += 8 {
+		b := src[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56 // one load
+		if zeroByte(w^('{'*ones))|zeroByte(w^('}'*ones))|zeroByte(w^('"'*ones))|zeroByte(w^('/'*ones))|zeroByte(w^('\r'*ones)) != 0 {
+			break
+		}
+	}
+	for i < len(src) && !balancedStop[src[i]] {
+		i++
+	}
+	return i
+}
+
+// ones has a 1 in every byte.
+const ones = 0x0101010101010101
+
+// zeroByte is not 0 exactly when a byte of w is 0.
+func zeroByte(w uint64) uint64 { return (w - ones) &^ w & (0x80 * ones) }
 
 // balancedStop marks the bytes SkipBalanced looks at: braces, strings,
 // '\r' and what may begin a comment.
