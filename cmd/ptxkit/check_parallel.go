@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -76,27 +77,19 @@ func checkParallel(name, src string, cfg check.Config, n int) (diag.List, bool) 
 	if len(parts) < 2 {
 		return nil, false
 	}
-	var (
-		failed atomic.Bool
-		wg     sync.WaitGroup
-	)
-	for k, p := range parts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := k - 1; j >= 0 && !failed.Load(); j-- {
-				q := parts[j]
-				q.skim.Do(func() { q.skimmed = skimPart(name, src, q) })
-				if !q.skimmed {
-					failed.Store(true)
-				}
-			}
-			if failed.Load() || !checkPart(name, src, cfg, parts[:k], p, &failed) {
+	var failed atomic.Bool
+	eachPart(len(parts), &failed, func(k int) {
+		for j := k - 1; j >= 0 && !failed.Load(); j-- {
+			q := parts[j]
+			q.skim.Do(func() { q.skimmed = skimPart(name, src, q) })
+			if !q.skimmed {
 				failed.Store(true)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		if failed.Load() || !checkPart(name, src, cfg, parts[:k], parts[k], &failed) {
+			failed.Store(true)
+		}
+	})
 	if failed.Load() {
 		return nil, false
 	}
@@ -123,6 +116,37 @@ func checkParallel(name, src string, cfg check.Config, n int) (diag.List, bool) 
 	return all, true
 }
 
+// eachPart runs do(k) for k from 0 to n-1, each on a goroutine, and
+// waits. A goroutine that panics (a memory fault reading a mapped file
+// that shrank, with debug.SetPanicOnFault as guardFaults sets it for the
+// caller) sets failed, which stops the others at their next statement,
+// and the panic of the first part that had one is raised again here, on
+// the caller's goroutine, where guardFaults reports it.
+func eachPart(n int, failed *atomic.Bool, do func(k int)) {
+	panics := make([]any, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panics[k] = r
+					failed.Store(true)
+				}
+			}()
+			debug.SetPanicOnFault(true)
+			do(k)
+		}()
+	}
+	wg.Wait()
+	for _, r := range panics {
+		if r != nil {
+			panic(r)
+		}
+	}
+}
+
 // declPositions returns where the statements skimPart found begin.
 func (p *part) declPositions() []token.Pos {
 	ps := make([]token.Pos, len(p.decls))
@@ -134,8 +158,9 @@ func (p *part) declPositions() []token.Pos {
 
 // cutParts cuts src into at most n parts of about equal cost (at least
 // partMinBytes each, the first larger by skimCost), each but the last
-// ending with a line that holds only "}". A module with a line break that is a lone '\r' is not cut
-// (the line numbers of the cuts are counted in '\n's).
+// ending with a line that holds only "}". A module with a line break
+// that is a lone '\r' is not cut (the line numbers of the cuts are
+// counted in '\n's).
 func cutParts(src string, n int) []*part {
 	n = min(n, len(src)/partMinBytes)
 	if n < 2 || strings.IndexByte(src, '\r') >= 0 && strings.Count(src, "\r") != strings.Count(src, "\r\n") {
