@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -21,20 +22,23 @@ type partsCase struct {
 }
 
 // parallelModules returns the modules TestCheckParallelMatchesSerial
-// checks in parts: the test modules, and many-kernel modules with
+// checks in parts: every module under testdata, and many-kernel modules with
 // validator errors, resolution errors, syntax errors, module-scope
 // declarations between the functions, calls to functions declared or
 // defined in other parts, and cut lines that are not the end of a
 // function.
 func parallelModules(t *testing.T) map[string]partsCase {
 	mods := map[string]partsCase{}
-	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "ptx", "*", "*.ptx"))
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	err := filepath.WalkDir(filepath.Join("..", "..", "testdata"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".ptx") {
+			return err
 		}
-		mods[f] = partsCase{src: string(b)}
+		b, err := os.ReadFile(path)
+		mods[path] = partsCase{src: string(b)}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	nvcc, err := os.ReadFile(filepath.Join("..", "..", "testdata", "ptx", "nvcc", "ops_sm_90a.ptx"))
 	if err != nil {
