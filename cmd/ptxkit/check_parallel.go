@@ -15,9 +15,9 @@ import (
 )
 
 // A large module is checked in parts, one per processor, each on a
-// goroutine of its own (docs/startup.md, "Large modules"):
+// goroutine of its own (docs/startup.md, "Large modules in parts"):
 //
-//  1. The module is cut into parts of about equal size at lines holding
+//  1. The module is cut into parts of about equal cost at lines holding
 //     only the '}' that closes a function (found with a plain search, not
 //     a parse: whether each cut is where a function ends is verified in
 //     step 3).
