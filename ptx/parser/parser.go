@@ -68,7 +68,8 @@ const (
 	// raw text (braces, strings and comments). It is for a consumer that
 	// wants only the module scope of a module: its variables, directives
 	// and function headers (cmd/ptxkit splits a module among workers with
-	// it). It overrides ReuseBodies and StreamStatements.
+	// it). It overrides ReuseBodies and StreamStatements. ParseFile and
+	// ParseString ignore it.
 	SkipBodies
 )
 
@@ -94,7 +95,7 @@ func ParseFileMode(filename string, src []byte, mode Mode) (*ast.Module, diag.Li
 // ParseStringMode is ParseString with options.
 func ParseStringMode(filename, src string, mode Mode) (*ast.Module, diag.List) {
 	var p parser
-	p.init(filename, src, mode&^(ReuseBodies|StreamStatements))
+	p.init(filename, src, mode&^(ReuseBodies|StreamStatements|SkipBodies))
 	m := p.parseModule()
 	m.Comments = p.comments
 	p.errs.Sort() // an unclosed '{' is found after the errors inside it
