@@ -144,14 +144,19 @@ func tuneGC() {
 // gets only those (check.Checker), so that an undeclared name in one
 // function does not hide the validator's diagnostics in the others.
 //
-// A file of pipeMinBytes or more, with more than one processor to run on,
-// is checked in parts on as many goroutines (checkParallel), or, where
-// that cannot be done exactly (a syntax or resolution error in it), parsed
-// on a goroutine of its own while this one resolves and validates what it
-// has parsed (checkPiped); the diagnostics are the same.
+// A file of pipeMinBytes or more, with partsMinProcs processors or more to
+// run on, is checked in parts on as many goroutines (checkParallel). With
+// fewer processors (but more than one), or where parts cannot be checked
+// exactly (a syntax or resolution error in the file), it is parsed on a
+// goroutine of its own while this one resolves and validates what it has
+// parsed (checkPiped); the diagnostics are the same.
 func checkFile(name string, src []byte, cfg check.Config) diag.List {
 	how := checkWhole
-	if len(src) >= pipeMinBytes && runtime.GOMAXPROCS(0) > 1 {
+	switch procs := runtime.GOMAXPROCS(0); {
+	case len(src) < pipeMinBytes || procs < 2:
+	case procs < partsMinProcs:
+		how = checkPipe
+	default:
 		how = checkInParts
 	}
 	return checkFileHow(name, src, cfg, how)
@@ -200,6 +205,12 @@ func checkFileHow(name string, src []byte, cfg check.Config, how int) diag.List 
 // overlap saves little, and small files keep the serial path's cost
 // exactly (the start-up figures of docs/startup.md).
 var pipeMinBytes = 1 << 20 // a variable for the tests only
+
+// partsMinProcs is the fewest processors with which checkFile checks a
+// large file in parts. On two, the parts' skimming of earlier parts costs
+// 6% more instructions than the pipe's 1% and both halve the wall time at
+// best (BENCHMARKS.md, "check in parts"), so two processors take the pipe.
+const partsMinProcs = 3
 
 // checkSerial feeds the statements of st to chk as it parses them.
 func checkSerial(st *parser.Stream, chk *check.Checker) {
