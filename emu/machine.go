@@ -223,8 +223,9 @@ type Cluster struct {
 	report   *Report
 	kept     *keptSet // KeepGoing: the problems kept; nil otherwise
 	ext      []any
-	async    []*AsyncOp
-	cbPhase  uint32 // barrier.cluster phase
+	async    []*AsyncOp // pending operations in issue order (async.go)
+	queued   int        // operations in async, each member of a batch counted
+	cbPhase  uint32     // barrier.cluster phase
 	cbCount  int
 	live     int
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel

@@ -29,7 +29,7 @@ func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
 	if !w.lanesAdjacent(in, first, k, uint64(n)) {
 		return false
 	}
-	if cs.tracker.Len()+k > maxOutstandingAsync || len(cl.async) >= maxQueuedAsync {
+	if cs.tracker.Len()+k > maxOutstandingAsync || cl.queued >= maxQueuedAsync {
 		return false
 	}
 	st, ok := w.asyncTargetQuiet(first, in, n)
