@@ -82,9 +82,9 @@ func (w *Warp) storeLanes(in *Inst, first, k int, dst []byte) {
 		v := w.R[in.B+int32(first) : in.B+int32(first+k)]
 		switch in.Type.Size() {
 		case 4:
-			for _, x := range v {
-				binary.LittleEndian.PutUint32(dst[:4], uint32(x))
-				dst = dst[4:]
+			dst = dst[:4*len(v)]
+			for i, x := range v {
+				binary.LittleEndian.PutUint32(dst[4*i:], uint32(x))
 			}
 			return
 		case 8:

@@ -262,32 +262,6 @@ func (tr *Tracker) addRange(x *guardSet, r Range, counted bool, d int) {
 	}
 }
 
-// addMembers guards once more (d = 1) or once less (d = -1) the union r of
-// adjacent member ranges of a batch, each short: as per-byte counts
-// whatever its length, so that the members can be released one by one.
-func (tr *Tracker) addMembers(x *guardSet, r Range, counted bool, d int) {
-	if r.Lo >= r.Hi {
-		return
-	}
-	if counted {
-		tr.nCounted += d
-	}
-	if tr.holding {
-		if p := &tr.pend; p.set == x && p.d == d && p.r.Hi == r.Lo {
-			p.r.Hi = r.Hi
-			return
-		}
-		tr.flush()
-		tr.pend = pendingRange{set: x, r: r, d: d}
-		return
-	}
-	tr.flush()
-	x.short.add(r, d)
-	if tr.Changed != nil {
-		tr.Changed(r, x == &tr.dsts, d)
-	}
-}
-
 func (tr *Tracker) counts(r Range) bool {
 	return r.Lo < r.Hi && tr.Counted != nil && tr.Counted(r)
 }
@@ -361,14 +335,35 @@ func (tr *Tracker) SignalMember(op *Op, k int, b BarrierRef, phase uint64) {
 	tr.SignalOp(op, b, phase)
 }
 
-// releaseMembers guards once less the ranges of the members of batch op
-// in mask, adjacent ones together.
-func (tr *Tracker) releaseMembers(op *Op, mask uint32) {
+// LandMembers marks the members of batch op in mask as landed.
+func (tr *Tracker) LandMembers(op *Op, mask uint32) { op.unlanded &^= mask }
+
+// SignalMembers is SignalMember for each member of batch op in mask, in
+// member order, all signalled while b had completed phase phases.
+func (tr *Tracker) SignalMembers(op *Op, mask uint32, b BarrierRef, phase uint64) {
+	if others := op.signalledMembers() &^ mask; others == 0 || op.Barrier == b && op.Phase == phase {
+		op.unsignalled &^= mask &^ op.out
+		tr.SignalOp(op, b, phase)
+		return
+	}
+	id := op.ID
+	tr.explode(op)
+	for ; mask != 0; mask &= mask - 1 {
+		tr.Signal(id+OpID(bits.TrailingZeros32(mask)), b, phase)
+	}
+}
+
+// guardRuns guards once more (d = 1) or once less (d = -1) the ranges of
+// the members of batch op in mask, each run of adjacent members as one
+// range. The members not observed of a batch are guarded as their runs:
+// the whole batch's range at issue, the runs left after a wait observes
+// some.
+func (tr *Tracker) guardRuns(op *Op, mask uint32, d int) {
 	for mask != 0 {
 		k := bits.TrailingZeros32(mask)
 		run := bits.TrailingZeros32(^(mask >> k)) // adjacent members from k
 		lo := op.Dst.Lo + uint64(k)*op.Each
-		tr.addMembers(&tr.dsts, Range{Lo: lo, Hi: lo + uint64(run)*op.Each}, false, -1)
+		tr.addRange(&tr.dsts, Range{Lo: lo, Hi: lo + uint64(run)*op.Each}, false, d)
 		if k+run >= 32 {
 			break
 		}
@@ -379,7 +374,9 @@ func (tr *Tracker) releaseMembers(op *Op, mask uint32) {
 // forgetMembers forgets the members of batch op in mask (signalled, not
 // observed), which is not all of those left, and reports how many.
 func (tr *Tracker) forgetMembers(op *Op, mask uint32) int {
-	tr.releaseMembers(op, mask)
+	alive := op.all() &^ op.out
+	tr.guardRuns(op, alive, -1)
+	tr.guardRuns(op, alive&^mask, 1)
 	op.out |= mask
 	op.Signalled = false
 	n := bits.OnesCount32(mask)
@@ -390,7 +387,8 @@ func (tr *Tracker) forgetMembers(op *Op, mask uint32) int {
 // explode replaces batch op by a single operation for each member not
 // observed, in place in the issue order, with the member's ID, range,
 // site and state. Signalled members are listed on their barrier. The
-// guarded bytes do not change. op is dropped (not reused).
+// guarded bytes do not change (the batch's runs are released, the
+// singles' ranges guarded). op is dropped (not reused).
 func (tr *Tracker) explode(op *Op) {
 	i := tr.index(op.ID)
 	if i < 0 {
@@ -412,6 +410,10 @@ func (tr *Tracker) explode(op *Op) {
 	}
 	if op.counted[0] {
 		tr.nCounted--
+	}
+	tr.guardRuns(op, op.all()&^op.out, -1)
+	for _, p := range singles {
+		tr.addRange(&tr.dsts, p.Dst, false, 1)
 	}
 	ids := make([]OpID, len(singles))
 	for j, p := range singles {
@@ -436,11 +438,7 @@ func (tr *Tracker) issue(p *Op) OpID {
 	tr.next += OpID(k - 1)
 	tr.live += k
 	p.counted = [2]bool{tr.counts(p.Dst), tr.counts(p.Src)}
-	if p.N > 1 {
-		tr.addMembers(&tr.dsts, p.Dst, p.counted[0], 1)
-	} else {
-		tr.addRange(&tr.dsts, p.Dst, p.counted[0], 1)
-	}
+	tr.addRange(&tr.dsts, p.Dst, p.counted[0], 1)
 	if !p.SourceFree {
 		tr.addRange(&tr.srcs, p.Src, p.counted[1], 1)
 	}
@@ -615,11 +613,11 @@ func (tr *Tracker) Observe(id OpID) {
 // observeAt forgets the operation at position i of the issue order.
 func (tr *Tracker) observeAt(i int) {
 	op := tr.ops[i]
-	if op.N > 1 {
+	if op.N > 1 && op.out != 0 {
 		if op.counted[0] {
 			tr.nCounted--
 		}
-		tr.releaseMembers(op, op.all()&^op.out)
+		tr.guardRuns(op, op.all()&^op.out, -1)
 	} else {
 		tr.addRange(&tr.dsts, op.Dst, op.counted[0], -1)
 	}
