@@ -161,9 +161,13 @@ func (b *queuedBatch) land(c *Cluster, j int) *Report {
 	}
 	s := asyncCTA(b.dst)
 	phase, _ := s.bars.Phases(uint64(b.barOff))
-	res, err := s.bars.CompleteTx(b.in.Opcode, uint64(b.barOff), loadWord(b.dst, b.barOff), uint32(b.n))
-	if err != nil {
-		return b.txReport(c, j, err)
+	word := loadWord(b.dst, b.barOff)
+	res, ok := s.bars.CompleteTxRun(uint64(b.barOff), word, uint32(b.n), 1) // CompleteTx without the error
+	if !ok {
+		var err error
+		if res, err = s.bars.CompleteTx(b.in.Opcode, uint64(b.barOff), word, uint32(b.n)); err != nil {
+			return b.txReport(c, j, err)
+		}
 	}
 	storeWord(b.dst, b.barOff, res.Word)
 	switch {
