@@ -68,6 +68,9 @@ func (c *Cluster) landIdleRun(b *queuedBatch) (ok, completed bool) {
 	}
 	off := b.off + uint32(lo*b.n)
 	end := off + uint32(k*b.n)
+	if off < b.barOff+mbarrier.Size && b.barOff < end {
+		return false, false // a member's data lands on the mbarrier before the complete-tx of the next
+	}
 	for _, w := range c.runq {
 		m := &asyncCTA(w.CTA).waits[w.Index]
 		if m.bar == b.dst && off < m.off+mbarrier.Size && m.off < end {

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
 )
 
 // stAsyncWarp runs st.async for a warp whose active lanes are one run of
@@ -41,6 +42,9 @@ func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
 	last := uint64(st.off) + uint64((k-1)*n)
 	if last>>sharedRankShift != 0 || last+uint64(n) > uint64(len(st.dst.Shared)) || st.dst.exited {
 		return false
+	}
+	if uint64(st.barOff) < last+uint64(n) && uint64(st.off) < uint64(st.barOff)+mbarrier.Size {
+		return false // the data lands on the mbarrier: the lane whose store does clobbers it first
 	}
 	s := asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 	phase, _ := s.bars.Phases(uint64(st.barOff))
