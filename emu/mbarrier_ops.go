@@ -397,7 +397,7 @@ func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
 	if lo := bits.TrailingZeros32(m); m>>lo == 1<<(32-lo)-1 {
 		// lanes lo to 31, the common case: no mask to walk
 		for l := lo & 31; l < 32; l++ {
-			if a[l] != addr || b[l] != arg {
+			if a[l]^addr|b[l]^arg != 0 {
 				return m >> l << l
 			}
 			d[l] = res

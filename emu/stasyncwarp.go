@@ -69,14 +69,12 @@ func (w *Warp) lanesAdjacent(in *Inst, first, k int, n uint64) bool {
 	b := w.R[in.C+int32(first) : in.C+int32(first+k)]
 	b = b[:len(a)]
 	a0, b0 := a[0], b[0]
-	next := a0
+	next, diff := a0, uint64(0)
 	for i, x := range a {
-		if x != next || b[i] != b0 {
-			return false
-		}
+		diff |= x ^ next | b[i] ^ b0
 		next += n
 	}
-	return next > a0 // no wrap
+	return diff == 0 && next > a0 // no wrap
 }
 
 // storeLanes writes the values of the k lanes from first, adjacent in
@@ -86,9 +84,12 @@ func (w *Warp) storeLanes(in *Inst, first, k int, dst []byte) {
 		v := w.R[in.B+int32(first) : in.B+int32(first+k)]
 		switch in.Type.Size() {
 		case 4:
-			dst = dst[:4*len(v)]
-			for i, x := range v {
-				binary.LittleEndian.PutUint32(dst[4*i:], uint32(x))
+			for len(v) >= 2 && len(dst) >= 8 { // two lanes as one 8-byte store
+				binary.LittleEndian.PutUint64(dst, uint64(uint32(v[0]))|v[1]<<32)
+				v, dst = v[2:], dst[8:]
+			}
+			if len(v) == 1 {
+				binary.LittleEndian.PutUint32(dst, uint32(v[0]))
 			}
 			return
 		case 8:
