@@ -82,12 +82,10 @@ func setMask(mask []uint64, counts []uint32, lo, hi uint32) {
 	for lo <= hi {
 		end := min(hi, lo|63) // the last granule of lo's mask word
 		var set uint64
-		bit := uint64(1) << (lo % 64)
-		for _, c := range counts[lo : end+1] {
+		for i, c := range counts[lo : end+1] {
 			if c != 0 {
-				set |= bit
+				set |= 1 << ((lo + uint32(i)) % 64)
 			}
-			bit <<= 1
 		}
 		span := ^uint64(0) >> (63 - (end - lo)) << (lo % 64)
 		mask[lo/64] = mask[lo/64]&^span | set

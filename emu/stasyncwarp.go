@@ -69,12 +69,14 @@ func (w *Warp) lanesAdjacent(in *Inst, first, k int, n uint64) bool {
 	b := w.R[in.C+int32(first) : in.C+int32(first+k)]
 	b = b[:len(a)]
 	a0, b0 := a[0], b[0]
-	next, diff := a0, uint64(0)
+	next := a0
 	for i, x := range a {
-		diff |= x ^ next | b[i] ^ b0
+		if x != next || b[i] != b0 {
+			return false
+		}
 		next += n
 	}
-	return diff == 0 && next > a0 // no wrap
+	return next > a0 // no wrap
 }
 
 // storeLanes writes the values of the k lanes from first, adjacent in
