@@ -77,7 +77,7 @@ func (c *Cluster) landIdleRun(b *queuedBatch) (ok, completed bool) {
 			return false, false
 		}
 	}
-	bars := asyncCTA(b.dst).bars
+	bars := b.bars
 	phase, _ := bars.Phases(uint64(b.barOff))
 	res, ok := bars.CompleteTxRun(uint64(b.barOff), loadWord(b.dst, b.barOff), uint32(b.n), k)
 	if !ok {

@@ -305,7 +305,7 @@ func execMbTx(w *Warp, in *Inst) Status {
 func execMbWait(w *Warp, in *Inst) Status {
 	try := in.Imm&0xff == mbTryWait
 	cl := w.CTA.cluster
-	if try && cl.cfg.Async == AsyncRandom && cl.choose(ChoiceSpurious, 4, 1) == 0 {
+	if try && cl.cfg.Async == AsyncRandom && cl.spurious() {
 		d := lanes(w.R, in.D)
 		if w.Exec == 1<<32-1 {
 			*d = [32]uint64{}
@@ -321,6 +321,15 @@ func execMbWait(w *Warp, in *Inst) Status {
 		return Retry
 	}
 	return w.mbWaitLanes(in, try)
+}
+
+// spurious draws whether a try_wait fails spuriously under the random
+// policy (choose without a Schedule draws from the generator directly).
+func (c *Cluster) spurious() bool {
+	if c.cfg.Schedule == nil {
+		return c.rng.intn(4) == 0
+	}
+	return c.choose(ChoiceSpurious, 4, 1) == 0
 }
 
 // mbWaitLanes runs test_wait or try_wait (try) lane by lane, once neither

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
 )
 
 // A warp's st.async as one queue entry. Under the delayed and random
@@ -34,6 +35,7 @@ type queuedBatch struct {
 	off    uint32 // member j writes n bytes at off+j*n
 	n      int
 	barOff uint32
+	bars   *mbarrier.Table       // the destination CTA's
 	ref    asyncgroup.BarrierRef // the mbarrier, for signalling
 	left   uint32                // members not yet landed (bit j: member j)
 	due    [32]uint64            // AsyncRandom: the step each member is due
@@ -75,7 +77,7 @@ func (cs *clusterAsync) newBatch() *queuedBatch {
 }
 
 func (b *queuedBatch) recycle() {
-	b.op, b.in, b.w, b.dst = nil, nil, nil, nil
+	b.op, b.in, b.w, b.dst, b.bars = nil, nil, nil, nil, nil
 	b.AsyncOp = AsyncOp{}
 	b.cs.spareBatch = append(b.cs.spareBatch, b)
 }
@@ -108,8 +110,9 @@ func (w *Warp) stAsyncQueued(cs *clusterAsync, in *Inst) bool {
 	if last>>sharedRankShift != 0 || last+uint64(n) > uint64(len(st.dst.Shared)) {
 		return false
 	}
-	asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
+	s := asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 	b := cs.newBatch()
+	b.bars = s.bars
 	b.in, b.w, b.first, b.dst, b.off, b.n, b.barOff = in, w, first, st.dst, st.off, n, st.barOff
 	b.ref = asyncBarrierRef(st.dst, st.barOff)
 	w.storeLanes(in, first, k, b.data[:k*n])
@@ -159,13 +162,13 @@ func (b *queuedBatch) land(c *Cluster, j int) *Report {
 			cs.tracker.LandMember(op, j)
 		}
 	}
-	s := asyncCTA(b.dst)
-	phase, _ := s.bars.Phases(uint64(b.barOff))
+	bars := b.bars
+	phase, _ := bars.Phases(uint64(b.barOff))
 	word := loadWord(b.dst, b.barOff)
-	res, ok := s.bars.CompleteTxRun(uint64(b.barOff), word, uint32(b.n), 1) // CompleteTx without the error
+	res, ok := bars.CompleteTxRun(uint64(b.barOff), word, uint32(b.n), 1) // CompleteTx without the error
 	if !ok {
 		var err error
-		if res, err = s.bars.CompleteTx(b.in.Opcode, uint64(b.barOff), word, uint32(b.n)); err != nil {
+		if res, err = bars.CompleteTx(b.in.Opcode, uint64(b.barOff), word, uint32(b.n)); err != nil {
 			return b.txReport(c, j, err)
 		}
 	}
