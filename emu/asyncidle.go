@@ -202,6 +202,19 @@ func (c *Cluster) drawIdleRounds(n int) {
 	// quantum's only advances it
 	r := c.rng
 	slices := uint64(len(warps)) * rngStep
+	if len(warps) == 2 { // a producer and a consumer: one draw orders them
+		w0, w1 := warps[0], warps[1]
+		for range n {
+			if r.next()&1 == 0 { // intn(2) == 0: the second swaps with the first
+				w0, w1 = w1, w0
+			}
+			r.s += slices
+		}
+		warps[0], warps[1] = w0, w1
+		c.rng = r
+		c.running = w1
+		return
+	}
 	for range n {
 		for i := len(warps) - 1; i > 0; i-- {
 			j := r.intn(i + 1)
