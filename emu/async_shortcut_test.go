@@ -41,6 +41,19 @@ func shortcutCases(t *testing.T) []shortcutCase {
 		ex("barrier in other CTA", exchange(armOK, "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r8], %r10, [%r3];", ""), false),
 		ex("half the lanes", exchange(armOK, "setp.lt.u32 %p2, %r1, 16;\n\t@%p2 "+sendOK+"\n\t@!%p2 "+sendOK, ""), false),
 		ex("red.async", exchange(armOK, "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r8], %r10, [%r9];", ""), false),
+		// lane 0 alone queues a single operation, lanes 1-31 a batch: the
+		// queue mixes both (random landing positions count members)
+		ex("one lane, then a batch", exchange(armOK, "setp.eq.u32 %p2, %r1, 0;\n\t@%p2 "+sendOK+"\n\t@!%p2 "+sendOK, ""), false),
+		ex("odd lanes, then even", exchange(armOK, "and.b32 %r14, %r1, 1;\n\tsetp.eq.u32 %p2, %r14, 1;\n\t@%p2 "+sendOK+"\n\t@!%p2 "+sendOK, ""), false),
+		// test_wait under the delayed policy lands what its barrier waits
+		// for: members of a batch picked out of the queue
+		ex("test_wait poll", strings.Replace(exchange(armOK, sendOK, ""), "mbarrier.try_wait.parity", "mbarrier.test_wait.parity", 1), false),
+		// the stores write the peer's mbarrier itself: a landing clobbers
+		// the word a waiting warp looks at
+		ex("stores over the mbarrier", exchange(armOK, "add.u32 %r14, %r3, %r6;\n\tmapa.shared::cluster.u32 %r15, %r14, %r5;\n\tst.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r15], %r10, [%r9];", ""), false),
+		// both CTAs exit before the delayed policy lands anything
+		ex("peer exits first", exchange(armOK, sendOK, "ret;"), false),
+		ex("peer exits first, keep going", exchange(armOK, sendOK, "ret;"), true),
 		{name: "cp.async mbarrier", src: readAsyncKernel(t, "cp_async_mbarrier.ptx"), cfg: Config{Block: dims(32, 1, 1)},
 			args: func() []Arg { return []Arg{{IsBuffer: true, Buffer: words(128)}, buf(128)} }},
 	}
@@ -127,7 +140,8 @@ func TestShortcutCasesDiffer(t *testing.T) {
 		cfg.Async = AsyncDelayed
 		res := launchReport(t, c.src, cfg, c.args()...)
 		faulty := strings.Contains(c.name, "read before") || strings.Contains(c.name, "missing") ||
-			strings.Contains(c.name, "wrong") || strings.Contains(c.name, "other CTA") || strings.Contains(c.name, "mid-warp")
+			strings.Contains(c.name, "wrong") || strings.Contains(c.name, "other CTA") || strings.Contains(c.name, "mid-warp") ||
+			strings.Contains(c.name, "over the mbarrier") || strings.Contains(c.name, "exits")
 		if faulty != (res.Report != nil || len(res.Reports) > 0) {
 			t.Errorf("%s: report %v", c.name, res.Report)
 		}
@@ -173,6 +187,39 @@ func TestAsyncShortcutsKeepSchedule(t *testing.T) {
 				if got[0] != got[1] {
 					t.Fatalf("%s, %v seed %d: the fast paths give\n%.3000s\nthe plain paths\n%.3000s", c.name, pol, seed, got[0], got[1])
 				}
+			}
+		}
+	}
+}
+
+// TestDrawIdleRoundsMatchChoose checks the draws of skipped idle rounds
+// without a Schedule (the generator used directly) against the same
+// rounds drawn through choose with a recording Schedule: the generator
+// ends in the same state and the run queue in the same order.
+func TestDrawIdleRoundsMatchChoose(t *testing.T) {
+	for nw := 1; nw <= 5; nw++ {
+		for _, n := range []int{1, 2, 31} {
+			var fast, slow Cluster
+			for i := range nw {
+				w := &Warp{Index: i}
+				fast.runq = append(fast.runq, w)
+				slow.runq = append(slow.runq, w)
+			}
+			slow.runq = append([]*Warp(nil), fast.runq...)
+			fast.cfg, slow.cfg = &Config{Seed: 7}, &Config{Seed: 7, Schedule: &Schedule{}}
+			fast.rng.s, slow.rng.s = 99, 99
+			fast.drawIdleRounds(n)
+			slow.drawIdleRounds(n)
+			if fast.rng != slow.rng {
+				t.Fatalf("%d warps, %d rounds: generator %#x, through choose %#x", nw, n, fast.rng.s, slow.rng.s)
+			}
+			for i := range fast.runq {
+				if fast.runq[i] != slow.runq[i] {
+					t.Fatalf("%d warps, %d rounds: warp %d is %d, through choose %d", nw, n, i, fast.runq[i].Index, slow.runq[i].Index)
+				}
+			}
+			if fast.running != slow.running {
+				t.Fatalf("%d warps, %d rounds: running differs", nw, n)
 			}
 		}
 	}

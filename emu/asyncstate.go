@@ -3,6 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
@@ -101,6 +102,7 @@ type clusterAsync struct {
 	spareQueued []*queuedOp
 	spareStores []*asyncStoreOp
 	spareCopies []*cpAsyncOp
+	spareBatch  []*queuedBatch
 
 	sigID  asyncgroup.OpID // willSignal's operation, for the next newQueued
 	sigRef asyncgroup.BarrierRef
@@ -267,7 +269,7 @@ func (w *Warp) issue(l int, id asyncgroup.OpID, kind string, n int, ld lander, d
 	if cs.tracker.Len() > maxOutstandingAsync {
 		return w.outstandingFault(l)
 	}
-	if len(cl.async) >= maxQueuedAsync && w.landOldest() != Continue {
+	if cl.queued >= maxQueuedAsync && w.landOldest() != Continue {
 		return Fault
 	}
 	q := cs.newQueued(id, kind, ld)
@@ -298,8 +300,7 @@ func (w *Warp) outstandingFault(l int) Status {
 // landOldest lands the oldest queued operation, to make room in the queue.
 func (w *Warp) landOldest() Status {
 	cl := w.CTA.cluster
-	oldest := cl.async[0]
-	if r := cl.LandWhere(func(op *AsyncOp) bool { return op == oldest }); r != nil {
+	if r := cl.landFirst(); r != nil {
 		cl.fail(r)
 		return Fault
 	}
@@ -382,6 +383,14 @@ func (cs *clusterAsync) signalling(c *CTA, off uint32) []asyncgroup.OpID {
 	b := asyncgroup.BarrierRef{CTA: c.Rank, Addr: uint64(off)}
 	var ids []asyncgroup.OpID
 	for _, op := range cs.cl.async {
+		if qb := op.batch; qb != nil {
+			if qb.cs == cs && qb.ref == b {
+				for m := qb.left; m != 0; m &= m - 1 {
+					ids = append(ids, qb.id+asyncgroup.OpID(bits.TrailingZeros32(m)))
+				}
+			}
+			continue
+		}
 		if q := cs.queuedOf(op); q != nil && q.signals && q.target == b {
 			ids = append(ids, q.id)
 		}

@@ -223,8 +223,9 @@ type Cluster struct {
 	report   *Report
 	kept     *keptSet // KeepGoing: the problems kept; nil otherwise
 	ext      []any
-	async    []*AsyncOp
-	cbPhase  uint32 // barrier.cluster phase
+	async    []*AsyncOp // pending operations in issue order (async.go)
+	queued   int        // operations in async, each member of a batch counted
+	cbPhase  uint32     // barrier.cluster phase
 	cbCount  int
 	live     int
 	atomMu   *sync.Mutex // serialises global atomics when clusters run in parallel
@@ -278,8 +279,11 @@ func (c *Cluster) Fail(r *Report) { c.fail(r) }
 // rng is splitmix64.
 type rng struct{ s uint64 }
 
+// rngStep is what each draw adds to the state of rng.
+const rngStep = 0x9e3779b97f4a7c15
+
 func (r *rng) next() uint64 {
-	r.s += 0x9e3779b97f4a7c15
+	r.s += rngStep
 	z := r.s
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb

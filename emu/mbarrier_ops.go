@@ -305,7 +305,7 @@ func execMbTx(w *Warp, in *Inst) Status {
 func execMbWait(w *Warp, in *Inst) Status {
 	try := in.Imm&0xff == mbTryWait
 	cl := w.CTA.cluster
-	if try && cl.cfg.Async == AsyncRandom && cl.choose(ChoiceSpurious, 4, 1) == 0 {
+	if try && cl.cfg.Async == AsyncRandom && cl.spurious() {
 		d := lanes(w.R, in.D)
 		if w.Exec == 1<<32-1 {
 			*d = [32]uint64{}
@@ -320,6 +320,23 @@ func execMbWait(w *Warp, in *Inst) Status {
 		w.WaitWhat, w.WaitWhy = "", describeMbWait
 		return Retry
 	}
+	return w.mbWaitLanes(in, try)
+}
+
+// spurious draws whether a try_wait fails spuriously under the random
+// policy (choose without a Schedule draws from the generator directly).
+func (c *Cluster) spurious() bool {
+	if c.cfg.Schedule == nil {
+		return c.rng.intn(4) == 0
+	}
+	return c.choose(ChoiceSpurious, 4, 1) == 0
+}
+
+// mbWaitLanes runs test_wait or try_wait (try) lane by lane, once neither
+// a spurious failure nor an unchanged suspended wait decided it (the
+// retries of a waiting warp, which stay in the small execMbWait).
+func (w *Warp) mbWaitLanes(in *Inst, try bool) Status {
+	cl := w.CTA.cluster
 	seen, seenPhases := asyncgroup.BarrierRef{CTA: -1}, uint64(0)
 	// Lanes usually wait on one barrier with one argument. A lane whose
 	// address and argument equal the last lane's that completed its wait
@@ -389,7 +406,7 @@ func (w *Warp) memoRun(in *Inst, m uint32, memo *memoWait) uint32 {
 	if lo := bits.TrailingZeros32(m); m>>lo == 1<<(32-lo)-1 {
 		// lanes lo to 31, the common case: no mask to walk
 		for l := lo & 31; l < 32; l++ {
-			if a[l] != addr || b[l] != arg {
+			if a[l]^addr|b[l]^arg != 0 {
 				return m >> l << l
 			}
 			d[l] = res
@@ -445,7 +462,8 @@ func (s *ctaAsync) noteWait(w *Warp, in *Inst, c *CTA, off uint32, addr, arg uin
 
 // stillWaiting reports whether try_wait in of w would suspend again as it
 // last did: its first lane names the same barrier with the same argument,
-// and neither the barrier's table nor its memory word changed since.
+// and neither the barrier's table nor its memory word changed since, or
+// the barrier has completed no phase since and its word is the table's.
 // Resolving the address and testing the phase would give the same answer.
 func (s *ctaAsync) stillWaiting(w *Warp, in *Inst) bool {
 	if w.Index >= len(s.waits) || w.Exec == 0 {
@@ -453,8 +471,22 @@ func (s *ctaAsync) stillWaiting(w *Warp, in *Inst) bool {
 	}
 	m := &s.waits[w.Index]
 	l := int32(lane(w.Exec))
-	return m.in == in && m.addr == w.R[in.A+l] && m.arg == w.R[in.B+l] &&
-		m.tab.Epoch() == m.epoch && loadWord(m.bar, m.off) == m.word
+	if m.in != in || m.addr != w.R[in.A+l] || m.arg != w.R[in.B+l] {
+		return false
+	}
+	word := loadWord(m.bar, m.off)
+	if m.tab.Epoch() == m.epoch && word == m.word {
+		return true
+	}
+	// The barrier changed, but if no phase completed and its word is the
+	// one the table wrote (a complete-tx of a landing store, an arrival
+	// that left the phase incomplete), the first lane's test finds the
+	// phase incomplete again: the outcome depends on the phase alone.
+	if !m.tab.Unchanged(uint64(m.off), word, m.phases) {
+		return false
+	}
+	m.epoch, m.word = m.tab.Epoch(), word
+	return true
 }
 
 // describeMbWait describes the try_wait w is suspended in (Warp.WaitWhy),

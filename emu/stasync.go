@@ -164,6 +164,9 @@ func execStAsync(w *Warp, in *Inst) Status {
 			}
 			return w.stAsyncEager(cs, in)
 		}
+		if cl.race == nil && !cs.tracing && w.stAsyncQueued(cs, in) { // stasyncqueue.go
+			return Continue
+		}
 	}
 	var bar barMemo
 	for m := w.Exec; m != 0; m &= m - 1 {
@@ -206,7 +209,7 @@ func (w *Warp) stAsyncEager(cs *clusterAsync, in *Inst) Status {
 		if cs.tracker.Len() > maxOutstandingAsync {
 			return w.outstandingFault(l)
 		}
-		if len(cl.async) >= maxQueuedAsync && w.landOldest() != Continue {
+		if cl.queued >= maxQueuedAsync && w.landOldest() != Continue {
 			return Fault
 		}
 		cs.armGlobalWatch(cl, id)
@@ -357,12 +360,7 @@ func (cs *clusterAsync) completeTxOf(c *Cluster, id asyncgroup.OpID, op *asyncgr
 	phase, _ := tab.Phases(uint64(off))
 	r, err := tab.CompleteTx(name, uint64(off), loadWord(cta, off), n)
 	if err != nil {
-		var e *mbarrier.Error
-		if errors.As(err, &e) {
-			return cs.landReport(c, id, e.Kind.Rule(), e.Kind.Spec(),
-				fmt.Sprintf("complete-tx of %d bytes on the mbarrier at offset %#x of CTA rank %d: %s", n, off, cta.Rank, mbDetail(e)))
-		}
-		return cs.landReport(c, id, RuleUnsupported, "", err.Error())
+		return cs.txReport(c, id, cs.tracker.Get(id), err, cta, off, n)
 	}
 	storeWord(cta, off, r.Word)
 	c.raceSignal(id, cta, off, phase)
@@ -372,18 +370,42 @@ func (cs *clusterAsync) completeTxOf(c *Cluster, id asyncgroup.OpID, op *asyncgr
 	return nil
 }
 
+// txReport is the report of operation id (tracked as op, or nil once
+// observed) whose complete-tx of n bytes on the mbarrier at offset off of
+// cta failed with err as it landed.
+func (cs *clusterAsync) txReport(c *Cluster, id asyncgroup.OpID, op *asyncgroup.Op, err error, cta *CTA, off uint32, n uint32) *Report {
+	rule, spec, msg := RuleUnsupported, "", err.Error()
+	var e *mbarrier.Error
+	if errors.As(err, &e) {
+		rule, spec = e.Kind.Rule(), e.Kind.Spec()
+		msg = fmt.Sprintf("complete-tx of %d bytes on the mbarrier at offset %#x of CTA rank %d: %s", n, off, cta.Rank, mbDetail(e))
+	}
+	r := cs.landReportOf(c, op, rule, spec, msg)
+	if m, ok := cs.meta[id]; ok {
+		r.Pos = m.pos
+	}
+	return r
+}
+
 // landReport builds the report of an operation that fails as it lands.
 func (cs *clusterAsync) landReport(c *Cluster, id asyncgroup.OpID, rule, spec, msg string) *Report {
+	r := cs.landReportOf(c, cs.tracker.Get(id), rule, spec, msg)
+	if m, ok := cs.meta[id]; ok {
+		r.Pos = m.pos
+	}
+	return r
+}
+
+// landReportOf builds the report of operation op (nil once observed)
+// failing as it lands.
+func (cs *clusterAsync) landReportOf(c *Cluster, op *asyncgroup.Op, rule, spec, msg string) *Report {
 	r := &Report{Rule: rule, Spec: spec, File: c.prog.File, Message: msg}
-	if op := cs.tracker.Get(id); op != nil {
+	if op != nil {
 		where, issuer := cs.tracker.Describes(op)
 		r.Message = fmt.Sprintf("%s, when the %s at %s issued by %s lands", msg, op.Name, where, issuer)
 		if w, ok := op.Site.(*Warp); ok {
 			r.Pos = w.prog.Insts[int32(uint32(op.SiteAt))].Pos // the report leads with the issuing instruction (describeSite)
 		}
-	}
-	if m, ok := cs.meta[id]; ok {
-		r.Pos = m.pos
 	}
 	return r
 }

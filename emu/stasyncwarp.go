@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/ptxkit/ptxkit/emu/asyncgroup"
+	"github.com/ptxkit/ptxkit/emu/mbarrier"
 )
 
 // stAsyncWarp runs st.async for a warp whose active lanes are one run of
@@ -29,7 +30,7 @@ func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
 	if !w.lanesAdjacent(in, first, k, uint64(n)) {
 		return false
 	}
-	if cs.tracker.Len()+k > maxOutstandingAsync || len(cl.async) >= maxQueuedAsync {
+	if cs.tracker.Len()+k > maxOutstandingAsync || cl.queued >= maxQueuedAsync {
 		return false
 	}
 	st, ok := w.asyncTargetQuiet(first, in, n)
@@ -41,6 +42,9 @@ func (w *Warp) stAsyncWarp(cs *clusterAsync, in *Inst) bool {
 	last := uint64(st.off) + uint64((k-1)*n)
 	if last>>sharedRankShift != 0 || last+uint64(n) > uint64(len(st.dst.Shared)) || st.dst.exited {
 		return false
+	}
+	if uint64(st.barOff) < last+uint64(n) && uint64(st.off) < uint64(st.barOff)+mbarrier.Size {
+		return false // the data lands on the mbarrier: the lane whose store does clobbers it first
 	}
 	s := asyncCTA(st.dst) // watch the destination CTA's shared memory from now on
 	phase, _ := s.bars.Phases(uint64(st.barOff))
@@ -82,9 +86,12 @@ func (w *Warp) storeLanes(in *Inst, first, k int, dst []byte) {
 		v := w.R[in.B+int32(first) : in.B+int32(first+k)]
 		switch in.Type.Size() {
 		case 4:
-			for _, x := range v {
-				binary.LittleEndian.PutUint32(dst[:4], uint32(x))
-				dst = dst[4:]
+			for len(v) >= 2 && len(dst) >= 8 { // two lanes as one 8-byte store
+				binary.LittleEndian.PutUint64(dst, uint64(uint32(v[0]))|v[1]<<32)
+				v, dst = v[2:], dst[8:]
+			}
+			if len(v) == 1 {
+				binary.LittleEndian.PutUint32(dst, uint32(v[0]))
 			}
 			return
 		case 8:

@@ -119,8 +119,9 @@ func (b *byteCounts) add(r Range, d int) {
 			clear(b.recent[:])
 		}
 		was := p.sum
-		for a := lo; a < end; a++ {
-			p.n[a&(countPageBytes-1)] += uint32(d)
+		n := p.n[lo&(countPageBytes-1):][:end-lo]
+		for i := range n {
+			n[i] += uint32(d)
 		}
 		switch p.sum += d * int(end-lo); {
 		case p.sum == 0:

@@ -2,6 +2,7 @@ package asyncgroup
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -51,26 +52,75 @@ type Op struct {
 	// k has ID ID+k, writes [Dst.Lo+k*Each, Dst.Lo+(k+1)*Each) and was
 	// issued at SiteAt+k*SiteStep. Dst is their union. N is 0 or 1 for a
 	// single operation.
+	// A batch has at most 32 members. Those of a batch issued with
+	// IssueQueuedBatch land and signal one at a time (LandMember,
+	// SignalMember) and a wait may observe some of them before the others:
+	// bit k of out is set once member k has been observed, of unlanded
+	// while member k has not landed, of unsignalled while it has not been
+	// signalled. Signalled, Barrier and Phase then describe the members
+	// signalled and not yet observed, which all count toward one phase of
+	// one barrier (a member signalled in another phase turns the batch into
+	// single operations). A batch of IssueBatch has landed and is signalled
+	// as a whole.
 	N        int
 	Each     uint64
 	SiteStep uint64
 
+	out, unlanded, unsignalled uint32
+
 	counted [2]bool // Tracker.Counted selected Dst, Src (computed at issue)
 }
 
-// members returns the number of operations op stands for.
-func (op *Op) members() int { return max(op.N, 1) }
+// members returns the number of operations op stands for and that are
+// not observed.
+func (op *Op) members() int {
+	if op.N <= 1 {
+		return 1
+	}
+	return op.N - bits.OnesCount32(op.out)
+}
+
+// all returns the mask of a batch's N members.
+func (op *Op) all() uint32 { return uint32(uint64(1)<<op.N - 1) }
+
+// signalledMembers returns the members of batch op that are signalled and
+// not observed.
+func (op *Op) signalledMembers() uint32 {
+	if !op.Signalled {
+		return 0
+	}
+	return op.all() &^ op.out &^ op.unsignalled
+}
+
+// memberRange returns the bytes member k of batch op writes.
+func (op *Op) memberRange(k int) Range {
+	lo := op.Dst.Lo + uint64(k)*op.Each
+	return Range{Lo: lo, Hi: lo + op.Each}
+}
 
 // member returns member k of batch op as a single operation, for a report.
 func (op *Op) member(k int) *Op {
+	bit := uint32(1) << k
 	m := &Op{ID: op.ID + OpID(k), Name: op.Name, Site: op.Site, SiteAt: op.SiteAt + uint64(k)*op.SiteStep,
-		Dst:    Range{Lo: op.Dst.Lo + uint64(k)*op.Each, Hi: op.Dst.Lo + uint64(k+1)*op.Each},
-		Landed: op.Landed, Signalled: op.Signalled, Barrier: op.Barrier, Phase: op.Phase}
+		Dst:    op.memberRange(k),
+		Landed: op.Landed || op.N > 1 && op.unlanded&bit == 0, Signalled: op.Signalled && op.unsignalled&bit == 0}
+	if m.Signalled {
+		m.Barrier, m.Phase = op.Barrier, op.Phase
+	}
 	return m
 }
 
-// firstOverlap returns the first operation op stands for that writes a
-// byte of r (op itself when it is not a batch), or nil.
+// Member returns member k of batch op as a single operation, for a
+// report, or nil once it has been observed.
+func (op *Op) Member(k int) *Op {
+	if op.N <= 1 || k < 0 || k >= op.N || op.out&(1<<k) != 0 {
+		return nil
+	}
+	return op.member(k)
+}
+
+// firstOverlap returns the first operation op stands for, not observed,
+// that writes a byte of r (op itself when it is not a batch), or nil.
 func (op *Op) firstOverlap(r Range) *Op {
 	if !op.Dst.Overlaps(r) {
 		return nil
@@ -82,7 +132,13 @@ func (op *Op) firstOverlap(r Range) *Op {
 	if r.Lo > op.Dst.Lo {
 		k = int((r.Lo - op.Dst.Lo) / op.Each)
 	}
-	return op.member(k)
+	last := int((min(r.Hi, op.Dst.Hi) - 1 - op.Dst.Lo) / op.Each)
+	for ; k <= last; k++ {
+		if op.out&(1<<k) == 0 {
+			return op.member(k)
+		}
+	}
+	return nil
 }
 
 // Tracker holds the outstanding asynchronous operations of one launch. An
@@ -226,7 +282,7 @@ func (tr *Tracker) IssueStore(name string, site any, siteAt uint64, dst Range) O
 	return tr.issue(p)
 }
 
-// IssueBatch records n > 0 operations named name, issued together at site,
+// IssueBatch records 0 < n <= 32 operations named name, issued together at site,
 // the k-th at siteAt+k*siteStep, that write the adjacent ranges of each
 // bytes from lo and read no memory, as one batch (see Op.N), and returns
 // it; its ID is the first member's, the others have the IDs that follow.
@@ -240,6 +296,138 @@ func (tr *Tracker) IssueBatch(name string, site any, siteAt, siteStep uint64, lo
 		N: n, Each: each, SiteStep: siteStep}
 	tr.issue(p)
 	return p
+}
+
+// IssueQueuedBatch is IssueBatch for n <= 32 operations that have not
+// landed yet: each member lands (LandMember) and is signalled
+// (SignalMember) on its own, and a wait may observe some members before
+// the others.
+func (tr *Tracker) IssueQueuedBatch(name string, site any, siteAt, siteStep uint64, lo, each uint64, n int) *Op {
+	p := tr.newOp()
+	*p = Op{Name: name, Site: site, SiteAt: siteAt, Dst: Range{Lo: lo, Hi: lo + each*uint64(n)},
+		N: n, Each: each, SiteStep: siteStep}
+	p.unlanded, p.unsignalled = p.all(), p.all()
+	tr.issue(p)
+	return p
+}
+
+// LandMember marks member k of batch op (from IssueQueuedBatch) as landed.
+func (tr *Tracker) LandMember(op *Op, k int) { op.unlanded &^= 1 << k }
+
+// SignalMember records that the completion of member k of batch op (from
+// IssueQueuedBatch) was signalled on barrier b while b had completed phase
+// phases, as Signal does for a single operation. When other members are
+// signalled toward another phase or barrier and not yet observed, the
+// batch becomes single operations first (Explode), and op must not be used
+// after.
+func (tr *Tracker) SignalMember(op *Op, k int, b BarrierRef, phase uint64) {
+	bit := uint32(1) << k
+	if op.out&bit != 0 {
+		return
+	}
+	if others := op.signalledMembers() &^ bit; others != 0 && (op.Barrier != b || op.Phase != phase) {
+		id := op.ID + OpID(k)
+		tr.explode(op)
+		tr.Signal(id, b, phase)
+		return
+	}
+	op.unsignalled &^= bit
+	tr.SignalOp(op, b, phase)
+}
+
+// LandMembers marks the members of batch op in mask as landed.
+func (tr *Tracker) LandMembers(op *Op, mask uint32) { op.unlanded &^= mask }
+
+// SignalMembers is SignalMember for each member of batch op in mask, in
+// member order, all signalled while b had completed phase phases.
+func (tr *Tracker) SignalMembers(op *Op, mask uint32, b BarrierRef, phase uint64) {
+	if others := op.signalledMembers() &^ mask; others == 0 || op.Barrier == b && op.Phase == phase {
+		op.unsignalled &^= mask &^ op.out
+		tr.SignalOp(op, b, phase)
+		return
+	}
+	id := op.ID
+	tr.explode(op)
+	for ; mask != 0; mask &= mask - 1 {
+		tr.Signal(id+OpID(bits.TrailingZeros32(mask)), b, phase)
+	}
+}
+
+// guardRuns guards once more (d = 1) or once less (d = -1) the ranges of
+// the members of batch op in mask, each run of adjacent members as one
+// range. The members not observed of a batch are guarded as their runs:
+// the whole batch's range at issue, the runs left after a wait observes
+// some.
+func (tr *Tracker) guardRuns(op *Op, mask uint32, d int) {
+	for mask != 0 {
+		k := bits.TrailingZeros32(mask)
+		run := bits.TrailingZeros32(^(mask >> k)) // adjacent members from k
+		lo := op.Dst.Lo + uint64(k)*op.Each
+		tr.addRange(&tr.dsts, Range{Lo: lo, Hi: lo + uint64(run)*op.Each}, false, d)
+		if k+run >= 32 {
+			break
+		}
+		mask &^= (uint32(1)<<run - 1) << k
+	}
+}
+
+// forgetMembers forgets the members of batch op in mask (signalled, not
+// observed), which is not all of those left, and reports how many.
+func (tr *Tracker) forgetMembers(op *Op, mask uint32) int {
+	alive := op.all() &^ op.out
+	tr.guardRuns(op, alive, -1)
+	tr.guardRuns(op, alive&^mask, 1)
+	op.out |= mask
+	op.Signalled = false
+	n := bits.OnesCount32(mask)
+	tr.live -= n
+	return n
+}
+
+// explode replaces batch op by a single operation for each member not
+// observed, in place in the issue order, with the member's ID, range,
+// site and state. Signalled members are listed on their barrier. The
+// guarded bytes do not change (the batch's runs are released, the
+// singles' ranges guarded). op is dropped (not reused).
+func (tr *Tracker) explode(op *Op) {
+	i := tr.index(op.ID)
+	if i < 0 {
+		return
+	}
+	var singles []*Op
+	for k := 0; k < op.N; k++ {
+		if op.out&(1<<k) != 0 {
+			continue
+		}
+		m := op.member(k)
+		p := tr.newOp()
+		*p = *m
+		p.counted = [2]bool{tr.counts(p.Dst), false}
+		if p.counted[0] {
+			tr.nCounted++
+		}
+		singles = append(singles, p)
+	}
+	if op.counted[0] {
+		tr.nCounted--
+	}
+	tr.guardRuns(op, op.all()&^op.out, -1)
+	for _, p := range singles {
+		tr.addRange(&tr.dsts, p.Dst, false, 1)
+	}
+	ids := make([]OpID, len(singles))
+	for j, p := range singles {
+		ids[j] = p.ID
+	}
+	tr.ops = slices.Replace(tr.ops, i, i+1, singles...)
+	tr.ids = slices.Replace(tr.ids, i, i+1, ids...)
+	for _, p := range singles {
+		if p.Signalled {
+			l := tr.list(p.Barrier, true)
+			*l = append(*l, p.ID)
+		}
+	}
+	*op = Op{N: -1} // dropped: a caller holding it finds no batch
 }
 
 // issue records p, filled in but for its ID, as the newest operation.
@@ -425,7 +613,14 @@ func (tr *Tracker) Observe(id OpID) {
 // observeAt forgets the operation at position i of the issue order.
 func (tr *Tracker) observeAt(i int) {
 	op := tr.ops[i]
-	tr.addRange(&tr.dsts, op.Dst, op.counted[0], -1)
+	if op.N > 1 && op.out != 0 {
+		if op.counted[0] {
+			tr.nCounted--
+		}
+		tr.guardRuns(op, op.all()&^op.out, -1)
+	} else {
+		tr.addRange(&tr.dsts, op.Dst, op.counted[0], -1)
+	}
 	if !op.SourceFree {
 		tr.addRange(&tr.srcs, op.Src, op.counted[1], -1)
 	}
@@ -484,10 +679,16 @@ func (tr *Tracker) ObserveBarrierEach(b BarrierRef, phases uint64, seen func(*Op
 	tr.Hold()
 	forgot := 0
 	for _, i := range due {
+		op := tr.ops[i]
 		if seen != nil {
-			seen(tr.ops[i])
+			seen(op)
 		}
-		forgot += tr.ops[i].members()
+		if op.N > 1 && op.unsignalled&^op.out != 0 {
+			// some members are still to land or be signalled
+			forgot += tr.forgetMembers(op, op.signalledMembers())
+			continue
+		}
+		forgot += op.members()
 		tr.observeAt(i)
 	}
 	if !held {
