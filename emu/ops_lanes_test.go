@@ -189,6 +189,9 @@ func TestShuffleLanesMatchReference(t *testing.T) {
 				if full {
 					w.R[in.V[0]+int32(l)] = 0xffffffff
 				}
+				if trial%8 == 4 { // only lane 0 outside
+					w.R[in.V[0]+int32(l)] = 0xfffffffe
+				}
 			}
 			init := append([]uint64(nil), w.R...)
 			st := in.Exec(w, in)
@@ -204,6 +207,9 @@ func TestShuffleLanesMatchReference(t *testing.T) {
 			}
 			if (st == Fault) != (outside >= 0) {
 				t.Fatalf("%s trial %d: status %d, first lane outside the member mask %d", in.Opcode, trial, st, outside)
+			}
+			if r := w.CTA.cluster.report; st == Fault && r.Thread.Lane != outside {
+				t.Fatalf("%s trial %d: lane %d reported, want %d", in.Opcode, trial, r.Thread.Lane, outside)
 			}
 			for l := range 32 {
 				if got := w.R[in.D+int32(l)]; got != wantV[l] {

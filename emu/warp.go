@@ -16,6 +16,8 @@ type Warp struct {
 	// R is the register file: slot s, lane l lives at R[s*32+l]
 	// (instruction operands already hold s*32).
 	R []uint64
+	// init is the worker's start-up register slab (startRegisters).
+	init *regTemplate
 
 	CTA   *CTA
 	Index int    // warp index in the CTA (%warpid)
@@ -281,4 +283,56 @@ func (w *Warp) Fault(l int, rule, spec, format string, args ...any) Status {
 		Opcode: in.Opcode, Thread: w.threadID(l), Spec: spec}
 	w.CTA.cluster.fail(r)
 	return Fault
+}
+
+// regTemplate is a register slab as every warp of a worker starts it,
+// less the special slots that differ between warps or CTAs (warpSpecial):
+// built by the first start, shared by the worker's warps.
+type regTemplate struct{ r []uint64 }
+
+// startRegisters sets the register slab as a warp's start leaves it: every
+// slot zero, the constant slots holding their values and the special slots
+// filled. Once the worker's template exists, a start copies it and fills
+// only the specials that depend on the warp or the CTA, which gives the
+// slab a full fill would have made.
+func (w *Warp) startRegisters() {
+	p := w.prog
+	t := w.init
+	if t == nil || t.r == nil {
+		clear(w.R)
+		for _, k := range p.consts {
+			s := lanes(w.R, k.slot)
+			for l := range s {
+				s[l] = k.val
+			}
+		}
+		for _, s := range p.specials {
+			if !warpSpecial(s.kind) {
+				w.fillSpecial(s, lanes(w.R, int32(s.slot)))
+			}
+		}
+		if t != nil {
+			t.r = append([]uint64(nil), w.R...)
+		}
+	} else {
+		copy(w.R, t.r)
+	}
+	for _, s := range p.specials {
+		if warpSpecial(s.kind) {
+			w.fillSpecial(s, lanes(w.R, int32(s.slot)))
+		}
+	}
+}
+
+// warpSpecial reports whether a special register's value can differ
+// between two warps of one worker, or between two CTAs it runs in a
+// launch: all but the block's and grid's sizes, the lane number and the
+// lane masks, which depend only on the launch and the lane.
+func warpSpecial(k specialKind) bool {
+	switch k {
+	case spNtid, spNctaid, spLaneid, spNwarpid,
+		spLanemaskEq, spLanemaskLt, spLanemaskLe, spLanemaskGt, spLanemaskGe:
+		return false
+	}
+	return true
 }
