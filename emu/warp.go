@@ -168,13 +168,23 @@ func (w *Warp) reschedule() {
 		}
 		w.materialize()
 	}
-	for m := w.active; m != 0; m &= m - 1 {
-		w.tpc[lane(m)] = w.Next
+	if w.active == allLanes {
+		for l := range w.tpc {
+			w.tpc[l] = w.Next
+		}
+	} else {
+		for m := w.active; m != 0; m &= m - 1 {
+			w.tpc[lane(m)] = w.Next
+		}
 	}
 	run := w.live &^ w.blocked
 	w.active = 0
 	w.minOther = math.MaxInt32
 	if run == 0 {
+		return
+	}
+	if run == allLanes {
+		w.pickAll()
 		return
 	}
 	min, max := int32(math.MaxInt32), int32(-1)
@@ -203,6 +213,30 @@ func (w *Warp) reschedule() {
 	}
 	w.pc = min
 	w.Next = min
+}
+
+// pickAll is reschedule's choice when all 32 lanes are runnable: the same
+// group, pc and minOther, from straight loops over the lanes' pcs.
+func (w *Warp) pickAll() {
+	lo, hi := w.tpc[0], w.tpc[0]
+	for _, p := range w.tpc {
+		lo, hi = min(lo, p), max(hi, p)
+	}
+	w.pc, w.Next = lo, lo
+	if lo == hi { // converged
+		w.active = allLanes
+		return
+	}
+	var act uint32
+	other := int32(math.MaxInt32)
+	for l, p := range w.tpc {
+		if p == lo {
+			act |= 1 << uint(l)
+		} else {
+			other = min(other, p)
+		}
+	}
+	w.active, w.minOther = act, other
 }
 
 // run executes up to budget warp-instructions. It returns how many
