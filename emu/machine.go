@@ -465,8 +465,10 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	nt := uint64(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])
 	nw := (nt + 31) / 32
 	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
-	perWarp := uint64(p.numSlots)*32*8 + 32*uint64(p.localFrame) + warpOverheadBytes
-	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
+	slab := uint64(p.numSlots) * 32 * 8
+	perWarp := slab + 32*uint64(p.localFrame) + warpOverheadBytes
+	// and the worker's start-up template of a slab (Warp.startRegisters)
+	return ncta*(nw*perWarp+uint64(ctaSmemBytes(p, cfg))+ctaOverheadBytes) + slab
 }
 
 // run emulates a launch of p, whose cfg Launch.Check normalized, on memory
