@@ -295,20 +295,33 @@ func divLanes(d, a, b *[32]uint64, t Type, div bool) {
 // (before anything is written, the destinations written even when a lane
 // is outside it, as execShfl does). The results go straight to d and p:
 // each lane reads its own b and c before its results are written, and the
-// source is a copy.
+// source is read from a copy when d or p shares its slot.
 func shflLanes(w *Warp, in *Inst) Status {
 	r := w.R
 	outside := -1
 	if in.Flags&FlagX != 0 {
-		mm := lanes(r, in.V[0])
-		var bad uint32
-		for l := range mm {
-			bad |= ^uint32(mm[l]) & (1 << uint(l))
-		}
-		if bad != 0 {
-			outside = lane(bad)
-		}
+		outside = shflOutside(lanes(r, in.V[0]))
 	}
+	if in.D < 0 || in.D2 < 0 {
+		return shflLanesScratch(w, in, outside)
+	}
+	src := lanes(r, in.A)
+	if in.D == in.A || in.D2 == in.A {
+		c := *src
+		src = &c
+	}
+	v, ok := lanes(r, in.D), lanes(r, in.D2)
+	bs, cs := lanes(r, in.B), lanes(r, in.C)
+	if !shflUniform(src, bs, cs, in.Imm, v, ok) {
+		shflPerLane(src, bs, cs, in.Imm, v, ok)
+	}
+	return shflMemberFault(w, in, outside)
+}
+
+// shflLanesScratch is shflLanes for a shuffle without d or without p: the
+// missing result goes to a scratch array.
+func shflLanesScratch(w *Warp, in *Inst, outside int) Status {
+	r := w.R
 	src := *lanes(r, in.A)
 	bs, cs := lanes(r, in.B), lanes(r, in.C)
 	var vs, oks [32]uint64
@@ -322,11 +335,38 @@ func shflLanes(w *Warp, in *Inst) Status {
 	if !shflUniform(&src, bs, cs, in.Imm, v, ok) {
 		shflPerLane(&src, bs, cs, in.Imm, v, ok)
 	}
-	if outside >= 0 {
-		return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
-			outside, in.Opcode, uint32(r[in.V[0]+int32(outside)]))
+	return shflMemberFault(w, in, outside)
+}
+
+// shflOutside returns the lowest lane whose member mask (mm) leaves it
+// out, or -1: at once when every mask has its low 32 bits set.
+func shflOutside(mm *[32]uint64) int {
+	all := ^uint64(0)
+	for l := 0; l < 32; l += 4 {
+		q := (*[4]uint64)(mm[l : l+4])
+		all &= q[0] & q[1] & q[2] & q[3]
 	}
-	return Continue
+	if uint32(all) == ^uint32(0) {
+		return -1
+	}
+	var bad uint32
+	for l := range mm {
+		bad |= ^uint32(mm[l]) & (1 << uint(l))
+	}
+	if bad == 0 {
+		return -1
+	}
+	return lane(bad)
+}
+
+// shflMemberFault reports lane outside (when not -1) as outside its
+// member mask.
+func shflMemberFault(w *Warp, in *Inst, outside int) Status {
+	if outside < 0 {
+		return Continue
+	}
+	return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
+		outside, in.Opcode, uint32(w.R[in.V[0]+int32(outside)]))
 }
 
 // shflUniform computes the shuffle when every lane has the same b and c
