@@ -1,6 +1,9 @@
 package emu
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Whole-warp kernels of the converged forms: each applies one operation to
 // the 32 lanes of register slots (lanes), lane l of d computed from lane l
@@ -120,5 +123,22 @@ func fmaF32LanesGo(d, a, b, c *[32]uint64) {
 	f := func(x uint64) float32 { return math.Float32frombits(uint32(x)) }
 	for l := range d {
 		d[l] = f32Result(fmaF32(f(a[l]), f(b[l]), f(c[l])))
+	}
+}
+
+// stV4x32LanesGo stores, for each lane in order, the low 32 bits of x, y,
+// z and u at p+addr[l]-rel (st.v4 of 32 bits; the caller checked every
+// lane's address against the window p starts).
+func stV4x32LanesGo(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64) {
+	for l, a := range addr {
+		putV4x32(bytesAt16(p, a-rel), x[l], y[l], z[l], u[l])
+	}
+}
+
+// ldV4x32LanesGo loads, for each lane, four 32-bit values at p+addr[l]-rel
+// into x, y, z and u, zero-extended (ld.v4 of unsigned 32 bits).
+func ldV4x32LanesGo(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64) {
+	for l := range x {
+		x[l], y[l], z[l], u[l] = getV4x32(bytesAt16(p, addr[l]-rel))
 	}
 }

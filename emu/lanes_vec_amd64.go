@@ -1,5 +1,7 @@
 package emu
 
+import "unsafe"
+
 // SSE2 forms of the whole-warp kernels (lanes_vec.go, lanes_vec_amd64.s).
 
 //go:noescape
@@ -94,3 +96,16 @@ func fmaF32Lanes(d, a, b, c *[32]uint64) {
 	}
 	fmaF32LanesGo(d, a, b, c)
 }
+
+// stV4x32Lanes is stV4x32LanesGo in SSE2, two lanes a step (the low
+// halves of four lane pairs packed and interleaved into two 16-byte
+// stores, lane l's before lane l+1's).
+//
+//go:noescape
+func stV4x32Lanes(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64)
+
+// ldV4x32Lanes is ldV4x32LanesGo in SSE2, two lanes a step (both lanes'
+// addresses read before any destination is written).
+//
+//go:noescape
+func ldV4x32Lanes(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64)

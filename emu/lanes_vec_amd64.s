@@ -1338,3 +1338,74 @@ fmaround:
 	JNZ fmaround
 	VZEROUPPER
 	RET
+
+// func stV4x32Lanes(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64)
+TEXT ·stV4x32Lanes(SB), NOSPLIT, $0-56
+	MOVQ p+0(FP), DI
+	MOVQ addr+8(FP), SI
+	MOVQ rel+16(FP), R8
+	MOVQ x+24(FP), AX
+	MOVQ y+32(FP), BX
+	MOVQ z+40(FP), CX
+	MOVQ u+48(FP), DX
+	XORQ R9, R9
+stloop:
+	MOVOU (AX)(R9*1), X0
+	MOVOU (BX)(R9*1), X1
+	MOVOU (CX)(R9*1), X2
+	MOVOU (DX)(R9*1), X3
+	PSHUFD $0x08, X0, X0 // low halves of the lane pair: x0, x1
+	PSHUFD $0x08, X1, X1
+	PSHUFD $0x08, X2, X2
+	PSHUFD $0x08, X3, X3
+	PUNPCKLLQ X1, X0 // x0 y0 x1 y1
+	PUNPCKLLQ X3, X2 // z0 u0 z1 u1
+	MOVOU X0, X4
+	PUNPCKLQDQ X2, X0 // x0 y0 z0 u0
+	PUNPCKHQDQ X2, X4 // x1 y1 z1 u1
+	MOVQ (SI)(R9*1), R10
+	SUBQ R8, R10
+	MOVOU X0, (DI)(R10*1)
+	MOVQ 8(SI)(R9*1), R11
+	SUBQ R8, R11
+	MOVOU X4, (DI)(R11*1)
+	ADDQ $16, R9
+	CMPQ R9, $256
+	JB stloop
+	RET
+
+// func ldV4x32Lanes(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64)
+TEXT ·ldV4x32Lanes(SB), NOSPLIT, $0-56
+	MOVQ p+0(FP), DI
+	MOVQ addr+8(FP), SI
+	MOVQ rel+16(FP), R8
+	MOVQ x+24(FP), AX
+	MOVQ y+32(FP), BX
+	MOVQ z+40(FP), CX
+	MOVQ u+48(FP), DX
+	PXOR X7, X7
+	XORQ R9, R9
+ldloop:
+	MOVQ (SI)(R9*1), R10
+	MOVQ 8(SI)(R9*1), R11
+	SUBQ R8, R10
+	SUBQ R8, R11
+	MOVOU (DI)(R10*1), X0 // lane l: x y z u
+	MOVOU (DI)(R11*1), X1 // lane l+1
+	MOVOU X0, X2
+	PUNPCKLLQ X1, X2 // x0 x1 y0 y1
+	PUNPCKHLQ X1, X0 // z0 z1 u0 u1
+	MOVOU X2, X3
+	PUNPCKLLQ X7, X3 // x0 0 x1 0
+	PUNPCKHLQ X7, X2 // y0 0 y1 0
+	MOVOU X0, X4
+	PUNPCKLLQ X7, X4 // z0 0 z1 0
+	PUNPCKHLQ X7, X0 // u0 0 u1 0
+	MOVOU X3, (AX)(R9*1)
+	MOVOU X2, (BX)(R9*1)
+	MOVOU X4, (CX)(R9*1)
+	MOVOU X0, (DX)(R9*1)
+	ADDQ $16, R9
+	CMPQ R9, $256
+	JB ldloop
+	RET

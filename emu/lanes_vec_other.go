@@ -2,6 +2,8 @@
 
 package emu
 
+import "unsafe"
+
 func addLanes(d, a, b *[32]uint64, mask uint64) { addLanesGo(d, a, b, mask) }
 func subLanes(d, a, b *[32]uint64, mask uint64) { subLanesGo(d, a, b, mask) }
 func andLanes(d, a, b *[32]uint64, mask uint64) { andLanesGo(d, a, b, mask) }
@@ -23,3 +25,11 @@ func shrS32Lanes(d, a, b *[32]uint64) { shrS32LanesGo(d, a, b) }
 func selpLanes(d, a, b, c *[32]uint64, mask uint64) { selpLanesGo(d, a, b, c, mask) }
 
 func fmaF32Lanes(d, a, b, c *[32]uint64) { fmaF32LanesGo(d, a, b, c) }
+
+func stV4x32Lanes(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64) {
+	stV4x32LanesGo(p, addr, rel, x, y, z, u)
+}
+
+func ldV4x32Lanes(p unsafe.Pointer, addr *[32]uint64, rel uint64, x, y, z, u *[32]uint64) {
+	ldV4x32LanesGo(p, addr, rel, x, y, z, u)
+}

@@ -313,13 +313,23 @@ func allocArg(mem *Memory, i int, a *Arg) *Region {
 		if a.Buffer != nil {
 			copy(r.Data, a.Buffer)
 		} else if a.Fill != 0 {
-			for j := range r.Data {
-				r.Data[j] = a.Fill
-			}
+			fillBytes(r.Data, a.Fill)
 		}
 	}
 	r.ArgIndex = i
 	return r
+}
+
+// fillBytes sets every byte of b to v, doubling the filled prefix with
+// copy (a memmove) instead of storing byte by byte.
+func fillBytes(b []byte, v byte) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = v
+	for n := 1; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
 }
 
 // observers is what watches one launch, reached from its clusters through

@@ -469,8 +469,10 @@ func clusterBytes(p *Program, cfg *Config) uint64 {
 	nt := uint64(cfg.Block[0] * cfg.Block[1] * cfg.Block[2])
 	nw := (nt + 31) / 32
 	ncta := uint64(cfg.Cluster[0] * cfg.Cluster[1] * cfg.Cluster[2])
-	perWarp := uint64(p.numSlots)*32*8 + 32*uint64(p.localFrame) + warpOverheadBytes
-	return ncta * (nw*perWarp + uint64(ctaSmemBytes(p, cfg)) + ctaOverheadBytes)
+	slab := uint64(p.numSlots) * 32 * 8
+	perWarp := slab + 32*uint64(p.localFrame) + warpOverheadBytes
+	// and the worker's start-up template of a slab (Warp.startRegisters)
+	return ncta*(nw*perWarp+uint64(ctaSmemBytes(p, cfg))+ctaOverheadBytes) + slab
 }
 
 // run emulates a launch of p, whose cfg Launch.Check normalized, on memory
@@ -601,10 +603,11 @@ func newWorker(p *Program, cfg *Config, mem *Memory, mu *sync.Mutex) *worker {
 	nw := (nt + 31) / 32
 	shared, local, ar := ctaMemory(n, ctaSmemBytes(p, cfg), p.localFrame*nw*32)
 	wk.arena = ar
+	init := &regTemplate{}
 	for r := range n {
 		c := &CTA{Rank: r, Shared: shared[r], local: local[r], ext: make([]any, len(ctaExt))}
 		for i := range nw {
-			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats, probe: cfg.obs.probe,
+			w := &Warp{CTA: c, Index: i, prog: p, stats: &wk.stats, probe: cfg.obs.probe, init: init,
 				R: make([]uint64, p.numSlots*32), retpc: make([]int32, maxCallDepth*32), callee: make([]int32, maxCallDepth*32), retsp: make([]int32, maxCallDepth*32)}
 			lanes := min(32, nt-i*32)
 			w.Lanes = uint32(1<<uint(lanes) - 1)
@@ -666,17 +669,7 @@ func (wk *worker) startCluster(index int, id [3]int) {
 
 // start resets a warp for a new CTA: registers zeroed, specials filled.
 func (w *Warp) start() {
-	p := w.prog
-	clear(w.R)
-	for _, k := range p.consts {
-		s := w.R[k.slot : k.slot+32]
-		for l := range s {
-			s[l] = k.val
-		}
-	}
-	for _, s := range p.specials {
-		w.fillSpecial(s, lanes(w.R, int32(s.slot)))
-	}
+	w.startRegisters()
 	w.pc, w.Next = 0, 0
 	w.live = w.Lanes
 	w.active = w.Lanes

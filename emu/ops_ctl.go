@@ -26,18 +26,22 @@ func init() {
 func (w *Warp) fillSpecial(s specialSlot, dst *[32]uint64) {
 	switch s.kind {
 	case spTid:
+		// lane 0's coordinates, then one step of a counter per lane
 		b := w.CTA.cluster.cfg.Block
+		t := w.Index * 32
+		x := [3]int{t % b[0], t / b[0] % b[1], t / (b[0] * b[1])}
+		if s.comp >= 3 {
+			*dst = [32]uint64{}
+			return
+		}
 		for l := range dst {
-			t := w.Index*32 + l
-			switch s.comp {
-			case 0:
-				dst[l] = uint64(t % b[0])
-			case 1:
-				dst[l] = uint64(t / b[0] % b[1])
-			case 2:
-				dst[l] = uint64(t / (b[0] * b[1]))
-			default:
-				dst[l] = 0
+			dst[l] = uint64(x[s.comp])
+			if x[0]++; x[0] == b[0] {
+				x[0] = 0
+				if x[1]++; x[1] == b[1] {
+					x[1] = 0
+					x[2]++
+				}
 			}
 		}
 		return

@@ -311,9 +311,7 @@ func execStV4x32(w *Warp, in *Inst) Status {
 		p, rel := win.start(), win.base-uint64(in.Off)
 		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
 		if w.Exec == allLanes {
-			for l, a := range addr {
-				putV4x32(bytesAt16(p, a-rel), x[l], y[l], z[l], u[l])
-			}
+			stV4x32Lanes(p, addr, rel, x, y, z, u)
 		} else {
 			for m := w.Exec; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & 31
@@ -423,9 +421,7 @@ func execLdV4x32(w *Warp, in *Inst) Status {
 		p, rel := win.start(), win.base-uint64(in.Off)
 		x, y, z, u := lanes(r, v0), lanes(r, v1), lanes(r, v2), lanes(r, v3)
 		if w.Exec == allLanes {
-			for l := range x {
-				x[l], y[l], z[l], u[l] = getV4x32(bytesAt16(p, addr[l]-rel))
-			}
+			ldV4x32Lanes(p, addr, rel, x, y, z, u)
 		} else {
 			for m := w.Exec; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m) & 31

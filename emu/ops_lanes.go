@@ -292,27 +292,94 @@ func divLanes(d, a, b *[32]uint64, t Type, div bool) {
 
 // shflLanes is execShfl for a full warp: every lane executes, so no lane
 // reads one that does not; only the member mask of shfl.sync is checked
-// (after every lane has its value, as execShfl does).
+// (before anything is written, the destinations written even when a lane
+// is outside it, as execShfl does). The results go straight to d and p:
+// each lane reads its own b and c before its results are written, and the
+// source is read from a copy when d or p shares its slot.
 func shflLanes(w *Warp, in *Inst) Status {
+	r := w.R
+	outside := -1
+	if in.Flags&FlagX != 0 {
+		outside = shflOutside(lanes(r, in.V[0]))
+	}
+	if in.D < 0 || in.D2 < 0 {
+		return shflLanesScratch(w, in, outside)
+	}
+	src := lanes(r, in.A)
+	if in.D == in.A || in.D2 == in.A {
+		c := *src
+		src = &c
+	}
+	v, ok := lanes(r, in.D), lanes(r, in.D2)
+	bs, cs := lanes(r, in.B), lanes(r, in.C)
+	if !shflUniform(src, bs, cs, in.Imm, v, ok) {
+		shflPerLane(src, bs, cs, in.Imm, v, ok)
+	}
+	return shflMemberFault(w, in, outside)
+}
+
+// shflLanesScratch is shflLanes for a shuffle without d or without p: the
+// missing result goes to a scratch array.
+func shflLanesScratch(w *Warp, in *Inst, outside int) Status {
 	r := w.R
 	src := *lanes(r, in.A)
 	bs, cs := lanes(r, in.B), lanes(r, in.C)
-	var v, ok [32]uint64
-	if !shflUniform(&src, bs, cs, in.Imm, &v, &ok) {
-		shflPerLane(&src, bs, cs, in.Imm, &v, &ok)
+	var vs, oks [32]uint64
+	v, ok := &vs, &oks
+	if in.D >= 0 {
+		v = lanes(r, in.D)
 	}
-	return shflFinish(w, in, &v, &ok)
+	if in.D2 >= 0 {
+		ok = lanes(r, in.D2)
+	}
+	if !shflUniform(&src, bs, cs, in.Imm, v, ok) {
+		shflPerLane(&src, bs, cs, in.Imm, v, ok)
+	}
+	return shflMemberFault(w, in, outside)
+}
+
+// shflOutside returns the lowest lane whose member mask (mm) leaves it
+// out, or -1: at once when every mask has its low 32 bits set.
+func shflOutside(mm *[32]uint64) int {
+	all := ^uint64(0)
+	for l := 0; l < 32; l += 4 {
+		q := (*[4]uint64)(mm[l : l+4])
+		all &= q[0] & q[1] & q[2] & q[3]
+	}
+	if uint32(all) == ^uint32(0) {
+		return -1
+	}
+	var bad uint32
+	for l := range mm {
+		bad |= ^uint32(mm[l]) & (1 << uint(l))
+	}
+	if bad == 0 {
+		return -1
+	}
+	return lane(bad)
+}
+
+// shflMemberFault reports lane outside (when not -1) as outside its
+// member mask.
+func shflMemberFault(w *Warp, in *Inst, outside int) Status {
+	if outside < 0 {
+		return Continue
+	}
+	return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
+		outside, in.Opcode, uint32(w.R[in.V[0]+int32(outside)]))
 }
 
 // shflUniform computes the shuffle when every lane has the same b and c
 // (immediates, most of the time) and c has no segment mask: lane l reads
 // lane j(l) when it is in range, as shflPerLane decides per lane. It
-// reports false, computing nothing, for other operands.
+// reports false, computing nothing, for other operands; it reads b and c
+// before writing v and ok, which may be either.
 func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
 	b0, c0 := bs[0], cs[0]
 	var diff uint64
-	for l := range bs {
-		diff |= bs[l] ^ b0 | cs[l] ^ c0
+	for l := 0; l < 32; l += 4 {
+		x, y := (*[4]uint64)(bs[l:l+4]), (*[4]uint64)(cs[l:l+4])
+		diff |= x[0] ^ b0 | x[1] ^ b0 | x[2] ^ b0 | x[3] ^ b0 | y[0] ^ c0 | y[1] ^ c0 | y[2] ^ c0 | y[3] ^ c0
 	}
 	b, c := int(b0&31), int(c0)
 	if diff != 0 || c>>8&31 != 0 {
@@ -323,25 +390,25 @@ func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
 	case shflUp: // lanes from b+clamp on read lane l-b
 		k := min(b+clamp, 32)
 		for l := range k {
-			v[l] = src[l] & 0xffffffff
+			v[l], ok[l] = src[l]&0xffffffff, 0
 		}
 		for l := k; l < 32; l++ {
 			v[l], ok[l] = src[(l-b)&31]&0xffffffff, 1
 		}
 	case shflDown: // lanes up to clamp-b read lane l+b
-		k := max(clamp-b+1, 0)
+		k := min(max(clamp-b+1, 0), 32)
 		for l := range k {
 			v[l], ok[l] = src[(l+b)&31]&0xffffffff, 1
 		}
 		for l := k; l < 32; l++ {
-			v[l] = src[l] & 0xffffffff
+			v[l], ok[l] = src[l]&0xffffffff, 0
 		}
 	case shflBfly:
 		for l := range v {
 			if j := l ^ b; j <= clamp {
 				v[l], ok[l] = src[j&31]&0xffffffff, 1
 			} else {
-				v[l] = src[l] & 0xffffffff
+				v[l], ok[l] = src[l]&0xffffffff, 0
 			}
 		}
 	default:
@@ -349,7 +416,7 @@ func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
 			if b <= clamp {
 				v[l], ok[l] = src[b&31]&0xffffffff, 1
 			} else {
-				v[l] = src[l] & 0xffffffff
+				v[l], ok[l] = src[l]&0xffffffff, 0
 			}
 		}
 	}
@@ -388,33 +455,6 @@ func shflPerLane(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) {
 			v[l], ok[l] = shflPick(src, l, j, j <= l&seg|c&31&^seg)
 		}
 	}
-}
-
-// shflFinish writes the shuffle's results and reports a lane outside its
-// member mask, as execShfl does.
-func shflFinish(w *Warp, in *Inst, v, ok *[32]uint64) Status {
-	r := w.R
-	outside := -1
-	if in.Flags&FlagX != 0 {
-		mm := lanes(r, in.V[0])
-		for l := range mm {
-			if uint32(mm[l])&(1<<uint(l)) == 0 {
-				outside = l
-				break
-			}
-		}
-	}
-	if in.D >= 0 {
-		*lanes(r, in.D) = *v
-	}
-	if in.D2 >= 0 {
-		*lanes(r, in.D2) = *ok
-	}
-	if outside >= 0 {
-		return w.Fault(outside, ruleShflMembermask, specShfl, "lane %d executes %s but is not in its member mask %#08x",
-			outside, in.Opcode, uint32(r[in.V[0]+int32(outside)]))
-	}
-	return Continue
 }
 
 // shflPick is lane l's result of a shuffle reading lane j when inRange:

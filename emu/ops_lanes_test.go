@@ -164,18 +164,28 @@ func TestShuffleLanesMatchReference(t *testing.T) {
 {
 	.reg .pred %p<2>;
 	.reg .b32 %r<6>;
+	mov.u32 %r2, %tid.x;
+	mov.u32 %r3, %tid.x;
+	mov.u32 %r4, %tid.x;
+	mov.u32 %r5, %tid.x;
 	shfl.sync.up.b32 %r1|%p1, %r2, %r3, %r4, %r5;
 	shfl.sync.down.b32 %r1|%p1, %r2, %r3, %r4, %r5;
 	shfl.sync.bfly.b32 %r1|%p1, %r2, %r3, %r4, %r5;
 	shfl.sync.idx.b32 %r1|%p1, %r2, %r3, %r4, %r5;
 	shfl.sync.bfly.b32 %r2, %r2, %r3, %r4, %r5;
+	shfl.sync.up.b32 %r2|%p1, %r2, %r3, %r4, %r5;
 	ret;
 }
 `
 	p := compile(t, src)
 	rng := rand.New(rand.NewPCG(3, 4))
-	for pc := range 5 {
+	// The movs make a, b, c and the member mask four live registers, in
+	// four slots.
+	for pc := 4; pc < 10; pc++ {
 		in := &p.Insts[pc]
+		if s := []int32{in.A, in.B, in.C, in.V[0]}; s[0] == s[1] || s[1] == s[2] || s[2] == s[3] || s[0] == s[2] || s[0] == s[3] || s[1] == s[3] {
+			t.Fatalf("%s: operands share slots %v", in.Opcode, s)
+		}
 		for trial := range 200 {
 			w := newTestWarp(p, pc, allLanes)
 			fillLanes(w.R, rng)
@@ -188,6 +198,9 @@ func TestShuffleLanesMatchReference(t *testing.T) {
 				}
 				if full {
 					w.R[in.V[0]+int32(l)] = 0xffffffff
+				}
+				if trial%8 == 4 { // only lane 0 outside
+					w.R[in.V[0]+int32(l)] = 0xfffffffe
 				}
 			}
 			init := append([]uint64(nil), w.R...)
@@ -204,6 +217,9 @@ func TestShuffleLanesMatchReference(t *testing.T) {
 			}
 			if (st == Fault) != (outside >= 0) {
 				t.Fatalf("%s trial %d: status %d, first lane outside the member mask %d", in.Opcode, trial, st, outside)
+			}
+			if r := w.CTA.cluster.report; st == Fault && r.Thread.Lane != outside {
+				t.Fatalf("%s trial %d: lane %d reported, want %d", in.Opcode, trial, r.Thread.Lane, outside)
 			}
 			for l := range 32 {
 				if got := w.R[in.D+int32(l)]; got != wantV[l] {

@@ -289,6 +289,9 @@ func ldParamOnce(w *Warp, in *Inst, n int) (Status, bool) {
 	if w.CTA.cluster.race != nil {
 		return Continue, false
 	}
+	if w.Exec == allLanes {
+		return ldParamWarp(w, in, n)
+	}
 	l0 := lane(w.Exec)
 	a := w.R[in.A+int32(l0)]
 	k := 0
@@ -307,6 +310,38 @@ func ldParamOnce(w *Warp, in *Inst, n int) (Status, bool) {
 	w.count(SpaceParam, n*(k-1), false)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		w.R[in.D+int32(lane(m))] = v
+	}
+	return Continue, true
+}
+
+// ldParamWarp is ldParamOnce for a full warp: the call depths tested
+// eight lanes a load, the addresses four lanes a step, the value written
+// to the destination's lane array.
+func ldParamWarp(w *Warp, in *Inst, n int) (Status, bool) {
+	d := &w.depth
+	if binary.LittleEndian.Uint64(d[0:8])|binary.LittleEndian.Uint64(d[8:16])|
+		binary.LittleEndian.Uint64(d[16:24])|binary.LittleEndian.Uint64(d[24:32]) != 0 {
+		return Continue, false
+	}
+	as := lanes(w.R, in.A)
+	a := as[0]
+	var diff uint64
+	for l := 0; l < 32; l += 4 {
+		x := (*[4]uint64)(as[l : l+4])
+		diff |= x[0] ^ a | x[1] ^ a | x[2] ^ a | x[3] ^ a
+	}
+	if diff != 0 {
+		return Continue, false
+	}
+	b := w.Bytes(0, in.Space, a+uint64(in.Off), n, false)
+	if b == nil {
+		return Fault, true
+	}
+	v := loadValue(in.Type, getN(b))
+	w.count(SpaceParam, n*31, false)
+	dst := lanes(w.R, in.D)
+	for l := range dst {
+		dst[l] = v
 	}
 	return Continue, true
 }

@@ -16,6 +16,8 @@ type Warp struct {
 	// R is the register file: slot s, lane l lives at R[s*32+l]
 	// (instruction operands already hold s*32).
 	R []uint64
+	// init is the worker's start-up register slab (startRegisters).
+	init *regTemplate
 
 	CTA   *CTA
 	Index int    // warp index in the CTA (%warpid)
@@ -166,13 +168,23 @@ func (w *Warp) reschedule() {
 		}
 		w.materialize()
 	}
-	for m := w.active; m != 0; m &= m - 1 {
-		w.tpc[lane(m)] = w.Next
+	if w.active == allLanes {
+		for l := range w.tpc {
+			w.tpc[l] = w.Next
+		}
+	} else {
+		for m := w.active; m != 0; m &= m - 1 {
+			w.tpc[lane(m)] = w.Next
+		}
 	}
 	run := w.live &^ w.blocked
 	w.active = 0
 	w.minOther = math.MaxInt32
 	if run == 0 {
+		return
+	}
+	if run == allLanes {
+		w.pickAll()
 		return
 	}
 	min, max := int32(math.MaxInt32), int32(-1)
@@ -201,6 +213,30 @@ func (w *Warp) reschedule() {
 	}
 	w.pc = min
 	w.Next = min
+}
+
+// pickAll is reschedule's choice when all 32 lanes are runnable: the same
+// group, pc and minOther, from straight loops over the lanes' pcs.
+func (w *Warp) pickAll() {
+	lo, hi := w.tpc[0], w.tpc[0]
+	for _, p := range w.tpc {
+		lo, hi = min(lo, p), max(hi, p)
+	}
+	w.pc, w.Next = lo, lo
+	if lo == hi { // converged
+		w.active = allLanes
+		return
+	}
+	var act uint32
+	other := int32(math.MaxInt32)
+	for l, p := range w.tpc {
+		if p == lo {
+			act |= 1 << uint(l)
+		} else {
+			other = min(other, p)
+		}
+	}
+	w.active, w.minOther = act, other
 }
 
 // run executes up to budget warp-instructions. It returns how many
@@ -281,4 +317,56 @@ func (w *Warp) Fault(l int, rule, spec, format string, args ...any) Status {
 		Opcode: in.Opcode, Thread: w.threadID(l), Spec: spec}
 	w.CTA.cluster.fail(r)
 	return Fault
+}
+
+// regTemplate is a register slab as every warp of a worker starts it,
+// less the special slots that differ between warps or CTAs (warpSpecial):
+// built by the first start, shared by the worker's warps.
+type regTemplate struct{ r []uint64 }
+
+// startRegisters sets the register slab as a warp's start leaves it: every
+// slot zero, the constant slots holding their values and the special slots
+// filled. Once the worker's template exists, a start copies it and fills
+// only the specials that depend on the warp or the CTA, which gives the
+// slab a full fill would have made.
+func (w *Warp) startRegisters() {
+	p := w.prog
+	t := w.init
+	if t == nil || t.r == nil {
+		clear(w.R)
+		for _, k := range p.consts {
+			s := lanes(w.R, k.slot)
+			for l := range s {
+				s[l] = k.val
+			}
+		}
+		for _, s := range p.specials {
+			if !warpSpecial(s.kind) {
+				w.fillSpecial(s, lanes(w.R, int32(s.slot)))
+			}
+		}
+		if t != nil {
+			t.r = append([]uint64(nil), w.R...)
+		}
+	} else {
+		copy(w.R, t.r)
+	}
+	for _, s := range p.specials {
+		if warpSpecial(s.kind) {
+			w.fillSpecial(s, lanes(w.R, int32(s.slot)))
+		}
+	}
+}
+
+// warpSpecial reports whether a special register's value can differ
+// between two warps of one worker, or between two CTAs it runs in a
+// launch: all but the block's and grid's sizes, the lane number and the
+// lane masks, which depend only on the launch and the lane.
+func warpSpecial(k specialKind) bool {
+	switch k {
+	case spNtid, spNctaid, spLaneid, spNwarpid,
+		spLanemaskEq, spLanemaskLt, spLanemaskLe, spLanemaskGt, spLanemaskGe:
+		return false
+	}
+	return true
 }
