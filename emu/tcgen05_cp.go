@@ -165,7 +165,7 @@ func execTcCp(w *Warp, in *Inst) Status {
 		if st := x.checkCpDest(w, l, ct.memory(), addr); st != Continue {
 			return st
 		}
-		src, ok := readDescMatrix(w, l, w.R[x.desc+int32(l)], "source", x.rows, x.rowBytes, tensorcore.E4M3)
+		src, ok := readDescMatrix(w, l, w.R[x.desc+int32(l)], "source", x.rows, x.rowBytes, tensorcore.E4M3, false)
 		if !ok {
 			return Fault
 		}

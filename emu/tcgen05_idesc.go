@@ -14,7 +14,7 @@ import (
 //	bits 0-1   sparsity selector      bit 2  sparsity (0 dense)
 //	bit 3      saturate (.kind::i8)   bits 4-5 dtype   bit 6 reserved
 //	bits 7-9   atype                  bits 10-12 btype
-//	bit 13/14  negate A / B           bit 15/16 transpose A / B
+//	bit 13/14  negate A / B           bit 15/16 transpose A / B (MN-major, tcgen05_major.go)
 //	bits 17-22 N >> 3                 bit 23 reserved
 //	bits 24-28 M >> 4                 bit 29 reserved
 //	bits 30-31 maximum B-reuse shift (.ws only)
@@ -128,9 +128,8 @@ func decodeIdescFor(k tcKind, v uint32, f tcForm) (*tcIdesc, error) {
 	if x.narrow {
 		x.k = 32
 	}
-	if x.transA || x.transB {
-		return nil, &idescError{unsupported: true, msg: fmt.Sprintf(
-			"idesc %#08x transposes A or B (bits 15-16: MN-major operands); the emulator implements K-major operands only", v)}
+	if err := x.checkTranspose(v); err != nil {
+		return nil, err
 	}
 	return x, nil
 }

@@ -384,15 +384,15 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 	}
 	// A's rows and B's columns are split evenly over the CTAs (one, or the
 	// pair in rank order).
-	read := func(rank int, desc uint64, what string, rows int, f tensorcore.Format) ([]uint64, bool) {
+	read := func(rank int, desc uint64, what string, rows int, f tensorcore.Format, trans bool) ([]uint64, bool) {
 		if id.narrow {
-			return readNarrow(w, l, rank, desc, what, rows, id, f)
+			return readNarrow(w, l, rank, desc, what, rows, id, f, trans)
 		}
-		return readDescMatrixOf(w, l, rank, desc, what, rows, id.k, f)
+		return readDescMatrixOf(w, l, rank, desc, what, rows, id.k, f, trans)
 	}
 	for _, rank := range ranks {
 		if !x.aTMEM && !x.collA.reuses() {
-			a, ok := read(rank, reg(x.a), "A", rows, id.a)
+			a, ok := read(rank, reg(x.a), "A", rows, id.a, id.transA)
 			if !ok {
 				return nil, Fault
 			}
@@ -401,7 +401,7 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		if x.collB.reuses() {
 			continue
 		}
-		b, ok := read(rank, reg(x.b), "B", id.n/len(ranks), id.b)
+		b, ok := read(rank, reg(x.b), "B", id.n/len(ranks), id.b, id.transB)
 		if !ok {
 			return nil, Fault
 		}
@@ -436,48 +436,51 @@ func checkTcRegion(w *Warp, l int, mem *tmem.Memory, what string, m, cols int, a
 }
 
 // tcDescWidth returns the swizzle width (0: none) of a tcgen05 shared
-// memory descriptor, or why it is not usable.
-func tcDescWidth(desc uint64) (int, string) {
+// memory descriptor of an operand that is MN-major when trans is set, or
+// why it is not usable; invalid says the manual does not allow it.
+func tcDescWidth(desc uint64, trans bool) (width int, why string, invalid bool) {
 	switch {
 	case desc>>52&1 != 0:
-		return 0, "uses the absolute leading-dimension mode (bit 52), which the emulator does not implement"
+		return 0, "uses the absolute leading-dimension mode (bit 52), which the emulator does not implement", false
 	case desc>>49&7 != 0:
-		return 0, fmt.Sprintf("has matrix base offset %d (bits 49-51); the emulator implements base offset 0", desc>>49&7)
+		return 0, fmt.Sprintf("has matrix base offset %d (bits 49-51); the emulator implements base offset 0", desc>>49&7), false
 	}
 	switch desc >> 61 {
 	case 0:
-		return 0, ""
+		return 0, "", false
 	case 2:
-		return 128, ""
+		return 128, "", false
 	case 4:
-		return 64, ""
+		return 64, "", false
 	case 6:
-		return 32, ""
-	case 1:
-		return 0, "uses 128-byte swizzling with 32-byte atoms (mode 1), which the emulator does not implement"
+		return 32, "", false
+	case tcSwizzle128B32:
+		if !trans {
+			return 0, "uses 128-byte swizzling with 32-byte atoms (mode 1), which only MN-major operands take", true
+		}
+		return 128, "", false
 	}
-	return 0, fmt.Sprintf("has swizzle mode %d (bits 61-63), which is invalid", desc>>61)
+	return 0, fmt.Sprintf("has swizzle mode %d (bits 61-63), which is invalid", desc>>61), true
 }
 
 // readDescMatrix reads the rows × k elements of format f of a K-major
 // matrix described by desc from the executing CTA's shared memory.
-func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
-	return readDescMatrixOf(w, l, w.CTA.Rank, desc, what, rows, k, f)
+func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f tensorcore.Format, trans bool) ([]uint64, bool) {
+	return readDescMatrixOf(w, l, w.CTA.Rank, desc, what, rows, k, f, trans)
 }
 
 // readDescMatrixOf is readDescMatrix on the shared memory of the cluster's
-// CTA of rank rank (a .cta_group::2 operand of the peer CTA).
-func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
-	if _, why := tcDescWidth(desc); why != "" {
+// CTA of rank rank (a .cta_group::2 operand of the peer CTA), of an
+// operand that is MN-major when trans is set (tcgen05_major.go).
+func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k int, f tensorcore.Format, trans bool) ([]uint64, bool) {
+	if _, why, invalid := tcDescWidth(desc, trans); why != "" {
 		rule := RuleUnsupported
-		if desc>>61 == 3 || desc>>61 == 5 || desc>>61 == 7 {
+		if invalid {
 			rule = ruleTcgen05Idesc
 		}
 		w.Fault(l, rule, specTcDesc, "%s: the %s descriptor %#016x %s", w.prog.Insts[w.pc].Opcode, what, desc, why)
 		return nil, false
 	}
-	// descAddr reads the 2-bit swizzle field of bits 62-63, which the
-	// 3-bit tcgen05 codes 2, 4 and 6 fill the same way.
 	size := f.Bits() / 8
 	space := SpaceShared
 	if rank != w.CTA.Rank {
@@ -486,7 +489,7 @@ func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k in
 	out := make([]uint64, rows*k)
 	for r := range rows {
 		for kk := range k {
-			a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(rank+1)<<sharedRankShift
+			a := tcOperandAddr(desc, trans, r, kk, size)&sharedOffMask | uint64(rank+1)<<sharedRankShift
 			b := w.Bytes(l, space, a, size, false)
 			if b == nil {
 				return nil, false

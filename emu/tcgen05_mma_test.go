@@ -458,7 +458,7 @@ func TestTcgen05IdescDecode(t *testing.T) {
 		{tcKindTF32, tcIdescOf(1, 0, 0, 128, 64), ".kind::tf32 needs", false},
 		{tcKindI8, tcIdescOf(1, 1, 1, 128, 64), "s32", false},
 		{tcKindI8, tcIdescOf(2, 1, 1, 128, 64) | 1<<14, "does not negate", false},
-		{tcKindF16, tcIdescOf(1, 0, 0, 128, 64) | 1<<15, "K-major operands only", true},
+		{tcKindF8F6F4, tcIdescOf(1, 5, 0, 128, 64) | 1<<15, "transposes A (bit 15) of e2m1", false},
 	}
 	for _, b := range bad {
 		_, err := decodeIdesc(b.kind, b.v)
@@ -480,8 +480,6 @@ func TestTcgen05MMAReports(t *testing.T) {
 		rule, msg  string
 	}{
 		{"idesc", "kind::f16", tcIdescOf(1, 0, 0, 128, 64) | 1<<2, 0, ruleTcgen05Idesc, "sparsity bit"},
-		{"transposed", "kind::f16", tcIdescOf(1, 0, 0, 128, 64) | 1<<16, 0, RuleUnsupported, "K-major"},
-		{"swizzle 32B atoms", "kind::f16", tcIdescOf(1, 0, 0, 128, 64), 1 << 61, RuleUnsupported, "32-byte atoms"},
 		{"swizzle invalid", "kind::f16", tcIdescOf(1, 0, 0, 128, 64), 3 << 61, ruleTcgen05Idesc, "invalid"},
 		{"D beyond allocation", "kind::f16", tcIdescOf(1, 0, 0, 128, 128), 0, "tcgen05-unallocated", "not allocated"},
 	} {
