@@ -60,6 +60,7 @@ type tcIdesc struct {
 	scale          tensorcore.Format // UE8M0 or UE4M3 (block-scaled kinds)
 	vec            int               // elements per scale factor (block-scaled kinds)
 	sfid           [2]int            // scale factor IDs of A and B: the first byte used
+	maxShift       int               // .ws: the maximum B-reuse shift (bits 30-31), in columns
 }
 
 // idescError is an instruction descriptor the manual does not allow
@@ -106,6 +107,9 @@ func decodeIdescFor(k tcKind, v uint32, f tcForm) (*tcIdesc, error) {
 		return nil, idescInvalid("idesc %#08x sets the B-reuse shift (bits 30-31), which only .ws allows", v)
 	case x.saturate && k != tcKindI8:
 		return nil, idescInvalid("idesc %#08x sets saturate (bit 3), which only .kind::i8 allows", v)
+	}
+	if f == tcFormWS && field(30, 2) != 0 {
+		x.maxShift = 4 << field(30, 2)
 	}
 	if err := x.types(k, v, field(4, 2), field(7, 3), field(10, 3)); err != nil {
 		return nil, err

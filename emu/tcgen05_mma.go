@@ -66,6 +66,7 @@ type tcMMAInst struct {
 	collA          tcCollect
 	collB          tcCollect // .ws: the operation on buffer bufB
 	bufB           int
+	tcMMAExtras    // disable-output-lane, scale-input-d, zero-column-mask-desc (tcgen05_masks.go)
 }
 
 var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8,
@@ -108,26 +109,10 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	if err := decodeTcWS(d, in, x); err != nil {
 		return err
 	}
-	ops := in.Operands
-	want, form := 5, "[d-tmem], a, b-desc, idesc, enable-input-d"
-	if x.kind.blockScaled() {
-		want, form = 7, "[d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d"
+	ops, err := decodeTcMMAOperands(d, in, x)
+	if err != nil {
+		return err
 	}
-	if len(ops) != want {
-		return d.Errorf(in, "the emulator does not implement the %d-operand form of %s; it runs %s (disable-output-lane, scale-input-d and zero-column-mask-desc are not implemented)",
-			len(ops), in.FullOpcode(), form)
-	}
-	if want == 7 {
-		var err error
-		if x.sfa, x.sfaOff, _, err = d.Addr(ops[4]); err != nil {
-			return err
-		}
-		if x.sfb, x.sfbOff, _, err = d.Addr(ops[5]); err != nil {
-			return err
-		}
-		ops = append(ops[:4:4], ops[6])
-	}
-	var err error
 	if x.d, x.dOff, _, err = d.Addr(ops[0]); err != nil {
 		return err
 	}
@@ -185,7 +170,10 @@ type tcMMAOp struct {
 	sfb     tmem.Addr
 	A, B    []uint64
 	enableD bool
-	fold    int // lane groups D's columns are folded into (tcgen05_layout.go)
+	fold    int       // lane groups D's columns are folded into (tcgen05_layout.go)
+	disable [8]uint32 // disable-output-lane (tcgen05_masks.go)
+	zcm     uint64    // zero-column-mask-desc, when hasZCM
+	hasZCM  bool
 }
 
 // tcQueued is an issued tcgen05.mma or tcgen05.cp of a CTA. They land in
@@ -276,6 +264,7 @@ func (op *tcMMAOp) compute() {
 	if id.negB {
 		negateNarrow(op.B, id.b)
 	}
+	op.B = op.shiftedColumns(op.B)
 	C := make([]uint64, id.m*id.n)
 	if op.enableD {
 		for r := range id.m {
@@ -296,11 +285,14 @@ func (op *tcMMAOp) compute() {
 		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
 	} else {
 		op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
-			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D})
+			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D, CShift: op.x.scaleD})
 	}
 	for r := range id.m {
 		for j := range id.n {
 			dm, ln, col := op.dCell(r, j)
+			if op.laneDisabled(dm, ln) {
+				continue
+			}
 			dm.SetCell(ln, col, uint32(D[r*id.n+j]))
 		}
 	}
@@ -350,6 +342,9 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		return nil, w.Fault(l, rule, specTcIdesc, "tcgen05.mma%s: %v", x.kind, err)
 	}
 	op := &tcMMAOp{ct: ct, x: x, id: id, d: tmem.Addr(uint32(reg(x.d) + uint64(x.dOff))), enableD: reg(x.enableD) != 0}
+	if st := op.readExtras(w, l); st != Continue {
+		return nil, st
+	}
 	ranks, st := op.operandCTAs(w, l)
 	if st != Continue {
 		return nil, st
@@ -401,7 +396,7 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		if x.collB.reuses() {
 			continue
 		}
-		b, ok := read(rank, reg(x.b), "B", id.n/len(ranks), id.b, id.transB)
+		b, ok := read(rank, reg(x.b), "B", id.bColumns()/len(ranks), id.b, id.transB)
 		if !ok {
 			return nil, Fault
 		}
