@@ -18,24 +18,8 @@ import (
 // MMAs for the pair and commits them with .multicast::cluster to both
 // CTAs' mbarriers (mask 0b11); each CTA stores its 128 rows of D.
 func tcPairKernel(kind string) string {
-	src := fmt.Sprintf(tcMMAKernel, kind, kind)
-	for _, r := range [][2]string{
-		{"\tld.param.u64 %rd1, [img];\n\tld.param.u64 %rd2, [out];", "\tmov.u32 %r60, %cluster_ctarank;\n\tld.param.u64 %rd1, [img];\n\tmul.wide.u32 %rd30, %r60, 32768;\n\tadd.u64 %rd1, %rd1, %rd30;\n\tld.param.u64 %rd2, [out];\n\tmul.wide.u32 %rd31, %r60, 32768;\n\tadd.u64 %rd2, %rd2, %rd31;"},
-		{".reg .pred %p<8>;", ".reg .pred %p<8>;\n\t.reg .b16 %rs<2>;"},
-		{"tcgen05.alloc.cta_group::1", "tcgen05.alloc.cta_group::2"},
-		{"tcgen05.dealloc.cta_group::1", "tcgen05.dealloc.cta_group::2"},
-		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\tld.shared.b32", "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n\ttcgen05.fence::after_thread_sync;\n\tld.shared.b32"},
-		{"\t@!%p3 bra WAIT;", "\tsetp.eq.u32 %p0, %r60, 0;\n\tand.pred %p0, %p0, %p3;\n\t@!%p0 bra WAIT;"},
-		{"tcgen05.mma.cta_group::1.", "tcgen05.mma.cta_group::2."},
-		{"\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r10];", "\tmov.u16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r10], %rs1;"},
-		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\t@%p2 tcgen05.dealloc", "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n\ttcgen05.fence::after_thread_sync;\n\t@%p2 tcgen05.dealloc"},
-	} {
-		if !strings.Contains(src, r[0]) {
-			panic("tcPairKernel: no " + r[0])
-		}
-		src = strings.ReplaceAll(src, r[0], r[1])
-	}
-	return src
+	return tcToPair(fmt.Sprintf(tcMMAKernel, kind, kind), "%r60",
+		[]tcPairBuffer{{"\tld.param.u64 %rd1, [img];", 32768}, {"\tld.param.u64 %rd2, [out];", 32768}})
 }
 
 // runTcPair stages A (256×2k f16/bf16 elements by row) and B (64×2k by
