@@ -246,6 +246,9 @@ func (op *tcMMAOp) compute() {
 	if op.A == nil && id.narrow {
 		op.A = op.narrowTMEMA()
 	}
+	if op.A == nil && op.fold > 1 {
+		op.A = op.foldedTMEMA()
+	}
 	if op.A == nil { // A in Tensor Memory, read now: an earlier MMA may write it
 		op.A = make([]uint64, id.m*id.k)
 		per := 32 / id.a.Bits()
@@ -279,13 +282,13 @@ func (op *tcMMAOp) compute() {
 		}
 	}
 	D := make([]uint64, id.m*id.n)
-	if id.narrow {
+	switch {
+	case id.narrow:
 		op.computeNarrow(C, D)
-	} else if id.integer {
-		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
-	} else {
-		op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
-			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D, CShift: op.x.scaleD})
+	case len(op.A) > id.m*id.k: // one copy of A per fold group
+		op.computeFolded(C, D)
+	default:
+		op.arith(id.m, C, D)
 	}
 	for r := range id.m {
 		for j := range id.n {
@@ -296,6 +299,18 @@ func (op *tcMMAOp) compute() {
 			dm.SetCell(ln, col, uint32(D[r*id.n+j]))
 		}
 	}
+}
+
+// arith is D = A·B + C over the first m rows of op.A (not the narrow
+// kinds).
+func (op *tcMMAOp) arith(m int, C, D []uint64) {
+	id := op.id
+	if id.integer {
+		mmaInteger(m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
+		return
+	}
+	op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
+		M: m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D, CShift: op.x.scaleD})
 }
 
 // execTcMMA issues one tcgen05.mma per executing thread.
@@ -351,8 +366,8 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 	}
 	rows := id.m / len(ranks) // rows of A and D per CTA
 	op.fold = tcFold(x, id)
-	if x.aTMEM && op.fold > 1 {
-		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: A in Tensor Memory with M = %d%s is not implemented; stage A in shared memory",
+	if x.aTMEM && op.fold > 1 && id.narrow {
+		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: A in Tensor Memory with M = %d%s is not implemented for this kind; stage A in shared memory",
 			x.kind, id.m, map[bool]string{true: " and .cta_group::2", false: " and .ws"}[x.pair])
 	}
 	dRows := rows // the lane-base check: a folded D uses all 128 lanes from lane 0
@@ -372,7 +387,7 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		}
 		if x.aTMEM {
 			op.aTMEM = tmem.Addr(uint32(reg(x.a) + uint64(x.aOff)))
-			if st := checkTcRegion(w, l, mem, "A", rows, tcKBytes/4, op.aTMEM); st != Continue {
+			if st := checkTcRegion(w, l, mem, "A", dRows, tcKBytes/4, op.aTMEM); st != Continue {
 				return nil, st
 			}
 		}
