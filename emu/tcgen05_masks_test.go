@@ -249,3 +249,39 @@ func TestTcgen05MMAOperandForms(t *testing.T) {
 		}
 	}
 }
+
+// TestTcgen05MMAPairLaneMask: .cta_group::2 (M = 256 over a CTA pair) with
+// an 8-register disable-output-lane mask on the second MMA: bit 128v + L
+// keeps lane L of CTA v (row 128v + L) at the first MMA's A·B.
+func TestTcgen05MMAPairLaneMask(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	const m, n, k = 256, 64, 32
+	A, Ab := smallF16(r, m*k)
+	B, Bb := smallF16(r, n*k)
+	mask := [8]uint32{0x1, 0, 0x80000000, 0xff, 0, 0x10000, 0xffffffff, 0x3}
+	var movs strings.Builder
+	for i, v := range mask {
+		fmt.Fprintf(&movs, "\tmov.b32 %%r%d, %d;\n", 40+i, v)
+	}
+	src := tcPairKernel("kind::f16")
+	src = strings.Replace(src, "%r14, %p5;", "%r14, {%r40, %r41, %r42, %r43, %r44, %r45, %r46, %r47}, %p5;", 1)
+	src = strings.Replace(src, "\tld.param.u32 %r14, [idesc];\n", "\tld.param.u32 %r14, [idesc];\n"+movs.String(), 1)
+	res, out := runTcPairSource(t, src, tcIdescOf(1, 0, 0, m, n), 2, Ab, Bb, Config{})
+	if res.Report != nil {
+		t.Fatalf("report: %v", res.Report)
+	}
+	for i := range m {
+		for j := range n {
+			want := dotInt(A, B, i, j, k)
+			if mask[i/32]>>(i%32)&1 == 1 {
+				want = 0
+				for kk := range k / 2 {
+					want += A[i*k+kk] * B[j*k+kk]
+				}
+			}
+			if got := math.Float32frombits(out[i*n+j]); got != float32(want) {
+				t.Fatalf("D[%d][%d] = %v, want %d", i, j, got, want)
+			}
+		}
+	}
+}

@@ -26,6 +26,12 @@ func tcPairKernel(kind string) string {
 // column of D) over the pair with 128B swizzle and returns D (256×64).
 func runTcPair(t *testing.T, kind string, idesc uint32, size int, A, B []uint64, cfg Config) (*Result, []uint32) {
 	t.Helper()
+	return runTcPairSource(t, tcPairKernel(kind), idesc, size, A, B, cfg)
+}
+
+// runTcPairSource is runTcPair with src, a form of tcPairKernel.
+func runTcPairSource(t *testing.T, src string, idesc uint32, size int, A, B []uint64, cfg Config) (*Result, []uint32) {
+	t.Helper()
 	const w, boff = 128, 16384
 	kb := 2 * tcKBytes
 	ke := kb / size
@@ -52,7 +58,7 @@ func runTcPair(t *testing.T, kind string, idesc uint32, size int, A, B []uint64,
 	}
 	hi := uint64(1)<<16 | uint64(8*w>>4)<<32 | 1<<46 | 2<<61
 	cfg.Block, cfg.Grid, cfg.Cluster = dims(128, 1, 1), dims(2, 1, 1), dims(2, 1, 1)
-	p := compile(t, tcPairKernel(kind))
+	p := compile(t, src)
 	res, err := execute(p, cfg, []Arg{{IsBuffer: true, Buffer: img}, buf(2 * 4 * 128 * 64),
 		scalar(hi), scalar(uint64(tcKBytes >> 4)), scalar(uint64(idesc)), scalar(boff)})
 	if err != nil {
