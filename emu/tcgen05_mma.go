@@ -24,7 +24,9 @@ package emu
 // bytes of K (2 f16/bf16, 1 tf32, 4 8-bit elements), 8 columns in all.
 //
 // Shared-memory descriptors (§9.7.16.4.1) are the wgmma layout (descAddr)
-// with the 3-bit swizzle field of bits 61-63: 0 none, 2 128B, 4 64B, 6 32B.
+// with the 3-bit swizzle field of bits 61-63: 0 none, 2 128B, 4 64B, 6 32B,
+// 1 128B with 32-byte atoms (MN-major operands, tcgen05_major.go). The
+// optional operands are in tcgen05_masks.go.
 
 import (
 	"encoding/binary"
