@@ -121,7 +121,7 @@ func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error
 	op.multicast = q.Has(isa.QMulticast_Cluster)
 	op.pair = q.Has(isa.QCta_Group_2)
 	if op.pair && !q.Has(isa.QMbarrier) && !q.Has(isa.QCompleteTx) {
-		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s; it runs the non-multicast load with an mbarrier", op.name)
+		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s; it runs loads that complete on an mbarrier", op.name)
 	}
 	if q.List[0] == isa.QReduce {
 		for _, n := range q.List {
