@@ -86,6 +86,11 @@ func decodeTcMMAOperands(d *Decoder, in *ast.Instruction, x *tcMMAInst) ([]ast.E
 		if len(x.disable) != want {
 			return nil, d.Errorf(rest[0], "%s: disable-output-lane has %d registers, got %d", in.FullOpcode(), want, len(x.disable))
 		}
+		for _, s := range x.disable {
+			if s < 0 {
+				return nil, d.Errorf(rest[0], "%s: disable-output-lane takes registers or constants, not _", in.FullOpcode())
+			}
+		}
 		rest = rest[1:]
 	}
 	switch len(rest) {

@@ -236,6 +236,8 @@ func TestTcgen05MMAOperandForms(t *testing.T) {
 	for _, c := range []struct{ inst, msg string }{
 		{"tcgen05.mma.cta_group::1.kind::f16 [%r3], %rd1, %rd2, %r4, {%r5, %r6}, 1;", "disable-output-lane has 4 registers"},
 		{"tcgen05.mma.cta_group::1.kind::f16 [%r3], %rd1, %rd2, %r4, 1, 16;", "from 0 to 15"},
+		{"tcgen05.mma.cta_group::1.kind::f16 [%r3], %rd1, %rd2, %r4, {_, %r5, %r6, %r7}, 1;", "not _"},
+		{"tcgen05.mma.cta_group::1.kind::f16 [%r3], %rd1, %rd2, %r4, {%r5, %r6, %r7, %r8}, 1, %r9;", "integer constant"},
 		{"tcgen05.mma.cta_group::1.kind::i8 [%r3], %rd1, %rd2, %r4, 1, 2;", "scale-input-d goes with .kind::f16 and .kind::tf32"},
 		{"tcgen05.mma.ws.cta_group::1.kind::f16 [%r3], %rd1, %rd2, %r4, 1, %rd1, %rd2;", "optional zero-column-mask-desc"},
 	} {
