@@ -185,10 +185,11 @@ func TestTcgen05MMALaneMaskScale(t *testing.T) {
 		dtype     int
 		atype     int
 		shift     int
-	}{{"kind::f16", "f16", 1, 0, 2}, {"kind::f16", "f16", 0, 0, 3}, {"kind::tf32", "tf32", 1, 2, 15}} {
-		t.Run(fmt.Sprintf("%s.d%d.s%d", c.typ, c.dtype, c.shift), func(t *testing.T) {
+		consts    bool // the mask as constants in the vector
+	}{{"kind::f16", "f16", 1, 0, 2, false}, {"kind::f16", "f16", 0, 0, 3, false}, {"kind::tf32", "tf32", 1, 2, 15, false}, {"kind::f16", "bf16", 1, 1, 1, true}} {
+		t.Run(fmt.Sprintf("%s.d%d.s%d.consts=%v", c.typ, c.dtype, c.shift, c.consts), func(t *testing.T) {
 			const m, n = 128, 64
-			eb := map[string]int{"f16": 2, "tf32": 4}[c.typ]
+			eb := map[string]int{"f16": 2, "bf16": 2, "tf32": 4}[c.typ]
 			k := 2 * tcKBytes / eb
 			A, B := make([]int, m*k), make([]int, n*k)
 			Ab, Bb := make([]uint64, m*k), make([]uint64, n*k)
@@ -201,7 +202,11 @@ func TestTcgen05MMALaneMaskScale(t *testing.T) {
 				Bb[i] = fbits(c.typ, B[i])
 			}
 			src := tcMajorKernel(c.kind)
-			src = strings.Replace(src, "%r14, %p5;", fmt.Sprintf("%%r14, {%%r40, %%r41, %%r42, %%r43}, %%p5, %d;", c.shift), 1)
+			vec := "%r40, %r41, %r42, %r43"
+			if c.consts {
+				vec = fmt.Sprintf("%d, %d, %d, %d", mask[0], mask[1], mask[2], mask[3])
+			}
+			src = strings.Replace(src, "%r14, %p5;", fmt.Sprintf("%%r14, {%s}, %%p5, %d;", vec, c.shift), 1)
 			src = strings.Replace(src, "ld.param.u32 %r14, [idesc];", fmt.Sprintf("ld.param.u32 %%r14, [idesc];\n\tmov.b32 %%r40, %d;\n\tmov.b32 %%r41, %d;\n\tmov.b32 %%r42, %d;\n\tmov.b32 %%r43, %d;", mask[0], mask[1], mask[2], mask[3]), 1)
 			raw := runTcKMajor(t, src, tcIdescOf(c.dtype, c.atype, c.atype, m, n), eb, n, Ab, Bb, Config{})
 			for i := range m {
