@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -166,5 +167,40 @@ func TestTcgen05MMAFoldedReports(t *testing.T) {
 	res := runTcMMASource(t, collectorKernel("kind::f16", "kind::f16", true), tcIdescOf(1, 0, 0, 16, 64), 128, 2, A, B, Config{}, false)
 	if res.Report == nil || res.Report.Rule != ruleTcgen05Idesc || !strings.Contains(res.Report.Message, ".ws allows 32, 64 and 128") {
 		t.Fatalf("M = 16: report %v", res.Report)
+	}
+}
+
+// TestTcgen05MMAPairM128ATMEM: .cta_group::2 at M = 128 with A in Tensor
+// Memory: CTA v's fold group g (D's columns 32g..) takes row r of the
+// CTA's 64 from lane r + 64g; each CTA stores a different matrix in each
+// of its 128 lanes, so D's row 64v + r, column j is lane r + 64·(j/32) of
+// CTA v times column j of B, on small integers.
+func TestTcgen05MMAPairM128ATMEM(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 128))
+	const m, n, k = 128, 64, 32
+	A, Ab := smallF16(r, 256*k) // lane L of CTA v: row 128v + L
+	B, Bb := smallF16(r, n*k)
+	src := tcToPair(tcStageA(fmt.Sprintf(tcMMAKernel, "kind::f16", "kind::f16")), "%r60",
+		[]tcPairBuffer{{"\tld.param.u64 %rd1, [img];", 32768}, {"\tld.param.u64 %rd2, [out];", 32768}})
+	const staged = "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbar.sync 0;\n"
+	if !strings.Contains(src, staged) {
+		t.Fatalf("kernel text changed: no %q", staged)
+	}
+	src = strings.Replace(src, staged, "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n", 1)
+	for _, cfg := range []Config{{}, {Async: AsyncDelayed}} {
+		res, out := runTcPairSource(t, src, tcIdescOf(1, 0, 0, m, n), 2, Ab, Bb, cfg)
+		if res.Report != nil {
+			t.Fatalf("report: %v", res.Report)
+		}
+		for v := range 2 {
+			D := foldedD(64, n, func(lane, col int) uint32 { return out[(128*v+lane)*64+col] })
+			for i := range 64 {
+				for j := range n {
+					if got, want := math.Float32frombits(D[i][j]), dotInt(A, B, 128*v+i+64*(j/32), j, k); got != float32(want) {
+						t.Fatalf("%v: D[%d][%d] (CTA %d) = %v, want %d", cfg.Async, 64*v+i, j, v, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -47,7 +47,11 @@ func runTcPairSource(t *testing.T, src string, idesc uint32, size int, A, B []ui
 	for v := range 2 {
 		for r := range 128 {
 			for kk := range ke {
-				put(v*32768+kMajorByte(r, kk*size, w, 16, 8*w), A[(128*v+r)*ke+kk])
+				off := kMajorByte(r, kk*size, w, 16, 8*w)
+				if strings.Contains(src, "tcgen05.st.sync.aligned.32x32b.x16.b32 [%r59]") { // tcStageA: A by rows, for Tensor Memory
+					off = r*kb + kk*size
+				}
+				put(v*32768+off, A[(128*v+r)*ke+kk])
 			}
 		}
 		for c := range 32 {
