@@ -15,8 +15,8 @@ package emu
 // .ws: .cta_group::1 with M = 128 (the M = 128 data path: row i of D in
 // lane i), 64 or 32 (D folded over the lanes, Layouts E and G,
 // tcgen05_layout.go) and N = 64, 128 or 256; the idesc's B-reuse shift
-// (bits 30-31) is allowed. The zero-column-mask-desc operand is not
-// implemented.
+// (bits 30-31) is allowed; the zero-column-mask-desc operand is in
+// tcgen05_masks.go.
 
 import (
 	"fmt"
@@ -173,7 +173,7 @@ func (op *tcMMAOp) collectorKey(buf int) string {
 	if buf == 0 {
 		return fmt.Sprintf("%dx%d %s", id.m, id.k, tensorcore.Name(id.a))
 	}
-	return fmt.Sprintf("%dx%d %s", id.k, id.n, tensorcore.Name(id.b))
+	return fmt.Sprintf("%dx%d %s", id.k, id.bColumns(), tensorcore.Name(id.b))
 }
 
 // useCollectors takes the reused operands from the buffers (when the MMA

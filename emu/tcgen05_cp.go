@@ -23,7 +23,11 @@ package emu
 //
 // The copy reads shared memory when it issues and writes Tensor Memory
 // when it lands, in issue order with the CTA's tcgen05.mma, and
-// tcgen05.commit tracks it. .cta_group::2 is reported as unsupported.
+// tcgen05.commit tracks it. With .cta_group::2 the copy, issued by one CTA
+// of a pair, runs in both: each CTA's shared memory at the descriptor's
+// offset to its own Tensor Memory at taddr (as a .cta_group::2 MMA reads
+// each CTA's operands from its own shared memory; the manual does not say
+// it in words, and this is the emulator's reading).
 
 import (
 	"github.com/ptxkit/ptxkit/emu/tmem"
@@ -47,6 +51,7 @@ type tcCpInst struct {
 	warps [][]int
 	// srcBits is 6 or 4 for the decompressing forms, 0 otherwise.
 	srcBits int
+	pair    bool // .cta_group::2
 }
 
 // tcCpShapes are the shapes: source rows and bytes per row.
@@ -78,7 +83,7 @@ func decodeTcCp(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 			x.srcBits = 4
 		case n == isa.QCta_Group_1, n == isa.QB8x16:
 		case n == isa.QCta_Group_2:
-			return d.Errorf(in, "the emulator does not implement %s (.cta_group::2); it runs tcgen05.cp.cta_group::1", in.FullOpcode())
+			x.pair = true
 		default:
 			return d.Errorf(in, "%s: unexpected qualifier %s", in.FullOpcode(), n)
 		}
@@ -108,7 +113,7 @@ func checkCpForm(d *Decoder, in *ast.Instruction, q Quals, shape, mcast isa.Qual
 	switch {
 	case shape == 0:
 		return d.Errorf(in, "%s needs a shape (.128x256b, .4x256b, .128x128b, .64x128b or .32x128b)", in.FullOpcode())
-	case !q.Has(isa.QCta_Group_1):
+	case !q.Has(isa.QCta_Group_1) && !x.pair:
 		return d.Errorf(in, "%s needs .cta_group::1 or .cta_group::2", in.FullOpcode())
 	case shape == isa.Q64x128b && mcast != isa.QWarpx2_02_13 && mcast != isa.QWarpx2_01_23:
 		return d.Errorf(in, "%s: .64x128b needs .warpx2::02_13 or .warpx2::01_23", in.FullOpcode())
@@ -155,38 +160,74 @@ func (x *tcCpInst) checkCpDest(w *Warp, l int, mem *tmem.Memory, addr tmem.Addr)
 // the copy lands, in order with the CTA's tcgen05.mma.
 func execTcCp(w *Warp, in *Inst) Status {
 	x := in.Ext.(*tcCpInst)
-	if st := useGroup(w, tmem.CTAGroup1); st != Continue {
+	group := tmem.CTAGroup1
+	if x.pair {
+		group = tmem.CTAGroup2
+	}
+	if st := useGroup(w, group); st != Continue {
 		return st
 	}
 	ct := w.CTA.Ext(tmemKey).(*ctaTMEM)
 	for m := w.Exec; m != 0; m &= m - 1 {
 		l := lane(m)
 		addr := tmem.Addr(uint32(w.R[x.taddr+int32(l)] + uint64(x.off)))
-		if st := x.checkCpDest(w, l, ct.memory(), addr); st != Continue {
-			return st
+		ranks := []int{w.CTA.Rank}
+		if x.pair {
+			even := w.CTA.Rank &^ 1
+			if even+1 >= len(w.CTA.cluster.CTAs) {
+				return w.Fault(l, ruleTcgen05Pair, specTcPair, "tcgen05.cp.cta_group::2 in CTA rank %d, which has no peer CTA (rank %d) in its cluster of %d",
+					w.CTA.Rank, w.CTA.Rank^1, len(w.CTA.cluster.CTAs))
+			}
+			ranks = []int{even, even + 1}
 		}
-		src, ok := readDescMatrix(w, l, w.R[x.desc+int32(l)], "source", x.rows, x.rowBytes, tensorcore.E4M3)
-		if !ok {
-			return Fault
-		}
-		x.decompress(src)
-		run := func() {
-			mem := ct.memory()
-			for r := range x.rows {
-				row := src[r*x.rowBytes : (r+1)*x.rowBytes]
-				for _, ln := range x.lanesOf(r) {
-					for c := range x.rowBytes / 4 {
-						v := row[4*c] | row[4*c+1]<<8 | row[4*c+2]<<16 | row[4*c+3]<<24
-						mem.SetCell(addr.Lane()+ln, addr.Column()+c, uint32(v))
-					}
-				}
+		var runs []func()
+		var peers []*ctaTMEM
+		for _, rank := range ranks {
+			t := w.CTA.cluster.CTAs[rank].Ext(tmemKey).(*ctaTMEM)
+			if st := x.checkCpDest(w, l, t.memory(), addr); st != Continue {
+				return st
+			}
+			src, ok := readDescMatrixOf(w, l, rank, w.R[x.desc+int32(l)], "source", x.rows, x.rowBytes, tensorcore.E4M3, false)
+			if !ok {
+				return Fault
+			}
+			x.decompress(src)
+			runs = append(runs, x.writer(t, addr, src))
+			if t != ct {
+				peers = append(peers, t)
 			}
 		}
-		if st := issueQueued(w, l, ct, "tcgen05.cp", run); st != Continue {
+		q, st := issueQueuedOp(w, l, ct, "tcgen05.cp", func() {
+			for _, run := range runs {
+				run()
+			}
+		})
+		if st != Continue {
 			return st
+		}
+		for _, t := range peers {
+			if !q.landed {
+				t.partnerOps = append(t.partnerOps, q)
+			}
 		}
 	}
 	return Continue
+}
+
+// writer returns the landing of a copy of src to t's Tensor Memory at addr.
+func (x *tcCpInst) writer(t *ctaTMEM, addr tmem.Addr, src []uint64) func() {
+	return func() {
+		mem := t.memory()
+		for r := range x.rows {
+			row := src[r*x.rowBytes : (r+1)*x.rowBytes]
+			for _, ln := range x.lanesOf(r) {
+				for c := range x.rowBytes / 4 {
+					v := row[4*c] | row[4*c+1]<<8 | row[4*c+2]<<16 | row[4*c+3]<<24
+					mem.SetCell(addr.Lane()+ln, addr.Column()+c, uint32(v))
+				}
+			}
+		}
+	}
 }
 
 // decompress turns each 16-byte chunk of packed 6- or 4-bit elements of

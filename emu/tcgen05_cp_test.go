@@ -194,3 +194,44 @@ func TestTcgen05MMANarrowATMEM(t *testing.T) {
 		})
 	}
 }
+
+// TestTcgen05CpPair: tcgen05.cp.cta_group::2.128x256b issued by rank 0 of
+// a CTA pair copies each CTA's own shared-memory matrix (the descriptor's
+// offset in each CTA) to its own Tensor Memory; both CTAs read the cells
+// back after the multicast commit. Eager and delayed.
+func TestTcgen05CpPair(t *testing.T) {
+	r := rand.New(rand.NewPCG(40, 41))
+	const k = 32 // f16 elements per row staged; the copy takes the first 32 bytes
+	_, Ab := smallF16(r, 256*k)
+	B := make([]uint64, 64*k)
+	src := tcPairKernel("kind::f16")
+	for _, rep := range [][2]string{
+		{"\ttcgen05.mma.cta_group::2.kind::f16 [%r11], %rd8, %rd12, %r14, %p4;\n", "\ttcgen05.cp.cta_group::2.128x256b [%r11], %rd8;\n"},
+		{"\ttcgen05.mma.cta_group::2.kind::f16 [%r11], %rd14, %rd15, %r14, %p5;\n", ""},
+	} {
+		if !strings.Contains(src, rep[0]) {
+			t.Fatalf("kernel text changed: no %q", rep[0])
+		}
+		src = strings.Replace(src, rep[0], rep[1], 1)
+	}
+	for _, cfg := range []Config{{}, {Async: AsyncDelayed}} {
+		res, out := runTcPairSource(t, src, 0, 2, Ab, B, cfg)
+		if res.Report != nil {
+			t.Fatalf("report: %v", res.Report)
+		}
+		for v := range 2 {
+			for lane := range 128 {
+				for col := range 64 {
+					want := uint32(0)
+					if col < 8 {
+						row := (128*v + lane) * k
+						want = uint32(Ab[row+2*col]) | uint32(Ab[row+2*col+1])<<16
+					}
+					if got := out[(128*v+lane)*64+col]; got != want {
+						t.Fatalf("%v: CTA %d lane %d column %d = %#x, want %#x", cfg.Async, v, lane, col, got, want)
+					}
+				}
+			}
+		}
+	}
+}

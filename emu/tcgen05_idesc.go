@@ -14,7 +14,7 @@ import (
 //	bits 0-1   sparsity selector      bit 2  sparsity (0 dense)
 //	bit 3      saturate (.kind::i8)   bits 4-5 dtype   bit 6 reserved
 //	bits 7-9   atype                  bits 10-12 btype
-//	bit 13/14  negate A / B           bit 15/16 transpose A / B
+//	bit 13/14  negate A / B           bit 15/16 transpose A / B (MN-major, tcgen05_major.go)
 //	bits 17-22 N >> 3                 bit 23 reserved
 //	bits 24-28 M >> 4                 bit 29 reserved
 //	bits 30-31 maximum B-reuse shift (.ws only)
@@ -60,6 +60,7 @@ type tcIdesc struct {
 	scale          tensorcore.Format // UE8M0 or UE4M3 (block-scaled kinds)
 	vec            int               // elements per scale factor (block-scaled kinds)
 	sfid           [2]int            // scale factor IDs of A and B: the first byte used
+	maxShift       int               // .ws: the maximum B-reuse shift (bits 30-31), in columns
 }
 
 // idescError is an instruction descriptor the manual does not allow
@@ -107,6 +108,9 @@ func decodeIdescFor(k tcKind, v uint32, f tcForm) (*tcIdesc, error) {
 	case x.saturate && k != tcKindI8:
 		return nil, idescInvalid("idesc %#08x sets saturate (bit 3), which only .kind::i8 allows", v)
 	}
+	if f == tcFormWS && field(30, 2) != 0 {
+		x.maxShift = 4 << field(30, 2)
+	}
 	if err := x.types(k, v, field(4, 2), field(7, 3), field(10, 3)); err != nil {
 		return nil, err
 	}
@@ -128,9 +132,8 @@ func decodeIdescFor(k tcKind, v uint32, f tcForm) (*tcIdesc, error) {
 	if x.narrow {
 		x.k = 32
 	}
-	if x.transA || x.transB {
-		return nil, &idescError{unsupported: true, msg: fmt.Sprintf(
-			"idesc %#08x transposes A or B (bits 15-16: MN-major operands); the emulator implements K-major operands only", v)}
+	if err := x.checkTranspose(v); err != nil {
+		return nil, err
 	}
 	return x, nil
 }

@@ -82,3 +82,47 @@ func (op *tcMMAOp) dRegions() []tcRegion {
 	}
 	return out
 }
+
+// foldedTMEMA reads A from Tensor Memory for a folded D: fold group g
+// (the MMA's columns g·N/f..) takes row r of its CTA's R rows from lane
+// r + R·g, so A occupies all 128 lanes, one copy per group (the reading
+// this emulator makes of the folded layouts; a kernel stores the same
+// rows in every group). The result has f rows per row of A: row i·f + g
+// is row i as group g sees it.
+func (op *tcMMAOp) foldedTMEMA() []uint64 {
+	id, f, rows := op.id, op.fold, op.rowsPerCTA()
+	per := 32 / id.a.Bits()
+	out := make([]uint64, id.m*f*id.k)
+	for i := range id.m {
+		mem := op.ct.memory()
+		if op.pair != nil {
+			mem = op.pair[i/rows].memory()
+		}
+		for g := range f {
+			ln := i%rows + rows*g
+			for kk := range id.k {
+				cell := mem.Cell(ln, op.aTMEM.Column()+kk/per)
+				out[(i*f+g)*id.k+kk] = elemOf(uint64(cell), id.a.Bits(), kk%per)
+			}
+		}
+	}
+	return out
+}
+
+// computeFolded is D = A·B + C with one copy of A per fold group
+// (foldedTMEMA): every copy times all of B, element (i, j) taken from the
+// copy of j's group.
+func (op *tcMMAOp) computeFolded(C, D []uint64) {
+	id, f := op.id, op.fold
+	cv, dv := make([]uint64, id.m*f*id.n), make([]uint64, id.m*f*id.n)
+	for v := range id.m * f {
+		copy(cv[v*id.n:(v+1)*id.n], C[v/f*id.n:(v/f+1)*id.n])
+	}
+	op.arith(id.m*f, cv, dv)
+	cols := id.n / f
+	for i := range id.m {
+		for j := range id.n {
+			D[i*id.n+j] = dv[(i*f+j/cols)*id.n+j]
+		}
+	}
+}

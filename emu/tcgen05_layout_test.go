@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -104,17 +105,102 @@ func TestTcgen05MMAPairM128(t *testing.T) {
 	}
 }
 
-// TestTcgen05MMAFoldedReports: A in Tensor Memory with a folded layout is
-// reported as unsupported; .ws with M = 16 is an invalid descriptor.
+// TestTcgen05MMAFoldedATMEM: .ws with M = 64 and 32 (Layouts E and G) and
+// A in Tensor Memory: fold group g (D's columns g·N/f..) takes row r of A
+// from lane r + R·g. Each group's lanes hold a different matrix here, so
+// D[r][j] is row r of group j/(N/f)'s copy times column j of B, on small
+// integers; f16 and s8.
+func TestTcgen05MMAFoldedATMEM(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 65))
+	const n = 64
+	for _, c := range []struct {
+		kind  string
+		size  int
+		dtype int
+		atype int
+		m     int
+		cfg   Config
+	}{{"kind::f16", 2, 1, 0, 64, Config{}}, {"kind::f16", 2, 1, 0, 32, Config{Async: AsyncDelayed}}, {"kind::i8", 1, 2, 1, 32, Config{}}} {
+		k := 2 * tcKBytes / c.size
+		A, B := make([]int, 128*k), make([]int, n*k)
+		Ab, Bb := make([]uint64, len(A)), make([]uint64, len(B))
+		enc := func(v int) uint64 {
+			if c.size == 1 {
+				return uint64(uint8(int8(v)))
+			}
+			return fbits("f16", v)
+		}
+		for i := range A {
+			A[i] = r.IntN(9) - 4
+			Ab[i] = enc(A[i])
+		}
+		for i := range B {
+			B[i] = r.IntN(9) - 4
+			Bb[i] = enc(B[i])
+		}
+		src := tcStageA(collectorKernel(c.kind, c.kind, true))
+		res := runTcMMASource(t, src, tcIdescOf(c.dtype, c.atype, c.atype, c.m, n), 0, c.size, Ab, Bb, c.cfg, true)
+		if res.Report != nil {
+			t.Fatalf("%s M = %d: report %v", c.kind, c.m, res.Report)
+		}
+		raw := u32s(res.Buffers[1].Data)
+		cols := n / (128 / c.m)
+		D := foldedD(c.m, n, func(lane, col int) uint32 { return raw[lane*64+col] })
+		for i := range c.m {
+			for j := range n {
+				want := dotInt(A, B, i+c.m*(j/cols), j, k)
+				got := int(int32(D[i][j]))
+				if c.size == 2 {
+					got = int(math.Float32frombits(D[i][j]))
+				}
+				if got != want {
+					t.Fatalf("%s M = %d: D[%d][%d] = %d, want %d", c.kind, c.m, i, j, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestTcgen05MMAFoldedReports: .ws with M = 16 is an invalid descriptor.
 func TestTcgen05MMAFoldedReports(t *testing.T) {
 	A, B := make([]uint64, 128*32), make([]uint64, 64*32)
-	src := tcStageA(collectorKernel("kind::f16", "kind::f16", true))
-	res := runTcMMASource(t, src, tcIdescOf(1, 0, 0, 64, 64), 0, 2, A, B, Config{}, true)
-	if res.Report == nil || res.Report.Rule != RuleUnsupported || !strings.Contains(res.Report.Message, "A in Tensor Memory with M = 64 and .ws") {
-		t.Fatalf("A in Tensor Memory: report %v", res.Report)
-	}
-	res = runTcMMASource(t, collectorKernel("kind::f16", "kind::f16", true), tcIdescOf(1, 0, 0, 16, 64), 128, 2, A, B, Config{}, false)
+	res := runTcMMASource(t, collectorKernel("kind::f16", "kind::f16", true), tcIdescOf(1, 0, 0, 16, 64), 128, 2, A, B, Config{}, false)
 	if res.Report == nil || res.Report.Rule != ruleTcgen05Idesc || !strings.Contains(res.Report.Message, ".ws allows 32, 64 and 128") {
 		t.Fatalf("M = 16: report %v", res.Report)
+	}
+}
+
+// TestTcgen05MMAPairM128ATMEM: .cta_group::2 at M = 128 with A in Tensor
+// Memory: CTA v's fold group g (D's columns 32g..) takes row r of the
+// CTA's 64 from lane r + 64g; each CTA stores a different matrix in each
+// of its 128 lanes, so D's row 64v + r, column j is lane r + 64·(j/32) of
+// CTA v times column j of B, on small integers.
+func TestTcgen05MMAPairM128ATMEM(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 128))
+	const m, n, k = 128, 64, 32
+	A, Ab := smallF16(r, 256*k) // lane L of CTA v: row 128v + L
+	B, Bb := smallF16(r, n*k)
+	src := tcToPair(tcStageA(fmt.Sprintf(tcMMAKernel, "kind::f16", "kind::f16")), "%r60",
+		[]tcPairBuffer{{"\tld.param.u64 %rd1, [img];", 32768}, {"\tld.param.u64 %rd2, [out];", 32768}})
+	const staged = "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbar.sync 0;\n"
+	if !strings.Contains(src, staged) {
+		t.Fatalf("kernel text changed: no %q", staged)
+	}
+	src = strings.Replace(src, staged, "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n", 1)
+	for _, cfg := range []Config{{}, {Async: AsyncDelayed}} {
+		res, out := runTcPairSource(t, src, tcIdescOf(1, 0, 0, m, n), 2, Ab, Bb, cfg)
+		if res.Report != nil {
+			t.Fatalf("report: %v", res.Report)
+		}
+		for v := range 2 {
+			D := foldedD(64, n, func(lane, col int) uint32 { return out[(128*v+lane)*64+col] })
+			for i := range 64 {
+				for j := range n {
+					if got, want := math.Float32frombits(D[i][j]), dotInt(A, B, 128*v+i+64*(j/32), j, k); got != float32(want) {
+						t.Fatalf("%v: D[%d][%d] (CTA %d) = %v, want %d", cfg.Async, 64*v+i, j, v, got, want)
+					}
+				}
+			}
+		}
 	}
 }

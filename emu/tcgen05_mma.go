@@ -24,7 +24,9 @@ package emu
 // bytes of K (2 f16/bf16, 1 tf32, 4 8-bit elements), 8 columns in all.
 //
 // Shared-memory descriptors (§9.7.16.4.1) are the wgmma layout (descAddr)
-// with the 3-bit swizzle field of bits 61-63: 0 none, 2 128B, 4 64B, 6 32B.
+// with the 3-bit swizzle field of bits 61-63: 0 none, 2 128B, 4 64B, 6 32B,
+// 1 128B with 32-byte atoms (MN-major operands, tcgen05_major.go). The
+// optional operands are in tcgen05_masks.go.
 
 import (
 	"encoding/binary"
@@ -66,6 +68,7 @@ type tcMMAInst struct {
 	collA          tcCollect
 	collB          tcCollect // .ws: the operation on buffer bufB
 	bufB           int
+	tcMMAExtras    // disable-output-lane, scale-input-d, zero-column-mask-desc (tcgen05_masks.go)
 }
 
 var tcMMAKinds = map[isa.Qual]tcKind{isa.QKind_F16: tcKindF16, isa.QKind_Tf32: tcKindTF32, isa.QKind_I8: tcKindI8,
@@ -108,26 +111,10 @@ func decodeTcMMA(d *Decoder, in *ast.Instruction, out *Inst, q Quals) error {
 	if err := decodeTcWS(d, in, x); err != nil {
 		return err
 	}
-	ops := in.Operands
-	want, form := 5, "[d-tmem], a, b-desc, idesc, enable-input-d"
-	if x.kind.blockScaled() {
-		want, form = 7, "[d-tmem], a, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], enable-input-d"
+	ops, err := decodeTcMMAOperands(d, in, x)
+	if err != nil {
+		return err
 	}
-	if len(ops) != want {
-		return d.Errorf(in, "the emulator does not implement the %d-operand form of %s; it runs %s (disable-output-lane, scale-input-d and zero-column-mask-desc are not implemented)",
-			len(ops), in.FullOpcode(), form)
-	}
-	if want == 7 {
-		var err error
-		if x.sfa, x.sfaOff, _, err = d.Addr(ops[4]); err != nil {
-			return err
-		}
-		if x.sfb, x.sfbOff, _, err = d.Addr(ops[5]); err != nil {
-			return err
-		}
-		ops = append(ops[:4:4], ops[6])
-	}
-	var err error
 	if x.d, x.dOff, _, err = d.Addr(ops[0]); err != nil {
 		return err
 	}
@@ -185,7 +172,10 @@ type tcMMAOp struct {
 	sfb     tmem.Addr
 	A, B    []uint64
 	enableD bool
-	fold    int // lane groups D's columns are folded into (tcgen05_layout.go)
+	fold    int       // lane groups D's columns are folded into (tcgen05_layout.go)
+	disable [8]uint32 // disable-output-lane (tcgen05_masks.go)
+	zcm     uint64    // zero-column-mask-desc, when hasZCM
+	hasZCM  bool
 }
 
 // tcQueued is an issued tcgen05.mma or tcgen05.cp of a CTA. They land in
@@ -258,6 +248,9 @@ func (op *tcMMAOp) compute() {
 	if op.A == nil && id.narrow {
 		op.A = op.narrowTMEMA()
 	}
+	if op.A == nil && op.fold > 1 {
+		op.A = op.foldedTMEMA()
+	}
 	if op.A == nil { // A in Tensor Memory, read now: an earlier MMA may write it
 		op.A = make([]uint64, id.m*id.k)
 		per := 32 / id.a.Bits()
@@ -276,6 +269,7 @@ func (op *tcMMAOp) compute() {
 	if id.negB {
 		negateNarrow(op.B, id.b)
 	}
+	op.B = op.shiftedColumns(op.B)
 	C := make([]uint64, id.m*id.n)
 	if op.enableD {
 		for r := range id.m {
@@ -290,20 +284,35 @@ func (op *tcMMAOp) compute() {
 		}
 	}
 	D := make([]uint64, id.m*id.n)
-	if id.narrow {
+	switch {
+	case id.narrow:
 		op.computeNarrow(C, D)
-	} else if id.integer {
-		mmaInteger(id.m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
-	} else {
-		op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
-			M: id.m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D})
+	case len(op.A) > id.m*id.k: // one copy of A per fold group
+		op.computeFolded(C, D)
+	default:
+		op.arith(id.m, C, D)
 	}
 	for r := range id.m {
 		for j := range id.n {
 			dm, ln, col := op.dCell(r, j)
+			if op.laneDisabled(dm, ln) {
+				continue
+			}
 			dm.SetCell(ln, col, uint32(D[r*id.n+j]))
 		}
 	}
+}
+
+// arith is D = A·B + C over the first m rows of op.A (not the narrow
+// kinds).
+func (op *tcMMAOp) arith(m int, C, D []uint64) {
+	id := op.id
+	if id.integer {
+		mmaInteger(m, id.n, id.k, id.signed, id.saturate, op.A, op.B, C, D)
+		return
+	}
+	op.x.arch.MMA(&tensorcore.Problem{Kind: tensorcore.Async, In: id.a, BIn: id.b, Out: id.out,
+		M: m, N: id.n, K: id.k, A: op.A, B: op.B, C: C, D: D, CShift: op.x.scaleD})
 }
 
 // execTcMMA issues one tcgen05.mma per executing thread.
@@ -350,14 +359,17 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		return nil, w.Fault(l, rule, specTcIdesc, "tcgen05.mma%s: %v", x.kind, err)
 	}
 	op := &tcMMAOp{ct: ct, x: x, id: id, d: tmem.Addr(uint32(reg(x.d) + uint64(x.dOff))), enableD: reg(x.enableD) != 0}
+	if st := op.readExtras(w, l); st != Continue {
+		return nil, st
+	}
 	ranks, st := op.operandCTAs(w, l)
 	if st != Continue {
 		return nil, st
 	}
 	rows := id.m / len(ranks) // rows of A and D per CTA
 	op.fold = tcFold(x, id)
-	if x.aTMEM && op.fold > 1 {
-		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: A in Tensor Memory with M = %d%s is not implemented; stage A in shared memory",
+	if x.aTMEM && op.fold > 1 && id.narrow {
+		return nil, w.Fault(l, RuleUnsupported, specTcMMA, "tcgen05.mma%s: A in Tensor Memory with M = %d%s is not implemented for this kind; stage A in shared memory",
 			x.kind, id.m, map[bool]string{true: " and .cta_group::2", false: " and .ws"}[x.pair])
 	}
 	dRows := rows // the lane-base check: a folded D uses all 128 lanes from lane 0
@@ -377,22 +389,22 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		}
 		if x.aTMEM {
 			op.aTMEM = tmem.Addr(uint32(reg(x.a) + uint64(x.aOff)))
-			if st := checkTcRegion(w, l, mem, "A", rows, tcKBytes/4, op.aTMEM); st != Continue {
+			if st := checkTcRegion(w, l, mem, "A", dRows, tcKBytes/4, op.aTMEM); st != Continue {
 				return nil, st
 			}
 		}
 	}
 	// A's rows and B's columns are split evenly over the CTAs (one, or the
 	// pair in rank order).
-	read := func(rank int, desc uint64, what string, rows int, f tensorcore.Format) ([]uint64, bool) {
+	read := func(rank int, desc uint64, what string, rows int, f tensorcore.Format, trans bool) ([]uint64, bool) {
 		if id.narrow {
-			return readNarrow(w, l, rank, desc, what, rows, id, f)
+			return readNarrow(w, l, rank, desc, what, rows, id, f, trans)
 		}
-		return readDescMatrixOf(w, l, rank, desc, what, rows, id.k, f)
+		return readDescMatrixOf(w, l, rank, desc, what, rows, id.k, f, trans)
 	}
 	for _, rank := range ranks {
 		if !x.aTMEM && !x.collA.reuses() {
-			a, ok := read(rank, reg(x.a), "A", rows, id.a)
+			a, ok := read(rank, reg(x.a), "A", rows, id.a, id.transA)
 			if !ok {
 				return nil, Fault
 			}
@@ -401,7 +413,7 @@ func prepareTcMMA(w *Warp, in *Inst, x *tcMMAInst, ct *ctaTMEM, l int) (*tcMMAOp
 		if x.collB.reuses() {
 			continue
 		}
-		b, ok := read(rank, reg(x.b), "B", id.n/len(ranks), id.b)
+		b, ok := read(rank, reg(x.b), "B", id.bColumns()/len(ranks), id.b, id.transB)
 		if !ok {
 			return nil, Fault
 		}
@@ -436,48 +448,51 @@ func checkTcRegion(w *Warp, l int, mem *tmem.Memory, what string, m, cols int, a
 }
 
 // tcDescWidth returns the swizzle width (0: none) of a tcgen05 shared
-// memory descriptor, or why it is not usable.
-func tcDescWidth(desc uint64) (int, string) {
+// memory descriptor of an operand that is MN-major when trans is set, or
+// why it is not usable; invalid says the manual does not allow it.
+func tcDescWidth(desc uint64, trans bool) (width int, why string, invalid bool) {
 	switch {
 	case desc>>52&1 != 0:
-		return 0, "uses the absolute leading-dimension mode (bit 52), which the emulator does not implement"
+		return 0, "uses the absolute leading-dimension mode (bit 52), which the emulator does not implement", false
 	case desc>>49&7 != 0:
-		return 0, fmt.Sprintf("has matrix base offset %d (bits 49-51); the emulator implements base offset 0", desc>>49&7)
+		return 0, fmt.Sprintf("has matrix base offset %d (bits 49-51); the emulator implements base offset 0", desc>>49&7), false
 	}
 	switch desc >> 61 {
 	case 0:
-		return 0, ""
+		return 0, "", false
 	case 2:
-		return 128, ""
+		return 128, "", false
 	case 4:
-		return 64, ""
+		return 64, "", false
 	case 6:
-		return 32, ""
-	case 1:
-		return 0, "uses 128-byte swizzling with 32-byte atoms (mode 1), which the emulator does not implement"
+		return 32, "", false
+	case tcSwizzle128B32:
+		if !trans {
+			return 0, "uses 128-byte swizzling with 32-byte atoms (mode 1), which only MN-major operands take", true
+		}
+		return 128, "", false
 	}
-	return 0, fmt.Sprintf("has swizzle mode %d (bits 61-63), which is invalid", desc>>61)
+	return 0, fmt.Sprintf("has swizzle mode %d (bits 61-63), which is invalid", desc>>61), true
 }
 
 // readDescMatrix reads the rows × k elements of format f of a K-major
 // matrix described by desc from the executing CTA's shared memory.
-func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
-	return readDescMatrixOf(w, l, w.CTA.Rank, desc, what, rows, k, f)
+func readDescMatrix(w *Warp, l int, desc uint64, what string, rows, k int, f tensorcore.Format, trans bool) ([]uint64, bool) {
+	return readDescMatrixOf(w, l, w.CTA.Rank, desc, what, rows, k, f, trans)
 }
 
 // readDescMatrixOf is readDescMatrix on the shared memory of the cluster's
-// CTA of rank rank (a .cta_group::2 operand of the peer CTA).
-func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k int, f tensorcore.Format) ([]uint64, bool) {
-	if _, why := tcDescWidth(desc); why != "" {
+// CTA of rank rank (a .cta_group::2 operand of the peer CTA), of an
+// operand that is MN-major when trans is set (tcgen05_major.go).
+func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k int, f tensorcore.Format, trans bool) ([]uint64, bool) {
+	if _, why, invalid := tcDescWidth(desc, trans); why != "" {
 		rule := RuleUnsupported
-		if desc>>61 == 3 || desc>>61 == 5 || desc>>61 == 7 {
+		if invalid {
 			rule = ruleTcgen05Idesc
 		}
 		w.Fault(l, rule, specTcDesc, "%s: the %s descriptor %#016x %s", w.prog.Insts[w.pc].Opcode, what, desc, why)
 		return nil, false
 	}
-	// descAddr reads the 2-bit swizzle field of bits 62-63, which the
-	// 3-bit tcgen05 codes 2, 4 and 6 fill the same way.
 	size := f.Bits() / 8
 	space := SpaceShared
 	if rank != w.CTA.Rank {
@@ -486,7 +501,7 @@ func readDescMatrixOf(w *Warp, l, rank int, desc uint64, what string, rows, k in
 	out := make([]uint64, rows*k)
 	for r := range rows {
 		for kk := range k {
-			a := descAddr(desc, r, kk*size)&sharedOffMask | uint64(rank+1)<<sharedRankShift
+			a := tcOperandAddr(desc, trans, r, kk, size)&sharedOffMask | uint64(rank+1)<<sharedRankShift
 			b := w.Bytes(l, space, a, size, false)
 			if b == nil {
 				return nil, false

@@ -11,108 +11,6 @@ import (
 	"github.com/ptxkit/ptxkit/internal/tensorcore"
 )
 
-// tcMMAKernel is a Blackwell GEMM tile the way CUTLASS and Triton write it
-// for sm_100a: 128 threads copy a prepared shared-memory image (A at 0, B
-// at boff) from global memory; warp 0 allocates 64 columns of Tensor
-// Memory; thread 0 initialises an mbarrier, builds the A and B descriptors
-// (address masked to 18 bits and shifted by 4, or'ed with LBO, SBO, the
-// fixed 0b001 of bits 46-48 and the swizzle mode in hi), issues two
-// tcgen05.mma of K each (the second with the descriptors advanced by kadv
-// 16-byte units and enable-input-d set) and commits them to the mbarrier;
-// every thread waits on it, each warp loads its 32 lanes of D (64 columns,
-// 8 at a time) and stores them as a 128×64 row-major matrix of 32-bit
-// words; warp 0 frees the columns. The %s is the .kind.
-const tcMMAKernel = `.version 8.6
-.target sm_100a
-.address_size 64
-.visible .entry k(.param .u64 img, .param .u64 out, .param .u64 hi, .param .u64 kadv, .param .u32 idesc, .param .u32 boff)
-{
-	.shared .align 1024 .b8 smem[32768];
-	.shared .align 8 .b64 bar[1];
-	.shared .align 4 .b32 slot[1];
-	.reg .pred %%p<8>;
-	.reg .b32 %%r<64>;
-	.reg .b64 %%rd<32>;
-	ld.param.u64 %%rd1, [img];
-	ld.param.u64 %%rd2, [out];
-	mov.u32 %%r1, %%tid.x;
-	mov.u32 %%r2, %%r1;
-COPY:
-	mul.wide.u32 %%rd3, %%r2, 4;
-	add.u64 %%rd4, %%rd1, %%rd3;
-	ld.global.u32 %%r3, [%%rd4];
-	shl.b32 %%r4, %%r2, 2;
-	mov.u32 %%r5, smem;
-	add.u32 %%r6, %%r5, %%r4;
-	st.shared.u32 [%%r6], %%r3;
-	add.u32 %%r2, %%r2, 128;
-	setp.lt.u32 %%p1, %%r2, 8192;
-	@%%p1 bra COPY;
-	shr.u32 %%r7, %%r1, 5;
-	setp.eq.u32 %%p2, %%r7, 0;
-	setp.eq.u32 %%p3, %%r1, 0;
-	mov.u32 %%r8, slot;
-	mov.u32 %%r9, 64;
-	@%%p2 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%%r8], %%r9;
-	mov.u32 %%r10, bar;
-	@%%p3 mbarrier.init.shared::cta.b64 [%%r10], 1;
-	fence.proxy.async.shared::cta;
-	tcgen05.fence::before_thread_sync;
-	bar.sync 0;
-	tcgen05.fence::after_thread_sync;
-	ld.shared.b32 %%r11, [%%r8];
-	@!%%p3 bra WAIT;
-	mov.u32 %%r5, smem;
-	cvt.u64.u32 %%rd5, %%r5;
-	and.b64 %%rd5, %%rd5, 262143;
-	shr.u64 %%rd6, %%rd5, 4;
-	ld.param.u64 %%rd7, [hi];
-	or.b64 %%rd8, %%rd7, %%rd6;
-	ld.param.u32 %%r12, [boff];
-	add.u32 %%r13, %%r5, %%r12;
-	cvt.u64.u32 %%rd9, %%r13;
-	and.b64 %%rd9, %%rd9, 262143;
-	shr.u64 %%rd10, %%rd9, 4;
-	or.b64 %%rd12, %%rd7, %%rd10;
-	ld.param.u32 %%r14, [idesc];
-	setp.ne.u32 %%p4, %%r1, 0;
-	tcgen05.mma.cta_group::1.%s [%%r11], %%rd8, %%rd12, %%r14, %%p4;
-	ld.param.u64 %%rd13, [kadv];
-	add.u64 %%rd14, %%rd8, %%rd13;
-	add.u64 %%rd15, %%rd12, %%rd13;
-	setp.eq.u32 %%p5, %%r1, 0;
-	tcgen05.mma.cta_group::1.%s [%%r11], %%rd14, %%rd15, %%r14, %%p5;
-	tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%%r10];
-WAIT:
-	mbarrier.try_wait.parity.shared::cta.b64 %%p6, [%%r10], 0;
-	@!%%p6 bra WAIT;
-	tcgen05.fence::after_thread_sync;
-	// warp w reads lanes 32w..32w+31: row 32w + lane
-	shl.b32 %%r15, %%r7, 21;
-	add.u32 %%r16, %%r11, %%r15;
-	mul.lo.u32 %%r17, %%r1, 256;
-	cvt.u64.u32 %%rd16, %%r17;
-	add.u64 %%rd17, %%rd2, %%rd16;
-	mov.u32 %%r18, 0;
-LD:
-	add.u32 %%r19, %%r16, %%r18;
-	tcgen05.ld.sync.aligned.32x32b.x8.b32 {%%r20, %%r21, %%r22, %%r23, %%r24, %%r25, %%r26, %%r27}, [%%r19];
-	tcgen05.wait::ld.sync.aligned;
-	mul.wide.u32 %%rd18, %%r18, 4;
-	add.u64 %%rd19, %%rd17, %%rd18;
-	st.global.v4.b32 [%%rd19], {%%r20, %%r21, %%r22, %%r23};
-	st.global.v4.b32 [%%rd19+16], {%%r24, %%r25, %%r26, %%r27};
-	add.u32 %%r18, %%r18, 8;
-	setp.lt.u32 %%p7, %%r18, 64;
-	@%%p7 bra LD;
-	tcgen05.fence::before_thread_sync;
-	bar.sync 0;
-	tcgen05.fence::after_thread_sync;
-	@%%p2 tcgen05.dealloc.cta_group::1.sync.aligned.b32 %%r11, %%r9;
-	ret;
-}
-`
-
 // kMajorByte is the byte offset of byte b of row r of a K-major operand in
 // the canonical layouts (see canonicalKMajor): w is the swizzle width in
 // bytes (0: none, 8×16-byte core matrices, lbo along K, sbo per 8 rows).
@@ -458,7 +356,7 @@ func TestTcgen05IdescDecode(t *testing.T) {
 		{tcKindTF32, tcIdescOf(1, 0, 0, 128, 64), ".kind::tf32 needs", false},
 		{tcKindI8, tcIdescOf(1, 1, 1, 128, 64), "s32", false},
 		{tcKindI8, tcIdescOf(2, 1, 1, 128, 64) | 1<<14, "does not negate", false},
-		{tcKindF16, tcIdescOf(1, 0, 0, 128, 64) | 1<<15, "K-major operands only", true},
+		{tcKindF8F6F4, tcIdescOf(1, 5, 0, 128, 64) | 1<<15, "transposes A (bit 15) of e2m1", false},
 	}
 	for _, b := range bad {
 		_, err := decodeIdesc(b.kind, b.v)
@@ -480,8 +378,6 @@ func TestTcgen05MMAReports(t *testing.T) {
 		rule, msg  string
 	}{
 		{"idesc", "kind::f16", tcIdescOf(1, 0, 0, 128, 64) | 1<<2, 0, ruleTcgen05Idesc, "sparsity bit"},
-		{"transposed", "kind::f16", tcIdescOf(1, 0, 0, 128, 64) | 1<<16, 0, RuleUnsupported, "K-major"},
-		{"swizzle 32B atoms", "kind::f16", tcIdescOf(1, 0, 0, 128, 64), 1 << 61, RuleUnsupported, "32-byte atoms"},
 		{"swizzle invalid", "kind::f16", tcIdescOf(1, 0, 0, 128, 64), 3 << 61, ruleTcgen05Idesc, "invalid"},
 		{"D beyond allocation", "kind::f16", tcIdescOf(1, 0, 0, 128, 128), 0, "tcgen05-unallocated", "not allocated"},
 	} {

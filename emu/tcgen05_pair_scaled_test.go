@@ -18,29 +18,14 @@ import (
 // thread 0 of rank 0 issues the M = 256 MMA and commits it to both CTAs'
 // mbarriers; each CTA stores its 128 rows of D.
 func tcNarrowPairSource(quals string) string {
-	src := tcNarrowSource(quals, true)
-	cluster := "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
-	for _, r := range [][2]string{
-		{".reg .pred %p<8>;", ".reg .pred %p<8>;\n\t.reg .b16 %rs<2>;"},
-		{"\tld.param.u64 %rd1, [img];", "\tmov.u32 %r199, %cluster_ctarank;\n\tld.param.u64 %rd1, [img];\n\tmul.wide.u32 %rd30, %r199, 8192;\n\tadd.u64 %rd1, %rd1, %rd30;"},
-		{"\tld.param.u64 %rd20, [cin];", "\tld.param.u64 %rd20, [cin];\n\tmul.wide.u32 %rd31, %r199, 32768;\n\tadd.u64 %rd20, %rd20, %rd31;"},
-		{"\tld.param.u64 %rd23, [sf];", "\tld.param.u64 %rd23, [sf];\n\tmul.wide.u32 %rd28, %r199, 8192;\n\tadd.u64 %rd23, %rd23, %rd28;"},
-		{"\tld.param.u64 %rd2, [out];", "\tld.param.u64 %rd2, [out];\n\tmul.wide.u32 %rd29, %r199, 32768;\n\tadd.u64 %rd2, %rd2, %rd29;"},
-		{"tcgen05.alloc.cta_group::1", "tcgen05.alloc.cta_group::2"},
-		{"tcgen05.dealloc.cta_group::1", "tcgen05.dealloc.cta_group::2"},
-		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\tld.shared.b32", cluster + "\ttcgen05.fence::after_thread_sync;\n\tld.shared.b32"},
-		{"\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbar.sync 0;\n", "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n" + cluster},
-		{"\t@!%p3 bra WAIT;", "\tsetp.eq.u32 %p0, %r199, 0;\n\tand.pred %p0, %p0, %p3;\n\t@!%p0 bra WAIT;"},
-		{"tcgen05.mma.cta_group::1.", "tcgen05.mma.cta_group::2."},
-		{"\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r10];", "\tmov.u16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r10], %rs1;"},
-		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\t@%p2 tcgen05.dealloc", cluster + "\ttcgen05.fence::after_thread_sync;\n\t@%p2 tcgen05.dealloc"},
-	} {
-		if !strings.Contains(src, r[0]) {
-			panic("tcNarrowPairSource: no " + r[0])
-		}
-		src = strings.Replace(src, r[0], r[1], 1)
+	src := tcToPair(tcNarrowSource(quals, true), "%r199", []tcPairBuffer{{"\tld.param.u64 %rd1, [img];", 8192},
+		{"\tld.param.u64 %rd20, [cin];", 32768}, {"\tld.param.u64 %rd23, [sf];", 8192}, {"\tld.param.u64 %rd2, [out];", 32768}})
+	// the C and scale-factor stores of both CTAs before the MMA
+	const stored = "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbar.sync 0;\n"
+	if !strings.Contains(src, stored) {
+		panic("tcNarrowPairSource: no " + stored)
 	}
-	return src
+	return strings.Replace(src, stored, "\ttcgen05.wait::st.sync.aligned;\n\ttcgen05.fence::before_thread_sync;\n\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n", 1)
 }
 
 // runNarrowPair runs c (A 256×k, B 64×k, C 256×64, SA by row, SB by

@@ -18,29 +18,19 @@ import (
 // MMAs for the pair and commits them with .multicast::cluster to both
 // CTAs' mbarriers (mask 0b11); each CTA stores its 128 rows of D.
 func tcPairKernel(kind string) string {
-	src := fmt.Sprintf(tcMMAKernel, kind, kind)
-	for _, r := range [][2]string{
-		{"\tld.param.u64 %rd1, [img];\n\tld.param.u64 %rd2, [out];", "\tmov.u32 %r60, %cluster_ctarank;\n\tld.param.u64 %rd1, [img];\n\tmul.wide.u32 %rd30, %r60, 32768;\n\tadd.u64 %rd1, %rd1, %rd30;\n\tld.param.u64 %rd2, [out];\n\tmul.wide.u32 %rd31, %r60, 32768;\n\tadd.u64 %rd2, %rd2, %rd31;"},
-		{".reg .pred %p<8>;", ".reg .pred %p<8>;\n\t.reg .b16 %rs<2>;"},
-		{"tcgen05.alloc.cta_group::1", "tcgen05.alloc.cta_group::2"},
-		{"tcgen05.dealloc.cta_group::1", "tcgen05.dealloc.cta_group::2"},
-		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\tld.shared.b32", "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n\ttcgen05.fence::after_thread_sync;\n\tld.shared.b32"},
-		{"\t@!%p3 bra WAIT;", "\tsetp.eq.u32 %p0, %r60, 0;\n\tand.pred %p0, %p0, %p3;\n\t@!%p0 bra WAIT;"},
-		{"tcgen05.mma.cta_group::1.", "tcgen05.mma.cta_group::2."},
-		{"\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r10];", "\tmov.u16 %rs1, 3;\n\ttcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [%r10], %rs1;"},
-		{"\tbar.sync 0;\n\ttcgen05.fence::after_thread_sync;\n\t@%p2 tcgen05.dealloc", "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n\ttcgen05.fence::after_thread_sync;\n\t@%p2 tcgen05.dealloc"},
-	} {
-		if !strings.Contains(src, r[0]) {
-			panic("tcPairKernel: no " + r[0])
-		}
-		src = strings.ReplaceAll(src, r[0], r[1])
-	}
-	return src
+	return tcToPair(fmt.Sprintf(tcMMAKernel, kind, kind), "%r60",
+		[]tcPairBuffer{{"\tld.param.u64 %rd1, [img];", 32768}, {"\tld.param.u64 %rd2, [out];", 32768}})
 }
 
 // runTcPair stages A (256×2k f16/bf16 elements by row) and B (64×2k by
 // column of D) over the pair with 128B swizzle and returns D (256×64).
 func runTcPair(t *testing.T, kind string, idesc uint32, size int, A, B []uint64, cfg Config) (*Result, []uint32) {
+	t.Helper()
+	return runTcPairSource(t, tcPairKernel(kind), idesc, size, A, B, cfg)
+}
+
+// runTcPairSource is runTcPair with src, a form of tcPairKernel.
+func runTcPairSource(t *testing.T, src string, idesc uint32, size int, A, B []uint64, cfg Config) (*Result, []uint32) {
 	t.Helper()
 	const w, boff = 128, 16384
 	kb := 2 * tcKBytes
@@ -57,7 +47,11 @@ func runTcPair(t *testing.T, kind string, idesc uint32, size int, A, B []uint64,
 	for v := range 2 {
 		for r := range 128 {
 			for kk := range ke {
-				put(v*32768+kMajorByte(r, kk*size, w, 16, 8*w), A[(128*v+r)*ke+kk])
+				off := kMajorByte(r, kk*size, w, 16, 8*w)
+				if strings.Contains(src, "tcgen05.st.sync.aligned.32x32b.x16.b32 [%r59]") { // tcStageA: A by rows, for Tensor Memory
+					off = r*kb + kk*size
+				}
+				put(v*32768+off, A[(128*v+r)*ke+kk])
 			}
 		}
 		for c := range 32 {
@@ -68,7 +62,7 @@ func runTcPair(t *testing.T, kind string, idesc uint32, size int, A, B []uint64,
 	}
 	hi := uint64(1)<<16 | uint64(8*w>>4)<<32 | 1<<46 | 2<<61
 	cfg.Block, cfg.Grid, cfg.Cluster = dims(128, 1, 1), dims(2, 1, 1), dims(2, 1, 1)
-	p := compile(t, tcPairKernel(kind))
+	p := compile(t, src)
 	res, err := execute(p, cfg, []Arg{{IsBuffer: true, Buffer: img}, buf(2 * 4 * 128 * 64),
 		scalar(hi), scalar(uint64(tcKBytes >> 4)), scalar(uint64(idesc)), scalar(boff)})
 	if err != nil {

@@ -84,9 +84,9 @@ func decodeIdescScaled(k tcKind, vecN int, v uint32, pair bool) (*tcIdesc, error
 		return nil, idescInvalid("idesc %#08x gives M = %d (bits 24-28 = M>>4); .cta_group::1 allows 64 and 128", v, x.m)
 	case x.n < 8 || x.n > 256:
 		return nil, idescInvalid("idesc %#08x gives N = %d (bits 17-22 = N>>3); N is 8 to 256 in steps of 8", v, x.n)
-	case x.transA || x.transB:
-		return nil, &idescError{unsupported: true, msg: fmt.Sprintf(
-			"idesc %#08x transposes A or B (bits 15-16: MN-major operands); the emulator implements K-major operands only", v)}
+	}
+	if err := x.checkTranspose(v); err != nil {
+		return nil, err
 	}
 	return x, nil
 }
@@ -157,8 +157,8 @@ func unpackNarrow(row []uint64, f tensorcore.Format, k int, packed bool) []uint6
 
 // readNarrow reads rows × k narrow elements through a shared-memory
 // descriptor: 32 bytes per row, unpacked.
-func readNarrow(w *Warp, l, rank int, desc uint64, what string, rows int, id *tcIdesc, f tensorcore.Format) ([]uint64, bool) {
-	raw, ok := readDescMatrixOf(w, l, rank, desc, what, rows, tcKBytes, tensorcore.E4M3)
+func readNarrow(w *Warp, l, rank int, desc uint64, what string, rows int, id *tcIdesc, f tensorcore.Format, trans bool) ([]uint64, bool) {
+	raw, ok := readDescMatrixOf(w, l, rank, desc, what, rows, tcKBytes, tensorcore.E4M3, trans)
 	if !ok {
 		return nil, false
 	}

@@ -458,8 +458,6 @@ func TestTcgen05Unsupported(t *testing.T) {
 	for _, inst := range []string{
 		"tcgen05.ld.red.sync.aligned.32x32b.x2.min.f32 {%r20, %r21}, %r22, [%r3];",
 		"tcgen05.mma.sp.cta_group::1.kind::f16 [%r3], %rd1, %rd2, [%r3], %r4, 1;",
-		"tcgen05.mma.ws.cta_group::1.kind::i8 [%r3], %rd1, %rd2, %r4, 1, %rd3;",
-		"tcgen05.cp.cta_group::2.128x128b [%r3], %rd1;",
 		"tcgen05.st.sync.aligned.32x32b.x2.b16 [%r3], {%r20, %r21};",
 	} {
 		src := fmt.Sprintf(tcKernel, 32, "\t"+inst+"\n")

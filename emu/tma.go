@@ -120,8 +120,8 @@ func decodeTensorCopy(d *Decoder, in *ast.Instruction, q Quals, out *Inst) error
 	}
 	op.multicast = q.Has(isa.QMulticast_Cluster)
 	op.pair = q.Has(isa.QCta_Group_2)
-	if op.pair && (op.multicast || !q.Has(isa.QMbarrier) && !q.Has(isa.QCompleteTx)) {
-		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s; it runs the non-multicast load with an mbarrier", op.name)
+	if op.pair && !q.Has(isa.QMbarrier) && !q.Has(isa.QCompleteTx) {
+		return d.Errorf(in, "the emulator does not implement .cta_group::2 of %s; it runs loads that complete on an mbarrier", op.name)
 	}
 	if q.List[0] == isa.QReduce {
 		for _, n := range q.List {
@@ -408,7 +408,10 @@ func (w *Warp) issueTensorStore(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 // issueTensorLoads issues the load of the box into shared memory at the
 // shared::cluster address shA, or with .multicast::cluster at the same
 // offset in every CTA of the mask, each completing through complete-tx of
-// the whole box's bytes on the mbarrier at the same offset of that CTA.
+// the whole box's bytes on the mbarrier at the same offset of that CTA;
+// with .cta_group::2, of the CTA of that CTA's pair whose parity is the
+// mbarrier operand's CTA's (CUTLASS's 2SM multicast loads name the leader
+// CTA's mbarrier, so each pair's leader counts both CTAs' bytes).
 func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA uint64) Status {
 	if !op.multicast {
 		dst, ok := w.bulkShared(l, shA, box.m.BoxBytes(), in.Space == SpaceShared, true)
@@ -431,6 +434,10 @@ func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 	if mb%8 != 0 {
 		return w.Fault(l, "mbarrier-align", specTMA, "%s mbarrier address %#x is not 8-byte aligned", op.name, mb)
 	}
+	mbarRank := w.CTA.Rank // the CTA whose mbarrier the operand names
+	if k := int(mb >> sharedRankShift); k != 0 {
+		mbarRank = k - 1
+	}
 	mask := uint16(w.R[in.D2+int32(l)])
 	if n := len(w.CTA.cluster.CTAs); n < 16 && mask>>n != 0 {
 		return w.Fault(l, ruleOutOfBounds, specTMA, "%s: ctaMask %#x names CTAs beyond the cluster's %d", op.name, mask, n)
@@ -444,7 +451,11 @@ func (w *Warp) issueTensorLoads(l int, in *Inst, op *tmaOp, box *tensorBox, shA 
 		if !ok {
 			return Fault
 		}
-		bar, boff, ok := w.SharedTarget(l, at(mb), 8, false, true)
+		barAt := at(mb)
+		if op.pair { // .cta_group::2: the mbarrier's CTA of the destination's pair
+			barAt = uint64((r&^1|mbarRank&1)+1)<<sharedRankShift | mb&sharedOffMask
+		}
+		bar, boff, ok := w.SharedTarget(l, barAt, 8, false, true)
 		if !ok {
 			return Fault
 		}

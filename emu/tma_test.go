@@ -621,12 +621,11 @@ func TestTMAReduceFloat(t *testing.T) {
 
 func TestTMADecodeErrors(t *testing.T) {
 	for body, want := range map[string]string{
-		"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];":                                      "needs 2 coordinates",
-		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}];":                                             "takes 3 operands, not 2",
-		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1], [%r4];":                                             "[tensorMap, {coordinates}]",
-		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.cta_group::2 [%r3], [%rd1, {%r1}], [%r4], %r5;": "cta_group::2",
-		"cp.reduce.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%rd1, {%r1}], [%r3];":                                                            "needs a reduction operation",
-		"cp.async.bulk.prefetch.tensor.1d.L2.global.im2col [%rd1, {%r1}];":                                                                                   "im2col",
+		"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];": "needs 2 coordinates",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}];":        "takes 3 operands, not 2",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1], [%r4];":        "[tensorMap, {coordinates}]",
+		"cp.reduce.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%rd1, {%r1}], [%r3];":                       "needs a reduction operation",
+		"cp.async.bulk.prefetch.tensor.1d.L2.global.im2col [%rd1, {%r1}];":                                              "im2col",
 	} {
 		src := strings.Replace(mbarrierKernel, "BODY", body, 1)
 		m, errs := parser.ParseString("t.ptx", src)

@@ -3,6 +3,7 @@ package emu
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/ptxkit/ptxkit/internal/tensorcore"
 	"github.com/ptxkit/ptxkit/isa"
@@ -11,7 +12,7 @@ import (
 )
 
 // wgmma.mma_async (PTX ISA §9.7.15.5) on f16, bf16, tf32 and e4m3/e5m2
-// with f32 or f16 accumulators, A from a shared-memory matrix descriptor
+// with f32 or f16 accumulators (and s8/u8 and .b1.and.popc with s32), A from a shared-memory matrix descriptor
 // or from registers, B from a descriptor, K-major (imm-trans 0) or, for
 // f16 and bf16 (the only types with imm-trans operands), MN-major
 // (imm-trans 1) in every swizzle mode; and wgmma.fence, commit_group and
@@ -56,6 +57,7 @@ type wgmmaInst struct {
 	arch        *tensorcore.Arch
 	fence, wait bool
 	integer     bool    // .s32 accumulators of .s8/.u8 products
+	binary      bool    // .s32.b1.b1.and.popc: bytes of 8 one-bit elements
 	signed      [2]bool // A, B signed (integer)
 	satfinite   bool
 	sparse      *mmaSparse // .sp: the metadata (wgmma_sparse.go)
@@ -104,14 +106,18 @@ func decodeWgmma(d *Decoder, in *ast.Instruction, out *Inst) error {
 			x.n, x.k = n, k
 		}
 	}
-	if len(ints) == 3 && len(types) == 0 && x.n != 0 {
+	if q.Has(isa.QB1) && q.Has(isa.QAnd) && q.Has(isa.QPopc) && len(ints) == 1 && len(types) == 0 && x.n != 0 && x.k == 256 && !q.Has(isa.QSp) {
+		// .s32.b1.b1.and.popc: 256 bits of K are 32 bytes, read as the 8-bit forms read theirs
+		x.integer, x.binary, x.k = true, true, 32
+		types = []tensorcore.Format{tensorcore.F32, tensorcore.E4M3, tensorcore.E4M3}
+	} else if len(ints) == 3 && len(types) == 0 && x.n != 0 {
 		// integers: the element widths of E4M3 stand in for the 8-bit inputs
 		x.integer, x.satfinite = true, q.Has(isa.QSatfinite)
 		x.signed = [2]bool{ints[1] == isa.QS8, ints[2] == isa.QS8}
 		types = []tensorcore.Format{tensorcore.F32, tensorcore.E4M3, tensorcore.E4M3}
 	}
 	if len(types) != 3 || x.n == 0 {
-		return d.Errorf(in, "the emulator implements wgmma.mma_async on f16, bf16, tf32, FP8, s8 and u8 (not %s)", in.FullOpcode())
+		return d.Errorf(in, "the emulator implements wgmma.mma_async on f16, bf16, tf32, FP8, s8, u8 and b1 (not %s)", in.FullOpcode())
 	}
 	x.out, x.in, x.bin = types[0], types[1], types[2]
 	ops := in.Operands
@@ -402,9 +408,23 @@ func wgmmaDPlace(l, i int) (row, col int) {
 	return g + 8*(i/2%2), 8*(i/4) + 2*t + i%2
 }
 
-// wgmmaInteger is the exact D = A·B + C of the .s32 forms (16 rows).
+// wgmmaInteger is the exact D = A·B + C of the .s32 forms (16 rows); for
+// .b1.and.popc, D = C + the number of bits set in both a row of A and a
+// column of B (wrapping in 32 bits).
 func wgmmaInteger(x *wgmmaInst, A, B, C, D []uint64) {
-	mmaInteger(16, x.n, x.k, x.signed, x.satfinite, A, B, C, D)
+	if !x.binary {
+		mmaInteger(16, x.n, x.k, x.signed, x.satfinite, A, B, C, D)
+		return
+	}
+	for i := range 16 {
+		for j := range x.n {
+			s := uint32(C[i*x.n+j])
+			for kk := range x.k {
+				s += uint32(bits.OnesCount8(uint8(A[i*x.k+kk] & B[j*x.k+kk])))
+			}
+			D[i*x.n+j] = uint64(s)
+		}
+	}
 }
 
 // mmaInteger is the exact m×n D = A·B + C of 8-bit integer inputs (signed

@@ -2,6 +2,7 @@ package emu
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -230,6 +231,50 @@ func TestWgmmaInteger(t *testing.T) {
 			}
 			if got := int32(out[i*n+j]); int(got) != want {
 				t.Fatalf("D[%d][%d] = %d, want %d", i, j, got, want)
+			}
+		}
+	}
+}
+
+// TestWgmmaBinary: m64n16k256.s32.b1.b1.and.popc (A and B 256 bits of K
+// per row and column, 128B swizzle): D = C + the number of K positions
+// where both bits are set, with scale-d 0 (C = 0) and 1 (C = the
+// kernel's initial 0x3f800000).
+func TestWgmmaBinary(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const m, n, kb, w = 64, 16, 32, 128 // kb: bytes of K
+	img := make([]byte, 16384)
+	const boff = 8192
+	place := func(row, b int) int { return (row/8)*8*w + (row%8)*w + ((b/16)^(row%8))*16 + b%16 }
+	A, B := make([]byte, m*kb), make([]byte, n*kb)
+	for i := range A {
+		A[i] = byte(r.IntN(256))
+		img[place(i/kb, i%kb)] = A[i]
+	}
+	for i := range B {
+		B[i] = byte(r.IntN(256))
+		img[boff+place(i/kb, i%kb)] = B[i]
+	}
+	for _, scale := range []int{0, 1} {
+		src := strings.Replace(wgmmaKernel, "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, %rd8, %rd12, 1, 1, 1, 0, 0;",
+			fmt.Sprintf("wgmma.mma_async.sync.aligned.m64n16k256.s32.b1.b1.and.popc {%%f0, %%f1, %%f2, %%f3, %%f4, %%f5, %%f6, %%f7}, %%rd8, %%rd12, %d;", scale), 1)
+		src = strings.ReplaceAll(strings.Replace(src, ".reg .f32 %f<8>;", ".reg .b32 %f<8>;", 1), "st.global.v2.f32", "st.global.v2.b32")
+		src = strings.ReplaceAll(src, "mov.f32 %f", "mov.b32 %f")
+		hi := uint64(8*w>>4)<<32 | 1<<62
+		res := launch(t, src, Config{Block: dims(128, 1, 1)}, Arg{IsBuffer: true, Buffer: img}, buf(4*m*n), scalar(hi), scalar(hi), scalar(boff))
+		out := u32s(res.Buffers[1].Data)
+		for i := range m {
+			for j := range n {
+				want := uint32(0)
+				if scale == 1 {
+					want = 0x3f800000
+				}
+				for p := range 8 * kb {
+					want += uint32((A[i*kb+p/8] >> (p % 8)) & (B[j*kb+p/8] >> (p % 8)) & 1)
+				}
+				if out[i*n+j] != want {
+					t.Fatalf("scale-d %d: D[%d][%d] = %#x, want %#x", scale, i, j, out[i*n+j], want)
+				}
 			}
 		}
 	}

@@ -20,12 +20,15 @@ const (
 // D are m×n row-major. In is the format of A and B; Out that of C and D:
 // F32 or F16 for floating-point inputs, F64 for F64. Elements are bit
 // patterns in the low bits of each word. CIn is the format of C when it
-// differs from Out (mma's .f32.f16.f16.f16 and .f16.f16.f16.f32).
+// differs from Out (mma's .f32.f16.f16.f16 and .f16.f16.f16.f32). CShift
+// scales C by 2^-CShift before the sum, exactly (tcgen05.mma's
+// scale-input-d: D = A×B + C·2^-s).
 type Problem struct {
 	Kind    Kind
 	In, Out Format
 	BIn     Format // the format of B when it differs from In (e4m3 × e5m2)
 	CIn     Format
+	CShift  int
 	M, N, K int
 	A, B    []uint64
 	C, D    []uint64
@@ -56,7 +59,11 @@ func (a *Arch) mmaBlocks(p *Problem) {
 	terms := make([]num, 0, block+1)
 	for i := range p.M {
 		for j := range p.N {
-			p.D[i*p.N+j] = dot(A[i*p.K:(i+1)*p.K], B[j*p.K:(j+1)*p.K], decode(cin, p.C[i*p.N+j]), p.Out, frac, block, terms)
+			c := decode(cin, p.C[i*p.N+j])
+			if c.cls == finite {
+				c.e -= int32(p.CShift)
+			}
+			p.D[i*p.N+j] = dot(A[i*p.K:(i+1)*p.K], B[j*p.K:(j+1)*p.K], c, p.Out, frac, block, terms)
 		}
 	}
 }
