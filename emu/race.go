@@ -34,6 +34,9 @@ type raceLaunch struct {
 	// boxes are the boxes of the tensor copies (TMA) in flight: their
 	// global side is checked element by element as they land.
 	boxes map[asyncgroup.OpID]*tensorBox
+	// skip is the warp-level hook's note for the per-lane path after a
+	// race (race_warp.go).
+	skip raceSkip
 }
 
 // raceTensorBox notes the box of tensor copy id (cp.async.bulk.tensor,
@@ -722,6 +725,9 @@ func (w *Warp) raceTcFence(in *Inst) {
 // report and returns false; the lane then takes the checked path, which
 // finds the same race and stops.
 func (w *Warp) raceFast(f *fastWindow, l int32, a, off uint64, n int) bool {
+	if checked, ok := w.raceSkipped(l); ok {
+		return checked
+	}
 	if f.space == SpaceShared {
 		return w.raceShared(int(l), w.CTA, uint32(off), n, f.write)
 	}

@@ -59,6 +59,7 @@ type Global struct {
 	spare              []*[pageWords]uint32
 	peak, peakShadowed int
 	Collections        int // collections of records
+	warpChecks         int // warp-instructions checked in one call (warp.go)
 	scratchW, scratchR uint32
 }
 
@@ -103,6 +104,9 @@ type Memory struct {
 	Shadow, Shadowed         int
 	PeakShadow, PeakShadowed int
 	Records, Collections     int
+	// WarpChecks counts the warp-instructions whose lanes were checked
+	// in one call (WarpShared, WarpGlobal) rather than one call a lane.
+	WarpChecks int
 }
 
 // pageStructBytes is a page's own structure, and for global memory its
@@ -125,7 +129,7 @@ func (g *Global) note() {
 func (g *Global) Memory() Memory {
 	g.note()
 	return Memory{Shadow: g.shadowBytes(), Shadowed: g.shadowed, PeakShadow: g.peak, PeakShadowed: g.peakShadowed,
-		Records: g.recs.inUse, Collections: g.Collections}
+		Records: g.recs.inUse, Collections: g.Collections, WarpChecks: g.warpChecks}
 }
 
 // Cluster states (Global.clState).
