@@ -264,6 +264,9 @@ func (w *Warp) raceGlobal(l int, a uint64, n int, write bool) bool {
 	if rc.Landing {
 		return true
 	}
+	if w.raceDirect(l) {
+		return false
+	}
 	ri := w.raceInfo()
 	t := w.raceThread(l)
 	if r := rc.CheckGlobal(t, a, n, ri.kind(write)); r != nil {
