@@ -679,7 +679,7 @@ func (w *Warp) raceTcMMA(op *tcMMAOp, l int) func() {
 			if r := rc.TmemOpWrite(rop, rank, g.lane, g.lanes, g.col, g.cols); r != nil {
 				rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, rank))
 				rep.Waits[len(rep.Waits)-1] = "fix: wait on the mbarrier that the MMA's tcgen05.commit signals (and execute tcgen05.fence::after_thread_sync) before touching its D in Tensor Memory; before issuing the MMA, order earlier accesses of D by other warps with tcgen05.fence::before_thread_sync, a barrier and tcgen05.fence::after_thread_sync"
-				rep.Thread = w.threadID(0)
+				rep.Thread = w.threadID(l) // the issuing thread
 				cl.fail(rep)
 				return
 			}
