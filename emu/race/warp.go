@@ -21,6 +21,7 @@ func (c *Cluster) WarpShared(rank, wi int, exec uint32, addr *[32]uint64, rel ui
 	c.threadActor(a, Thread{Rank: rank, Warp: wi, Lane: first}, k)
 	ps := c.sharedPages(rank, size)
 	base := a.self - uint32(first)
+	prev := first
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		if l != first {
@@ -31,6 +32,10 @@ func (c *Cluster) WarpShared(rank, wi int, exec uint32, addr *[32]uint64, rel ui
 		// One page holds the whole access (the fast handlers' accesses
 		// are aligned and at most 16 bytes): sharedActor's loop once.
 		if pn := off >> 2 >> pageBits; pn < uint64(len(ps)) && (off+uint64(n)-1)>>2>>pageBits == pn {
+			if l != first && off == addr[prev]-rel && c.sameRead(&ps[pn], pn<<pageBits<<2, off, n, a, base) {
+				prev = l
+				continue
+			}
 			r = c.run(&ps[pn], pn<<pageBits<<2, off, n, a)
 		} else {
 			r = c.sharedActor(a, rank, uint32(off), n, size)
@@ -38,6 +43,7 @@ func (c *Cluster) WarpShared(rank, wi int, exec uint32, addr *[32]uint64, rel ui
 		if r != nil {
 			return l, r
 		}
+		prev = l
 	}
 	c.G.warpChecks++
 	return -1, nil
@@ -53,6 +59,7 @@ func (c *Cluster) WarpGlobal(rank, wi int, exec uint32, addr *[32]uint64, disp u
 	c.threadActor(a, Thread{Rank: rank, Warp: wi, Lane: first}, k)
 	base := a.self - uint32(first)
 	g := c.G
+	prev := first
 	for m := exec; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		if l != first {
@@ -61,7 +68,12 @@ func (c *Cluster) WarpGlobal(rank, wi int, exec uint32, addr *[32]uint64, disp u
 		at := addr[l] + disp
 		var r *Race
 		if pn := at >> 2 >> pageBits; (at+uint64(n)-1)>>2>>pageBits == pn {
-			r = c.run(g.page(pn), pn<<pageBits<<2, at, n, a)
+			p := g.page(pn)
+			if l != first && at == addr[prev]+disp && c.sameRead(p, pn<<pageBits<<2, at, n, a, base) {
+				prev = l
+				continue
+			}
+			r = c.run(p, pn<<pageBits<<2, at, n, a)
 		} else {
 			r = c.globalActor(a, at, n)
 		}
@@ -71,6 +83,7 @@ func (c *Cluster) WarpGlobal(rank, wi int, exec uint32, addr *[32]uint64, disp u
 		if g.Full() {
 			return l, nil
 		}
+		prev = l
 	}
 	g.warpChecks++
 	return -1, nil
@@ -87,4 +100,43 @@ func (c *Cluster) nextLane(a *actor, base uint32, l int) {
 		a.extra, a.xclk = a.self, a.clk
 	}
 	c.lastLane = int32(l)
+}
+
+// sameRead reports whether a read by actor a of the n bytes at off (page p
+// starting at byte base) would leave the shadow as it is and find no race,
+// when the lane before it in the same warp-instruction read the same bytes
+// and found none: each word's read handle is that lane's, of the
+// instance's record (so record keeps it), and its write handle is no
+// split and names no thread of the warp (slots [warp, warp+32)), whose
+// knowledge of it the lanes share (knowsH differs between lanes only for a
+// lane's own slot). check and record then do for this lane exactly what
+// they did for the one before. A broadcast read (every lane one word)
+// costs one check.
+func (c *Cluster) sameRead(p *page, base, off uint64, n int, a *actor, warp uint32) bool {
+	if a.write || a.async || a.rec == 0 || p.r == nil || off&3 != 0 || n&3 != 0 {
+		return false
+	}
+	g := c.G
+	for b := off; b < off+uint64(n); b += 4 {
+		i := (b - base) >> 2
+		r := p.r[i]
+		if r&tag != 0 || r>>laneBits != a.rec {
+			return false
+		}
+		if p.w == nil {
+			continue
+		}
+		w := p.w[i]
+		if w == 0 {
+			continue
+		}
+		if w&tag != 0 {
+			return false
+		}
+		rec := &g.recs.items[w>>laneBits]
+		if s := rec.slot + w&(1<<laneBits-1); rec.cl == a.cl && s >= warp && s < warp+32 {
+			return false
+		}
+	}
+	return true
 }
