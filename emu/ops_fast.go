@@ -133,7 +133,10 @@ func laneBounds(addr *[32]uint64, exec uint32, disp uint64) (or, lo, hi uint64) 
 // handler then checks the warp once instead of each lane. Otherwise the
 // window is the per-lane path's, whose faults and reports are unchanged.
 func (w *Warp) warpWindow(sp Space, write bool, addr *[32]uint64, disp, n uint64) (fastWindow, bool) {
-	if warpChecks && w.CTA.cluster.race == nil {
+	if w.CTA.cluster.race != nil {
+		return w.raceWarpWindow(sp, write, addr, disp, n) // race_warp.go
+	}
+	if warpChecks {
 		switch sp {
 		case SpaceShared:
 			if c := w.CTA; c.Watch == nil {

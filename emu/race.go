@@ -34,6 +34,9 @@ type raceLaunch struct {
 	// boxes are the boxes of the tensor copies (TMA) in flight: their
 	// global side is checked element by element as they land.
 	boxes map[asyncgroup.OpID]*tensorBox
+	// skip is the warp-level hook's note for the per-lane path after a
+	// race (race_warp.go).
+	skip raceSkip
 }
 
 // raceTensorBox notes the box of tensor copy id (cp.async.bulk.tensor,
@@ -260,6 +263,9 @@ func (w *Warp) raceGlobal(l int, a uint64, n int, write bool) bool {
 	rc := w.CTA.cluster.race
 	if rc.Landing {
 		return true
+	}
+	if w.raceDirect(l) {
+		return false
 	}
 	ri := w.raceInfo()
 	t := w.raceThread(l)
@@ -673,7 +679,7 @@ func (w *Warp) raceTcMMA(op *tcMMAOp, l int) func() {
 			if r := rc.TmemOpWrite(rop, rank, g.lane, g.lanes, g.col, g.cols); r != nil {
 				rep := cl.raceReport(r, fmt.Sprintf("Tensor Memory lane %d column %d of CTA rank %d", r.Offset>>16, r.Offset&0xffff, rank))
 				rep.Waits[len(rep.Waits)-1] = "fix: wait on the mbarrier that the MMA's tcgen05.commit signals (and execute tcgen05.fence::after_thread_sync) before touching its D in Tensor Memory; before issuing the MMA, order earlier accesses of D by other warps with tcgen05.fence::before_thread_sync, a barrier and tcgen05.fence::after_thread_sync"
-				rep.Thread = w.threadID(0)
+				rep.Thread = w.threadID(l) // the issuing thread
 				cl.fail(rep)
 				return
 			}
@@ -722,6 +728,9 @@ func (w *Warp) raceTcFence(in *Inst) {
 // report and returns false; the lane then takes the checked path, which
 // finds the same race and stops.
 func (w *Warp) raceFast(f *fastWindow, l int32, a, off uint64, n int) bool {
+	if checked, ok := w.raceSkipped(l); ok {
+		return checked
+	}
 	if f.space == SpaceShared {
 		return w.raceShared(int(l), w.CTA, uint32(off), n, f.write)
 	}

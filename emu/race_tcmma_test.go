@@ -44,6 +44,12 @@ func TestRaceTcgen05MMA(t *testing.T) {
 			!strings.Contains(fmt.Sprint(res.Report), "tcgen05.mma") || !strings.Contains(fmt.Sprint(res.Report), "tcgen05.ld") {
 			t.Fatalf("async %v: no wait on the commit: %v", cfg.Async, res.Report)
 		}
+		// Thread 0 issued the MMA (its agent is lane 31's): the report
+		// names thread 0, as the earlier access or as the one reported.
+		mmaFirst := strings.Contains(res.Report.Message, "overwrites an asynchronous load")
+		if mmaFirst && res.Report.Thread.Lane != 0 || !mmaFirst && !strings.Contains(res.Report.Message, "the operation issued by thread (0,0,0) ") {
+			t.Fatalf("async %v: the MMA's issuer is not named: %v", cfg.Async, res.Report)
+		}
 		res = launchReport(t, noFence, cfg, args...)
 		if res.Report == nil || res.Report.Rule != ruleDataRace || !strings.Contains(res.Report.Message, "async proxy") ||
 			!strings.Contains(res.Report.Message, "st.shared.u32") {

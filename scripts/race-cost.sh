@@ -6,11 +6,17 @@
 # tolerates a loaded host better than wall-clock time.
 #
 #   scripts/race-cost.sh [ROUNDS]
+#
+# PTXKIT=path/to/ptxkit measures that build instead of this tree's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
 bin=$(mktemp -d)/ptxkit
-go build -o "$bin" ./cmd/ptxkit
+if [ -n "${PTXKIT:-}" ]; then
+	cp "$PTXKIT" "$bin"
+else
+	go build -o "$bin" ./cmd/ptxkit
+fi
 ref=$(cd ../shared/gpu-reference && pwd)
 cd "$ref"
 printf '| launch | CPU without | CPU with --race | ratio | peak RSS without | with |\n| --- | --- | --- | --- | --- | --- |\n'

@@ -30,6 +30,10 @@ type recMeta struct {
 	inst  uint32 // the warp-instruction instance (Cluster.begin); 0 for operations
 	scope Scope
 	flags uint8
+	// issuer is 1 + the lane of the thread that issued an operation whose
+	// agent is another lane's (a warp's tcgen05.mma run on the agent of
+	// its last lane, tmem.go), or 0: the report names that thread.
+	issuer uint8
 }
 
 const (
@@ -183,8 +187,22 @@ func (c *Cluster) newRecord(a *actor) uint32 {
 	if n := len(g.recs.items); len(g.meta) < n {
 		g.meta = append(g.meta, make([]recMeta, n-len(g.meta))...)
 	}
-	g.meta[i] = recMeta{pc: a.pc, inst: a.inst, scope: a.scope, flags: f}
+	g.meta[i] = recMeta{pc: a.pc, inst: a.inst, scope: a.scope, flags: f, issuer: c.issuerLane(a)}
 	return i
+}
+
+// issuerLane is recMeta.issuer for actor a: an agent's access whose
+// issuing thread (a.extra) is another thread of the agent's warp.
+func (c *Cluster) issuerLane(a *actor) uint8 {
+	if int(a.self) < c.T || int(a.extra) >= c.T {
+		return 0
+	}
+	at, _ := c.SlotThread(a.self)
+	it, _ := c.SlotThread(a.extra)
+	if at.Rank != it.Rank || at.Warp != it.Warp || at.Lane == it.Lane {
+		return 0
+	}
+	return uint8(it.Lane + 1)
 }
 
 func uniform(v *[32]uint32) bool {

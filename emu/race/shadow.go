@@ -59,6 +59,7 @@ type Global struct {
 	spare              []*[pageWords]uint32
 	peak, peakShadowed int
 	Collections        int // collections of records
+	warpChecks         int // warp-instructions checked in one call (warp.go)
 	scratchW, scratchR uint32
 }
 
@@ -103,6 +104,9 @@ type Memory struct {
 	Shadow, Shadowed         int
 	PeakShadow, PeakShadowed int
 	Records, Collections     int
+	// WarpChecks counts the warp-instructions whose lanes were checked
+	// in one call (WarpShared, WarpGlobal) rather than one call a lane.
+	WarpChecks int
 }
 
 // pageStructBytes is a page's own structure, and for global memory its
@@ -125,7 +129,7 @@ func (g *Global) note() {
 func (g *Global) Memory() Memory {
 	g.note()
 	return Memory{Shadow: g.shadowBytes(), Shadowed: g.shadowed, PeakShadow: g.peak, PeakShadowed: g.peakShadowed,
-		Records: g.recs.inUse, Collections: g.Collections}
+		Records: g.recs.inUse, Collections: g.Collections, WarpChecks: g.warpChecks}
 }
 
 // Cluster states (Global.clState).
@@ -262,6 +266,9 @@ func (c *Cluster) access(e epoch) Access {
 	// Another cluster of the launch has the same shape: its slots name
 	// threads the same way.
 	t, agent := c.SlotThread(e.slot)
+	if agent && e.m.issuer != 0 {
+		t.Lane = int(e.m.issuer) - 1 // the issuing thread, not the agent's lane
+	}
 	return Access{Cluster: e.r.cl, Thread: t, Agent: agent, PC: e.m.pc, Write: e.m.flags&fWrite != 0, Scope: e.m.scope}
 }
 
@@ -705,6 +712,9 @@ func (c *Cluster) race(h uint32, a *actor, at, off uint64) *Race {
 	r := &Race{Prev: c.access(e), Proxy: a.async && e.m.flags&fAsync == 0 && a.knows(e), Offset: int(at - off)}
 	r.Cur = Access{Cluster: a.cl, PC: a.pc, Write: a.write, Scope: a.scope}
 	r.Cur.Thread, r.Cur.Agent = c.SlotThread(a.self)
+	if l := c.issuerLane(a); l != 0 {
+		r.Cur.Thread.Lane = int(l) - 1
+	}
 	return r
 }
 

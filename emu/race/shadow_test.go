@@ -283,3 +283,40 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// TestTmemOpNamesIssuer: a warp's tcgen05.mma runs on the agent of its
+// last lane, but the race reports name the thread that issued it, both
+// for its operand reads of shared memory and for its write of D in
+// Tensor Memory, as the earlier and as the current access.
+func TestTmemOpNamesIssuer(t *testing.T) {
+	c := NewCluster(NewGlobal(), 0, 1, 128)
+	issuer := Thread{Rank: 0, Warp: 0, Lane: 5}
+	op := c.TmemIssue(issuer, 7)
+	if r := c.TmemOpOperand(op, 0, 64, 4, 1024); r != nil {
+		t.Fatal(r)
+	}
+	// Warp 1 overwrites the operand with no ordering: a WAR race whose
+	// earlier access is the MMA's read.
+	r := c.Shared(Thread{Rank: 0, Warp: 1, Lane: 3}, 0, 64, 4, 1024, write(9))
+	if r == nil || !r.Prev.Agent || r.Prev.Thread != issuer {
+		t.Fatalf("operand read: %+v, want the operation issued by %v", r, issuer)
+	}
+	// Warp 1 stores to Tensor Memory cells the MMA then writes as it
+	// lands: the current access is the MMA's.
+	if r := c.TmemAccess(0, 1, 0, 1, 0, 1, true, 11); r != nil {
+		t.Fatal(r)
+	}
+	r = c.TmemOpWrite(op, 0, 0, 1, 0, 1)
+	if r == nil || !r.Cur.Agent || r.Cur.Thread != issuer {
+		t.Fatalf("D write: %+v, want the operation issued by %v", r, issuer)
+	}
+	// The MMA writes another cell of D; warp 1 reads it without waiting
+	// on the commit: the earlier access is the MMA's write.
+	if r := c.TmemOpWrite(op, 0, 0, 1, 1, 1); r != nil {
+		t.Fatal(r)
+	}
+	r = c.TmemAccess(0, 1, 0, 1, 1, 1, false, 12)
+	if r == nil || !r.Prev.Agent || r.Prev.Thread != issuer {
+		t.Fatalf("D read: %+v, want the operation issued by %v", r, issuer)
+	}
+}

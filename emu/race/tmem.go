@@ -135,7 +135,9 @@ func (c *Cluster) TmemCommitIssue(t Thread) (s Snap, agent, mma uint32) {
 // when it lands (tcgen05.mma): its agent epoch and what it knew at issue.
 // A warp's tcgen05.mma run on the agent of its last lane (its
 // tcgen05.st/ld on that of lane 0), so that the warp's own tcgen05.ld of
-// an MMA's D is ordered only by waiting on the MMA's tcgen05.commit.
+// an MMA's D is ordered only by waiting on the MMA's tcgen05.commit. Its
+// records keep the issuing lane (recMeta.issuer): reports name the thread
+// that issued the MMA, not the agent's lane.
 type TmemOp struct {
 	a  actor
 	rd uint32 // the record of its operand reads, once made
