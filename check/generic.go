@@ -412,7 +412,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 				"the lop3 table %d is wider than 8 bits; ptxas uses its low 8 bits (0x%02x)", v, uint8(v))
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
-		} else if (f.Opcode == "fence" || f.Opcode == "tensormap" && slices.Contains(f.Fixed, isa.QCp_Fenceproxy)) && v != 128 {
+		} else if (f.Opcode == "fence" || f.Opcode == "applypriority" || f.Opcode == "discard" || f.Opcode == "tensormap" && slices.Contains(f.Fixed, isa.QCp_Fenceproxy)) && v != 128 {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "write 128", "the size operand of %s must be 128, not %d", f.Name, v)
 		} else if f.Opcode == "alloca" && (v <= 0 || v&(v-1) != 0) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a power of two", "the alignment of alloca must be a power of two, not %d", v)
