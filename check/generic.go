@@ -432,11 +432,14 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 				"%s with .and or .or writes a predicate: its destination is d|p", f.Name)
 		}
 	}
-	if v, ok := e.(*ast.VectorExpr); s.Kind == isa.OpdVector && !ok {
+	if v, ok := e.(*ast.VectorExpr); braced(s) && !ok {
+		if c.vectorRegister(e, vectorCount(d, s), bits) {
+			return // ldmatrix {..} as a .v4 register: ptxas 12.5 takes it
+		}
 		// ptxas 12.5: "Vector expected for argument 2"
 		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write {...}", "operand %s of %s must be a braced vector of %d registers", s.Name, f.Name, vectorCount(d, s))
 		return
-	} else if ok && s.Kind == isa.OpdVector {
+	} else if ok && braced(s) {
 		c.formVector(in, d, s, v, t, bits)
 		return
 	}
@@ -792,12 +795,15 @@ func firstIdent(e ast.Expr) string {
 // are as wide as the type).
 func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec, v *ast.VectorExpr, t isa.Qual, bits int) {
 	f := d.op.Form
-	if want := vectorCount(d, s); f.Mode == isa.ModeRelaxed || want > 1 {
+	if want := vectorCount(d, s); f.Mode == isa.ModeRelaxed || want > 1 || braced(s) {
 		if want != len(v.Elems) {
 			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
 			return
 		}
 		if s.Kind == isa.OpdDst && !c.vectorDestinations(v, f) {
+			return
+		}
+		if s.Kind == isa.OpdVector && !c.vectorSources(v, f, t) {
 			return
 		}
 		kinds, ok := c.vectorKinds(v, f)
@@ -833,10 +839,17 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 // vectorCount is how many elements a braced operand s needs: its own
 // count (v4:T), else the form's .vN.
 func vectorCount(d *decoded, s *isa.OperandSpec) int {
-	if s.Kind == isa.OpdVector && s.Limit > 0 {
+	if braced(s) && s.Limit > 0 {
 		return int(s.Limit)
 	}
 	return d.vec
+}
+
+// braced reports whether operand s is written as a braced vector whatever
+// the form's .vN: a v:T source, or a destination of a fixed number of
+// registers (ldmatrix's d4:T).
+func braced(s *isa.OperandSpec) bool {
+	return s.Kind == isa.OpdVector || s.Kind == isa.OpdDst && s.Limit > 0
 }
 
 // vectorDestinations reports whether the elements of a destination vector
@@ -853,6 +866,42 @@ func (c *checker) vectorDestinations(v *ast.VectorExpr, f *isa.OpForm) bool {
 		return false
 	}
 	return true
+}
+
+// vectorSources reports whether the elements of a source vector are
+// registers or constants, after reporting a sink (ptxas 12.5: "Sink '_'
+// not allowed as a source operand") or a vector of a bit-size type made
+// of constants only, whose element type ptxas cannot infer ("Arguments
+// mismatch for instruction 'stmatrix'").
+func (c *checker) vectorSources(v *ast.VectorExpr, f *isa.OpForm, t isa.Qual) bool {
+	regs := 0
+	for _, e := range v.Elems {
+		switch e.(type) {
+		case *ast.Sink:
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write a register or a constant",
+				"_ is only allowed as a destination, not as an element of a source vector of %s", f.Name)
+			return false
+		case *ast.Reg, *ast.Ident:
+			regs++
+		}
+	}
+	if regs == 0 && t.Kind() == 'b' {
+		c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "write at least one register",
+			"a %s vector of constants only has no element type; %s needs a register among them", t, f.Name)
+		return false
+	}
+	return true
+}
+
+// vectorRegister reports whether e is a vector register (.reg .v4 .b32)
+// of n elements of bits each, which ptxas 12.5 takes for a braced
+// operand of as many registers.
+func (c *checker) vectorRegister(e ast.Expr, n, bits int) bool {
+	if r, ok := e.(*ast.Reg); ok && r.Comp != "" {
+		return false // one element (vb4.x)
+	}
+	sym := c.lookup(e)
+	return sym != nil && isReg(sym) && sym.VecLen() == n && n > 1 && sym.ElemType.Bits() == bits
 }
 
 // vectorReg returns the declared register of a vector element, or nil.

@@ -1,0 +1,114 @@
+package check
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ptxkit/ptxkit/isa"
+)
+
+// The operand-kind enumeration of the forms whose operands were described
+// after operand-kinds.tsv.gz was recorded (ldmatrix and stmatrix fragment
+// vectors, applypriority, discard): the same 63 kinds in every position,
+// ptxas 12.5's verdicts recorded in testdata/ptxas/operand-kinds-more.tsv
+// (PTXKIT_RECORD_KINDS_MORE=1 with ptxas installed writes it), compared
+// with the checker by TestOperandKindsMore. The main record's lines are
+// keyed by the text of the line, so the two records do not overlap.
+
+const kindsMoreFile = "../testdata/ptxas/operand-kinds-more.tsv"
+
+// kindsMoreOpcodes are the opcodes whose forms the supplementary record
+// enumerates.
+var kindsMoreOpcodes = []string{"ldmatrix", "stmatrix", "applypriority", "discard"}
+
+// kindsMoreKnown are the lines where the checker still differs from ptxas
+// 12.5 ("accepts" or "rejects": ptxas's verdict), each left for the reason
+// given.
+var kindsMoreKnown = map[string]string{}
+
+func TestOperandKindsMore(t *testing.T) {
+	if os.Getenv("PTXKIT_RECORD_KINDS_MORE") != "" {
+		ptxas := ptxasPath("12.5")
+		if ptxas == "" {
+			t.Fatal("PTXKIT_RECORD_KINDS_MORE needs ptxas 12.5")
+		}
+		cases := enumerateKindsOf(func(f *isa.OpForm) bool { return slices.Contains(kindsMoreOpcodes, f.Opcode) })
+		writeKindsMore(t, ptxasKinds(t, ptxas, cases))
+	}
+	cases := readKindsMore(t)
+	forms := map[string]bool{}
+	for _, c := range cases {
+		op, _, _ := strings.Cut(c.line, ".")
+		forms[op] = true
+	}
+	for _, op := range kindsMoreOpcodes {
+		if !forms[op] {
+			t.Errorf("%s holds no line of %s: record it again (PTXKIT_RECORD_KINDS_MORE=1)", kindsMoreFile, op)
+		}
+	}
+	ours := checkKinds(cases)
+	agree := 0
+	for i, c := range cases {
+		if ours[i] == c.ok {
+			agree++
+			continue
+		}
+		verdict := "rejects"
+		if c.ok {
+			verdict = "accepts"
+		}
+		if _, known := kindsMoreKnown[verdict+"\t"+c.line]; !known {
+			t.Errorf("ptxas 12.5 %s %q, the checker does not", verdict, c.line)
+		}
+	}
+	t.Logf("operand kinds of %s: %d/%d lines agree with ptxas 12.5", strings.Join(kindsMoreOpcodes, ", "), agree, len(cases))
+}
+
+func writeKindsMore(t *testing.T, cases []kindCase) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# ptxas 12.5 verdicts (1 accepts, 0 rejects) of every operand kind in every operand position of the\n")
+	fmt.Fprintf(&b, "# forms of %s, PTX ISA %s, %s (check/enumerate_more_test.go).\n", strings.Join(kindsMoreOpcodes, ", "), kindsVersion, kindsTarget)
+	b.WriteString("# form-line\tposition\tkind\tverdict\tinstruction\n")
+	for _, c := range cases {
+		v := 0
+		if c.ok {
+			v = 1
+		}
+		fmt.Fprintf(&b, "%d\t%d\t%s\t%d\t%s\n", c.form, c.pos, c.kind, v, c.line)
+	}
+	if err := os.WriteFile(kindsMoreFile, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readKindsMore(t *testing.T) []kindCase {
+	f, err := os.Open(kindsMoreFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []kindCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := sc.Text()
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		p := strings.SplitN(l, "\t", 5)
+		if len(p) != 5 {
+			t.Fatalf("%s: bad line %q", kindsMoreFile, l)
+		}
+		form, _ := strconv.Atoi(p[0])
+		pos, _ := strconv.Atoi(p[1])
+		cases = append(cases, kindCase{form: form, pos: pos, kind: p[2], ok: p[3] == "1", line: p[4]})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
