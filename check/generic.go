@@ -433,7 +433,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 		}
 	}
 	if v, ok := e.(*ast.VectorExpr); braced(s) && !ok {
-		if c.vectorRegister(e, vectorCount(d, s), bits) {
+		if c.vectorRegister(e, vectorCount(d, s), t, bits, f.Mode) {
 			return // ldmatrix {..} as a .v4 register: ptxas 12.5 takes it
 		}
 		// ptxas 12.5: "Vector expected for argument 2"
@@ -894,14 +894,15 @@ func (c *checker) vectorSources(v *ast.VectorExpr, f *isa.OpForm, t isa.Qual) bo
 }
 
 // vectorRegister reports whether e is a vector register (.reg .v4 .b32)
-// of n elements of bits each, which ptxas 12.5 takes for a braced
+// of n elements of type t, which ptxas 12.5 takes for a braced
 // operand of as many registers.
-func (c *checker) vectorRegister(e ast.Expr, n, bits int) bool {
+func (c *checker) vectorRegister(e ast.Expr, n int, t isa.Qual, bits int, mode isa.TypeMode) bool {
 	if r, ok := e.(*ast.Reg); ok && r.Comp != "" {
 		return false // one element (vb4.x)
 	}
 	sym := c.lookup(e)
-	return sym != nil && isReg(sym) && sym.VecLen() == n && n > 1 && sym.ElemType.Bits() == bits
+	return sym != nil && isReg(sym) && sym.VecLen() == n && n > 1 && sym.ElemType.Bits() == bits &&
+		regFits(t, bits, sym.ElemType, mode, true)
 }
 
 // vectorReg returns the declared register of a vector element, or nil.
