@@ -437,7 +437,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 			return // ldmatrix {..} as a .v4 register: ptxas 12.5 takes it
 		}
 		// ptxas 12.5: "Vector expected for argument 2"
-		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write {...}", "operand %s of %s must be a braced vector of %d registers", s.Name, f.Name, vectorCount(d, s))
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write {...}", "operand %s of %s must be a braced vector of %d register%s", s.Name, f.Name, vectorCount(d, s), plural(vectorCount(d, s)))
 		return
 	} else if ok && braced(s) {
 		c.formVector(in, d, s, v, t, bits)
@@ -797,7 +797,7 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 	f := d.op.Form
 	if want := vectorCount(d, s); f.Mode == isa.ModeRelaxed || want > 1 || braced(s) {
 		if want != len(v.Elems) {
-			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
+			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d register%s here, not %d", f.Name, want, plural(want), len(v.Elems))
 			return
 		}
 		if s.Kind == isa.OpdDst && !c.vectorDestinations(v, f) {
@@ -843,6 +843,14 @@ func vectorCount(d *decoded, s *isa.OperandSpec) int {
 		return int(s.Limit)
 	}
 	return d.vec
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // braced reports whether operand s is written as a braced vector whatever
