@@ -24,7 +24,9 @@ const kindsMoreFile = "../testdata/ptxas/operand-kinds-more.tsv"
 
 // kindsMoreOpcodes are the opcodes whose forms the supplementary record
 // enumerates.
-var kindsMoreOpcodes = []string{"ldmatrix", "stmatrix", "wmma", "applypriority", "discard"}
+var kindsMoreOpcodes = []string{"ldmatrix", "stmatrix", "wmma", "applypriority", "discard", "txq", "suq"}
+
+const bracedLod = "ptxas 12.5 takes a braced vector for the lod operand of txq.level, which the manual gives as a 32-bit integer"
 
 const bitOnlyFragment = "the .bf16 and .tf32 fragments of wmma.load take .b32 registers only (ptxas 12.5 refuses .f32 ones, which the .b32 operand type of the form format admits)"
 
@@ -32,6 +34,9 @@ const bitOnlyFragment = "the .bf16 and .tf32 fragments of wmma.load take .b32 re
 // 12.5 ("accepts" or "rejects": ptxas's verdict, a tab, the line), each
 // left for the reason given.
 var kindsMoreKnown = map[string]string{
+	"accepts\ttxq.level.depth.b32 %Rb32_1, [%Ru64_5], {%Rb32_1, %Rb32_2};":                                             bracedLod,
+	"accepts\ttxq.level.depth.b32 %Rb32_1, [%Ru64_5], {%Rb32_1, %Rb32_2, %Rb32_3, %Rb32_4};":                           bracedLod,
+	"accepts\ttxq.level.depth.b32 %Rb32_1, [%Ru64_5], {1, 2};":                                                         bracedLod,
 	"rejects\twmma.load.a.sync.aligned.col.m16n16k16.global.bf16 vf4, [%Ru64_2], 23;":                                  bitOnlyFragment,
 	"rejects\twmma.load.a.sync.aligned.col.m16n16k16.global.bf16 {%Rf32_1, %Rf32_2, %Rf32_3, %Rf32_4}, [%Ru64_2], 23;": bitOnlyFragment,
 	"rejects\twmma.load.b.sync.aligned.row.m16n16k16.bf16 vf4, [%Ru64_4], %Ru32_7;":                                    bitOnlyFragment,

@@ -126,8 +126,8 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 				slot |= sigUnsigned
 			}
 		case *ast.Address:
-			if len(x.Index) > 0 {
-				return sig, false
+			if len(x.Index) > 0 || x.HasOffset && (in.Opcode == "txq" || in.Opcode == "suq") {
+				return sig, false // a handle's offset is an error (handleAddress)
 			}
 			switch b := x.Base.(type) {
 			case *ast.Reg:
@@ -1128,6 +1128,10 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
 		return
 	}
+	if f.Opcode == "txq" || f.Opcode == "suq" {
+		c.handleAddress(f, a)
+		return
+	}
 	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(od.Quals) {
 		if sym := c.lookup(id); sym != nil && !isReg(sym) && (sym.StateSpace == isa.QConst || sym.StateSpace == isa.QParam) {
 			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.StateSpace.String(),
@@ -1173,6 +1177,34 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 // .global, .local and .shared variables), as ptxas 12.5 requires
 // ("State space mismatch"). Forms naming two state spaces (cp.async.bulk)
 // are left to their own checks.
+// handleAddress checks the operand of txq and suq: an opaque handle, a
+// .texref, .samplerref or .surfref variable or a 64-bit register, without
+// an offset (ptxas 12.5 refuses [var+16], [%rd+16], [%r], shared and
+// global variables).
+func (c *checker) handleAddress(f *isa.OpForm, a *ast.Address) {
+	want := "a .texref or .samplerref variable or a 64-bit register"
+	kinds := []string{".texref", ".samplerref"}
+	if f.Opcode == "suq" {
+		want, kinds = "a .surfref variable or a 64-bit register", []string{".surfref"}
+	}
+	ok := !a.HasOffset && a.Offset == 0 && len(a.Index) == 0 && a.Base != nil
+	if ok {
+		sym := c.lookup(a.Base)
+		switch {
+		case sym == nil:
+			return // reported by resolution
+		case isReg(sym):
+			ok = sym.ElemType.Bits() == 64 && sym.VecLen() <= 1
+		default:
+			ok = sym.Decl != nil && slices.Contains(kinds, sym.Decl.Type)
+		}
+	}
+	if !ok {
+		c.errorf(a.Pos(), a.End(), "operand-address", f.Section, "",
+			"the operand of %s is a handle: %s, without an offset", f.Name, want)
+	}
+}
+
 func (c *checker) formAddressVar(od *isa.OpDecode, id *ast.Ident) {
 	sym := c.lookup(id)
 	if sym == nil || isReg(sym) || od.Form.Opcode == "cp" || od.Form.Opcode == "fence" {

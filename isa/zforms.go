@@ -435,14 +435,14 @@ const (
 	QChannel_Data_Type                                        // .channel_data_type
 	QChannel_Order                                            // .channel_order
 	QNormalized_Coords                                        // .normalized_coords
+	QArray_Size                                               // .array_size
+	QNum_Mipmap_Levels                                        // .num_mipmap_levels
+	QNum_Samples                                              // .num_samples
 	QFilter_Mode                                              // .filter_mode
 	QAddr_Mode_0                                              // .addr_mode_0
 	QAddr_Mode_1                                              // .addr_mode_1
 	QAddr_Mode_2                                              // .addr_mode_2
 	QForce_Unnormalized_Coords                                // .force_unnormalized_coords
-	QArray_Size                                               // .array_size
-	QNum_Mipmap_Levels                                        // .num_mipmap_levels
-	QNum_Samples                                              // .num_samples
 	QTrap                                                     // .trap
 	QZero                                                     // .zero
 	QP                                                        // .p
@@ -888,14 +888,14 @@ var genQuals = [numQuals - numStoreQuals]qualInfo{
 	QChannel_Data_Type - numStoreQuals:            {".channel_data_type", GMod, 0, 0},
 	QChannel_Order - numStoreQuals:                {".channel_order", GMod, 0, 0},
 	QNormalized_Coords - numStoreQuals:            {".normalized_coords", GMod, 0, 0},
+	QArray_Size - numStoreQuals:                   {".array_size", GMod, 0, 0},
+	QNum_Mipmap_Levels - numStoreQuals:            {".num_mipmap_levels", GMod, 0, 0},
+	QNum_Samples - numStoreQuals:                  {".num_samples", GMod, 0, 0},
 	QFilter_Mode - numStoreQuals:                  {".filter_mode", GMod, 0, 0},
 	QAddr_Mode_0 - numStoreQuals:                  {".addr_mode_0", GMod, 0, 0},
 	QAddr_Mode_1 - numStoreQuals:                  {".addr_mode_1", GMod, 0, 0},
 	QAddr_Mode_2 - numStoreQuals:                  {".addr_mode_2", GMod, 0, 0},
 	QForce_Unnormalized_Coords - numStoreQuals:    {".force_unnormalized_coords", GMod, 0, 0},
-	QArray_Size - numStoreQuals:                   {".array_size", GMod, 0, 0},
-	QNum_Mipmap_Levels - numStoreQuals:            {".num_mipmap_levels", GMod, 0, 0},
-	QNum_Samples - numStoreQuals:                  {".num_samples", GMod, 0, 0},
 	QTrap - numStoreQuals:                         {".trap", GMod, 0, 0},
 	QZero - numStoreQuals:                         {".zero", GMod, 0, 0},
 	QP - numStoreQuals:                            {".p", GMod, 0, 0},
@@ -4106,212 +4106,220 @@ var opForms = [...]OpForm{
 		AnyOperands: true,
 	},
 	{Name: "txq", Opcode: "txq", Line: 926, Section: "PTX ISA 9.7.10.5", PTX: 1<<8 | 5, Arch: SM(10),
-		Order:       []int8{0},
-		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QLevel, QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QNormalized_Coords, QFilter_Mode, QAddr_Mode_0, QAddr_Mode_1, QAddr_Mode_2, QForce_Unnormalized_Coords, QArray_Size, QNum_Mipmap_Levels, QNum_Samples, QB32}}},
-		AnyOperands: true,
+		Fixed:    []Qual{QB32},
+		Order:    []int8{0, -1},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QNormalized_Coords, QArray_Size, QNum_Mipmap_Levels, QNum_Samples, QFilter_Mode, QAddr_Mode_0, QAddr_Mode_1, QAddr_Mode_2, QForce_Unnormalized_Coords}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 	},
-	{Name: "suld", Opcode: "suld", Line: 929, Section: "PTX ISA 9.7.11.1", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "txq", Opcode: "txq", Line: 927, Section: "PTX ISA 9.7.10.5", PTX: 1<<8 | 5, Arch: SM(10),
+		Fixed:    []Qual{QLevel, QB32},
+		Order:    []int8{-1, 0, -2},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QWidth, QHeight, QDepth}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QS32, Slot: -1}},
+	},
+	{Name: "suld", Opcode: "suld", Line: 930, Section: "PTX ISA 9.7.11.1", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QB},
 		Order:       []int8{-1, 0, 1},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{Q1d, Q2d, Q3d, QA1d, QA2d, QV2, QV4, QB8, QB16, QB32, QB64, QCa, QCg, QCs, QCv}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "sust", Opcode: "sust", Line: 931, Section: "PTX ISA 9.7.11.2", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sust", Opcode: "sust", Line: 932, Section: "PTX ISA 9.7.11.2", PTX: 1<<8 | 5, Arch: SM(20),
 		Order:       []int8{0, 1},
 		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QB, QP, Q1d, Q2d, Q3d, QA1d, QA2d, QV2, QV4, QB8, QB16, QB32, QB64, QWb, QCg, QCs, QWt}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 933, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 934, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QB, QAdd},
 		Order:       []int8{-1, -2, 0, 1, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d}}, {Kind: SlotOne, Values: []Qual{QU32, QU64, QS32}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 934, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 935, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QB},
 		Order:       []int8{-1, 0, 1, 2, 3},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d}}, {Kind: SlotOne, Values: []Qual{QU32, QU64, QS32, QS64}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 935, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 936, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QB, QB32},
 		Order:       []int8{-1, 0, 1, -2, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QAnd, QOr}}, {Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 936, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 937, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QP, QB32},
 		Order:       []int8{-1, 0, 1, -2, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax, QAnd, QOr}}, {Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "sured", Opcode: "sured", Line: 937, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
+	{Name: "sured", Opcode: "sured", Line: 938, Section: "PTX ISA 9.7.11.3", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QP, QB64},
 		Order:       []int8{-1, 0, 1, -2, 2},
 		Slots:       []Slot{{Kind: SlotOne, Values: []Qual{QMin, QMax}}, {Kind: SlotOne, Values: []Qual{Q1d, Q2d, Q3d}}, {Kind: SlotOne, Values: []Qual{QTrap, QClamp, QZero}}},
 		AnyOperands: true,
 	},
-	{Name: "istypep", Opcode: "istypep", Line: 939, Section: "PTX ISA 9.7.10.6", PTX: 4<<8 | 0, Arch: SM(30),
+	{Name: "istypep", Opcode: "istypep", Line: 940, Section: "PTX ISA 9.7.10.6", PTX: 4<<8 | 0, Arch: SM(30),
 		Order:    []int8{0},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QTexref, QSamplerref, QSurfref}}},
 		Operands: []OperandSpec{{Name: "p", Kind: OpdPredDst, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QU64, Slot: -1}},
 	},
-	{Name: "suq", Opcode: "suq", Line: 941, Section: "PTX ISA 9.7.11.4", PTX: 1<<8 | 5, Arch: SM(20),
-		Order:       []int8{0},
-		Slots:       []Slot{{Kind: SlotAny, Values: []Qual{QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QArray_Size, QMemory_Layout, QB32}}},
-		AnyOperands: true,
-	},
-	{Name: "vadd", Opcode: "vadd", Line: 948, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
+	{Name: "suq", Opcode: "suq", Line: 942, Section: "PTX ISA 9.7.11.4", PTX: 1<<8 | 5, Arch: SM(20),
+		Fixed:    []Qual{QB32},
+		Order:    []int8{0, -1},
+		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QWidth, QHeight, QDepth, QChannel_Data_Type, QChannel_Order, QArray_Size, QMemory_Layout}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}},
 	},
 	{Name: "vadd", Opcode: "vadd", Line: 949, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3, 4},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
-	},
-	{Name: "vsub", Opcode: "vsub", Line: 951, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
+	},
+	{Name: "vadd", Opcode: "vadd", Line: 950, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3, 4},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
 	{Name: "vsub", Opcode: "vsub", Line: 952, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3, 4},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
-	},
-	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 954, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
+	},
+	{Name: "vsub", Opcode: "vsub", Line: 953, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3, 4},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
 	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 955, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3, 4},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
-	},
-	{Name: "vmin", Opcode: "vmin", Line: 957, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
+	},
+	{Name: "vabsdiff", Opcode: "vabsdiff", Line: 956, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3, 4},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
 	{Name: "vmin", Opcode: "vmin", Line: 958, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3, 4},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
-	},
-	{Name: "vmax", Opcode: "vmax", Line: 960, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vmax", Opcode: "vmax", Line: 961, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vmin", Opcode: "vmin", Line: 959, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vshl", Opcode: "vshl", Line: 963, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3, 4},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
+	{Name: "vmax", Opcode: "vmax", Line: 961, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
+	},
+	{Name: "vmax", Opcode: "vmax", Line: 962, Section: "PTX ISA 9.7.19.1", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3, 4},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
 	{Name: "vshl", Opcode: "vshl", Line: 964, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
-		Order:    []int8{0, 1, 2, 3, 4, 5},
-		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
-		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
-	},
-	{Name: "vshr", Opcode: "vshr", Line: 966, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
 	},
-	{Name: "vshr", Opcode: "vshr", Line: 967, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshl", Opcode: "vshl", Line: 965, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vmad", Opcode: "vmad", Line: 969, Section: "PTX ISA 9.7.19.3", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vshr", Opcode: "vshr", Line: 967, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3, 4},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0, Optional: true}},
+	},
+	{Name: "vshr", Opcode: "vshr", Line: 968, Section: "PTX ISA 9.7.19.2", PTX: 2<<8 | 0, Arch: SM(20),
+		Order:    []int8{0, 1, 2, 3, 4, 5},
+		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOne, Values: []Qual{QClamp, QWrap}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
+		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
+	},
+	{Name: "vmad", Opcode: "vmad", Line: 970, Section: "PTX ISA 9.7.19.3", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3, 4, 5},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QPo}}, {Kind: SlotOpt, Values: []Qual{QSat}}, {Kind: SlotOpt, Values: []Qual{QShr7, QShr15}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdSrc, Slot: 1}, {Name: "b", Kind: OpdSrc, Slot: 2}, {Name: "c", Kind: OpdSrc, Slot: 0}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 971, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 972, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1, Optional: true}},
 	},
-	{Name: "vset", Opcode: "vset", Line: 972, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
+	{Name: "vset", Opcode: "vset", Line: 973, Section: "PTX ISA 9.7.19.4", PTX: 2<<8 | 0, Arch: SM(20),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOne, Values: []Qual{QAdd, QMin, QMax}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdSrc, Slot: 0}, {Name: "b", Kind: OpdSrc, Slot: 1}, {Name: "c", Kind: OpdSrc, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd2", Opcode: "vadd2", Line: 974, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vadd2", Opcode: "vadd2", Line: 975, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub2", Opcode: "vsub2", Line: 976, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vsub2", Opcode: "vsub2", Line: 977, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg2", Opcode: "vavrg2", Line: 978, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vavrg2", Opcode: "vavrg2", Line: 979, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 980, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vabsdiff2", Opcode: "vabsdiff2", Line: 981, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin2", Opcode: "vmin2", Line: 982, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmin2", Opcode: "vmin2", Line: 983, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax2", Opcode: "vmax2", Line: 984, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmax2", Opcode: "vmax2", Line: 985, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset2", Opcode: "vset2", Line: 986, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vset2", Opcode: "vset2", Line: 987, Section: "PTX ISA 9.7.20.1", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
 	},
-	{Name: "vadd4", Opcode: "vadd4", Line: 988, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vadd4", Opcode: "vadd4", Line: 989, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vsub4", Opcode: "vsub4", Line: 990, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vsub4", Opcode: "vsub4", Line: 991, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vavrg4", Opcode: "vavrg4", Line: 992, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vavrg4", Opcode: "vavrg4", Line: 993, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 994, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vabsdiff4", Opcode: "vabsdiff4", Line: 995, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmin4", Opcode: "vmin4", Line: 996, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmin4", Opcode: "vmin4", Line: 997, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vmax4", Opcode: "vmax4", Line: 998, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vmax4", Opcode: "vmax4", Line: 999, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "D"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOpt, Values: []Qual{QSat, QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Slot: 0}, {Name: "a", Kind: OpdReg, Slot: 1}, {Name: "b", Kind: OpdReg, Slot: 2}, {Name: "c", Kind: OpdReg, Slot: 0}},
 	},
-	{Name: "vset4", Opcode: "vset4", Line: 1000, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
+	{Name: "vset4", Opcode: "vset4", Line: 1001, Section: "PTX ISA 9.7.20.2", PTX: 3<<8 | 0, Arch: SM(30),
 		Order:    []int8{0, 1, 2, 3},
 		Slots:    []Slot{{Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "A"}, {Kind: SlotType, Values: []Qual{QU32, QS32}, Name: "B"}, {Kind: SlotOne, Values: []Qual{QEq, QNe, QLt, QLe, QGt, QGe}}, {Kind: SlotOpt, Values: []Qual{QAdd}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QU32, Slot: -1}, {Name: "a", Kind: OpdReg, Slot: 0}, {Name: "b", Kind: OpdReg, Slot: 1}, {Name: "c", Kind: OpdReg, Fixed: QU32, Slot: -1}},
@@ -5006,7 +5014,7 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 	{&opForms[268]}, // getctarank
 	{&opForms[368]}, // griddepcontrol
 	{&opForms[211]}, // isspacep
-	{&opForms[547]}, // istypep
+	{&opForms[548]}, // istypep
 	{&opForms[182], &opForms[183], &opForms[184], &opForms[185], &opForms[186], &opForms[187], &opForms[188], &opForms[189]},                               // ld
 	{&opForms[421], &opForms[422], &opForms[423], &opForms[424], &opForms[425], &opForms[426], &opForms[427], &opForms[428], &opForms[429], &opForms[430]}, // ldmatrix
 	{&opForms[190], &opForms[191]}, // ldu
@@ -5060,10 +5068,10 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 	{&opForms[431], &opForms[432], &opForms[433], &opForms[434], &opForms[435], &opForms[436]},                                   // stmatrix
 	{&opForms[3], &opForms[4], &opForms[40], &opForms[50], &opForms[51], &opForms[52], &opForms[60], &opForms[97], &opForms[98]}, // sub
 	{&opForms[41], &opForms[42]}, // subc
-	{&opForms[540]},              // suld
-	{&opForms[548]},              // suq
-	{&opForms[542], &opForms[543], &opForms[544], &opForms[545], &opForms[546]}, // sured
-	{&opForms[541]}, // sust
+	{&opForms[541]},              // suld
+	{&opForms[549]},              // suq
+	{&opForms[543], &opForms[544], &opForms[545], &opForms[546], &opForms[547]}, // sured
+	{&opForms[542]}, // sust
 	{&opForms[33]},  // szext
 	{&opForms[94], &opForms[118], &opForms[119]}, // tanh
 	{&opForms[523], &opForms[524], &opForms[525], &opForms[526], &opForms[527], &opForms[528], &opForms[529], &opForms[530], &opForms[531], &opForms[532], &opForms[533]}, // tcgen05
@@ -5072,31 +5080,31 @@ var opcodeForms = [len(formOpcodes)][]*OpForm{
 	{&opForms[537]},                // tex
 	{&opForms[538]},                // tld4
 	{&opForms[274]},                // trap
-	{&opForms[539]},                // txq
-	{&opForms[553], &opForms[554]}, // vabsdiff
-	{&opForms[569]},                // vabsdiff2
-	{&opForms[576]},                // vabsdiff4
-	{&opForms[549], &opForms[550]}, // vadd
-	{&opForms[566]},                // vadd2
-	{&opForms[573]},                // vadd4
-	{&opForms[568]},                // vavrg2
-	{&opForms[575]},                // vavrg4
-	{&opForms[563]},                // vmad
-	{&opForms[557], &opForms[558]}, // vmax
-	{&opForms[571]},                // vmax2
-	{&opForms[578]},                // vmax4
-	{&opForms[555], &opForms[556]}, // vmin
-	{&opForms[570]},                // vmin2
-	{&opForms[577]},                // vmin4
+	{&opForms[539], &opForms[540]}, // txq
+	{&opForms[554], &opForms[555]}, // vabsdiff
+	{&opForms[570]},                // vabsdiff2
+	{&opForms[577]},                // vabsdiff4
+	{&opForms[550], &opForms[551]}, // vadd
+	{&opForms[567]},                // vadd2
+	{&opForms[574]},                // vadd4
+	{&opForms[569]},                // vavrg2
+	{&opForms[576]},                // vavrg4
+	{&opForms[564]},                // vmad
+	{&opForms[558], &opForms[559]}, // vmax
+	{&opForms[572]},                // vmax2
+	{&opForms[579]},                // vmax4
+	{&opForms[556], &opForms[557]}, // vmin
+	{&opForms[571]},                // vmin2
+	{&opForms[578]},                // vmin4
 	{&opForms[357], &opForms[358], &opForms[359], &opForms[360], &opForms[361]}, // vote
-	{&opForms[564], &opForms[565]},                                              // vset
-	{&opForms[572]},                                                             // vset2
-	{&opForms[579]},                                                             // vset4
-	{&opForms[559], &opForms[560]},                                              // vshl
-	{&opForms[561], &opForms[562]},                                              // vshr
-	{&opForms[551], &opForms[552]},                                              // vsub
-	{&opForms[567]},                                                             // vsub2
-	{&opForms[574]},                                                             // vsub4
+	{&opForms[565], &opForms[566]},                                              // vset
+	{&opForms[573]},                                                             // vset2
+	{&opForms[580]},                                                             // vset4
+	{&opForms[560], &opForms[561]},                                              // vshl
+	{&opForms[562], &opForms[563]},                                              // vshr
+	{&opForms[552], &opForms[553]},                                              // vsub
+	{&opForms[568]},                                                             // vsub2
+	{&opForms[575]},                                                             // vsub4
 	{&opForms[509], &opForms[510], &opForms[511], &opForms[512], &opForms[513], &opForms[514], &opForms[515], &opForms[516], &opForms[517], &opForms[518], &opForms[519], &opForms[520], &opForms[521], &opForms[522]}, // wgmma
 	{&opForms[461], &opForms[462], &opForms[463], &opForms[464], &opForms[465], &opForms[466], &opForms[467], &opForms[468], &opForms[469], &opForms[470], &opForms[471], &opForms[472], &opForms[473], &opForms[474], &opForms[475], &opForms[476], &opForms[477], &opForms[478], &opForms[479], &opForms[480], &opForms[481], &opForms[482], &opForms[483], &opForms[484], &opForms[485], &opForms[486], &opForms[487], &opForms[488], &opForms[489], &opForms[490], &opForms[491], &opForms[492], &opForms[493], &opForms[494], &opForms[495], &opForms[496], &opForms[497], &opForms[498], &opForms[499], &opForms[500], &opForms[501], &opForms[502], &opForms[503], &opForms[504], &opForms[505], &opForms[506], &opForms[507]}, // wmma
 	{&opForms[169]}, // xor
