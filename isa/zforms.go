@@ -4116,6 +4116,7 @@ var opForms = [...]OpForm{
 		Order:    []int8{-1, 0, -2},
 		Slots:    []Slot{{Kind: SlotOne, Values: []Qual{QWidth, QHeight, QDepth}}},
 		Operands: []OperandSpec{{Name: "d", Kind: OpdDst, Fixed: QB32, Slot: -1}, {Name: "m", Kind: OpdMem, Slot: -1}, {Name: "a", Kind: OpdSrc, Fixed: QS32, Slot: -1}},
+		Head:     1,
 	},
 	{Name: "suld", Opcode: "suld", Line: 930, Section: "PTX ISA 9.7.11.1", PTX: 1<<8 | 5, Arch: SM(20),
 		Fixed:       []Qual{QB},
