@@ -74,12 +74,19 @@ type kindCase struct {
 }
 
 // enumerateKinds returns the lines of the enumeration, without verdicts.
-func enumerateKinds() []kindCase {
+func enumerateKinds() []kindCase { return enumerateKindsOf(nil) }
+
+// enumerateKindsOf returns the lines of the enumeration of the forms keep
+// keeps (nil: every form).
+func enumerateKindsOf(keep func(f *isa.OpForm) bool) []kindCase {
 	pv, _ := isa.ParseVersion(kindsVersion)
 	pt, _ := isa.ParseTarget(kindsTarget)
 	var cases []kindCase
 	for _, f := range isa.AllForms() {
 		if f.AnyOperands || f.PTX > pv || !f.Arch.Allows(pt, pv) || f.Removed(pv, pt) || f.Opcode == "call" {
+			continue
+		}
+		if keep != nil && !keep(f) {
 			continue
 		}
 		g := newOpGen(rand.New(rand.NewPCG(uint64(f.Line), 7)), kindsVersion, kindsTarget, "")

@@ -126,8 +126,8 @@ func (c *checker) registerSig(in *ast.Instruction, d *decoded) (regSig, bool) {
 				slot |= sigUnsigned
 			}
 		case *ast.Address:
-			if len(x.Index) > 0 {
-				return sig, false
+			if len(x.Index) > 0 || x.HasOffset && (in.Opcode == "txq" || in.Opcode == "suq") {
+				return sig, false // a handle's offset is an error (handleAddress)
 			}
 			switch b := x.Base.(type) {
 			case *ast.Reg:
@@ -412,7 +412,7 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 				"the lop3 table %d is wider than 8 bits; ptxas uses its low 8 bits (0x%02x)", v, uint8(v))
 		} else if s.Limit != 0 && (v < 0 || v >= s.Limit) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "", "operand %s of %s must be in 0..%d, not %d", s.Name, f.Name, s.Limit-1, v)
-		} else if (f.Opcode == "fence" || f.Opcode == "tensormap" && slices.Contains(f.Fixed, isa.QCp_Fenceproxy)) && v != 128 {
+		} else if (f.Opcode == "fence" || f.Opcode == "applypriority" || f.Opcode == "discard" || f.Opcode == "tensormap" && slices.Contains(f.Fixed, isa.QCp_Fenceproxy)) && v != 128 {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "write 128", "the size operand of %s must be 128, not %d", f.Name, v)
 		} else if f.Opcode == "alloca" && (v <= 0 || v&(v-1) != 0) {
 			c.errorf(e.Pos(), e.End(), "operand-range", f.Section, "use a power of two", "the alignment of alloca must be a power of two, not %d", v)
@@ -432,11 +432,14 @@ func (c *checker) formOperand(in *ast.Instruction, d *decoded, s *isa.OperandSpe
 				"%s with .and or .or writes a predicate: its destination is d|p", f.Name)
 		}
 	}
-	if v, ok := e.(*ast.VectorExpr); s.Kind == isa.OpdVector && !ok {
+	if v, ok := e.(*ast.VectorExpr); braced(s) && !ok {
+		if c.vectorRegister(e, vectorCount(d, s), t, bits, f.Mode) {
+			return // ldmatrix {..} as a .v4 register: ptxas 12.5 takes it
+		}
 		// ptxas 12.5: "Vector expected for argument 2"
-		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write {...}", "operand %s of %s must be a braced vector of %d registers", s.Name, f.Name, vectorCount(d, s))
+		c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write {...}", "operand %s of %s must be a braced vector of %d register%s", s.Name, f.Name, vectorCount(d, s), plural(vectorCount(d, s)))
 		return
-	} else if ok && s.Kind == isa.OpdVector {
+	} else if ok && braced(s) {
 		c.formVector(in, d, s, v, t, bits)
 		return
 	}
@@ -792,12 +795,15 @@ func firstIdent(e ast.Expr) string {
 // are as wide as the type).
 func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec, v *ast.VectorExpr, t isa.Qual, bits int) {
 	f := d.op.Form
-	if want := vectorCount(d, s); f.Mode == isa.ModeRelaxed || want > 1 {
+	if want := vectorCount(d, s); f.Mode == isa.ModeRelaxed || want > 1 || braced(s) {
 		if want != len(v.Elems) {
-			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d registers here, not %d", f.Name, want, len(v.Elems))
+			c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "", "%s needs %d register%s here, not %d", f.Name, want, plural(want), len(v.Elems))
 			return
 		}
 		if s.Kind == isa.OpdDst && !c.vectorDestinations(v, f) {
+			return
+		}
+		if s.Kind == isa.OpdVector && !c.vectorSources(v, f, t) {
 			return
 		}
 		kinds, ok := c.vectorKinds(v, f)
@@ -833,10 +839,25 @@ func (c *checker) formVector(in *ast.Instruction, d *decoded, s *isa.OperandSpec
 // vectorCount is how many elements a braced operand s needs: its own
 // count (v4:T), else the form's .vN.
 func vectorCount(d *decoded, s *isa.OperandSpec) int {
-	if s.Kind == isa.OpdVector && s.Limit > 0 {
+	if braced(s) && s.Limit > 0 {
 		return int(s.Limit)
 	}
 	return d.vec
+}
+
+// plural is "s" unless n is 1.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// braced reports whether operand s is written as a braced vector whatever
+// the form's .vN: a v:T source, or a destination of a fixed number of
+// registers (ldmatrix's d4:T).
+func braced(s *isa.OperandSpec) bool {
+	return s.Kind == isa.OpdVector || s.Kind == isa.OpdDst && s.Limit > 0
 }
 
 // vectorDestinations reports whether the elements of a destination vector
@@ -853,6 +874,43 @@ func (c *checker) vectorDestinations(v *ast.VectorExpr, f *isa.OpForm) bool {
 		return false
 	}
 	return true
+}
+
+// vectorSources reports whether the elements of a source vector are
+// registers or constants, after reporting a sink (ptxas 12.5: "Sink '_'
+// not allowed as a source operand") or a vector of a bit-size type made
+// of constants only, whose element type ptxas cannot infer ("Arguments
+// mismatch for instruction 'stmatrix'").
+func (c *checker) vectorSources(v *ast.VectorExpr, f *isa.OpForm, t isa.Qual) bool {
+	regs := 0
+	for _, e := range v.Elems {
+		switch e.(type) {
+		case *ast.Sink:
+			c.errorf(e.Pos(), e.End(), "operand-kind", f.Section, "write a register or a constant",
+				"_ is only allowed as a destination, not as an element of a source vector of %s", f.Name)
+			return false
+		case *ast.Reg, *ast.Ident:
+			regs++
+		}
+	}
+	if regs == 0 && t.Kind() == 'b' {
+		c.errorf(v.Pos(), v.End(), "operand-vector", f.Section, "write at least one register",
+			"a %s vector of constants only has no element type; %s needs a register among them", t, f.Name)
+		return false
+	}
+	return true
+}
+
+// vectorRegister reports whether e is a vector register (.reg .v4 .b32)
+// of n elements of type t, which ptxas 12.5 takes for a braced
+// operand of as many registers.
+func (c *checker) vectorRegister(e ast.Expr, n int, t isa.Qual, bits int, mode isa.TypeMode) bool {
+	if r, ok := e.(*ast.Reg); ok && r.Comp != "" {
+		return false // one element (vb4.x)
+	}
+	sym := c.lookup(e)
+	return sym != nil && isReg(sym) && sym.VecLen() == n && n > 1 && sym.ElemType.Bits() == bits &&
+		regFits(t, bits, sym.ElemType, mode, true)
 }
 
 // vectorReg returns the declared register of a vector element, or nil.
@@ -1070,6 +1128,10 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 			"operand of %s must be an address in brackets ([reg], [var], [reg+imm])", f.Name)
 		return
 	}
+	if f.Opcode == "txq" || f.Opcode == "suq" {
+		c.handleAddress(f, a)
+		return
+	}
 	if id, ok := a.Base.(*ast.Ident); ok && (f.Opcode == "ld" || f.Opcode == "ldu") && !hasSpace(od.Quals) {
 		if sym := c.lookup(id); sym != nil && !isReg(sym) && (sym.StateSpace == isa.QConst || sym.StateSpace == isa.QParam) {
 			c.errorf(id.Pos(), id.End(), "operand-address", secAddr, "write ld"+sym.StateSpace.String(),
@@ -1115,6 +1177,34 @@ func (c *checker) formAddress(in *ast.Instruction, od *isa.OpDecode, e ast.Expr)
 // .global, .local and .shared variables), as ptxas 12.5 requires
 // ("State space mismatch"). Forms naming two state spaces (cp.async.bulk)
 // are left to their own checks.
+// handleAddress checks the operand of txq and suq: an opaque handle, a
+// .texref, .samplerref or .surfref variable or a 64-bit register, without
+// an offset (ptxas 12.5 refuses [var+16], [%rd+16], [%r], shared and
+// global variables).
+func (c *checker) handleAddress(f *isa.OpForm, a *ast.Address) {
+	want := "a .texref or .samplerref variable or a 64-bit register"
+	kinds := []string{".texref", ".samplerref"}
+	if f.Opcode == "suq" {
+		want, kinds = "a .surfref variable or a 64-bit register", []string{".surfref"}
+	}
+	ok := !a.HasOffset && a.Offset == 0 && len(a.Index) == 0 && a.Base != nil
+	if ok {
+		sym := c.lookup(a.Base)
+		switch {
+		case sym == nil:
+			return // reported by resolution
+		case isReg(sym):
+			ok = sym.ElemType.Bits() == 64 && sym.VecLen() <= 1
+		default:
+			ok = sym.Decl != nil && slices.Contains(kinds, sym.Decl.Type)
+		}
+	}
+	if !ok {
+		c.errorf(a.Pos(), a.End(), "operand-address", f.Section, "",
+			"the operand of %s is a handle: %s, without an offset", f.Name, want)
+	}
+}
+
 func (c *checker) formAddressVar(od *isa.OpDecode, id *ast.Ident) {
 	sym := c.lookup(id)
 	if sym == nil || isReg(sym) || od.Form.Opcode == "cp" || od.Form.Opcode == "fence" {

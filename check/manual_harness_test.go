@@ -116,6 +116,9 @@ func declaredNames(d string) []string {
 	if strings.HasSuffix(d, ":") {
 		return []string{strings.TrimSuffix(d, ":")}
 	}
+	if label, _, ok := cutLabel(d); ok { // "ts: .branchtargets L1, L2;"
+		return []string{label}
+	}
 	d = strings.TrimSuffix(strings.TrimSpace(d), ";")
 	var names []string
 	fields := strings.Fields(d)

@@ -180,6 +180,10 @@ func expand(s string, sets func(string) []string, limit *int) []string {
 				case !strings.HasPrefix(v, ".") && !strings.HasPrefix(v, ":"):
 					v = "." + v // ".CmpOp = { eq, ne, ... }"
 				}
+				if v == p { // ".clamp = { .trap, .clamp, .zero }": the value itself
+					alts = append(alts, v)
+					continue
+				}
 				alts = append(alts, expand(v, sets, limit)...)
 			}
 		}

@@ -202,7 +202,12 @@ func (s *manualSection) exampleLine(path string, n int, trim string, pending *ma
 	}
 	stmt.WriteString(code)
 	text := stmt.String()
-	if label, rest, ok := cutLabel(text); ok {
+	if label, rest, ok := cutLabel(text); ok && strings.HasPrefix(rest, ".") && strings.HasSuffix(rest, ";") {
+		// "ts: .branchtargets L1, L2;": a labelled directive stays one line
+		stmt.Reset()
+		s.context = append(s.context, text)
+		return nil
+	} else if ok {
 		s.context = append(s.context, label+":")
 		stmt.Reset()
 		if rest == "" {

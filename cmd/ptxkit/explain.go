@@ -263,6 +263,9 @@ func operandDesc(d *isa.OpDecode, s isa.OperandSpec) string {
 	}
 	switch s.Kind {
 	case isa.OpdDst:
+		if s.Limit > 0 {
+			return fmt.Sprintf("braced vector of %s of type %s%s", registers(int(s.Limit), "destination register"), typ, opt)
+		}
 		return "destination register of type " + typ + opt
 	case isa.OpdSrc:
 		return "register or constant of type " + typ + opt
@@ -287,9 +290,20 @@ func operandDesc(d *isa.OpDecode, s isa.OperandSpec) string {
 	case isa.OpdMovSrc:
 		return "register, constant, {registers} or the address of a variable, of type " + typ + opt
 	case isa.OpdVector:
+		if s.Limit > 0 {
+			return fmt.Sprintf("braced vector of %s or constants of type %s%s", registers(int(s.Limit), "register"), typ, opt)
+		}
 		return "braced registers of type " + typ + opt
 	}
 	return "any" + opt
+}
+
+// registers spells "1 register", "4 registers".
+func registers(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func renderSpace(x *explanation) []string {

@@ -399,6 +399,10 @@ func parseOperands(n int, s string) ([]operand, bool) {
 			// the form's .vN says)
 			name, o.limit = "v", int64(n)
 		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(name, "d")); err == nil && strings.HasPrefix(name, "d") && typ != "" {
+			// d4:T: a destination vector of 4 registers (ldmatrix)
+			name, o.limit = "d", int64(n)
+		}
 		o.name = name
 		switch {
 		case typ == "" && (name == "p" || name == "c" || name == "m" || name == "l" || name == "x" || name == "n"):
