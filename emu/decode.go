@@ -102,6 +102,7 @@ type Decoder struct {
 	specials      map[specialSlot]int32
 	shared        map[*ast.VarDecl]uint64
 	addrOf        map[*ast.Function]int       // function -> index in Program.funcTable
+	kernelAddrOf  map[string]int              // kernel whose address is taken -> index in kernelWindow
 	tables        map[*ast.Label][]*ast.Ident // .branchtargets lists by label
 	nslots        int
 	colors        *regColoring // the slot sharing of the function being lowered (regalloc.go)
@@ -143,19 +144,20 @@ func decodeWith(m *ast.Module, info *resolve.Info, kernel string, layout Layout)
 		info, _ = resolve.Module(m)
 	}
 	d := &Decoder{
-		prog:     &Program{File: m.Filename, layout: layout},
-		info:     info,
-		vars:     map[*ast.VarDecl]*symbol{},
-		aliased:  map[*resolve.Symbol]*ast.Function{},
-		lowered:  map[*ast.Function]*funcInfo{},
-		labels:   map[*ast.Label]int32{},
-		consts:   map[uint64]int32{},
-		specials: map[specialSlot]int32{},
-		shared:   map[*ast.VarDecl]uint64{},
-		addrOf:   map[*ast.Function]int{},
-		tables:   map[*ast.Label][]*ast.Ident{},
-		sm:       targetSM(m),
-		wgmma:    hasWgmmaMMA(m),
+		prog:         &Program{File: m.Filename, layout: layout},
+		info:         info,
+		vars:         map[*ast.VarDecl]*symbol{},
+		aliased:      map[*resolve.Symbol]*ast.Function{},
+		lowered:      map[*ast.Function]*funcInfo{},
+		labels:       map[*ast.Label]int32{},
+		consts:       map[uint64]int32{},
+		specials:     map[specialSlot]int32{},
+		shared:       map[*ast.VarDecl]uint64{},
+		addrOf:       map[*ast.Function]int{},
+		kernelAddrOf: map[string]int{},
+		tables:       map[*ast.Label][]*ast.Ident{},
+		sm:           targetSM(m),
+		wgmma:        hasWgmmaMMA(m),
 	}
 	entry, entries := entryOf(m, kernel)
 	if entry == nil {
@@ -441,6 +443,9 @@ func (d *Decoder) constValue(e ast.Expr, t Type) (uint64, bool) {
 		if a, ok := d.funcAddr(d.funcOf(x)); ok {
 			return a, true
 		}
+		if a, ok := d.kernelAddr(d.funcOf(x)); ok {
+			return a, true
+		}
 		return 0, false
 	case *ast.CallExpr:
 		if x.Fun == "generic" && len(x.Args) == 1 {
@@ -693,6 +698,26 @@ func (d *Decoder) funcAddr(f *ast.Function) (uint64, bool) {
 		d.enqueue(f)
 	}
 	return funcWindow + 16*uint64(i), true
+}
+
+// Kernels whose address is taken (the device runtime's PTX keeps a table
+// of its kernels, for launches from device code) get addresses in their
+// own window (kernelWindow + 16*index). The emulator launches no kernel
+// from device code, so an indirect call through one is a wrong-window
+// report like any address that names no function.
+const kernelWindow = uint64(0x79) << windowShift
+
+// kernelAddr returns the address of the .entry f.
+func (d *Decoder) kernelAddr(f *ast.Function) (uint64, bool) {
+	if f == nil || f.Kind != ".entry" || f.Name == nil {
+		return 0, false
+	}
+	i, ok := d.kernelAddrOf[f.Name.Name]
+	if !ok {
+		i = len(d.kernelAddrOf)
+		d.kernelAddrOf[f.Name.Name] = i
+	}
+	return kernelWindow + 16*uint64(i), true
 }
 
 // calleeInfo is what an indirect call needs of its target.

@@ -6,6 +6,7 @@ package main
 import "C"
 
 import (
+	"encoding/binary"
 	"sync"
 	"unsafe"
 
@@ -23,6 +24,16 @@ type graphNode struct {
 	kind int // CUgraphNodeType
 	run  func() cudrv.Result
 	deps []C.uintptr_t
+	// What the parameter getters return (exports_graphget.go): the
+	// node's parameter struct as it was given (kernel, memcpy, memset,
+	// host and memory allocation nodes), a kernel node's argument values,
+	// and the child graph, event or address a node names.
+	params []byte
+	args   [][]byte
+	ref    uint64
+	// cArgs is the C copy of args that a kernel node's getter hands out;
+	// it lives until the node's parameters change or the node goes.
+	cArgs unsafe.Pointer
 }
 
 type graph struct {
@@ -65,14 +76,15 @@ func newGraphHandle() C.uintptr_t {
 	return graphs.next
 }
 
-// addNode adds a node to graph g; callers hold graphs.
-func addNode(g C.uintptr_t, kind int, run func() cudrv.Result, deps []C.uintptr_t) (C.uintptr_t, bool) {
+// addNode adds node nd to graph g; callers hold graphs.
+func addNode(g C.uintptr_t, nd *graphNode, deps []C.uintptr_t) (C.uintptr_t, bool) {
 	gr, ok := graphs.graph[g]
 	if !ok {
 		return 0, false
 	}
 	h := newGraphHandle()
-	graphs.node[h] = &graphNode{kind: kind, run: run, deps: deps}
+	nd.deps = deps
+	graphs.node[h] = nd
 	gr.nodes = append(gr.nodes, h)
 	return h, true
 }
@@ -80,13 +92,19 @@ func addNode(g C.uintptr_t, kind int, run func() cudrv.Result, deps []C.uintptr_
 // captured records run as a node when stream s captures; it reports
 // whether it did.
 func captured(s C.uintptr_t, kind int, run func() cudrv.Result) bool {
+	return capturedNode(s, &graphNode{kind: kind, run: run})
+}
+
+// capturedNode records nd when stream s captures; it reports whether it
+// did.
+func capturedNode(s C.uintptr_t, nd *graphNode) bool {
 	graphs.Lock()
 	defer graphs.Unlock()
 	g, ok := graphs.capturing[s]
 	if !ok || s == 0 {
 		return false
 	}
-	addNode(g, kind, run, nil)
+	addNode(g, nd, nil)
 	return true
 }
 
@@ -101,7 +119,8 @@ func isCapturing(s C.uintptr_t) bool {
 func runGraph(gr *graph) cudrv.Result {
 	graphs.Lock()
 	var runs []func() cudrv.Result
-	for _, h := range gr.nodes {
+	order, _ := topological(gr.nodes)
+	for _, h := range order {
 		if run := gr.override[h]; run != nil {
 			runs = append(runs, run)
 		} else if n := graphs.node[h]; n != nil && n.run != nil {
@@ -149,12 +168,17 @@ func cuGraphDestroy(g C.uintptr_t) C.int {
 }
 
 func addNodeExport(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, kind int, run func() cudrv.Result) C.int {
+	return addNodeDesc(node, g, deps, n, &graphNode{kind: kind, run: run})
+}
+
+// addNodeDesc adds node nd, its parameters described, to graph g.
+func addNodeDesc(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, nd *graphNode) C.int {
 	if node == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
 	graphs.Lock()
 	defer graphs.Unlock()
-	h, ok := addNode(g, kind, run, depList(deps, n))
+	h, ok := addNode(g, nd, depList(deps, n))
 	if !ok {
 		return res(cudrv.ErrInvalidValue)
 	}
@@ -163,8 +187,8 @@ func addNodeExport(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size
 }
 
 // kernelNode reads a CUDA_KERNEL_NODE_PARAMS (v2 layout) and returns the
-// launch it describes, with the parameters copied now.
-func kernelNode(p unsafe.Pointer) (func() cudrv.Result, cudrv.Result) {
+// node it describes, with the parameters copied now.
+func kernelNode(p unsafe.Pointer) (*graphNode, cudrv.Result) {
 	b := unsafe.Slice((*byte)(p), 72)
 	f := *(*C.uintptr_t)(p)
 	if f == 0 {
@@ -178,12 +202,27 @@ func kernelNode(p unsafe.Pointer) (func() cudrv.Result, cudrv.Result) {
 	if r != cudrv.Success {
 		return nil, r
 	}
-	return func() cudrv.Result {
+	nd := launchNode(f, cfg, ps)
+	copy(nd.params, b[:40])
+	copy(nd.params[56:], b[56:])
+	return nd, cudrv.Success
+}
+
+// launchNode is the kernel node of a launch of f with arguments ps; its
+// parameter struct holds the function and the shape.
+func launchNode(f C.uintptr_t, cfg cudrv.LaunchConfig, ps [][]byte) *graphNode {
+	b := make([]byte, 72)
+	binary.LittleEndian.PutUint64(b, uint64(f))
+	for i, v := range []int{cfg.Grid[0], cfg.Grid[1], cfg.Grid[2], cfg.Block[0], cfg.Block[1], cfg.Block[2], cfg.SharedBytes} {
+		binary.LittleEndian.PutUint32(b[8+4*i:], uint32(v))
+	}
+	run := func() cudrv.Result {
 		if r := driver().Launch(cudrv.Handle(f), cfg, ps); r != cudrv.Success {
 			return r
 		}
 		return driver().State()
-	}, cudrv.Success
+	}
+	return &graphNode{kind: nodeKernel, run: run, params: b, args: ps}
 }
 
 //export cuGraphAddKernelNode_v2
@@ -191,11 +230,11 @@ func cuGraphAddKernelNode_v2(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	run, r := kernelNode(p)
+	nd, r := kernelNode(p)
 	if r != cudrv.Success {
 		return res(r)
 	}
-	return addNodeExport(node, g, deps, n, nodeKernel, run)
+	return addNodeDesc(node, g, deps, n, nd)
 }
 
 //export cuGraphAddMemcpyNode
@@ -203,13 +242,15 @@ func cuGraphAddMemcpyNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	return addNodeExport(node, g, deps, n, nodeMemcpy, memcpyNode(p))
+	return addNodeDesc(node, g, deps, n, memcpyNode(p))
 }
 
-// memcpyNode copies a CUDA_MEMCPY3D and returns the copy it describes.
-func memcpyNode(p unsafe.Pointer) func() cudrv.Result {
+// memcpyNode copies a CUDA_MEMCPY3D and returns the copy node it
+// describes.
+func memcpyNode(p unsafe.Pointer) *graphNode {
 	params := append([]byte(nil), unsafe.Slice((*byte)(p), 200)...)
-	return func() cudrv.Result { return cudrv.Result(cuMemcpy3D_v2(unsafe.Pointer(&params[0]))) }
+	run := func() cudrv.Result { return cudrv.Result(cuMemcpy3D_v2(unsafe.Pointer(&params[0]))) }
+	return &graphNode{kind: nodeMemcpy, run: run, params: params}
 }
 
 //export cuGraphAddMemsetNode
@@ -217,23 +258,35 @@ func cuGraphAddMemsetNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	run := memsetNode(p)
-	if run == nil {
+	nd := memsetNode(p)
+	if nd == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	return addNodeExport(node, g, deps, n, nodeMemset, run)
+	return addNodeDesc(node, g, deps, n, nd)
 }
 
-// memsetNode reads a CUDA_MEMSET_NODE_PARAMS and returns the set it
-// describes, or nil for a bad element size.
-func memsetNode(p unsafe.Pointer) func() cudrv.Result {
+// memsetNode reads a CUDA_MEMSET_NODE_PARAMS and returns the memset node
+// it describes, or nil for a bad element size.
+func memsetNode(p unsafe.Pointer) *graphNode {
 	dst, pitch := u64at(p, 0), u64at(p, 8)
 	value, size := uint32(u64at(p, 16)), int(u64at(p, 16)>>32)
 	width, height := u64at(p, 24), u64at(p, 32)
 	if size != 1 && size != 2 && size != 4 {
 		return nil
 	}
-	return func() cudrv.Result { return driver().Memset(dst, value, size, width, height, pitch) }
+	run := func() cudrv.Result { return driver().Memset(dst, value, size, width, height, pitch) }
+	return &graphNode{kind: nodeMemset, run: run, params: append([]byte(nil), unsafe.Slice((*byte)(p), 40)...)}
+}
+
+// hostNode reads a CUDA_HOST_NODE_PARAMS and returns the host node it
+// describes.
+func hostNode(p unsafe.Pointer) *graphNode {
+	fn, data := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(unsafe.Add(p, 8))
+	run := func() cudrv.Result {
+		C.ptxkit_call_host_fn(fn, data)
+		return cudrv.Success
+	}
+	return &graphNode{kind: nodeHost, run: run, params: append([]byte(nil), unsafe.Slice((*byte)(p), 16)...)}
 }
 
 //export cuGraphAddHostNode
@@ -241,11 +294,7 @@ func cuGraphAddHostNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	fn, data := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(unsafe.Add(p, 8))
-	return addNodeExport(node, g, deps, n, nodeHost, func() cudrv.Result {
-		C.ptxkit_call_host_fn(fn, data)
-		return cudrv.Success
-	})
+	return addNodeDesc(node, g, deps, n, hostNode(p))
 }
 
 //export cuGraphAddEmptyNode
@@ -262,7 +311,8 @@ func cuGraphAddChildGraphNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_
 		return res(cudrv.ErrInvalidValue)
 	}
 	clone := &graph{nodes: append([]C.uintptr_t(nil), c.nodes...)}
-	return addNodeExport(node, g, deps, n, nodeGraph, func() cudrv.Result { return runGraph(clone) })
+	nd := &graphNode{kind: nodeGraph, run: func() cudrv.Result { return runGraph(clone) }, ref: uint64(child)}
+	return addNodeDesc(node, g, deps, n, nd)
 }
 
 //export cuGraphClone
@@ -351,6 +401,7 @@ func cuGraphDestroyNode(node C.uintptr_t) C.int {
 			}
 		}
 	}
+	freeCArgs(graphs.node[node])
 	delete(graphs.node, node)
 	return 0
 }
@@ -363,6 +414,10 @@ func instantiate(out *C.uintptr_t, g C.uintptr_t) C.int {
 	defer graphs.Unlock()
 	gr, ok := graphs.graph[g]
 	if !ok {
+		return res(cudrv.ErrInvalidValue)
+	}
+	if _, ok := topological(gr.nodes); !ok {
+		driver().Logf("cuGraphInstantiate: the graph's edges form a cycle")
 		return res(cudrv.ErrInvalidValue)
 	}
 	h := newGraphHandle()
@@ -500,18 +555,11 @@ func cuGraphKernelNodeSetParams_v2(node C.uintptr_t, p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	run, r := kernelNode(p)
+	nd, r := kernelNode(p)
 	if r != cudrv.Success {
 		return res(r)
 	}
-	graphs.Lock()
-	defer graphs.Unlock()
-	n, ok := graphs.node[node]
-	if !ok || n.kind != nodeKernel {
-		return res(cudrv.ErrInvalidValue)
-	}
-	n.run = run
-	return 0
+	return setNode(node, nd)
 }
 
 // setExecNode gives node of an instantiated graph its own run.
@@ -535,11 +583,11 @@ func cuGraphExecKernelNodeSetParams_v2(e, node C.uintptr_t, p unsafe.Pointer) C.
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	run, r := kernelNode(p)
+	nd, r := kernelNode(p)
 	if r != cudrv.Success {
 		return res(r)
 	}
-	return setExecNode(e, node, nodeKernel, run)
+	return setExecNode(e, node, nodeKernel, nd.run)
 }
 
 //export cuGraphExecHostNodeSetParams
@@ -547,11 +595,7 @@ func cuGraphExecHostNodeSetParams(e, node C.uintptr_t, p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	fn, data := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(unsafe.Add(p, 8))
-	return setExecNode(e, node, nodeHost, func() cudrv.Result {
-		C.ptxkit_call_host_fn(fn, data)
-		return cudrv.Success
-	})
+	return setExecNode(e, node, nodeHost, hostNode(p).run)
 }
 
 // execUpdate gives an instantiated graph the nodes of graph g as they are
@@ -600,33 +644,42 @@ func cuGraphAddMemAllocNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t,
 		return res(r)
 	}
 	*(*uint64)(unsafe.Add(p, 112)) = ptr
-	return addNodeExport(node, g, deps, n, nodeMemAlloc, func() cudrv.Result { return driver().GraphMemRun(ptr) })
+	nd := &graphNode{kind: nodeMemAlloc, run: func() cudrv.Result { return driver().GraphMemRun(ptr) }, params: append([]byte(nil), unsafe.Slice((*byte)(p), 120)...)}
+	return addNodeDesc(node, g, deps, n, nd)
 }
 
 //export cuGraphAddMemFreeNode
 func cuGraphAddMemFreeNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ptr C.ulonglong) C.int {
-	return addNodeExport(node, g, deps, n, nodeMemFree, nil)
+	return addNodeDesc(node, g, deps, n, &graphNode{kind: nodeMemFree, ref: uint64(ptr)})
 }
 
 //export cuGraphAddEventRecordNode
 func cuGraphAddEventRecordNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ev C.uintptr_t) C.int {
-	return addNodeExport(node, g, deps, n, nodeEventRecord, func() cudrv.Result { return driver().RecordEvent(cudrv.Handle(ev)) })
+	return addNodeDesc(node, g, deps, n, eventRecordNode(ev))
+}
+
+// eventRecordNode is the node that records event ev.
+func eventRecordNode(ev C.uintptr_t) *graphNode {
+	run := func() cudrv.Result { return driver().RecordEvent(cudrv.Handle(ev)) }
+	return &graphNode{kind: nodeEventRecord, run: run, ref: uint64(ev)}
 }
 
 //export cuGraphAddEventWaitNode
 func cuGraphAddEventWaitNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, ev C.uintptr_t) C.int {
-	return addNodeExport(node, g, deps, n, nodeEventWait, nil)
+	return addNodeDesc(node, g, deps, n, &graphNode{kind: nodeEventWait, ref: uint64(ev)})
 }
 
-// setNode replaces the run of a graph's node of the given kind.
-func setNode(node C.uintptr_t, kind int, run func() cudrv.Result) C.int {
+// setNode gives a graph's node the parameters of nd, a node of the same
+// kind.
+func setNode(node C.uintptr_t, nd *graphNode) C.int {
 	graphs.Lock()
 	defer graphs.Unlock()
 	n, ok := graphs.node[node]
-	if !ok || n.kind != kind || run == nil {
+	if !ok || nd == nil || n.kind != nd.kind {
 		return res(cudrv.ErrInvalidValue)
 	}
-	n.run = run
+	freeCArgs(n)
+	n.run, n.params, n.args, n.ref = nd.run, nd.params, nd.args, nd.ref
 	return 0
 }
 
@@ -635,7 +688,7 @@ func cuGraphMemcpyNodeSetParams(node C.uintptr_t, p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	return setNode(node, nodeMemcpy, memcpyNode(p))
+	return setNode(node, memcpyNode(p))
 }
 
 //export cuGraphMemsetNodeSetParams
@@ -643,7 +696,7 @@ func cuGraphMemsetNodeSetParams(node C.uintptr_t, p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	return setNode(node, nodeMemset, memsetNode(p))
+	return setNode(node, memsetNode(p))
 }
 
 //export cuGraphHostNodeSetParams
@@ -651,11 +704,7 @@ func cuGraphHostNodeSetParams(node C.uintptr_t, p unsafe.Pointer) C.int {
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	fn, data := *(*unsafe.Pointer)(p), *(*unsafe.Pointer)(unsafe.Add(p, 8))
-	return setNode(node, nodeHost, func() cudrv.Result {
-		C.ptxkit_call_host_fn(fn, data)
-		return cudrv.Success
-	})
+	return setNode(node, hostNode(p))
 }
 
 //export cuGraphExecMemcpyNodeSetParams
@@ -663,7 +712,7 @@ func cuGraphExecMemcpyNodeSetParams(e, node C.uintptr_t, p unsafe.Pointer, ctx C
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	return setExecNode(e, node, nodeMemcpy, memcpyNode(p))
+	return setExecNode(e, node, nodeMemcpy, memcpyNode(p).run)
 }
 
 //export cuGraphExecMemsetNodeSetParams
@@ -671,9 +720,9 @@ func cuGraphExecMemsetNodeSetParams(e, node C.uintptr_t, p unsafe.Pointer, ctx C
 	if p == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	run := memsetNode(p)
-	if run == nil {
+	nd := memsetNode(p)
+	if nd == nil {
 		return res(cudrv.ErrInvalidValue)
 	}
-	return setExecNode(e, node, nodeMemset, run)
+	return setExecNode(e, node, nodeMemset, nd.run)
 }

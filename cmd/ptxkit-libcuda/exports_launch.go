@@ -106,12 +106,7 @@ func launch(f C.uintptr_t, cfg cudrv.LaunchConfig, s C.uintptr_t, params, extra 
 	if r != cudrv.Success {
 		return res(r)
 	}
-	if captured(s, nodeKernel, func() cudrv.Result {
-		if r := driver().Launch(cudrv.Handle(f), cfg, ps); r != cudrv.Success {
-			return r
-		}
-		return driver().State()
-	}) {
+	if capturedNode(s, launchNode(f, cfg, ps)) {
 		return 0
 	}
 	return res(driver().Launch(cudrv.Handle(f), cfg, ps))

@@ -158,6 +158,7 @@ func TestExecNvccPrograms(t *testing.T) {
 		{"memory", src("memory.cu"), nil},                                                 // managed, zero-copy, new/delete, host functions, cooperative launch
 		{"graphs", src("graphs.cu"), nil},                                                 // stream capture across two streams, a graph built node by node
 		{"conditional graphs", src("graphcond.cu"), nil},                                  // if and while nodes, cudaGraphSetConditional, capture into a body
+		{"graph parameters", src("graphparams.cu"), nil},                                  // node parameter getters, edges added, listed and removed, a cycle
 		{"separate compilation", src("rdc_main.cu", "rdc_lib.cu"), []string{"-rdc=true"}}, // the compile units' PTX linked at load
 		{"runtime", src("runtime.cu"), nil},                                               // properties, pitched copies, symbols, occupancy, registered memory, reset
 		{"texture", src("texture.cu"), nil},                                               // texture objects over arrays, surfaces
@@ -176,6 +177,7 @@ func TestExecNvccPrograms(t *testing.T) {
 		{"memory", []string{"memory PASSED"}, nil},
 		{"graphs", []string{"graphs PASSED"}, nil},
 		{"conditional graphs", []string{"conditional graph nodes PASSED"}, nil},
+		{"graph parameters", []string{"graph parameters PASSED"}, []string{"edges form a cycle"}},
 		{"separate compilation", []string{"separate compilation PASSED", "f2 from unit 2"}, nil},
 		{"runtime", []string{"runtime PASSED"}, nil},
 		{"texture", []string{"texture PASSED"}, nil},

@@ -62,6 +62,9 @@ var (
 	headerLine = regexp.MustCompile(`(?m)^\s*\.(version|target|address_size)\b.*$`)
 	externDecl = regexp.MustCompile(`(?ms)^\s*\.extern\s+\.func\s*(\([^)]*\))?\s*([A-Za-z_$%][\w$%]*)\s*(\([^)]*\))?\s*;`)
 	definedFn  = regexp.MustCompile(`(?m)^\s*((?:\.visible|\.weak)\s+)?\.func\s*(?:\([^)]*\))?\s*([A-Za-z_$%][\w$%]*)\s*(?:\([^)]*\))?\s*$`)
+	// A function's or kernel's header, up to its parameter list; what
+	// follows tells a definition (a body) from a declaration (";").
+	fnHeader = regexp.MustCompile(`(?m)^[ \t]*(?:(?:\.visible|\.weak)\s+)?\.(?:func|entry)\s*(?:\([^)]*\))?\s*[A-Za-z_$%][\w$%]*\s*(?:\([^)]*\))?[ \t]*$`)
 	// Module-scope variables start in column 0 (declarations in bodies
 	// are indented): definitions, and .extern declarations.
 	varDef    = regexp.MustCompile(`(?m)^((?:\.visible|\.weak)\s+)?\.(?:global|const)\s[^\n]*?([A-Za-z_$%][\w$%]*)\s*(?:\[[^\]]*\]\s*)*(?:=[^\n]*)?;[ \t]*$`)
@@ -89,7 +92,8 @@ func rename(in []byte, old, new string) []byte {
 
 // Complete is cuLinkComplete: one input is returned as it is; several are
 // joined into one module. The first input's .version, .target and
-// .address_size are kept; module variables are defined first; .extern
+// .address_size are kept; every function and kernel defined is declared
+// first, then the module variables are defined; .extern
 // declarations of what another input defines are dropped (variables) or
 // made forward declarations (functions); and the internal symbols of one
 // input that another input also defines are renamed apart.
@@ -108,7 +112,7 @@ func (l *Linker) Complete() ([]byte, Result, string) {
 			defined[name]++
 		}
 	}
-	var head, vars, body bytes.Buffer
+	var head, protos, vars, body bytes.Buffer
 	for i, in := range l.inputs {
 		for name, visible := range syms[i] {
 			if !visible && defined[name] > 1 && i > 0 {
@@ -134,6 +138,7 @@ func (l *Linker) Complete() ([]byte, Result, string) {
 			}
 			return decl
 		})
+		protos.Write(prototypes(in))
 		in = varDef.ReplaceAllFunc(in, func(def []byte) []byte {
 			vars.Write(def)
 			vars.WriteByte('\n')
@@ -143,7 +148,25 @@ func (l *Linker) Complete() ([]byte, Result, string) {
 		body.Write(in)
 		body.WriteByte('\n')
 	}
+	head.Write(protos.Bytes())
 	head.Write(vars.Bytes())
 	head.Write(body.Bytes())
 	return head.Bytes(), Success, ""
+}
+
+// prototypes declares each function and kernel that input in defines, so
+// that the module variables, which the link places before every input's
+// code, may name them in their initializers (a table of device function
+// pointers, the device runtime's table of kernels).
+func prototypes(in []byte) []byte {
+	var out bytes.Buffer
+	for _, loc := range fnHeader.FindAllIndex(in, -1) {
+		rest := bytes.TrimLeft(in[loc[1]:], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ';' {
+			continue // a declaration already
+		}
+		out.Write(bytes.TrimSpace(in[loc[0]:loc[1]]))
+		out.WriteString(";\n")
+	}
+	return out.Bytes()
 }

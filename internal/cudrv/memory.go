@@ -153,11 +153,21 @@ func (d *Driver) Memset(dst uint64, value uint32, size int, width, height, pitch
 		if r != Success {
 			return r
 		}
-		for i := 0; i < len(b); i += size {
-			for k := range size {
-				b[i+k] = byte(value >> (8 * k))
-			}
-		}
+		fill(b, value, size)
 	}
 	return Success
+}
+
+// fill repeats the size-byte little-endian value over b: one element,
+// then copies that double the filled part.
+func fill(b []byte, value uint32, size int) {
+	if len(b) < size {
+		return
+	}
+	for k := range size {
+		b[k] = byte(value >> (8 * k))
+	}
+	for n := size; n < len(b); n *= 2 {
+		copy(b[n:], b[:n])
+	}
 }
