@@ -379,7 +379,9 @@ func shflUniform(src, bs, cs *[32]uint64, mode uint64, v, ok *[32]uint64) bool {
 	var diff uint64
 	for l := 0; l < 32; l += 4 {
 		x, y := (*[4]uint64)(bs[l:l+4]), (*[4]uint64)(cs[l:l+4])
-		diff |= x[0] ^ b0 | x[1] ^ b0 | x[2] ^ b0 | x[3] ^ b0 | y[0] ^ c0 | y[1] ^ c0 | y[2] ^ c0 | y[3] ^ c0
+		// ^ and | bind equally in Go: each difference is parenthesised.
+		diff |= (x[0] ^ b0) | (x[1] ^ b0) | (x[2] ^ b0) | (x[3] ^ b0) |
+			(y[0] ^ c0) | (y[1] ^ c0) | (y[2] ^ c0) | (y[3] ^ c0)
 	}
 	b, c := int(b0&31), int(c0)
 	if diff != 0 || c>>8&31 != 0 {

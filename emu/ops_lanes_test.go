@@ -196,6 +196,10 @@ func TestShuffleLanesMatchReference(t *testing.T) {
 					w.R[in.B+int32(l)] = uint64(1 << (trial / 2 % 5))
 					w.R[in.C+int32(l)] = []uint64{0, 31, 0x1f, 0x1c1f, 0x181f}[trial/2%5]
 				}
+				if trial%8 == 3 { // small per-lane offsets, one clamp (a rotation by idx)
+					w.R[in.B+int32(l)] = uint64(l+1+trial/8) & 31
+					w.R[in.C+int32(l)] = 0x1f
+				}
 				if full {
 					w.R[in.V[0]+int32(l)] = 0xffffffff
 				}
