@@ -26,6 +26,11 @@ import (
 //   - the im2col offsets are a braced list of dims-2 16-bit integer
 //     registers or constants ("Vector expected", "Argument vector size
 //     mismatch", "Arguments mismatch" for .f16 or 32-bit registers);
+//   - the load modes of PTX ISA 8.6 (the manual's syntax; no ptxas here
+//     judges them): .tile::gather4 and .tile::scatter4 name a column and
+//     four rows (five coordinates of a 2d map), and .im2col::w and
+//     .im2col::w::128 take im2colInfo, the braced pair {wHalo, wOffset} of
+//     16-bit values, whatever the dimension;
 //   - ctaMask is a 16-bit integer register or a constant, the cache policy a
 //     64-bit integer register or a constant;
 //   - the state spaces are written destination first ("State space
@@ -44,6 +49,8 @@ type tensorCopyShape struct {
 	dims                     int
 	load, prefetch           bool
 	im2col, multicast, cache bool
+	coords, offsets          int    // coordinates and im2col values written
+	offsetsName              string // what the im2col values are
 }
 
 // tmaRules checks the operands of the tensor copies; other instructions
@@ -73,6 +80,13 @@ func (c *checker) tmaRules(in *ast.Instruction) {
 	}
 	if sh.dims == 0 {
 		return // the form's problem, reported with it
+	}
+	sh.coords, sh.offsets, sh.offsetsName = sh.dims, sh.dims-2, "im2col offsets (dimensions - 2)"
+	switch {
+	case hasQual(qs, isa.QTile_Gather4), hasQual(qs, isa.QTile_Scatter4):
+		sh.coords = 5 // a column and four rows
+	case hasQual(qs, isa.QIm2col_W), hasQual(qs, isa.QIm2col_W_128):
+		sh.im2col, sh.offsets, sh.offsetsName = true, 2, "im2col values {wHalo, wOffset}"
 	}
 	if !c.tensorSpaceOrder(in, qs, sh) {
 		return
@@ -178,9 +192,9 @@ func (c *checker) tensorOperand(in *ast.Instruction, e ast.Expr, sh tensorCopySh
 				"the tensor map %s of %s is a %s variable; ptxas takes a register or a .global variable", id.Name, in.FullOpcode(), sym.StateSpace)
 		}
 	}
-	if len(vec.Elems) != sh.dims {
+	if len(vec.Elems) != sh.coords {
 		c.errorf(vec.Pos(), vec.End(), "tensor-coordinates", sh.spec, "",
-			"%s takes %d coordinates, not %d", in.FullOpcode(), sh.dims, len(vec.Elems))
+			"%s takes %d coordinates, not %d", in.FullOpcode(), sh.coords, len(vec.Elems))
 		return
 	}
 	float, constant := false, false
@@ -197,16 +211,17 @@ func (c *checker) tensorOperand(in *ast.Instruction, e ast.Expr, sh tensorCopySh
 	}
 }
 
-// im2colOffsets checks the braced list of dims-2 16-bit offsets.
+// im2colOffsets checks the braced list of 16-bit im2col values: dims-2
+// offsets, or {wHalo, wOffset} for the .im2col::w modes.
 func (c *checker) im2colOffsets(in *ast.Instruction, e ast.Expr, sh tensorCopyShape) {
 	vec, ok := e.(*ast.VectorExpr)
 	if !ok {
 		c.errorf(e.Pos(), e.End(), "tensor-operand", sh.spec, "", "the im2col offsets of %s are a braced list", in.FullOpcode())
 		return
 	}
-	if len(vec.Elems) != sh.dims-2 {
+	if len(vec.Elems) != sh.offsets {
 		c.errorf(vec.Pos(), vec.End(), "tensor-coordinates", sh.spec, "",
-			"%s takes %d im2col offsets (dimensions - 2), not %d", in.FullOpcode(), sh.dims-2, len(vec.Elems))
+			"%s takes %d %s, not %d", in.FullOpcode(), sh.offsets, sh.offsetsName, len(vec.Elems))
 		return
 	}
 	for _, el := range vec.Elems {
