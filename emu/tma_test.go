@@ -621,11 +621,14 @@ func TestTMAReduceFloat(t *testing.T) {
 
 func TestTMADecodeErrors(t *testing.T) {
 	for body, want := range map[string]string{
-		"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];": "needs 2 coordinates",
-		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}];":        "takes 3 operands, not 2",
-		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1], [%r4];":        "[tensorMap, {coordinates}]",
-		"cp.reduce.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%rd1, {%r1}], [%r3];":                       "needs a reduction operation",
-		"cp.async.bulk.prefetch.tensor.1d.L2.global.im2col [%rd1, {%r1}];":                                              "im2col",
+		"cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}], [%r4];":                          "needs 2 coordinates",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1}];":                                 "takes 3 operands, not 2",
+		"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r3], [%rd1], [%r4];":                                 "[tensorMap, {coordinates}]",
+		"cp.reduce.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [%rd1, {%r1}], [%r3];":                                                "needs a reduction operation",
+		"cp.async.bulk.prefetch.tensor.1d.L2.global.im2col [%rd1, {%r1}];":                                                                       "im2col",
+		"cp.async.bulk.tensor.2d.shared::cta.global.tile::gather4.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%r4];": "does not implement the .tile::gather4 mode",
+		"cp.async.bulk.tensor.3d.shared::cta.global.im2col::w.mbarrier::complete_tx::bytes [%r3], [%rd1, {%r1, %r1, %r1}], [%r4], {1, 2};":       "does not implement the .im2col::w mode",
+		"cp.async.bulk.tensor.2d.global.shared::cta.tile::scatter4.bulk_group [%rd1, {%r1, %r1, %r1, %r1, %r1}], [%r3];":                         "does not implement the .tile::scatter4 mode",
 	} {
 		src := strings.Replace(mbarrierKernel, "BODY", body, 1)
 		m, errs := parser.ParseString("t.ptx", src)
@@ -635,6 +638,24 @@ func TestTMADecodeErrors(t *testing.T) {
 		_, derrs := Decode(m, "")
 		if !derrs.HasErrors() || !strings.Contains(derrs[0].Message, want) {
 			t.Errorf("%s: got %v, want an error containing %q", body, derrs, want)
+		}
+	}
+}
+
+// TestTMAPrefetchLoadModes86: a prefetch in a load mode of PTX ISA 8.6 is
+// a hint the emulator lets pass; it decodes and runs with no effect.
+func TestTMAPrefetchLoadModes86(t *testing.T) {
+	for _, body := range []string{
+		"cp.async.bulk.prefetch.tensor.2d.L2.global.tile::gather4 [%rd1, {%r1, %r1, %r1, %r1, %r1}];",
+		"cp.async.bulk.prefetch.tensor.4d.L2.global.im2col::w::128 [%rd1, {%r1, %r1, %r1, %r1}], {1, 2};",
+	} {
+		src := strings.Replace(mbarrierKernel, "BODY", body, 1)
+		m, errs := parser.ParseString("t.ptx", src)
+		if errs.HasErrors() {
+			t.Fatalf("%s: %v", body, errs)
+		}
+		if _, derrs := Decode(m, ""); derrs.HasErrors() {
+			t.Errorf("%s: %v", body, derrs)
 		}
 	}
 }
