@@ -32,8 +32,89 @@ var corpusForms = []compilerForm{
 	{"mbarrier.arrive.release.cta on sm_75", "8.0", "sm_75", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];", false},
 	{"mbarrier.try_wait.acquire.cta on sm_80", "8.0", "sm_80", "mbarrier.try_wait.acquire.cta.shared::cta.b64 %p1, [bar], %rd1;", false},
 	{"mbarrier.arrive.release.cta with a count on sm_80", "8.0", "sm_80", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar], %r1;", false},
+	// Version and target gates found by sweeping one accepted instance of
+	// every form over older versions and targets.
+	{".cc .u64 at 4.2", "4.2", "sm_20", "add.cc.u64 %rd1, %rd2, %rd3;", false},
+	{".cc .u64 at 4.3", "4.3", "sm_20", "add.cc.u64 %rd1, %rd2, %rd3;", true},
+	{"addc.cc .s64 on sm_13", "4.3", "sm_13", "addc.cc.s64 %rd1, %rd2, %rd3;", false},
+	{"addc .u64 without .cc at 4.2", "4.2", "sm_20", "addc.u64 %rd1, %rd2, %rd3;", true},
+	{"addc .u64 without .cc on sm_13", "4.3", "sm_13", "addc.u64 %rd1, %rd2, %rd3;", true},
+	{"sub.cc .s32 at 1.2", "1.2", "sm_10", "sub.cc.s32 %s1, %s2, %s3;", false},
+	{"sub.cc .s32 at 1.3", "1.3", "sm_10", "sub.cc.s32 %s1, %s2, %s3;", true},
+	{"subc .s32 at 1.2", "1.2", "sm_10", "subc.s32 %s1, %s2, %s3;", false},
+	{"addc .s32 at 1.2", "1.2", "sm_10", "addc.s32 %s1, %s2, %s3;", true},
+	{"subc.cc .u64 at 4.2", "4.2", "sm_20", "subc.cc.u64 %rd1, %rd2, %rd3;", false},
+	{"subc .u64 without .cc at 4.2", "4.2", "sm_20", "subc.u64 %rd1, %rd2, %rd3;", true},
+	{"mad.lo.cc .u64 at 4.2", "4.2", "sm_20", "mad.lo.cc.u64 %rd1, %rd2, %rd3, %rd4;", false},
+	{"mad.hi.cc .u32 at 3.0", "3.0", "sm_20", "mad.hi.cc.u32 %u1, %u2, %u3, %u1;", true},
+	{"madc.hi .u64 without .cc at 3.0", "3.0", "sm_20", "madc.hi.u64 %rd1, %rd2, %rd3, %rd4;", true},
+	{"madc.hi.cc .u64 at 4.2", "4.2", "sm_20", "madc.hi.cc.u64 %rd1, %rd2, %rd3, %rd4;", false},
+	{"rsqrt.approx.ftz.f64 at 3.2", "3.2", "sm_20", "rsqrt.approx.ftz.f64 %fd1, %fd2;", false},
+	{"rsqrt.approx.ftz.f64 at 4.0", "4.0", "sm_20", "rsqrt.approx.ftz.f64 %fd1, %fd2;", true},
+	{"rsqrt.approx.ftz.f64 on sm_13", "4.0", "sm_13", "rsqrt.approx.ftz.f64 %fd1, %fd2;", false},
+	{"rsqrt.approx.f64 on sm_13", "1.4", "sm_13", "rsqrt.approx.f64 %fd1, %fd2;", true},
+	{"rsqrt.approx.ftz.f32 on sm_10", "1.4", "sm_10", "rsqrt.approx.ftz.f32 %f1, %f2;", true},
+	{"pmevent.mask at 2.3", "2.3", "sm_20", "pmevent.mask 3;", false},
+	{"pmevent.mask at 3.0", "3.0", "sm_20", "pmevent.mask 3;", true},
+	{"pmevent.mask on sm_13", "3.0", "sm_13", "pmevent.mask 3;", false},
+	{"pmevent on sm_13", "1.4", "sm_13", "pmevent 3;", true},
+	{"cvta.const at 3.0", "3.0", "sm_20", "cvta.const.u64 %rd1, %rd2;", false},
+	{"cvta.const at 3.1", "3.1", "sm_20", "cvta.const.u64 %rd1, %rd2;", true},
+	{"cvta.to.const at 3.0", "3.0", "sm_20", "cvta.to.const.u64 %rd1, %rd2;", false},
+	{"isspacep.const at 3.0", "3.0", "sm_20", "isspacep.const %p1, %rd2;", false},
+	{"cvta.global at 3.0", "3.0", "sm_20", "cvta.global.u64 %rd1, %rd2;", true},
+	{"bar.sync.any at 5.0", "5.0", "sm_61", "bar.sync.any 1, 64;", false},
+	{"bar.sync.all on sm_30 at 6.0", "6.0", "sm_30", "bar.sync.all 1;", true},
+	{"bar.arrive.any on sm_20", "6.0", "sm_20", "bar.arrive.any 1, 64;", false},
+	{"bar.red.popc.any at 5.0", "5.0", "sm_61", "bar.red.popc.any.u32 %u1, 1, %p1;", false},
+	{"bar.red.and.any at 6.0", "6.0", "sm_30", "bar.red.and.any.pred %p2, 1, %p1;", true},
+	{"bar.sync at 1.4", "1.4", "sm_10", "bar.sync 1;", true},
+	{".callprototype at 2.0", "2.0", "sm_20", "P: .callprototype _ (.param .b32 _);", false},
+	{".callprototype at 2.1", "2.1", "sm_20", "P: .callprototype _ (.param .b32 _);", true},
+	{".branchtargets at 5.0", "5.0", "sm_30", "L: .branchtargets L;", false},
+	{".branchtargets on sm_20", "6.0", "sm_20", "L: .branchtargets L;", false},
+	{".branchtargets at 6.0", "6.0", "sm_30", "L: .branchtargets L;", true},
+	// 64-bit bitwise and min/max atomics need PTX ISA 3.1 and sm_32; the
+	// 64-bit add, exch and cas do not.
+	{"atom.global.and.b64 on sm_30", "3.1", "sm_30", "atom.global.and.b64 %rd1, [%rd2], 3;", false},
+	{"atom.and.b64 at 2.3", "2.3", "sm_20", "atom.and.b64 %rd1, [%rd2], 3;", false},
+	{"atom.shared.or.b64 on sm_35", "3.1", "sm_35", "atom.shared.or.b64 %rd1, [%rd2], %rd3;", true},
+	{"atom.max.s64 on sm_30", "3.1", "sm_30", "atom.max.s64 %rd1, [%rd2], %rd3;", false},
+	{"atom.global.min.u64 on sm_35", "3.1", "sm_35", "atom.global.min.u64 %rd1, [%rd2], %rd3;", true},
+	{"red.global.xor.b64 on sm_30", "3.1", "sm_30", "red.global.xor.b64 [%rd2], %rd3;", false},
+	{"red.max.u64 at 2.3", "2.3", "sm_20", "red.max.u64 [%rd2], %rd3;", false},
+	{"atom.global.add.u64 at 2.3", "2.3", "sm_20", "atom.global.add.u64 %rd1, [%rd2], %rd3;", true},
+	{"atom.global.exch.b64 at 2.3", "2.3", "sm_20", "atom.global.exch.b64 %rd1, [%rd2], %rd3;", true},
+	{"atom.global.cas.b64 on sm_30", "3.1", "sm_30", "atom.global.cas.b64 %rd1, [%rd2], %rd3, %rd4;", true},
+	{"atom.global.max.s32 at 2.3", "2.3", "sm_20", "atom.global.max.s32 %s1, [%rd2], %s3;", true},
+	{"red.global.and.b32 at 2.3", "2.3", "sm_20", "red.global.and.b32 [%rd2], %r3;", true},
+	// wmma .aligned came with PTX ISA 6.3.
+	{"wmma.load .aligned at 6.0", "6.0", "sm_70", "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", false},
+	{"wmma.load without .aligned at 6.0", "6.0", "sm_70", "wmma.load.a.sync.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", true},
+	{"wmma.load .aligned at 6.3", "6.3", "sm_70", "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", true},
 }
 
 // TestCorpusForms checks the corpusForms against the checker and, where
 // it is installed, ptxas 12.5.
 func TestCorpusForms(t *testing.T) { runCompilerForms(t, corpusForms) }
+
+// TestAddressSizeVersion checks that .address_size needs PTX ISA 2.3.
+func TestAddressSizeVersion(t *testing.T) {
+	ptxas := ptxasPath("12.5")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		version string
+		ok      bool
+	}{{"2.2", false}, {"2.3", true}} {
+		src := ".version " + c.version + "\n.target sm_20\n.address_size 64\n.entry k\n{\nexit;\n}\n"
+		ours, diags := checkCommandErrorLines(src)
+		if ours[3] == c.ok || len(ours) > 1 {
+			t.Errorf(".address_size at %s: checker errors on lines %v, want ok=%v: %v", c.version, ours, c.ok, diags)
+		}
+		if ptxas != "" {
+			if lines := ptxasErrorLines(t, ptxas, dir, "sm_52", src); lines[3] == c.ok {
+				t.Errorf(".address_size at %s: ptxas 12.5 errors on lines %v, the table says ok=%v", c.version, lines, c.ok)
+			}
+		}
+	}
+}
