@@ -531,9 +531,10 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.reportProbs(in, d.probs)
 	c.formOperands(in, d)
 	c.cvtNarrowingDst(in, d)
-	c.asyncRules(in)  // check/async.go: mbarrier, cp.async, red.async
-	c.tensorRules(in) // check/tensor.go: wgmma and mma.sp immediates
-	c.tmaRules(in)    // check/tma.go: the operands of the tensor copies
+	c.asyncRules(in)   // check/async.go: mbarrier, cp.async, red.async
+	c.tensorRules(in)  // check/tensor.go: wgmma and mma.sp immediates
+	c.tmaRules(in)     // check/tma.go: the operands of the tensor copies
+	c.textureRules(in) // check/texture.go: register handles
 	if in.Opcode == "call" {
 		c.callArgs(in) // check/call.go
 	}

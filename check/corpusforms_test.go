@@ -88,6 +88,18 @@ var corpusForms = []compilerForm{
 	{"atom.global.cas.b64 on sm_30", "3.1", "sm_30", "atom.global.cas.b64 %rd1, [%rd2], %rd3, %rd4;", true},
 	{"atom.global.max.s32 at 2.3", "2.3", "sm_20", "atom.global.max.s32 %s1, [%rd2], %s3;", true},
 	{"red.global.and.b32 at 2.3", "2.3", "sm_20", "red.global.and.b32 [%rd2], %r3;", true},
+	// A texture or surface handle in a register (indirect access), and
+	// tex.level and tex.grad, came with PTX ISA 3.1.
+	{"tex with a register handle at 3.0", "3.0", "sm_30", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%s1}];", false},
+	{"tex with a register handle at 3.1", "3.1", "sm_30", "tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%s1}];", true},
+	{"tld4 with a register handle at 3.0", "3.0", "sm_30", "tld4.r.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}];", false},
+	{"txq with a register handle at 3.0", "3.0", "sm_30", "txq.width.b32 %r1, [%rd1];", false},
+	{"suq with a register handle at 3.0", "3.0", "sm_30", "suq.width.b32 %r1, [%rd1];", false},
+	{"suld with a register handle at 3.0", "3.0", "sm_30", "suld.b.1d.b32.trap {%r1}, [%rd1, {%s2}];", false},
+	{"sust with a register handle at 3.1", "3.1", "sm_30", "sust.b.1d.b32.trap [%rd1, {%s1}], {%r2};", true},
+	{"sured with a register handle at 3.0", "3.0", "sm_30", "sured.b.add.1d.trap.u32 [%rd1, {%s1}], %u2;", false},
+	{"tex.level at 3.0", "3.0", "sm_30", "tex.level.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], %f7;", false},
+	{"tex.grad at 3.1", "3.1", "sm_30", "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f5, %f6}], {%f7, %f8}, {%f8, %f7};", true},
 	// wmma .aligned came with PTX ISA 6.3.
 	{"wmma.load .aligned at 6.0", "6.0", "sm_70", "wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", false},
 	{"wmma.load without .aligned at 6.0", "6.0", "sm_70", "wmma.load.a.sync.row.m16n16k16.f16 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd1];", true},

@@ -4259,6 +4259,8 @@ var qualGates = [...]QualGate{
 	{Name: "bar.arrive", Qual: QAny, PTX: 6<<8 | 0, Arch: SM(30)},
 	{Name: "bar.red", Qual: QAny, PTX: 6<<8 | 0, Arch: SM(30)},
 	{Name: "wmma", Qual: QAligned, PTX: 6<<8 | 3, Arch: Arch{}},
+	{Name: "tex", Qual: QGrad, PTX: 3<<8 | 1, Arch: Arch{}},
+	{Name: "tex", Qual: QLevel, PTX: 3<<8 | 1, Arch: Arch{}},
 	{Name: "cp", Qual: QCp_Mask, PTX: 8<<8 | 6, Arch: SM(100)},
 	{Name: "barrier.cluster.arrive", Qual: QRelease, PTX: 8<<8 | 0, Arch: SM(90)},
 	{Name: "barrier.cluster.arrive", Qual: QRelaxed, PTX: 8<<8 | 0, Arch: SM(90)},
