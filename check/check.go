@@ -481,6 +481,7 @@ func (c *checker) perfDirective(d *ast.Directive) {
 // declType gates the type of a declaration: .b128 needs PTX ISA 8.3 and
 // sm_70 (PTX ISA 5.2.1, Table 9).
 func (c *checker) declType(d *ast.VarDecl) {
+	c.texSpace(d) // check/directives.go
 	t := isa.QNone
 	if sym := c.declared(d); sym != nil { // nil in Validate's lenient mode
 		t = sym.ElemType

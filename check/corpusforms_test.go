@@ -130,3 +130,36 @@ func TestAddressSizeVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestTexDeclarations checks the .tex state space (PTX ISA 1.0-1.4, .u32
+// or .u64 only) and the opaque texture types (from PTX ISA 1.5), each
+// verdict ptxas 12.5's.
+func TestTexDeclarations(t *testing.T) {
+	ptxas := ptxasPath("12.5")
+	dir := t.TempDir()
+	for _, c := range []struct {
+		version, decl string
+		ok            bool
+	}{
+		{"1.4", ".tex .u64 tex;", true},
+		{"1.4", ".tex .u32 tex;", true},
+		{"1.5", ".tex .u64 tex;", false},
+		{"2.2", ".tex .u64 tex;", false},
+		{"1.4", ".tex .f32 tex;", false},
+		{"1.5", ".global .texref tex;", true},
+		{"1.4", ".global .texref tex;", false},
+		{"1.4", ".global .surfref surf;", false},
+		{"2.0", ".global .surfref surf;", true},
+	} {
+		src := ".version " + c.version + "\n.target sm_13\n" + c.decl + "\n.entry k\n{\nexit;\n}\n"
+		ours, diags := checkCommandErrorLines(src)
+		if ours[3] == c.ok || len(ours) > 1 {
+			t.Errorf("%q at %s: checker errors on lines %v, want ok=%v: %v", c.decl, c.version, ours, c.ok, diags)
+		}
+		if ptxas != "" {
+			if lines := ptxasErrorLines(t, ptxas, dir, "sm_52", src); lines[3] == c.ok {
+				t.Errorf("%q at %s: ptxas 12.5 errors on lines %v, the table says ok=%v", c.decl, c.version, lines, c.ok)
+			}
+		}
+	}
+}

@@ -37,3 +37,30 @@ func (c *checker) bodyDirective(d *ast.Directive) {
 		c.errorf(pos, end, "target", g.spec, "compile for "+g.arch.Minimal(), "%s requires %s (target is %s)", d.Name, g.arch, c.target)
 	}
 }
+
+// texSpace checks the texture declarations: the opaque types (.texref,
+// .samplerref, .surfref) came with PTX ISA 1.5, which replaced the .tex
+// state space: ptxas 12.5 refuses .tex from 1.5 on ("Deprecated feature:
+// '.tex' not supported as of PTX version 1.5"), and its variables must be
+// .u32 or .u64.
+func (c *checker) texSpace(d *ast.VarDecl) {
+	switch d.Type {
+	case ".texref", ".samplerref", ".surfref":
+		if c.version != 0 && c.version < isa.V(1, 5) {
+			c.errorf(d.TypePos, d.TypePos.Advance(d.Type), "ptx-version", "PTX ISA 5.3 (Texture Sampler and Surface Types)",
+				"raise .version to 1.5", "type %s requires PTX ISA 1.5 (this file declares %s)", d.Type, c.version)
+		}
+	}
+	if d.Space != ".tex" {
+		return
+	}
+	const spec = "PTX ISA 5.1.7 (Texture State Space (deprecated))"
+	if c.version != 0 && c.version >= isa.V(1, 5) {
+		c.errorf(d.SpacePos, d.SpacePos.Advance(d.Space), "ptx-version", spec, "declare a .global .texref instead",
+			".tex is not supported as of PTX ISA 1.5 (this file declares %s)", c.version)
+	}
+	if d.Type != ".u32" && d.Type != ".u64" {
+		c.errorf(d.TypePos, d.TypePos.Advance(d.Type), "decl-type", spec, "declare it .u32 or .u64",
+			"a .tex variable must be .u32 or .u64, not %s", d.Type)
+	}
+}
