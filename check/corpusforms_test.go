@@ -32,6 +32,11 @@ var corpusForms = []compilerForm{
 	{"mbarrier.arrive.release.cta on sm_75", "8.0", "sm_75", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar];", false},
 	{"mbarrier.try_wait.acquire.cta on sm_80", "8.0", "sm_80", "mbarrier.try_wait.acquire.cta.shared::cta.b64 %p1, [bar], %rd1;", false},
 	{"mbarrier.arrive.release.cta with a count on sm_80", "8.0", "sm_80", "mbarrier.arrive.release.cta.shared::cta.b64 %rd1, [bar], %r1;", false},
+	// The state an mbarrier arrive returns is an integer register: not .f64.
+	{"mbarrier.arrive state in an .f64 register", "7.8", "sm_80", "mbarrier.arrive.b64 %fd1, [%rd1];", false},
+	{"mbarrier.arrive_drop state in an .f64 register", "7.8", "sm_80", "mbarrier.arrive_drop.b64 %fd1, [%rd1];", false},
+	{"mbarrier.arrive state in a .u64 register", "7.8", "sm_80", "mbarrier.arrive.b64 %ud1, [%rd1];", true},
+	{"mbarrier.arrive state in a .b64 register", "7.8", "sm_80", "mbarrier.arrive.shared.b64 %rd1, [bar];", true},
 	// Version and target gates found by sweeping one accepted instance of
 	// every form over older versions and targets.
 	{".cc .u64 at 4.2", "4.2", "sm_20", "add.cc.u64 %rd1, %rd2, %rd3;", false},
