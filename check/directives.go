@@ -44,14 +44,15 @@ func (c *checker) bodyDirective(d *ast.Directive) {
 // '.tex' not supported as of PTX version 1.5"), and its variables must be
 // .u32 or .u64.
 func (c *checker) texSpace(d *ast.VarDecl) {
-	switch d.Type {
-	case ".texref", ".samplerref", ".surfref":
+	typ := isa.LookupQual(d.Type)
+	switch typ {
+	case isa.QTexref, isa.QSamplerref, isa.QSurfref:
 		if c.version != 0 && c.version < isa.V(1, 5) {
 			c.errorf(d.TypePos, d.TypePos.Advance(d.Type), "ptx-version", "PTX ISA 5.3 (Texture Sampler and Surface Types)",
 				"raise .version to 1.5", "type %s requires PTX ISA 1.5 (this file declares %s)", d.Type, c.version)
 		}
 	}
-	if d.Space != ".tex" {
+	if isa.LookupQual(d.Space) != isa.QTex {
 		return
 	}
 	const spec = "PTX ISA 5.1.7 (Texture State Space (deprecated))"
@@ -59,7 +60,7 @@ func (c *checker) texSpace(d *ast.VarDecl) {
 		c.errorf(d.SpacePos, d.SpacePos.Advance(d.Space), "ptx-version", spec, "declare a .global .texref instead",
 			".tex is not supported as of PTX ISA 1.5 (this file declares %s)", c.version)
 	}
-	if d.Type != ".u32" && d.Type != ".u64" {
+	if typ != isa.QU32 && typ != isa.QU64 {
 		c.errorf(d.TypePos, d.TypePos.Advance(d.Type), "decl-type", spec, "declare it .u32 or .u64",
 			"a .tex variable must be .u32 or .u64, not %s", d.Type)
 	}
