@@ -43,10 +43,12 @@ var mbarrierGates = []qualGate{
 	{isa.QSharedCta, isa.V(7, 8), isa.Arch{}, specMbarrier},
 	{isa.QSharedCluster, isa.V(8, 0), isa.SM(90), specMbarrierSpace},
 	{isa.QExpect_Tx, isa.V(8, 0), isa.SM(90), specMbarrierTx},
-	{isa.QRelease, isa.V(8, 0), isa.SM(90), specMbarrierArr},
-	{isa.QAcquire, isa.V(8, 0), isa.SM(90), specMbarrierWait},
+	// .release, .acquire and .cta need only what mbarrier needs (ptxas
+	// takes them on sm_80 and sm_89); .cluster needs sm_90.
+	{isa.QRelease, isa.V(8, 0), isa.SM(80), specMbarrierArr},
+	{isa.QAcquire, isa.V(8, 0), isa.SM(80), specMbarrierWait},
 	{isa.QRelaxed, isa.V(8, 6), isa.SM(90), specMbarrierArr},
-	{isa.QCta, isa.V(8, 0), isa.SM(90), specMbarrierArr},
+	{isa.QCta, isa.V(8, 0), isa.SM(80), specMbarrierArr},
 	{isa.QCluster, isa.V(8, 0), isa.SM(90), specMbarrierArr},
 	{isa.QParity, isa.V(7, 1), isa.Arch{}, specMbarrierWait},
 }

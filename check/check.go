@@ -481,6 +481,7 @@ func (c *checker) perfDirective(d *ast.Directive) {
 // declType gates the type of a declaration: .b128 needs PTX ISA 8.3 and
 // sm_70 (PTX ISA 5.2.1, Table 9).
 func (c *checker) declType(d *ast.VarDecl) {
+	c.texSpace(d) // check/directives.go
 	t := isa.QNone
 	if sym := c.declared(d); sym != nil { // nil in Validate's lenient mode
 		t = sym.ElemType
@@ -531,9 +532,10 @@ func (c *checker) other(in *ast.Instruction, d *decoded) {
 	c.reportProbs(in, d.probs)
 	c.formOperands(in, d)
 	c.cvtNarrowingDst(in, d)
-	c.asyncRules(in)  // check/async.go: mbarrier, cp.async, red.async
-	c.tensorRules(in) // check/tensor.go: wgmma and mma.sp immediates
-	c.tmaRules(in)    // check/tma.go: the operands of the tensor copies
+	c.asyncRules(in)   // check/async.go: mbarrier, cp.async, red.async
+	c.tensorRules(in)  // check/tensor.go: wgmma and mma.sp immediates
+	c.tmaRules(in)     // check/tma.go: the operands of the tensor copies
+	c.textureRules(in) // check/texture.go: register handles
 	if in.Opcode == "call" {
 		c.callArgs(in) // check/call.go
 	}

@@ -251,10 +251,14 @@ func ptxasArch(tg string) string {
 // TestCompilerForms checks the checker's verdict on each compilerForm, and,
 // where ptxas 12.5 is installed and the version is at most 8.5, that the
 // recorded verdict is ptxas's.
-func TestCompilerForms(t *testing.T) {
+func TestCompilerForms(t *testing.T) { runCompilerForms(t, compilerForms) }
+
+// runCompilerForms checks the checker's verdict on each of forms, and
+// ptxas 12.5's where it is installed and the version is at most 8.5.
+func runCompilerForms(t *testing.T, forms []compilerForm) {
 	ptxas := ptxasPath("12.5")
 	dir := t.TempDir()
-	for _, c := range compilerForms {
+	for _, c := range forms {
 		src, ln := compilerKernel(c.version, c.target, c.line)
 		ours, diags := checkCommandErrorLines(src)
 		if ours[ln] == c.ok {

@@ -62,7 +62,12 @@ func parsesAlone(text string) bool {
 // a kernel for each example.
 func (m *manualModule) build(s *manualSection) {
 	var b strings.Builder
-	fmt.Fprintf(&b, ".version %s\n.target %s\n.address_size %d\n", m.version, m.target, s.addressSize)
+	fmt.Fprintf(&b, ".version %s\n.target %s\n", m.version, m.target)
+	if v, err := isa.ParseVersion(m.version); err == nil && v < isa.V(2, 3) {
+		b.WriteString("// .address_size needs PTX ISA 2.3\n") // kept as a line: the examples' line numbers stay
+	} else {
+		fmt.Fprintf(&b, ".address_size %d\n", s.addressSize)
+	}
 	inKernel := func(d string) bool {
 		return strings.HasPrefix(d, ".reg") || strings.HasPrefix(d, ".local") || strings.HasPrefix(d, ".param") || strings.HasSuffix(d, ":") ||
 			d == "{" || d == "}"

@@ -43,6 +43,10 @@ func (c *checker) requireTarget(pos token.Pos) {
 // supported").
 func (c *checker) addressSize(d *ast.Directive) {
 	c.mod.sawAddress = true
+	if c.version != 0 && c.version < isa.V(2, 3) {
+		c.errorf(d.Pos(), d.End(), "ptx-version", secAddress, "raise .version to 2.3 or remove .address_size",
+			".address_size requires PTX ISA 2.3 (this file declares %s)", c.version)
+	}
 	switch exprText(d.Args[0]) {
 	case "64":
 		c.mod.addrSize = 64

@@ -122,6 +122,8 @@ func (k *Checker) check(s ast.Stmt) {
 		k.c.instruction(s)
 	case *ast.VarDecl:
 		k.c.declType(s)
+	case *ast.Directive:
+		k.c.bodyDirective(s)
 	}
 }
 
