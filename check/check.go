@@ -107,6 +107,7 @@ func (k *Checker) module(m *ast.Module) diag.List {
 	for _, s := range m.Stmts {
 		if d, ok := s.(*ast.Directive); ok {
 			k.res.Add(d) // the validator has seen it
+			k.c.placeDirective(d)
 			continue
 		}
 		k.Add(s)
@@ -156,8 +157,10 @@ func (k *Checker) Add(s ast.TopStmt) {
 	switch s := s.(type) {
 	case *ast.Directive:
 		k.res.Add(s)
+		c.placeDirective(s)
 		c.directive(s)
 	case *ast.VarDecl:
+		c.passHeader(s.Pos())
 		before := len(k.res.Diagnostics())
 		k.res.Add(s)
 		if len(k.res.Diagnostics()) > before && !k.lenient {
@@ -258,6 +261,11 @@ type headerState struct {
 	targetEnd    token.Pos
 	pending      bool // version or target changed since the last settle
 	checked      bool // the target was checked against the version
+	place        headerPlace
+	furthest     token.Pos // the furthest statement placed so far
+	early        bool      // a header directive came before .version
+	addrEarly    token.Pos // an .address_size before any .target
+	misplaced    bool      // a directive out of place was reported
 }
 
 // configure applies the overrides that are well formed, and reports those

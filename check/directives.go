@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/ptxkit/ptxkit/isa"
 	"github.com/ptxkit/ptxkit/ptx/ast"
+	"github.com/ptxkit/ptxkit/ptx/token"
 )
 
 // directiveGate is the PTX ISA version and target a directive of a
@@ -21,9 +22,21 @@ var directiveGates = map[string]directiveGate{
 	".callprototype": {isa.V(2, 1), isa.Arch{}, "PTX ISA 11.3.4 (.callprototype)"},
 }
 
-// bodyDirective reports a directive of a function body that the module's
-// version or target lacks.
+// bodyDirectives are the directives a function body may hold (PTX ISA
+// §11): ptxas 12.5 stops on any other (.maxntid, .file, .foo: "Parsing
+// error near").
+var bodyDirectives = map[string]bool{
+	".pragma": true, ".loc": true, ".branchtargets": true, ".calltargets": true, ".callprototype": true,
+}
+
+// bodyDirective reports a directive a function body may not hold, or one
+// that the module's version or target lacks.
 func (c *checker) bodyDirective(d *ast.Directive) {
+	if !bodyDirectives[d.Name] {
+		c.errorf(d.Pos(), d.Pos().Advance(d.Name), "directive-placement", "PTX ISA 11 (Directives)", "",
+			"%s is not a directive of a function body", d.Name)
+		return
+	}
 	g, ok := directiveGates[d.Name]
 	if !ok {
 		return
@@ -63,5 +76,99 @@ func (c *checker) texSpace(d *ast.VarDecl) {
 	if typ != isa.QU32 && typ != isa.QU64 {
 		c.errorf(d.TypePos, d.TypePos.Advance(d.Type), "decl-type", spec, "declare it .u32 or .u64",
 			"a .tex variable must be .u32 or .u64, not %s", d.Type)
+	}
+}
+
+// headerPlace is how far a module has come through its header: .version
+// first, then one or more .target, then at most one .address_size, then
+// everything else (PTX ISA §11.1; ptxas 12.5 reads them in that order
+// only: "Missing .version directive at start of file", "Parsing error
+// near '.target'").
+type headerPlace uint8
+
+const (
+	beforeVersion headerPlace = iota
+	afterVersion
+	afterTarget
+	pastHeader // after .address_size or any other statement
+)
+
+// moduleDirectives are the directives of module scope besides the header
+// ones; others (.maxntid, .loc, .foo) stop ptxas 12.5.
+var moduleDirectives = map[string]bool{".file": true, ".section": true, ".alias": true, ".pragma": true}
+
+// placeDirective reports a module-scope directive out of the header's
+// order or not of module scope, and moves the header on. The first
+// problem of the header is reported where ptxas 12.5 stops, and the rest
+// of the header is not judged: a .target or .address_size before .version
+// is reported at the .version, an .address_size before any .target at
+// itself once a .target follows (without one, the missing-target rule
+// reports the module), anything else before .version at itself.
+func (c *checker) placeDirective(d *ast.Directive) {
+	pos, end := d.Pos(), d.Pos().Advance(d.Name)
+	h := &c.hdr
+	if pos.Before(h.furthest) {
+		return // fed out of source order (an API caller): no order to judge
+	}
+	h.furthest = pos
+	switch d.Name {
+	case ".version":
+		switch {
+		case h.place == beforeVersion && !h.early:
+			h.place = afterVersion
+		case h.place == beforeVersion:
+			c.misplaced(pos, end, "write .version first", ".version must be the first statement of the module")
+			h.place = afterVersion
+		default:
+			c.misplaced(pos, end, "write .version once, as the module's first statement", ".version must be the first statement of the module")
+		}
+	case ".target":
+		switch {
+		case h.place == beforeVersion:
+			h.early = true
+		case h.place == afterVersion || h.place == afterTarget:
+			h.place = afterTarget
+		case h.addrEarly.Line != 0:
+			c.misplaced(h.addrEarly, h.addrEarly.Advance(".address_size"), "write .target before .address_size",
+				".address_size must follow .target")
+		default:
+			c.misplaced(pos, end, "write .target right after .version", ".target must follow .version, before any other statement")
+		}
+	case ".address_size":
+		switch h.place {
+		case beforeVersion:
+			h.early = true
+		case afterVersion:
+			h.addrEarly, h.place = pos, pastHeader
+		case afterTarget:
+			h.place = pastHeader
+		default:
+			c.misplaced(pos, end, "write .address_size once, right after .target", ".address_size must follow .target, before any other statement")
+		}
+	default:
+		switch {
+		case !moduleDirectives[d.Name]:
+			c.misplaced(pos, end, "", "%s is not a directive of module scope", d.Name)
+		case h.place == beforeVersion:
+			c.misplaced(pos, end, "write .version first", "%s before .version: the module must begin with .version", d.Name)
+		}
+		h.place = pastHeader
+	}
+}
+
+// misplaced reports a directive out of place, once for the header.
+func (c *checker) misplaced(pos, end token.Pos, fix, format string, args ...any) {
+	if c.hdr.misplaced {
+		return
+	}
+	c.hdr.misplaced = true
+	c.errorf(pos, end, "directive-placement", "PTX ISA 11.1 (PTX Module Directives)", fix, format, args...)
+}
+
+// passHeader notes a variable or function at pos: the header is over.
+func (c *checker) passHeader(pos token.Pos) {
+	c.hdr.place = pastHeader
+	if c.hdr.furthest.Before(pos) {
+		c.hdr.furthest = pos
 	}
 }

@@ -38,6 +38,7 @@ func (k *Checker) Declare(s ast.TopStmt) {
 		k.Add(s)
 		return
 	}
+	k.c.passHeader(f.Pos())
 	before := len(k.res.Diagnostics())
 	k.res.DeclareFunction(f)
 	if len(k.res.Diagnostics()) == before {

@@ -29,6 +29,7 @@ func (k *Checker) BeginFunction(f *ast.Function) { k.beginFunction(f, false) }
 // body (resolve.Resolver.BeginWholeFunction).
 func (k *Checker) beginFunction(f *ast.Function, whole bool) {
 	c := &k.c
+	c.passHeader(f.Pos())
 	k.body = bodyState{on: f.Body != nil, before: len(k.res.Diagnostics())}
 	if whole {
 		k.res.BeginWholeFunction(f)
