@@ -22,17 +22,10 @@ var directiveGates = map[string]directiveGate{
 	".callprototype": {isa.V(2, 1), isa.Arch{}, "PTX ISA 11.3.4 (.callprototype)"},
 }
 
-// bodyDirectives are the directives a function body may hold (PTX ISA
-// §11): ptxas 12.5 stops on any other (.maxntid, .file, .foo: "Parsing
-// error near").
-var bodyDirectives = map[string]bool{
-	".pragma": true, ".loc": true, ".branchtargets": true, ".calltargets": true, ".callprototype": true,
-}
-
 // bodyDirective reports a directive a function body may not hold, or one
 // that the module's version or target lacks.
 func (c *checker) bodyDirective(d *ast.Directive) {
-	if !bodyDirectives[d.Name] {
+	if !isa.IsBodyDirective(d.Name) {
 		c.errorf(d.Pos(), d.Pos().Advance(d.Name), "directive-placement", "PTX ISA 11 (Directives)", "",
 			"%s is not a directive of a function body", d.Name)
 		return
@@ -93,10 +86,6 @@ const (
 	pastHeader // after .address_size or any other statement
 )
 
-// moduleDirectives are the directives of module scope besides the header
-// ones; others (.maxntid, .loc, .foo) stop ptxas 12.5.
-var moduleDirectives = map[string]bool{".file": true, ".section": true, ".alias": true, ".pragma": true}
-
 // placeDirective reports a module-scope directive out of the header's
 // order or not of module scope, and moves the header on. The first
 // problem of the header is reported where ptxas 12.5 stops, and the rest
@@ -147,7 +136,7 @@ func (c *checker) placeDirective(d *ast.Directive) {
 		}
 	default:
 		switch {
-		case !moduleDirectives[d.Name]:
+		case !isa.IsModuleDirective(d.Name):
 			c.misplaced(pos, end, "", "%s is not a directive of module scope", d.Name)
 		case h.place == beforeVersion:
 			c.misplaced(pos, end, "write .version first", "%s before .version: the module must begin with .version", d.Name)

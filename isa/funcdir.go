@@ -45,6 +45,29 @@ func LookupFuncDirective(name string) *FuncDirective {
 	return nil
 }
 
+// IsModuleDirective reports whether name is a directive of module scope
+// other than the header ones (.version, .target, .address_size, read in
+// that order) and the declarations: ptxas 12.5 stops on any other there
+// ("Parsing error near '.maxntid'").
+func IsModuleDirective(name string) bool {
+	switch name {
+	case ".file", ".section", ".alias", ".pragma":
+		return true
+	}
+	return false
+}
+
+// IsBodyDirective reports whether name is a directive a function body may
+// hold besides its declarations (PTX ISA §11: .pragma, .loc and the
+// control-flow target lists); ptxas 12.5 stops on any other there.
+func IsBodyDirective(name string) bool {
+	switch name {
+	case ".pragma", ".loc", ".branchtargets", ".calltargets", ".callprototype":
+		return true
+	}
+	return false
+}
+
 // systemCall reports the functions ptxas provides itself (PTX ISA §7.3,
 // System calls): a module declares them .extern and never defines them.
 // cudaGraphSetConditional (CUDA 12.3, conditional graph nodes) is one
