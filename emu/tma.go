@@ -59,7 +59,7 @@ func decodeBulkPrefetch(d *Decoder, in *ast.Instruction, out *Inst) error {
 	if op.rank == 0 {
 		return d.Errorf(in, "%s needs a dimension (.1d to .5d)", op.name)
 	}
-	if q.Has(isa.QTile_Gather4) || q.Has(isa.QIm2col_W) || q.Has(isa.QIm2col_W_128) {
+	if _, ok := unrunTensorMode(q); ok {
 		// A prefetch is a hint with no effect the program can see; the
 		// modes of PTX ISA 8.6 that the copies do not run are let pass.
 		return decodeNoEffect(d, in, out)

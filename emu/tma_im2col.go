@@ -22,16 +22,25 @@ func (d *Decoder) tensorLoadMode(in *ast.Instruction, op *tmaOp, q Quals) error 
 	if q.Has(isa.QIm2col_No_Offs) {
 		return d.Errorf(in, "the emulator does not implement the .im2col_no_offs mode of %s", op.name)
 	}
-	for _, m := range []isa.Qual{isa.QTile_Gather4, isa.QTile_Scatter4, isa.QIm2col_W, isa.QIm2col_W_128} {
-		if q.Has(m) {
-			return d.Errorf(in, "the emulator does not implement the %s mode of %s (PTX ISA 8.6)", m, op.name)
-		}
+	if m, ok := unrunTensorMode(q); ok {
+		return d.Errorf(in, "the emulator does not implement the %s mode of %s (PTX ISA 8.6)", m, op.name)
 	}
 	op.im2col = q.Has(isa.QIm2col)
 	if op.im2col && op.rank < 3 {
 		return d.Errorf(in, "%s: the im2col mode needs .3d, .4d or .5d", op.name)
 	}
 	return nil
+}
+
+// unrunTensorMode returns the load or store mode of PTX ISA 8.6 that q
+// names and the emulator's tensor copies do not run.
+func unrunTensorMode(q Quals) (isa.Qual, bool) {
+	for _, m := range []isa.Qual{isa.QTile_Gather4, isa.QTile_Scatter4, isa.QIm2col_W, isa.QIm2col_W_128} {
+		if q.Has(m) {
+			return m, true
+		}
+	}
+	return 0, false
 }
 
 // im2colOffsets decodes {o0, ...}: rank-2 16-bit im2col offsets.
