@@ -1,11 +1,9 @@
 package check
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -111,23 +109,5 @@ func readKindsMore(t *testing.T) []kindCase {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var cases []kindCase
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		l := sc.Text()
-		if l == "" || l[0] == '#' {
-			continue
-		}
-		p := strings.SplitN(l, "\t", 5)
-		if len(p) != 5 {
-			t.Fatalf("%s: bad line %q", kindsMoreFile, l)
-		}
-		form, _ := strconv.Atoi(p[0])
-		pos, _ := strconv.Atoi(p[1])
-		cases = append(cases, kindCase{form: form, pos: pos, kind: p[2], ok: p[3] == "1", line: p[4]})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return parseKindCases(t, kindsMoreFile, f)
 }

@@ -237,8 +237,14 @@ func readKinds(t *testing.T) []kindCase {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return parseKindCases(t, kindsFile, zr)
+}
+
+// parseKindCases reads the lines "form, position, kind, verdict,
+// instruction" (tab separated; # comments) of a recorded kinds file.
+func parseKindCases(t *testing.T, name string, r io.Reader) []kindCase {
 	var cases []kindCase
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
 		l := sc.Text()
@@ -247,7 +253,7 @@ func readKinds(t *testing.T) []kindCase {
 		}
 		p := strings.SplitN(l, "\t", 5)
 		if len(p) != 5 {
-			t.Fatalf("%s: bad line %q", kindsFile, l)
+			t.Fatalf("%s: bad line %q", name, l)
 		}
 		form, _ := strconv.Atoi(p[0])
 		pos, _ := strconv.Atoi(p[1])
