@@ -304,15 +304,26 @@ func cuGraphAddEmptyNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n 
 
 //export cuGraphAddChildGraphNode
 func cuGraphAddChildGraphNode(node *C.uintptr_t, g C.uintptr_t, deps *C.uintptr_t, n C.size_t, child C.uintptr_t) C.int {
+	run, ok := childGraphRun(child)
+	if !ok {
+		return res(cudrv.ErrInvalidValue)
+	}
+	nd := &graphNode{kind: nodeGraph, run: run, ref: uint64(child)}
+	return addNodeDesc(node, g, deps, n, nd)
+}
+
+// childGraphRun returns what runs a child-graph node of graph child: a
+// copy of its nodes as they are now (later changes to child do not reach
+// the node), or false when child is no graph.
+func childGraphRun(child C.uintptr_t) (func() cudrv.Result, bool) {
 	graphs.Lock()
 	c, ok := graphs.graph[child]
 	graphs.Unlock()
 	if !ok {
-		return res(cudrv.ErrInvalidValue)
+		return nil, false
 	}
 	clone := &graph{nodes: append([]C.uintptr_t(nil), c.nodes...)}
-	nd := &graphNode{kind: nodeGraph, run: func() cudrv.Result { return runGraph(clone) }, ref: uint64(child)}
-	return addNodeDesc(node, g, deps, n, nd)
+	return func() cudrv.Result { return runGraph(clone) }, true
 }
 
 //export cuGraphClone

@@ -184,14 +184,11 @@ func cuGraphExecEventWaitNodeSetEvent(e, node, ev C.uintptr_t) C.int {
 
 //export cuGraphExecChildGraphNodeSetParams
 func cuGraphExecChildGraphNodeSetParams(e, node, child C.uintptr_t) C.int {
-	graphs.Lock()
-	c, ok := graphs.graph[child]
-	graphs.Unlock()
+	run, ok := childGraphRun(child)
 	if !ok {
 		return res(cudrv.ErrInvalidValue)
 	}
-	clone := &graph{nodes: append([]C.uintptr_t(nil), c.nodes...)}
-	return setExecNode(e, node, nodeGraph, func() cudrv.Result { return runGraph(clone) })
+	return setExecNode(e, node, nodeGraph, run)
 }
 
 // nodeSetParams applies a CUgraphNodeParams to a node of a graph (e == 0)
